@@ -1,0 +1,137 @@
+import { ConflictError, NotFoundError } from '@gridrocket/shared';
+import { BotCommand, allowedNext, botDecider, initialBotState } from './bot.decider';
+import { BotConfig, BotEvent } from './bot.events';
+
+const config: BotConfig = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 };
+const created: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...config } };
+const startRequested: BotEvent = { type: 'BotStartRequested', data: { botId: 'b1' } };
+const started: BotEvent = { type: 'BotStarted', data: { botId: 'b1', pid: 42 } };
+const stopRequested: BotEvent = { type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders: true } };
+const stopped: BotEvent = { type: 'BotStopped', data: { botId: 'b1', pid: -1 } };
+const deleted: BotEvent = { type: 'BotDeleted', data: { botId: 'b1' } };
+
+/** given(events).when(command).then(events) — or .thenThrows(ErrorClass, message) */
+function given(...history: BotEvent[]) {
+  const state = history.reduce(botDecider.evolve, botDecider.initialState);
+  return {
+    when(command: BotCommand) {
+      return {
+        then: (...expected: BotEvent[]) => expect(botDecider.decide(command, state)).toEqual(expected),
+        thenThrows: (kind: new (...a: any[]) => Error, message?: RegExp) => {
+          expect(() => botDecider.decide(command, state)).toThrow(kind);
+          if (message) expect(() => botDecider.decide(command, state)).toThrow(message);
+        },
+      };
+    },
+  };
+}
+
+const start: BotCommand = { type: 'StartBot', botId: 'b1', userId: 'u1' };
+const stop: BotCommand = { type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: true };
+const { symbol: _symbol, ...editable } = config;
+const edit: BotCommand = { type: 'EditBot', botId: 'b1', userId: 'u1', config: { ...editable, entryPrice: 59000 } };
+const del: BotCommand = { type: 'DeleteBot', botId: 'b1', userId: 'u1' };
+
+describe('bot decider', () => {
+  describe('create', () => {
+    it('given no bot, when created, then BotCreated; the new bot is stopped with pid -1', () => {
+      given().when({ type: 'CreateBot', botId: 'b1', userId: 'u1', botType: 'Spot', config }).then(created);
+      const state = botDecider.evolve(initialBotState, created);
+      expect(state).toMatchObject({ status: 'stopped', pid: -1, profit: 0, userId: 'u1' });
+    });
+    it('given an existing bot, when created again, then conflict', () => {
+      given(created).when({ type: 'CreateBot', botId: 'b1', userId: 'u1', botType: 'Spot', config }).thenThrows(ConflictError);
+    });
+  });
+
+  describe('edit', () => {
+    it('given a stopped bot, when edited, then BotEdited', () => {
+      given(created).when(edit).then({ type: 'BotEdited', data: { botId: 'b1', ...editable, entryPrice: 59000 } });
+    });
+    it.each([
+      ['starting', [created, startRequested]],
+      ['running', [created, startRequested, started]],
+      ['stopping', [created, startRequested, started, stopRequested]],
+    ] as const)('given a %s bot, when edited, then 409 with a clear message', (_name, history) => {
+      given(...history).when(edit).thenThrows(ConflictError, /stop it before editing/);
+    });
+  });
+
+  describe('start', () => {
+    it('given a stopped bot, when started, then BotStartRequested', () => {
+      given(created).when(start).then(startRequested);
+    });
+    it('given a starting or running bot, when started, then nothing is appended', () => {
+      given(created, startRequested).when(start).then();
+      given(created, startRequested, started).when(start).then();
+    });
+    it('given a stopping bot, when started, then 409', () => {
+      given(created, startRequested, started, stopRequested).when(start).thenThrows(ConflictError);
+    });
+    it('given the runner started it, then it runs with the runner pid', () => {
+      given(created, startRequested).when({ type: 'MarkStarted', botId: 'b1', pid: 42 }).then(started);
+      const s = [created, startRequested, started].reduce(botDecider.evolve, initialBotState);
+      expect(s).toMatchObject({ status: 'running', pid: 42 });
+    });
+    it('given a start that failed, then the bot is stopped with the reason', () => {
+      given(created, startRequested)
+        .when({ type: 'MarkStartFailed', botId: 'b1', reason: 'Insufficient balance' })
+        .then({ type: 'BotStartFailed', data: { botId: 'b1', reason: 'Insufficient balance' } });
+      const s = [created, startRequested, { type: 'BotStartFailed', data: { botId: 'b1', reason: 'x' } } as BotEvent].reduce(botDecider.evolve, initialBotState);
+      expect(s).toMatchObject({ status: 'stopped', pid: -1, lastError: 'x' });
+    });
+  });
+
+  describe('stop', () => {
+    it('given a running bot, when stopped, then BotStopRequested carrying cancelAllOrders', () => {
+      given(created, startRequested, started).when(stop).then(stopRequested);
+    });
+    it('given a stopping or stopped bot, when stopped, then nothing is appended', () => {
+      given(created).when(stop).then();
+      given(created, startRequested, started, stopRequested).when(stop).then();
+    });
+    it('given the runner stopped it, then BotStopped with pid -1', () => {
+      given(created, startRequested, started, stopRequested).when({ type: 'MarkStopped', botId: 'b1' }).then(stopped);
+      const s = [created, startRequested, started, stopRequested, stopped].reduce(botDecider.evolve, initialBotState);
+      expect(s).toMatchObject({ status: 'stopped', pid: -1 });
+    });
+    it('given a bot that is not stopping, when the runner marks it stopped, then nothing', () => {
+      given(created, startRequested, started).when({ type: 'MarkStopped', botId: 'b1' }).then();
+    });
+  });
+
+  describe('delete', () => {
+    it('given a stopped bot, when deleted, then BotDeleted', () => {
+      given(created).when(del).then(deleted);
+    });
+    it('given a running bot, when deleted, then 409', () => {
+      given(created, startRequested, started).when(del).thenThrows(ConflictError, /stop it before deleting/);
+    });
+    it.each([start, stop, edit, del])('given a deleted bot, when $type, then 404', (command) => {
+      given(created, deleted).when(command).thenThrows(NotFoundError);
+    });
+  });
+
+  describe('ownership', () => {
+    it.each([start, stop, edit, del])('given another user\'s bot, when $type, then 404', (command) => {
+      given(created).when({ ...command, userId: 'intruder' } as BotCommand).thenThrows(NotFoundError);
+    });
+    it('given no bot, when started, then 404', () => {
+      given().when(start).thenThrows(NotFoundError);
+    });
+  });
+
+  describe('allowed transitions', () => {
+    it('every event a command produces is allowed from the state before it', () => {
+      const commands: BotCommand[] = [start, { type: 'MarkStarted', botId: 'b1', pid: 1 }, stop, { type: 'MarkStopped', botId: 'b1' }, edit, del];
+      let state = botDecider.evolve(initialBotState, created);
+      for (const c of commands) {
+        for (const e of botDecider.decide(c, state)) {
+          expect(allowedNext(state)).toContain(e.type);
+          state = botDecider.evolve(state, e);
+        }
+      }
+      expect(state.deleted).toBe(true);
+    });
+  });
+});

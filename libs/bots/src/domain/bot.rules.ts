@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError } from '@gridrocket/shared';
+import type { BotType, ExchangeName } from '@gridrocket/shared';
+import { BotConfig } from './bot.events';
+
+/**
+ * Input rules for the bot forms (spec section 5, plus: exchange is Binance or
+ * Kucoin, symbol is an offered pair, numbers finite and greater than 0).
+ * Lengths apply to the value as typed (the spec's form limits), so 0.5 is 3
+ * characters. Values may arrive as JSON numbers or as query-string text.
+ */
+const LENGTHS = {
+  exchange: [2, 20],
+  symbol: [6, 10],
+  numOfOrders: [1, 2],
+  orderSize: [1, 4],
+  interval: [1, 10],
+  entryPrice: [1, 10],
+  takeProfit: [1, 10],
+} as const;
+
+type Field = keyof typeof LENGTHS;
+
+const text = (field: Field) =>
+  z.preprocess(
+    (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v),
+    z
+      .string({ required_error: `${field} is required`, invalid_type_error: `${field} must be a number or text` })
+      .trim()
+      .min(1, `${field} is required`)
+      .min(LENGTHS[field][0], `${field} must be at least ${LENGTHS[field][0]} characters`)
+      .max(LENGTHS[field][1], `${field} must be at most ${LENGTHS[field][1]} characters`),
+  );
+
+const positive = (field: Field, integer = false) =>
+  text(field).transform((s, ctx) => {
+    const n = Number(s);
+    if (!/^[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?$/i.test(s) || !Number.isFinite(n) || n <= 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${field} must be a number greater than 0` });
+      return z.NEVER;
+    }
+    if (integer && !Number.isInteger(n)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${field} must be a whole number` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const exchange = text('exchange').refine((s): s is ExchangeName => (EXCHANGES as readonly string[]).includes(s), {
+  message: 'exchange must be Binance or Kucoin',
+}) as unknown as z.ZodType<ExchangeName>;
+
+const symbol = text('symbol')
+  .transform((s) => s.toUpperCase())
+  .refine((s) => SYMBOLS.includes(s), { message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' });
+
+const botType = z.enum(BOT_TYPES, {
+  errorMap: () => ({ message: 'botType must be Spot or Futures' }),
+});
+
+const leverage = z.preprocess(
+  (v) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+  z
+    .number({ invalid_type_error: 'leverage must be a whole number from 1 to 125' })
+    .int('leverage must be a whole number from 1 to 125')
+    .min(1, 'leverage must be a whole number from 1 to 125')
+    .max(125, 'leverage must be a whole number from 1 to 125')
+    .optional(),
+);
+
+const userId = z.string({ invalid_type_error: 'userId must be text' }).max(128, 'userId is too long').optional();
+
+const editFields = {
+  exchange,
+  numOfOrders: positive('numOfOrders', true),
+  orderSize: positive('orderSize'),
+  interval: positive('interval'),
+  entryPrice: positive('entryPrice'),
+  takeProfit: positive('takeProfit'),
+  leverage,
+};
+
+export const createBotSchema = z.object({ ...editFields, userId, symbol, botType });
+export const editBotSchema = z.object({ ...editFields, userId });
+
+export interface CreateBotInput {
+  userId?: string;
+  botType: BotType;
+  config: BotConfig;
+}
+
+export function toFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message }));
+}
+
+function parse<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw new ValidationError(toFieldErrors(result.error));
+  return result.data;
+}
+
+export function parseCreateBot(input: unknown): CreateBotInput {
+  const v = parse(createBotSchema, input);
+  if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
+    throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
+  }
+  return {
+    userId: v.userId,
+    botType: v.botType,
+    config: {
+      exchange: v.exchange,
+      symbol: v.symbol,
+      numOfOrders: v.numOfOrders,
+      orderSize: v.orderSize,
+      interval: v.interval,
+      entryPrice: v.entryPrice,
+      takeProfit: v.takeProfit,
+      leverage: v.botType === 'Futures' ? (v.leverage ?? 1) : 1,
+    },
+  };
+}
+
+export function parseEditBot(input: unknown): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
+  const v = parse(editBotSchema, input);
+  return {
+    userId: v.userId,
+    config: {
+      exchange: v.exchange,
+      numOfOrders: v.numOfOrders,
+      orderSize: v.orderSize,
+      interval: v.interval,
+      entryPrice: v.entryPrice,
+      takeProfit: v.takeProfit,
+      leverage: v.leverage,
+    },
+  };
+}

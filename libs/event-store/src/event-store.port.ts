@@ -1,0 +1,106 @@
+/**
+ * The event-store port. It mirrors KurrentDB's client semantics so that the
+ * SQLite adapter (embedded default) and the KurrentDB adapter (production)
+ * are interchangeable and pass one contract suite (event-store.contract.ts).
+ *
+ * - Stream revisions start at 0; `append` checks the expected revision.
+ * - Every event gets a global, strictly increasing `position`.
+ * - Re-appending events whose ids are already stored, at the same place,
+ *   is idempotent: nothing is written twice and the original result returns.
+ * - `subscribeToAll` starts after `fromPosition` (exclusive), catches up,
+ *   then goes live.
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | bigint;
+
+export interface EventMetadata {
+  userId: string;
+  correlationId: string;
+  causationId: string | null;
+  occurredAt: string; // ISO-8601
+  schemaVersion: number;
+  [extra: string]: unknown;
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  id: string; // uuid, supplied by the writer so that retries are idempotent
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> extends NewEvent<T, D> {
+  streamId: string;
+  revision: bigint;
+  position: bigint;
+  created: string; // ISO time at which the store wrote it
+}
+
+export interface AppendResult {
+  nextExpectedRevision: bigint;
+  position: bigint; // position of the last event appended
+}
+
+export interface ReadStreamOptions {
+  fromRevision?: bigint; // inclusive, default 0
+  maxCount?: number;
+  direction?: 'forwards' | 'backwards';
+}
+
+export interface ReadAllOptions {
+  fromPosition?: bigint; // exclusive; default: the start
+  maxCount?: number;
+}
+
+export interface SubscriptionFilter {
+  streamPrefixes?: string[];
+  eventTypes?: string[];
+}
+
+export interface SubscribeOptions {
+  fromPosition?: bigint | 'start' | 'end'; // exclusive when a bigint
+  filter?: SubscriptionFilter;
+}
+
+/** An async-iterable subscription that can be closed from outside. */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  readonly kind: string;
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Throws StreamNotFoundError when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** Position of the newest event, 0n when empty. */
+  headPosition(): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EVENT_STORE');
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+export class StreamNotFoundError extends Error {
+  constructor(readonly streamId: string) {
+    super(`Stream ${streamId} not found`);
+    this.name = 'StreamNotFoundError';
+  }
+}
+
+export function matchesFilter(event: { streamId: string; type: string }, filter?: SubscriptionFilter): boolean {
+  if (!filter) return true;
+  if (filter.streamPrefixes?.length && !filter.streamPrefixes.some((p) => event.streamId.startsWith(p))) return false;
+  if (filter.eventTypes?.length && !filter.eventTypes.includes(event.type)) return false;
+  return true;
+}

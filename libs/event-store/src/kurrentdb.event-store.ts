@@ -1,0 +1,151 @@
+import {
+  BACKWARDS,
+  END,
+  FORWARDS,
+  KurrentDBClient,
+  START,
+  StreamNotFoundError as KStreamNotFound,
+  WrongExpectedVersionError as KWrongVersion,
+  jsonEvent,
+  streamNameFilter,
+  excludeSystemEvents,
+  type AllStreamResolvedEvent,
+  type ResolvedEvent,
+  type Position,
+} from '@kurrent/kurrentdb-client';
+import {
+  AppendResult,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamNotFoundError,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersionError,
+  matchesFilter,
+} from './event-store.port';
+
+/**
+ * Production event store: KurrentDB (formerly EventStoreDB) through its
+ * maintained gRPC client `@kurrent/kurrentdb-client`, the successor of
+ * `@eventstore/db-client`. The global `position` is KurrentDB's commit position.
+ */
+export class KurrentDbEventStore implements EventStore {
+  readonly kind = 'kurrentdb';
+  private readonly client: KurrentDBClient;
+
+  constructor(connectionString: string) {
+    this.client = KurrentDBClient.connectionString(connectionString);
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    try {
+      const result = await this.client.appendToStream(
+        streamId,
+        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata as never })),
+        { streamState: expected },
+      );
+      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? 0n };
+    } catch (err) {
+      if (err instanceof KWrongVersion) {
+        const actual = typeof err.actualState === 'bigint' ? err.actualState : 'no_stream';
+        throw new WrongExpectedVersionError(streamId, expected, actual);
+      }
+      throw err;
+    }
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      const backwards = options.direction === 'backwards';
+      for await (const resolved of this.client.readStream(streamId, {
+        fromRevision: options.fromRevision ?? (backwards ? END : START),
+        direction: backwards ? BACKWARDS : FORWARDS,
+        maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
+      })) {
+        const e = toRecorded(resolved);
+        if (e) out.push(e);
+      }
+    } catch (err) {
+      if (err instanceof KStreamNotFound) throw new StreamNotFoundError(streamId);
+      throw err;
+    }
+    return out;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromPosition;
+    const out: RecordedEvent[] = [];
+    const max = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    for await (const resolved of this.client.readAll({
+      fromPosition: from === undefined || from === 0n ? START : position(from),
+      direction: FORWARDS,
+      maxCount: max + 1,
+      filter: excludeSystemEvents(),
+    })) {
+      const e = toRecorded(resolved);
+      if (!e || (from !== undefined && e.position <= from)) continue; // KurrentDB reads from a position inclusively
+      out.push(e);
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
+  async headPosition(): Promise<bigint> {
+    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, filter: excludeSystemEvents() })) {
+      return resolved.event?.position?.commit ?? 0n;
+    }
+    return 0n;
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    const from = options.fromPosition;
+    const prefixes = options.filter?.streamPrefixes;
+    const sub = this.client.subscribeToAll({
+      fromPosition: from === undefined || from === 'start' || from === 0n ? START : from === 'end' ? END : position(from),
+      filter: prefixes?.length ? streamNameFilter({ prefixes }) : excludeSystemEvents(),
+    });
+    async function* iterate(): AsyncGenerator<RecordedEvent> {
+      for await (const resolved of sub) {
+        const e = toRecorded(resolved as AllStreamResolvedEvent);
+        if (e && matchesFilter(e, options.filter)) yield e;
+      }
+    }
+    const gen = iterate();
+    return {
+      [Symbol.asyncIterator]: () => gen,
+      async close() {
+        await sub.unsubscribe();
+        await gen.return(undefined);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+}
+
+function position(commit: bigint): Position {
+  return { commit, prepare: commit };
+}
+
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
+  const e = resolved.event;
+  if (!e || e.type.startsWith('$') || e.streamId.startsWith('$')) return null;
+  return {
+    id: e.id,
+    streamId: e.streamId,
+    revision: e.revision,
+    position: e.position?.commit ?? 0n,
+    type: e.type,
+    data: e.data,
+    metadata: e.metadata as EventMetadata,
+    created: e.created instanceof Date ? e.created.toISOString() : String(e.created),
+  };
+}

@@ -1,0 +1,236 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamNotFoundError,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersionError,
+  matchesFilter,
+} from './event-store.port';
+
+interface Row {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  created: string;
+}
+
+const BATCH = 1000;
+
+/**
+ * Embedded event store on a SQLite file (WAL, synchronous=FULL): an append is
+ * on disk before the promise resolves, so an acknowledged event survives a
+ * kill -9. Several processes may share the file (WAL + busy timeout); live
+ * subscribers are woken at once by appends from this process and by a short
+ * poll for appends from others.
+ */
+export class SqliteEventStore implements EventStore {
+  readonly kind = 'sqlite';
+  private readonly db: Database.Database;
+  private readonly appended = new EventEmitter();
+  private closed = false;
+  private readonly stmts;
+  private readonly appendTransaction: (s: string, e: NewEvent[], x: ExpectedRevision) => AppendResult;
+
+  constructor(file: string, private readonly pollMs = 200) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position  INTEGER PRIMARY KEY AUTOINCREMENT,
+        id        TEXT NOT NULL UNIQUE,
+        stream_id TEXT NOT NULL,
+        revision  INTEGER NOT NULL,
+        type      TEXT NOT NULL,
+        data      TEXT NOT NULL,
+        metadata  TEXT NOT NULL,
+        created   TEXT NOT NULL,
+        UNIQUE (stream_id, revision)
+      );`);
+    this.appended.setMaxListeners(0);
+    this.stmts = {
+      head: this.db.prepare<[string], { rev: number | null }>('SELECT max(revision) AS rev FROM events WHERE stream_id = ?'),
+      insert: this.db.prepare(
+        'INSERT INTO events (id, stream_id, revision, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
+      fwd: this.db.prepare<[string, number, number], Row>(
+        'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
+      ),
+      bwd: this.db.prepare<[string, number, number], Row>(
+        'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+      ),
+      all: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?'),
+      maxPos: this.db.prepare<[], { pos: number | null }>('SELECT max(position) AS pos FROM events'),
+    };
+    const tx = this.db.transaction(this.appendTx);
+    this.appendTransaction = (s, e, x) => tx.immediate(s, e, x);
+  }
+
+  private readonly appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const headRow = this.stmts.head.get(streamId);
+    const current = headRow?.rev ?? null;
+
+    // Idempotent re-append: the same event ids already stored, in order, in this stream.
+    const first = events.length ? this.stmts.byId.get(events[0].id) : undefined;
+    if (first) {
+      const rows = events.map((e) => this.stmts.byId.get(e.id));
+      const sameRun = rows.every(
+        (r, i) => r && r.stream_id === streamId && r.revision === first.revision + i,
+      );
+      if (sameRun && first.stream_id === streamId) {
+        const last = rows[rows.length - 1]!;
+        return { nextExpectedRevision: BigInt(last.revision), position: BigInt(last.position) };
+      }
+      throw new WrongExpectedVersionError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
+    }
+
+    if (expected === 'no_stream' && current !== null) {
+      throw new WrongExpectedVersionError(streamId, expected, BigInt(current));
+    }
+    if (expected === 'stream_exists' && current === null) {
+      throw new WrongExpectedVersionError(streamId, expected, 'no_stream');
+    }
+    if (typeof expected === 'bigint' && (current === null || BigInt(current) !== expected)) {
+      throw new WrongExpectedVersionError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
+    }
+    let revision = current === null ? 0 : current + 1;
+    let position = 0;
+    const created = new Date().toISOString();
+    for (const e of events) {
+      const info = this.stmts.insert.run(
+        e.id,
+        streamId,
+        revision,
+        e.type,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+        created,
+      );
+      position = Number(info.lastInsertRowid);
+      revision++;
+    }
+    return { nextExpectedRevision: BigInt(revision - 1), position: BigInt(position) };
+  };
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.closed) throw new Error('Event store is closed');
+    if (events.length === 0) {
+      const rev = this.stmts.head.get(streamId)?.rev ?? null;
+      return { nextExpectedRevision: rev === null ? -1n : BigInt(rev), position: await this.headPosition() };
+    }
+    const result = this.appendTransaction(streamId, events, expected);
+    this.appended.emit('append', result.position);
+    return result;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    const rows =
+      options.direction === 'backwards'
+        ? this.stmts.bwd.all(streamId, options.fromRevision === undefined ? Number.MAX_SAFE_INTEGER : Number(options.fromRevision), limit)
+        : this.stmts.fwd.all(streamId, Number(options.fromRevision ?? 0n), limit);
+    if (rows.length === 0 && this.stmts.head.get(streamId)?.rev == null) throw new StreamNotFoundError(streamId);
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.stmts.all.all(Number(options.fromPosition ?? 0n), options.maxCount ?? Number.MAX_SAFE_INTEGER).map(toRecorded);
+  }
+
+  /** Synchronous batch read, for projections that rebuild in bulk. */
+  readAllBatch(fromPosition: bigint, maxCount: number): RecordedEvent[] {
+    return this.stmts.all.all(Number(fromPosition), maxCount).map(toRecorded);
+  }
+
+  async headPosition(): Promise<bigint> {
+    return BigInt(this.stmts.maxPos.get()?.pos ?? 0);
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    const store = this;
+    let stopped = false;
+    let wake: (() => void) | null = null;
+    const onAppend = () => wake?.();
+    this.appended.on('append', onAppend);
+    const closeSignal = () => wake?.();
+    this.appended.on('close', closeSignal);
+
+    async function* iterate(): AsyncGenerator<RecordedEvent> {
+      let from: number;
+      if (options.fromPosition === 'end') from = Number(await store.headPosition());
+      else if (options.fromPosition === 'start' || options.fromPosition === undefined) from = 0;
+      else from = Number(options.fromPosition);
+      try {
+        while (!stopped && !store.closed) {
+          const rows = store.stmts.all.all(from, BATCH);
+          for (const row of rows) {
+            from = row.position;
+            const event = toRecorded(row);
+            if (matchesFilter(event, options.filter)) yield event;
+            if (stopped) return;
+          }
+          if (rows.length < BATCH) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(done, store.pollMs);
+              function done() {
+                clearTimeout(timer);
+                wake = null;
+                resolve();
+              }
+              wake = done;
+            });
+          }
+        }
+      } finally {
+        store.appended.off('append', onAppend);
+        store.appended.off('close', closeSignal);
+      }
+    }
+    const gen = iterate();
+    return {
+      [Symbol.asyncIterator]: () => gen,
+      async close() {
+        stopped = true;
+        wake?.();
+        await gen.return(undefined);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.appended.emit('close');
+    this.db.close();
+  }
+}
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    id: row.id,
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    created: row.created,
+  };
+}

@@ -1,0 +1,4 @@
+export * from './read-store.port';
+export * from './sqlite.read-store';
+export * from './mongo.read-store';
+export * from './projector';

@@ -1,0 +1,209 @@
+import { EventEmitter } from 'node:events';
+import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from '@gridrocket/event-store';
+import { matchesFilter } from '@gridrocket/event-store';
+import { Doc, DocWrite, ReadStore } from './read-store.port';
+
+/**
+ * A projection keeps one document per key up to date. `reduce` is pure: given
+ * the document as it stands (null when absent or deleted) and an event, it
+ * returns the new document, null to delete, or undefined for "no change".
+ * The revision guard is the stream revision: a document never moves backwards.
+ */
+export interface Projection<D extends Doc = Doc> {
+  name: string;
+  collection: string;
+  indexes?: string[];
+  filter: SubscriptionFilter;
+  docId(event: RecordedEvent): string | null;
+  reduce(doc: D | null, event: RecordedEvent): D | null | undefined;
+}
+
+export interface AppliedChange<D extends Doc = Doc> {
+  projection: string;
+  event: RecordedEvent;
+  id: string;
+  before: D | null;
+  after: D | null;
+}
+
+const BATCH = 1000;
+
+/**
+ * Runs projections from one checkpointed catch-up subscription. Each projection
+ * commits its documents and its checkpoint together, per batch; after a commit
+ * the applied changes are announced (the socket gateway pushes them), and
+ * `waitFor(position)` resolves for callers that want to read their own writes.
+ */
+export class Projector {
+  private readonly emitter = new EventEmitter();
+  private subscription: Subscription | null = null;
+  private loop: Promise<void> | null = null;
+  private processed = 0n;
+  private checkpoints = new Map<string, bigint>();
+  private buffer: RecordedEvent[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushScheduled = false;
+  private stopped = false;
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly projections: Projection<any>[],
+    private readonly onError: (err: Error) => void = (err) => console.error(err),
+  ) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  get position(): bigint {
+    return this.processed;
+  }
+
+  onChange(listener: (change: AppliedChange) => void): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
+  }
+
+  async start(): Promise<void> {
+    for (const p of this.projections) {
+      await this.store.ensureCollection(p.collection, p.indexes);
+      this.checkpoints.set(p.name, (await this.store.getCheckpoint(p.name)) ?? 0n);
+    }
+    const from = this.projections.length ? [...this.checkpoints.values()].reduce((a, b) => (a < b ? a : b)) : await this.events.headPosition();
+    this.processed = from;
+    this.subscription = this.events.subscribeToAll({ fromPosition: from });
+    const sub = this.subscription;
+    this.loop = (async () => {
+      try {
+        for await (const event of sub) {
+          this.buffer.push(event);
+          if (this.buffer.length >= BATCH) await this.flush();
+          else this.scheduleFlush();
+        }
+      } catch (err) {
+        if (!this.stopped) {
+          this.failure = err as Error;
+          this.onError(err as Error);
+        }
+      }
+    })();
+  }
+
+  /** Resolves once every event up to `position` has been applied (or after `timeoutMs`). */
+  async waitFor(position: bigint | null, timeoutMs = 5000): Promise<boolean> {
+    if (position === null || this.processed >= position) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.emitter.off('progress', check);
+        resolve(false);
+      }, timeoutMs);
+      const check = () => {
+        if (this.processed >= position) {
+          clearTimeout(timer);
+          this.emitter.off('progress', check);
+          resolve(true);
+        }
+      };
+      this.emitter.on('progress', check);
+    });
+  }
+
+  private scheduleFlush() {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush().catch((err) => this.onError(err));
+    });
+  }
+
+  private flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.buffer.length === 0) return;
+      const batch = this.buffer;
+      this.buffer = [];
+      const changes = await this.applyBatch(batch);
+      this.processed = batch[batch.length - 1].position;
+      for (const c of changes) this.emitter.emit('change', c);
+      this.emitter.emit('progress', this.processed);
+    });
+    return this.flushing;
+  }
+
+  private async applyBatch(batch: RecordedEvent[]): Promise<AppliedChange[]> {
+    const changes: AppliedChange[] = [];
+    const last = batch[batch.length - 1].position;
+    for (const p of this.projections) {
+      const since = this.checkpoints.get(p.name) ?? 0n;
+      const relevant: { event: RecordedEvent; id: string }[] = [];
+      for (const event of batch) {
+        if (event.position <= since || !matchesFilter(event, p.filter)) continue;
+        const id = p.docId(event);
+        if (id) relevant.push({ event, id });
+      }
+      const current = relevant.length
+        ? await this.store.getMany<Doc>(p.collection, [...new Set(relevant.map((r) => r.id))])
+        : new Map();
+      const working = new Map<string, { doc: Doc | null; rev: number; dirty: boolean }>();
+      for (const [id, stored] of current) working.set(id, { ...stored, dirty: false });
+      for (const { event, id } of relevant) {
+        const w = working.get(id) ?? { doc: null, rev: -1, dirty: false };
+        const rev = Number(event.revision);
+        if (rev <= w.rev) continue; // already reflected
+        const next = p.reduce(w.doc, event);
+        w.rev = rev;
+        w.dirty = true;
+        if (next !== undefined) {
+          changes.push({ projection: p.name, event, id, before: w.doc, after: next });
+          w.doc = next;
+        }
+        working.set(id, w);
+      }
+      const writes: DocWrite[] = [];
+      for (const [id, w] of working) if (w.dirty) writes.push({ id, rev: w.rev, doc: w.doc });
+      await this.store.commit(p.collection, writes, { name: p.name, position: last });
+      this.checkpoints.set(p.name, last);
+    }
+    return changes;
+  }
+
+  /** Empties the read models and applies the whole log again; returns the events applied. */
+  async rebuild(onProgress?: (done: bigint, head: bigint) => void): Promise<number> {
+    await this.stop();
+    await this.store.reset(
+      this.projections.map((p) => p.collection),
+      this.projections.map((p) => p.name),
+    );
+    for (const p of this.projections) {
+      await this.store.ensureCollection(p.collection, p.indexes);
+      this.checkpoints.set(p.name, 0n);
+    }
+    const head = await this.events.headPosition();
+    let from = 0n;
+    let count = 0;
+    for (;;) {
+      const batch = await this.events.readAll({ fromPosition: from, maxCount: BATCH * 5 });
+      if (batch.length === 0) break;
+      await this.applyBatch(batch);
+      from = batch[batch.length - 1].position;
+      this.processed = from;
+      count += batch.length;
+      onProgress?.(from, head);
+    }
+    return count;
+  }
+
+  health(): { position: bigint; failed: string | null } {
+    return { position: this.processed, failed: this.failure?.message ?? null };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.close();
+    await this.loop;
+    await this.flushing;
+    this.subscription = null;
+    this.loop = null;
+    this.stopped = false;
+  }
+}

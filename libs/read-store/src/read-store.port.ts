@@ -1,0 +1,49 @@
+/**
+ * The read-store port: documents that projections build and GET routes serve.
+ * Every document belongs to one stream and remembers the stream revision it
+ * reflects (`_rev`), so re-applying an event that is already reflected changes
+ * nothing (idempotent projections). A projection's documents and its
+ * checkpoint are written together in `commit`.
+ */
+export type Doc = Record<string, unknown> & { id: string };
+
+export interface StoredDoc<D extends Doc = Doc> {
+  doc: D | null; // null: deleted (a tombstone keeps its revision)
+  rev: number;
+}
+
+export interface DocWrite<D extends Doc = Doc> {
+  id: string;
+  rev: number;
+  doc: D | null; // null deletes
+}
+
+export type Where = Record<string, string | number | boolean | null>;
+
+export interface FindOptions {
+  limit?: number;
+  offset?: number;
+  orderBy?: { field: string; direction?: 'asc' | 'desc' };
+}
+
+export interface ReadStore {
+  readonly kind: string;
+  /** Creates what a collection needs (tables, indexes on the fields queried by). */
+  ensureCollection(collection: string, indexedFields?: string[]): Promise<void>;
+  get<D extends Doc>(collection: string, id: string): Promise<D | null>;
+  getMany<D extends Doc>(collection: string, ids: string[]): Promise<Map<string, StoredDoc<D>>>;
+  find<D extends Doc>(collection: string, where: Where, options?: FindOptions): Promise<D[]>;
+  count(collection: string, where: Where): Promise<number>;
+  /**
+   * Writes documents whose revision is newer than the stored one (older or equal
+   * ones are skipped) and moves the checkpoint, atomically where the engine can.
+   * Returns the ids actually written.
+   */
+  commit(collection: string, writes: DocWrite[], checkpoint: { name: string; position: bigint }): Promise<string[]>;
+  getCheckpoint(name: string): Promise<bigint | null>;
+  /** Empties collections and checkpoints, for a rebuild from zero. */
+  reset(collections: string[], checkpoints: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('READ_STORE');

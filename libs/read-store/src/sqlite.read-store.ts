@@ -1,0 +1,138 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
+
+const NAME = /^[a-z][a-z0-9_]{0,40}$/;
+const FIELD = /^[a-zA-Z_][a-zA-Z0-9_]{0,40}$/;
+
+/** Embedded read store: one SQLite table per collection, JSON documents. */
+export class SqliteReadStore implements ReadStore {
+  readonly kind = 'sqlite';
+  private readonly db: Database.Database;
+  private readonly known = new Set<string>();
+  private readonly stmtCache = new Map<string, Database.Statement>();
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL'); // rebuildable; doc and checkpoint commit together
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+  }
+
+  private table(collection: string): string {
+    if (!NAME.test(collection)) throw new Error(`Bad collection name ${collection}`);
+    if (!this.known.has(collection)) {
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS "c_${collection}" (id TEXT PRIMARY KEY, rev INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)`,
+      );
+      this.known.add(collection);
+    }
+    return `"c_${collection}"`;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.stmtCache.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmtCache.set(sql, s);
+    }
+    return s;
+  }
+
+  async ensureCollection(collection: string, indexedFields: string[] = []): Promise<void> {
+    const t = this.table(collection);
+    for (const f of indexedFields) {
+      if (!FIELD.test(f)) throw new Error(`Bad field ${f}`);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "i_${collection}_${f}" ON ${t} (json_extract(doc, '$.${f}')) WHERE deleted = 0`);
+    }
+  }
+
+  async get<D extends Doc>(collection: string, id: string): Promise<D | null> {
+    const row = this.stmt(`SELECT doc FROM ${this.table(collection)} WHERE id = ? AND deleted = 0`).get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as D) : null;
+  }
+
+  async getMany<D extends Doc>(collection: string, ids: string[]): Promise<Map<string, StoredDoc<D>>> {
+    return this.getManySync<D>(collection, ids);
+  }
+
+  private getManySync<D extends Doc>(collection: string, ids: string[]): Map<string, StoredDoc<D>> {
+    const out = new Map<string, StoredDoc<D>>();
+    const s = this.stmt(`SELECT id, rev, deleted, doc FROM ${this.table(collection)} WHERE id = ?`);
+    for (const id of ids) {
+      const row = s.get(id) as { id: string; rev: number; deleted: number; doc: string | null } | undefined;
+      if (row) out.set(id, { rev: row.rev, doc: row.deleted || row.doc === null ? null : (JSON.parse(row.doc) as D) });
+    }
+    return out;
+  }
+
+  private whereSql(where: Where): { sql: string; params: unknown[] } {
+    const parts = ['deleted = 0'];
+    const params: unknown[] = [];
+    for (const [field, value] of Object.entries(where)) {
+      if (!FIELD.test(field)) throw new Error(`Bad field ${field}`);
+      if (value === null) parts.push(`json_extract(doc, '$.${field}') IS NULL`);
+      else {
+        parts.push(`json_extract(doc, '$.${field}') = ?`);
+        params.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+      }
+    }
+    return { sql: parts.join(' AND '), params };
+  }
+
+  async find<D extends Doc>(collection: string, where: Where, options: FindOptions = {}): Promise<D[]> {
+    const { sql, params } = this.whereSql(where);
+    let q = `SELECT doc FROM ${this.table(collection)} WHERE ${sql}`;
+    if (options.orderBy) {
+      if (!FIELD.test(options.orderBy.field)) throw new Error('Bad order field');
+      q += ` ORDER BY json_extract(doc, '$.${options.orderBy.field}') ${options.orderBy.direction === 'desc' ? 'DESC' : 'ASC'}, id`;
+    } else q += ' ORDER BY rowid';
+    const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
+    q += ` LIMIT ${limit} OFFSET ${Math.max(0, Math.floor(options.offset ?? 0))}`;
+    return (this.stmt(q).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as D);
+  }
+
+  async count(collection: string, where: Where): Promise<number> {
+    const { sql, params } = this.whereSql(where);
+    return (this.stmt(`SELECT count(*) AS n FROM ${this.table(collection)} WHERE ${sql}`).get(...params) as { n: number }).n;
+  }
+
+  async commit(collection: string, writes: DocWrite[], checkpoint: { name: string; position: bigint }): Promise<string[]> {
+    const t = this.table(collection);
+    const upsert = this.stmt(
+      `INSERT INTO ${t} (id, rev, deleted, doc) VALUES (@id, @rev, @deleted, @doc)
+       ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, doc = excluded.doc WHERE excluded.rev > rev`,
+    );
+    const cp = this.stmt(
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position WHERE excluded.position > position',
+    );
+    const written: string[] = [];
+    this.db.transaction(() => {
+      for (const w of writes) {
+        const info = upsert.run({ id: w.id, rev: w.rev, deleted: w.doc ? 0 : 1, doc: w.doc ? JSON.stringify(w.doc) : null });
+        if (info.changes > 0) written.push(w.id);
+      }
+      cp.run(checkpoint.name, Number(checkpoint.position));
+    })();
+    return written;
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | null> {
+    const row = this.stmt('SELECT position FROM checkpoints WHERE name = ?').get(name) as { position: number } | undefined;
+    return row ? BigInt(row.position) : null;
+  }
+
+  async reset(collections: string[], checkpoints: string[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const c of collections) this.db.exec(`DELETE FROM ${this.table(c)}`);
+      for (const name of checkpoints) this.stmt('DELETE FROM checkpoints WHERE name = ?').run(name);
+    })();
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

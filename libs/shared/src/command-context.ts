@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata, NewEvent } from '@gridrocket/event-store';
+
+/** Who asks for a change and why: becomes every resulting event's metadata. */
+export interface CommandContext {
+  userId: string;
+  correlationId: string;
+  causationId?: string | null;
+  /** Overrides the clock (tests, replays). */
+  now?: Date;
+}
+
+export const SCHEMA_VERSION = 1;
+
+export function systemContext(userId = 'system', causationId: string | null = null, correlationId = randomUUID()): CommandContext {
+  return { userId, correlationId, causationId };
+}
+
+export function toNewEvents<E extends { type: string; data: unknown }>(events: E[], ctx: CommandContext): NewEvent[] {
+  const occurredAt = (ctx.now ?? new Date()).toISOString();
+  return events.map((e) => {
+    const metadata: EventMetadata = {
+      userId: ctx.userId,
+      correlationId: ctx.correlationId,
+      causationId: ctx.causationId ?? null,
+      occurredAt,
+      schemaVersion: SCHEMA_VERSION,
+    };
+    return { id: randomUUID(), type: e.type, data: e.data, metadata };
+  });
+}

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './command-context';
+export * from './decider';
+export * from './event-sourced.repository';
+export * from './crypto/keyring';
+export * from './market';
