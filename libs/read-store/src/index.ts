@@ -2,3 +2,4 @@ export * from './read-store.port';
 export * from './sqlite.read-store';
 export * from './mongo.read-store';
 export * from './projector';
+export * from './reactor';

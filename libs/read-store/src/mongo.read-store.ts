@@ -70,7 +70,7 @@ export class MongoReadStore implements ReadStore {
     return this.col(collection).countDocuments(this.filter(where));
   }
 
-  async commit(collection: string, writes: DocWrite[], checkpoint: { name: string; position: bigint }): Promise<string[]> {
+  async commit(collection: string, writes: DocWrite<any>[], checkpoint: { name: string; position: bigint }): Promise<string[]> {
     const written: string[] = [];
     if (writes.length) {
       const ops: AnyBulkWriteOperation<Stored>[] = writes.map((w) => ({

@@ -49,10 +49,17 @@ export class Projector {
   constructor(
     private readonly events: EventStore,
     private readonly store: ReadStore,
-    private readonly projections: Projection<any>[],
+    private readonly projections: Projection<any>[] = [],
     private readonly onError: (err: Error) => void = (err) => console.error(err),
   ) {
     this.emitter.setMaxListeners(0);
+  }
+
+  /** Adds a projection; only before start(). */
+  add(projection: Projection<any>): void {
+    if (this.subscription) throw new Error('Add projections before the projector starts');
+    if (this.projections.some((p) => p.name === projection.name)) return;
+    this.projections.push(projection);
   }
 
   get position(): bigint {

@@ -5,7 +5,9 @@
  * nothing (idempotent projections). A projection's documents and its
  * checkpoint are written together in `commit`.
  */
-export type Doc = Record<string, unknown> & { id: string };
+export interface Doc {
+  id: string;
+}
 
 export interface StoredDoc<D extends Doc = Doc> {
   doc: D | null; // null: deleted (a tombstone keeps its revision)
@@ -39,7 +41,7 @@ export interface ReadStore {
    * ones are skipped) and moves the checkpoint, atomically where the engine can.
    * Returns the ids actually written.
    */
-  commit(collection: string, writes: DocWrite[], checkpoint: { name: string; position: bigint }): Promise<string[]>;
+  commit(collection: string, writes: DocWrite<any>[], checkpoint: { name: string; position: bigint }): Promise<string[]>;
   getCheckpoint(name: string): Promise<bigint | null>;
   /** Empties collections and checkpoints, for a rebuild from zero. */
   reset(collections: string[], checkpoints: string[]): Promise<void>;

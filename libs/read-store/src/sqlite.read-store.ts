@@ -100,7 +100,7 @@ export class SqliteReadStore implements ReadStore {
     return (this.stmt(`SELECT count(*) AS n FROM ${this.table(collection)} WHERE ${sql}`).get(...params) as { n: number }).n;
   }
 
-  async commit(collection: string, writes: DocWrite[], checkpoint: { name: string; position: bigint }): Promise<string[]> {
+  async commit(collection: string, writes: DocWrite<any>[], checkpoint: { name: string; position: bigint }): Promise<string[]> {
     const t = this.table(collection);
     const upsert = this.stmt(
       `INSERT INTO ${t} (id, rev, deleted, doc) VALUES (@id, @rev, @deleted, @doc)

@@ -4,3 +4,4 @@ export * from './decider';
 export * from './event-sourced.repository';
 export * from './crypto/keyring';
 export * from './market';
+export * from './config';

@@ -1,4 +1,4 @@
-import { ConflictError, Decider, NotFoundError } from '@gridrocket/shared';
+import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
 
@@ -20,7 +20,7 @@ export interface BotState {
 
 export type BotCommand =
   | { type: 'CreateBot'; botId: string; userId: string; botType: BotType; config: BotConfig }
-  | { type: 'EditBot'; botId: string; userId: string; config: Omit<BotConfig, 'symbol'> }
+  | { type: 'EditBot'; botId: string; userId: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } }
   | { type: 'StartBot'; botId: string; userId: string }
   | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean }
   | { type: 'DeleteBot'; botId: string; userId: string }
@@ -67,7 +67,10 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'EditBot':
       requireOwned(state, command.userId);
       if (state.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
-      return [{ type: 'BotEdited', data: { botId, ...command.config } }];
+      if (state.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
+        throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
+      }
+      return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: state.botType === 'Futures' ? (command.config.leverage ?? state.config!.leverage) : 1 } }];
     case 'StartBot':
       requireOwned(state, command.userId);
       if (state.status === 'starting' || state.status === 'running') return [];

@@ -1,6 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+
+export const KEYRING_TOKEN = Symbol('KEYRING');
 
 /** A sealed value: AES-256-GCM, as one printable string `v1.<keyId>.<iv>.<tag>.<ciphertext>`. */
 export type Sealed = string;
@@ -28,6 +30,11 @@ export class Keyring {
   static fromKey(key: Buffer): Keyring {
     if (key.length !== 32) throw new Error('A master key is 32 bytes');
     return new Keyring(key, 'raw');
+  }
+
+  /** A key for one purpose, derived from the master key (HKDF-SHA256). */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.master, Buffer.alloc(0), `gridrocket:${purpose}`, 32));
   }
 
   /** Seals with the master key. `aad` binds the ciphertext to its context (e.g. the user id). */

@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { BotsModule } from '@gridrocket/bots';
+import { IdentityModule } from '@gridrocket/identity';
+import { AppConfig } from '@gridrocket/shared';
+import { TradingModule } from '@gridrocket/trading';
+import { InfrastructureModule } from './infrastructure.module';
+import { PushModule } from './push.gateway';
+import { SystemController } from './system.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfrastructureModule.forRoot(config),
+        CqrsModule.forRoot(),
+        PushModule,
+        IdentityModule,
+        BotsModule,
+        ...(config.embeddedRunner ? [TradingModule] : []),
+      ],
+      controllers: [SystemController],
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+
+@ApiTags('system')
+@Controller()
+export class SystemController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly projector: Projector,
+  ) {}
+
+  @Get('health')
+  async health() {
+    const head = await this.events.headPosition();
+    const projection = this.projector.health();
+    const ok = projection.failed === null;
+    return {
+      status: ok ? 'ok' : 'degraded',
+      eventStore: this.events.kind,
+      readStore: this.reads.kind,
+      headPosition: head.toString(),
+      projectionPosition: projection.position.toString(),
+      projectionLag: (head - projection.position).toString(),
+      projectionError: projection.failed,
+      pid: process.pid,
+    };
+  }
+
+  /** What the dashboard needs to know about this deployment (no secrets). */
+  @Get('config')
+  clientConfig() {
+    return {
+      contactEmail: this.config.contactEmail,
+      social: this.config.social,
+      exchangeSignup: this.config.exchangeSignup,
+      providers: { google: false, facebook: false },
+    };
+  }
+}

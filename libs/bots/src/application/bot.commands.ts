@@ -1,0 +1,35 @@
+import type { CommandContext } from '@gridrocket/shared';
+import type { BotType } from '@gridrocket/shared';
+import type { BotConfig } from '../domain/bot.events';
+
+/** The commands of the bot context, as @nestjs/cqrs command objects. */
+export class CreateBotCommand {
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly botType: BotType, readonly config: BotConfig) {}
+}
+export class EditBotCommand {
+  constructor(
+    readonly ctx: CommandContext,
+    readonly botId: string,
+    readonly config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number },
+  ) {}
+}
+export class StartBotCommand {
+  constructor(readonly ctx: CommandContext, readonly botId: string) {}
+}
+export class StopBotCommand {
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly cancelAllOrders: boolean) {}
+}
+export class DeleteBotCommand {
+  constructor(readonly ctx: CommandContext, readonly botId: string) {}
+}
+
+/** What the runner reports back; `ctx.userId` is the runner's system identity. */
+export type RunnerReport =
+  | { type: 'MarkStarted'; pid: number }
+  | { type: 'MarkStartFailed'; reason: string }
+  | { type: 'MarkStopped' }
+  | { type: 'MarkFailed'; reason: string };
+
+export class ReportBotLifecycleCommand {
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly report: RunnerReport) {}
+}

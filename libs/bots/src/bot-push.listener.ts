@@ -1,0 +1,40 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AppliedChange, Projector } from '@gridrocket/read-store';
+import { PUSH, PushPort } from '@gridrocket/shared/http';
+import { BotDoc } from './bot-list.projection';
+
+const STATUS_EVENTS = new Set(['BotStarted', 'BotStopped', 'BotStartFailed', 'BotFailed']);
+
+/**
+ * After the bot list projection has applied a change, tell the owner's sockets:
+ * `bot:status {id, botstatus, pid}` on start and stop, `bot:changed {id}` on
+ * anything else that changes the card, `bot:deleted {id}`.
+ */
+@Injectable()
+export class BotPushListener implements OnModuleInit, OnModuleDestroy {
+  private off: (() => void) | null = null;
+
+  constructor(
+    private readonly projector: Projector,
+    @Inject(PUSH) private readonly push: PushPort,
+  ) {}
+
+  onModuleInit() {
+    this.off = this.projector.onChange((change) => {
+      if (change.projection !== 'bot-list') return;
+      this.onChange(change as AppliedChange<BotDoc>);
+    });
+  }
+
+  private onChange({ event, id, before, after }: AppliedChange<BotDoc>) {
+    const owner = after?.userid ?? before?.userid;
+    if (!owner) return;
+    if (!after) return this.push.toUser(owner, 'bot:deleted', { id });
+    if (STATUS_EVENTS.has(event.type)) this.push.toUser(owner, 'bot:status', { id, botstatus: after.botstatus, pid: after.pid });
+    if (event.type !== 'BotStarted' && event.type !== 'BotStopped') this.push.toUser(owner, 'bot:changed', { id });
+  }
+
+  onModuleDestroy() {
+    this.off?.();
+  }
+}

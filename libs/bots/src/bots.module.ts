@@ -1,0 +1,36 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { Projector } from '@gridrocket/read-store';
+import { IdentityModule } from '@gridrocket/identity';
+import { BotCommandRunner } from './application/bot-command.runner';
+import { CreateBotHandler } from './application/create-bot.handler';
+import { DeleteBotHandler } from './application/delete-bot.handler';
+import { EditBotHandler } from './application/edit-bot.handler';
+import { ReportBotLifecycleHandler } from './application/report-bot-lifecycle.handler';
+import { StartBotHandler } from './application/start-bot.handler';
+import { StopBotHandler } from './application/stop-bot.handler';
+import { botListProjection } from './bot-list.projection';
+import { BotPushListener } from './bot-push.listener';
+import { BotsController } from './bots.controller';
+
+@Module({
+  imports: [CqrsModule, IdentityModule],
+  controllers: [BotsController],
+  providers: [
+    BotCommandRunner,
+    CreateBotHandler,
+    EditBotHandler,
+    StartBotHandler,
+    StopBotHandler,
+    DeleteBotHandler,
+    ReportBotLifecycleHandler,
+    BotPushListener,
+  ],
+})
+export class BotsModule implements OnModuleInit {
+  constructor(private readonly projector: Projector) {}
+
+  onModuleInit() {
+    this.projector.add(botListProjection);
+  }
+}

@@ -1,0 +1,46 @@
+import type { BotState, BotStatus } from './bot.decider';
+
+/** The bot as the spec's REST calls return it: lowercase fields (spec section 3). */
+export interface BotView {
+  id: string;
+  bottype: 'Spot' | 'Futures';
+  userid: string;
+  exchange: string;
+  symbol: string;
+  numoforders: number;
+  ordersize: number;
+  interval: number;
+  entryprice: number;
+  takeprofit: number;
+  botstatus: boolean;
+  pid: number;
+  profit: number;
+  leverage?: number;
+  /** Beyond the spec: the lifecycle step and the last failure, so the dashboard can explain. */
+  state: BotStatus;
+  lasterror: string | null;
+}
+
+/** Running from the user's point of view: true from BotStarted until BotStopped. */
+export function toBotView(state: BotState): BotView {
+  const c = state.config!;
+  const view: BotView = {
+    id: state.botId!,
+    bottype: state.botType!,
+    userid: state.userId!,
+    exchange: c.exchange,
+    symbol: c.symbol,
+    numoforders: c.numOfOrders,
+    ordersize: c.orderSize,
+    interval: c.interval,
+    entryprice: c.entryPrice,
+    takeprofit: c.takeProfit,
+    botstatus: state.status === 'running' || state.status === 'stopping',
+    pid: state.pid,
+    profit: state.profit,
+    state: state.status,
+    lasterror: state.lastError,
+  };
+  if (state.botType === 'Futures') view.leverage = c.leverage;
+  return view;
+}

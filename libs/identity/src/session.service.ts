@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
+import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import {
+  APP_CONFIG,
+  AppConfig,
+  CommandContext,
+  KEYRING_TOKEN,
+  Keyring,
+  UnauthorizedError,
+  executeCommand,
+  fold,
+} from '@gridrocket/shared';
+import type { SessionUser } from '@gridrocket/shared/http';
+import { userDecider } from './domain/user.decider';
+import { UserEvent, userStream } from './domain/user.events';
+import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
+import { PasswordHasher } from './password.hasher';
+import { userIdForEmail } from './user-id';
+
+export const SESSION_COOKIE = 'gr_session';
+
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Registration, sign-in, sign-out and session lookup (event-sourced in `user-<uid>`). */
+@Injectable()
+export class SessionService {
+  private readonly hasher: PasswordHasher;
+  private readonly idKey: Buffer;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(KEYRING_TOKEN) keyring: Keyring,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly projector: Projector,
+  ) {
+    this.hasher = new PasswordHasher(keyring);
+    this.idKey = keyring.deriveKey('user-id');
+  }
+
+  uidFor(email: string): string {
+    return userIdForEmail(email, this.idKey);
+  }
+
+  async register(email: string, password: string, ctx: Omit<CommandContext, 'userId'>): Promise<{ token: string; user: UserDoc }> {
+    const uid = this.uidFor(email);
+    const passwordHash = await this.hasher.seal(password, uid);
+    await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash }, { ...ctx, userId: uid });
+    return this.openSession(uid, 'password', ctx);
+  }
+
+  async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>): Promise<{ token: string; user: UserDoc }> {
+    const uid = this.uidFor(email);
+    const state = await this.loadUser(uid);
+    const ok = await this.hasher.verify(state?.passwordHash ?? null, password, uid);
+    if (!ok) throw new UnauthorizedError('Invalid email or password');
+    return this.openSession(uid, 'password', ctx);
+  }
+
+  async openSession(uid: string, method: 'password' | 'google' | 'facebook', ctx: Omit<CommandContext, 'userId'>) {
+    const token = randomBytes(32).toString('base64url');
+    const sessionId = sessionIdOf(token);
+    const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
+    const r = await executeCommand(this.events, userStream(uid), userDecider, { type: 'SignIn', sessionId, expiresAt, method }, { ...ctx, userId: uid });
+    await this.projector.waitFor(r.position);
+    const user = await this.reads.get<UserDoc>(USERS, uid);
+    if (!user) throw new UnauthorizedError();
+    return { token, user };
+  }
+
+  async logout(user: SessionUser, ctx: CommandContext): Promise<void> {
+    const r = await executeCommand(this.events, userStream(user.uid), userDecider, { type: 'SignOut', sessionId: user.sessionId }, ctx);
+    await this.projector.waitFor(r.position);
+  }
+
+  /** The user behind a session token, or null when the session is unknown, ended or expired. */
+  async resolve(token: string | undefined): Promise<{ session: SessionUser; user: UserDoc } | null> {
+    if (!token || token.length > 200) return null;
+    const sessionId = sessionIdOf(token);
+    const session = await this.reads.get<SessionDoc>(SESSIONS, sessionId);
+    if (!session || Date.parse(session.expiresAt) <= Date.now()) return null;
+    const user = await this.reads.get<UserDoc>(USERS, session.uid);
+    if (!user) return null;
+    return { session: { uid: user.uid, email: user.email, sessionId }, user };
+  }
+
+  private async loadUser(uid: string) {
+    try {
+      const events = await this.events.readStream(userStream(uid));
+      return fold(userDecider, events.map((e) => ({ type: e.type, data: e.data }) as UserEvent));
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return null;
+      throw err;
+    }
+  }
+}
+
+export function publicUser(user: UserDoc) {
+  return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, photoURL: user.photoURL };
+}

@@ -1,0 +1,4 @@
+export * from './all-exceptions.filter';
+export * from './request-context';
+export * from './push.port';
+export * from './same-user';

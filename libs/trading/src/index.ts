@@ -1,0 +1,2 @@
+export * from './trading.module';
+export * from './runner/stand-in.runner';

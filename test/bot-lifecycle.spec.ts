@@ -1,0 +1,175 @@
+import { join } from 'node:path';
+import type { Socket } from 'socket.io-client';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { Client, spotBot } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+function nextEvent<T = any>(socket: Socket, name: string, match: (p: T) => boolean = () => true, timeoutMs = 3000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${name} within ${timeoutMs} ms`)), timeoutMs);
+    const handler = (payload: T) => {
+      if (!match(payload)) return;
+      clearTimeout(timer);
+      socket.off(name, handler);
+      resolve(payload);
+    };
+    socket.on(name, handler);
+  });
+}
+
+describe('bot lifecycle, end to end on the embedded stores', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    sockets.forEach((s) => s.close());
+    await app.close();
+  });
+
+  it('register → login → create → edit → start (pushed) → stop (pushed) → delete', async () => {
+    const alice = new Client(app.url);
+    const registered = await alice.signUp('alice@example.com');
+    expect(registered).toMatchObject({ email: 'alice@example.com', emailVerified: false, displayName: '', photoURL: null });
+
+    // a fresh browser logs in with the same credentials
+    const browser = new Client(app.url);
+    expect((await browser.get('/api/auth/me')).status).toBe(401);
+    const login = await browser.post('/api/auth/login', { email: 'Alice@Example.com', password: 'correct-horse-1' });
+    expect(login.status).toBe(200);
+    expect(login.body.uid).toBe(registered.uid);
+    const me = await browser.get('/api/auth/me');
+    expect(me.body).toEqual({ uid: registered.uid, displayName: '', email: 'alice@example.com', emailVerified: false, photoURL: null });
+
+    const socket = await browser.socket();
+    sockets.push(socket);
+    // another user's socket must never hear about Alice's bots
+    const bob = new Client(app.url);
+    await bob.signUp('bob@example.com');
+    const bobSocket = await bob.socket();
+    sockets.push(bobSocket);
+    const bobHeard: string[] = [];
+    bobSocket.onAny((name) => bobHeard.push(name));
+
+    const changed = nextEvent(socket, 'bot:changed');
+    const created = await browser.post('/api/bots', { ...spotBot, userId: registered.uid });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect(created.body).toEqual({
+      id,
+      bottype: 'Spot',
+      userid: registered.uid,
+      exchange: 'Binance',
+      symbol: 'BTCUSDT',
+      numoforders: 5,
+      ordersize: 0.01,
+      interval: 100,
+      entryprice: 60000,
+      takeprofit: 1,
+      botstatus: false,
+      pid: -1,
+      profit: 0,
+      state: 'stopped',
+      lasterror: null,
+    });
+    expect(await changed).toEqual({ id });
+
+    const edited = await browser.put(`/api/bots/${id}`, { exchange: 'Kucoin', numOfOrders: 6, orderSize: 0.02, interval: 50, entryPrice: 61000, takeProfit: 2 });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ exchange: 'Kucoin', numoforders: 6, ordersize: 0.02, interval: 50, entryprice: 61000, takeprofit: 2, symbol: 'BTCUSDT' });
+
+    const startedPush = nextEvent(socket, 'bot:status', (p) => p.id === id && p.botstatus === true);
+    const start = await browser.get(`/api/startBot?userId=${registered.uid}&id=${id}&symbol=BTCUSDT&exchange=Kucoin&botType=Spot`);
+    expect(start.status).toBe(202);
+    expect(await startedPush).toEqual({ id, botstatus: true, pid: process.pid });
+    const running = await browser.get(`/api/bot-details/${id}`);
+    expect(running.body).toMatchObject({ botstatus: true, pid: process.pid, state: 'running' });
+
+    // a running bot cannot be edited or deleted
+    const busyEdit = await browser.put(`/api/bots/${id}`, { exchange: 'Kucoin', numOfOrders: 6, orderSize: 0.02, interval: 50, entryPrice: 61000, takeProfit: 2 });
+    expect(busyEdit.status).toBe(409);
+    expect(busyEdit.body.message).toMatch(/stop it before editing/);
+    expect((await browser.delete(`/api/bots/${id}`)).status).toBe(409);
+
+    const stoppedPush = nextEvent(socket, 'bot:status', (p) => p.id === id && p.botstatus === false);
+    const stop = await browser.get(`/api/stopBot?userId=${registered.uid}&id=${id}&pid=${process.pid}&cancelAllOrders=true&exchange=Kucoin&symbol=BTCUSDT&botType=Spot`);
+    expect(stop.status).toBe(202);
+    expect(await stoppedPush).toEqual({ id, botstatus: false, pid: -1 });
+
+    const deletedPush = nextEvent(socket, 'bot:deleted');
+    expect((await browser.delete(`/api/bots/${id}`)).status).toBe(204);
+    expect(await deletedPush).toEqual({ id });
+    expect((await browser.get(`/api/bot-details/${id}`)).status).toBe(404);
+    expect((await browser.get(`/api/bots/${registered.uid}`)).body).toEqual([]);
+
+    // the stream tells the whole story, with metadata
+    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const events = await store.readStream(`bot-${id}`);
+    await store.close();
+    expect(events.map((e) => e.type)).toEqual([
+      'BotCreated', 'BotEdited', 'BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped', 'BotDeleted',
+    ]);
+    expect(events[4].data).toEqual({ botId: id, cancelAllOrders: true });
+    const userEvents = events.filter((e) => e.metadata.userId === registered.uid).map((e) => e.type);
+    expect(userEvents).toEqual(['BotCreated', 'BotEdited', 'BotStartRequested', 'BotStopRequested', 'BotDeleted']);
+    // the runner's events are caused by the user's requests and share their correlation id
+    expect(events[3].metadata.causationId).toBe(events[2].id);
+    expect(events[3].metadata.correlationId).toBe(events[2].metadata.correlationId);
+    for (const e of events) {
+      expect(e.metadata).toEqual(expect.objectContaining({ schemaVersion: 1, occurredAt: expect.any(String), correlationId: expect.any(String) }));
+    }
+
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bobHeard.filter((n) => n.startsWith('bot:'))).toEqual([]);
+  });
+
+  it('keeps users apart: another user\'s bot is 404, another userId is 403', async () => {
+    const carol = new Client(app.url);
+    const c = await carol.signUp('carol@example.com');
+    const dave = new Client(app.url);
+    const d = await dave.signUp('dave@example.com');
+    const bot = await carol.post('/api/bots', spotBot);
+    expect(bot.status).toBe(201);
+    expect((await dave.get(`/api/bot-details/${bot.body.id}`)).status).toBe(404);
+    expect((await dave.get(`/api/startBot?id=${bot.body.id}`)).status).toBe(404);
+    expect((await dave.put(`/api/bots/${bot.body.id}`, { exchange: 'Binance', numOfOrders: 1, orderSize: 1, interval: 1, entryPrice: 1, takeProfit: 1 })).status).toBe(404);
+    expect((await dave.delete(`/api/bots/${bot.body.id}`)).status).toBe(404);
+    expect((await dave.get(`/api/bots/${c.uid}`)).status).toBe(403);
+    expect((await dave.post('/api/bots', { ...spotBot, userId: c.uid })).status).toBe(403);
+    expect((await dave.get(`/api/bots/${d.uid}`)).body).toEqual([]);
+    expect((await carol.get(`/api/bots/${c.uid}`)).body.map((b: { id: string }) => b.id)).toEqual([bot.body.id]);
+  });
+
+  it('refuses state changes without the session or the CSRF header', async () => {
+    const anon = new Client(app.url);
+    expect((await anon.post('/api/bots', spotBot)).status).toBe(401);
+    const eve = new Client(app.url);
+    await eve.signUp('eve@example.com');
+    const noCsrf = await eve.post('/api/bots', spotBot, { csrf: false });
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.body.message).toMatch(/CSRF/);
+    const bot = await eve.post('/api/bots', spotBot);
+    expect((await eve.get(`/api/startBot?id=${bot.body.id}`, { csrf: false })).status).toBe(403);
+    const anonSocket = anon.socket();
+    await expect(anonSocket).rejects.toBeTruthy();
+  });
+
+  it('logout ends the session', async () => {
+    const frank = new Client(app.url);
+    await frank.signUp('frank@example.com');
+    const cookie = frank.cookieHeader();
+    expect((await frank.post('/api/auth/logout')).status).toBe(204);
+    const replay = await fetch(`${app.url}/api/auth/me`, { headers: { cookie } });
+    expect(replay.status).toBe(401);
+  });
+
+  it('serves OpenAPI and health', async () => {
+    const c = new Client(app.url);
+    expect((await c.get('/api/docs')).status).toBe(200);
+    const health = await c.get('/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok', eventStore: 'sqlite', readStore: 'sqlite' });
+  });
+});
