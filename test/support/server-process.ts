@@ -1,0 +1,36 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const MAIN = join(__dirname, '../../dist/apps/api/src/main.js');
+
+/** The built server as its own OS process (what `npm start` runs), for crash tests. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /GridRocket listening on (http:\/\/[^\s]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { proc, url };
+}
+
+export function kill9(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGKILL');
+  });
+}
