@@ -1,7 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
-const MAIN = join(__dirname, '../../dist/apps/api/src/main.js');
+// From the sources (jest) or from dist/ (benchmarks), the built server is dist/apps/api/src/main.js.
+const ROOT = __dirname.includes(`${sep}dist${sep}`) ? join(__dirname, '../..') : join(__dirname, '../../dist');
+const MAIN = join(ROOT, 'apps/api/src/main.js');
 
 /** The built server as its own OS process (what `npm start` runs), for crash tests. */
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; url: string }> {
@@ -32,5 +34,13 @@ export function kill9(proc: ChildProcess): Promise<void> {
     if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
     proc.once('exit', () => resolve());
     proc.kill('SIGKILL');
+  });
+}
+
+export function stop(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
   });
 }

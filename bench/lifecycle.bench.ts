@@ -1,0 +1,157 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { botListProjection } from '@gridrocket/bots';
+import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { Projector, SqliteReadStore } from '@gridrocket/read-store';
+import type { Socket } from 'socket.io-client';
+import { Client, spotBot } from '../test/support/http-client';
+import { spawnServer, stop } from '../test/support/server-process';
+import { Figure, percentile, round } from './stats';
+
+/** Resolves with the time at which the user's socket hears `bot:status` for the bot with the wanted botstatus. */
+function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (p: { id: string; botstatus: boolean }) => {
+      if (p.id === id && p.botstatus === botstatus) {
+        socket.off('bot:status', on);
+        resolve(performance.now());
+      }
+    };
+    socket.on('bot:status', on);
+  });
+}
+
+/**
+ * create + start + stop + delete over HTTP on the embedded stack, by `workers`
+ * concurrent users, each waiting for the pushes as the dashboard does.
+ */
+async function httpCommands(cycles: number, workers: number): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gr-bench-'));
+  // The server runs as its own process (as `npm start` does), so the load generator does not share its core.
+  const server = await spawnServer(dataDir, { LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') });
+  const app = { url: server.url };
+  try {
+    const users = await Promise.all(
+      Array.from({ length: workers }, async (_, i) => {
+        const c = new Client(app.url);
+        await c.signUp(`bench${i}@example.com`);
+        return { c, socket: await c.socket() };
+      }),
+    );
+    const latencies: number[] = [];
+    const pushes: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      users.map(async ({ c, socket }) => {
+        while (next < cycles) {
+          next++;
+          const t0 = performance.now();
+          const created = await c.post('/api/bots', spotBot);
+          const t1 = performance.now();
+          const id = created.body.id;
+          const running = statusPush(socket, id, true);
+          const t2 = performance.now();
+          await c.get(`/api/startBot?id=${id}`);
+          const t3 = performance.now();
+          pushes.push((await running) - t2);
+          const stopped = statusPush(socket, id, false);
+          const t4 = performance.now();
+          await c.get(`/api/stopBot?id=${id}&cancelAllOrders=true`);
+          const t5 = performance.now();
+          pushes.push((await stopped) - t4);
+          const t6 = performance.now();
+          const del = await c.delete(`/api/bots/${id}`);
+          const t7 = performance.now();
+          if (del.status !== 204) throw new Error(`delete ${del.status} ${del.text}`);
+          latencies.push(t1 - t0, t3 - t2, t5 - t4, t7 - t6);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    users.forEach((u) => u.socket.close());
+    return [
+      { name: `HTTP commands (create/start/stop/delete, ${workers} users)`, value: round(latencies.length / seconds, 0), unit: 'commands/s', aim: '≥ 2000' },
+      { name: 'HTTP command latency p50', value: round(percentile(latencies, 50), 2), unit: 'ms' },
+      { name: 'HTTP command latency p99', value: round(percentile(latencies, 99), 2), unit: 'ms' },
+      { name: 'push latency start/stop request → bot:status p50', value: round(percentile(pushes, 50), 2), unit: 'ms' },
+      { name: 'push latency start/stop request → bot:status p99', value: round(percentile(pushes, 99), 2), unit: 'ms', aim: '≤ 25' },
+    ];
+  } finally {
+    await stop(server.proc);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Projection rebuild of `total` bot events, from an event store seeded directly. */
+async function rebuild(total: number): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-rebuild-'));
+  try {
+    const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, 'OFF');
+    const perBot = 10;
+    const meta = { userId: 'u-bench', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
+    const cycle = ['BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped'];
+    for (let b = 0; b < total / perBot; b++) {
+      const botId = randomUUID();
+      const batch: NewEvent[] = [
+        { id: randomUUID(), type: 'BotCreated', data: { botId, userId: `u${b % 1000}`, botType: 'Spot', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 }, metadata: meta },
+      ];
+      for (let i = 1; i < perBot; i++) {
+        const type = cycle[(i - 1) % 4];
+        batch.push({ id: randomUUID(), type, data: type === 'BotStarted' ? { botId, pid: 1 } : type === 'BotStopRequested' ? { botId, cancelAllOrders: true } : { botId }, metadata: meta });
+      }
+      await events.append(`bot-${botId}`, batch, 'no_stream');
+    }
+    const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+    const projector = new Projector(events, reads, [botListProjection]);
+    const t0 = performance.now();
+    const count = await projector.rebuild();
+    const seconds = (performance.now() - t0) / 1000;
+    await events.close();
+    await reads.close();
+    return [{ name: `projection rebuild of ${count.toLocaleString('en')} events`, value: round(count / seconds, 0), unit: 'events/s', aim: '≥ 200000' }];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Raw better-sqlite3 on the same machine and run, for comparison. */
+function rawSqlite(rows: number): Figure[] {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-raw-'));
+  try {
+    const db = new Database(join(dir, 'raw.sqlite'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (position INTEGER PRIMARY KEY, stream TEXT, data TEXT)');
+    const insert = db.prepare('INSERT INTO t (stream, data) VALUES (?, ?)');
+    const payload = JSON.stringify({ botId: randomUUID(), exchange: 'Binance', symbol: 'BTCUSDT', entryPrice: 60000 });
+    const t0 = performance.now();
+    db.transaction(() => {
+      for (let i = 0; i < rows; i++) insert.run(`bot-${i % 100000}`, payload);
+    })();
+    const t1 = performance.now();
+    let n = 0;
+    for (const row of db.prepare('SELECT * FROM t').iterate()) if (row) n++;
+    const t2 = performance.now();
+    const fsyncs = 500;
+    db.pragma('synchronous = FULL');
+    const t3 = performance.now();
+    for (let i = 0; i < fsyncs; i++) insert.run('durable', payload);
+    const t4 = performance.now();
+    db.close();
+    return [
+      { name: 'raw better-sqlite3 insert (one transaction)', value: round(rows / ((t1 - t0) / 1000), 0), unit: 'rows/s' },
+      { name: 'raw better-sqlite3 scan', value: round(n / ((t2 - t1) / 1000), 0), unit: 'rows/s' },
+      { name: 'raw better-sqlite3 durable commits (WAL, synchronous=FULL)', value: round(fsyncs / ((t4 - t3) / 1000), 0), unit: 'commits/s' },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function lifecycleBench(options: { cycles: number; workers: number; rebuildEvents: number }): Promise<Figure[]> {
+  return [...(await httpCommands(options.cycles, options.workers)), ...(await rebuild(options.rebuildEvents)), ...rawSqlite(options.rebuildEvents)];
+}

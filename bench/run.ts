@@ -1,0 +1,34 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { lifecycleBench } from './lifecycle.bench';
+import { Figure } from './stats';
+
+/**
+ * `npm run bench`: the figures BENCHMARKS.md records. Sizes can be reduced
+ * for a quick look: BENCH_CYCLES, BENCH_WORKERS, BENCH_REBUILD_EVENTS.
+ */
+async function main() {
+  const cycles = Number(process.env.BENCH_CYCLES ?? 2000);
+  const workers = Number(process.env.BENCH_WORKERS ?? 32);
+  const rebuildEvents = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
+  console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
+  const figures: Figure[] = [];
+  const sections: [string, () => Promise<Figure[]>][] = [['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })]];
+  for (const [title, run] of sections) {
+    console.log(`\n## ${title}`);
+    for (const f of await run()) {
+      figures.push(f);
+      console.log(`${f.name.padEnd(70)} ${String(f.value).padStart(12)} ${f.unit}${f.aim ? `   (aim ${f.aim})` : ''}`);
+    }
+  }
+  const out = join(process.cwd(), 'bench', 'out');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'results.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, figures }, null, 2));
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
