@@ -1,0 +1,91 @@
+/**
+ * Deterministic client order ids: the same (bot, cycle, level, side) always gives the same id, so a
+ * runner that restarts can find its orders on the exchange instead of placing them twice.
+ *
+ *   buy of ladder level L placed in cycle C:      gr-<h>-<C>-b<L>
+ *   n-th take-profit (re)placement in cycle C:    gr-<h>-<C>-tp<n>
+ *
+ * <h> is an 8-character base-36 hash of the bot id (bot ids are UUIDs, too long for the exchanges).
+ * Ids use only [a-z0-9-] and are at most 32 characters (Binance allows 36, Kucoin 40).
+ * An id is never re-used for a different order: a level re-armed in a new cycle gets the new cycle's
+ * number, and each take-profit replacement gets the next n.
+ */
+
+export const CLIENT_ORDER_ID_MAX_LENGTH = 32;
+const PREFIX = 'gr';
+const ID_PATTERN = /^gr-([0-9a-z]{8})-([1-9]\d*)-(b|tp)(0|[1-9]\d*)$/;
+
+/** cyrb53: a fast, well-mixed 53-bit string hash (public domain). */
+function cyrb53(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** The 8-character base-36 short hash of a bot id (about 41 bits). */
+export function botHash(botId: string): string {
+  return cyrb53(botId).toString(36).padStart(11, '0').slice(-8);
+}
+
+/** The prefix shared by every client order id of one bot: `gr-<h>-`. */
+export function clientOrderIdPrefix(botId: string): string {
+  return `${PREFIX}-${botHash(botId)}-`;
+}
+
+function checkCounter(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+  }
+}
+
+function finish(id: string): string {
+  if (id.length > CLIENT_ORDER_ID_MAX_LENGTH) {
+    throw new RangeError(`Client order id ${id} is longer than ${CLIENT_ORDER_ID_MAX_LENGTH} characters`);
+  }
+  return id;
+}
+
+/** Id of the buy at ladder `level` (0-based) placed in `cycle`. */
+export function buyOrderId(botId: string, cycle: number, level: number): string {
+  checkCounter('cycle', cycle, 1);
+  checkCounter('level', level, 0);
+  return finish(`${clientOrderIdPrefix(botId)}${cycle}-b${level}`);
+}
+
+/** Id of the `seq`-th take-profit (from 1) of `cycle`. */
+export function takeProfitOrderId(botId: string, cycle: number, seq: number): string {
+  checkCounter('cycle', cycle, 1);
+  checkCounter('take-profit sequence', seq, 1);
+  return finish(`${clientOrderIdPrefix(botId)}${cycle}-tp${seq}`);
+}
+
+export type ParsedClientOrderId =
+  | { kind: 'buy'; hash: string; cycle: number; level: number }
+  | { kind: 'take-profit'; hash: string; cycle: number; seq: number };
+
+/** Reads a GridRocket client order id; null when the id is not one (e.g. a manual order). */
+export function parseClientOrderId(id: string): ParsedClientOrderId | null {
+  const m = ID_PATTERN.exec(id);
+  if (!m) return null;
+  const cycle = Number(m[2]);
+  const n = Number(m[4]);
+  if (!Number.isSafeInteger(cycle) || !Number.isSafeInteger(n)) return null;
+  return m[3] === 'b'
+    ? { kind: 'buy', hash: m[1], cycle, level: n }
+    : { kind: 'take-profit', hash: m[1], cycle, seq: n };
+}
+
+/** True when `id` is one of this bot's client order ids. */
+export function isOwnClientOrderId(botId: string, id: string): boolean {
+  const parsed = parseClientOrderId(id);
+  return parsed !== null && parsed.hash === botHash(botId);
+}

@@ -1,0 +1,394 @@
+/**
+ * The grid engine as a pure state machine, built for crash-safe reconciliation.
+ *
+ * The runner's loop is:
+ *   1. apply every fill it learns about (live, or found after a restart), in exchange time order,
+ *      and persist each as an event before acting on it: the state is `fills.reduce(applyFill, initial)`;
+ *   2. `desiredOrders(config, rules, state)`: the exact set of orders that should rest on the exchange;
+ *   3. `reconcile(desired, openOnExchange)`: cancel the rest (first), adopt what exists, place what is
+ *      missing. Client order ids are deterministic, so steps 2–3 may be repeated any number of times,
+ *      after any crash, without a duplicate or an orphan.
+ *
+ * Rules the state machine keeps:
+ *  - a fill id is applied once: a repeat changes nothing (the same state object is returned);
+ *  - every buy fill of this bot adds to the position (a late fill of an already replaced order too);
+ *  - after a buy fill there is exactly one take-profit for the whole position, with a new id (tp<n+1>),
+ *    so the previous one is cancelled and never confused with it;
+ *  - a take-profit fill realises profit on the amount sold, average-cost method, after its share of the
+ *    buy fees and its own fee; a partial fill leaves the same take-profit order working for the rest;
+ *  - the cycle restarts only when the position is fully sold: levels that bought in the cycle are
+ *    re-armed under the new cycle's ids, levels that did not keep their resting orders (same ladder).
+ * Amounts, prices and fees are numbers; fees are in quote (the runner converts fees paid in another
+ * asset). No I/O, no clock, no randomness.
+ */
+import {
+  botHash,
+  buyOrderId,
+  isOwnClientOrderId,
+  parseClientOrderId,
+  takeProfitOrderId,
+} from './client-order-id';
+import { addClean, ceilToStep, cleanNumber, floorToStep, fromSteps, roundMoney, subClean } from './decimal';
+import { validateGrid } from './ladder';
+import type {
+  DesiredOrder,
+  ExchangeOrderRef,
+  Fill,
+  FillEffect,
+  GridConfig,
+  GridState,
+  LevelState,
+  MarketRules,
+  Reconciliation,
+} from './grid.types';
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+/** The state of a bot that has just started: cycle 1, every level armed, flat, no profit. */
+export function initialState(config: GridConfig, rules: MarketRules, botId: string): GridState {
+  if (typeof botId !== 'string' || botId.length === 0) throw new Error('A grid needs a bot id');
+  const validation = validateGrid(config, rules);
+  if (!validation.ok) throw new Error(`Invalid grid: ${validation.reason}`);
+  return {
+    schema: 1,
+    botId,
+    cycle: 1,
+    levels: validation.ladder.map((l) => ({
+      index: l.index,
+      price: l.price,
+      amount: l.amount,
+      armedCycle: 1,
+      filled: 0,
+      status: 'open' as const,
+    })),
+    position: { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 },
+    tp: null,
+    profit: 0,
+    cycleProfit: 0,
+    feesPaid: 0,
+    cyclesCompleted: 0,
+    processedFillIds: [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fills
+
+/** Fill ids of a state as a set, built once per state object. */
+const fillIdSets = new WeakMap<GridState, Set<string>>();
+function fillIdSet(state: GridState): Set<string> {
+  let set = fillIdSets.get(state);
+  if (!set) {
+    set = new Set(state.processedFillIds);
+    fillIdSets.set(state, set);
+  }
+  return set;
+}
+
+function cloneState(state: GridState): GridState {
+  return {
+    ...state,
+    levels: state.levels.map((l) => ({ ...l })),
+    position: { ...state.position },
+    tp: state.tp ? { ...state.tp } : null,
+    processedFillIds: state.processedFillIds.slice(),
+  };
+}
+
+function validFill(fill: Fill): boolean {
+  return (
+    typeof fill.fillId === 'string' &&
+    fill.fillId.length > 0 &&
+    typeof fill.clientOrderId === 'string' &&
+    Number.isFinite(fill.price) &&
+    fill.price > 0 &&
+    Number.isFinite(fill.amount) &&
+    fill.amount > 0 &&
+    Number.isFinite(fill.fee) // a negative fee is a maker rebate
+  );
+}
+
+type Step = 'ignore' | 'record';
+
+/**
+ * Applies one fill to a draft (mutated) and reports what happened. Returns 'ignore' when the fill
+ * must not be recorded (not this bot's, unknown, invalid): the caller then keeps the old state.
+ */
+function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step {
+  const ignored = (reason: Extract<FillEffect, { type: 'FillIgnored' }>['reason']): Step => {
+    effects.push({ type: 'FillIgnored', fillId: fill.fillId, clientOrderId: fill.clientOrderId, reason });
+    return reason === 'closed-cycle' ? 'record' : 'ignore';
+  };
+  if (!validFill(fill)) return ignored('invalid-fill');
+  const id = parseClientOrderId(fill.clientOrderId);
+  if (!id || id.hash !== botHash(draft.botId)) return ignored('not-this-bot');
+
+  const pos = draft.position;
+  if (id.kind === 'buy') {
+    const level: LevelState | undefined = draft.levels[id.level];
+    if (!level || id.cycle > level.armedCycle) return ignored('unknown-order');
+    const late = id.cycle < level.armedCycle;
+    pos.cost = addClean(pos.cost, fill.price * fill.amount);
+    pos.amount = addClean(pos.amount, fill.amount);
+    pos.averageEntry = cleanNumber(pos.cost / pos.amount);
+    pos.buyFees = addClean(pos.buyFees, fill.fee);
+    draft.feesPaid = roundMoney(draft.feesPaid + fill.fee);
+    if (!late) {
+      level.filled = addClean(level.filled, fill.amount);
+      level.status = subClean(level.amount, level.filled) <= 0 ? 'filled' : 'partial';
+    }
+    effects.push({
+      type: 'BuyFilled',
+      fillId: fill.fillId,
+      clientOrderId: fill.clientOrderId,
+      cycle: id.cycle,
+      level: id.level,
+      price: fill.price,
+      amount: fill.amount,
+      fee: fill.fee,
+      levelFilled: !late && level.status === 'filled',
+      late,
+    });
+    defineTakeProfit(draft, effects);
+    return 'record';
+  }
+
+  // take-profit
+  if (id.cycle < draft.cycle) return ignored('closed-cycle');
+  if (id.cycle > draft.cycle || !draft.tp || id.seq > draft.tp.seq) return ignored('unknown-order');
+  const sold = Math.min(fill.amount, pos.amount);
+  const oversold = subClean(fill.amount, sold);
+  let profit = -fill.fee;
+  if (sold > 0) {
+    const whole = subClean(pos.amount, sold) <= 0;
+    const share = sold / pos.amount;
+    const costShare = whole ? pos.cost : pos.cost * share;
+    const feeShare = whole ? pos.buyFees : pos.buyFees * share;
+    profit += sold * fill.price - costShare - feeShare;
+    pos.amount = whole ? 0 : subClean(pos.amount, sold);
+    pos.cost = whole ? 0 : subClean(pos.cost, costShare);
+    pos.buyFees = whole ? 0 : subClean(pos.buyFees, feeShare);
+  }
+  profit = roundMoney(profit);
+  draft.profit = roundMoney(draft.profit + profit);
+  draft.cycleProfit = roundMoney(draft.cycleProfit + profit);
+  draft.feesPaid = roundMoney(draft.feesPaid + fill.fee);
+  effects.push({
+    type: 'TakeProfitFilled',
+    fillId: fill.fillId,
+    clientOrderId: fill.clientOrderId,
+    cycle: id.cycle,
+    tpSeq: id.seq,
+    price: fill.price,
+    amount: fill.amount,
+    fee: fill.fee,
+    profit,
+    oversold,
+  });
+
+  if (sold > 0 && pos.amount === 0) {
+    completeCycle(draft, effects);
+  } else if (id.seq < draft.tp.seq && pos.amount > 0) {
+    // A fill of a replaced take-profit (its cancel raced the fill): the working take-profit is now
+    // larger than the position, so it is replaced by one for the position.
+    defineTakeProfit(draft, effects);
+  }
+  return 'record';
+}
+
+function defineTakeProfit(draft: GridState, effects: FillEffect[]): void {
+  const seq = (draft.tp?.seq ?? 0) + 1;
+  draft.tp = { seq, amount: draft.position.amount };
+  effects.push({ type: 'TakeProfitDefined', cycle: draft.cycle, tpSeq: seq, amount: draft.position.amount });
+}
+
+function completeCycle(draft: GridState, effects: FillEffect[]): void {
+  const next = draft.cycle + 1;
+  effects.push({ type: 'CycleCompleted', cycle: draft.cycle, profit: draft.cycleProfit, nextCycle: next });
+  draft.cycle = next;
+  draft.cyclesCompleted += 1;
+  draft.cycleProfit = 0;
+  draft.tp = null;
+  draft.position = { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 };
+  for (const level of draft.levels) {
+    if (level.filled > 0) {
+      // Bought in the cycle (fully, or partly and its rest is cancelled): a fresh order, fresh id.
+      level.armedCycle = next;
+      level.filled = 0;
+      level.status = 'open';
+    }
+  }
+}
+
+/** Applies a fill and says what it did (for the runner's history events). Idempotent by fillId. */
+export function processFill(state: GridState, fill: Fill): { state: GridState; effects: FillEffect[] } {
+  if (fillIdSet(state).has(fill.fillId)) {
+    return {
+      state,
+      effects: [{ type: 'FillIgnored', fillId: fill.fillId, clientOrderId: fill.clientOrderId, reason: 'duplicate' }],
+    };
+  }
+  const draft = cloneState(state);
+  const effects: FillEffect[] = [];
+  if (applyToDraft(draft, fill, effects) === 'ignore') return { state, effects };
+  draft.processedFillIds.push(fill.fillId);
+  const set = new Set(fillIdSet(state));
+  set.add(fill.fillId);
+  fillIdSets.set(draft, set);
+  return { state: draft, effects };
+}
+
+/** Applies a fill (a reducer: `fills.reduce(applyFill, initial)`). The same fillId twice changes nothing. */
+export function applyFill(state: GridState, fill: Fill): GridState {
+  return processFill(state, fill).state;
+}
+
+/** Applies fills in order; same result as reducing with applyFill, in one pass. */
+export function applyFills(state: GridState, fills: Iterable<Fill>): GridState {
+  const draft = cloneState(state);
+  const seen = new Set(fillIdSet(state));
+  const effects: FillEffect[] = [];
+  let changed = false;
+  for (const fill of fills) {
+    if (seen.has(fill.fillId)) continue;
+    if (applyToDraft(draft, fill, effects) === 'ignore') continue;
+    draft.processedFillIds.push(fill.fillId);
+    seen.add(fill.fillId);
+    changed = true;
+  }
+  if (!changed) return state;
+  fillIdSets.set(draft, seen);
+  return draft;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+/** averageEntry × (1 + takeProfit/100) rounded UP to the price step, always strictly above the entry. */
+export function takeProfitPrice(averageEntry: number, takeProfit: number, priceStep: number): number {
+  const price = ceilToStep(averageEntry * (1 + takeProfit / 100), priceStep);
+  if (price > averageEntry) return price;
+  return fromSteps(Math.round(floorToStep(averageEntry, priceStep) / priceStep) + 1, priceStep);
+}
+
+/** The take-profit that should rest now, or null (flat, or a position too small for the market). */
+export function takeProfitOrder(config: GridConfig, rules: MarketRules, state: GridState): DesiredOrder | null {
+  const { tp, position } = state;
+  if (!tp || position.amount <= 0) return null;
+  const price = takeProfitPrice(position.averageEntry, config.takeProfit, rules.priceStep);
+  const amount = floorToStep(position.amount, rules.amountStep);
+  if (amount <= 0) return null;
+  // Minimums apply to the order as placed (its full amount), not to what is left after partial fills.
+  const placed = floorToStep(tp.amount, rules.amountStep);
+  if (roundMoney(placed * price) < rules.minNotional) return null;
+  if (rules.minAmount !== undefined && placed < rules.minAmount) return null;
+  return {
+    clientOrderId: takeProfitOrderId(state.botId, state.cycle, tp.seq),
+    role: 'take-profit',
+    side: 'sell',
+    type: 'limit',
+    price,
+    amount,
+    reduceOnly: config.botType === 'Futures',
+    cycle: state.cycle,
+    tpSeq: tp.seq,
+  };
+}
+
+/**
+ * The exact set of orders that should be open now: the take-profit (at most one) first, then every
+ * ladder buy not yet completely filled (a partly filled one with what is left), highest price first.
+ * The ladder is the one frozen in the state at start; `config` gives the take-profit percentage and
+ * the bot type, `rules` the market steps.
+ */
+export function desiredOrders(config: GridConfig, rules: MarketRules, state: GridState): DesiredOrder[] {
+  const orders: DesiredOrder[] = [];
+  const tp = takeProfitOrder(config, rules, state);
+  if (tp) orders.push(tp);
+  for (const level of state.levels) {
+    if (level.status === 'filled') continue;
+    const amount = floorToStep(subClean(level.amount, level.filled), rules.amountStep);
+    if (amount <= 0) continue; // only a rest smaller than the amount step: nothing the exchange can take
+    orders.push({
+      clientOrderId: buyOrderId(state.botId, level.armedCycle, level.index),
+      role: 'buy',
+      side: 'buy',
+      type: 'limit',
+      price: level.price,
+      amount,
+      reduceOnly: false,
+      cycle: level.armedCycle,
+      level: level.index,
+    });
+  }
+  return orders;
+}
+
+/**
+ * Why the grid cannot make progress on its own, or null. The one case: a position remains (e.g. the
+ * rest after a replaced take-profit filled in a race) that is below the market's minimums, so no
+ * take-profit can be placed, and no buy is left to grow it. The runner should stop the bot with this
+ * reason (BotFailed) rather than stall silently.
+ */
+export function stalledReason(config: GridConfig, rules: MarketRules, state: GridState): string | null {
+  if (state.position.amount <= 0) return null;
+  const orders = desiredOrders(config, rules, state);
+  if (orders.length > 0) return null;
+  const price = takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep);
+  const amount = floorToStep(state.position.amount, rules.amountStep);
+  const worth = roundMoney(amount * price);
+  const minimum =
+    rules.minAmount !== undefined && amount < rules.minAmount
+      ? `the market's minimum amount of ${rules.minAmount}`
+      : `the market's minimum order value of ${rules.minNotional}`;
+  return `The remaining position of ${amount} (worth ${worth} at the take-profit price ${price}) is below ${minimum}, and every buy of the ladder has filled: the take-profit cannot be placed`;
+}
+
+export interface ReconcileOptions {
+  /** When given, only open orders with this bot's client order ids are considered; others are `foreign`. */
+  botId?: string;
+  /**
+   * The bot's recently closed orders on the exchange (filled or cancelled). A desired order found here
+   * is not placed again: its fills must be fetched and applied first (`awaitingFills`).
+   */
+  closed?: readonly ExchangeOrderRef[];
+}
+
+/**
+ * Compares the desired orders with the exchange's open orders by client order id.
+ * Execute `toCancel` before `toPlace` (on spot the old take-profit holds the coins the new one sells).
+ */
+export function reconcile<O extends ExchangeOrderRef>(
+  desired: readonly DesiredOrder[],
+  openOnExchange: readonly O[],
+  options: ReconcileOptions = {},
+): Reconciliation<O> {
+  const wanted = new Map<string, DesiredOrder>();
+  for (const d of desired) if (!wanted.has(d.clientOrderId)) wanted.set(d.clientOrderId, d);
+
+  const result: Reconciliation<O> = { toPlace: [], toCancel: [], adopted: [], awaitingFills: [], foreign: [] };
+  const adoptedIds = new Set<string>();
+  for (const order of openOnExchange) {
+    if (options.botId !== undefined && !isOwnClientOrderId(options.botId, order.clientOrderId)) {
+      result.foreign.push(order);
+      continue;
+    }
+    const match = wanted.get(order.clientOrderId);
+    if (match && !adoptedIds.has(order.clientOrderId)) {
+      adoptedIds.add(order.clientOrderId);
+      result.adopted.push({ desired: match, onExchange: order });
+    } else {
+      result.toCancel.push(order); // not desired, or a second order under the same id
+    }
+  }
+  const closed = new Map<string, ExchangeOrderRef>();
+  for (const c of options.closed ?? []) closed.set(c.clientOrderId, c);
+  for (const d of wanted.values()) {
+    if (adoptedIds.has(d.clientOrderId)) continue;
+    const done = closed.get(d.clientOrderId);
+    if (done) result.awaitingFills.push({ desired: d, onExchange: done });
+    else result.toPlace.push(d);
+  }
+  return result;
+}

@@ -1,0 +1,41 @@
+/** The pure grid engine: ladder, cost, take-profit, client order ids, fills, desired orders, reconciliation. */
+export * from './grid.types';
+export { gridCost, ladderCost } from './cost';
+export type { CostInput, CostRounding } from './cost';
+export { buildLadder, validateGrid, MAX_GRID_ORDERS } from './ladder';
+export {
+  initialState,
+  processFill,
+  applyFill,
+  applyFills,
+  takeProfitPrice,
+  takeProfitOrder,
+  stalledReason,
+  desiredOrders,
+  reconcile,
+} from './grid.engine';
+export type { ReconcileOptions } from './grid.engine';
+export {
+  CLIENT_ORDER_ID_MAX_LENGTH,
+  botHash,
+  clientOrderIdPrefix,
+  buyOrderId,
+  takeProfitOrderId,
+  parseClientOrderId,
+  isOwnClientOrderId,
+} from './client-order-id';
+export type { ParsedClientOrderId } from './client-order-id';
+export {
+  decimalsOf,
+  floorToStep,
+  ceilToStep,
+  roundToStep,
+  roundTo,
+  roundMoney,
+  MONEY_DECIMALS,
+  isMultipleOfStep,
+  fromSteps,
+  cleanNumber,
+  addClean,
+  subClean,
+} from './decimal';
