@@ -2,18 +2,25 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nes
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, CommandContext } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig, CommandContext, UnauthorizedError } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
-import { credentialsSchema, parseOrThrow } from './auth.rules';
+import { AccountService } from './account.service';
+import { AuthThrottle } from './auth.throttle';
+import { credentialsSchema, forgotPasswordSchema, parseOrThrow, resetPasswordSchema, verifyEmailSchema } from './auth.rules';
 import { CSRF_COOKIE } from './csrf.middleware';
 import { SessionGuard } from './session.guard';
 import { SESSION_COOKIE, SessionService, publicUser } from './session.service';
+
+/** The one answer to forgot-password, whether or not the address has an account. */
+export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this address, a password reset email has been sent. Check your inbox.';
 
 @ApiTags('auth')
 @Controller('auth')
 export class AuthController {
   constructor(
     private readonly sessions: SessionService,
+    private readonly accounts: AccountService,
+    private readonly throttle: AuthThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -36,7 +43,11 @@ export class AuthController {
   @HttpCode(201)
   async register(@Body() body: unknown, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response) {
     const { email, password } = parseOrThrow(credentialsSchema, body);
-    const { token, user } = await this.sessions.register(email, password, { correlationId: correlationIdOf(req) });
+    // Per IP only: registering an address twice is a 409 and mails it nothing.
+    await this.throttle.consume(req.ip, undefined);
+    const ctx = { correlationId: correlationIdOf(req) };
+    const { token, user } = await this.sessions.register(email, password, ctx);
+    await this.accounts.sendVerificationSafely(user.uid, ctx);
     this.setSession(res, token);
     return publicUser(user);
   }
@@ -45,9 +56,49 @@ export class AuthController {
   @HttpCode(200)
   async login(@Body() body: unknown, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response) {
     const { email, password } = parseOrThrow(credentialsSchema, body);
-    const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) });
-    this.setSession(res, token);
-    return publicUser(user);
+    await this.throttle.check(req.ip, email);
+    try {
+      const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) });
+      this.setSession(res, token);
+      return publicUser(user);
+    } catch (err) {
+      // Only failed attempts spend points: a trader who types the password right is never slowed down.
+      if (err instanceof UnauthorizedError) await this.throttle.consume(req.ip, email);
+      throw err;
+    }
+  }
+
+  @Post('verify-email')
+  @HttpCode(200)
+  async verifyEmail(@Body() body: unknown, @Req() req: AppRequest) {
+    const { token } = parseOrThrow(verifyEmailSchema, body);
+    return publicUser(await this.accounts.verifyEmail(token, { correlationId: correlationIdOf(req) }));
+  }
+
+  @Post('resend-verification')
+  @HttpCode(202)
+  @UseGuards(SessionGuard)
+  async resendVerification(@CurrentUser() user: SessionUser, @Req() req: AppRequest) {
+    await this.throttle.consume(req.ip, user.email);
+    const sent = await this.accounts.sendVerification(user.uid, { correlationId: correlationIdOf(req) });
+    return { message: sent ? 'Verification email sent, check your inbox.' : 'Your email address is already verified.' };
+  }
+
+  @Post('forgot-password')
+  @HttpCode(202)
+  async forgotPassword(@Body() body: unknown, @Req() req: AppRequest) {
+    const { email } = parseOrThrow(forgotPasswordSchema, body);
+    await this.throttle.consume(req.ip, email);
+    this.accounts.requestPasswordReset(email, { correlationId: correlationIdOf(req) });
+    return { message: FORGOT_PASSWORD_ANSWER };
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  async resetPassword(@Body() body: unknown, @Req() req: AppRequest) {
+    const { token, password } = parseOrThrow(resetPasswordSchema, body);
+    await this.accounts.resetPassword(token, password, { correlationId: correlationIdOf(req) });
+    return { message: 'Your password has been changed. Sign in with your new password.' };
   }
 
   @Post('logout')

@@ -1,14 +1,27 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { Projector } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
-import { sessionsProjection, usersProjection } from './identity.projections';
+import { AuthThrottle } from './auth.throttle';
+import { sessionsProjection, usersProjection, userTokensProjection } from './identity.projections';
+import { MAILER } from './mail/mail.port';
+import { createMailer } from './mail/mailer.factory';
+import { OAuthController } from './oauth/oauth.controller';
 import { SessionGuard } from './session.guard';
 import { SessionService } from './session.service';
+import { UserController } from './user.controller';
 
 @Module({
-  controllers: [AuthController],
-  providers: [SessionService, SessionGuard],
-  exports: [SessionService, SessionGuard],
+  controllers: [AuthController, OAuthController, UserController],
+  providers: [
+    SessionService,
+    SessionGuard,
+    AccountService,
+    AuthThrottle,
+    { provide: MAILER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createMailer(config) },
+  ],
+  exports: [SessionService, SessionGuard, AccountService],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(private readonly projector: Projector) {}
@@ -16,5 +29,6 @@ export class IdentityModule implements OnModuleInit {
   onModuleInit() {
     this.projector.add(usersProjection);
     this.projector.add(sessionsProjection);
+    this.projector.add(userTokensProjection);
   }
 }

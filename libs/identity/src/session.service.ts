@@ -13,8 +13,8 @@ import {
   fold,
 } from '@gridrocket/shared';
 import type { SessionUser } from '@gridrocket/shared/http';
-import { userDecider } from './domain/user.decider';
-import { UserEvent, userStream } from './domain/user.events';
+import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
+import { SignInMethod, UserEvent, userStream } from './domain/user.events';
 import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
 import { PasswordHasher } from './password.hasher';
 import { userIdForEmail } from './user-id';
@@ -50,22 +50,30 @@ export class SessionService {
     const uid = this.uidFor(email);
     const passwordHash = await this.hasher.seal(password, uid);
     await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash }, { ...ctx, userId: uid });
-    return this.openSession(uid, 'password', ctx);
+    return this.openSession(uid, 'password', ctx, passwordHash);
   }
 
   async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>): Promise<{ token: string; user: UserDoc }> {
     const uid = this.uidFor(email);
     const state = await this.loadUser(uid);
-    const ok = await this.hasher.verify(state?.passwordHash ?? null, password, uid);
-    if (!ok) throw new UnauthorizedError('Invalid email or password');
-    return this.openSession(uid, 'password', ctx);
+    const checked = state?.passwordHash ?? null;
+    const ok = await this.hasher.verify(checked, password, uid);
+    if (!ok) throw new UnauthorizedError(INVALID_CREDENTIALS);
+    // The decider refuses the sign-in if the password changed while it was being checked.
+    return this.openSession(uid, 'password', ctx, checked);
   }
 
-  async openSession(uid: string, method: 'password' | 'google' | 'facebook', ctx: Omit<CommandContext, 'userId'>) {
+  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null) {
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
-    const r = await executeCommand(this.events, userStream(uid), userDecider, { type: 'SignIn', sessionId, expiresAt, method }, { ...ctx, userId: uid });
+    const r = await executeCommand(
+      this.events,
+      userStream(uid),
+      userDecider,
+      { type: 'SignIn', sessionId, expiresAt, method, checkedPasswordHash },
+      { ...ctx, userId: uid },
+    );
     await this.projector.waitFor(r.position);
     const user = await this.reads.get<UserDoc>(USERS, uid);
     if (!user) throw new UnauthorizedError();
@@ -88,7 +96,12 @@ export class SessionService {
     return { session: { uid: user.uid, email: user.email, sessionId }, user };
   }
 
-  private async loadUser(uid: string) {
+  /** Seals a password hash for storage in an event (argon2id, then AES-GCM under the master key). */
+  sealPassword(password: string, uid: string): Promise<string> {
+    return this.hasher.seal(password, uid);
+  }
+
+  async loadUser(uid: string) {
     try {
       const events = await this.events.readStream(userStream(uid));
       return fold(userDecider, events.map((e) => ({ type: e.type, data: e.data }) as UserEvent));

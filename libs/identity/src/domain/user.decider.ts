@@ -1,5 +1,10 @@
-import { ConflictError, Decider, UnauthorizedError } from '@gridrocket/shared';
-import { UserEvent } from './user.events';
+import { ConflictError, Decider, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { OAuthProvider, SignInMethod, UserEvent } from './user.events';
+
+export interface PendingToken {
+  tokenDigest: string;
+  expiresAt: string;
+}
 
 export interface UserState {
   exists: boolean;
@@ -9,15 +14,58 @@ export interface UserState {
   photoURL: string | null;
   passwordHash: string | null;
   emailVerified: boolean;
-  sessions: Set<string>;
+  /** Open sessions: session id → expiry. */
+  sessions: Map<string, string>;
+  pendingVerification: PendingToken | null;
+  pendingReset: PendingToken | null;
+  providers: Partial<Record<OAuthProvider, string>>;
+}
+
+/** What a provider told us about the person signing in. */
+export interface ProviderIdentity {
+  provider: OAuthProvider;
+  subject: string;
+  emailVerified: boolean;
 }
 
 export type UserCommand =
-  | { type: 'Register'; uid: string; email: string; passwordHash: string; displayName?: string }
-  | { type: 'SignIn'; sessionId: string; expiresAt: string; method: 'password' | 'google' | 'facebook' }
-  | { type: 'SignOut'; sessionId: string };
+  | {
+      type: 'Register';
+      uid: string;
+      email: string;
+      passwordHash: string | null;
+      displayName?: string;
+      photoURL?: string | null;
+      /** Registration through Google or Facebook. */
+      provider?: ProviderIdentity;
+    }
+  | {
+      type: 'SignIn';
+      sessionId: string;
+      expiresAt: string;
+      method: SignInMethod;
+      /** For password sign-in: the sealed hash the password was checked against (refuses a sign-in raced by a password change). */
+      checkedPasswordHash?: string | null;
+    }
+  | { type: 'SignOut'; sessionId: string }
+  | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string }
+  | { type: 'VerifyEmail'; tokenDigest: string; now: string }
+  | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string }
+  | { type: 'ResetPassword'; tokenDigest: string; passwordHash: string; now: string }
+  /** photoURL undefined keeps the current photo; null removes it. */
+  | { type: 'UpdateProfile'; displayName: string; photoURL?: string | null }
+  | ({ type: 'LinkProvider'; now: string } & ProviderIdentity);
 
 export const EMAIL_TAKEN = 'An account with this email already exists';
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const VERIFY_LINK_INVALID = 'This verification link is invalid or has already been used';
+export const VERIFY_LINK_EXPIRED = 'This verification link has expired; request a new one';
+export const RESET_LINK_INVALID = 'This password reset link is invalid or has already been used';
+export const RESET_LINK_EXPIRED = 'This password reset link has expired; request a new one';
+export const PROVIDER_EMAIL_UNVERIFIED =
+  'An account with this email already exists. Sign in with your email and password, or verify the email address with your provider first';
+
+const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: 'Google', facebook: 'Facebook' };
 
 export const initialUserState: UserState = {
   exists: false,
@@ -27,25 +75,108 @@ export const initialUserState: UserState = {
   photoURL: null,
   passwordHash: null,
   emailVerified: false,
-  sessions: new Set(),
+  sessions: new Map(),
+  pendingVerification: null,
+  pendingReset: null,
+  providers: {},
 };
+
+function tokenError(message: string): ValidationError {
+  return new ValidationError([{ field: 'token', message }], message);
+}
+
+/** Checks an emailed link against the one pending: it must be the latest, unused and unexpired. */
+function checkToken(pending: PendingToken | null, tokenDigest: string, now: string, invalid: string, expired: string): void {
+  if (!pending || pending.tokenDigest !== tokenDigest) throw tokenError(invalid);
+  if (Date.parse(pending.expiresAt) <= Date.parse(now)) throw tokenError(expired);
+}
+
+/** Sessions still alive at `now`, each ended with the given reason. */
+function endSessions(state: UserState, now: string, reason: 'password-changed' | 'account-claimed'): UserEvent[] {
+  const t = Date.parse(now);
+  return [...state.sessions]
+    .filter(([, expiresAt]) => Date.parse(expiresAt) > t)
+    .map(([sessionId]) => ({ type: 'UserSignedOut' as const, data: { sessionId, reason } }));
+}
 
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
-    case 'Register':
+    case 'Register': {
       if (state.exists) throw new ConflictError(EMAIL_TAKEN);
-      return [
+      const events: UserEvent[] = [
         {
           type: 'UserRegistered',
-          data: { uid: command.uid, email: command.email, displayName: command.displayName ?? '', photoURL: null, passwordHash: command.passwordHash, method: 'password' },
+          data: {
+            uid: command.uid,
+            email: command.email,
+            displayName: command.displayName ?? '',
+            photoURL: command.photoURL ?? null,
+            passwordHash: command.passwordHash,
+            method: command.provider?.provider ?? 'password',
+          },
         },
       ];
+      if (command.provider) {
+        events.push({ type: 'ProviderLinked', data: { provider: command.provider.provider, subject: command.provider.subject, email: command.email } });
+        if (command.provider.emailVerified) events.push({ type: 'EmailVerified', data: { email: command.email, method: command.provider.provider } });
+      }
+      return events;
+    }
     case 'SignIn':
-      if (!state.exists) throw new UnauthorizedError('Invalid email or password');
+      if (!state.exists) throw new UnauthorizedError(INVALID_CREDENTIALS);
+      if (command.method === 'password') {
+        if (!state.passwordHash || command.checkedPasswordHash !== state.passwordHash) throw new UnauthorizedError(INVALID_CREDENTIALS);
+      } else if (!state.providers[command.method]) {
+        throw new UnauthorizedError(`This account is not linked to ${PROVIDER_NAMES[command.method]}`);
+      }
       return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method } }];
     case 'SignOut':
       if (!state.sessions.has(command.sessionId)) return [];
-      return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId } }];
+      return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: 'logout' } }];
+    case 'RequestEmailVerification':
+      if (!state.exists) throw new NotFoundError('No such user');
+      if (state.emailVerified) return [];
+      return [{ type: 'EmailVerificationRequested', data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt } }];
+    case 'VerifyEmail':
+      checkToken(state.pendingVerification, command.tokenDigest, command.now, VERIFY_LINK_INVALID, VERIFY_LINK_EXPIRED);
+      return [{ type: 'EmailVerified', data: { email: state.email!, method: 'link' } }];
+    case 'RequestPasswordReset':
+      if (!state.exists) throw new NotFoundError('No such user');
+      return [{ type: 'PasswordResetRequested', data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt } }];
+    case 'ResetPassword': {
+      checkToken(state.pendingReset, command.tokenDigest, command.now, RESET_LINK_INVALID, RESET_LINK_EXPIRED);
+      const events: UserEvent[] = [{ type: 'PasswordChanged', data: { passwordHash: command.passwordHash, method: 'reset-link' } }];
+      // The link reached the mailbox: that proves the address as well as a verification link would.
+      if (!state.emailVerified) events.push({ type: 'EmailVerified', data: { email: state.email!, method: 'reset-link' } });
+      return [...events, ...endSessions(state, command.now, 'password-changed')];
+    }
+    case 'UpdateProfile': {
+      if (!state.exists) throw new NotFoundError('No such user');
+      const photoURL = command.photoURL === undefined ? state.photoURL : command.photoURL;
+      if (command.displayName === state.displayName && photoURL === state.photoURL) return [];
+      return [{ type: 'ProfileUpdated', data: { displayName: command.displayName, photoURL } }];
+    }
+    case 'LinkProvider': {
+      if (!state.exists) throw new NotFoundError('No such user');
+      const linked = state.providers[command.provider];
+      const name = PROVIDER_NAMES[command.provider];
+      if (linked && linked !== command.subject) throw new ConflictError(`This account is linked to a different ${name} account`);
+      if (linked) {
+        return command.emailVerified && !state.emailVerified ? [{ type: 'EmailVerified', data: { email: state.email!, method: command.provider } }] : [];
+      }
+      // Only a provider that vouches for the address may sign into an existing account.
+      if (!command.emailVerified) throw new ConflictError(PROVIDER_EMAIL_UNVERIFIED);
+      const link: UserEvent = { type: 'ProviderLinked', data: { provider: command.provider, subject: command.subject, email: state.email! } };
+      if (state.emailVerified) return [link];
+      // The address was never proven by whoever registered it: the provider's owner claims the account,
+      // and whoever set the unverified password (possibly someone squatting the address) is locked out.
+      const events: UserEvent[] = [];
+      if (state.passwordHash) events.push({ type: 'PasswordChanged', data: { passwordHash: null, method: 'account-claimed' } });
+      events.push(...endSessions(state, command.now, 'account-claimed'));
+      events.push({ type: 'EmailVerified', data: { email: state.email!, method: command.provider } });
+      events.push(link);
+      return events;
+    }
   }
 }
 
@@ -62,12 +193,24 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         passwordHash: event.data.passwordHash,
       };
     case 'UserSignedIn':
-      return { ...state, sessions: new Set(state.sessions).add(event.data.sessionId) };
+      return { ...state, sessions: new Map(state.sessions).set(event.data.sessionId, event.data.expiresAt) };
     case 'UserSignedOut': {
-      const sessions = new Set(state.sessions);
+      const sessions = new Map(state.sessions);
       sessions.delete(event.data.sessionId);
       return { ...state, sessions };
     }
+    case 'EmailVerificationRequested':
+      return { ...state, pendingVerification: { ...event.data } };
+    case 'EmailVerified':
+      return { ...state, emailVerified: true, pendingVerification: null };
+    case 'PasswordResetRequested':
+      return { ...state, pendingReset: { ...event.data } };
+    case 'PasswordChanged':
+      return { ...state, passwordHash: event.data.passwordHash, pendingReset: null };
+    case 'ProfileUpdated':
+      return { ...state, displayName: event.data.displayName, photoURL: event.data.photoURL };
+    case 'ProviderLinked':
+      return { ...state, providers: { ...state.providers, [event.data.provider]: event.data.subject } };
     default:
       return state;
   }

@@ -1,11 +1,29 @@
 /**
  * Events of a user's stream `user-<uid>`. Secrets never appear in clear: the
  * password hash is sealed with the master key, sessions appear only as the
- * SHA-256 of their token.
+ * SHA-256 of their token, and emailed link tokens only as a keyed digest
+ * (HMAC-SHA-256 under a key derived from the master key).
  */
+export type SignInMethod = 'password' | 'google' | 'facebook';
+export type OAuthProvider = 'google' | 'facebook';
+
 export type UserEvent =
-  | { type: 'UserRegistered'; data: { uid: string; email: string; displayName: string; photoURL: string | null; passwordHash: string | null; method: 'password' | 'google' | 'facebook' } }
-  | { type: 'UserSignedIn'; data: { sessionId: string; expiresAt: string; method: 'password' | 'google' | 'facebook' } }
-  | { type: 'UserSignedOut'; data: { sessionId: string } };
+  | {
+      type: 'UserRegistered';
+      data: { uid: string; email: string; displayName: string; photoURL: string | null; passwordHash: string | null; method: SignInMethod };
+    }
+  | { type: 'UserSignedIn'; data: { sessionId: string; expiresAt: string; method: SignInMethod } }
+  | { type: 'UserSignedOut'; data: { sessionId: string; reason?: 'logout' | 'password-changed' | 'account-claimed' } }
+  /** A verification link was mailed; any earlier verification link is dead from now on. */
+  | { type: 'EmailVerificationRequested'; data: { tokenDigest: string; expiresAt: string } }
+  | { type: 'EmailVerified'; data: { email: string; method: 'link' | 'reset-link' | OAuthProvider } }
+  /** A reset link was mailed; any earlier reset link is dead from now on. */
+  | { type: 'PasswordResetRequested'; data: { tokenDigest: string; expiresAt: string } }
+  /** `passwordHash` is sealed with the master key; null removes password sign-in. */
+  | { type: 'PasswordChanged'; data: { passwordHash: string | null; method: 'reset-link' | 'account-claimed' } }
+  | { type: 'ProfileUpdated'; data: { displayName: string; photoURL: string | null } }
+  | { type: 'ProviderLinked'; data: { provider: OAuthProvider; subject: string; email: string } };
+
+export type UserEventType = UserEvent['type'];
 
 export const userStream = (uid: string) => `user-${uid}`;

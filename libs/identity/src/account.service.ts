@@ -1,0 +1,221 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AppError,
+  CommandContext,
+  ConflictError,
+  KEYRING_TOKEN,
+  Keyring,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+  executeCommand,
+} from '@gridrocket/shared';
+import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider } from './domain/user.decider';
+import { OAuthProvider, userStream } from './domain/user.events';
+import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
+import { LINK_TOKEN_PATTERN, LinkTokens } from './link-tokens';
+import { MAILER, Mailer } from './mail/mail.port';
+import { resetPasswordMessage, verifyEmailMessage } from './mail/mail.templates';
+import { SessionService } from './session.service';
+
+type Ctx = Omit<CommandContext, 'userId'>;
+
+/** What a provider (Google, Facebook) tells us about the person signing in. */
+export interface ProviderProfile {
+  provider: OAuthProvider;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+  displayName: string;
+  photoURL: string | null;
+}
+
+/** The mail server did not take the message (503: the request was fine, try again later). */
+export class MailUnavailableError extends AppError {
+  readonly status = 503;
+  constructor(message = 'The email could not be sent right now; please try again later') {
+    super(message);
+    this.name = 'MailUnavailableError';
+  }
+}
+
+export const PROVIDER_LABEL: Record<OAuthProvider, string> = { google: 'Google', facebook: 'Facebook' };
+
+/**
+ * Email verification, password reset, profile and provider sign-in: the
+ * account's life after registration, all as commands on `user-<uid>`.
+ */
+@Injectable()
+export class AccountService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Identity');
+  private readonly tokens: LinkTokens;
+  private readonly background = new Set<Promise<unknown>>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(KEYRING_TOKEN) keyring: Keyring,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(MAILER) private readonly mailer: Mailer,
+    private readonly projector: Projector,
+    private readonly sessions: SessionService,
+  ) {
+    this.tokens = new LinkTokens(keyring.deriveKey('link-token'));
+  }
+
+  private async run(uid: string, command: UserCommand, ctx: Ctx) {
+    const r = await executeCommand(this.events, userStream(uid), userDecider, command, { ...ctx, userId: uid });
+    await this.projector.waitFor(r.position);
+    return r;
+  }
+
+  private async user(uid: string): Promise<UserDoc> {
+    const user = await this.reads.get<UserDoc>(USERS, uid);
+    if (!user) throw new NotFoundError('No such user');
+    return user;
+  }
+
+  // ---- email verification -------------------------------------------------
+
+  /** Mails a fresh verification link; the previous one dies. Returns false when the address is already verified. */
+  async sendVerification(uid: string, ctx: Ctx): Promise<boolean> {
+    const { token, digest } = this.tokens.issue();
+    const ttl = this.config.tokenTtl.verifyEmailSeconds;
+    const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
+    const r = await this.run(uid, { type: 'RequestEmailVerification', tokenDigest: digest, expiresAt }, ctx);
+    if (r.events.length === 0) return false;
+    const link = `${this.config.publicUrl}/verify-email-address?token=${token}`;
+    try {
+      await this.mailer.send(verifyEmailMessage(r.state.email!, link, Math.round(ttl / 3600)));
+    } catch (err) {
+      this.logger.error(`Could not send the verification email: ${(err as Error).message}`);
+      throw new MailUnavailableError();
+    }
+    return true;
+  }
+
+  /** After registration: a mail failure must not undo the account (the user can ask again). */
+  async sendVerificationSafely(uid: string, ctx: Ctx): Promise<void> {
+    try {
+      await this.sendVerification(uid, ctx);
+    } catch (err) {
+      if (!(err instanceof MailUnavailableError)) this.logger.error(`Could not send the verification email: ${(err as Error).message}`);
+    }
+  }
+
+  async verifyEmail(token: string, ctx: Ctx): Promise<UserDoc> {
+    const found = await this.lookup(token, 'verify-email', VERIFY_LINK_INVALID);
+    await this.run(found.uid, { type: 'VerifyEmail', tokenDigest: found.id, now: new Date().toISOString() }, ctx);
+    return this.user(found.uid);
+  }
+
+  // ---- password reset -----------------------------------------------------
+
+  /**
+   * Always answers the same, at once: the work for a known address happens in
+   * the background, so neither the answer nor its timing tells whether the
+   * address has an account.
+   */
+  requestPasswordReset(email: string, ctx: Ctx): void {
+    this.inBackground(async () => {
+      const uid = this.sessions.uidFor(email);
+      const state = await this.sessions.loadUser(uid);
+      if (!state?.exists) return;
+      const { token, digest } = this.tokens.issue();
+      const ttl = this.config.tokenTtl.resetPasswordSeconds;
+      const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
+      const r = await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt }, ctx);
+      const link = `${this.config.publicUrl}/reset-password?token=${token}`;
+      await this.mailer.send(resetPasswordMessage(r.state.email!, link, ttl / 3600));
+    });
+  }
+
+  async resetPassword(token: string, password: string, ctx: Ctx): Promise<void> {
+    const found = await this.lookup(token, 'reset-password', RESET_LINK_INVALID);
+    const passwordHash = await this.sessions.sealPassword(password, found.uid);
+    await this.run(found.uid, { type: 'ResetPassword', tokenDigest: found.id, passwordHash, now: new Date().toISOString() }, ctx);
+  }
+
+  private async lookup(token: string, purpose: UserTokenDoc['purpose'], invalid: string): Promise<UserTokenDoc> {
+    const doc = LINK_TOKEN_PATTERN.test(token) ? await this.reads.get<UserTokenDoc>(USER_TOKENS, this.tokens.digest(token)) : null;
+    if (!doc || doc.purpose !== purpose) throw new ValidationError([{ field: 'token', message: invalid }], invalid);
+    return doc;
+  }
+
+  // ---- profile -------------------------------------------------------------
+
+  async updateProfile(uid: string, profile: { displayName: string; photoURL?: string | null }, ctx: Ctx): Promise<UserDoc> {
+    await this.run(uid, { type: 'UpdateProfile', ...profile }, ctx);
+    return this.user(uid);
+  }
+
+  // ---- Google and Facebook -------------------------------------------------
+
+  /**
+   * Signs a provider account in: into the user whose address the provider
+   * vouches for (linking it), or into a new user with the provider's name and
+   * photo. Returns a new session.
+   */
+  async signInWithProvider(profile: ProviderProfile, ctx: Ctx): Promise<{ token: string; user: UserDoc }> {
+    const label = PROVIDER_LABEL[profile.provider];
+    const email = profile.email?.trim().toLowerCase() ?? '';
+    if (!email || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+      throw new UnauthorizedError(`Your ${label} account did not share an email address`);
+    }
+    const uid = this.sessions.uidFor(email);
+    const identity = { provider: profile.provider, subject: profile.subject, emailVerified: profile.emailVerified };
+    const existing = await this.sessions.loadUser(uid);
+    if (!existing?.exists) {
+      try {
+        await this.run(
+          uid,
+          {
+            type: 'Register',
+            uid,
+            email,
+            passwordHash: null,
+            displayName: profile.displayName.trim().slice(0, 100),
+            photoURL: safePhoto(profile.photoURL),
+            provider: identity,
+          },
+          ctx,
+        );
+      } catch (err) {
+        // Registered meanwhile (another tab, the password form): link instead.
+        if (!(err instanceof ConflictError)) throw err;
+        await this.run(uid, { type: 'LinkProvider', ...identity, now: new Date().toISOString() }, ctx);
+      }
+    } else {
+      await this.run(uid, { type: 'LinkProvider', ...identity, now: new Date().toISOString() }, ctx);
+    }
+    return this.sessions.openSession(uid, profile.provider, ctx);
+  }
+
+  // ---- background work -----------------------------------------------------
+
+  private inBackground(work: () => Promise<void>) {
+    const p = work()
+      .catch((err) => this.logger.error(`Background identity work failed: ${(err as Error).message}`))
+      .finally(() => this.background.delete(p));
+    this.background.add(p);
+  }
+
+  async beforeApplicationShutdown() {
+    await Promise.allSettled([...this.background]);
+    await this.mailer.close?.();
+  }
+}
+
+function safePhoto(url: string | null): string | null {
+  if (!url || url.length > 2048) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+import type { MailMessage } from './mail.port';
+
+/** The two messages identity sends. Pure: the link comes in, the message goes out. */
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function layout(title: string, intro: string, action: string, link: string, outro: string): string {
+  return `<!doctype html>
+<html><body style="font-family:system-ui,sans-serif;background:#0b1026;color:#e8ecff;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(title)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#ff7a18;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="font-size:12px">${escapeHtml(outro)}</p>
+<p style="font-size:12px">If the button does not work, paste this address into your browser:<br>${escapeHtml(link)}</p>
+</body></html>`;
+}
+
+export function verifyEmailMessage(to: string, link: string, ttlHours: number): MailMessage {
+  const intro = 'Thank you for registering with GridRocket. Please confirm your email address.';
+  const outro = `This link works once and expires in ${ttlHours} hours. If you did not register, ignore this email.`;
+  return {
+    to,
+    subject: 'Verify your email address for GridRocket',
+    text: `${intro}\n\nOpen this link to verify your email address:\n\n${link}\n\n${outro}\n`,
+    html: layout('Verify your email address', intro, 'Verify email address', link, outro),
+    link,
+  };
+}
+
+export function resetPasswordMessage(to: string, link: string, ttlHours: number): MailMessage {
+  const intro = 'Somebody (hopefully you) asked to reset the password of your GridRocket account.';
+  const ttl = ttlHours >= 1 ? `${ttlHours} hour${ttlHours === 1 ? '' : 's'}` : `${Math.round(ttlHours * 60)} minutes`;
+  const outro = `This link works once and expires in ${ttl}. Setting a new password signs you out everywhere. If you did not ask for this, ignore this email: your password stays as it is.`;
+  return {
+    to,
+    subject: 'Reset your GridRocket password',
+    text: `${intro}\n\nOpen this link to choose a new password:\n\n${link}\n\n${outro}\n`,
+    html: layout('Reset your password', intro, 'Choose a new password', link, outro),
+    link,
+  };
+}

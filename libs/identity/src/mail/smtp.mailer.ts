@@ -1,0 +1,27 @@
+import { Logger } from '@nestjs/common';
+import nodemailer, { Transporter } from 'nodemailer';
+import type { Mailer, MailMessage } from './mail.port';
+
+/** Production mailer: nodemailer over SMTP (`SMTP_URL`, e.g. smtps://user:pass@smtp.example.com:465). */
+export class SmtpMailer implements Mailer {
+  readonly kind = 'smtp' as const;
+  private readonly logger = new Logger('Mail');
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    // The link is a credential: it goes to the recipient, not to the log.
+    this.logger.log(`Mail to ${message.to} "${message.subject}" sent over SMTP (${info.messageId})`);
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,118 @@
+import { Controller, Get, Inject, Logger, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'express';
+import { APP_CONFIG, AppConfig, AppError } from '@gridrocket/shared';
+import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
+import { AccountService, PROVIDER_LABEL, ProviderProfile } from '../account.service';
+import type { OAuthProvider } from '../domain/user.events';
+import { SESSION_COOKIE } from '../session.service';
+import { AUTHORIZE_OPTIONS, createPassport } from './oauth.strategies';
+import { popupPage } from './popup-page';
+
+/**
+ * Google and Facebook sign-in, run in a popup: `GET /api/auth/<provider>`
+ * redirects to the provider, the provider comes back to `/callback`, which
+ * signs the user in (session cookie) and answers a page that posts
+ * `{type:'gridrocket:auth', ok, error?}` to the opener and closes.
+ * Every outcome is such a page, never a JSON error or a 404.
+ */
+@ApiTags('auth')
+@Controller('auth')
+export class OAuthController {
+  private readonly logger = new Logger('OAuth');
+  private readonly passport;
+  private readonly configured: Record<OAuthProvider, boolean>;
+
+  constructor(
+    private readonly accounts: AccountService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    const { passport, providers } = createPassport(config);
+    this.passport = passport;
+    this.configured = providers;
+  }
+
+  @Get('google')
+  @ApiExcludeEndpoint()
+  google(@Req() req: AppRequest, @Res() res: Response) {
+    this.start('google', req, res);
+  }
+
+  @Get('google/callback')
+  @ApiExcludeEndpoint()
+  googleCallback(@Req() req: AppRequest, @Res() res: Response) {
+    return this.callback('google', req, res);
+  }
+
+  @Get('facebook')
+  @ApiExcludeEndpoint()
+  facebook(@Req() req: AppRequest, @Res() res: Response) {
+    this.start('facebook', req, res);
+  }
+
+  @Get('facebook/callback')
+  @ApiExcludeEndpoint()
+  facebookCallback(@Req() req: AppRequest, @Res() res: Response) {
+    return this.callback('facebook', req, res);
+  }
+
+  private start(provider: OAuthProvider, req: AppRequest, res: Response) {
+    if (!this.configured[provider]) return this.page(res, { ok: false, error: `${PROVIDER_LABEL[provider]} sign-in is not configured` });
+    res.setHeader('Cache-Control', 'no-store');
+    this.passport.authenticate(provider, AUTHORIZE_OPTIONS[provider], (err: Error | null) => {
+      this.logger.warn(`${PROVIDER_LABEL[provider]} sign-in could not start: ${err?.message}`);
+      this.page(res, { ok: false, error: `${PROVIDER_LABEL[provider]} sign-in could not start, please try again` });
+    })(req, res, () => undefined);
+  }
+
+  private callback(provider: OAuthProvider, req: AppRequest, res: Response): Promise<void> {
+    const label = PROVIDER_LABEL[provider];
+    if (!this.configured[provider]) return Promise.resolve(this.page(res, { ok: false, error: `${label} sign-in is not configured` }));
+    return new Promise<void>((resolve) => {
+      const finish = (outcome: { ok: boolean; error?: string }) => {
+        this.page(res, outcome);
+        resolve();
+      };
+      this.passport.authenticate(provider, { session: false }, async (err: Error | null, profile: ProviderProfile | false) => {
+        const query = req.query as Record<string, unknown>;
+        if (query.error === 'access_denied' || query.error_reason === 'user_denied') {
+          return finish({ ok: false, error: `${label} sign-in was cancelled: you did not allow GridRocket to use your ${label} account` });
+        }
+        if (err || !profile) {
+          if (err) this.logger.warn(`${label} sign-in failed: ${err.message}`);
+          return finish({ ok: false, error: `${label} sign-in failed, please try again` });
+        }
+        try {
+          const { token } = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) });
+          res.cookie(SESSION_COOKIE, token, {
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: this.config.cookieSecure,
+            path: '/',
+            maxAge: this.config.sessionDays * 86_400_000,
+          });
+          finish({ ok: true });
+        } catch (e) {
+          if (!(e instanceof AppError)) this.logger.error(`${label} sign-in failed: ${(e as Error).stack}`);
+          finish({ ok: false, error: e instanceof AppError && e.status < 500 ? e.message : `${label} sign-in failed, please try again` });
+        }
+      })(req, res, () => undefined);
+    });
+  }
+
+  private page(res: Response, outcome: { ok: boolean; error?: string }): void {
+    if (res.headersSent) return;
+    const nonce = randomBytes(16).toString('base64');
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        'Referrer-Policy': 'no-referrer',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(popupPage(outcome, this.config.publicUrl, nonce));
+  }
+}
