@@ -1,0 +1,598 @@
+/**
+ * The ccxt adapter of the exchange port: binance (spot), binanceusdm (USDT-M futures), kucoin (spot)
+ * and kucoinfutures (USDT-M perpetuals), live or testnet (ccxt's sandbox mode), rate limiter on.
+ *
+ * - Amounts cross the port in base units; contract markets (kucoinfutures) are converted to and
+ *   from contracts with the market's contractSize.
+ * - Client order ids go through ccxt's unified `clientOrderId` param (binance newClientOrderId /
+ *   origClientOrderId, kucoin clientOid).
+ * - ccxt errors become ours (exchange.errors.ts) with fixed messages: the exchange's payload, URLs
+ *   and keys never reach a message. Rate limits are retried with exponential backoff, a bounded
+ *   number of times.
+ * - A createLimitOrder whose outcome is unknown (timeout, network) is resolved by looking the
+ *   order up by client order id before any retry, so it never places a duplicate.
+ * - The decrypted key lives only inside the ccxt instance (a private field), never in a message.
+ */
+import * as nodeModule from 'node:module';
+import type * as CcxtModule from 'ccxt';
+import {
+  fromCcxtSymbol,
+  toCcxtSymbol,
+  ccxtExchangeId,
+  type BalanceRecord,
+  type ExchangeCredential,
+  type ExchangeMode,
+  type ExchangeName,
+  type ExchangePort,
+  type ExchangeProvider,
+  type ExchangeRef,
+  type Fill,
+  type LimitOrderRequest,
+  type MarketRules,
+  type MarketType,
+  type Order,
+  type OrderStatus,
+  type PositionRisk,
+  type PriceSubscriptions,
+  type ResolveCredential,
+} from './exchange.port';
+import {
+  BadApiKeyError,
+  DuplicateOrderError,
+  ExchangeDownError,
+  ExchangeError,
+  ExchangeNotSupportedError,
+  InsufficientFundsError,
+  InvalidOrderError,
+  MissingCredentialError,
+  OrderNotFoundError,
+  RateLimitedError,
+  UnknownSymbolError,
+} from './exchange.errors';
+import { PriceHub } from './price-hub';
+
+/**
+ * ccxt is loaded with Node's own require: its CommonJS build requires the ESM-only @noble packages,
+ * which Node >= 20.19 loads natively (require(esm)) but Jest's module registry cannot. Outside Jest
+ * this is exactly `require('ccxt')`.
+ */
+const nativeModule: typeof nodeModule = (process as any).getBuiltinModule?.('node:module') ?? nodeModule;
+const ccxt: typeof CcxtModule = nativeModule.createRequire(__filename)('ccxt');
+// eslint-disable-next-line @typescript-eslint/no-namespace
+declare namespace ccxt {
+  type Exchange = CcxtModule.Exchange;
+  type Market = CcxtModule.Market;
+  type Order = CcxtModule.Order;
+  type FeeInterface = CcxtModule.FeeInterface;
+}
+
+type CcxtExchangeInstance = ccxt.Exchange;
+type CcxtMarket = NonNullable<ccxt.Market>;
+/** ccxt's precision mode where precision values are step sizes (binance, kucoin). */
+const TICK_SIZE = 4;
+
+export interface RetryPolicy {
+  /** Total attempts including the first (default 4). */
+  attempts: number;
+  /** First backoff delay; doubles on every retry (default 500 ms). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8000 };
+
+export interface CcxtExchangeOptions {
+  exchange: ExchangeName;
+  market: MarketType;
+  mode: Exclude<ExchangeMode, 'paper'>;
+  /** The user's decrypted key; null/undefined for a public (prices and rules only) instance. */
+  credential?: ExchangeCredential | null;
+  /** Tests: send every API call to this origin (e.g. http://127.0.0.1:port) instead of the exchange. */
+  apiOrigin?: string;
+  retry?: Partial<RetryPolicy>;
+  /** Request timeout (ccxt `timeout`), ms. */
+  timeoutMs?: number;
+  enableRateLimit?: boolean;
+  /** Reuse the markets an instance of the same exchange id already loaded. */
+  marketsFrom?: CcxtExchange;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Map any ccxt (or unknown) error to ours. Never copies the upstream message. */
+export function mapCcxtError(e: unknown): ExchangeError {
+  if (e instanceof ExchangeError) return e;
+  const name = (e as { constructor?: { name?: string } })?.constructor?.name ?? 'Error';
+  if (e instanceof ccxt.AuthenticationError || e instanceof ccxt.AccountSuspended) return new BadApiKeyError(name);
+  if (e instanceof ccxt.ExchangeError && /"code":\s*"?429000\b|too many requests/i.test(String((e as Error).message))) {
+    return new RateLimitedError(name); // kucoin's 429000 arrives as a generic ExchangeError
+  }
+  if (e instanceof ccxt.InsufficientFunds) return new InsufficientFundsError(name);
+  // Codes ccxt leaves generic: binance futures -2019 "Margin is insufficient.", kucoin 200004 /
+  // kucoin futures 300003 balance not enough. The text is only inspected, never copied.
+  if (e instanceof ccxt.ExchangeError && /"code":\s*"?(-2019|200004|300003)\b|insufficient/i.test(String((e as Error).message))) {
+    return new InsufficientFundsError(name);
+  }
+  if (e instanceof ccxt.RateLimitExceeded || e instanceof ccxt.DDoSProtection) return new RateLimitedError(name);
+  if (e instanceof ccxt.OrderNotFound) return new OrderNotFoundError();
+  if (e instanceof ccxt.BadSymbol) return new UnknownSymbolError('');
+  if (e instanceof ccxt.InvalidOrder) return new InvalidOrderError();
+  if (
+    e instanceof ccxt.RequestTimeout ||
+    e instanceof ccxt.ExchangeNotAvailable ||
+    e instanceof ccxt.NetworkError ||
+    e instanceof ccxt.OnMaintenance
+  ) {
+    return new ExchangeDownError(name);
+  }
+  if (e instanceof ccxt.NotSupported) return new ExchangeNotSupportedError('the exchange does not support this call');
+  if (e instanceof ccxt.BadRequest || e instanceof ccxt.ArgumentsRequired) return new InvalidOrderError();
+  return new ExchangeDownError(name);
+}
+
+/** Outcome unknown: the request may or may not have reached the exchange. */
+function isUncertain(e: unknown): boolean {
+  return (
+    e instanceof ccxt.RequestTimeout ||
+    ((e instanceof ccxt.NetworkError || e instanceof ccxt.ExchangeNotAvailable) && !(e instanceof ccxt.DDoSProtection))
+  );
+}
+
+function isDuplicate(e: unknown): boolean {
+  // binance -2010 "Duplicate order sent."; kucoin "clientOid duplicated" (message text stays internal)
+  return e instanceof ccxt.ExchangeError && /duplicate/i.test(String((e as Error).message));
+}
+
+function rewriteOrigin(urls: any, origin: string): any {
+  if (typeof urls === 'string') return urls.replace(/^https?:\/\/[^/]+/, origin);
+  if (urls && typeof urls === 'object') {
+    const out: any = Array.isArray(urls) ? [] : {};
+    for (const k of Object.keys(urls)) out[k] = rewriteOrigin(urls[k], origin);
+    return out;
+  }
+  return urls;
+}
+
+const STATUS: Record<string, OrderStatus> = { open: 'open', closed: 'filled', canceled: 'cancelled', cancelled: 'cancelled', expired: 'cancelled', rejected: 'cancelled' };
+
+export class CcxtExchange implements ExchangePort {
+  readonly exchange: ExchangeName;
+  readonly market: MarketType;
+  readonly ccxtId: ReturnType<typeof ccxtExchangeId>;
+  #ex: CcxtExchangeInstance;
+  #sibling: CcxtExchange | undefined;
+  private readonly retry: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private marketsLoading: Promise<void> | undefined;
+  /** exchange order id → our client order id (trades do not carry the client id). */
+  private readonly clientIds = new Map<string, string>();
+  private readonly leverages = new Map<string, number>();
+
+  /** Settings without the credential and without references to other instances. */
+  readonly #settings: Omit<CcxtExchangeOptions, 'credential' | 'marketsFrom'>;
+
+  constructor(options: CcxtExchangeOptions) {
+    const { credential: _credential, marketsFrom: _from, ...settings } = options;
+    this.#settings = settings;
+    this.exchange = options.exchange;
+    this.market = options.market;
+    this.ccxtId = ccxtExchangeId(options.exchange, options.market);
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.sleep = options.sleep ?? defaultSleep;
+    const Ctor = (ccxt as any)[this.ccxtId] as new (config: object) => CcxtExchangeInstance;
+    const cred = options.credential;
+    const ex = new Ctor({
+      apiKey: cred?.apiKey,
+      secret: cred?.secret,
+      password: cred?.passphrase || undefined,
+      enableRateLimit: options.enableRateLimit ?? true,
+      timeout: options.timeoutMs ?? 10_000,
+    });
+    if (options.mode === 'testnet') {
+      if (!ex.urls || !(ex.urls as any).test) {
+        throw new ExchangeNotSupportedError(`${options.exchange} has no testnet in ccxt; use EXCHANGE_MODE=live or paper`);
+      }
+      ex.setSandboxMode(true);
+    }
+    if (options.apiOrigin) ex.urls.api = rewriteOrigin(ex.urls.api, options.apiOrigin.replace(/\/$/, ''));
+    // Only the market type we trade: fewer and smaller calls when loading markets.
+    if (this.ccxtId === 'binance') {
+      ex.options.fetchMarkets = { ...(ex.options.fetchMarkets ?? {}), types: ['spot'] };
+      ex.options.fetchMargins = false; // no margin trading: skip the sapi margin pair lists
+    }
+    if (this.ccxtId === 'kucoin') ex.options.fetchMarkets = { ...(ex.options.fetchMarkets ?? {}), types: ['spot'], fetchTickersFees: false };
+    // Currencies are not needed (and binance's endpoint needs a key): skip them when loading markets.
+    ex.has.fetchCurrencies = false;
+    if (options.market === 'futures') ex.options.defaultType = 'swap';
+    this.#ex = ex;
+    if (options.marketsFrom) {
+      const src = options.marketsFrom.#ex;
+      if (src.markets) ex.setMarketsFromExchange(src);
+    }
+  }
+
+  /** True when this instance was built with exactly this credential (provider cache check). */
+  hasCredential(cred: ExchangeCredential | null): boolean {
+    const ex = this.#ex;
+    return (ex.apiKey || null) === (cred?.apiKey || null) && (ex.secret || null) === (cred?.secret || null) && (ex.password || null) === (cred?.passphrase || null);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async call<T>(fn: (ex: CcxtExchangeInstance) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn(this.#ex);
+      } catch (e) {
+        const mapped = mapCcxtError(e);
+        if (mapped instanceof RateLimitedError && attempt < this.retry.attempts) {
+          await this.sleep(this.backoff(attempt));
+          continue;
+        }
+        throw mapped;
+      }
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+  }
+
+  async loadMarkets(): Promise<void> {
+    const ex = this.#ex;
+    if (ex.markets) {
+      // Markets shared from the public instance: kucoin still needs this account's HF status.
+      if (this.ccxtId === 'kucoin' && ex.apiKey && ex.options.hf === undefined) {
+        await this.call((k) => (k as any).loadMigrationStatus());
+      }
+      return;
+    }
+    this.marketsLoading ??= this.call(async (ex) => {
+      await ex.loadMarkets(false, this.ccxtId.startsWith('kucoin') ? { marginables: false } : {});
+    }).catch((e) => {
+      this.marketsLoading = undefined;
+      throw e;
+    });
+    await this.marketsLoading;
+  }
+
+  private async ccxtMarket(symbol: string): Promise<CcxtMarket> {
+    await this.loadMarkets();
+    let unified: string;
+    try {
+      unified = toCcxtSymbol(symbol, this.market);
+    } catch {
+      throw new UnknownSymbolError(symbol);
+    }
+    const m = this.#ex.markets?.[unified];
+    if (!m) throw new UnknownSymbolError(symbol);
+    return m as CcxtMarket;
+  }
+
+  private contractSize(m: CcxtMarket): number {
+    return m.contract ? Number(m.contractSize ?? 1) : 1;
+  }
+
+  private step(value: number | undefined): number {
+    if (value === undefined || value === null) return 0;
+    return this.#ex.precisionMode === TICK_SIZE ? value : 10 ** -value;
+  }
+
+  private toOrder(o: ccxt.Order, m: CcxtMarket, fallback?: Partial<Order>): Order {
+    const cs = this.contractSize(m);
+    const clientOrderId = o.clientOrderId ?? (o.id ? this.clientIds.get(String(o.id)) : undefined) ?? fallback?.clientOrderId ?? '';
+    if (o.id && clientOrderId) this.clientIds.set(String(o.id), clientOrderId);
+    const amount = o.amount !== undefined && o.amount !== null ? o.amount * cs : fallback?.amount ?? 0;
+    const filled = o.filled !== undefined && o.filled !== null ? o.filled * cs : fallback?.filled ?? 0;
+    const order: Order = {
+      clientOrderId,
+      exchangeOrderId: String(o.id ?? fallback?.exchangeOrderId ?? ''),
+      symbol: fromCcxtSymbol(m.symbol),
+      side: (o.side as Order['side']) ?? fallback?.side ?? 'buy',
+      price: o.price ?? fallback?.price ?? 0,
+      amount,
+      filled,
+      status: (o.status && STATUS[o.status]) || fallback?.status || 'open',
+      updatedAt: o.lastUpdateTimestamp ?? o.lastTradeTimestamp ?? o.timestamp ?? Date.now(),
+    };
+    if (o.average) order.avgFillPrice = o.average;
+    const fee = this.feeInQuote(o.fee, m, o.average ?? o.price);
+    if (fee !== undefined) order.fee = fee;
+    if (o.reduceOnly) order.reduceOnly = true;
+    return order;
+  }
+
+  private feeInQuote(fee: ccxt.FeeInterface | undefined, m: CcxtMarket, price: number | undefined): number | undefined {
+    if (!fee || fee.cost === undefined || fee.cost === null) return undefined;
+    if (!fee.currency || fee.currency === m.quote || fee.currency === m.settle) return fee.cost;
+    if (fee.currency === m.base && price) return fee.cost * price;
+    return undefined; // e.g. paid in BNB: not convertible here
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The port
+
+  async balances(market: MarketType = this.market): Promise<BalanceRecord[]> {
+    if (market !== this.market) {
+      this.#sibling ??= new CcxtExchange({ ...this.#settings, market, credential: this.credentialCopy() });
+      return this.#sibling.balances(market);
+    }
+    await this.loadMarkets();
+    const params = this.ccxtId === 'kucoinfutures' ? { code: 'USDT' } : {};
+    const b = await this.call((ex) => ex.fetchBalance(params));
+    const out: BalanceRecord[] = [];
+    const total = (b.total ?? {}) as unknown as Record<string, number>;
+    const free = (b.free ?? {}) as unknown as Record<string, number>;
+    const codes = Object.keys(total).filter((c) => c === 'USDT' || Number(total[c]) > 0);
+    if (!codes.includes('USDT')) codes.unshift('USDT');
+    codes.sort((a, c) => (a === 'USDT' ? -1 : c === 'USDT' ? 1 : a.localeCompare(c)));
+    for (const code of codes) {
+      out.push({ symbol: code, exchange: this.exchange, balance: Number(total[code] ?? 0), available: Number(free[code] ?? 0) });
+    }
+    return out;
+  }
+
+  private credentialCopy(): ExchangeCredential | null {
+    const ex = this.#ex;
+    return ex.apiKey ? { apiKey: ex.apiKey, secret: ex.secret, passphrase: ex.password || undefined } : null;
+  }
+
+  async price(symbol: string): Promise<number> {
+    const m = await this.ccxtMarket(symbol);
+    const t = await this.call((ex) => ex.fetchTicker(m.symbol));
+    const p = t.last ?? t.close ?? t.bid;
+    if (p === undefined || p === null) throw new ExchangeDownError('no price in ticker');
+    return p;
+  }
+
+  async positionRisk(): Promise<PositionRisk[]> {
+    if (this.market === 'spot') return [];
+    await this.loadMarkets();
+    if (this.ccxtId === 'binanceusdm') {
+      // /fapi/v1/symbolConfig: the leverage of every symbol, with or without a position
+      const leverages = await this.call((ex) => ex.fetchLeverages());
+      return Object.values(leverages)
+        .filter((l) => typeof l.symbol === 'string' && l.symbol.endsWith(':USDT'))
+        .map((l) => ({ symbol: fromCcxtSymbol(l.symbol as string), leverage: Number(l.longLeverage ?? l.shortLeverage ?? 0) }))
+        .sort((a, b) => a.symbol.localeCompare(b.symbol));
+    }
+    // kucoinfutures has no leverage listing: the open positions carry theirs
+    const positions = await this.call((ex) => ex.fetchPositions());
+    return positions
+      .filter((p): p is typeof p & { symbol: string } => typeof p.symbol === 'string' && p.symbol.endsWith(':USDT'))
+      // the configured leverage (info.leverage), not ccxt's realised leverage
+      .map((p) => ({ symbol: fromCcxtSymbol(p.symbol), leverage: Number(p.info?.leverage ?? p.leverage ?? this.leverages.get(fromCcxtSymbol(p.symbol)) ?? 0) }));
+  }
+
+  async setLeverage(symbol: string, leverage: number): Promise<void> {
+    if (this.market === 'spot') throw new InvalidOrderError('leverage applies to futures only');
+    const m = await this.ccxtMarket(symbol);
+    await this.call((ex) => ex.setLeverage(leverage, m.symbol));
+    this.leverages.set(fromCcxtSymbol(m.symbol), leverage);
+  }
+
+  async marketRules(symbol: string): Promise<MarketRules> {
+    const m = await this.ccxtMarket(symbol);
+    const cs = this.contractSize(m);
+    const amountStep = this.step(m.precision.amount) * cs;
+    return {
+      priceStep: this.step(m.precision.price),
+      amountStep,
+      minNotional: Number(m.limits?.cost?.min ?? 0),
+      minAmount: m.limits?.amount?.min ? m.limits.amount.min * cs : amountStep,
+    };
+  }
+
+  async createLimitOrder(req: LimitOrderRequest): Promise<Order> {
+    const m = await this.ccxtMarket(req.symbol);
+    const cs = this.contractSize(m);
+    const amount = req.amount / cs;
+    const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
+    if (req.reduceOnly) params.reduceOnly = true;
+    if (this.ccxtId === 'kucoinfutures') params.leverage = this.leverages.get(fromCcxtSymbol(m.symbol)) ?? 1;
+    const fallback: Partial<Order> = {
+      clientOrderId: req.clientOrderId,
+      side: req.side,
+      price: req.price,
+      amount: req.amount,
+      filled: 0,
+      status: 'open',
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const o = await this.#ex.createOrder(m.symbol, 'limit', req.side, amount, req.price, { ...params });
+        // kucoin answers with the order id only: fill in what we asked for.
+        return this.toOrder({ ...o, clientOrderId: o.clientOrderId ?? req.clientOrderId }, m, fallback);
+      } catch (e) {
+        if (isUncertain(e) || isDuplicate(e)) {
+          // The order may exist: find it by our id before anything else.
+          const found = await this.lookupAfterUncertainCreate(req.symbol, req.clientOrderId);
+          if (found) return found;
+          if (isDuplicate(e)) throw new DuplicateOrderError(req.clientOrderId);
+          if (attempt < this.retry.attempts) {
+            await this.sleep(this.backoff(attempt));
+            continue;
+          }
+          throw mapCcxtError(e);
+        }
+        const mapped = mapCcxtError(e);
+        if (mapped instanceof RateLimitedError && attempt < this.retry.attempts) {
+          await this.sleep(this.backoff(attempt));
+          continue;
+        }
+        throw mapped;
+      }
+    }
+  }
+
+  /** After a timeout the lookup itself may fail; retry it a few times before concluding "not placed". */
+  private async lookupAfterUncertainCreate(symbol: string, clientOrderId: string): Promise<Order | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.orderByClientId(symbol, clientOrderId);
+      } catch (e) {
+        if (!(e instanceof ExchangeDownError || e instanceof RateLimitedError) || attempt >= this.retry.attempts) throw e;
+        await this.sleep(this.backoff(attempt));
+      }
+    }
+  }
+
+  async cancelOrder(symbol: string, clientOrderId: string): Promise<Order> {
+    const m = await this.ccxtMarket(symbol);
+    try {
+      await this.call((ex) => ex.cancelOrder('', m.symbol, { clientOrderId }));
+    } catch (e) {
+      if (!(e instanceof OrderNotFoundError)) throw e;
+      const existing = await this.orderByClientId(symbol, clientOrderId);
+      if (existing) return existing; // already filled or cancelled: idempotent
+      throw new OrderNotFoundError(clientOrderId);
+    }
+    const after = await this.orderByClientId(symbol, clientOrderId);
+    return after ?? { clientOrderId, exchangeOrderId: '', symbol: fromCcxtSymbol(m.symbol), side: 'buy', price: 0, amount: 0, filled: 0, status: 'cancelled', updatedAt: Date.now() };
+  }
+
+  async openOrders(symbol: string): Promise<Order[]> {
+    const m = await this.ccxtMarket(symbol);
+    const orders = await this.call((ex) => ex.fetchOpenOrders(m.symbol));
+    return orders.map((o) => this.toOrder(o, m));
+  }
+
+  async orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null> {
+    const m = await this.ccxtMarket(symbol);
+    try {
+      const o = await this.call((ex) => ex.fetchOrder('', m.symbol, { clientOrderId }));
+      return this.toOrder(o, m, { clientOrderId });
+    } catch (e) {
+      if (e instanceof OrderNotFoundError) return null;
+      throw e;
+    }
+  }
+
+  async recentFills(symbol: string, sinceMs: number): Promise<Fill[]> {
+    const m = await this.ccxtMarket(symbol);
+    const cs = this.contractSize(m);
+    const trades = await this.call((ex) => ex.fetchMyTrades(m.symbol, sinceMs));
+    const fills: Fill[] = [];
+    for (const t of trades) {
+      const orderId = String(t.order ?? '');
+      let clientOrderId = (t as any).clientOrderId ?? this.clientIds.get(orderId);
+      if (!clientOrderId && orderId) {
+        const o = await this.call((ex) => ex.fetchOrder(orderId, m.symbol));
+        clientOrderId = o.clientOrderId ?? '';
+        if (clientOrderId) this.clientIds.set(orderId, clientOrderId);
+      }
+      const fill: Fill = {
+        fillId: String(t.id),
+        clientOrderId: clientOrderId ?? '',
+        exchangeOrderId: orderId,
+        symbol: fromCcxtSymbol(m.symbol),
+        side: t.side as Fill['side'],
+        price: Number(t.price),
+        amount: Number(t.amount) * cs,
+        fee: this.feeInQuote(t.fee as ccxt.FeeInterface, m, t.price) ?? 0,
+        timestamp: t.timestamp ?? 0,
+      };
+      if (t.timestamp === undefined || t.timestamp >= sinceMs) fills.push(fill);
+    }
+    return fills.sort((a, b) => a.timestamp - b.timestamp);
+  }
+}
+
+export interface CcxtExchangeProviderOptions {
+  mode: Exclude<ExchangeMode, 'paper'>;
+  resolveCredential: ResolveCredential;
+  apiOrigin?: string | ((ccxtId: string) => string);
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+  enableRateLimit?: boolean;
+  /** Price polling period of the shared price subscriptions (default 2 s). */
+  pricePollMs?: number;
+  onPriceError?: (error: ExchangeError) => void;
+}
+
+/** Live/testnet provider: one ccxt instance per user, exchange and market; one price poller per symbol. */
+export class CcxtExchangeProvider implements ExchangeProvider {
+  readonly mode: ExchangeMode;
+  readonly prices: PriceSubscriptions;
+  private readonly ports = new Map<string, CcxtExchange>();
+  private readonly publics = new Map<string, CcxtExchange>();
+
+  constructor(private readonly options: CcxtExchangeProviderOptions) {
+    this.mode = options.mode;
+    this.prices = new PriceHub((key, emit) => {
+      const pub = this.publicFor(key.exchange, key.market);
+      let stopped = false;
+      let timer: NodeJS.Timeout | undefined;
+      const poll = async () => {
+        try {
+          const price = await pub.price(key.symbol);
+          if (!stopped) emit({ ...key, price, ms: Date.now() });
+        } catch (e) {
+          this.options.onPriceError?.(mapCcxtError(e));
+        }
+        if (!stopped) {
+          timer = setTimeout(poll, this.options.pricePollMs ?? 2000);
+          timer.unref?.();
+        }
+      };
+      void poll();
+      return () => {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+      };
+    });
+  }
+
+  private origin(exchange: ExchangeName, market: MarketType): string | undefined {
+    const o = this.options.apiOrigin;
+    return typeof o === 'function' ? o(ccxtExchangeId(exchange, market)) : o;
+  }
+
+  /** A key-less instance per exchange and market: markets, rules, prices. */
+  publicFor(exchange: ExchangeName, market: MarketType): CcxtExchange {
+    const k = `${exchange}|${market}`;
+    let p = this.publics.get(k);
+    if (!p) {
+      p = new CcxtExchange({ exchange, market, mode: this.options.mode, apiOrigin: this.origin(exchange, market), retry: this.options.retry, timeoutMs: this.options.timeoutMs, enableRateLimit: this.options.enableRateLimit });
+      this.publics.set(k, p);
+    }
+    return p;
+  }
+
+  async for(ref: ExchangeRef): Promise<CcxtExchange> {
+    const cred = await this.options.resolveCredential(ref.userId, ref.exchange);
+    if (!cred) throw new MissingCredentialError(ref.exchange);
+    const k = `${ref.userId}\u0001${ref.exchange}\u0001${ref.market}`;
+    const cached = this.ports.get(k);
+    if (cached && cached.hasCredential(cred)) return cached;
+    const pub = this.publicFor(ref.exchange, ref.market);
+    await pub.loadMarkets();
+    const port = new CcxtExchange({
+      exchange: ref.exchange,
+      market: ref.market,
+      mode: this.options.mode,
+      credential: cred,
+      apiOrigin: this.origin(ref.exchange, ref.market),
+      retry: this.options.retry,
+      timeoutMs: this.options.timeoutMs,
+      enableRateLimit: this.options.enableRateLimit,
+      marketsFrom: pub,
+    });
+    this.ports.set(k, port);
+    return port;
+  }
+
+  forget(userId: string, exchange?: ExchangeName): void {
+    for (const k of [...this.ports.keys()]) {
+      const [u, e] = k.split('\u0001');
+      if (u === userId && (!exchange || e === exchange)) this.ports.delete(k);
+    }
+  }
+
+  async close(): Promise<void> {
+    (this.prices as PriceHub).closeAll();
+    this.ports.clear();
+    this.publics.clear();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Our own exchange errors. Messages are fixed, safe texts: they never contain an exchange's raw
+ * response, a URL, a signature, an API key or a secret. `reason` (when set) is text we wrote ourselves
+ * or the name of the upstream error class, never upstream payload.
+ */
+export type ExchangeErrorCode =
+  | 'BAD_API_KEY'
+  | 'INSUFFICIENT_FUNDS'
+  | 'RATE_LIMITED'
+  | 'EXCHANGE_DOWN'
+  | 'ORDER_NOT_FOUND'
+  | 'INVALID_ORDER'
+  | 'DUPLICATE_ORDER'
+  | 'UNKNOWN_SYMBOL'
+  | 'MISSING_CREDENTIAL'
+  | 'NOT_SUPPORTED';
+
+export abstract class ExchangeError extends Error {
+  abstract readonly code: ExchangeErrorCode;
+  /** Worth retrying later (rate limit, outage). */
+  readonly retryable: boolean = false;
+  constructor(message: string, readonly reason?: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadApiKeyError extends ExchangeError {
+  readonly code = 'BAD_API_KEY' as const;
+  constructor(reason?: string) {
+    super('The exchange rejected the API key (invalid key, secret, passphrase, IP or permissions).', reason);
+  }
+}
+
+export class InsufficientFundsError extends ExchangeError {
+  readonly code = 'INSUFFICIENT_FUNDS' as const;
+  constructor(reason?: string) {
+    super('Insufficient funds on the exchange account for this order.', reason);
+  }
+}
+
+export class RateLimitedError extends ExchangeError {
+  readonly code = 'RATE_LIMITED' as const;
+  override readonly retryable = true;
+  constructor(reason?: string) {
+    super('The exchange rate limit was reached; try again later.', reason);
+  }
+}
+
+export class ExchangeDownError extends ExchangeError {
+  readonly code = 'EXCHANGE_DOWN' as const;
+  override readonly retryable = true;
+  constructor(reason?: string) {
+    super('The exchange is unreachable or not available right now.', reason);
+  }
+}
+
+export class OrderNotFoundError extends ExchangeError {
+  readonly code = 'ORDER_NOT_FOUND' as const;
+  constructor(readonly clientOrderId?: string) {
+    super(clientOrderId ? `Order ${clientOrderId} was not found on the exchange.` : 'Order not found on the exchange.');
+  }
+}
+
+export class InvalidOrderError extends ExchangeError {
+  readonly code: ExchangeErrorCode = 'INVALID_ORDER';
+  constructor(reason?: string) {
+    super(reason ? `The order was rejected: ${reason}.` : 'The order was rejected by the exchange.', reason);
+  }
+}
+
+/** An open order with the same client order id exists already. */
+export class DuplicateOrderError extends InvalidOrderError {
+  override readonly code = 'DUPLICATE_ORDER' as const;
+  constructor(readonly clientOrderId: string) {
+    super(`an open order with client order id ${clientOrderId} already exists`);
+  }
+}
+
+export class UnknownSymbolError extends ExchangeError {
+  readonly code = 'UNKNOWN_SYMBOL' as const;
+  constructor(readonly symbol: string) {
+    super(`Unknown or unsupported symbol ${JSON.stringify(String(symbol).slice(0, 20))}.`);
+  }
+}
+
+export class MissingCredentialError extends ExchangeError {
+  readonly code = 'MISSING_CREDENTIAL' as const;
+  constructor(readonly exchange: string) {
+    super(`No API key is registered for ${exchange}. Add one on the security page first.`);
+  }
+}
+
+export class ExchangeNotSupportedError extends ExchangeError {
+  readonly code = 'NOT_SUPPORTED' as const;
+  constructor(reason: string) {
+    super(`Not supported: ${reason}.`, reason);
+  }
+}
+
+export function isExchangeError(e: unknown): e is ExchangeError {
+  return e instanceof ExchangeError;
+}

@@ -1,0 +1,203 @@
+/**
+ * The exchange port: what HTTP routes and the bot runner use to talk to an exchange.
+ * Adapters: the paper exchange (default, simulated) and ccxt (binance, binanceusdm, kucoin,
+ * kucoinfutures; live or testnet). No code outside an adapter knows which one runs.
+ *
+ * Units: symbols are the spec's pairs ('BTCUSDT'); prices are in the quote currency (USDT/USDC);
+ * amounts are always in BASE units (for contract markets the ccxt adapter converts to contracts).
+ */
+
+export type ExchangeName = 'Binance' | 'Kucoin';
+export type MarketType = 'spot' | 'futures';
+export type OrderSide = 'buy' | 'sell';
+export type OrderStatus = 'open' | 'filled' | 'cancelled';
+export type ExchangeMode = 'paper' | 'live' | 'testnet';
+
+export const EXCHANGES: readonly ExchangeName[] = ['Binance', 'Kucoin'];
+export const MARKETS: readonly MarketType[] = ['spot', 'futures'];
+
+/** One record per asset, as the spec's balance routes return them. */
+export interface BalanceRecord {
+  symbol: string;
+  exchange: ExchangeName;
+  balance: number;
+  available: number;
+}
+
+export interface PositionRisk {
+  symbol: string;
+  leverage: number;
+}
+
+export interface MarketRules {
+  /** Price increment (tick size), quote currency. */
+  priceStep: number;
+  /** Amount increment, base units. */
+  amountStep: number;
+  /** Minimum order value (price × amount), quote currency. */
+  minNotional: number;
+  /** Minimum amount, base units. */
+  minAmount: number;
+}
+
+export interface LimitOrderRequest {
+  symbol: string;
+  side: OrderSide;
+  price: number;
+  amount: number;
+  /** Our deterministic id; [A-Za-z0-9_.:/-]{1,36} so that every exchange accepts it. */
+  clientOrderId: string;
+  /** Futures only: the order may only reduce the position. */
+  reduceOnly?: boolean;
+}
+
+export interface Order {
+  clientOrderId: string;
+  exchangeOrderId: string;
+  symbol: string;
+  side: OrderSide;
+  price: number;
+  amount: number;
+  filled: number;
+  status: OrderStatus;
+  avgFillPrice?: number;
+  /** Fee paid so far, in the quote currency. */
+  fee?: number;
+  reduceOnly?: boolean;
+  /** Milliseconds since the epoch (paper: the feed's time). */
+  updatedAt: number;
+}
+
+export interface Fill {
+  /** Unique per exchange account (trade id). */
+  fillId: string;
+  clientOrderId: string;
+  exchangeOrderId: string;
+  symbol: string;
+  side: OrderSide;
+  price: number;
+  amount: number;
+  /** Fee in the quote currency. */
+  fee: number;
+  /** Futures: realised profit of the closed part, before fees. */
+  realizedPnl?: number;
+  timestamp: number;
+}
+
+export interface PriceTick {
+  exchange: ExchangeName;
+  market: MarketType;
+  symbol: string;
+  price: number;
+  ms: number;
+}
+
+export type PriceListener = (tick: PriceTick) => void;
+export type Unsubscribe = () => void;
+
+/** An update of one of the account's orders (paper pushes these; ccxt callers poll). */
+export interface OrderUpdate {
+  order: Order;
+  fill?: Fill;
+}
+
+/** One user's account on one exchange and market. All methods are async. */
+export interface ExchangePort {
+  readonly exchange: ExchangeName;
+  readonly market: MarketType;
+  /** Per-asset balances; `market` defaults to this port's market. */
+  balances(market?: MarketType): Promise<BalanceRecord[]>;
+  price(symbol: string): Promise<number>;
+  /** Futures leverage per symbol; [] on spot. */
+  positionRisk(): Promise<PositionRisk[]>;
+  setLeverage(symbol: string, leverage: number): Promise<void>;
+  marketRules(symbol: string): Promise<MarketRules>;
+  createLimitOrder(request: LimitOrderRequest): Promise<Order>;
+  /**
+   * Cancels by our client order id and returns the order's final state. Idempotent: an order that
+   * is already filled or cancelled is returned as it is. Unknown id → OrderNotFoundError.
+   */
+  cancelOrder(symbol: string, clientOrderId: string): Promise<Order>;
+  openOrders(symbol: string): Promise<Order[]>;
+  orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null>;
+  /** Fills with timestamp >= sinceMs, oldest first. */
+  recentFills(symbol: string, sinceMs: number): Promise<Fill[]>;
+  /** Optional push of order changes (the paper exchange has it; callers fall back to polling). */
+  watchOrders?(listener: (update: OrderUpdate) => void): Unsubscribe;
+}
+
+export interface ExchangeRef {
+  userId: string;
+  exchange: ExchangeName;
+  market: MarketType;
+}
+
+export interface PriceSubscriptionKey {
+  exchange: ExchangeName;
+  market: MarketType;
+  symbol: string;
+}
+
+/** Prices shared by many bots: one upstream subscription per (exchange, market, symbol). */
+export interface PriceSubscriptions {
+  subscribe(key: PriceSubscriptionKey, listener: PriceListener): Unsubscribe;
+  /** Number of upstream subscriptions currently open (for metrics and tests). */
+  activeCount(): number;
+}
+
+export interface ExchangeCredential {
+  apiKey: string;
+  secret: string;
+  passphrase?: string;
+}
+
+/** Injected: returns the user's decrypted credential just before use, or null when none. */
+export type ResolveCredential = (userId: string, exchange: ExchangeName) => Promise<ExchangeCredential | null>;
+
+/** What the runner and the routes hold: a factory of ports plus the shared price subscriptions. */
+export interface ExchangeProvider {
+  readonly mode: ExchangeMode;
+  /** Live/testnet without a credential → MissingCredentialError. */
+  for(ref: ExchangeRef): Promise<ExchangePort>;
+  readonly prices: PriceSubscriptions;
+  /** Drop cached ports of a user (e.g. after a credential was removed). */
+  forget(userId: string, exchange?: ExchangeName): void;
+  close(): Promise<void>;
+}
+
+/** 'BTCUSDT' → { base: 'BTC', quote: 'USDT' }. */
+export function splitSymbol(symbol: string): { base: string; quote: string } {
+  const s = symbol.toUpperCase();
+  for (const quote of ['USDT', 'USDC']) {
+    if (s.length > quote.length && s.endsWith(quote)) return { base: s.slice(0, -quote.length), quote };
+  }
+  throw new Error(`Unsupported symbol ${JSON.stringify(symbol)}`);
+}
+
+/** The ccxt unified symbol: spot 'BTC/USDT', futures (linear perpetual) 'BTC/USDT:USDT'. */
+export function toCcxtSymbol(symbol: string, market: MarketType): string {
+  const { base, quote } = splitSymbol(symbol);
+  return market === 'spot' ? `${base}/${quote}` : `${base}/${quote}:${quote}`;
+}
+
+/** 'BTC/USDT' or 'BTC/USDT:USDT' → 'BTCUSDT'. */
+export function fromCcxtSymbol(ccxtSymbol: string): string {
+  const [pair] = ccxtSymbol.split(':');
+  return pair.replace('/', '');
+}
+
+export function ccxtExchangeId(exchange: ExchangeName, market: MarketType): 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures' {
+  if (exchange === 'Binance') return market === 'spot' ? 'binance' : 'binanceusdm';
+  return market === 'spot' ? 'kucoin' : 'kucoinfutures';
+}
+
+/** Accepts 'Binance', 'binance', 'KUCOIN'…; undefined for anything else. */
+export function parseExchangeName(value: string): ExchangeName | undefined {
+  const v = String(value).trim().toLowerCase();
+  if (v === 'binance') return 'Binance';
+  if (v === 'kucoin') return 'Kucoin';
+  return undefined;
+}
+
+/** The client order id alphabet every supported exchange accepts (binance: ^[.A-Z:/a-z0-9_-]{1,36}$). */
+export const CLIENT_ORDER_ID_PATTERN = /^[.A-Z:/a-z0-9_-]{1,36}$/;

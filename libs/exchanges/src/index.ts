@@ -1,0 +1,24 @@
+export * from './exchange.port';
+export * from './exchange.errors';
+export * from './exchange.provider';
+export { PriceHub, type PriceSourceFactory } from './price-hub';
+export {
+  PaperVenue,
+  PaperExchange,
+  PaperExchangeProvider,
+  PaperFeedDriver,
+  type PaperVenueOptions,
+  type PaperFeedDriverOptions,
+} from './paper.exchange';
+export { RandomWalkFeed, CsvReplayFeed, parseCsvPrices, type PaperPriceFeed, type FeedTick, type CsvRow } from './paper-price-feed';
+export { PaperStore, type FillRow, type OrderRow } from './paper.store';
+export * from './paper.constants';
+export {
+  CcxtExchange,
+  CcxtExchangeProvider,
+  mapCcxtError,
+  DEFAULT_RETRY,
+  type CcxtExchangeOptions,
+  type CcxtExchangeProviderOptions,
+  type RetryPolicy,
+} from './ccxt.exchange';

@@ -1,0 +1,71 @@
+/**
+ * Every constant of the paper exchange in one place: fees, starting balance, default leverage, the
+ * symbol catalogue (spec section 3, plus ETHUSDT) with realistic start prices and market rules.
+ * Prices and steps are decimal strings so they convert to fixed-point units exactly.
+ */
+import type { MarketType } from './exchange.port';
+
+/** Fee rates in basis points: spot 0.1 %, futures 0.02 %. Charged in the quote currency. */
+export const PAPER_FEE_BPS: Readonly<Record<MarketType, number>> = { spot: 10, futures: 2 };
+
+/** Every user starts with this much USDT on each exchange and market. */
+export const PAPER_STARTING_USDT = '10000';
+
+/** Binance's default futures leverage; used until setLeverage is called. */
+export const PAPER_DEFAULT_LEVERAGE = 20;
+export const PAPER_MAX_LEVERAGE = 125;
+
+/** Random walk: one step per symbol every this many ms, each at most ± this many basis points. */
+export const RANDOM_WALK_STEP_MS = 1000;
+export const RANDOM_WALK_MAX_MOVE_BPS = 15;
+/** After a long downtime the walk skips ahead instead of replaying more steps than this. */
+export const RANDOM_WALK_MAX_CATCH_UP_STEPS = 3600;
+
+export interface PaperSymbolSpec {
+  symbol: string;
+  /** Realistic start price of the random walk (and the price before a CSV's first row). */
+  startPrice: string;
+  priceStep: string;
+  amountStep: string;
+  minNotional: string;
+}
+
+const rows: Array<[string, string, string, string]> = [
+  // symbol,     start price,  price step,   amount step
+  ['BTCUSDT', '95000', '0.01', '0.00001'],
+  ['BTCUSDC', '95000', '0.01', '0.00001'],
+  ['ETHUSDT', '3300', '0.01', '0.0001'],
+  ['ALGOUSDT', '0.2', '0.0001', '1'],
+  ['ALICEUSDT', '0.35', '0.001', '0.1'],
+  ['ATOMUSDT', '3.2', '0.001', '0.01'],
+  ['AVAXUSDT', '18', '0.01', '0.01'],
+  ['BCHUSDT', '480', '0.1', '0.001'],
+  ['CAKEUSDT', '2.4', '0.001', '0.01'],
+  ['COCOSUSDT', '0.00095', '0.000001', '1'],
+  ['CRVSUSDT', '0.5', '0.0001', '0.1'],
+  ['DOTUSDT', '3', '0.001', '0.01'],
+  ['ETCUSDT', '14', '0.01', '0.01'],
+  ['FILUSDT', '1.6', '0.001', '0.01'],
+  ['GRASSUSDT', '0.6', '0.0001', '0.1'],
+  ['GBPUSDT', '1.33', '0.0001', '0.1'],
+  ['KCSUSDT', '11', '0.001', '0.01'],
+  ['LTCUSDT', '90', '0.01', '0.001'],
+  ['LINKUSDT', '14', '0.01', '0.01'],
+  ['SFPUSDT', '0.35', '0.0001', '0.1'],
+  ['STXUSDT', '0.45', '0.0001', '0.1'],
+  ['SOLUSDT', '140', '0.01', '0.001'],
+  ['TLMUSDT', '0.004', '0.000001', '1'],
+  ['XTZUSDT', '0.55', '0.001', '0.1'],
+  ['XRPUSDT', '2.2', '0.0001', '0.1'],
+];
+
+/** Minimum order value on every paper market (Binance's usual 5 USDT). */
+export const PAPER_MIN_NOTIONAL = '5';
+
+export const PAPER_SYMBOLS: readonly PaperSymbolSpec[] = rows.map(([symbol, startPrice, priceStep, amountStep]) => ({
+  symbol,
+  startPrice,
+  priceStep,
+  amountStep,
+  minNotional: PAPER_MIN_NOTIONAL,
+}));

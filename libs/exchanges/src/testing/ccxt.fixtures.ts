@@ -1,0 +1,398 @@
+/**
+ * Test helper: small, realistic stand-ins for the REST APIs of binance, binanceusdm, kucoin and
+ * kucoinfutures (response shapes as the exchanges document them), with a tiny order state so that
+ * create → lookup → cancel → open orders are coherent, and signature checks on private calls.
+ */
+import { createHmac } from 'node:crypto';
+import type { StubHandler, StubRequest, StubResponse } from './exchange-stub.server';
+
+export type CcxtId = 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures';
+
+export const STUB_KEY = { apiKey: 'stub-api-key-12345', secret: 'stub-secret-abcdefghijkl', passphrase: 'stub-pass' };
+
+export const NOW = 1_732_000_000_000;
+
+interface FakeOrder {
+  id: string;
+  clientOrderId: string;
+  side: 'buy' | 'sell';
+  price: string;
+  /** Base units (binance, kucoin spot) or contracts (kucoinfutures). */
+  qty: string;
+  filled: string;
+  status: 'open' | 'filled' | 'cancelled';
+  reduceOnly: boolean;
+}
+
+/** Did the request carry a valid signature made with STUB_KEY? */
+export function verifySignature(id: CcxtId, req: StubRequest): boolean {
+  if (id.startsWith('binance')) {
+    if (req.headers['x-mbx-apikey'] !== STUB_KEY.apiKey) return false;
+    const payload = req.rawQuery.includes('signature=') ? req.rawQuery : req.body;
+    const m = /^(.*)&signature=([0-9a-f]{64})$/.exec(payload);
+    if (!m || !/timestamp=\d+/.test(m[1])) return false;
+    return createHmac('sha256', STUB_KEY.secret).update(m[1]).digest('hex') === m[2];
+  }
+  const ts = String(req.headers['kc-api-timestamp'] ?? '');
+  if (req.headers['kc-api-key'] !== STUB_KEY.apiKey || !/^\d+$/.test(ts)) return false;
+  const endpoint = req.path + (req.rawQuery ? `?${req.rawQuery}` : '');
+  const sign = createHmac('sha256', STUB_KEY.secret).update(ts + req.method + endpoint + req.body).digest('base64');
+  const pass = createHmac('sha256', STUB_KEY.secret).update(STUB_KEY.passphrase).digest('base64');
+  return req.headers['kc-api-sign'] === sign && req.headers['kc-api-passphrase'] === pass;
+}
+
+export interface ExchangeFixture {
+  routes: Record<string, StubHandler>;
+  orders: Map<string, FakeOrder>;
+  /** Path (and method) of the calls the tests look at. */
+  paths: { create: [string, string]; cancel: [string, string]; balance: [string, string]; lookup: [string, string] };
+  /** Canned error answers in the exchange's own format. */
+  errors: { badKey: StubResponse; insufficient: StubResponse; rateLimited: StubResponse; down: StubResponse; notFound: StubResponse };
+  /** The client order id found in a create request. */
+  clientIdOfCreate(req: StubRequest): string | undefined;
+  /** Amount field of a create request, as sent (base units or contracts). */
+  amountOfCreate(req: StubRequest): string | undefined;
+}
+
+const ok = (body: unknown): StubResponse => ({ status: 200, body });
+const params = (req: StubRequest) => new URLSearchParams(req.method === 'GET' || req.method === 'DELETE' ? req.rawQuery : req.body || req.rawQuery);
+
+function seedOrders(): Map<string, FakeOrder> {
+  const m = new Map<string, FakeOrder>();
+  m.set('grid7-c0-l0-buy', { id: '1001', clientOrderId: 'grid7-c0-l0-buy', side: 'buy', price: '94000', qty: '0.001', filled: '0.001', status: 'filled', reduceOnly: false });
+  m.set('grid7-c0-l1-buy', { id: '1002', clientOrderId: 'grid7-c0-l1-buy', side: 'buy', price: '93000', qty: '0.001', filled: '0', status: 'open', reduceOnly: false });
+  return m;
+}
+
+let nextId = 5000;
+
+// --------------------------------------------------------------------------------------------------
+// Binance (spot and USDT-M futures)
+
+function binanceFixture(futures: boolean): ExchangeFixture {
+  const orders = seedOrders();
+  const base = futures ? '/fapi/v1' : '/api/v3';
+  const binStatus = { open: 'NEW', filled: 'FILLED', cancelled: 'CANCELED' } as const;
+  const toBinance = (o: FakeOrder) => {
+    const executed = o.filled;
+    const quote = (Number(o.price) * Number(executed)).toFixed(futures ? 5 : 8);
+    return futures
+      ? {
+          orderId: Number(o.id), symbol: 'BTCUSDT', status: binStatus[o.status], clientOrderId: o.clientOrderId, price: o.price,
+          avgPrice: Number(executed) > 0 ? o.price : '0', origQty: o.qty, executedQty: executed, cumQuote: quote, timeInForce: 'GTC',
+          type: 'LIMIT', reduceOnly: o.reduceOnly, closePosition: false, side: o.side.toUpperCase(), positionSide: 'BOTH', stopPrice: '0',
+          workingType: 'CONTRACT_PRICE', priceProtect: false, origType: 'LIMIT', priceMatch: 'NONE', selfTradePreventionMode: 'EXPIRE_MAKER',
+          goodTillDate: 0, time: NOW, updateTime: NOW + 1000,
+        }
+      : {
+          symbol: 'BTCUSDT', orderId: Number(o.id), orderListId: -1, clientOrderId: o.clientOrderId, price: o.price, origQty: o.qty,
+          executedQty: executed, cummulativeQuoteQty: quote, status: binStatus[o.status], timeInForce: 'GTC', type: 'LIMIT',
+          side: o.side.toUpperCase(), stopPrice: '0.00000000', icebergQty: '0.00000000', time: NOW, updateTime: NOW + 1000, isWorking: true,
+          workingTime: NOW, origQuoteOrderQty: '0.00000000', selfTradePreventionMode: 'EXPIRE_MAKER',
+        };
+  };
+  const notFound: StubResponse = { status: 400, body: { code: -2013, msg: 'Order does not exist.' } };
+  const byRequest = (req: StubRequest) => {
+    const p = params(req);
+    const cid = p.get('origClientOrderId');
+    if (cid) return orders.get(cid);
+    const id = p.get('orderId');
+    return [...orders.values()].find((o) => o.id === id);
+  };
+  const filters = futures
+    ? [
+        { filterType: 'PRICE_FILTER', minPrice: '556.80', maxPrice: '4529764', tickSize: '0.10' },
+        { filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '1000', stepSize: '0.001' },
+        { filterType: 'MARKET_LOT_SIZE', minQty: '0.001', maxQty: '120', stepSize: '0.001' },
+        { filterType: 'MAX_NUM_ORDERS', limit: 200 },
+        { filterType: 'MAX_NUM_ALGO_ORDERS', limit: 10 },
+        { filterType: 'MIN_NOTIONAL', notional: '100' },
+        { filterType: 'PERCENT_PRICE', multiplierUp: '1.0500', multiplierDown: '0.9500', multiplierDecimal: '4' },
+      ]
+    : [
+        { filterType: 'PRICE_FILTER', minPrice: '0.01000000', maxPrice: '1000000.00000000', tickSize: '0.01000000' },
+        { filterType: 'LOT_SIZE', minQty: '0.00001000', maxQty: '9000.00000000', stepSize: '0.00001000' },
+        { filterType: 'ICEBERG_PARTS', limit: 10 },
+        { filterType: 'MARKET_LOT_SIZE', minQty: '0.00000000', maxQty: '107.41681197', stepSize: '0.00000000' },
+        { filterType: 'TRAILING_DELTA', minTrailingAboveDelta: 10, maxTrailingAboveDelta: 2000, minTrailingBelowDelta: 10, maxTrailingBelowDelta: 2000 },
+        { filterType: 'PERCENT_PRICE_BY_SIDE', bidMultiplierUp: '5', bidMultiplierDown: '0.2', askMultiplierUp: '5', askMultiplierDown: '0.2', avgPriceMins: 5 },
+        { filterType: 'NOTIONAL', minNotional: '5.00000000', applyMinToMarket: true, maxNotional: '9000000.00000000', applyMaxToMarket: false, avgPriceMins: 5 },
+        { filterType: 'MAX_NUM_ORDERS', maxNumOrders: 200 },
+        { filterType: 'MAX_NUM_ALGO_ORDERS', maxNumAlgoOrders: 5 },
+      ];
+  const symbolInfo = futures
+    ? {
+        symbol: 'BTCUSDT', pair: 'BTCUSDT', contractType: 'PERPETUAL', deliveryDate: 4133404800000, onboardDate: 1569398400000, status: 'TRADING',
+        maintMarginPercent: '2.5000', requiredMarginPercent: '5.0000', baseAsset: 'BTC', quoteAsset: 'USDT', marginAsset: 'USDT',
+        pricePrecision: 2, quantityPrecision: 3, baseAssetPrecision: 8, quotePrecision: 8, underlyingType: 'COIN', underlyingSubType: ['PoW'],
+        triggerProtect: '0.0500', liquidationFee: '0.012500', marketTakeBound: '0.05', maxMoveOrderLimit: 10000, filters,
+        orderTypes: ['LIMIT', 'MARKET', 'STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'],
+        timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'GTD'], permissionSets: ['GRID', 'COPY'],
+      }
+    : {
+        symbol: 'BTCUSDT', status: 'TRADING', baseAsset: 'BTC', baseAssetPrecision: 8, quoteAsset: 'USDT', quotePrecision: 8, quoteAssetPrecision: 8,
+        baseCommissionPrecision: 8, quoteCommissionPrecision: 8,
+        orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'],
+        icebergAllowed: true, ocoAllowed: true, otoAllowed: true, quoteOrderQtyMarketAllowed: true, allowTrailingStop: true, cancelReplaceAllowed: true,
+        isSpotTradingAllowed: true, isMarginTradingAllowed: true, filters, permissions: [], permissionSets: [['SPOT', 'MARGIN']],
+        defaultSelfTradePreventionMode: 'EXPIRE_MAKER', allowedSelfTradePreventionModes: ['EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
+      };
+  const routes: Record<string, StubHandler> = {
+    [`GET ${base}/exchangeInfo`]: () =>
+      ok({ timezone: 'UTC', serverTime: NOW, ...(futures ? { futuresType: 'U_MARGINED', assets: [] } : {}), rateLimits: [], exchangeFilters: [], symbols: [symbolInfo] }),
+    [`GET ${base}/ticker/24hr`]: () =>
+      ok({
+        symbol: 'BTCUSDT', priceChange: '-94.99', priceChangePercent: '-0.100', weightedAvgPrice: '95010.20', lastPrice: '95012.34', lastQty: '0.002',
+        ...(futures ? {} : { prevClosePrice: '95107.33', bidPrice: '95012.33', bidQty: '1.51', askPrice: '95012.34', askQty: '0.52' }),
+        openPrice: '95107.33', highPrice: '96000.00', lowPrice: '94000.00', volume: '12345.678', quoteVolume: '1172850000.12',
+        openTime: NOW - 86_400_000, closeTime: NOW, firstId: 1, lastId: 2, count: 2,
+      }),
+    [`POST ${base}/order`]: (req) => {
+      const p = params(req);
+      const cid = p.get('newClientOrderId')!;
+      if ([...orders.values()].some((o) => o.clientOrderId === cid && o.status === 'open')) return { status: 400, body: { code: -2010, msg: 'Duplicate order sent.' } };
+      const o: FakeOrder = { id: String(nextId++), clientOrderId: cid, side: p.get('side')!.toLowerCase() as 'buy', price: p.get('price')!, qty: p.get('quantity')!, filled: '0', status: 'open', reduceOnly: p.get('reduceOnly') === 'true' };
+      orders.set(cid, o);
+      return ok({ ...toBinance(o), transactTime: NOW, ...(futures ? {} : { fills: [] }) });
+    },
+    [`DELETE ${base}/order`]: (req) => {
+      const o = byRequest(req);
+      if (!o || o.status !== 'open') return { status: 400, body: { code: -2011, msg: 'Unknown order sent.' } };
+      o.status = 'cancelled';
+      return ok({ ...toBinance(o), origClientOrderId: o.clientOrderId, clientOrderId: 'x-cancel-1', transactTime: NOW });
+    },
+    [`GET ${base}/order`]: (req) => {
+      const o = byRequest(req);
+      return o ? ok(toBinance(o)) : notFound;
+    },
+    [`GET ${base}/openOrders`]: () => ok([...orders.values()].filter((o) => o.status === 'open').map(toBinance)),
+    [`GET ${futures ? '/fapi/v1/userTrades' : '/api/v3/myTrades'}`]: () =>
+      ok([
+        futures
+          ? { buyer: true, commission: '0.01880000', commissionAsset: 'USDT', id: 698759, maker: true, orderId: 1001, price: '94000', qty: '0.001', quoteQty: '94', realizedPnl: '0', side: 'BUY', positionSide: 'BOTH', symbol: 'BTCUSDT', time: NOW - 5000 }
+          : { symbol: 'BTCUSDT', id: 28457, orderId: 1001, orderListId: -1, price: '94000.00000000', qty: '0.00100000', quoteQty: '94.00000000', commission: '0.09400000', commissionAsset: 'USDT', time: NOW - 5000, isBuyer: true, isMaker: true, isBestMatch: true },
+      ]),
+  };
+  if (futures) {
+    routes['GET /fapi/v3/account'] = () =>
+      ok({
+        totalInitialMargin: '9.40000000', totalMaintMargin: '0.37600000', totalWalletBalance: '1000.00000000', totalUnrealizedProfit: '1.01000000',
+        totalMarginBalance: '1001.01000000', totalPositionInitialMargin: '9.40000000', totalOpenOrderInitialMargin: '0.00000000',
+        totalCrossWalletBalance: '1000.00000000', totalCrossUnPnl: '1.01000000', availableBalance: '991.61000000', maxWithdrawAmount: '991.61000000',
+        assets: [
+          { asset: 'USDT', walletBalance: '1000.00000000', unrealizedProfit: '1.01000000', marginBalance: '1001.01000000', maintMargin: '0.37600000', initialMargin: '9.40000000', positionInitialMargin: '9.40000000', openOrderInitialMargin: '0.00000000', crossWalletBalance: '1000.00000000', crossUnPnl: '1.01000000', availableBalance: '991.61000000', maxWithdrawAmount: '991.61000000', updateTime: NOW },
+          { asset: 'USDC', walletBalance: '0.00000000', unrealizedProfit: '0.00000000', marginBalance: '0.00000000', maintMargin: '0.00000000', initialMargin: '0.00000000', positionInitialMargin: '0.00000000', openOrderInitialMargin: '0.00000000', crossWalletBalance: '0.00000000', crossUnPnl: '0.00000000', availableBalance: '0.00000000', maxWithdrawAmount: '0.00000000', updateTime: 0 },
+        ],
+        positions: [],
+      });
+    routes['POST /fapi/v1/leverage'] = (req) => ok({ leverage: Number(params(req).get('leverage')), maxNotionalValue: '80000000', symbol: 'BTCUSDT' });
+    routes['GET /fapi/v1/leverageBracket'] = () =>
+      ok([{ symbol: 'BTCUSDT', notionalCoef: 1.5, brackets: [{ bracket: 1, initialLeverage: 125, notionalCap: 300000, notionalFloor: 0, maintMarginRatio: 0.004, cum: 0 }] }]);
+    routes['GET /fapi/v1/symbolConfig'] = () => ok([{ symbol: 'BTCUSDT', marginType: 'CROSSED', isAutoAddMargin: 'false', leverage: 10, maxNotionalValue: '80000000' }]);
+  } else {
+    routes['GET /api/v3/account'] = () =>
+      ok({
+        makerCommission: 10, takerCommission: 10, buyerCommission: 0, sellerCommission: 0,
+        commissionRates: { maker: '0.00100000', taker: '0.00100000', buyer: '0.00000000', seller: '0.00000000' },
+        canTrade: true, canWithdraw: true, canDeposit: true, brokered: false, requireSelfTradePrevention: false, preventSor: false, updateTime: NOW, accountType: 'SPOT',
+        balances: [
+          { asset: 'BTC', free: '0.01000000', locked: '0.00200000' },
+          { asset: 'ETH', free: '0.00000000', locked: '0.00000000' },
+          { asset: 'USDT', free: '1234.50000000', locked: '94.09400000' },
+        ],
+        permissions: ['SPOT'], uid: 354937868,
+      });
+  }
+  return {
+    routes,
+    orders,
+    paths: { create: ['POST', `${base}/order`], cancel: ['DELETE', `${base}/order`], balance: ['GET', futures ? '/fapi/v3/account' : '/api/v3/account'], lookup: ['GET', `${base}/order`] },
+    errors: {
+      badKey: { status: 401, body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } },
+      insufficient: futures
+        ? { status: 400, body: { code: -2019, msg: 'Margin is insufficient.' } }
+        : { status: 400, body: { code: -2010, msg: 'Account has insufficient balance for requested action.' } },
+      rateLimited: { status: 429, body: { code: -1003, msg: 'Too many requests; current limit of IP(127.0.0.1) is 6000 requests per minute.' } },
+      down: { status: 503, text: '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>' },
+      notFound,
+    },
+    clientIdOfCreate: (req) => params(req).get('newClientOrderId') ?? undefined,
+    amountOfCreate: (req) => params(req).get('quantity') ?? undefined,
+  };
+}
+
+// --------------------------------------------------------------------------------------------------
+// Kucoin (spot and futures)
+
+function kucoinFixture(futures: boolean): ExchangeFixture {
+  const orders = seedOrders();
+  if (futures) for (const o of orders.values()) (o.qty = '1'), (o.filled = o.status === 'filled' ? '1' : '0');
+  const env = (data: unknown) => ok({ code: '200000', data });
+  const notFound: StubResponse = { status: 404, body: { code: '100001', msg: 'order_not_exist' } };
+  const sym = futures ? 'XBTUSDTM' : 'BTC-USDT';
+  const toKucoin = (o: FakeOrder) =>
+    futures
+      ? {
+          id: o.id, symbol: sym, type: 'limit', side: o.side, price: o.price, size: Number(o.qty), value: String(Number(o.price) * Number(o.qty) * 0.001),
+          dealValue: String(Number(o.price) * Number(o.filled) * 0.001), dealSize: Number(o.filled), stp: '', stop: '', stopPriceType: '', stopTriggered: false,
+          stopPrice: null, timeInForce: 'GTC', postOnly: false, hidden: false, iceberg: false, leverage: '10', forceHold: false, closeOrder: false,
+          visibleSize: 0, clientOid: o.clientOrderId, remark: null, tags: '', isActive: o.status === 'open', cancelExist: o.status === 'cancelled',
+          createdAt: NOW, updatedAt: NOW + 1000, endAt: o.status === 'open' ? null : NOW + 1000, orderTime: NOW * 1_000_000, settleCurrency: 'USDT',
+          marginMode: 'ISOLATED', avgDealPrice: Number(o.filled) > 0 ? o.price : '0', filledSize: Number(o.filled),
+          filledValue: String(Number(o.price) * Number(o.filled) * 0.001), status: o.status === 'open' ? 'open' : 'done', reduceOnly: o.reduceOnly,
+        }
+      : {
+          id: o.id, symbol: sym, opType: 'DEAL', type: 'limit', side: o.side, price: o.price, size: o.qty, funds: '0',
+          dealFunds: String(Number(o.price) * Number(o.filled)), dealSize: o.filled, fee: String(Number(o.price) * Number(o.filled) * 0.001),
+          feeCurrency: 'USDT', stp: '', stop: '', stopTriggered: false, stopPrice: '0', timeInForce: 'GTC', postOnly: false, hidden: false, iceberg: false,
+          visibleSize: '0', cancelAfter: 0, channel: 'API', clientOid: o.clientOrderId, remark: null, tags: null, isActive: o.status === 'open',
+          cancelExist: o.status === 'cancelled', createdAt: NOW, tradeType: 'TRADE',
+        };
+  const byClient = (cid: string) => orders.get(decodeURIComponent(cid));
+  const page = (items: unknown[]) => ({ currentPage: 1, pageSize: 50, totalNum: items.length, totalPage: 1, items });
+  const routes: Record<string, StubHandler> = {
+    'GET /api/v1/hf/accounts/opened': () => env(false),
+    // classic (not unified) account: ccxt uses the classic endpoints
+    'GET /api/ua/v1/account/mode': () => env({ selfAccountMode: 'CLASSIC' }),
+    'POST /api/v1/orders': (req) => {
+      const b = JSON.parse(req.body);
+      if ([...orders.values()].some((o) => o.clientOrderId === b.clientOid && o.status === 'open')) return ok({ code: '400100', msg: 'duplicate clientOid' });
+      const o: FakeOrder = { id: futures ? String(234125150956625920n + BigInt(nextId++)) : `6720ab${nextId++}`, clientOrderId: b.clientOid, side: b.side, price: String(b.price), qty: String(b.size), filled: '0', status: 'open', reduceOnly: b.reduceOnly === true };
+      orders.set(o.clientOrderId, o);
+      return env(futures ? { orderId: o.id, clientOid: o.clientOrderId } : { orderId: o.id });
+    },
+    'GET /api/v1/orders': () => env(page([...orders.values()].filter((o) => o.status === 'open').map(toKucoin))),
+  };
+  if (futures) {
+    routes['GET /api/v1/contracts/active'] = () =>
+      env([
+        {
+          symbol: 'XBTUSDTM', rootSymbol: 'USDT', type: 'FFWCSX', firstOpenDate: 1585555200000, expireDate: null, settleDate: null, baseCurrency: 'XBT',
+          quoteCurrency: 'USDT', settleCurrency: 'USDT', maxOrderQty: 1000000, maxPrice: 1000000.0, lotSize: 1, tickSize: 0.1, indexPriceTickSize: 0.01,
+          multiplier: 0.001, initialMargin: 0.008, maintainMargin: 0.004, maxRiskLimit: 100000, minRiskLimit: 100000, riskStep: 50000,
+          makerFeeRate: 0.0002, takerFeeRate: 0.0006, takerFixFee: 0.0, makerFixFee: 0.0, settlementFee: null, isDeleverage: true, isQuanto: true,
+          isInverse: false, markMethod: 'FairPrice', fairMethod: 'FundingRate', fundingBaseSymbol: '.XBTINT8H', fundingQuoteSymbol: '.USDTINT8H',
+          fundingRateSymbol: '.XBTUSDTMFPI8H', indexSymbol: '.KXBTUSDT', settlementSymbol: '', status: 'Open', fundingFeeRate: 0.0001,
+          predictedFundingFeeRate: 0.0001, fundingRateGranularity: 28800000, openInterest: '8724443', turnoverOf24h: 1.2e9, volumeOf24h: 12600.5,
+          markPrice: 95010.1, indexPrice: 95011.2, lastTradePrice: 95012.3, nextFundingRateTime: 21031525, maxLeverage: 125,
+          sourceExchanges: ['okex', 'binance', 'kucoin', 'bybit', 'bitmart', 'gateio'], premiumsSymbol1M: '.XBTUSDTMPI', premiumsSymbol8H: '.XBTUSDTMPI8H',
+          fundingBaseSymbol1M: '.XBTINT', fundingQuoteSymbol1M: '.USDTINT', lowPrice: 94000, highPrice: 96000, priceChgPct: -0.001, priceChg: -95,
+          k: 490.0, m: 300.0, f: 1.3, mmrLimit: 0.3, mmrLevConstant: 125.0, supportCross: true,
+        },
+      ]);
+    routes['GET /api/v1/account-overview'] = () =>
+      env({ accountEquity: 1001.01, unrealisedPNL: 1.01, marginBalance: 1001.01, positionMargin: 9.4, orderMargin: 0, frozenFunds: 0, availableBalance: 991.61, currency: 'USDT', riskRatio: 0.0004, maxWithdrawAmount: 991.61 });
+    routes['GET /api/v1/ticker'] = () =>
+      env({ sequence: 1001, symbol: 'XBTUSDTM', side: 'buy', size: 5, tradeId: '1789', price: '95012.3', bestBidPrice: '95012.2', bestBidSize: 10, bestAskPrice: '95012.4', bestAskSize: 5, ts: NOW * 1_000_000 });
+    routes['POST /api/v2/changeCrossUserLeverage'] = () => env(true);
+    routes['GET /api/v1/positions'] = () =>
+      env([
+        {
+          id: '500000000000988255', symbol: 'XBTUSDTM', autoDeposit: false, crossMode: false, marginMode: 'ISOLATED', positionSide: 'BOTH', maintMarginReq: 0.004,
+          riskLimit: 100000, realLeverage: 10.1, leverage: 10, delevPercentage: 0.1, openingTimestamp: NOW - 60000, currentTimestamp: NOW, currentQty: 1,
+          currentCost: 94, currentComm: 0.0188, unrealisedCost: 94, realisedGrossCost: 0, realisedCost: 0.0188, isOpen: true, markPrice: 95010.1, markValue: 95.0101,
+          posCost: 94, posCross: 0, posInit: 9.4, posComm: 0.05, posLoss: 0, posMargin: 9.45, posMaint: 0.43, maintMargin: 9.45, realisedGrossPnl: 0,
+          realisedPnl: -0.0188, unrealisedPnl: 1.0101, unrealisedPnlPcnt: 0.0107, unrealisedRoePcnt: 0.1074, avgEntryPrice: 94000, liquidationPrice: 85000,
+          bankruptPrice: 84600, settleCurrency: 'USDT', isInverse: false, maintainMargin: 0.004,
+        },
+      ]);
+    routes['DELETE /api/v1/orders/client-order/*'] = (req) => {
+      const o = byClient(req.path.split('/').pop()!);
+      if (!o || o.status !== 'open') return notFound;
+      o.status = 'cancelled';
+      return env({ clientOid: o.clientOrderId });
+    };
+    routes['GET /api/v1/orders/byClientOid'] = (req) => {
+      const o = orders.get(req.query.get('clientOid')!);
+      return o ? env(toKucoin(o)) : notFound;
+    };
+    routes['GET /api/v1/orders/*'] = (req) => {
+      const o = [...orders.values()].find((x) => x.id === req.path.split('/').pop());
+      return o ? env(toKucoin(o)) : notFound;
+    };
+    routes['GET /api/v1/fills'] = () =>
+      env(
+        page([
+          {
+            symbol: 'XBTUSDTM', tradeId: '1784277132002', orderId: '1001', side: 'buy', liquidity: 'maker', forceTaker: false, price: '94000', size: 1,
+            value: '94', openFeePay: '0.0188', closeFeePay: '0', stop: '', feeRate: '0.0002', fixFee: '0', feeCurrency: 'USDT',
+            tradeTime: (NOW - 5000) * 1_000_000, subTradeType: null, marginMode: 'ISOLATED', settleCurrency: 'USDT', displayType: 'limit', fee: '0.0188',
+            orderType: 'limit', tradeType: 'trade', createdAt: NOW - 5000,
+          },
+        ]),
+      );
+  } else {
+    routes['GET /api/v2/symbols'] = () =>
+      env([
+        {
+          symbol: 'BTC-USDT', name: 'BTC-USDT', baseCurrency: 'BTC', quoteCurrency: 'USDT', feeCurrency: 'USDT', market: 'USDS', baseMinSize: '0.00001',
+          quoteMinSize: '0.1', baseMaxSize: '10000000000', quoteMaxSize: '99999999', baseIncrement: '0.00000001', quoteIncrement: '0.000001',
+          priceIncrement: '0.1', priceLimitRate: '0.1', minFunds: '0.1', isMarginEnabled: true, enableTrading: true, feeCategory: 1,
+          makerFeeCoefficient: '1.00', takerFeeCoefficient: '1.00', st: false, callauctionIsEnabled: false, callauctionPriceFloor: null,
+          callauctionPriceCeiling: null, callauctionFirstStageStartTime: null, callauctionSecondStageStartTime: null, callauctionThirdStageStartTime: null,
+          tradingStartTime: null,
+        },
+      ]);
+    routes['GET /api/v1/accounts'] = () =>
+      env([
+        { id: '5bd6e9216d99522a52e458d6', currency: 'BTC', type: 'trade', balance: '0.012', available: '0.01', holds: '0.002' },
+        { id: '5bd6e9286d99522a52e458de', currency: 'USDT', type: 'trade', balance: '1328.594', available: '1234.5', holds: '94.094' },
+        { id: '5bd6e9286d99522a52e458df', currency: 'KCS', type: 'trade', balance: '0', available: '0', holds: '0' },
+      ]);
+    routes['GET /api/v1/market/stats'] = () =>
+      env({ time: NOW, symbol: 'BTC-USDT', buy: '95012.3', sell: '95012.4', changeRate: '-0.001', changePrice: '-95', high: '96000', low: '94000', vol: '1234.5', volValue: '117000000', last: '95012.3', averagePrice: '95000', takerFeeRate: '0.001', makerFeeRate: '0.001', takerCoefficient: '1', makerCoefficient: '1' });
+    routes['DELETE /api/v1/order/client-order/*'] = (req) => {
+      const o = byClient(req.path.split('/').pop()!);
+      if (!o || o.status !== 'open') return notFound;
+      o.status = 'cancelled';
+      return env({ cancelledOrderId: o.id, clientOid: o.clientOrderId, cancelledOcoOrderIds: null });
+    };
+    routes['GET /api/v1/order/client-order/*'] = (req) => {
+      const o = byClient(req.path.split('/').pop()!);
+      return o ? env(toKucoin(o)) : notFound;
+    };
+    routes['GET /api/v1/orders/*'] = (req) => {
+      const o = [...orders.values()].find((x) => x.id === req.path.split('/').pop());
+      return o ? env(toKucoin(o)) : notFound;
+    };
+    routes['GET /api/v1/fills'] = () =>
+      env(
+        page([
+          {
+            symbol: 'BTC-USDT', tradeId: '5c35c02709e4f67d5266954e', orderId: '1001', counterOrderId: '5c1ab46003aa676e487fa8e3', side: 'buy', liquidity: 'maker',
+            forceTaker: false, price: '94000', size: '0.001', funds: '94', fee: '0.094', feeRate: '0.001', feeCurrency: 'USDT', stop: '', type: 'limit',
+            createdAt: NOW - 5000, tradeType: 'TRADE',
+          },
+        ]),
+      );
+  }
+  return {
+    routes,
+    orders,
+    paths: futures
+      ? { create: ['POST', '/api/v1/orders'], cancel: ['DELETE', '/api/v1/orders/client-order/*'], balance: ['GET', '/api/v1/account-overview'], lookup: ['GET', '/api/v1/orders/byClientOid'] }
+      : { create: ['POST', '/api/v1/orders'], cancel: ['DELETE', '/api/v1/order/client-order/*'], balance: ['GET', '/api/v1/accounts'], lookup: ['GET', '/api/v1/order/client-order/*'] },
+    errors: {
+      badKey: { status: 401, body: { code: '400003', msg: 'KC-API-KEY not exists' } },
+      insufficient: { status: 200, body: { code: '200004', msg: 'Balance insufficient!' } },
+      rateLimited: { status: 429, body: { code: '429000', msg: 'Too many requests in a short period of time, please retry later.' } },
+      down: { status: 503, text: '<html><body>503 Service Unavailable</body></html>' },
+      notFound,
+    },
+    clientIdOfCreate: (req) => (req.body ? JSON.parse(req.body).clientOid : undefined),
+    amountOfCreate: (req) => (req.body ? String(JSON.parse(req.body).size) : undefined),
+  };
+}
+
+export function exchangeFixture(id: CcxtId): ExchangeFixture {
+  switch (id) {
+    case 'binance':
+      return binanceFixture(false);
+    case 'binanceusdm':
+      return binanceFixture(true);
+    case 'kucoin':
+      return kucoinFixture(false);
+    case 'kucoinfutures':
+      return kucoinFixture(true);
+  }
+}
