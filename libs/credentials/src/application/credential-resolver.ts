@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { fold } from '@gridrocket/shared';
+import { CREDENTIAL_LIST_COLLECTION, CredentialDoc } from '../credential-list.projection';
+import { CredentialVault, ShreddedError } from '../crypto/credential-vault';
+import { credentialDecider } from '../domain/credential.decider';
+import { CredentialEvent, credentialStream } from '../domain/credential.events';
+import type { ExchangeCredential, PortExchangeName } from '../exchange-access/exchanges';
+
+/**
+ * The one place where a secret is decrypted: `resolveCredential(userId, exchange)`, which the
+ * exchange layer calls just before it signs a request. The newest live credential of that user
+ * and exchange wins. The ciphertext comes from the event log (the read model holds none); the
+ * state is re-checked there, so a credential removed a moment ago is never used.
+ */
+@Injectable()
+export class CredentialResolver {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly vault: CredentialVault,
+  ) {}
+
+  readonly resolveCredential = async (userId: string, exchange: PortExchangeName): Promise<ExchangeCredential | null> => {
+    const docs = await this.reads.find<CredentialDoc>(
+      CREDENTIAL_LIST_COLLECTION,
+      { userid: userId, exchange },
+      { orderBy: { field: 'createdat', direction: 'desc' } },
+    );
+    for (const doc of docs) {
+      let history: CredentialEvent[];
+      try {
+        history = (await this.events.readStream(credentialStream(doc.id))).map((e) => ({ type: e.type, data: e.data }) as CredentialEvent);
+      } catch (err) {
+        if (err instanceof StreamNotFoundError) continue;
+        throw err;
+      }
+      const s = fold(credentialDecider, history);
+      if (!s.exists || s.removed || s.userId !== userId || s.exchange !== exchange) continue;
+      try {
+        const plain = await this.vault.open({
+          credentialId: s.credentialId!,
+          userId: s.userId,
+          exchange: s.exchange,
+          keyId: s.keyId!,
+          sealedSecret: s.sealedSecret!,
+          sealedPassphrase: s.sealedPassphrase,
+        });
+        return { apiKey: s.apiKeyId!, secret: plain.secret, ...(plain.passphrase !== null ? { passphrase: plain.passphrase } : {}) };
+      } catch (err) {
+        if (err instanceof ShreddedError) continue;
+        throw err;
+      }
+    }
+    return null;
+  };
+
+  /** Whether the user has a usable credential for the exchange, without decrypting anything. */
+  async has(userId: string, exchange: PortExchangeName): Promise<boolean> {
+    return (await this.reads.count(CREDENTIAL_LIST_COLLECTION, { userid: userId, exchange })) > 0;
+  }
+}

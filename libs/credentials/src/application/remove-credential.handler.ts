@@ -1,0 +1,45 @@
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { executeCommand } from '@gridrocket/shared';
+import { CredentialVault } from '../crypto/credential-vault';
+import { credentialDecider } from '../domain/credential.decider';
+import { credentialStream } from '../domain/credential.events';
+import { EXCHANGE_PROVIDER } from '../exchange-access/exchange-provider.token';
+import type { ExchangeProvider } from '../exchange-access/exchanges';
+import type { CredentialDecision } from './add-credential.handler';
+import { RemoveCredentialCommand } from './credential.commands';
+
+/**
+ * Records CredentialRemoved, then destroys the credential's data key (crypto-shredding) and drops
+ * any exchange client built with it. Should the process stop between the two, the shredder
+ * (a reactor on CredentialRemoved) destroys the key on its next pass.
+ */
+@CommandHandler(RemoveCredentialCommand)
+export class RemoveCredentialHandler implements ICommandHandler<RemoveCredentialCommand, CredentialDecision> {
+  private readonly logger = new Logger('Credentials');
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly vault: CredentialVault,
+    @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
+  ) {}
+
+  async execute(c: RemoveCredentialCommand): Promise<CredentialDecision> {
+    const decision = await executeCommand(
+      this.events,
+      credentialStream(c.credentialId),
+      credentialDecider,
+      { type: 'RemoveCredential', credentialId: c.credentialId, userId: c.ctx.userId },
+      c.ctx,
+    );
+    const { keyId, userId, exchange } = decision.state;
+    try {
+      if (keyId) await this.vault.shred(keyId);
+    } catch (err) {
+      this.logger.error(`Could not destroy the data key of credential ${c.credentialId} yet (the shredder retries): ${(err as Error).name}`);
+    }
+    if (userId && exchange) this.exchanges.forget(userId, exchange);
+    return decision;
+  }
+}

@@ -1,0 +1,63 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiTags } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { CommandContext, NotFoundError } from '@gridrocket/shared';
+import { Ctx, assertSameUser } from '@gridrocket/shared/http';
+import { SessionGuard } from '@gridrocket/identity';
+import type { CredentialDecision } from './application/add-credential.handler';
+import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
+import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
+import { CREDENTIAL_NOT_FOUND } from './domain/credential.decider';
+import { parseAddCredential } from './domain/credential.rules';
+import { SecretValue } from './domain/secret-value';
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The spec's API key calls (section 7), under /api. Secrets go in, never come out. */
+@ApiTags('api-credentials')
+@Controller('api-credentials')
+@UseGuards(SessionGuard)
+export class CredentialsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly projector: Projector,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  async add(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<CredentialView> {
+    const input = parseAddCredential(body);
+    assertSameUser(ctx.userId, input.userId);
+    const id = randomUUID();
+    const decision: CredentialDecision = await this.commands.execute(
+      new AddCredentialCommand(
+        ctx,
+        id,
+        input.exchange,
+        input.apiKeyId,
+        new SecretValue(input.secret),
+        input.passphrase === null ? null : new SecretValue(input.passphrase),
+      ),
+    );
+    await this.projector.waitFor(decision.position);
+    return { id, exchange: input.exchange, apikeyid: input.apiKeyId };
+  }
+
+  @Get(':userId')
+  async list(@Param('userId') userId: string, @Ctx() ctx: CommandContext): Promise<CredentialView[]> {
+    assertSameUser(ctx.userId, userId);
+    const docs = await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'createdat' } });
+    return docs.map(publicCredential);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
+    if (!ID.test(id)) throw new NotFoundError(CREDENTIAL_NOT_FOUND);
+    const decision: CredentialDecision = await this.commands.execute(new RemoveCredentialCommand(ctx, id.toLowerCase()));
+    await this.projector.waitFor(decision.position);
+  }
+}

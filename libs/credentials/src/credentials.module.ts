@@ -1,0 +1,59 @@
+import { Global, Inject, MiddlewareConsumer, Module, NestModule, OnApplicationShutdown, OnModuleInit, RequestMethod } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { join } from 'node:path';
+import { Projector } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared';
+import { IdentityModule } from '@gridrocket/identity';
+import { AddCredentialHandler } from './application/add-credential.handler';
+import { CredentialResolver } from './application/credential-resolver';
+import { CredentialShredder } from './application/credential-shredder';
+import { RemoveCredentialHandler } from './application/remove-credential.handler';
+import { credentialListProjection } from './credential-list.projection';
+import { CredentialsController } from './credentials.controller';
+import { CredentialVault } from './crypto/credential-vault';
+import { KEY_STORE, KeyStore } from './crypto/key-store.port';
+import { SqliteKeyStore } from './crypto/sqlite.key-store';
+import { ExchangeAccess } from './exchange-access/exchange-access';
+import { EXCHANGE_PROVIDER } from './exchange-access/exchange-provider.token';
+import { ExchangesController } from './exchange-access/exchanges.controller';
+import { secretQueryMiddleware } from './secret-query.middleware';
+
+class KeyStoreLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(KEY_STORE) private readonly keys: KeyStore) {}
+  async onApplicationShutdown() {
+    await this.keys.close();
+  }
+}
+
+/**
+ * Exchange credentials (encrypted, crypto-shredded) and exchange access. Global: the grid runner
+ * injects EXCHANGE_PROVIDER (and, if it ever needs it, CredentialResolver) without importing it.
+ */
+@Global()
+@Module({
+  imports: [CqrsModule, IdentityModule],
+  controllers: [CredentialsController, ExchangesController],
+  providers: [
+    { provide: KEY_STORE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SqliteKeyStore(join(config.dataDir, 'keys.sqlite')) },
+    { provide: CredentialVault, inject: [KEYRING_TOKEN, KEY_STORE], useFactory: (keyring: Keyring, keys: KeyStore) => new CredentialVault(keyring, keys) },
+    KeyStoreLifecycle,
+    CredentialResolver,
+    ExchangeAccess,
+    { provide: EXCHANGE_PROVIDER, inject: [ExchangeAccess], useFactory: (access: ExchangeAccess) => access.provider },
+    AddCredentialHandler,
+    RemoveCredentialHandler,
+    CredentialShredder,
+  ],
+  exports: [EXCHANGE_PROVIDER, CredentialResolver],
+})
+export class CredentialsModule implements NestModule, OnModuleInit {
+  constructor(private readonly projector: Projector) {}
+
+  configure(consumer: MiddlewareConsumer) {
+    consumer.apply(secretQueryMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+  }
+
+  onModuleInit() {
+    this.projector.add(credentialListProjection);
+  }
+}

@@ -1,0 +1,106 @@
+import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CommandContext, SYMBOLS, ValidationError } from '@gridrocket/shared';
+import { Ctx, assertSameUser } from '@gridrocket/shared/http';
+import { SessionGuard } from '@gridrocket/identity';
+import { toHttpAppError } from './exchange-http-errors';
+import { EXCHANGE_PROVIDER } from './exchange-provider.token';
+import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, PortExchangeName, PositionRisk, parseExchangeName } from './exchanges';
+
+type Query = Record<string, unknown>;
+
+function exchangeOf(query: Query, fallback?: PortExchangeName): PortExchangeName {
+  const raw = query.exchange;
+  if (raw === undefined || raw === '') {
+    if (fallback) return fallback;
+    throw new ValidationError([{ field: 'exchange', message: 'Exchange is required' }]);
+  }
+  const e = typeof raw === 'string' ? parseExchangeName(raw) : undefined;
+  if (!e) throw new ValidationError([{ field: 'exchange', message: 'Exchange must be Binance or Kucoin' }]);
+  return e;
+}
+
+function symbolOf(query: Query): string {
+  const raw = query.symbol;
+  if (raw === undefined || raw === '') throw new ValidationError([{ field: 'symbol', message: 'symbol is required' }]);
+  const s = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
+  if (!SYMBOLS.includes(s)) throw new ValidationError([{ field: 'symbol', message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' }]);
+  return s;
+}
+
+/** A port that only reads public data: the live provider has key-less instances; paper needs none. */
+interface PublicPorts {
+  publicFor(exchange: PortExchangeName, market: MarketType): ExchangePort;
+}
+const hasPublicPorts = (p: unknown): p is PublicPorts => typeof (p as PublicPorts)?.publicFor === 'function';
+
+/**
+ * The spec's exchange reads (section 7): balances, prices and futures leverage. The user is the
+ * session's; `userId` is accepted for compatibility and must match. In live or testnet mode, a user
+ * without an API key for the exchange gets 409 with a clear message (prices are public and need none).
+ */
+@ApiTags('exchanges')
+@Controller()
+@UseGuards(SessionGuard)
+export class ExchangesController {
+  constructor(@Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider) {}
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toHttpAppError(err);
+    }
+  }
+
+  private balances(query: Query, ctx: CommandContext, market: MarketType): Promise<BalanceRecord[]> {
+    assertSameUser(ctx.userId, query.userId);
+    const exchange = exchangeOf(query);
+    return this.call(async () => {
+      const port = await this.exchanges.for({ userId: ctx.userId, exchange, market });
+      return (await port.balances(market)).map((b) => ({ symbol: b.symbol, exchange: b.exchange, balance: b.balance, available: b.available }));
+    });
+  }
+
+  private price(query: Query, ctx: CommandContext, market: MarketType): Promise<number> {
+    const exchange = exchangeOf(query);
+    const symbol = symbolOf(query);
+    return this.call(async () => {
+      const port =
+        this.exchanges.mode !== 'paper' && hasPublicPorts(this.exchanges)
+          ? this.exchanges.publicFor(exchange, market)
+          : await this.exchanges.for({ userId: ctx.userId, exchange, market });
+      return port.price(symbol);
+    });
+  }
+
+  @Get('balanceSpot')
+  balanceSpot(@Query() query: Query, @Ctx() ctx: CommandContext) {
+    return this.balances(query, ctx, 'spot');
+  }
+
+  @Get('balanceFutures')
+  balanceFutures(@Query() query: Query, @Ctx() ctx: CommandContext) {
+    return this.balances(query, ctx, 'futures');
+  }
+
+  @Get('priceSpot')
+  priceSpot(@Query() query: Query, @Ctx() ctx: CommandContext) {
+    return this.price(query, ctx, 'spot');
+  }
+
+  @Get('priceFutures')
+  priceFutures(@Query() query: Query, @Ctx() ctx: CommandContext) {
+    return this.price(query, ctx, 'futures');
+  }
+
+  @Get('futuresPositionRisk')
+  futuresPositionRisk(@Query() query: Query, @Ctx() ctx: CommandContext): Promise<PositionRisk[]> {
+    assertSameUser(ctx.userId, query.userId);
+    const exchange = exchangeOf(query, 'Binance');
+    return this.call(async () => {
+      const port = await this.exchanges.for({ userId: ctx.userId, exchange, market: 'futures' });
+      return (await port.positionRisk()).map((p) => ({ symbol: p.symbol, leverage: p.leverage }));
+    });
+  }
+}
