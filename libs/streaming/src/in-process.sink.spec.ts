@@ -1,0 +1,72 @@
+import { forwarderContract, ReceivedMessage } from './event-sink.contract';
+import { InProcessSink } from './in-process.sink';
+import { defaultTopicMap, StreamValue } from './stream-message';
+import type { StreamMessage } from './stream-message';
+
+const toReceived = (m: StreamMessage): ReceivedMessage => ({ topic: m.topic, key: m.key, headers: { ...m.headers }, value: JSON.parse(m.value) as StreamValue });
+
+forwarderContract('in-process', async () => {
+  const sinks: InProcessSink[] = [];
+  return {
+    topics: defaultTopicMap(),
+    newSink() {
+      const s = new InProcessSink();
+      sinks.push(s);
+      return s;
+    },
+    async received() {
+      return sinks.flatMap((s) => s.snapshot().map(toReceived));
+    },
+    async existingTopics() {
+      return [...new Set(sinks.flatMap((s) => s.topics()))];
+    },
+    async close() {},
+  };
+});
+
+describe('in-process sink: the live tail', () => {
+  const msg = (type: string, n: number): StreamMessage => ({
+    topic: 'gridrocket.bots',
+    key: 'bot-1',
+    headers: { 'event-id': `e${n}`, 'event-type': type, 'correlation-id': 'c' },
+    value: JSON.stringify({ n }),
+    position: BigInt(n),
+  });
+
+  it('tails live, optionally from the beginning and by event type', async () => {
+    const sink = new InProcessSink(3);
+    await sink.start(['gridrocket.bots']);
+    await sink.publish([msg('BotCreated', 1), msg('BotStarted', 2)]);
+    const live = sink.tail();
+    const fromStart = sink.tail({ fromBeginning: true, types: ['BotStarted'] });
+    await sink.publish([msg('BotStarted', 3), msg('BotStopped', 4)]);
+    const liveIt = live[Symbol.asyncIterator]();
+    expect((await liveIt.next()).value.headers['event-id']).toBe('e3');
+    expect((await liveIt.next()).value.headers['event-id']).toBe('e4');
+    const startIt = fromStart[Symbol.asyncIterator]();
+    expect((await startIt.next()).value.headers['event-id']).toBe('e2');
+    expect((await startIt.next()).value.headers['event-id']).toBe('e3');
+    live.close();
+    fromStart.close();
+    expect((await liveIt.next()).done).toBe(true);
+    // bounded memory: keeps the newest `capacity`
+    expect(sink.snapshot().map((m) => m.headers['event-id'])).toEqual(['e2', 'e3', 'e4']);
+    expect(sink.published).toBe(4);
+  });
+
+  it('refuses a topic it was not started with', async () => {
+    const sink = new InProcessSink();
+    await sink.start(['a']);
+    await expect(sink.publish([{ ...msg('X', 1), topic: 'b' }])).rejects.toThrow(/Unknown topic b/);
+  });
+
+  it('ends open tails when it closes', async () => {
+    const sink = new InProcessSink();
+    await sink.start(['gridrocket.bots']);
+    const tail = sink.tail();
+    const it = tail[Symbol.asyncIterator]();
+    const next = it.next();
+    await sink.close();
+    expect((await next).done).toBe(true);
+  });
+});

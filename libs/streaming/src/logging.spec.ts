@@ -1,0 +1,84 @@
+import { Logger } from '@nestjs/common';
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { PinoNestLogger, createLogger, loggablePath, requestLogger } from './logging';
+import { MetricsService } from './metrics.service';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      cb();
+    },
+  });
+  return { lines, destination };
+}
+
+describe('JSON logs with correlation ids', () => {
+  it('logs one line per request, without query string or body, and sets x-correlation-id', async () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ level: 'info', destination });
+    const nest = new PinoNestLogger(logger);
+    const metrics = new MetricsService({ defaultMetrics: false });
+    const app = express();
+    app.use(requestLogger(logger, metrics));
+    app.use(express.json());
+    app.post('/api/things', (req, res) => {
+      nest.log('handling a thing', 'ThingsController'); // a log line inside the request carries its id
+      res.status(201).json({ ok: true });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const res = await fetch(`${url}/api/things?apiKey=SECRET-IN-QUERY`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-correlation-id': 'corr-123' },
+        body: JSON.stringify({ password: 'SECRET-IN-BODY' }),
+      });
+      expect(res.status).toBe(201);
+      expect(res.headers.get('x-correlation-id')).toBe('corr-123');
+      const generated = await fetch(`${url}/nowhere`);
+      expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      server.close();
+    }
+    const raw = JSON.stringify(lines);
+    expect(raw).not.toContain('SECRET-IN-QUERY');
+    expect(raw).not.toContain('SECRET-IN-BODY');
+    const inside = lines.find((l) => l.msg === 'handling a thing');
+    expect(inside).toMatchObject({ level: 'info', context: 'ThingsController', correlationId: 'corr-123', service: 'gridrocket' });
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ level: 'info', context: 'HTTP', method: 'POST', path: '/api/things', status: 201, correlationId: 'corr-123', ms: expect.any(Number) });
+    expect(requests[0].time).toEqual(expect.any(String));
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/nowhere', status: 404 });
+    expect(await metrics.metrics()).toMatch(/gridrocket_http_requests_total\{method="POST",route="\/api\/things",status="201"\} 1/);
+  });
+
+  it('writes Nest logger calls as JSON, errors with their stack, and honours the level', () => {
+    const { lines, destination } = capture();
+    const nest = new PinoNestLogger(createLogger({ level: 'warn', destination }));
+    Logger.overrideLogger(nest);
+    try {
+      new Logger('Projector').log('not shown at warn');
+      new Logger('Projector').warn('lagging');
+      new Logger('Projector').error('broke', 'Error: broke\n    at x');
+    } finally {
+      Logger.overrideLogger(['error', 'warn', 'log']);
+    }
+    expect(lines.map((l) => [l.level, l.context, l.msg])).toEqual([
+      ['warn', 'Projector', 'lagging'],
+      ['error', 'Projector', 'broke'],
+    ]);
+    expect(lines[1].stack).toContain('Error: broke');
+  });
+
+  it('masks token-like path segments but keeps ids', () => {
+    expect(loggablePath('/api/bots/3f0c1d9e-6a2b-4c8d-9e0f-1a2b3c4d5e6f?x=1')).toBe('/api/bots/3f0c1d9e-6a2b-4c8d-9e0f-1a2b3c4d5e6f');
+    expect(loggablePath('/api/auth/verify/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-')).toBe('/api/auth/verify/:redacted');
+  });
+});

@@ -1,0 +1,158 @@
+import type { LoggerService } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { timingSafeEqual } from 'node:crypto';
+import pino, { DestinationStream, Logger } from 'pino';
+import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
+import type { MetricsService } from './metrics.service';
+
+/** What every log line written while serving a request carries. */
+export interface LogContext {
+  correlationId: string;
+}
+
+export const logContext = new AsyncLocalStorage<LogContext>();
+
+const LEVELS = new Set(['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace']);
+
+/**
+ * JSON lines on stdout (pino): `{"level":"info","time":"…","service":"gridrocket",
+ * "context":"Projector","correlationId":"…","msg":"…"}`. The correlation id comes
+ * from the request being served (AsyncLocalStorage), so a command's log lines
+ * and its events share it.
+ */
+export function createLogger(options: { level?: string; destination?: DestinationStream; service?: string } = {}): Logger {
+  const level = options.level && LEVELS.has(options.level) ? options.level : 'info';
+  return pino(
+    {
+      level,
+      base: { service: options.service ?? 'gridrocket', pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const ctx = logContext.getStore();
+        return ctx ? { correlationId: ctx.correlationId } : {};
+      },
+    },
+    options.destination,
+  );
+}
+
+/** Nest's LoggerService on pino: `new Logger('Context').log(...)` becomes a JSON line. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]) {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const rest = [...params];
+    const context = rest.length && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    const fields: Record<string, unknown> = {};
+    if (context) fields.context = context;
+    if (level === 'error' || level === 'fatal') {
+      const stack = rest.find((p) => typeof p === 'string');
+      if (stack) fields.stack = stack;
+    }
+    if (message instanceof Error) {
+      fields.err = { message: message.message, stack: message.stack, name: message.name };
+      this.logger[level](fields, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      this.logger[level]({ ...fields, ...(message as object) });
+    } else {
+      this.logger[level](fields, String(message));
+    }
+  }
+
+  log(message: unknown, ...params: unknown[]) {
+    this.write('info', message, params);
+  }
+  error(message: unknown, ...params: unknown[]) {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]) {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]) {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]) {
+    this.write('trace', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]) {
+    this.write('fatal', message, params);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The path without query string; long opaque segments (tokens) are masked. */
+export function loggablePath(originalUrl: string): string {
+  const path = originalUrl.split('?')[0].split('#')[0];
+  return path
+    .split('/')
+    .map((seg) => (seg.length >= 32 && !UUID.test(seg) && /^[A-Za-z0-9_.~%-]+$/.test(seg) ? ':redacted' : seg))
+    .join('/')
+    .slice(0, 300);
+}
+
+/**
+ * One JSON line per request (method, path without query string, status, time,
+ * user id, correlation id; never the body), the `x-correlation-id` response
+ * header (the caller's own when it sent a valid one), and the request metrics.
+ */
+export function requestLogger(logger: Logger, metrics?: MetricsService) {
+  const log = logger.child({ context: 'HTTP' });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const correlationId = correlationIdOf(req as AppRequest);
+    res.setHeader('x-correlation-id', correlationId);
+    let done = false;
+    const finish = (aborted: boolean) => {
+      if (done) return;
+      done = true;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (req as Request & { route?: { path?: string } }).route?.path;
+      const routeLabel = typeof route === 'string' ? (req.baseUrl ?? '') + route : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+      metrics?.httpRequest(req.method, routeLabel, res.statusCode, seconds);
+      if (!log.isLevelEnabled('info')) return;
+      const user = (req as AppRequest).user;
+      log.info(
+        {
+          correlationId,
+          method: req.method,
+          path: loggablePath(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 10_000) / 10,
+          ...(user ? { uid: user.uid } : {}),
+          ...(aborted ? { aborted: true } : {}),
+        },
+        'request',
+      );
+    };
+    res.on('finish', () => finish(false));
+    res.on('close', () => finish(!res.writableFinished));
+    logContext.run({ correlationId }, () => next());
+  };
+}
+
+/** GET /metrics for Prometheus; with a token configured, only with `Authorization: Bearer <token>`. */
+export function metricsEndpoint(metrics: MetricsService, token?: string | null) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (req.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    if (token) {
+      const sent = (req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
+      const ok = sent.length === token.length && timingSafeEqual(Buffer.from(sent), Buffer.from(token));
+      if (!ok) {
+        res.status(401).json({ statusCode: 401, message: 'A bearer token is needed for /metrics' });
+        return;
+      }
+    }
+    try {
+      const body = await metrics.metrics();
+      res.setHeader('content-type', metrics.contentType);
+      res.setHeader('cache-control', 'no-store');
+      res.status(200).send(body);
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type Source = () => Promise<number | null> | number | null;
+
+/**
+ * The operators' numbers, in Prometheus format (GET /metrics). One registry per
+ * instance (several apps may live in one test process). Other contexts count
+ * through the small methods below; lags are read when Prometheus scrapes.
+ *
+ * Names: gridrocket_commands_total{command,outcome}, gridrocket_command_seconds,
+ * gridrocket_events_appended_total{type,category}, gridrocket_events_forwarded_total{topic},
+ * gridrocket_forwarder_lag_events, gridrocket_forwarder_latency_seconds,
+ * gridrocket_projection_lag_events, gridrocket_running_bots,
+ * gridrocket_exchange_errors_total{exchange,kind}, gridrocket_http_requests_total{method,route,status},
+ * gridrocket_http_request_seconds{method,route}, plus the process defaults (gridrocket_process_*, gridrocket_nodejs_*).
+ */
+export class MetricsService {
+  readonly registry = new Registry();
+  readonly commands: Counter<'command' | 'outcome'>;
+  readonly commandSeconds: Histogram<'command'>;
+  readonly eventsAppended: Counter<'type' | 'category'>;
+  readonly eventsForwarded: Counter<'topic'>;
+  readonly forwarderLatency: Histogram;
+  readonly exchangeErrors: Counter<'exchange' | 'kind'>;
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpSeconds: Histogram<'method' | 'route'>;
+  private readonly sources = new Map<string, Source>();
+  private runningBotsValue: number | null = null;
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'gridrocket_' });
+    this.commands = new Counter({ name: 'gridrocket_commands_total', help: 'Commands handled, by command and outcome (ok, rejected, failed)', labelNames: ['command', 'outcome'], registers });
+    this.commandSeconds = new Histogram({ name: 'gridrocket_command_seconds', help: 'Time to handle a command', labelNames: ['command'], registers, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] });
+    this.eventsAppended = new Counter({ name: 'gridrocket_events_appended_total', help: 'Events appended to the event store (seen by this process since it started)', labelNames: ['type', 'category'], registers });
+    this.eventsForwarded = new Counter({ name: 'gridrocket_events_forwarded_total', help: 'Events the forwarder published, by topic', labelNames: ['topic'], registers });
+    this.forwarderLatency = new Histogram({ name: 'gridrocket_forwarder_latency_seconds', help: 'From the event store write to the stream ack, per batch', registers, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30] });
+    this.exchangeErrors = new Counter({ name: 'gridrocket_exchange_errors_total', help: 'Errors from exchanges, by exchange and kind', labelNames: ['exchange', 'kind'], registers });
+    this.httpRequests = new Counter({ name: 'gridrocket_http_requests_total', help: 'HTTP requests, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.httpSeconds = new Histogram({ name: 'gridrocket_http_request_seconds', help: 'HTTP request duration', labelNames: ['method', 'route'], registers, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] });
+    const sources = this.sources;
+    const gauge = (name: string, help: string, key: string) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          const source = sources.get(key);
+          if (!source) return;
+          try {
+            const v = await source();
+            if (v !== null && Number.isFinite(v)) this.set(v);
+          } catch {
+            // a source that fails leaves the last value
+          }
+        },
+      });
+    gauge('gridrocket_forwarder_lag_events', 'Events in the store not yet published by the forwarder', 'forwarderLag');
+    gauge('gridrocket_projection_lag_events', 'Events in the store not yet applied by the projections', 'projectionLag');
+    gauge('gridrocket_event_store_head_position', 'Position of the newest event in the store', 'headPosition');
+    gauge('gridrocket_running_bots', 'Bots running (as the runner reports it, else as the bot list shows it)', 'runningBots');
+  }
+
+  /** Registers what a gauge reads at scrape time: forwarderLag, projectionLag, headPosition, runningBots. */
+  setSource(name: 'forwarderLag' | 'projectionLag' | 'headPosition' | 'runningBots', source: Source): void {
+    if (name === 'runningBots' && this.runningBotsValue !== null) return;
+    this.sources.set(name, source);
+  }
+
+  commandHandled(command: string, outcome: 'ok' | 'rejected' | 'failed', seconds?: number): void {
+    this.commands.inc({ command, outcome });
+    if (seconds !== undefined) this.commandSeconds.observe({ command }, seconds);
+  }
+
+  eventAppended(type: string, streamId: string): void {
+    this.eventsAppended.inc({ type, category: streamId.split('-')[0] || 'other' });
+  }
+
+  exchangeError(exchange: string, kind = 'error'): void {
+    this.exchangeErrors.inc({ exchange, kind });
+  }
+
+  /** The runner reports how many bots it runs; from then on its figure wins over the bot list's. */
+  setRunningBots(count: number): void {
+    this.runningBotsValue = count;
+    this.sources.set('runningBots', () => this.runningBotsValue);
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.httpRequests.inc({ method, route, status: String(status) });
+    this.httpSeconds.observe({ method, route }, seconds);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

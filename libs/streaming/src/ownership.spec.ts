@@ -1,0 +1,280 @@
+import { EventEmitter } from 'node:events';
+import type { Consumer, ConsumerConfig, Kafka } from 'kafkajs';
+import { randomUUID } from 'node:crypto';
+import { EmbeddedOwnership } from './embedded.ownership';
+import { KafkaOwnership, kafkaPartitionOf, OWNERSHIP_TOPIC } from './kafka.ownership';
+import type { OwnershipListener } from './ownership.port';
+
+function recorder() {
+  const calls: string[] = [];
+  const listener: OwnershipListener = {
+    async onAssigned(p) {
+      calls.push(`assigned ${p.join(',')}`);
+    },
+    async onRevoked(p) {
+      calls.push(`revoked ${p.join(',')}`);
+    },
+  };
+  return { calls, listener };
+}
+
+/** A stand-in for a kafkajs consumer: the test plays the group coordinator. */
+function fakeConsumer() {
+  const emitter = new EventEmitter();
+  const events = {
+    GROUP_JOIN: 'consumer.group_join',
+    REBALANCING: 'consumer.rebalancing',
+    CRASH: 'consumer.crash',
+    STOP: 'consumer.stop',
+  };
+  const log: string[] = [];
+  let config: ConsumerConfig | null = null;
+  const consumer = {
+    events,
+    on(name: string, fn: (e: unknown) => void) {
+      emitter.on(name, fn);
+      return () => emitter.off(name, fn);
+    },
+    connect: async () => void log.push('connect'),
+    subscribe: async (s: { topics: string[] }) => void log.push(`subscribe ${s.topics.join(',')}`),
+    run: async () => void log.push('run'),
+    disconnect: async () => void log.push('disconnect'),
+  };
+  return {
+    log,
+    get config() {
+      return config;
+    },
+    create(c: ConsumerConfig) {
+      config = c;
+      return consumer as unknown as Consumer;
+    },
+    join(partitions: number[], topic = OWNERSHIP_TOPIC) {
+      emitter.emit(events.GROUP_JOIN, { type: events.GROUP_JOIN, payload: { memberAssignment: { [topic]: partitions } } });
+    },
+    rebalance() {
+      emitter.emit(events.REBALANCING, { type: events.REBALANCING, payload: {} });
+    },
+    crash() {
+      emitter.emit(events.CRASH, { type: events.CRASH, payload: { error: new Error('coordinator gone') } });
+    },
+  };
+}
+
+describe('embedded ownership', () => {
+  it('owns every bot on its one runner while started', async () => {
+    const o = new EmbeddedOwnership();
+    const { calls, listener } = recorder();
+    expect(o.owns(randomUUID())).toBe(false);
+    await o.start(listener);
+    expect(o.partitionCount).toBe(1);
+    expect(o.owned()).toEqual([0]);
+    for (let i = 0; i < 20; i++) expect(o.owns(randomUUID())).toBe(true);
+    await o.stop();
+    expect(o.owns(randomUUID())).toBe(false);
+    expect(calls).toEqual(['assigned 0', 'revoked 0']);
+  });
+});
+
+describe('Kafka consumer-group ownership (unit, with a stand-in consumer)', () => {
+  const make = (extra: Partial<ConstructorParameters<typeof KafkaOwnership>[0]> = {}) => {
+    const fake = fakeConsumer();
+    const ensured: [string, number][] = [];
+    const errors: Error[] = [];
+    const ownership = new KafkaOwnership({
+      kafka: {} as Kafka,
+      partitions: 8,
+      groupId: 'runners-test',
+      createConsumer: (c) => fake.create(c),
+      ensureTopic: async (t, n) => void ensured.push([t, n]),
+      onError: (e) => errors.push(e),
+      ...extra,
+    });
+    return { fake, ensured, errors, ownership };
+  };
+
+  it('partitions bots by id exactly as Kafka\'s murmur2 partitioner places the key bot-<id>', () => {
+    // reference values of Kafka's Java client: Utils.toPositive(Utils.murmur2(key)) % n
+    expect(kafkaPartitionOf('a', 1_000_000)).toBe(Number((BigInt(murmur2Reference('bot-a')) & 0x7fffffffn) % 1_000_000n));
+    const counts = new Array(8).fill(0);
+    for (let i = 0; i < 4000; i++) counts[kafkaPartitionOf(randomUUID(), 8)]++;
+    for (const c of counts) expect(c).toBeGreaterThan(350); // spread evenly (500 each on average)
+    const id = randomUUID();
+    expect(kafkaPartitionOf(id, 8)).toBe(kafkaPartitionOf(id, 8));
+  });
+
+  it('creates its topic, joins the group, and assigns what the coordinator gives it', async () => {
+    const { fake, ensured, ownership } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    expect(ensured).toEqual([[OWNERSHIP_TOPIC, 8]]);
+    expect(fake.config).toMatchObject({ groupId: 'runners-test' });
+    expect(fake.log).toEqual(['connect', `subscribe ${OWNERSHIP_TOPIC}`, 'run']);
+    expect(ownership.owned()).toEqual([]);
+    fake.join([1, 3, 5]);
+    expect(ownership.owned()).toEqual([1, 3, 5]); // at once
+    await ownership.settled();
+    expect(calls).toEqual(['assigned 1,3,5']);
+    const bots = Array.from({ length: 200 }, () => randomUUID());
+    for (const b of bots) expect(ownership.owns(b)).toBe([1, 3, 5].includes(ownership.partitionOf(b)));
+    // other topics in the assignment are not ours
+    fake.join([1, 3, 5, 7], 'some.other.topic');
+    await ownership.settled();
+    expect(calls).toEqual(['assigned 1,3,5', 'revoked 1,3,5']);
+  });
+
+  it('revokes everything the moment a rebalance begins (eager protocol), then assigns the new set', async () => {
+    const { fake, ownership } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    fake.join([0, 1, 2, 3]);
+    const bot = Array.from({ length: 100 }, () => randomUUID()).find((b) => ownership.partitionOf(b) === 2)!;
+    expect(ownership.owns(bot)).toBe(true);
+    fake.rebalance();
+    expect(ownership.owns(bot)).toBe(false); // synchronously: no exchange call after this point
+    fake.join([2, 3]);
+    await ownership.settled();
+    expect(calls).toEqual(['assigned 0,1,2,3', 'revoked 0,1,2,3', 'assigned 2,3']);
+    expect(ownership.owns(bot)).toBe(true);
+  });
+
+  it('moves only the difference when it rejoins without a rebalance event', async () => {
+    const { fake, ownership } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    fake.join([0, 1]);
+    fake.join([1, 2]);
+    await ownership.settled();
+    expect(calls).toEqual(['assigned 0,1', 'revoked 0', 'assigned 2']);
+  });
+
+  it('serialises the callbacks: a revocation waits for the assignment in progress', async () => {
+    const { fake, ownership } = make();
+    const order: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    await ownership.start({
+      async onAssigned(p) {
+        order.push(`assign start ${p}`);
+        await slow;
+        order.push(`assign end ${p}`);
+      },
+      async onRevoked(p) {
+        order.push(`revoke ${p}`);
+      },
+    });
+    fake.join([4]);
+    fake.rebalance();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['assign start 4']);
+    release();
+    await ownership.settled();
+    expect(order).toEqual(['assign start 4', 'assign end 4', 'revoke 4']);
+  });
+
+  it('owns nothing after a crash, and reports it', async () => {
+    const { fake, ownership, errors } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    fake.join([6]);
+    fake.crash();
+    await ownership.settled();
+    expect(ownership.owned()).toEqual([]);
+    expect(calls).toEqual(['assigned 6', 'revoked 6']);
+    expect(errors.map((e) => e.message)).toEqual(['coordinator gone']);
+  });
+
+  it('revokes before it leaves the group on stop, so the next owner never overlaps', async () => {
+    const { fake, ownership } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    fake.join([0, 7]);
+    await ownership.stop();
+    expect(calls).toEqual(['assigned 0,7', 'revoked 0,7']);
+    expect(fake.log[fake.log.length - 1]).toBe('disconnect');
+    // events after stop do nothing
+    fake.join([1]);
+    await ownership.settled();
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a listener that throws does not stop the next callbacks', async () => {
+    const { fake, ownership, errors } = make();
+    const seen: string[] = [];
+    await ownership.start({
+      onAssigned: async (p) => {
+        seen.push(`a${p}`);
+        throw new Error('resume failed');
+      },
+      onRevoked: async (p) => void seen.push(`r${p}`),
+    });
+    fake.join([1]);
+    fake.rebalance();
+    await ownership.settled();
+    expect(seen).toEqual(['a1', 'r1']);
+    expect(errors.map((e) => e.message)).toEqual(['resume failed']);
+  });
+});
+
+/** Kafka's murmur2 (clients/.../Utils.java), written out independently of kafkajs. */
+function murmur2Reference(key: string): number {
+  const data = Buffer.from(key);
+  const m = 0x5bd1e995;
+  let h = (0x9747b28c ^ data.length) | 0;
+  const len4 = data.length >> 2;
+  for (let i = 0; i < len4; i++) {
+    let k = data.readInt32LE(i * 4);
+    k = Math.imul(k, m);
+    k ^= k >>> 24;
+    k = Math.imul(k, m);
+    h = Math.imul(h, m);
+    h ^= k;
+  }
+  const rest = data.length & 3;
+  const base = data.length & ~3;
+  if (rest === 3) h ^= data[base + 2] << 16;
+  if (rest >= 2) h ^= data[base + 1] << 8;
+  if (rest >= 1) {
+    h ^= data[base];
+    h = Math.imul(h, m);
+  }
+  h ^= h >>> 13;
+  h = Math.imul(h, m);
+  h ^= h >>> 15;
+  return h | 0;
+}
+
+// Against a real Kafka when KAFKA_BROKERS is set: two members of one group
+// split the partitions without overlap, and the survivor takes all on a stop.
+const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+(brokers.length ? describe : describe.skip)(`Kafka ownership on a broker (${brokers.length ? brokers.join(',') : 'skipped: KAFKA_BROKERS not set'})`, () => {
+  jest.setTimeout(90_000);
+  it('splits partitions between two runners, then hands all to the one left', async () => {
+    const { createKafka } = await import('./kafka.client');
+    const kafka = createKafka({ brokers });
+    const topic = `test-${randomUUID().slice(0, 8)}.bot-ownership`;
+    const groupId = `${topic}.group`;
+    const a = new KafkaOwnership({ kafka, topic, groupId, partitions: 6 });
+    const b = new KafkaOwnership({ kafka, topic, groupId, partitions: 6 });
+    const wait = async (ok: () => boolean) => {
+      for (let i = 0; i < 600 && !ok(); i++) await new Promise((r) => setTimeout(r, 100));
+    };
+    try {
+      await a.start(recorder().listener);
+      await wait(() => a.owned().length === 6);
+      await b.start(recorder().listener);
+      await wait(() => a.owned().length + b.owned().length === 6 && a.owned().length > 0 && b.owned().length > 0);
+      expect([...a.owned(), ...b.owned()].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+      await b.stop();
+      await wait(() => a.owned().length === 6);
+      expect(a.owned()).toEqual([0, 1, 2, 3, 4, 5]);
+    } finally {
+      await a.stop();
+      await b.stop();
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+  });
+});

@@ -1,0 +1,163 @@
+import {
+  BeforeApplicationShutdown,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore, Subscription } from '@gridrocket/event-store';
+import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig, AppError } from '@gridrocket/shared';
+import { EVENT_SINK, EventSink } from './event-sink.port';
+import { Forwarder } from './forwarder';
+import { InProcessSink } from './in-process.sink';
+import { kafkaSettingsFromEnv } from './kafka.client';
+import { KafkaSink } from './kafka.sink';
+import { MetricsService } from './metrics.service';
+import { defaultTopicMap } from './stream-message';
+
+/** The bot list's collection (bots context); a string here so that streaming does not depend on bots. */
+const BOT_LIST = 'bots';
+
+export function createSink(config: AppConfig, env: NodeJS.ProcessEnv = process.env): EventSink {
+  if (!config.kafkaBrokers.length) return new InProcessSink();
+  const settings = kafkaSettingsFromEnv({ ...env, KAFKA_BROKERS: config.kafkaBrokers.join(',') })!;
+  return new KafkaSink(settings);
+}
+
+/**
+ * Starts the forwarder (in the background, retrying while Kafka is away, so the
+ * API serves meanwhile), counts commands and appended events, and feeds the
+ * lag gauges. Stops before the stores close.
+ */
+@Injectable()
+export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Streaming');
+  private meter: Subscription | null = null;
+  private meterLoop: Promise<void> | null = null;
+  private starting: Promise<void> | null = null;
+  private shuttingDown = false;
+
+  constructor(
+    private readonly forwarder: Forwarder,
+    private readonly metrics: MetricsService,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly projector: Projector,
+    @Optional() private readonly commands?: CommandBus,
+  ) {}
+
+  onModuleInit() {
+    this.countCommands();
+  }
+
+  /** Every command through the bus is counted and timed, by name and outcome. */
+  private countCommands() {
+    const bus = this.commands as (CommandBus & { __metered?: boolean }) | undefined;
+    if (!bus || bus.__metered) return;
+    bus.__metered = true;
+    const original = bus.execute.bind(bus);
+    const metrics = this.metrics;
+    bus.execute = (async (command: object) => {
+      const name = command?.constructor?.name ?? 'unknown';
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+      try {
+        const result = await original(command as never);
+        metrics.commandHandled(name, 'ok', seconds());
+        return result;
+      } catch (err) {
+        metrics.commandHandled(name, err instanceof AppError && err.status < 500 ? 'rejected' : 'failed', seconds());
+        throw err;
+      }
+    }) as CommandBus['execute'];
+  }
+
+  async onApplicationBootstrap() {
+    this.metrics.setSource('headPosition', async () => Number(await this.events.headPosition()));
+    this.metrics.setSource('projectionLag', async () => {
+      const head = await this.events.headPosition();
+      const at = this.projector.health().position;
+      return Number(head > at ? head - at : 0n);
+    });
+    this.metrics.setSource('runningBots', () => this.reads.count(BOT_LIST, { status: 'running' }).catch(() => null));
+    if (this.config.forwarder) {
+      this.metrics.setSource('forwarderLag', async () => Number((await this.forwarder.lag()).behind));
+      this.starting = this.startForwarder();
+    }
+    this.startMeter();
+  }
+
+  private async startForwarder() {
+    for (let attempt = 1; !this.shuttingDown; attempt++) {
+      try {
+        await this.forwarder.start();
+        this.logger.log(`Forwarding events to ${this.forwarder.name} from position ${this.forwarder.position}`);
+        return;
+      } catch (err) {
+        this.logger.warn(`Forwarder could not start (attempt ${attempt}): ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * attempt)));
+      }
+    }
+  }
+
+  /** Counts the events appended from now on (a live subscription from the end). */
+  private startMeter() {
+    const sub = this.events.subscribeToAll({ fromPosition: 'end' });
+    this.meter = sub;
+    this.meterLoop = (async () => {
+      try {
+        for await (const e of sub) this.metrics.eventAppended(e.type, e.streamId);
+      } catch {
+        // closed
+      }
+    })();
+  }
+
+  async beforeApplicationShutdown() {
+    this.shuttingDown = true;
+    await this.starting;
+    await this.forwarder.stop().catch((err) => this.logger.warn(`Forwarder stop: ${(err as Error).message}`));
+    await this.meter?.close();
+    await this.meterLoop;
+  }
+}
+
+/** The forwarder, its sink, and the operators' metrics. */
+@Global()
+@Module({
+  imports: [CqrsModule],
+  providers: [
+    { provide: MetricsService, useFactory: () => new MetricsService() },
+    { provide: EVENT_SINK, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createSink(config) },
+    {
+      provide: Forwarder,
+      inject: [EVENT_STORE, READ_STORE, EVENT_SINK, MetricsService, APP_CONFIG],
+      useFactory: (events: EventStore, reads: ReadStore, sink: EventSink, metrics: MetricsService, config: AppConfig) => {
+        const logger = new Logger('Forwarder');
+        const settings = kafkaSettingsFromEnv({ KAFKA_BROKERS: config.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: process.env.KAFKA_TOPIC_PREFIX });
+        return new Forwarder({
+          events,
+          reads,
+          sink,
+          topics: defaultTopicMap(settings?.topicPrefix ?? ''),
+          onError: (err, attempt) => logger.warn(`Publishing failed (attempt ${attempt}), retrying: ${err.message}`),
+          onPublished: (messages, batch) => {
+            for (const m of messages) metrics.eventsForwarded.inc({ topic: m.topic });
+            const created = Date.parse(batch[batch.length - 1].created);
+            if (Number.isFinite(created)) metrics.forwarderLatency.observe(Math.max(0, Date.now() - created) / 1000);
+          },
+        });
+      },
+    },
+    StreamingLifecycle,
+  ],
+  exports: [MetricsService, EVENT_SINK, Forwarder],
+})
+export class StreamingModule {}

@@ -1,0 +1,157 @@
+import { join } from 'node:path';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { EVENT_SINK, Forwarder, InProcessSink, MetricsService, StreamValue } from '@gridrocket/streaming';
+import { parseReplayArgs, replay } from '../apps/api/src/cli/replay';
+import { parseTailArgs, startTail } from '../apps/api/src/cli/tail';
+import { Client, spotBot } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The operators' side of the running app: the in-process stream, /metrics, the tail and replay CLIs. */
+describe('forwarder and operators, in the app (embedded mode)', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let alice: Client;
+  let uid: string;
+  let botId: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    alice = new Client(app.url);
+    uid = (await alice.signUp('ops-alice@example.com')).uid;
+    const bot = await alice.raw('POST', '/api/bots', {
+      body: JSON.stringify({ ...spotBot, userId: uid }),
+      headers: { 'content-type': 'application/json', 'x-correlation-id': 'ops-corr-1' },
+    });
+    expect(bot.status).toBe(201);
+    botId = bot.body.id;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('feeds every event to the in-process stream, keyed by stream, with the request\'s correlation id', async () => {
+    const sink = app.app.get<InProcessSink>(EVENT_SINK);
+    expect(sink).toBeInstanceOf(InProcessSink);
+    expect(sink.topics()).toEqual(['gridrocket.bots', 'gridrocket.credentials', 'gridrocket.users', 'gridrocket.other']);
+    const messages = await until(() => sink.snapshot(), (s) => s.some((m) => m.key === `bot-${botId}`));
+    const created = messages.find((m) => m.key === `bot-${botId}`)!;
+    expect(created.topic).toBe('gridrocket.bots');
+    expect(created.headers).toMatchObject({ 'event-type': 'BotCreated', 'correlation-id': 'ops-corr-1' });
+    const users = messages.filter((m) => m.topic === 'gridrocket.users');
+    expect(users.length).toBeGreaterThan(0);
+    for (const m of users) {
+      const value = JSON.parse(m.value) as StreamValue;
+      expect(JSON.stringify(value.data)).not.toMatch(/passwordHash|v1\.[A-Za-z0-9_-]{8,}\./);
+    }
+    const lag = await app.app.get(Forwarder).lag();
+    expect(lag.behind).toBe(0n);
+  });
+
+  it('serves Prometheus metrics at /metrics', async () => {
+    await alice.get(`/api/startBot?userId=${uid}&id=${botId}`);
+    await until(async () => (await alice.get(`/api/bot-details/${botId}`)).body.state, (s) => s === 'running');
+    app.app.get(MetricsService).exchangeError('Binance', 'network');
+    const res = await fetch(`${app.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/gridrocket_commands_total\{command="CreateBotCommand",outcome="ok"\} 1/);
+    expect(text).toMatch(/gridrocket_commands_total\{command="StartBotCommand",outcome="ok"\} 1/);
+    expect(text).toMatch(/gridrocket_events_appended_total\{type="BotCreated",category="bot"\} 1/);
+    expect(text).toMatch(/gridrocket_events_forwarded_total\{topic="gridrocket.bots"\} \d+/);
+    expect(text).toMatch(/gridrocket_forwarder_lag_events \d+/);
+    expect(text).toMatch(/gridrocket_projection_lag_events \d+/);
+    expect(text).toMatch(/gridrocket_running_bots 1/);
+    expect(text).toMatch(/gridrocket_exchange_errors_total\{exchange="Binance",kind="network"\} 1/);
+    expect(text).toMatch(/gridrocket_http_requests_total\{method="POST",route="\/api\/bots",status="201"\} 1/);
+    expect(text).toMatch(/gridrocket_process_cpu_seconds_total/);
+  });
+
+  it('counts refused commands apart', async () => {
+    const busy = await alice.delete(`/api/bots/${botId}`); // running: refused
+    expect(busy.status).toBe(409);
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    expect(text).toMatch(/gridrocket_commands_total\{command="DeleteBotCommand",outcome="rejected"\} 1/);
+  });
+
+  it('answers every request with an x-correlation-id', async () => {
+    const given = await fetch(`${app.url}/api/health`, { headers: { 'x-correlation-id': 'from-the-caller' } });
+    expect(given.headers.get('x-correlation-id')).toBe('from-the-caller');
+    const made = await fetch(`${app.url}/api/health`, { headers: { 'x-correlation-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('tails the embedded store live: from the beginning, by type', async () => {
+    const lines: string[] = [];
+    const tail = await startTail(parseTailArgs(['--from-beginning', '--type', 'BotCreated', '--json']), { DATA_DIR: app.dataDir }, (l) => lines.push(l));
+    try {
+      expect(tail.source).toMatch(/sqlite event store/);
+      await until(() => lines.length, (n) => n >= 1);
+      expect(JSON.parse(lines[0])).toMatchObject({ type: 'BotCreated', streamId: `bot-${botId}` });
+      const second = await alice.post('/api/bots', { ...spotBot, userId: uid });
+      await until(() => lines.length, (n) => n >= 2, 3000);
+      expect(lines.map((l) => JSON.parse(l).streamId)).toEqual([`bot-${botId}`, `bot-${second.body.id}`]);
+      expect(lines.every((l) => JSON.parse(l).type === 'BotCreated')).toBe(true);
+    } finally {
+      await tail.stop();
+    }
+  });
+
+  it('tails only what comes next without --from-beginning, and prints readable lines', async () => {
+    const lines: string[] = [];
+    const tail = await startTail(parseTailArgs([]), { DATA_DIR: app.dataDir }, (l) => lines.push(l));
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(lines).toEqual([]);
+      await alice.get(`/api/stopBot?userId=${uid}&id=${botId}`);
+      await until(() => lines.length, (n) => n >= 2, 3000);
+      expect(lines[0]).toContain(`bot-${botId}@`);
+      expect(lines[0]).toContain('BotStopRequested');
+      expect(lines[0]).toContain(`user=${uid}`);
+    } finally {
+      await tail.stop();
+    }
+  });
+
+  it('replays a bot: its events and the folded state, now or at a time', async () => {
+    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    try {
+      const out: string[] = [];
+      await replay(store, parseReplayArgs([`bot-${botId}`]), (l) => out.push(l));
+      expect(out[0]).toMatch(new RegExp(`bot-${botId}: \\d+ of \\d+ events`));
+      expect(out.some((l) => l.includes('BotCreated'))).toBe(true);
+      expect(out.join('\n')).toContain('"status": ');
+
+      const json: string[] = [];
+      await replay(store, parseReplayArgs([botId, '--at', '2000-01-01T00:00:00Z', '--json']), (l) => json.push(l));
+      expect(json).toHaveLength(1);
+      expect(JSON.parse(json[0]).folded).toMatchObject({ eventsApplied: 0, view: null });
+
+      expect(() => parseReplayArgs([botId, '--at', 'last tuesday'])).toThrow(/ISO-8601/);
+      expect(() => parseReplayArgs([])).toThrow(/usage/);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('/metrics behind a token', () => {
+  it('needs the bearer token when METRICS_TOKEN is set', async () => {
+    const app = await startTestApp({ METRICS_TOKEN: 'scrape-me' });
+    try {
+      expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer wrong-one' } })).status).toBe(401);
+      expect((await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer scrape-me' } })).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
