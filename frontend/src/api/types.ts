@@ -1,0 +1,86 @@
+export type BotType = 'Spot' | 'Futures';
+export type Exchange = 'Binance' | 'Kucoin';
+export type BotState = 'stopped' | 'starting' | 'running' | 'stopping';
+
+export interface User {
+  uid: string;
+  displayName: string | null;
+  email: string;
+  emailVerified: boolean;
+  photoURL: string | null;
+}
+
+/** A bot as the server returns it (lowercase fields, spec section 3). */
+export interface Bot {
+  id: string;
+  bottype: BotType;
+  userid: string;
+  exchange: Exchange;
+  symbol: string;
+  numoforders: number;
+  ordersize: number;
+  interval: number;
+  entryprice: number;
+  takeprofit: number;
+  botstatus: boolean | number;
+  pid: number;
+  profit?: number;
+  leverage?: number;
+  state?: BotState;
+  lasterror?: string | null;
+}
+
+export interface Credential {
+  id: string;
+  exchange: Exchange;
+  apikeyid: string;
+}
+
+export interface BalanceRecord {
+  symbol: string;
+  exchange: string;
+  balance: number | string;
+  available: number | string;
+}
+
+export interface ChartData {
+  points: Array<{ time: number; value: number }>;
+  levels: Array<{ price: number; kind: 'buy' | 'take-profit'; status: 'open' | 'filled' }>;
+  fills: Array<{ time: number; price: number; side: 'buy' | 'sell'; amount: number }>;
+}
+
+export interface CreateBotBody {
+  userId: string;
+  exchange: Exchange;
+  symbol: string;
+  numOfOrders: number;
+  orderSize: number;
+  interval: number;
+  entryPrice: number;
+  takeProfit: number;
+  status: false;
+  botType: BotType;
+  pid: -1;
+  leverage?: number;
+}
+
+export interface EditBotBody {
+  exchange: Exchange;
+  numOfOrders: number;
+  orderSize: number;
+  interval: number;
+  entryPrice: number;
+  takeProfit: number;
+  leverage?: number;
+}
+
+/** The phase a bot is in, from `state` when the server sends it, else from the status flag. */
+export function botPhase(bot: Pick<Bot, 'state' | 'botstatus'>): BotState {
+  if (bot.state) return bot.state;
+  return bot.botstatus === true || bot.botstatus === 1 ? 'running' : 'stopped';
+}
+
+/** Running, starting or stopping: edit and delete are blocked. */
+export function isBusy(bot: Pick<Bot, 'state' | 'botstatus'>): boolean {
+  return botPhase(bot) !== 'stopped';
+}

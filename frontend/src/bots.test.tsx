@@ -1,0 +1,334 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import type { Bot } from './api/types';
+
+jest.mock('./api/socket', () => socketModuleMock());
+
+beforeEach(() => {
+  fake.socket = new FakeSocket();
+});
+afterEach(() => window.localStorage.clear());
+
+const cards = () => screen.queryAllByTestId('bot-card');
+
+function routesWith(bots: Bot[], extra: Record<string, unknown> = {}) {
+  return mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': () => bots, ...extra });
+}
+
+describe('bots page: tabs and pagination (9 per page)', () => {
+  it('shows 9 spot cards a page with page controls, and futures on their own tab', async () => {
+    const spot = Array.from({ length: 12 }, (_, i) => makeBot({ id: `s${i + 1}`, entryprice: 1000 + i }));
+    const futures = Array.from({ length: 2 }, (_, i) => makeBot({ id: `f${i + 1}`, bottype: 'Futures', leverage: 10 }));
+    routesWith([...spot, ...futures]);
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(9));
+    expect(screen.getByRole('tab', { name: /Spot bots/ })).toHaveAttribute('aria-selected', 'true');
+    const nav = screen.getByRole('navigation', { name: 'Spot bots pages' });
+    expect(within(nav).getByText('Page 1 of 2')).toBeInTheDocument();
+    expect(within(nav).getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await userEvent.click(within(nav).getByRole('button', { name: 'Page 2' }));
+    expect(cards()).toHaveLength(3);
+    expect(cards().map((c) => c.getAttribute('data-bot-id'))).toEqual(['s10', 's11', 's12']);
+    expect(within(nav).getByRole('button', { name: 'Next page' })).toBeDisabled();
+    await userEvent.click(within(nav).getByRole('button', { name: 'Previous page' }));
+    expect(cards()).toHaveLength(9);
+
+    await userEvent.click(screen.getByRole('tab', { name: /Futures bots/ }));
+    expect(cards()).toHaveLength(2);
+    expect(screen.queryByRole('navigation', { name: 'Futures bots pages' })).not.toBeInTheDocument();
+    const card = cards()[0];
+    expect(within(card).getByText('futures')).toBeInTheDocument();
+    expect(within(card).getByText('T/P')).toBeInTheDocument();
+    expect(within(card).getByText('$60,000.00')).toBeInTheDocument();
+    expect(within(card).getByText('10.00x')).toBeInTheDocument();
+  });
+
+  it('tabs move with the arrow keys', async () => {
+    routesWith([]);
+    renderApp('/bots', { user: USER });
+    const spotTab = await screen.findByRole('tab', { name: /Spot bots/ });
+    spotTab.focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: /Futures bots/ })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: /Futures bots/ })).toHaveFocus();
+  });
+
+  it('blocks edit and delete while a bot runs, and shows profit', async () => {
+    routesWith([makeBot({ id: 'r1', botstatus: true, state: 'running', pid: 42, profit: 12.5 }), makeBot({ id: 's1' })]);
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    const [running, stopped] = cards();
+    expect(within(running).getByRole('button', { name: /^Edit / })).toBeDisabled();
+    expect(within(running).getByRole('button', { name: /^Delete / })).toBeDisabled();
+    expect(within(running).getByRole('button', { name: /^Stop / })).toBeEnabled();
+    expect(within(running).getByTestId('profit')).toHaveTextContent('+12.50 USDT');
+    expect(within(stopped).getByRole('button', { name: /^Edit / })).toBeEnabled();
+    expect(within(stopped).getByRole('button', { name: /^Delete / })).toBeEnabled();
+    expect(within(stopped).getByRole('button', { name: /^Start / })).toBeEnabled();
+  });
+});
+
+describe('bot form: validation, price, cost', () => {
+  const exchangeRoutes = {
+    'GET /api/balanceSpot': [{ symbol: 'BTC', exchange: 'Binance', balance: 1, available: 1 }, { symbol: 'USDT', exchange: 'Binance', balance: 1234.5, available: 1000 }],
+    'GET /api/priceSpot': 100,
+    'GET /api/balanceFutures': [{ symbol: 'USDT', exchange: 'Binance', balance: 500, available: 500 }],
+    'GET /api/priceFutures': 100,
+    'GET /api/futuresPositionRisk': [{ symbol: 'BTCUSDT', leverage: 10 }],
+  };
+
+  it('spot: balance with 2 decimals, price pre-fills entry, live cost via gridCost, Save enabled only when valid', async () => {
+    const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n1', ...JSON.parse(String(init.body)) }) }) });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create new bot' });
+    const f = within(dialog);
+    expect(f.getByText('Minimum: 20 USDT')).toBeInTheDocument();
+    expect(f.getByRole('option', { name: 'Select Exchange' })).toBeInTheDocument();
+    const save = f.getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    expect(f.getByTestId('total-cost')).toHaveTextContent('—');
+
+    await userEvent.click(f.getByLabelText('Take profit'));
+    await userEvent.tab();
+    expect(f.getByText('Missing form values!')).toBeInTheDocument();
+
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await waitFor(() => expect(f.getByTestId('balance')).toHaveTextContent('1,234.50 USDT'));
+    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    expect(f.getByTestId('current-price')).toHaveTextContent('100.00 USDT');
+
+    await userEvent.type(f.getByLabelText('Grid size'), '3');
+    await userEvent.type(f.getByLabelText('Order size'), '2');
+    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    // 2×100 + 2×90 + 2×80
+    expect(f.getByTestId('total-cost')).toHaveTextContent('540.00 USDT');
+    expect(save).toBeDisabled();
+    await userEvent.type(f.getByLabelText('Take profit'), '1.5');
+    expect(save).toBeEnabled();
+    // take profit is a percentage: sold at the average entry + 1.5 %
+    expect(f.getByLabelText('Take profit')).toHaveAccessibleDescription('Sold at the average entry price + this % (after the first fill: 101.5 USDT)');
+    expect(f.queryByText('Missing form values!')).not.toBeInTheDocument();
+
+    await userEvent.clear(f.getByLabelText('Order size'));
+    await userEvent.type(f.getByLabelText('Order size'), 'x');
+    expect(f.getByTestId('total-cost')).toHaveTextContent('—');
+    expect(save).toBeDisabled();
+    expect(f.getByText('Missing form values!')).toBeInTheDocument();
+    await userEvent.clear(f.getByLabelText('Order size'));
+    await userEvent.type(f.getByLabelText('Order size'), '2');
+
+    await userEvent.click(save);
+    expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots' && i?.method === 'POST')!;
+    expect(JSON.parse(String(call[1]!.body))).toEqual({
+      userId: 'u-1', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 2, interval: 10, entryPrice: 100,
+      takeProfit: 1.5, status: false, botType: 'Spot', pid: -1,
+    });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+  });
+
+  it('field lengths follow the spec (grid size 1 to 2 characters, order size 1 to 4)', async () => {
+    routesWith([], exchangeRoutes);
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    expect(f.getByLabelText('Grid size')).toHaveAttribute('maxLength', '2');
+    expect(f.getByLabelText('Order size')).toHaveAttribute('maxLength', '4');
+    expect(f.getByLabelText('Entry Price')).toHaveAttribute('maxLength', '10');
+    await userEvent.type(f.getByLabelText('Grid size'), '0');
+    await userEvent.tab();
+    expect(f.getByText('Must be a number greater than 0')).toBeInTheDocument();
+  });
+
+  it('futures: leverage as Nx divides the cost; minimum hint 60 USDT', async () => {
+    routesWith([], exchangeRoutes);
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    expect(f.getByText('Minimum: 60 USDT')).toBeInTheDocument();
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
+    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await userEvent.type(f.getByLabelText('Grid size'), '3');
+    await userEvent.type(f.getByLabelText('Order size'), '2');
+    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    expect(f.getByTestId('total-cost')).toHaveTextContent('54.00 USDT');
+  });
+
+  it('edit: pair is read-only, PUT sends the fields, failure says "Error editing bot!"', async () => {
+    const bot = makeBot({ id: 'e1', entryprice: 100, numoforders: 3, ordersize: 2, interval: 10, takeprofit: 1 });
+    const fetch = routesWith([bot], { ...exchangeRoutes, 'PUT /api/bots/e1': { status: 409, body: { statusCode: 409, message: 'Bot is running' } } });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Edit / }));
+    const f = within(screen.getByRole('dialog', { name: 'Edit bot' }));
+    expect(f.getByLabelText('Pair')).toBeDisabled();
+    expect(f.getByLabelText('Entry Price')).toHaveValue('100');
+    expect(f.getByTestId('total-cost')).toHaveTextContent('540.00 USDT');
+    await userEvent.clear(f.getByLabelText('Grid size'));
+    await userEvent.type(f.getByLabelText('Grid size'), '4');
+    expect(f.getByTestId('total-cost')).toHaveTextContent('680.00 USDT');
+    await userEvent.click(f.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Error editing bot!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots/e1' && i?.method === 'PUT')!;
+    expect(JSON.parse(String(call[1]!.body))).toEqual({ exchange: 'Binance', numOfOrders: 4, orderSize: 2, interval: 10, entryPrice: 100, takeProfit: 1 });
+  });
+});
+
+describe('live status', () => {
+  it('a started bot turns running with "Bot successfully started!" when the push arrives', async () => {
+    const bot = makeBot({ id: 'b1' });
+    const fetch = routesWith([bot], { 'GET /api/startBot': { status: 202, body: { ...bot, state: 'starting' } } });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
+    await waitFor(() => expect(cards()[0]).toHaveAttribute('data-state', 'starting'));
+    const call = fetch.mock.calls.find(([u]) => String(u).startsWith('/api/startBot'))!;
+    const q = new URL(String(call[0]), 'http://x').searchParams;
+    expect(Object.fromEntries(q)).toEqual({
+      userId: 'u-1', symbol: 'BTCUSDT', quantity: '0.01', orderCount: '5', orderDiff: '100', takeProfit: '1', id: 'b1',
+      exchange: 'Binance', entryPrice: '60000', botType: 'Spot',
+    });
+    expect((call[1]!.headers as Record<string, string>)['X-CSRF-Token']).toBe('test-csrf');
+    expect(screen.queryByText('Bot successfully started!')).not.toBeInTheDocument();
+    act(() => fake.socket.push('bot:status', { id: 'b1', botstatus: true, pid: 4242 }));
+    expect(await screen.findByText('Bot successfully started!')).toBeInTheDocument();
+    expect(cards()[0]).toHaveAttribute('data-state', 'running');
+    expect(within(cards()[0]).getByRole('button', { name: /^Edit / })).toBeDisabled();
+    // no polling while the socket is up
+    expect(fetch.mock.calls.some(([u]) => String(u).startsWith('/api/bot-details'))).toBe(false);
+  });
+
+  it('a bot-details read that answers after the status push does not undo it (fast runner)', async () => {
+    const bot = makeBot({ id: 'b5' });
+    const base = routesWith([bot], {
+      'GET /api/startBot': { status: 202, body: { ...bot, state: 'starting' } },
+      // read while the runner was still placing the ladder
+      'GET /api/bot-details/b5': { ...bot, state: 'starting' },
+    });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    (global as unknown as { fetch: unknown }).fetch = async (u: string, init?: RequestInit) => {
+      if (String(u).startsWith('/api/bot-details/')) await gate;
+      return base(u, init);
+    };
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
+    await waitFor(() => expect(cards()[0]).toHaveAttribute('data-state', 'starting'));
+    // BotStartRequested → bot:changed → a read goes out; BotStarted's push overtakes its answer
+    act(() => fake.socket.push('bot:changed', { id: 'b5' }));
+    await waitFor(() => expect(base.mock.calls.some(([u]) => String(u).startsWith('/api/bot-details/b5'))).toBe(false));
+    act(() => fake.socket.push('bot:status', { id: 'b5', botstatus: true, pid: 77 }));
+    expect(await screen.findByText('Bot successfully started!')).toBeInTheDocument();
+    await act(async () => {
+      release();
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(base.mock.calls.some(([u]) => String(u).startsWith('/api/bot-details/b5'))).toBe(true);
+    expect(cards()[0]).toHaveAttribute('data-state', 'running');
+    expect(within(cards()[0]).getByRole('button', { name: /^Stop / })).toBeEnabled();
+  });
+
+  it('a start that fails later shows "Failed to start the bot." with the reason', async () => {
+    const bot = makeBot({ id: 'b2' });
+    routesWith([bot], {
+      'GET /api/startBot': { status: 202, body: { ...bot, state: 'starting' } },
+      'GET /api/bot-details/b2': { ...bot, state: 'stopped', lasterror: 'Insufficient balance' },
+    });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
+    act(() => fake.socket.push('bot:changed', { id: 'b2' }));
+    expect(await screen.findByText('Failed to start the bot.')).toBeInTheDocument();
+    expect(screen.getAllByText('Insufficient balance').length).toBeGreaterThan(0);
+  });
+
+  it('polls bot-details every second only while the socket is down', async () => {
+    fake.socket.connected = false;
+    const bot = makeBot({ id: 'b3' });
+    let polls = 0;
+    const fetch = routesWith([bot], {
+      'GET /api/startBot': { status: 202, body: { ...bot, state: 'starting' } },
+      'GET /api/bot-details/b3': () => {
+        polls += 1;
+        return polls >= 2 ? { ...bot, botstatus: true, state: 'running', pid: 7 } : { ...bot, state: 'starting' };
+      },
+    });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
+    expect(await screen.findByText('Bot successfully started!', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(cards()[0]).toHaveAttribute('data-state', 'running');
+    const n = fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/bot-details')).length;
+    await new Promise((r) => setTimeout(r, 1300));
+    // pending cleared: polling stopped
+    expect(fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/bot-details')).length).toBe(n);
+  });
+
+  it('stop asks about "Cancel all orders" and sends it; the push reports the stop', async () => {
+    const bot = makeBot({ id: 'b4', botstatus: true, state: 'running', pid: 99 });
+    const fetch = routesWith([bot], {
+      'GET /api/stopBot': { status: 202, body: { ...bot, state: 'stopping' } },
+      'GET /api/bot-details/b4': { ...bot, botstatus: false, state: 'stopped', pid: -1 },
+    });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    expect(within(dlg).getByText('Are you sure you want to stop the Bot?')).toBeInTheDocument();
+    await userEvent.click(within(dlg).getByLabelText('Cancel all orders'));
+    await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).startsWith('/api/stopBot'))).toBe(true));
+    const call = fetch.mock.calls.find(([u]) => String(u).startsWith('/api/stopBot'))!;
+    expect(Object.fromEntries(new URL(String(call[0]), 'http://x').searchParams)).toEqual({
+      userId: 'u-1', id: 'b4', pid: '99', cancelAllOrders: 'true', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot',
+    });
+    act(() => fake.socket.push('bot:status', { id: 'b4', botstatus: false, pid: -1 }));
+    expect(await screen.findByText('Bot successfully stopped!')).toBeInTheDocument();
+    await waitFor(() => expect(cards()[0]).toHaveAttribute('data-state', 'stopped'));
+  });
+
+  it('delete asks first; success and failure texts', async () => {
+    let bots = [makeBot({ id: 'd1' }), makeBot({ id: 'd2' })];
+    routesWith([], {
+      'GET /api/bots/u-1': () => bots,
+      'DELETE /api/bots/d1': () => {
+        bots = bots.filter((b) => b.id !== 'd1');
+        return { status: 204 };
+      },
+      'DELETE /api/bots/d2': { status: 500, body: { statusCode: 500, message: 'boom' } },
+    });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Delete / }));
+    const dlg = screen.getByRole('alertdialog', { name: 'Delete Bot' });
+    expect(within(dlg).getByText('Are you sure you want to Delete the Bot?')).toBeInTheDocument();
+    await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('Bot successfully deleted!')).toBeInTheDocument();
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Delete / }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('Error deleting bot!')).toBeInTheDocument();
+  });
+
+  it('bot:deleted and bot:changed pushes update the list', async () => {
+    const a = makeBot({ id: 'p1' });
+    routesWith([a], { 'GET /api/bot-details/p2': makeBot({ id: 'p2', symbol: 'SOLUSDT' }) });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    act(() => fake.socket.push('bot:changed', { id: 'p2' }));
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    act(() => fake.socket.push('bot:deleted', { id: 'p1' }));
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect(cards()[0]).toHaveAttribute('data-bot-id', 'p2');
+  });
+});

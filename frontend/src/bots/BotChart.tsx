@@ -1,0 +1,111 @@
+import { useEffect, useMemo, useRef } from 'react';
+import {
+  ColorType,
+  createChart,
+  createSeriesMarkers,
+  LineSeries,
+  LineStyle,
+  type IChartApi,
+  type SeriesMarker,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useGetChartQuery } from '../api/api';
+import type { Bot, ChartData } from '../api/types';
+import { compact } from './format';
+import { ladderFromBot } from './ladder';
+
+export { ladderFromBot };
+
+function sortedUnique(points: ChartData['points']) {
+  const byTime = new Map<number, number>();
+  for (const p of points) if (Number.isFinite(p.time) && Number.isFinite(p.value)) byTime.set(Math.floor(p.time), p.value);
+  return Array.from(byTime.entries())
+    .sort((a, b) => a[0] - b[0])
+    .map(([time, value]) => ({ time: time as UTCTimestamp, value }));
+}
+
+/** A chart of the bot's grid: price line, ladder and take-profit levels, and fills (lightweight-charts). */
+export default function BotChart({ bot }: { bot: Bot }) {
+  const { data, isLoading } = useGetChartQuery(bot.id);
+  const host = useRef<HTMLDivElement>(null);
+  const points = useMemo(() => (data ? sortedUnique(data.points) : []), [data]);
+  const levels = useMemo(
+    () => (data && data.levels.length > 0 ? data.levels : ladderFromBot(bot)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data, bot.entryprice, bot.interval, bot.numoforders, bot.takeprofit],
+  );
+  const fills = useMemo(() => data?.fills ?? [], [data]);
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el || points.length === 0) return;
+    let chart: IChartApi | null = null;
+    try {
+      chart = createChart(el, {
+        autoSize: true,
+        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#aab4ea', fontFamily: 'inherit' },
+        grid: { vertLines: { color: 'rgba(124,247,255,0.06)' }, horzLines: { color: 'rgba(124,247,255,0.06)' } },
+        rightPriceScale: { borderColor: 'rgba(124,247,255,0.2)' },
+        timeScale: { borderColor: 'rgba(124,247,255,0.2)', timeVisible: true },
+        crosshair: { horzLine: { color: '#7cf7ff' }, vertLine: { color: '#7cf7ff' } },
+      });
+      const series = chart.addSeries(LineSeries, { color: '#7cf7ff', lineWidth: 2, priceLineVisible: true });
+      series.setData(points);
+      for (const level of levels) {
+        const tp = level.kind === 'take-profit';
+        series.createPriceLine({
+          price: level.price,
+          color: tp ? '#2ee6a6' : level.status === 'filled' ? '#ffb347' : '#8b5cf6',
+          lineWidth: 1,
+          lineStyle: tp ? LineStyle.Solid : LineStyle.Dashed,
+          axisLabelVisible: tp,
+          title: tp ? 'TP' : level.status === 'filled' ? 'filled' : 'buy',
+        });
+      }
+      const markers: SeriesMarker<Time>[] = fills
+        .filter((f) => Number.isFinite(f.time) && Number.isFinite(f.price))
+        .sort((a, b) => a.time - b.time)
+        .map((f) => ({
+          time: Math.floor(f.time) as UTCTimestamp,
+          position: f.side === 'buy' ? 'belowBar' : 'aboveBar',
+          color: f.side === 'buy' ? '#ffb347' : '#2ee6a6',
+          shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown',
+          text: `${f.side} ${f.amount}`,
+        }));
+      if (markers.length) createSeriesMarkers(series, markers);
+      chart.timeScale().fitContent();
+    } catch (e) {
+      console.warn('chart failed', e);
+    }
+    return () => chart?.remove();
+  }, [points, levels, fills]);
+
+  const buys = levels.filter((l) => l.kind === 'buy');
+  const tpLevel = levels.find((l) => l.kind === 'take-profit');
+  if (isLoading) return <div className="chart-empty">Loading chart…</div>;
+  if (points.length === 0) {
+    return (
+      <div className="chart-empty" role="note">
+        <p>No price history yet: the chart fills in once the bot is running.</p>
+        {buys.length > 0 ? (
+          <p className="muted">
+            Ladder: {buys.length} buy order{buys.length === 1 ? '' : 's'} from {compact(buys[0].price)} down to {compact(buys[buys.length - 1].price)}
+            {tpLevel ? <>; take profit at {compact(tpLevel.price)}</> : null}.
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <figure className="chart">
+      <div ref={host} className="chart__canvas" role="img" aria-label={`Price chart of ${bot.symbol} with the grid's buy levels and take-profit`} />
+      <figcaption className="chart__legend">
+        <span><i className="swatch swatch--price" /> price</span>
+        <span><i className="swatch swatch--buy" /> buy levels</span>
+        <span><i className="swatch swatch--tp" /> take profit</span>
+        <span><i className="swatch swatch--fill" /> fills</span>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,246 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { gridCost } from '@gridrocket/trading/grid/cost';
+import {
+  useCreateBotMutation,
+  useEditBotMutation,
+  useGetBalanceQuery,
+  useGetPositionRiskQuery,
+  useGetPriceQuery,
+} from '../api/api';
+import { describeError } from '../api/http';
+import type { Bot, BotType, Exchange } from '../api/types';
+import { Field, SelectField } from '../components/Field';
+import { botRules, hasErrors, validate } from '../forms/validation';
+import { useAppDispatch, useUser } from '../store/hooks';
+import { ui } from '../store/uiSlice';
+import { compact, leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { EXCHANGES, PAIRS, pairLabel } from './pairs';
+
+type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
+
+function initialValues(bot?: Bot): Values {
+  if (!bot) return { exchange: '', symbol: '', entryPrice: '', numOfOrders: '', orderSize: '', interval: '', takeProfit: '' };
+  return {
+    exchange: bot.exchange,
+    symbol: bot.symbol,
+    entryPrice: plain(bot.entryprice),
+    numOfOrders: plain(bot.numoforders),
+    orderSize: plain(bot.ordersize),
+    interval: plain(bot.interval),
+    takeProfit: plain(bot.takeprofit),
+  };
+}
+
+interface Props {
+  botType: BotType;
+  bot?: Bot;
+  onCancel: () => void;
+  onDone: () => void;
+}
+
+/** Create and edit form of a bot (spec sections 2, 5, 8, 9). */
+export function BotForm({ botType, bot, onCancel, onDone }: Props) {
+  const editing = Boolean(bot);
+  const user = useUser()!;
+  const dispatch = useAppDispatch();
+  const [values, setValues] = useState<Values>(() => initialValues(bot));
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [createBot] = useCreateBotMutation();
+  const [editBot] = useEditBotMutation();
+  const futures = botType === 'Futures';
+  const exchange = values.exchange as Exchange | '';
+
+  const { data: balance, isFetching: balanceLoading } = useGetBalanceQuery(
+    { botType, userId: user.uid, exchange: exchange as Exchange },
+    { skip: !exchange },
+  );
+  const { data: price, isFetching: priceLoading } = useGetPriceQuery(
+    { botType, symbol: values.symbol, exchange: exchange as Exchange },
+    { skip: !exchange || !values.symbol },
+  );
+  const { data: positions } = useGetPositionRiskQuery({ userId: user.uid, exchange: exchange as Exchange }, { skip: !futures || !exchange });
+  const leverage = useMemo(() => {
+    if (!futures) return undefined;
+    const p = positions?.find((x) => x.symbol === values.symbol || x.symbol?.replace(/[-/:]/g, '').startsWith(values.symbol));
+    const n = Number(p?.leverage ?? bot?.leverage);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  }, [futures, positions, values.symbol, bot?.leverage]);
+
+  // the current price pre-fills the entry price once per pair (create), never over an edit
+  const prefilledFor = useRef<string | null>(editing ? `${bot?.exchange}:${bot?.symbol}` : null);
+  useEffect(() => {
+    if (price === undefined || price === null) return;
+    const key = `${values.exchange}:${values.symbol}`;
+    if (prefilledFor.current === key) return;
+    prefilledFor.current = key;
+    setValues((v) => ({ ...v, entryPrice: priceForField(price) }));
+  }, [price, values.exchange, values.symbol]);
+
+  const errors = useMemo(() => validate(values, botRules), [values]);
+  const cost = gridCost({
+    numOfOrders: values.numOfOrders,
+    orderSize: values.orderSize,
+    interval: values.interval,
+    entryPrice: values.entryPrice,
+    leverage: leverage,
+  });
+  const lowest = Number(values.entryPrice) - (Math.floor(Number(values.numOfOrders)) - 1) * Number(values.interval);
+  const ladderBelowZero = !errors.entryPrice && !errors.numOfOrders && !errors.interval && Number.isFinite(lowest) && lowest <= 0;
+  const invalid = hasErrors(errors) || ladderBelowZero;
+  const anyTouched = submitted || Object.values(touched).some(Boolean);
+  const shown = (k: keyof Values) => (submitted || touched[k] ? errors[k] : null);
+
+  const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
+  const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (invalid) {
+      dispatch(ui.toast('error', 'Missing form values!'));
+      return;
+    }
+    const numbers = {
+      numOfOrders: Number(values.numOfOrders),
+      orderSize: Number(values.orderSize),
+      interval: Number(values.interval),
+      entryPrice: Number(values.entryPrice),
+      takeProfit: Number(values.takeProfit),
+      ...(futures && leverage ? { leverage } : {}),
+    };
+    dispatch(ui.showSpinner());
+    if (bot) {
+      const res = await editBot({ id: bot.id, userId: user.uid, body: { exchange: values.exchange as Exchange, ...numbers } });
+      dispatch(ui.hideSpinner());
+      if ('error' in res && res.error) {
+        dispatch(ui.toast('error', 'Error editing bot!', describeError(res.error)));
+        return;
+      }
+      dispatch(ui.toast('success', 'Bot successfully edited!'));
+    } else {
+      const res = await createBot({
+        userId: user.uid,
+        exchange: values.exchange as Exchange,
+        symbol: values.symbol,
+        ...numbers,
+        status: false,
+        botType,
+        pid: -1,
+      });
+      dispatch(ui.hideSpinner());
+      if ('error' in res && res.error) {
+        dispatch(ui.toast('error', 'Error creating bot!', describeError(res.error)));
+        return;
+      }
+      dispatch(ui.toast('success', 'Bot successfully added!'));
+    }
+    onDone();
+  };
+
+  const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit);
+  const tpHint = (
+    <>
+      Sold at the average entry price + this %
+      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {compact(tpPrice)} USDT)</span> : null}
+    </>
+  );
+
+  const idp = editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`;
+  const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
+
+  return (
+    <form noValidate onSubmit={submit} aria-label={editing ? 'Edit bot' : 'Create new bot'} className="bot-form">
+      <div className="bot-form__grid">
+        <SelectField
+          id={`${idp}-exchange`}
+          label="Exchange"
+          name="exchange"
+          placeholder="Select Exchange"
+          value={values.exchange}
+          onValue={(v) => {
+            set('exchange', v);
+            setTouched((t) => ({ ...t, exchange: true }));
+          }}
+          options={EXCHANGES.map((x) => ({ value: x, label: x }))}
+          error={shown('exchange')}
+        />
+        <div className="readout" aria-live="polite">
+          <span className="readout__label">Balance</span>
+          <span className="readout__value" data-testid="balance">
+            {!exchange ? '—' : balanceLoading ? '…' : balance ? `${usdt(balance.balance)} USDT` : 'unavailable'}
+          </span>
+          {balance && balance.available !== balance.balance ? (
+            <span className="readout__sub">available {usdt(balance.available)} USDT</span>
+          ) : null}
+        </div>
+        <SelectField
+          id={`${idp}-symbol`}
+          label="Pair"
+          name="symbol"
+          placeholder="Select pair"
+          value={values.symbol}
+          onValue={(v) => {
+            set('symbol', v);
+            setTouched((t) => ({ ...t, symbol: true }));
+          }}
+          options={PAIRS.map((p) => ({ value: p, label: pairLabel(p) }))}
+          error={shown('symbol')}
+          disabled={editing}
+        />
+        <div className="readout" aria-live="polite">
+          <span className="readout__label">Current price</span>
+          <span className="readout__value" data-testid="current-price">
+            {!exchange || !values.symbol ? '—' : priceLoading ? '…' : price ? `${usdt(price)} USDT` : 'unavailable'}
+          </span>
+          {price && editing ? (
+            <button type="button" className="link link--small" onClick={() => set('entryPrice', priceForField(price))}>
+              Use as entry price
+            </button>
+          ) : null}
+        </div>
+        <Field id={`${idp}-entry`} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
+        <Field id={`${idp}-orders`} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
+        <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={4} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint="Coins per order" />
+        <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint="USDT between orders" />
+        <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
+        {futures ? (
+          <div className="readout">
+            <span className="readout__label">Leverage</span>
+            <span className="readout__value" data-testid="leverage">
+              {leverageText(leverage) ?? '—'}
+            </span>
+          </div>
+        ) : null}
+      </div>
+
+      <div className="cost" aria-live="polite">
+        <div>
+          <span className="cost__label">Total cost</span>
+          <span className="cost__value" data-testid="total-cost">
+            {cost === null ? '—' : `${usdt(cost)} USDT`}
+          </span>
+        </div>
+        <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
+      </div>
+      {ladderBelowZero ? (
+        <p className="field__error" role="alert">
+          The lowest order would be at or below 0: lower the grid size or the price interval.
+        </p>
+      ) : null}
+      {anyTouched && hasErrors(errors) ? (
+        <p className="form-error" role="alert">
+          Missing form values!
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="button" className="btn btn--ghost" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={invalid}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

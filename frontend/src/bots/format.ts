@@ -1,0 +1,59 @@
+/** Spec section 9: USDT amounts with at least 1 integer digit and exactly 2 decimals. */
+export function usdt(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return n.toLocaleString('en-US', { minimumIntegerDigits: 1, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Entry price on a futures card, in USD. */
+export function usd(n: number | string | null | undefined): string {
+  const v = Number(n);
+  if (!Number.isFinite(v)) return '—';
+  return v.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: v < 1 ? 6 : 2 });
+}
+
+/** Leverage as 'Nx' with 2 decimals (sections 2 and 9). */
+export function leverageText(n: number | null | undefined): string | null {
+  return n !== null && n !== undefined && Number.isFinite(n) && n > 0 ? `${n.toFixed(2)}x` : null;
+}
+
+/** A price that fits the entry price field (at most 10 characters). */
+export function priceForField(p: number): string {
+  for (let d = 8; d >= 0; d--) {
+    const s = String(Number(p.toFixed(d)));
+    if (s.length <= 10) return s;
+  }
+  return String(Math.round(p)).slice(0, 10);
+}
+
+export function plain(n: number | string | null | undefined): string {
+  const v = Number(n);
+  return Number.isFinite(v) ? String(v) : '—';
+}
+
+/**
+ * A number for the card's stats: thousands grouped and no more decimals than the size needs
+ * (2 from 1,000 up, 4 from 1 up, 6 significant digits below 1), so stats never wrap.
+ */
+export function compact(n: number | string | null | undefined): string {
+  const v = Number(n);
+  if (!Number.isFinite(v)) return '—';
+  const a = Math.abs(v);
+  if (a >= 1000) return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  if (a >= 1) return v.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  if (a === 0) return '0';
+  return v.toLocaleString('en-US', { maximumSignificantDigits: 6 });
+}
+
+/** Take profit is a percentage above the average entry price. */
+export function percent(n: number | string | null | undefined): string {
+  const v = Number(n);
+  return Number.isFinite(v) ? `${v.toLocaleString('en-US', { maximumFractionDigits: 4 })}%` : '—';
+}
+
+/** The take-profit price of a position bought at `entry`: entry × (1 + takeProfit/100). */
+export function takeProfitPrice(entry: number | string, takeProfit: number | string): number | null {
+  const e = Number(entry);
+  const tp = Number(takeProfit);
+  if (!Number.isFinite(e) || !Number.isFinite(tp) || e <= 0 || tp <= 0) return null;
+  return Number((e * (1 + tp / 100)).toPrecision(12));
+}

@@ -1,0 +1,147 @@
+import { useEffect } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Bot, CircleUser, Github, KeyRound, LogIn, LogOut, Mail, Send, Twitter } from 'lucide-react';
+import { useGetConfigQuery } from '../api/api';
+import { useAppDispatch, useUser } from '../store/hooks';
+import { ui } from '../store/uiSlice';
+import { Logo } from './Art';
+import { useAuthActions } from './auth/useAuthActions';
+import { LoginDialog } from './auth/LoginDialog';
+import { AlertDialog, SpinnerOverlay, Toasts } from './Feedback';
+
+export function Navbar() {
+  const user = useUser();
+  const dispatch = useAppDispatch();
+  const { logout } = useAuthActions();
+  return (
+    <header className="navbar">
+      <nav className="navbar__inner" aria-label="Main">
+        <Link to="/home" className="brand" aria-label="GridRocket home">
+          <Logo size={34} />
+          <span className="brand__name">
+            Grid<span>Rocket</span>
+          </span>
+        </Link>
+        <div className="navbar__links">
+          <NavLink to="/bots" className="navlink">
+            <Bot size={18} aria-hidden="true" />
+            <span>Bots</span>
+          </NavLink>
+          {user ? (
+            <>
+              <NavLink to="/security" className="navlink navlink--wide">
+                <KeyRound size={18} aria-hidden="true" />
+                <span>API keys</span>
+              </NavLink>
+              <NavLink to="/myaccount" className="navlink" aria-label="Profile">
+                <CircleUser size={18} aria-hidden="true" />
+                <span className="navlink__label">Profile</span>
+              </NavLink>
+              <button type="button" className="btn btn--ghost btn--small" onClick={() => void logout()}>
+                <LogOut size={16} aria-hidden="true" />
+                <span>Logout</span>
+              </button>
+            </>
+          ) : (
+            <button type="button" className="btn btn--primary btn--small" onClick={() => dispatch(ui.openLoginDialog('login'))}>
+              <LogIn size={16} aria-hidden="true" />
+              <span>Login</span>
+            </button>
+          )}
+        </div>
+      </nav>
+    </header>
+  );
+}
+
+export function Footer() {
+  const { data: config } = useGetConfigQuery();
+  const email = config?.contactEmail;
+  return (
+    <footer className="footer">
+      <div className="footer__inner">
+        <div className="footer__brand">
+          <Logo size={28} />
+          <div>
+            <strong>GridRocket</strong>
+            {email ? (
+              <a href={`mailto:${email}`} className="footer__mail">
+                <Mail size={14} aria-hidden="true" /> {email}
+              </a>
+            ) : null}
+          </div>
+        </div>
+        <ul className="footer__social" aria-label="Social links">
+          {config?.social.twitter ? (
+            <li>
+              <a href={config.social.twitter} target="_blank" rel="noopener noreferrer" aria-label="GridRocket on X (Twitter)">
+                <Twitter size={18} aria-hidden="true" />
+              </a>
+            </li>
+          ) : null}
+          {config?.social.telegram ? (
+            <li>
+              <a href={config.social.telegram} target="_blank" rel="noopener noreferrer" aria-label="GridRocket on Telegram">
+                <Send size={18} aria-hidden="true" />
+              </a>
+            </li>
+          ) : null}
+          {config?.social.github ? (
+            <li>
+              <a href={config.social.github} target="_blank" rel="noopener noreferrer" aria-label="GridRocket on GitHub">
+                <Github size={18} aria-hidden="true" />
+              </a>
+            </li>
+          ) : null}
+        </ul>
+        <ul className="footer__links">
+          <li>
+            <Link to="/faq">FAQ</Link>
+          </li>
+          <li>
+            <Link to="/privacypolicy">Privacy policy</Link>
+          </li>
+          <li>
+            <Link to="/termsofservice">Terms of service</Link>
+          </li>
+        </ul>
+        <p className="footer__copy">© 2025 GridRocket. All rights reserved.</p>
+      </div>
+    </footer>
+  );
+}
+
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (typeof window.scrollTo === 'function') {
+      try {
+        window.scrollTo(0, 0);
+      } catch {
+        /* jsdom */
+      }
+    }
+  }, [pathname]);
+  return null;
+}
+
+export function Layout() {
+  return (
+    <div className="app">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <div className="stars" aria-hidden="true" />
+      <ScrollToTop />
+      <Navbar />
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer />
+      <LoginDialog />
+      <AlertDialog />
+      <Toasts />
+      <SpinnerOverlay />
+    </div>
+  );
+}

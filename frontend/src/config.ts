@@ -1,0 +1,40 @@
+/**
+ * Runtime configuration. Never read from build-time env (jest loads this as CommonJS):
+ * an optional `window.__GRIDROCKET__` object (set by the server or a test) wins over
+ * `GET /api/config`, and both fall back to the defaults below.
+ */
+export interface AppConfig {
+  contactEmail: string;
+  social: { twitter: string; telegram: string; github: string };
+  exchangeSignup: { binance: string; kucoin: string };
+  providers: { google: boolean; facebook: boolean };
+}
+
+export const defaultConfig: AppConfig = {
+  contactEmail: 'support@gridrocket.local',
+  social: { twitter: 'https://x.com/', telegram: 'https://t.me/', github: 'https://github.com/' },
+  exchangeSignup: { binance: 'https://www.binance.com/en/register', kucoin: 'https://www.kucoin.com/ucenter/signup' },
+  providers: { google: false, facebook: false },
+};
+
+declare global {
+  interface Window {
+    __GRIDROCKET__?: Partial<AppConfig>;
+  }
+}
+
+export function windowConfig(): Partial<AppConfig> | undefined {
+  return typeof window !== 'undefined' ? window.__GRIDROCKET__ : undefined;
+}
+
+export function mergeConfig(...parts: Array<Partial<AppConfig> | undefined | null>): AppConfig {
+  const out: AppConfig = JSON.parse(JSON.stringify(defaultConfig));
+  for (const p of parts) {
+    if (!p || typeof p !== 'object') continue;
+    if (typeof p.contactEmail === 'string') out.contactEmail = p.contactEmail;
+    if (p.social) out.social = { ...out.social, ...p.social };
+    if (p.exchangeSignup) out.exchangeSignup = { ...out.exchangeSignup, ...p.exchangeSignup };
+    if (p.providers) out.providers = { ...out.providers, ...p.providers };
+  }
+  return out;
+}

@@ -1,0 +1,248 @@
+/**
+ * A bot's event history as GET /api/bots/{id}/history returns it, and the words the History view
+ * uses for it: a label per event type (unknown types get a generic one), a one-line summary of
+ * the data, who did it, and when.
+ */
+import { compact, percent } from '../bots/format';
+import { pairLabel } from '../bots/pairs';
+
+export interface HistoryMetadata {
+  userId?: string | null;
+  correlationId?: string | null;
+  causationId?: string | null;
+  occurredAt?: string | null;
+  schemaVersion?: number | null;
+  [key: string]: unknown;
+}
+
+export interface HistoryEvent {
+  id: string;
+  revision: number;
+  position: number;
+  type: string;
+  data: unknown;
+  metadata: HistoryMetadata;
+  created: string;
+}
+
+/** The bot as the list shows it (lowercase fields), folded up to a moment. */
+export interface HistoryView {
+  id: string;
+  bottype: 'Spot' | 'Futures';
+  userid: string;
+  exchange: string;
+  symbol: string;
+  numoforders: number;
+  ordersize: number;
+  interval: number;
+  entryprice: number;
+  takeprofit: number;
+  botstatus: boolean;
+  pid: number;
+  profit: number;
+  leverage?: number;
+  state?: string;
+  lasterror?: string | null;
+}
+
+export interface StateAt {
+  botId: string;
+  at: string;
+  revision: number | null;
+  position: number | null;
+  eventsApplied: number;
+  state: { exists?: boolean; deleted?: boolean; status?: string; [key: string]: unknown };
+  view: HistoryView | null;
+  next: string[];
+}
+
+export type Tone = 'info' | 'ok' | 'warn' | 'fail' | 'trade' | 'profit';
+
+const KNOWN: Record<string, { label: string; tone: Tone }> = {
+  BotCreated: { label: 'Bot created', tone: 'info' },
+  BotEdited: { label: 'Settings edited', tone: 'info' },
+  BotStartRequested: { label: 'Start requested', tone: 'warn' },
+  BotStarted: { label: 'Bot started', tone: 'ok' },
+  BotStartFailed: { label: 'Start failed', tone: 'fail' },
+  BotStopRequested: { label: 'Stop requested', tone: 'warn' },
+  BotStopped: { label: 'Bot stopped', tone: 'info' },
+  BotFailed: { label: 'Bot failed', tone: 'fail' },
+  BotDeleted: { label: 'Bot deleted', tone: 'fail' },
+  ProfitRealized: { label: 'Profit realized', tone: 'profit' },
+  OrderPlaced: { label: 'Buy order placed', tone: 'trade' },
+  OrderFilled: { label: 'Buy order filled', tone: 'trade' },
+  OrderCancelled: { label: 'Order cancelled', tone: 'trade' },
+  TakeProfitPlaced: { label: 'Take-profit order placed', tone: 'trade' },
+  TakeProfitFilled: { label: 'Take profit filled', tone: 'profit' },
+  CycleCompleted: { label: 'Cycle completed', tone: 'profit' },
+};
+
+/** 'SomethingHappened' → 'Something happened'. */
+export function humanize(type: string): string {
+  const words = String(type)
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .trim()
+    .split(/\s+/);
+  if (!words[0]) return 'Event';
+  return [words[0][0].toUpperCase() + words[0].slice(1), ...words.slice(1).map((w) => (/^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase()))].join(' ');
+}
+
+export function eventLabel(type: string): string {
+  return KNOWN[type]?.label ?? humanize(type);
+}
+
+export function eventTone(type: string): Tone {
+  return KNOWN[type]?.tone ?? 'info';
+}
+
+export function isKnownType(type: string): boolean {
+  return type in KNOWN;
+}
+
+/** When the event happened: metadata.occurredAt, else when the store wrote it. */
+export function eventTime(e: Pick<HistoryEvent, 'metadata' | 'created'>): string {
+  const at = e.metadata?.occurredAt;
+  if (typeof at === 'string' && Number.isFinite(Date.parse(at))) return at;
+  return e.created;
+}
+
+const TIME = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  fractionalSecondDigits: 3,
+  hour12: false,
+});
+
+/** '22 Nov 2026, 07:14:16.782' in the browser's time zone. */
+export function formatTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? TIME.format(new Date(t)) : String(iso);
+}
+
+/** Who did it, from the viewer's point of view. */
+export function who(userId: unknown, me: string | undefined): { text: string; title: string } {
+  const id = typeof userId === 'string' ? userId : '';
+  if (!id) return { text: 'system', title: 'No user recorded' };
+  if (me && id === me) return { text: 'you', title: id };
+  if (id === 'runner') return { text: 'bot runner', title: 'The server process that trades for the bot' };
+  if (id === 'system') return { text: 'system', title: id };
+  return { text: id.length > 12 ? `user ${id.slice(0, 8)}…` : `user ${id}`, title: id };
+}
+
+type Data = Record<string, unknown>;
+
+const CONFIG_FIELDS: Array<[string, string, (v: unknown) => string]> = [
+  ['exchange', 'exchange', (v) => String(v)],
+  ['numOfOrders', 'grid size', (v) => compact(v as number)],
+  ['orderSize', 'order size', (v) => compact(v as number)],
+  ['interval', 'interval', (v) => compact(v as number)],
+  ['entryPrice', 'entry price', (v) => compact(v as number)],
+  ['takeProfit', 'take profit', (v) => percent(v as number)],
+  ['leverage', 'leverage', (v) => `${compact(v as number)}x`],
+];
+
+function configText(d: Data): string {
+  const type = d.botType === 'Futures' ? 'futures' : 'spot';
+  const pair = typeof d.symbol === 'string' && d.symbol.length > 4 ? pairLabel(d.symbol) : String(d.symbol ?? '');
+  const parts = [
+    `${String(d.exchange ?? '')} ${type} ${pair}`.trim(),
+    `${compact(d.numOfOrders as number)} orders × ${compact(d.orderSize as number)} from ${compact(d.entryPrice as number)}`,
+    `interval ${compact(d.interval as number)}`,
+    `take profit ${percent(d.takeProfit as number)}`,
+  ];
+  if (d.botType === 'Futures' && d.leverage !== undefined) parts.push(`leverage ${compact(d.leverage as number)}x`);
+  return parts.join(' · ');
+}
+
+function editText(d: Data, before: Data | null): string {
+  const changes: string[] = [];
+  for (const [key, name, show] of CONFIG_FIELDS) {
+    if (!(key in d)) continue;
+    if (before && key in before) {
+      if (before[key] !== d[key]) changes.push(`${name} ${show(before[key])} → ${show(d[key])}`);
+    } else if (!before) changes.push(`${name} ${show(d[key])}`);
+  }
+  if (changes.length) return changes.join(' · ');
+  return before ? 'no setting changed' : '';
+}
+
+function side(d: Data): string {
+  return d.side === 'sell' ? 'sell' : 'buy';
+}
+
+function genericText(data: unknown): string {
+  if (data === null || data === undefined) return '';
+  if (typeof data !== 'object') return String(data);
+  const entries = Object.entries(data as Data).filter(([k]) => k !== 'botId');
+  const text = entries.map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`).join(' · ');
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}
+
+/**
+ * One line about what happened. `before` is the bot's settings before this event (for edits).
+ */
+export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Data | null = null): string {
+  const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Data;
+  switch (e.type) {
+    case 'BotCreated':
+      return configText(d);
+    case 'BotEdited':
+      return editText(d, before);
+    case 'BotStartRequested':
+      return 'asked the runner to start the grid';
+    case 'BotStarted':
+      return d.pid !== undefined ? `running in process ${String(d.pid)}` : 'running';
+    case 'BotStartFailed':
+    case 'BotFailed':
+      return typeof d.reason === 'string' && d.reason ? d.reason : 'no reason given';
+    case 'BotStopRequested':
+      return d.cancelAllOrders ? 'cancel all open orders' : 'keep open orders on the exchange';
+    case 'BotStopped':
+      return 'no longer trading';
+    case 'BotDeleted':
+      return 'removed from the list';
+    case 'ProfitRealized':
+      return `+${compact(d.amount as number)} USDT · total ${compact(d.totalProfit as number)} USDT${d.cycle !== undefined ? ` · cycle ${String(d.cycle)}` : ''}`;
+    case 'OrderPlaced':
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · rung ${d.level + 1}` : ''}`;
+    case 'TakeProfitPlaced':
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
+    case 'OrderFilled':
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)}` : ''}${d.late ? ' · late' : ''}`;
+    case 'TakeProfitFilled':
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.profit !== undefined ? ` · profit ${compact(d.profit as number)} USDT` : ''}`;
+    case 'OrderCancelled':
+      return `${String(d.clientOrderId ?? 'order')}${d.filled ? ` · ${compact(d.filled as number)} had filled` : ''}`;
+    case 'CycleCompleted':
+      return `cycle ${String(d.cycle ?? '')} · profit ${compact(d.profit as number)} USDT`;
+    default:
+      return genericText(e.data);
+  }
+}
+
+/** Each event with its summary; edits are compared with the settings before them. */
+export function describeAll(events: HistoryEvent[]): string[] {
+  let config: Data | null = null;
+  return events.map((e) => {
+    const text = describeEvent(e, config);
+    if ((e.type === 'BotCreated' || e.type === 'BotEdited') && e.data && typeof e.data === 'object') {
+      config = { ...(config ?? {}), ...(e.data as Data) };
+    }
+    return text;
+  });
+}
+
+/** Oldest first, in stream order (revision). */
+export function ordered(raw: unknown): HistoryEvent[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as HistoryEvent[])
+    .filter((e) => e && typeof e === 'object' && typeof e.type === 'string')
+    .map((e) => ({ ...e, metadata: e.metadata && typeof e.metadata === 'object' ? e.metadata : {} }))
+    .sort((a, b) => Number(a.revision) - Number(b.revision));
+}

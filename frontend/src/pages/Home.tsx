@@ -1,0 +1,92 @@
+import { Link } from 'react-router-dom';
+import { ExternalLink, KeyRound, LogIn, UserPlus, Bot } from 'lucide-react';
+import { useGetConfigQuery } from '../api/api';
+import { HeroArt } from '../components/Art';
+import { ProviderButtons } from '../components/auth/ProviderButtons';
+import { useAppDispatch, useUser } from '../store/hooks';
+import { ui } from '../store/uiSlice';
+
+export function Home() {
+  const dispatch = useAppDispatch();
+  const user = useUser();
+  const { data: config } = useGetConfigQuery();
+  return (
+    <div className="home">
+      <section className="hero">
+        <div className="hero__text">
+          <p className="eyebrow">Grid trading bots · Binance & Kucoin · spot & futures</p>
+          <h1>
+            Launch your grid. <span className="glow">Let it climb.</span>
+          </h1>
+          <p className="lead">
+            GridRocket places a ladder of buy orders below the price and sells what it bought at your take-profit % above the average price, day and
+            night, on your own exchange account.
+          </p>
+          <div className="hero__cta">
+            {user ? (
+              <Link to="/bots" className="btn btn--primary btn--large">
+                <Bot size={20} aria-hidden="true" /> Open your bots
+              </Link>
+            ) : (
+              <button type="button" className="btn btn--primary btn--large" onClick={() => dispatch(ui.openLoginDialog('register'))}>
+                <UserPlus size={20} aria-hidden="true" /> Create a free account!
+              </button>
+            )}
+          </div>
+        </div>
+        <div className="hero__art">
+          <HeroArt />
+        </div>
+      </section>
+
+      <section className="how" aria-labelledby="how-title">
+        <h2 id="how-title">How it works</h2>
+        <ol className="steps">
+          <li className="step card">
+            <span className="step__num" aria-hidden="true">1</span>
+            <h3>Register with a supported exchange</h3>
+            <p>Open an account at one of the exchanges GridRocket trades on.</p>
+            <div className="step__links">
+              <a href={config?.exchangeSignup.binance} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
+                Sign up at Binance <ExternalLink size={14} aria-hidden="true" />
+              </a>
+              <a href={config?.exchangeSignup.kucoin} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
+                Sign up at Kucoin <ExternalLink size={14} aria-hidden="true" />
+              </a>
+            </div>
+          </li>
+          <li className="step card">
+            <span className="step__num" aria-hidden="true">2</span>
+            <h3>Sign in to GridRocket</h3>
+            <p>Use your email and a password, or Google or Facebook.</p>
+            <div className="step__links">
+              <Link to="/sign-in" className="btn btn--ghost btn--small">
+                <LogIn size={14} aria-hidden="true" /> Sign in
+              </Link>
+            </div>
+          </li>
+          <li className="step card">
+            <span className="step__num" aria-hidden="true">3</span>
+            <h3>Create API keys and add them</h3>
+            <p>Create API keys at the exchange and enter them on the security page. Then create your first bot.</p>
+            <div className="step__links">
+              <Link to="/security" className="btn btn--ghost btn--small">
+                <KeyRound size={14} aria-hidden="true" /> Security page
+              </Link>
+            </div>
+          </li>
+        </ol>
+      </section>
+
+      {user ? null : (
+        <section className="home-login card" aria-labelledby="home-login-title">
+          <h2 id="home-login-title">Login</h2>
+          <ProviderButtons />
+          <p className="muted">
+            or <Link to="/sign-in">sign in with your email</Link>
+          </p>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link } from 'react-router-dom';
+import { LoginForm, RegisterForm } from '../components/auth/AuthForms';
+import { ProviderButtons } from '../components/auth/ProviderButtons';
+
+/** The sign-in / sign-up screen (/sign-in and /register-user). */
+export function SignIn({ mode }: { mode: 'login' | 'register' }) {
+  return (
+    <div className="auth-page">
+      <section className="card auth-card" aria-labelledby="auth-title">
+        <h1 id="auth-title">Create a free account!</h1>
+        <h2 className="subhead">Login via</h2>
+        <ProviderButtons />
+        <div className="divider" role="separator">
+          <span>or</span>
+        </div>
+        {mode === 'login' ? (
+          <LoginForm
+            footer={
+              <div className="form-links">
+                <p>
+                  Forget Password ? <Link to="/forgot-password">send email</Link>
+                </p>
+                <p>
+                  Don't have an account? <Link to="/register-user">Register</Link>
+                </p>
+              </div>
+            }
+          />
+        ) : (
+          <RegisterForm
+            footer={
+              <div className="form-links">
+                <p>
+                  Already have an account? <Link to="/sign-in">Login</Link>
+                </p>
+              </div>
+            }
+          />
+        )}
+      </section>
+    </div>
+  );
+}

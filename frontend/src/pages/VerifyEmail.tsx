@@ -1,0 +1,89 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { CircleCheck, MailCheck } from 'lucide-react';
+import { useResendVerificationMutation, useVerifyEmailMutation } from '../api/api';
+import { describeError } from '../api/http';
+import type { User } from '../api/types';
+import { setUser } from '../store/authSlice';
+import { useAppDispatch, useUser } from '../store/hooks';
+import { ui } from '../store/uiSlice';
+
+/** /verify-email-address: the 'Thank You for Registering' screen; with ?token=… it verifies. */
+export function VerifyEmail() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const user = useUser();
+  const dispatch = useAppDispatch();
+  const [verify] = useVerifyEmailMutation();
+  const [resend, { isLoading: resending }] = useResendVerificationMutation();
+  const [outcome, setOutcome] = useState<'idle' | 'verifying' | 'verified' | 'failed'>(token ? 'verifying' : 'idle');
+  const [reason, setReason] = useState('');
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!token || started.current) return;
+    started.current = true;
+    void verify({ token }).then((res) => {
+      if ('error' in res && res.error) {
+        setOutcome('failed');
+        setReason(describeError(res.error));
+      } else {
+        setOutcome('verified');
+        const data = res.data as User | undefined;
+        if (data && data.uid) dispatch(setUser(data));
+      }
+    });
+  }, [token, verify, dispatch]);
+
+  const onResend = async () => {
+    if (!user) {
+      dispatch(ui.showAlert('Please sign in first, then ask for a new verification email.'));
+      return;
+    }
+    const res = await resend();
+    if ('error' in res && res.error) dispatch(ui.showAlert(describeError(res.error) || 'Could not send the email.'));
+    else dispatch(ui.toast('success', 'Verification email sent', user?.email ? `We sent a new link to ${user.email}.` : undefined));
+  };
+
+  return (
+    <div className="auth-page">
+      <section className="card auth-card" aria-labelledby="verify-title" aria-live="polite">
+        {outcome === 'verified' ? (
+          <>
+            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
+            <h1 id="verify-title">Email address verified</h1>
+            <p>Thank you! Your email address is confirmed. Your bots are ready for launch.</p>
+            <div className="actions actions--start">
+              <Link to={user ? '/bots' : '/sign-in'} className="btn btn--primary">
+                {user ? 'Go to my bots' : 'Sign in'}
+              </Link>
+            </div>
+          </>
+        ) : (
+          <>
+            <MailCheck size={48} className="big-icon" aria-hidden="true" />
+            <h1 id="verify-title">Thank You for Registering</h1>
+            {outcome === 'verifying' ? <p>Checking your verification link…</p> : null}
+            {outcome === 'failed' ? (
+              <p className="error-text" role="alert">
+                This verification link could not be used{reason ? `: ${reason}` : '.'} Ask for a new one below.
+              </p>
+            ) : null}
+            <p>
+              We have sent a confirmation email to {user?.email ? <strong>{user.email}</strong> : 'your email address'}.
+            </p>
+            <p>Please check your email and click on the link to verify your email address.</p>
+            <div className="actions actions--start">
+              <button type="button" className="btn btn--primary" onClick={() => void onResend()} disabled={resending}>
+                Resend Verification Email
+              </button>
+              <Link to="/sign-in" className="btn btn--ghost">
+                Sign in
+              </Link>
+            </div>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { render } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { AppRoutes, Session } from '../App';
+import type { Bot, User } from '../api/types';
+import { makeStore } from '../store/store';
+
+export const USER: User = { uid: 'u-1', displayName: 'Ada Lovelace', email: 'ada@example.com', emailVerified: true, photoURL: null };
+
+export interface MockResponse {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+export type Handler = (url: URL, init: RequestInit) => MockResponse | unknown;
+
+/**
+ * Installs a fetch that answers from `routes` ("METHOD /path" → handler or value); everything
+ * else is 404. Returns the jest mock so tests can inspect calls.
+ */
+export function mockFetch(routes: Record<string, Handler | unknown>) {
+  const fn = jest.fn(async (input: string, init: RequestInit = {}) => {
+    const url = new URL(input, 'http://localhost');
+    const key = `${(init.method ?? 'GET').toUpperCase()} ${url.pathname}`;
+    let entry = routes[key];
+    if (entry === undefined) {
+      const match = Object.keys(routes).find((k) => k.endsWith('*') && key.startsWith(k.slice(0, -1)));
+      entry = match ? routes[match] : undefined;
+    }
+    let res: MockResponse;
+    if (entry === undefined) res = { status: 404, body: { statusCode: 404, message: 'Not Found' } };
+    else {
+      const out = typeof entry === 'function' ? (entry as Handler)(url, init) : entry;
+      res = out && typeof out === 'object' && ('status' in (out as object) || 'body' in (out as object)) ? (out as MockResponse) : { status: 200, body: out };
+    }
+    const status = res.status ?? 200;
+    const text = res.body === undefined || status === 204 ? '' : JSON.stringify(res.body);
+    const headers = res.headers ?? {};
+    return {
+      ok: status >= 200 && status < 300,
+      status,
+      statusText: String(status),
+      headers: { get: (name: string) => headers[name] ?? headers[name.toLowerCase()] ?? null },
+      text: async () => text,
+      json: async () => (text ? JSON.parse(text) : null),
+    } as unknown as Response;
+  });
+  (global as unknown as { fetch: unknown }).fetch = fn;
+  return fn;
+}
+
+export function LocationProbe() {
+  const loc = useLocation();
+  return <div data-testid="location">{loc.pathname}</div>;
+}
+
+export function renderApp(route: string, opts: { user?: User | null; extra?: ReactNode } = {}) {
+  window.localStorage.setItem('user', JSON.stringify(opts.user ?? null));
+  document.cookie = 'csrf_token=test-csrf';
+  const store = makeStore();
+  const utils = render(
+    <Provider store={store}>
+      <MemoryRouter initialEntries={[route]} useTransitions={false}>
+        <Session />
+        <AppRoutes />
+        <LocationProbe />
+        {opts.extra}
+      </MemoryRouter>
+    </Provider>,
+  );
+  return { store, ...utils };
+}
+
+let nextId = 1;
+export function makeBot(over: Partial<Bot> = {}): Bot {
+  const id = over.id ?? `bot-${nextId++}`;
+  return {
+    id,
+    bottype: 'Spot',
+    userid: USER.uid,
+    exchange: 'Binance',
+    symbol: 'BTCUSDT',
+    numoforders: 5,
+    ordersize: 0.01,
+    interval: 100,
+    entryprice: 60000,
+    takeprofit: 1,
+    botstatus: false,
+    pid: -1,
+    profit: 0,
+    state: 'stopped',
+    ...over,
+  };
+}
+
+export const CONFIG = {
+  contactEmail: 'hello@gridrocket.test',
+  social: { twitter: 'https://x.test/gr', telegram: 'https://t.test/gr', github: 'https://github.test/gr' },
+  exchangeSignup: { binance: 'https://binance.test/ref', kucoin: 'https://kucoin.test/ref' },
+  providers: { google: true, facebook: false },
+};
+
+/** Routes every signed-in screen needs. */
+export function baseRoutes(user: User | null = USER): Record<string, unknown> {
+  return {
+    'GET /api/config': CONFIG,
+    'GET /api/auth/me': user ? user : { status: 401, body: { statusCode: 401, message: 'Unauthorized' } },
+  };
+}
