@@ -22,6 +22,7 @@ const aliases = {
   '^@gridrocket/(shared|event-store|read-store|bots|identity|credentials|exchanges|trading|streaming)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 module.exports = {
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.js'],
   projects: [
     {
       displayName: 'server',

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { lifecycleBench } from './lifecycle.bench';
+import { streamingBench } from './streaming.bench';
 import { Figure } from './stats';
 
 /**
@@ -14,7 +15,10 @@ async function main() {
   const rebuildEvents = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
   console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
   const figures: Figure[] = [];
-  const sections: [string, () => Promise<Figure[]>][] = [['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })]];
+  const sections: [string, () => Promise<Figure[]>][] = [
+    ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })],
+    ['Streams and audit (forwarder, replay)', () => streamingBench()],
+  ];
   for (const [title, run] of sections) {
     console.log(`\n## ${title}`);
     for (const f of await run()) {

@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { BotsModule } from '@gridrocket/bots';
+import { CredentialsModule } from '@gridrocket/credentials';
 import { IdentityModule } from '@gridrocket/identity';
+import { StreamingModule } from '@gridrocket/streaming';
 import { AppConfig } from '@gridrocket/shared';
 import { TradingModule } from '@gridrocket/trading';
 import { InfrastructureModule } from './infrastructure.module';
@@ -16,9 +18,11 @@ export class AppModule {
       imports: [
         InfrastructureModule.forRoot(config),
         CqrsModule.forRoot(),
+        StreamingModule,
         PushModule,
         IdentityModule,
         BotsModule,
+        CredentialsModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],
       controllers: [SystemController],

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
 import { AppConfig } from '@gridrocket/shared';
 import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
+import { appLogger, installObservability } from '@gridrocket/streaming';
 import { AppModule } from './app.module';
 
 export interface RunningApp {
@@ -31,11 +32,13 @@ const LEVELS: Record<string, LogLevel[]> = {
 /** Builds and starts the whole product on one port: API, socket.io, dashboard, embedded runner. */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    logger: LEVELS[config.logLevel] ?? LEVELS.info,
+    // JSON lines (pino) at LOG_LEVEL; LEVELS stays the list of accepted level names.
+    logger: LEVELS[config.logLevel] ? appLogger(config) : appLogger({ logLevel: 'info' }),
     bodyParser: false,
   });
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
+  installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   app.use(express.json({ limit: '64kb' }));
   // Malformed or oversized bodies get the same error shape as every other 4xx.
   app.use((err: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {

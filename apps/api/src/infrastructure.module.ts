@@ -18,13 +18,14 @@ export async function createReadStore(config: AppConfig): Promise<ReadStore> {
 
 class ProjectorLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projector: Projector,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
   async onApplicationBootstrap() {
-    await this.projector.start();
+    if (this.config.projections) await this.projector.start();
   }
 
   async onApplicationShutdown() {

@@ -38,7 +38,7 @@ export class SystemController {
       contactEmail: this.config.contactEmail,
       social: this.config.social,
       exchangeSignup: this.config.exchangeSignup,
-      providers: { google: false, facebook: false },
+      providers: { google: this.config.oauth.google !== null, facebook: this.config.oauth.facebook !== null },
     };
   }
 }

@@ -4,8 +4,19 @@ import { BotState, evolveBot, initialBotState } from './domain/bot.decider';
 import { BotEvent } from './domain/bot.events';
 import { BotView, toBotView } from './domain/bot.view';
 
-/** The stored document: the view the GET routes serve, plus the folded state (`_s`). */
-export type BotDoc = BotView & { createdat: string; updatedat: string; _s: BotState };
+/**
+ * The stored document: the folded state, plus the fields the list is queried and
+ * ordered by. The lowercase view is derived from the state when it is read.
+ */
+export interface BotDoc {
+  id: string;
+  userid: string;
+  createdat: string;
+  updatedat: string;
+  /** The lifecycle status, at the top so it can be counted and queried. */
+  status: BotState['status'];
+  s: BotState;
+}
 
 export const BOT_LIST_COLLECTION = 'bots';
 
@@ -16,16 +27,15 @@ export const botListProjection: Projection<BotDoc> = {
   filter: { streamPrefixes: ['bot-'] },
   docId: (event: RecordedEvent) => event.streamId.slice('bot-'.length),
   reduce(doc, event) {
-    const before = doc?._s ?? initialBotState;
+    const before = doc?.s ?? initialBotState;
     const after = evolveBot(before, { type: event.type, data: event.data } as BotEvent);
     if (after === before) return undefined;
     if (after.deleted) return null;
     const at = event.metadata.occurredAt;
-    return { ...toBotView(after), createdat: doc?.createdat ?? at, updatedat: at, _s: after };
+    return { id: after.botId!, userid: after.userId!, createdat: doc?.createdat ?? at, updatedat: at, status: after.status, s: after };
   },
 };
 
 export function publicBot(doc: BotDoc): BotView {
-  const { _s, createdat: _c, updatedat: _u, ...view } = doc;
-  return view;
+  return toBotView(doc.s);
 }

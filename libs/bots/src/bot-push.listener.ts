@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { AppliedChange, Projector } from '@gridrocket/read-store';
 import { PUSH, PushPort } from '@gridrocket/shared/http';
 import { BotDoc } from './bot-list.projection';
+import { toBotView } from './domain/bot.view';
 
 const STATUS_EVENTS = new Set(['BotStarted', 'BotStopped', 'BotStartFailed', 'BotFailed']);
 
@@ -30,7 +31,10 @@ export class BotPushListener implements OnModuleInit, OnModuleDestroy {
     const owner = after?.userid ?? before?.userid;
     if (!owner) return;
     if (!after) return this.push.toUser(owner, 'bot:deleted', { id });
-    if (STATUS_EVENTS.has(event.type)) this.push.toUser(owner, 'bot:status', { id, botstatus: after.botstatus, pid: after.pid });
+    if (STATUS_EVENTS.has(event.type)) {
+      const { botstatus, pid } = toBotView(after.s);
+      this.push.toUser(owner, 'bot:status', { id, botstatus, pid });
+    }
     if (event.type !== 'BotStarted' && event.type !== 'BotStopped') this.push.toUser(owner, 'bot:changed', { id });
   }
 

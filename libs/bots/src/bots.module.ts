@@ -12,9 +12,10 @@ import { StopBotHandler } from './application/stop-bot.handler';
 import { botListProjection } from './bot-list.projection';
 import { BotPushListener } from './bot-push.listener';
 import { BotsController } from './bots.controller';
+import { HistoryModule } from './history/history.module';
 
 @Module({
-  imports: [CqrsModule, IdentityModule],
+  imports: [CqrsModule, IdentityModule, HistoryModule],
   controllers: [BotsController],
   providers: [
     BotCommandRunner,

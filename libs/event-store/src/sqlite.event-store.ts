@@ -93,7 +93,12 @@ export class SqliteEventStore implements EventStore {
       bwd: this.db.prepare<[string, number, number], Row>(
         'SELECT * FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
       ),
-      all: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position ASC LIMIT ?'),
+      // raw rows (arrays) are markedly cheaper than objects when scanning the whole log
+      all: this.db
+        .prepare<[number, number], RawRow>(
+          'SELECT position, id, stream_id, revision, type, data, metadata, created FROM events WHERE position > ? ORDER BY position ASC LIMIT ?',
+        )
+        .raw(true),
       maxPos: this.db.prepare<[], { pos: number | null }>('SELECT max(position) AS pos FROM events'),
     };
     // Group commit: the appends of one event-loop turn share one transaction and
@@ -205,12 +210,12 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.stmts.all.all(Number(options.fromPosition ?? 0n), options.maxCount ?? Number.MAX_SAFE_INTEGER).map(toRecorded);
+    return this.stmts.all.all(Number(options.fromPosition ?? 0n), options.maxCount ?? Number.MAX_SAFE_INTEGER).map(rawToRecorded);
   }
 
   /** Synchronous batch read, for projections that rebuild in bulk. */
   readAllBatch(fromPosition: bigint, maxCount: number): RecordedEvent[] {
-    return this.stmts.all.all(Number(fromPosition), maxCount).map(toRecorded);
+    return this.stmts.all.all(Number(fromPosition), maxCount).map(rawToRecorded);
   }
 
   async headPosition(): Promise<bigint> {
@@ -235,8 +240,8 @@ export class SqliteEventStore implements EventStore {
         while (!stopped && !store.closed) {
           const rows = store.stmts.all.all(from, BATCH);
           for (const row of rows) {
-            from = row.position;
-            const event = toRecorded(row);
+            from = row[0];
+            const event = rawToRecorded(row);
             if (matchesFilter(event, options.filter)) yield event;
             if (stopped) return;
           }
@@ -275,6 +280,21 @@ export class SqliteEventStore implements EventStore {
     this.appended.emit('close');
     this.db.close();
   }
+}
+
+type RawRow = [number, string, string, number, string, string, string, string];
+
+function rawToRecorded(r: RawRow): RecordedEvent {
+  return {
+    id: r[1],
+    streamId: r[2],
+    revision: BigInt(r[3]),
+    position: BigInt(r[0]),
+    type: r[4],
+    data: JSON.parse(r[5]),
+    metadata: JSON.parse(r[6]),
+    created: r[7],
+  };
 }
 
 function toRecorded(row: Row): RecordedEvent {

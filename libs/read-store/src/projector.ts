@@ -137,7 +137,7 @@ export class Projector {
     return this.flushing;
   }
 
-  private async applyBatch(batch: RecordedEvent[]): Promise<AppliedChange[]> {
+  private async applyBatch(batch: RecordedEvent[], announce = true): Promise<AppliedChange[]> {
     const changes: AppliedChange[] = [];
     const last = batch[batch.length - 1].position;
     for (const p of this.projections) {
@@ -161,7 +161,7 @@ export class Projector {
         w.rev = rev;
         w.dirty = true;
         if (next !== undefined) {
-          changes.push({ projection: p.name, event, id, before: w.doc, after: next });
+          if (announce) changes.push({ projection: p.name, event, id, before: w.doc, after: next });
           w.doc = next;
         }
         working.set(id, w);
@@ -191,7 +191,7 @@ export class Projector {
     for (;;) {
       const batch = await this.events.readAll({ fromPosition: from, maxCount: BATCH * 5 });
       if (batch.length === 0) break;
-      await this.applyBatch(batch);
+      await this.applyBatch(batch, false); // nobody listens to a rebuild
       from = batch[batch.length - 1].position;
       this.processed = from;
       count += batch.length;

@@ -14,13 +14,89 @@ export interface AppConfig {
   webDist: string;
   /** Host the bot runner in this process (embedded mode). */
   embeddedRunner: boolean;
+  /** Run the projections (and so the pushes) in this process; the API does, a scaled-out runner does not. */
+  projections: boolean;
   logLevel: string;
   contactEmail: string;
   exchangeSignup: { binance: string; kucoin: string };
   social: { twitter: string; telegram: string; github: string };
+  /** Outgoing mail: `.eml` files under DATA_DIR/mail unless SMTP_URL is set. */
+  mail: MailConfig;
+  /** Google and Facebook sign-in; null when the provider is not configured. */
+  oauth: { google: OAuthProviderConfig | null; facebook: OAuthProviderConfig | null };
+  /** Rate limits on login, register, forgot-password and resend-verification. */
+  authThrottle: AuthThrottleConfig;
+  /** Lifetimes of the emailed links, in seconds (24 h to verify, 1 h to reset). */
+  tokenTtl: { verifyEmailSeconds: number; resetPasswordSeconds: number };
+  /** Which exchange adapter serves balances, prices and orders: the paper exchange (default) or ccxt. */
+  exchangeMode: 'paper' | 'live' | 'testnet';
+  /** Paper exchange: replay this CSV (`ms,exchange,symbol,price`) instead of the seeded random walk. */
+  paperPrices: string | null;
+  /** live/testnet: send every exchange API call to this origin instead (tests, a private gateway). */
+  exchangeApiOrigin: string | null;
+  /** Kafka brokers (KAFKA_BROKERS, comma-separated); empty: the in-process stream. */
+  kafkaBrokers: string[];
+  /** Run the event forwarder in this process (FORWARDER=false on extra API replicas and CLIs). */
+  forwarder: boolean;
+  /** Emails of auditors (AUDITOR_EMAILS, comma-separated, lowercase): read any bot's history, change nothing. */
+  auditorEmails: string[];
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  metricsToken: string | null;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export interface MailConfig {
+  smtpUrl: string | null;
+  from: string;
+}
+
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  profileUrl: string;
+}
+
+export interface AuthThrottleConfig {
+  enabled: boolean;
+  /** Points per IP address per window (each register, forgot, resend and failed login costs 1). */
+  perIp: number;
+  /** Points per email address per window (each forgot, resend and failed login costs 1). */
+  perEmail: number;
+  windowSeconds: number;
+}
+
+function positiveNumber(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+function oauthProvider(
+  env: NodeJS.ProcessEnv,
+  prefix: 'GOOGLE' | 'FACEBOOK',
+  defaults: { authorizationUrl: string; tokenUrl: string; profileUrl: string },
+): OAuthProviderConfig | null {
+  const clientId = env[`${prefix}_CLIENT_ID`];
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+  if (!clientId || !clientSecret) return null;
+  return {
+    clientId,
+    clientSecret,
+    authorizationUrl: env[`${prefix}_AUTHORIZATION_URL`] || defaults.authorizationUrl,
+    tokenUrl: env[`${prefix}_TOKEN_URL`] || defaults.tokenUrl,
+    profileUrl: env[`${prefix}_PROFILE_URL`] || defaults.profileUrl,
+  };
+}
+
+const EXCHANGE_MODES = ['paper', 'live', 'testnet'] as const;
+
+function exchangeModeOf(value: string | undefined): AppConfig['exchangeMode'] {
+  const v = (value ?? 'paper').trim().toLowerCase() || 'paper';
+  if (!(EXCHANGE_MODES as readonly string[]).includes(v)) throw new Error(`EXCHANGE_MODE must be paper, live or testnet (got ${JSON.stringify(value)})`);
+  return v as AppConfig['exchangeMode'];
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const port = Number(env.PORT ?? 3000);
@@ -36,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sessionDays: Number(env.SESSION_DAYS ?? 7),
     webDist: resolve(env.WEB_DIST ?? 'frontend/dist'),
     embeddedRunner: env.EMBEDDED_RUNNER !== 'false',
+    projections: env.PROJECTIONS !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
     contactEmail: env.CONTACT_EMAIL ?? 'hello@gridrocket.example',
     exchangeSignup: {
@@ -47,6 +124,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       telegram: env.SOCIAL_TELEGRAM ?? 'https://t.me/gridrocket',
       github: env.SOCIAL_GITHUB ?? 'https://github.com/gridrocket',
     },
+    mail: {
+      smtpUrl: env.SMTP_URL || null,
+      from: env.MAIL_FROM || 'GridRocket <no-reply@gridrocket.example>',
+    },
+    oauth: {
+      google: oauthProvider(env, 'GOOGLE', {
+        authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+        tokenUrl: 'https://oauth2.googleapis.com/token',
+        profileUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
+      }),
+      facebook: oauthProvider(env, 'FACEBOOK', {
+        authorizationUrl: 'https://www.facebook.com/v19.0/dialog/oauth',
+        tokenUrl: 'https://graph.facebook.com/v19.0/oauth/access_token',
+        profileUrl: 'https://graph.facebook.com/v19.0/me',
+      }),
+    },
+    authThrottle: {
+      enabled: env.AUTH_THROTTLE !== 'off',
+      perIp: positiveNumber(env.AUTH_THROTTLE_PER_IP, 300),
+      perEmail: positiveNumber(env.AUTH_THROTTLE_PER_EMAIL, 10),
+      windowSeconds: positiveNumber(env.AUTH_THROTTLE_WINDOW_SECONDS, 900),
+    },
+    tokenTtl: {
+      verifyEmailSeconds: positiveNumber(env.VERIFY_EMAIL_TOKEN_TTL_SECONDS, 24 * 3600),
+      resetPasswordSeconds: positiveNumber(env.RESET_PASSWORD_TOKEN_TTL_SECONDS, 3600),
+    },
+    exchangeMode: exchangeModeOf(env.EXCHANGE_MODE),
+    paperPrices: env.PAPER_PRICES ? resolve(env.PAPER_PRICES) : null,
+    exchangeApiOrigin: env.EXCHANGE_API_ORIGIN ? env.EXCHANGE_API_ORIGIN.replace(/\/$/, '') : null,
+    kafkaBrokers: (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
+    forwarder: env.FORWARDER !== 'false',
+    auditorEmails: (env.AUDITOR_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
+    metricsToken: env.METRICS_TOKEN || null,
   };
   return { ...config, ...overrides };
 }

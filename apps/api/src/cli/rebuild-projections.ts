@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { Presets, SingleBar } from 'cli-progress';
 import { Projector } from '@gridrocket/read-store';
 import { loadConfig } from '@gridrocket/shared';
 import { AppModule } from '../app.module';
@@ -10,18 +11,22 @@ import { AppModule } from '../app.module';
  * server first (it would keep projecting from its own checkpoint meanwhile).
  */
 async function main() {
-  const config = loadConfig(process.env, { embeddedRunner: false, logLevel: 'error' });
+  const config = loadConfig(process.env, { embeddedRunner: false, logLevel: 'error', forwarder: false });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error'] });
   const projector = app.get(Projector);
   const started = Date.now();
-  let last = 0;
+  // A progress bar on stderr (a line every 2 s when stderr is not a terminal).
+  const bar = new SingleBar(
+    { format: 'projecting [{bar}] {percentage}% | position {value} of {total} | {eta_formatted} left', hideCursor: true, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, etaBuffer: 50 },
+    Presets.shades_classic,
+  );
+  bar.start(1, 0);
   const count = await projector.rebuild((done, head) => {
-    const now = Date.now();
-    if (now - last > 500) {
-      last = now;
-      process.stdout.write(`\rprojecting… position ${done} of ${head}`);
-    }
+    bar.setTotal(Number(head));
+    bar.update(Number(done));
   });
+  bar.update(bar.getTotal());
+  bar.stop();
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(`\rRebuilt the read models from ${count} events in ${seconds.toFixed(1)} s (${Math.round(count / Math.max(seconds, 0.001))} events/s)\n`);
   await app.close();

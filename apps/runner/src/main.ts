@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@gridrocket/shared';
+import { RunnerModule } from './runner.module';
+
+async function main() {
+  // The runner reads and appends events; the API process owns the projections.
+  const config = loadConfig(process.env, { embeddedRunner: true, projections: false });
+  const app = await NestFactory.createApplicationContext(RunnerModule.forRoot(config));
+  app.enableShutdownHooks();
+  console.log(`GridRocket runner ${process.pid} started (event store ${config.eventStore.kind}, data in ${config.dataDir})`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
