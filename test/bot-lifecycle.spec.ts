@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Socket } from 'socket.io-client';
+import { BOT_LIFECYCLE_EVENTS } from '@gridrocket/bots';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
@@ -106,8 +107,12 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
 
     // the stream tells the whole story, with metadata
     const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
-    const events = await store.readStream(`bot-${id}`);
+    const all = await store.readStream(`bot-${id}`);
     await store.close();
+    // the grid runner's order history: the edited ladder of 6 placed at start, all cancelled at the stop (cancel-all)
+    expect(all.filter((e) => e.type === 'OrderPlaced')).toHaveLength(6);
+    expect(all.filter((e) => e.type === 'OrderCancelled')).toHaveLength(6);
+    const events = all.filter((e) => (BOT_LIFECYCLE_EVENTS as string[]).includes(e.type));
     expect(events.map((e) => e.type)).toEqual([
       'BotCreated', 'BotEdited', 'BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped', 'BotDeleted',
     ]);

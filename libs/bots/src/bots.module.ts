@@ -6,6 +6,7 @@ import { BotCommandRunner } from './application/bot-command.runner';
 import { CreateBotHandler } from './application/create-bot.handler';
 import { DeleteBotHandler } from './application/delete-bot.handler';
 import { EditBotHandler } from './application/edit-bot.handler';
+import { RecordTradingHandler } from './application/record-trading.handler';
 import { ReportBotLifecycleHandler } from './application/report-bot-lifecycle.handler';
 import { StartBotHandler } from './application/start-bot.handler';
 import { StopBotHandler } from './application/stop-bot.handler';
@@ -25,6 +26,7 @@ import { HistoryModule } from './history/history.module';
     StopBotHandler,
     DeleteBotHandler,
     ReportBotLifecycleHandler,
+    RecordTradingHandler,
     BotPushListener,
   ],
 })

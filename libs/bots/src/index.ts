@@ -6,3 +6,5 @@ export * from './domain/bot.decider';
 export * from './domain/bot.events';
 export * from './domain/bot.view';
 export * from './domain/bot.rules';
+export * from './application/record-trading.handler';
+export * from './application/report-bot-lifecycle.handler';

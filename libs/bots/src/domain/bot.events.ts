@@ -22,7 +22,49 @@ export type BotEvent =
   | { type: 'BotFailed'; data: { botId: string; reason: string } }
   | { type: 'BotDeleted'; data: { botId: string } }
   // Written by the grid runner; the lifecycle only keeps the running profit.
-  | { type: 'ProfitRealized'; data: { botId: string; amount: number; totalProfit: number; cycle: number } };
+  | { type: 'ProfitRealized'; data: { botId: string; amount: number; totalProfit: number; cycle: number } }
+  // Order history written by the grid runner (evolveBot ignores them). `run` is the revision of the
+  // BotStartRequested that began the run; client order ids are unique per run.
+  | { type: 'OrderPlaced'; data: OrderEventData & { role: 'buy'; level: number } }
+  | { type: 'TakeProfitPlaced'; data: OrderEventData & { role: 'take-profit'; tpSeq: number } }
+  | { type: 'OrderCancelled'; data: { botId: string; run: number; clientOrderId: string; filled: number; at: number } }
+  | { type: 'OrderFilled'; data: FillEventData & { level: number; late: boolean } }
+  | { type: 'TakeProfitFilled'; data: FillEventData & { tpSeq: number; profit: number } }
+  | { type: 'CycleCompleted'; data: { botId: string; run: number; cycle: number; profit: number; nextCycle: number } };
+
+export interface OrderEventData {
+  botId: string;
+  run: number;
+  clientOrderId: string;
+  exchangeOrderId: string;
+  side: 'buy' | 'sell';
+  price: number;
+  amount: number;
+  cycle: number;
+  reduceOnly: boolean;
+  /** Exchange time of the placement (ms). */
+  at: number;
+}
+
+export interface FillEventData {
+  botId: string;
+  run: number;
+  fillId: string;
+  clientOrderId: string;
+  side: 'buy' | 'sell';
+  price: number;
+  amount: number;
+  /** Quote currency. */
+  fee: number;
+  cycle: number;
+  /** Exchange time of the fill (ms). */
+  at: number;
+}
+
+/** The runner's trading events (not lifecycle). */
+export const BOT_TRADING_EVENTS: BotEventType[] = [
+  'OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted',
+];
 
 export type BotEventType = BotEvent['type'];
 

@@ -1,0 +1,140 @@
+/**
+ * Fleet benchmark of the grid runner: N paper bots in ONE process (one GridRunner, the embedded
+ * SQLite event and read stores, the paper venue with a replayed price path), the feed ticking.
+ * Figures: time to start the fleet (ladders placed and BotStarted recorded), RSS, and the
+ * tick-to-orders latency: from the tick that fills a bot's order (venue.advanceTo) to that bot's
+ * orders being reconciled on the exchange and its fills recorded in the event store (p50, p99).
+ *
+ * Run alone: `npm run build:server && node -e "require('./dist/bench/fleet.bench').fleetBench({bots:10000,seconds:20}).then(console.table)"`
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { BotCommandRunner } from '@gridrocket/bots';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { EmbeddedOwnership } from '@gridrocket/streaming';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
+import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
+import { GridRunner, directCommands } from '@gridrocket/trading';
+import { Figure, percentile, round } from './stats';
+
+export interface FleetBenchOptions {
+  bots: number;
+  /** How long the feed ticks. */
+  seconds: number;
+  /** Wall time between ticks (ms). */
+  tickMs?: number;
+  botsPerUser?: number;
+}
+
+const mb = (bytes: number) => round(bytes / 1024 / 1024, 0);
+
+/** symbol, start price, amount step (paper.constants.ts). */
+const SYMBOLS: Array<[string, number, number]> = [
+  ['BTCUSDT', 95000, 0.00001], ['ETHUSDT', 3300, 0.0001], ['SOLUSDT', 140, 0.001], ['LTCUSDT', 90, 0.001], ['BCHUSDT', 480, 0.001],
+  ['AVAXUSDT', 18, 0.01], ['LINKUSDT', 14, 0.01], ['ETCUSDT', 14, 0.01], ['KCSUSDT', 11, 0.01], ['ATOMUSDT', 3.2, 0.01],
+];
+
+export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> {
+  const { bots, seconds } = options;
+  const tickMs = options.tickMs ?? 50;
+  const botsPerUser = options.botsPerUser ?? 100;
+  const dir = mkdtempSync(join(tmpdir(), 'gr-fleet-'));
+  // Bots are spread over SYMBOLS; the feed replays one row at a time, each row one symbol's price
+  // (a sawtooth of ±0.15 % steps around its start price), so a tick wakes the bots of one symbol.
+  const ticks = Math.ceil((seconds * 1000) / tickMs) + 10;
+  const rows = ['ms,exchange,symbol,price', ...SYMBOLS.map(([sym, base]) => `1000,Binance,${sym},${(base * 1.01).toFixed(4)}`)];
+  for (let i = 1; i <= ticks; i++) {
+    const [sym, base] = SYMBOLS[i % SYMBOLS.length];
+    const phase = Math.floor(i / SYMBOLS.length) % 30;
+    const price = base * (1.01 - (phase < 15 ? phase : 30 - phase) * 0.0015);
+    rows.push(`${1000 + i * 1000},Binance,${sym},${price.toFixed(4)}`);
+  }
+  const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(rows.join('\n')), startingUsdt: '100000' });
+  const provider = new PaperExchangeProvider(venue);
+  const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, (process.env.FLEET_SYNC as any) ?? 'FULL');
+  const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+  venue.advanceTo(1000);
+
+  let lastTick = 0;
+  let measuring = false;
+  const latencies: number[] = [];
+  const started = new Set<string>();
+  const runner = new GridRunner({
+    events,
+    reads,
+    commands: directCommands(events),
+    exchanges: provider,
+    ownership: new EmbeddedOwnership(),
+    logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
+    onConverged: (botId) => {
+      if (measuring) latencies.push(performance.now() - lastTick);
+      else started.add(botId);
+    },
+  });
+  const rssBefore = process.memoryUsage().rss;
+  await runner.start();
+
+  // Create and start the fleet: 3 buys of about 6 USDT each per bot, entries spread 0…1.3 % under the start price.
+  const cmd = new BotCommandRunner(events);
+  const t0 = performance.now();
+  const create = async (i: number) => {
+    const id = randomUUID();
+    const userId = `fleet-user-${Math.floor(i / botsPerUser)}`;
+    const ctx = { userId, correlationId: randomUUID() };
+    const [symbol, base, amountStep] = SYMBOLS[i % SYMBOLS.length];
+    const entry = Number((base * (1 - 0.0007 * (Math.floor(i / SYMBOLS.length) % 20))).toPrecision(6));
+    const orderSize = Math.ceil(6 / base / amountStep) * amountStep;
+    await cmd.run({ type: 'CreateBot', botId: id, userId, botType: 'Spot', config: { exchange: 'Binance', symbol, numOfOrders: 3, orderSize: Number(orderSize.toFixed(8)), interval: Number((base * 0.001).toPrecision(4)), entryPrice: entry, takeProfit: 0.3, leverage: 1 } }, ctx);
+    await cmd.run({ type: 'StartBot', botId: id, userId }, ctx);
+  };
+  for (let i = 0; i < bots; i += 500) await Promise.all(Array.from({ length: Math.min(500, bots - i) }, (_, k) => create(i + k)));
+  for (let last = -1, still = 0; runner.runningBots().length < bots && still < 100; ) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = runner.runningBots().length;
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  await runner.idle();
+  const startSeconds = (performance.now() - t0) / 1000;
+  const openAfterStart = venue.openOrderCount();
+  let rssPeak = process.memoryUsage().rss;
+  const rssStarted = rssPeak;
+
+  // Tick: each tick is one feed row; latency = tick → bot converged (fills recorded, orders placed).
+  measuring = true;
+  const end = performance.now() + seconds * 1000;
+  let n = 0;
+  while (performance.now() < end) {
+    lastTick = performance.now();
+    venue.advanceTo(1000 + ++n * 1000);
+    await new Promise((r) => setTimeout(r, tickMs));
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  }
+  await runner.idle();
+  measuring = false;
+  const failed = bots - runner.runningBots().length;
+  const fills = venue.store.allFills().length;
+
+  await runner.stop();
+  await events.close();
+  await reads.close();
+  venue.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  return [
+    { name: `fleet: bots running in one process`, value: bots - failed, unit: 'bots' },
+    { name: `fleet: start ${bots} bots (ladders placed, BotStarted)`, value: round(startSeconds, 1), unit: 's' },
+    { name: 'fleet: open orders on the paper venue after start', value: openAfterStart, unit: 'orders' },
+    { name: `fleet: RSS with ${bots} bots started`, value: mb(rssStarted), unit: 'MB' },
+    { name: `fleet: peak RSS while ticking (${bots} bots)`, value: mb(rssPeak), unit: 'MB', aim: '< 1536 MB at 10,000 bots' },
+    { name: 'fleet: RSS growth from empty runner', value: mb(rssPeak - rssBefore), unit: 'MB' },
+    { name: `fleet: price ticks (one symbol each, ${tickMs} ms apart), fills`, value: n, unit: `ticks, ${fills} fills` },
+    { name: 'fleet: reactions measured (bot converged after a tick)', value: latencies.length, unit: 'reactions' },
+    { name: 'fleet: tick-to-orders latency p50', value: round(percentile(latencies, 50), 1), unit: 'ms' },
+    { name: 'fleet: tick-to-orders latency p99', value: round(percentile(latencies, 99), 1), unit: 'ms', aim: '< 50 ms' },
+  ];
+}

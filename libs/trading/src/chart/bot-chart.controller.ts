@@ -1,0 +1,43 @@
+import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { BOT_LIST_COLLECTION, BotDoc, botStream } from '@gridrocket/bots';
+import { CommandContext, NotFoundError } from '@gridrocket/shared';
+import { Ctx } from '@gridrocket/shared/http';
+import { SessionGuard } from '@gridrocket/identity';
+import { GridChart, buildGridChart } from './grid-chart';
+import { PriceHistory } from './price-history';
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `GET /api/bots/{id}/chart`: what the dashboard's grid chart draws. */
+@ApiTags('bots')
+@Controller()
+@UseGuards(SessionGuard)
+export class BotChartController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly prices: PriceHistory,
+  ) {}
+
+  @Get('bots/:id/chart')
+  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<GridChart> {
+    const doc = ID.test(id) ? await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id.toLowerCase()) : null;
+    if (!doc || doc.userid !== ctx.userId) throw new NotFoundError('Bot not found');
+    let events: { type: string; data: unknown }[] = [];
+    try {
+      events = await this.events.readStream(botStream(doc.id));
+    } catch (err) {
+      if (!(err instanceof StreamNotFoundError)) throw err;
+    }
+    const config = doc.s.config!;
+    const points = this.prices.points({
+      exchange: config.exchange,
+      market: doc.s.botType === 'Futures' ? 'futures' : 'spot',
+      symbol: config.symbol,
+    });
+    return buildGridChart(events, points);
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
+import type { ExchangeProvider, PriceSubscriptionKey } from '@gridrocket/exchanges';
+import type { ChartPoint } from './grid-chart';
+
+const MAX_POINTS = 720;
+const SAMPLE_SECONDS = 5;
+
+/**
+ * Recent prices per exchange, market and symbol, for the grid charts: one
+ * shared subscription each, opened on the first chart asked for, sampled every
+ * few seconds into a bounded ring (at most a few dozen keys exist).
+ */
+@Injectable()
+export class PriceHistory implements OnModuleDestroy {
+  private readonly series = new Map<string, ChartPoint[]>();
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(@Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider) {}
+
+  points(key: PriceSubscriptionKey): ChartPoint[] {
+    const id = `${key.exchange}|${key.market}|${key.symbol}`;
+    let series = this.series.get(id);
+    if (!series) {
+      const fresh: ChartPoint[] = [];
+      series = fresh;
+      this.series.set(id, fresh);
+      this.unsubscribe.push(
+        this.exchanges.prices.subscribe(key, (tick) => {
+          const time = Math.floor(tick.ms / 1000);
+          const last = fresh[fresh.length - 1];
+          if (last && time - last.time < SAMPLE_SECONDS) return;
+          fresh.push({ time, value: tick.price });
+          if (fresh.length > MAX_POINTS) fresh.shift();
+        }),
+      );
+    }
+    return [...series];
+  }
+
+  onModuleDestroy() {
+    this.unsubscribe.forEach((off) => off());
+  }
+}

@@ -1,0 +1,21 @@
+import type { EventStore } from '@gridrocket/event-store/event-store.port';
+import { BotCommandRunner } from '@gridrocket/bots/application/bot-command.runner';
+import { RecordTradingCommand, ReportBotLifecycleCommand } from '@gridrocket/bots/application/bot.commands';
+import { recordTrading } from '@gridrocket/bots/application/record-trading.handler';
+import { ReportBotLifecycleHandler } from '@gridrocket/bots/application/report-bot-lifecycle.handler';
+import type { CommandExecutor } from './grid-runner';
+
+/**
+ * The runner's two commands without Nest's CommandBus (the same handlers): for a runner built
+ * outside a Nest app (crash-test child, hand-over test, fleet bench).
+ */
+export function directCommands(events: EventStore): CommandExecutor {
+  const lifecycle = new ReportBotLifecycleHandler(new BotCommandRunner(events));
+  return {
+    async execute(command: object): Promise<any> {
+      if (command instanceof ReportBotLifecycleCommand) return lifecycle.execute(command);
+      if (command instanceof RecordTradingCommand) return recordTrading(events, command);
+      throw new Error(`directCommands: unsupported command ${command.constructor.name}`);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { BOT_OWNERSHIP, BotOwnership, MetricsService } from '@gridrocket/streaming';
+import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials/exchange-access/exchange-provider.token';
+import { GridRunner } from './grid-runner';
+
+/** The grid runner in a Nest app (the API in embedded mode, or apps/runner alone). */
+@Injectable()
+export class GridRunnerService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('GridRunner');
+  readonly runner: GridRunner;
+
+  constructor(
+    commands: CommandBus,
+    @Inject(EVENT_STORE) events: EventStore,
+    @Inject(READ_STORE) reads: ReadStore,
+    @Inject(EXCHANGE_PROVIDER) exchanges: ExchangeProvider,
+    @Inject(BOT_OWNERSHIP) ownership: BotOwnership,
+    @Optional() metrics?: MetricsService,
+  ) {
+    this.runner = new GridRunner({
+      events,
+      reads,
+      commands,
+      exchanges,
+      ownership,
+      metrics,
+      logger: { log: (m) => this.logger.log(m), warn: (m) => this.logger.warn(m), error: (m) => this.logger.error(m) },
+      pollMs: exchanges.mode === 'paper' ? 1000 : 2000,
+    });
+  }
+
+  async onApplicationBootstrap() {
+    await this.runner.start();
+  }
+
+  async onApplicationShutdown() {
+    await this.runner.stop();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The paper venue as an independent actor for crash tests: the venue keeps its book and accounts in
+ * memory (over its SQLite file), so two processes cannot share it. The TEST process hosts it and
+ * serves its ExchangePort over a tiny HTTP RPC on 127.0.0.1; the runner process (the one that is
+ * SIGKILLed) talks to it through RemotePaperProvider — like a runner talks to a real exchange: no
+ * push (it polls fills, as with ccxt), and a call whose answer is lost in a kill may still have
+ * happened on the exchange.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type {
+  ExchangeMode,
+  ExchangeName,
+  ExchangePort,
+  ExchangeProvider,
+  ExchangeRef,
+  MarketType,
+  PriceSubscriptions,
+} from '@gridrocket/exchanges/exchange.port';
+import {
+  DuplicateOrderError,
+  ExchangeDownError,
+  InsufficientFundsError,
+  InvalidOrderError,
+  OrderNotFoundError,
+  UnknownSymbolError,
+  isExchangeError,
+} from '@gridrocket/exchanges/exchange.errors';
+import { PriceHub } from '@gridrocket/exchanges/price-hub';
+
+const METHODS = new Set([
+  'balances', 'price', 'positionRisk', 'setLeverage', 'marketRules', 'createLimitOrder', 'cancelOrder', 'openOrders', 'orderByClientId', 'recentFills',
+]);
+
+export interface PaperRpcServer {
+  url: string;
+  /** Number of calls served, by method. */
+  calls: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Serves `provider`'s ports (the test's paper venue) on 127.0.0.1. */
+export async function servePaperRpc(provider: ExchangeProvider): Promise<PaperRpcServer> {
+  const calls = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', async () => {
+      let out: unknown;
+      try {
+        const { ref, method, args } = JSON.parse(body) as { ref: ExchangeRef; method: string; args: unknown[] };
+        if (!METHODS.has(method)) throw new Error(`unknown method ${method}`);
+        calls.set(method, (calls.get(method) ?? 0) + 1);
+        const port = (await provider.for(ref)) as any;
+        out = { ok: (await port[method](...args)) ?? null };
+      } catch (err) {
+        const e = err as any;
+        out = { error: { code: isExchangeError(e) ? e.code : 'INTERNAL', message: e.message, reason: e.reason, clientOrderId: e.clientOrderId, symbol: e.symbol } };
+      }
+      if (res.destroyed) return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(out));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function toError(e: { code: string; message: string; reason?: string; clientOrderId?: string; symbol?: string }): Error {
+  switch (e.code) {
+    case 'DUPLICATE_ORDER':
+      return new DuplicateOrderError(e.clientOrderId ?? '');
+    case 'ORDER_NOT_FOUND':
+      return new OrderNotFoundError(e.clientOrderId);
+    case 'INSUFFICIENT_FUNDS':
+      return new InsufficientFundsError(e.reason);
+    case 'INVALID_ORDER':
+      return new InvalidOrderError(e.reason);
+    case 'UNKNOWN_SYMBOL':
+      return new UnknownSymbolError(e.symbol ?? '');
+    default:
+      return new Error(e.message);
+  }
+}
+
+/** The runner side: ExchangePorts that call the test's venue over HTTP. */
+export class RemotePaperProvider implements ExchangeProvider {
+  readonly mode: ExchangeMode = 'paper';
+  readonly prices: PriceSubscriptions;
+
+  constructor(private readonly url: string, pricePollMs = 50) {
+    this.prices = new PriceHub((key, emit) => {
+      let last = NaN;
+      const port = this.port({ userId: '_prices', exchange: key.exchange, market: key.market });
+      const timer = setInterval(() => {
+        port
+          .price(key.symbol)
+          .then((price) => {
+            if (price !== last) emit({ ...key, price, ms: Date.now() });
+            last = price;
+          })
+          .catch(() => undefined);
+      }, pricePollMs);
+      timer.unref?.();
+      return () => clearInterval(timer);
+    });
+  }
+
+  private async rpc(ref: ExchangeRef, method: string, args: unknown[]): Promise<any> {
+    let res: Response;
+    try {
+      res = await fetch(this.url, { method: 'POST', body: JSON.stringify({ ref, method, args }), headers: { 'content-type': 'application/json' } });
+    } catch (err) {
+      throw new ExchangeDownError((err as Error).name);
+    }
+    const body = (await res.json()) as { ok?: unknown; error?: any };
+    if (body.error) throw toError(body.error);
+    return body.ok;
+  }
+
+  private port(ref: ExchangeRef): ExchangePort {
+    const call = (method: string) => (...args: unknown[]) => this.rpc(ref, method, args);
+    return {
+      exchange: ref.exchange as ExchangeName,
+      market: ref.market as MarketType,
+      balances: call('balances'),
+      price: call('price'),
+      positionRisk: call('positionRisk'),
+      setLeverage: call('setLeverage'),
+      marketRules: call('marketRules'),
+      createLimitOrder: call('createLimitOrder'),
+      cancelOrder: call('cancelOrder'),
+      openOrders: call('openOrders'),
+      orderByClientId: call('orderByClientId'),
+      recentFills: call('recentFills'),
+    } as ExchangePort;
+  }
+
+  async for(ref: ExchangeRef): Promise<ExchangePort> {
+    return this.port(ref);
+  }
+
+  forget(): void {}
+
+  async close(): Promise<void> {
+    (this.prices as PriceHub).closeAll();
+  }
+}
