@@ -6,6 +6,7 @@ import { IdentityModule } from '@gridrocket/identity';
 import { StreamingModule } from '@gridrocket/streaming';
 import { AppConfig } from '@gridrocket/shared';
 import { TradingModule } from '@gridrocket/trading';
+import { ChartModule } from '@gridrocket/trading/chart/chart.module';
 import { InfrastructureModule } from './infrastructure.module';
 import { PushModule } from './push.gateway';
 import { SystemController } from './system.controller';
@@ -23,6 +24,7 @@ export class AppModule {
         IdentityModule,
         BotsModule,
         CredentialsModule,
+        ChartModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],
       controllers: [SystemController],

@@ -1,0 +1,37 @@
+import { Client } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+describe('grid chart data of a running bot', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => app.close());
+
+  it('shows the placed ladder as open buy levels, and is private to the owner', async () => {
+    const c = new Client(app.url);
+    await c.signUp('chart@example.com');
+    const price: number = (await c.get('/api/priceSpot?symbol=BTCUSDT&exchange=Binance')).body;
+    const entry = Math.round(price * 0.98);
+    const created = await c.post('/api/bots', {
+      exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 3, orderSize: '0.01', interval: Math.round(price * 0.01), entryPrice: entry, takeProfit: 1, botType: 'Spot',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    await c.get(`/api/startBot?id=${id}`);
+    for (let i = 0; i < 100 && (await c.get(`/api/bot-details/${id}`)).body.state !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+
+    const chart = await c.get(`/api/bots/${id}/chart`);
+    expect(chart.status).toBe(200);
+    expect(chart.body.levels).toHaveLength(3);
+    expect(chart.body.levels.every((l: { kind: string; status: string }) => l.kind === 'buy' && l.status === 'open')).toBe(true);
+    expect(chart.body.levels[0].price).toBeLessThanOrEqual(entry);
+    expect(Array.isArray(chart.body.points)).toBe(true);
+    expect(chart.body.fills).toEqual([]);
+
+    const other = new Client(app.url);
+    await other.signUp('chart-other@example.com');
+    expect((await other.get(`/api/bots/${id}/chart`)).status).toBe(404);
+    expect((await other.get('/api/bots/not-an-id/chart')).status).toBe(404);
+  });
+});
