@@ -8,7 +8,8 @@ import { botListProjection } from '@gridrocket/bots';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { Projector, SqliteReadStore } from '@gridrocket/read-store';
 import type { Socket } from 'socket.io-client';
-import { Client, spotBot } from '../test/support/http-client';
+import { spotBot } from '../test/support/http-client';
+import { LightClient } from './light-client';
 import { spawnServer, stop } from '../test/support/server-process';
 import { Figure, percentile, round } from './stats';
 
@@ -32,12 +33,13 @@ function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<num
 async function httpCommands(cycles: number, workers: number): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gr-bench-'));
   // The server runs as its own process (as `npm start` does), so the load generator does not share its core.
-  const server = await spawnServer(dataDir, { LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') });
-  const app = { url: server.url };
+  // BENCH_TARGET points the load at a server that is already running (e.g. one being profiled).
+  const server = process.env.BENCH_TARGET ? null : await spawnServer(dataDir, { LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') });
+  const app = { url: process.env.BENCH_TARGET ?? server!.url };
   try {
     const users = await Promise.all(
       Array.from({ length: workers }, async (_, i) => {
-        const c = new Client(app.url);
+        const c = new LightClient(app.url);
         await c.signUp(`bench${i}@example.com`);
         return { c, socket: await c.socket() };
       }),
@@ -51,29 +53,32 @@ async function httpCommands(cycles: number, workers: number): Promise<Figure[]> 
         while (next < cycles) {
           next++;
           const t0 = performance.now();
-          const created = await c.post('/api/bots', spotBot);
+          const created = await c.send('POST', '/api/bots', spotBot);
           const t1 = performance.now();
           const id = created.body.id;
           const running = statusPush(socket, id, true);
           const t2 = performance.now();
-          await c.get(`/api/startBot?id=${id}`);
+          await c.send('GET', `/api/startBot?id=${id}`);
           const t3 = performance.now();
           pushes.push((await running) - t2);
           const stopped = statusPush(socket, id, false);
           const t4 = performance.now();
-          await c.get(`/api/stopBot?id=${id}&cancelAllOrders=true`);
+          await c.send('GET', `/api/stopBot?id=${id}&cancelAllOrders=true`);
           const t5 = performance.now();
           pushes.push((await stopped) - t4);
           const t6 = performance.now();
-          const del = await c.delete(`/api/bots/${id}`);
+          const del = await c.send('DELETE', `/api/bots/${id}`);
           const t7 = performance.now();
-          if (del.status !== 204) throw new Error(`delete ${del.status} ${del.text}`);
+          if (del.status !== 204) throw new Error(`delete ${del.status}`);
           latencies.push(t1 - t0, t3 - t2, t5 - t4, t7 - t6);
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    users.forEach((u) => u.socket.close());
+    users.forEach((u) => {
+      u.socket.close();
+      u.c.close();
+    });
     return [
       { name: `HTTP commands (create/start/stop/delete, ${workers} users)`, value: round(latencies.length / seconds, 0), unit: 'commands/s', aim: '≥ 2000' },
       { name: 'HTTP command latency p50', value: round(percentile(latencies, 50), 2), unit: 'ms' },
@@ -82,7 +87,7 @@ async function httpCommands(cycles: number, workers: number): Promise<Figure[]> 
       { name: 'push latency start/stop request → bot:status p99', value: round(percentile(pushes, 99), 2), unit: 'ms', aim: '≤ 25' },
     ];
   } finally {
-    await stop(server.proc);
+    if (server) await stop(server.proc);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
