@@ -122,6 +122,12 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
     // the runner's events are caused by the user's requests and share their correlation id
     expect(events[3].metadata.causationId).toBe(events[2].id);
     expect(events[3].metadata.correlationId).toBe(events[2].metadata.correlationId);
+    for (const placed of all.filter((e) => e.type === 'OrderPlaced')) expect(placed.metadata.causationId).toBe(events[2].id);
+    // what the stop does (cancels, BotStopped) is caused by the stop request
+    for (const e of [...all.filter((x) => x.type === 'OrderCancelled'), events[5]]) {
+      expect(e.metadata.causationId).toBe(events[4].id);
+      expect(e.metadata.correlationId).toBe(events[4].metadata.correlationId);
+    }
     for (const e of events) {
       expect(e.metadata).toEqual(expect.objectContaining({ schemaVersion: 1, occurredAt: expect.any(String), correlationId: expect.any(String) }));
     }

@@ -78,6 +78,8 @@ interface StreamInfo {
   state: BotState;
   run: number;
   runEvent: RecordedEvent | null;
+  /** The BotStopRequested of this run, when one came: what the stop's work is caused by. */
+  stopEvent: RecordedEvent | null;
   fills: Fill[];
   fillsSinceMs: number;
   ids: string[];
@@ -89,6 +91,7 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
   let state = initialBotState;
   let run = -1;
   let runEvent: RecordedEvent | null = null;
+  let stopEvent: RecordedEvent | null = null;
   let fills: Fill[] = [];
   let ids: string[] = [];
   let lastFillAt = -1;
@@ -100,12 +103,14 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
     if (e.type === 'BotStartRequested') {
       run = Number(e.revision);
       runEvent = e;
+      stopEvent = null;
       fills = [];
       ids = [];
       lastFillAt = -1;
       firstPlacedAt = -1;
       continue;
     }
+    if (e.type === 'BotStopRequested') stopEvent = e;
     ids.push(e.id);
     const d = e.data as any;
     if ((e.type === 'OrderFilled' || e.type === 'TakeProfitFilled') && d.run === run) {
@@ -116,7 +121,7 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
     }
   }
   const fillsSinceMs = lastFillAt >= 0 ? lastFillAt : firstPlacedAt >= 0 ? firstPlacedAt : 0;
-  return { state, run, runEvent, fills, fillsSinceMs, ids, revision };
+  return { state, run, runEvent, stopEvent, fills, fillsSinceMs, ids, revision };
 }
 
 interface PriceGroup {
@@ -455,6 +460,11 @@ export class GridRunner implements TaskHost {
   }
 
   private async stopBot(task: BotTask, info: StreamInfo, attached: boolean): Promise<void> {
+    // What happens from here (cancels, BotStopped) is caused by the stop request, and shares its correlation.
+    if (info.stopEvent) {
+      task.id.correlationId = info.stopEvent.metadata.correlationId;
+      task.id.causationId = info.stopEvent.id;
+    }
     try {
       if (!attached || !task.hasPort) await this.prepare(task, info);
       await task.fetchMissedFills(); // profit of fills that happened meanwhile is still counted
