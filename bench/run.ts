@@ -3,21 +3,26 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { lifecycleBench } from './lifecycle.bench';
 import { streamingBench } from './streaming.bench';
+import { fleetBench } from './fleet.bench';
 import { Figure } from './stats';
 
 /**
  * `npm run bench`: the figures BENCHMARKS.md records. Sizes can be reduced
- * for a quick look: BENCH_CYCLES, BENCH_WORKERS, BENCH_REBUILD_EVENTS.
+ * for a quick look: BENCH_CYCLES, BENCH_WORKERS, BENCH_REBUILD_EVENTS, BENCH_FLEET_BOTS,
+ * BENCH_FLEET_SECONDS, and those of streaming.bench.ts.
  */
 async function main() {
   const cycles = Number(process.env.BENCH_CYCLES ?? 2000);
   const workers = Number(process.env.BENCH_WORKERS ?? 32);
   const rebuildEvents = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
+  const fleetBots = Number(process.env.BENCH_FLEET_BOTS ?? 10_000);
+  const fleetSeconds = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
   console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
   const figures: Figure[] = [];
   const sections: [string, () => Promise<Figure[]>][] = [
     ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })],
     ['Streams and audit (forwarder, replay)', () => streamingBench()],
+    ['Runner fleet (paper bots in one process)', () => fleetBench({ bots: fleetBots, seconds: fleetSeconds })],
   ];
   for (const [title, run] of sections) {
     console.log(`\n## ${title}`);

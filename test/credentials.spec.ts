@@ -207,7 +207,15 @@ describe('exchange routes, live mode against a local stand-in for Binance', () =
   let app: Awaited<ReturnType<typeof startTestApp>>;
   let stub: ExchangeStub;
   beforeAll(async () => {
-    stub = await ExchangeStub.start(exchangeFixture('binance').routes);
+    // like the real exchange, the stand-in refuses a signed call whose signature does not verify
+    const fx = exchangeFixture('binance');
+    const routes = Object.fromEntries(
+      Object.entries(fx.routes).map(([route, handler]) => [
+        route,
+        (req: Parameters<typeof handler>[0]) => (req.headers['x-mbx-apikey'] && !verifySignature('binance', req) ? fx.errors.badKey : handler(req)),
+      ]),
+    );
+    stub = await ExchangeStub.start(routes);
     app = await startTestApp({ EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: stub.origin });
   });
   afterAll(async () => {
@@ -237,6 +245,13 @@ describe('exchange routes, live mode against a local stand-in for Binance', () =
     const price = await otherUser.get('/api/priceSpot?symbol=BTCUSDT&exchange=Binance');
     expect(price.status).toBe(200);
     expect(typeof price.body).toBe('number');
+
+    // a key the exchange refuses is a clear 409 that says so, not a retry storm or a 5xx
+    const mallory = new Client(app.url);
+    const m = await mallory.signUp('mallory@example.com');
+    await mallory.post('/api/api-credentials', { access: { exchange: 'Binance', apiKey: STUB_KEY.apiKey, keySecret: 'not-the-right-secret-123', passPhrase: '', userId: m.uid } });
+    const refused = await mallory.get('/api/balanceSpot?exchange=Binance');
+    expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 409, message: expect.stringMatching(/key/i) });
 
     expect((await kate.delete(`/api/api-credentials/${key.body.id}`)).status).toBe(204);
     const after = await kate.get('/api/balanceSpot?exchange=Binance');
