@@ -258,15 +258,17 @@ export class BotTask {
         if (progressed) continue;
         return; // retried later
       }
-      for (const o of plan.toCancel) await this.cancel(o.clientOrderId);
       let changed = false;
-      for (const d of plan.toPlace) {
-        await this.place(d);
-        if (this.pendingFills.length > 0 || this.closed.has(d.clientOrderId)) {
-          changed = true;
-          break; // a fill or a closed order changes what is desired: plan again
+      await this.batch(async () => {
+        for (const o of plan.toCancel) await this.cancel(o.clientOrderId);
+        for (const d of plan.toPlace) {
+          await this.place(d);
+          if (this.pendingFills.length > 0 || this.closed.has(d.clientOrderId)) {
+            changed = true;
+            break; // a fill or a closed order changes what is desired: plan again
+          }
         }
-      }
+      });
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
@@ -304,6 +306,30 @@ export class BotTask {
     return false;
   }
 
+  /**
+   * Order placements and cancels made inside `batch` are recorded together, in one append, when
+   * it ends (also when it fails). Safe: a crash before the append leaves orders the resume finds
+   * by client order id and records then (event ids are deterministic, so nothing twice).
+   */
+  private deferred: RecordedTradingEvent[] | null = null;
+
+  private async recordOrders(events: RecordedTradingEvent[]): Promise<void> {
+    if (this.deferred) this.deferred.push(...events);
+    else await this.host.record(this, events);
+  }
+
+  async batch<T>(work: () => Promise<T>): Promise<T> {
+    if (this.deferred) return work();
+    this.deferred = [];
+    try {
+      return await work();
+    } finally {
+      const events = this.deferred;
+      this.deferred = null;
+      if (events.length) await this.host.record(this, events);
+    }
+  }
+
   /** Cancels one of the bot's orders and records it. */
   async cancel(clientOrderId: string): Promise<void> {
     this.ensureOwned();
@@ -315,7 +341,7 @@ export class BotTask {
     }
     this.open.delete(clientOrderId);
     this.closed.set(clientOrderId, final ?? { clientOrderId, status: 'cancelled' });
-    await this.host.record(this, [
+    await this.recordOrders([
       {
         id: eventId(this.botId, 'cancel', clientOrderId),
         type: 'OrderCancelled',
@@ -386,7 +412,7 @@ export class BotTask {
       reduceOnly: d.reduceOnly,
       at: order.updatedAt,
     };
-    await this.host.record(this, [
+    await this.recordOrders([
       d.role === 'buy'
         ? { id: eventId(this.botId, 'placed', d.clientOrderId), type: 'OrderPlaced', data: { ...base, role: 'buy', level: d.level! } }
         : { id: eventId(this.botId, 'placed', d.clientOrderId), type: 'TakeProfitPlaced', data: { ...base, role: 'take-profit', tpSeq: d.tpSeq! } },
@@ -396,6 +422,8 @@ export class BotTask {
   /** Cancels every open order of this run (stop with cancel-all, a failed bot). */
   async cancelAll(): Promise<void> {
     const open = await this.host.call(this, () => this.port.openOrders(this.id.symbol));
-    for (const o of open) if (this.owns(o.clientOrderId)) await this.cancel(o.clientOrderId);
+    await this.batch(async () => {
+      for (const o of open) if (this.owns(o.clientOrderId)) await this.cancel(o.clientOrderId);
+    });
   }
 }
