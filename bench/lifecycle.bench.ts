@@ -75,16 +75,17 @@ async function httpCommands(cycles: number, workers: number): Promise<Figure[]> 
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const who = workers === 1 ? '1 user' : `${workers} users at once`;
     users.forEach((u) => {
       u.socket.close();
       u.c.close();
     });
     return [
-      { name: `HTTP commands (create/start/stop/delete, ${workers} users)`, value: round(latencies.length / seconds, 0), unit: 'commands/s', aim: '≥ 2000' },
-      { name: 'HTTP command latency p50', value: round(percentile(latencies, 50), 2), unit: 'ms' },
-      { name: 'HTTP command latency p99', value: round(percentile(latencies, 99), 2), unit: 'ms' },
-      { name: 'push latency start/stop request → bot:status p50', value: round(percentile(pushes, 50), 2), unit: 'ms' },
-      { name: 'push latency start/stop request → bot:status p99', value: round(percentile(pushes, 99), 2), unit: 'ms', aim: '≤ 25' },
+      { name: `HTTP commands create/start/stop/delete, ${who}`, value: round(latencies.length / seconds, 0), unit: 'commands/s', aim: workers > 1 ? '≥ 2000' : undefined },
+      { name: `HTTP command latency p50, ${who}`, value: round(percentile(latencies, 50), 2), unit: 'ms' },
+      { name: `HTTP command latency p99, ${who}`, value: round(percentile(latencies, 99), 2), unit: 'ms' },
+      { name: `push latency start/stop request → bot:status p50, ${who}`, value: round(percentile(pushes, 50), 2), unit: 'ms' },
+      { name: `push latency start/stop request → bot:status p99, ${who}`, value: round(percentile(pushes, 99), 2), unit: 'ms', aim: '≤ 25' },
     ];
   } finally {
     if (server) await stop(server.proc);
@@ -158,5 +159,11 @@ function rawSqlite(rows: number): Figure[] {
 }
 
 export async function lifecycleBench(options: { cycles: number; workers: number; rebuildEvents: number }): Promise<Figure[]> {
-  return [...(await httpCommands(options.cycles, options.workers)), ...(await rebuild(options.rebuildEvents)), ...rawSqlite(options.rebuildEvents)];
+  // one user alone (what a trader feels), then many at once (what the server sustains)
+  return [
+    ...(await httpCommands(Math.min(300, options.cycles), 1)),
+    ...(await httpCommands(options.cycles, options.workers)),
+    ...(await rebuild(options.rebuildEvents)),
+    ...rawSqlite(options.rebuildEvents),
+  ];
 }
