@@ -6,7 +6,7 @@ import { CREDENTIAL_LIST_COLLECTION, CredentialDoc } from '../credential-list.pr
 import { CredentialVault, ShreddedError } from '../crypto/credential-vault';
 import { credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
-import type { ExchangeCredential, PortExchangeName } from '../exchange-access/exchanges';
+import type { ExchangeCredential, ExchangeName as PortExchangeName } from '@gridrocket/exchanges';
 
 /**
  * The one place where a secret is decrypted: `resolveCredential(userId, exchange)`, which the

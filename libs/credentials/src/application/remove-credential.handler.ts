@@ -6,7 +6,7 @@ import { CredentialVault } from '../crypto/credential-vault';
 import { credentialDecider } from '../domain/credential.decider';
 import { credentialStream } from '../domain/credential.events';
 import { EXCHANGE_PROVIDER } from '../exchange-access/exchange-provider.token';
-import type { ExchangeProvider } from '../exchange-access/exchanges';
+import type { ExchangeProvider } from '@gridrocket/exchanges';
 import type { CredentialDecision } from './add-credential.handler';
 import { RemoveCredentialCommand } from './credential.commands';
 

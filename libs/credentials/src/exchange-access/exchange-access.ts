@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
 import { CredentialResolver } from '../application/credential-resolver';
-import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue } from './exchanges';
+import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue } from '@gridrocket/exchanges';
 
 /**
  * Builds the process's ExchangeProvider once, from configuration only:

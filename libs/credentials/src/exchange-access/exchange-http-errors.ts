@@ -9,7 +9,7 @@ import {
   OrderNotFoundError,
   RateLimitedError,
   UnknownSymbolError,
-} from './exchanges';
+} from '@gridrocket/exchanges';
 
 export class ExchangeUnavailableError extends AppError {
   readonly status = 503;

@@ -5,7 +5,7 @@ import { Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity';
 import { toHttpAppError } from './exchange-http-errors';
 import { EXCHANGE_PROVIDER } from './exchange-provider.token';
-import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, PortExchangeName, PositionRisk, parseExchangeName } from './exchanges';
+import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, ExchangeName as PortExchangeName, PositionRisk, parseExchangeName } from '@gridrocket/exchanges';
 
 type Query = Record<string, unknown>;
 
