@@ -11,7 +11,7 @@ import {
 import type { ExchangePort, OrderUpdate, PriceTick } from './exchange.port';
 import { PaperExchangeProvider, PaperFeedDriver, PaperVenue, type PaperExchange } from './paper.exchange';
 import { CsvReplayFeed, RandomWalkFeed } from './paper-price-feed';
-import { PAPER_SYMBOLS } from './paper.constants';
+import { PAPER_DEFAULT_LEVERAGE, PAPER_SYMBOLS } from './paper.constants';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -170,9 +170,12 @@ describe('paper exchange: the exchange port', () => {
     const venue = open(tempDir(), PATH);
     const p = await port(venue, 'futures');
     venue.advanceTo(T0);
-    expect(await p.positionRisk()).toEqual([]);
+    // every symbol is listed, at the default leverage until one is set
+    expect(await p.positionRisk()).toContainEqual({ symbol: 'BTCUSDT', leverage: PAPER_DEFAULT_LEVERAGE });
+    expect((await p.positionRisk()).map((r) => r.symbol)).toContain('XRPUSDT');
     await p.setLeverage('BTCUSDT', 10);
-    expect(await p.positionRisk()).toEqual([{ symbol: 'BTCUSDT', leverage: 10 }]);
+    expect(await p.positionRisk()).toContainEqual({ symbol: 'BTCUSDT', leverage: 10 });
+    expect(await p.positionRisk()).toContainEqual({ symbol: 'ETHUSDT', leverage: PAPER_DEFAULT_LEVERAGE });
     await expect(p.setLeverage('BTCUSDT', 0)).rejects.toBeInstanceOf(InvalidOrderError);
     await expect(
       p.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 97000, amount: 0.1, clientOrderId: 'ro0', reduceOnly: true }),

@@ -560,11 +560,12 @@ export class PaperVenue {
     return out;
   }
 
+  /** Every futures symbol with the account's leverage for it, as Binance reports it (default until set). */
   positionRisk(account: Account): PositionRisk[] {
     if (account.market !== 'futures') return [];
-    return [...account.positions.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([symbol, p]) => ({ symbol, leverage: p.leverage }));
+    return [...this.rules.keys()]
+      .sort((a, b) => a.localeCompare(b))
+      .map((symbol) => ({ symbol, leverage: account.positions.get(symbol)?.leverage ?? PAPER_DEFAULT_LEVERAGE }));
   }
 
   /** Signed position size and entry value of a futures symbol (tests, dashboards). */
