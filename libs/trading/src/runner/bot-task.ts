@@ -219,13 +219,34 @@ export class BotTask {
   // Recovery and reconciliation
 
   /** Reads the exchange: the bot's open orders, and the fills it missed (applied and recorded). */
-  async recover(): Promise<void> {
+  /**
+   * After a restart: the exchange's open orders, the fills missed while down, and the cancels that
+   * happened but did not reach the history (a crash between the cancel and its append).
+   * `unclosed`: orders the history shows placed and neither cancelled nor fully filled.
+   */
+  async recover(unclosed: string[] = []): Promise<void> {
     const symbol = this.id.symbol;
     this.ensureOwned();
     const open = await this.host.call(this, () => this.port.openOrders(symbol));
     this.open.clear();
     for (const o of open) if (this.owns(o.clientOrderId)) this.open.set(o.clientOrderId, o);
     await this.fetchMissedFills();
+    await this.batch(async () => {
+      for (const clientOrderId of unclosed) {
+        if (this.open.has(clientOrderId)) continue;
+        this.ensureOwned();
+        const order = await this.host.call(this, () => this.port.orderByClientId(symbol, clientOrderId));
+        if (order?.status !== 'cancelled') continue;
+        this.closed.set(clientOrderId, order);
+        await this.recordOrders([
+          {
+            id: eventId(this.botId, 'cancel', clientOrderId),
+            type: 'OrderCancelled',
+            data: { botId: this.botId, run: this.id.run, clientOrderId, filled: order.filled, at: order.updatedAt },
+          },
+        ]);
+      }
+    });
   }
 
   async fetchMissedFills(): Promise<void> {

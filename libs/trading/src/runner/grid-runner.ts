@@ -80,6 +80,8 @@ interface StreamInfo {
   runEvent: RecordedEvent | null;
   /** The BotStopRequested of this run, when one came: what the stop's work is caused by. */
   stopEvent: RecordedEvent | null;
+  /** Orders of this run recorded as placed but neither cancelled nor fully filled in the history. */
+  unclosed: string[];
   fills: Fill[];
   fillsSinceMs: number;
   ids: string[];
@@ -92,6 +94,7 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
   let run = -1;
   let runEvent: RecordedEvent | null = null;
   let stopEvent: RecordedEvent | null = null;
+  let placed = new Map<string, number>(); // client order id → amount still unaccounted for
   let fills: Fill[] = [];
   let ids: string[] = [];
   let lastFillAt = -1;
@@ -104,6 +107,7 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
       run = Number(e.revision);
       runEvent = e;
       stopEvent = null;
+      placed = new Map();
       fills = [];
       ids = [];
       lastFillAt = -1;
@@ -113,7 +117,14 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
     if (e.type === 'BotStopRequested') stopEvent = e;
     ids.push(e.id);
     const d = e.data as any;
+    if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && d.run === run) placed.set(d.clientOrderId, d.amount);
+    if (e.type === 'OrderCancelled' && d.run === run) placed.delete(d.clientOrderId);
     if ((e.type === 'OrderFilled' || e.type === 'TakeProfitFilled') && d.run === run) {
+      const left = placed.get(d.clientOrderId);
+      if (left !== undefined) {
+        if (left - d.amount <= 1e-12) placed.delete(d.clientOrderId);
+        else placed.set(d.clientOrderId, left - d.amount);
+      }
       fills.push(toGridFill(d));
       if (d.at > lastFillAt) lastFillAt = d.at;
     } else if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && d.run === run && firstPlacedAt < 0) {
@@ -121,7 +132,7 @@ export function foldBotStream(events: RecordedEvent[]): StreamInfo {
     }
   }
   const fillsSinceMs = lastFillAt >= 0 ? lastFillAt : firstPlacedAt >= 0 ? firstPlacedAt : 0;
-  return { state, run, runEvent, stopEvent, fills, fillsSinceMs, ids, revision };
+  return { state, run, runEvent, stopEvent, unclosed: [...placed.keys()], fills, fillsSinceMs, ids, revision };
 }
 
 interface PriceGroup {
@@ -428,7 +439,7 @@ export class GridRunner implements TaskHost {
         task.ensureOwned();
         await this.call(task, () => task.port.setLeverage(id.symbol, task.config.leverage));
       }
-      await task.recover();
+      await task.recover(info.unclosed);
       task.ready = true;
       if (starting) await this.checkFunds(task);
       await task.converge();
@@ -467,7 +478,8 @@ export class GridRunner implements TaskHost {
     }
     try {
       if (!attached || !task.hasPort) await this.prepare(task, info);
-      await task.fetchMissedFills(); // profit of fills that happened meanwhile is still counted
+      // profit of fills that happened meanwhile is still counted; cancels lost in a crash are recorded
+      await task.recover(info.unclosed);
       if (info.state.cancelAllOrders) await task.cancelAll();
       task.ensureOwned();
       this.release(task);
