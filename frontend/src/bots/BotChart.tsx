@@ -5,6 +5,7 @@ import {
   createSeriesMarkers,
   LineSeries,
   LineStyle,
+  type AutoscaleInfo,
   type IChartApi,
   type SeriesMarker,
   type Time,
@@ -27,7 +28,8 @@ function sortedUnique(points: ChartData['points']) {
 
 /** A chart of the bot's grid: price line, ladder and take-profit levels, and fills (lightweight-charts). */
 export default function BotChart({ bot }: { bot: Bot }) {
-  const { data, isLoading } = useGetChartQuery(bot.id);
+  // while the chart is open its price line grows: refetch every few seconds
+  const { data, isLoading } = useGetChartQuery(bot.id, { pollingInterval: 5000 });
   const host = useRef<HTMLDivElement>(null);
   const points = useMemo(() => (data ? sortedUnique(data.points) : []), [data]);
   const levels = useMemo(
@@ -50,7 +52,24 @@ export default function BotChart({ bot }: { bot: Bot }) {
         timeScale: { borderColor: 'rgba(124,247,255,0.2)', timeVisible: true },
         crosshair: { horzLine: { color: '#7cf7ff' }, vertLine: { color: '#7cf7ff' } },
       });
-      const series = chart.addSeries(LineSeries, { color: '#7cf7ff', lineWidth: 2, priceLineVisible: true });
+      // the visible range covers the ladder and the take-profit too, not just the prices seen so far
+      const levelPrices = levels.map((l) => l.price).filter((p) => Number.isFinite(p) && p > 0);
+      const series = chart.addSeries(LineSeries, {
+        color: '#7cf7ff',
+        lineWidth: 2,
+        priceLineVisible: true,
+        autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+          const base = original();
+          if (!base || !base.priceRange || levelPrices.length === 0) return base;
+          return {
+            ...base,
+            priceRange: {
+              minValue: Math.min(base.priceRange.minValue, ...levelPrices),
+              maxValue: Math.max(base.priceRange.maxValue, ...levelPrices),
+            },
+          };
+        },
+      });
       series.setData(points);
       for (const level of levels) {
         const tp = level.kind === 'take-profit';

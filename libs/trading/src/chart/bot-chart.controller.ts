@@ -33,11 +33,13 @@ export class BotChartController {
       if (!(err instanceof StreamNotFoundError)) throw err;
     }
     const config = doc.s.config!;
-    const points = this.prices.points({
-      exchange: config.exchange,
-      market: doc.s.botType === 'Futures' ? 'futures' : 'spot',
-      symbol: config.symbol,
-    });
+    const key = { exchange: config.exchange, market: doc.s.botType === 'Futures' ? ('futures' as const) : ('spot' as const), symbol: config.symbol };
+    let points = this.prices.points(key);
+    if (points.length === 0) {
+      // nothing sampled yet: start the line at the current price
+      const now = await this.prices.current(doc.userid, key).catch(() => null);
+      if (now) points = [now];
+    }
     return buildGridChart(events, points);
   }
 }

@@ -4,7 +4,7 @@ import type { ExchangeProvider, PriceSubscriptionKey } from '@gridrocket/exchang
 import type { ChartPoint } from './grid-chart';
 
 const MAX_POINTS = 720;
-const SAMPLE_SECONDS = 5;
+const SAMPLE_SECONDS = 2;
 
 /**
  * Recent prices per exchange, market and symbol, for the grid charts: one
@@ -36,6 +36,12 @@ export class PriceHistory implements OnModuleDestroy {
       );
     }
     return [...series];
+  }
+
+  /** The price now, through the user's own exchange port (public data; no order is involved). */
+  async current(userId: string, key: PriceSubscriptionKey): Promise<ChartPoint> {
+    const port = await this.exchanges.for({ userId, exchange: key.exchange, market: key.market });
+    return { time: Math.floor(Date.now() / 1000), value: await port.price(key.symbol) };
   }
 
   onModuleDestroy() {
