@@ -1,5 +1,5 @@
 import { MongoClient, type AnyBulkWriteOperation, type Db, type Document, MongoBulkWriteError } from 'mongodb';
-import { Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
+import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
 
 interface Stored extends Document {
   _id: string;
@@ -99,6 +99,11 @@ export class MongoReadStore implements ReadStore {
       .collection<{ _id: string; position: string }>('checkpoints')
       .updateOne({ _id: checkpoint.name }, { $set: { position: checkpoint.position.toString() } }, { upsert: true });
     return written;
+  }
+
+  /** No cross-collection transaction needed: the revision guard makes a partial commit harmless on replay. */
+  async commitMany(commits: CollectionCommit[]): Promise<void> {
+    for (const c of commits) await this.commit(c.collection, c.writes, c.checkpoint);
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from '@gridrocket/event-store';
 import { matchesFilter } from '@gridrocket/event-store';
-import { Doc, DocWrite, ReadStore } from './read-store.port';
+import { CollectionCommit, Doc, DocWrite, ReadStore } from './read-store.port';
 
 /**
  * A projection keeps one document per key up to date. `reduce` is pure: given
@@ -59,6 +59,10 @@ export class Projector {
   add(projection: Projection<any>): void {
     if (this.subscription) throw new Error('Add projections before the projector starts');
     if (this.projections.some((p) => p.name === projection.name)) return;
+    // a batch reads every projection's documents before it writes any: collections are not shared
+    if (this.projections.some((p) => p.collection === projection.collection)) {
+      throw new Error(`Projection ${projection.name} would share the collection ${projection.collection}`);
+    }
     this.projections.push(projection);
   }
 
@@ -140,6 +144,7 @@ export class Projector {
   private async applyBatch(batch: RecordedEvent[], announce = true): Promise<AppliedChange[]> {
     const changes: AppliedChange[] = [];
     const last = batch[batch.length - 1].position;
+    const commits: CollectionCommit[] = [];
     for (const p of this.projections) {
       const since = this.checkpoints.get(p.name) ?? 0n;
       const relevant: { event: RecordedEvent; id: string }[] = [];
@@ -168,9 +173,11 @@ export class Projector {
       }
       const writes: DocWrite[] = [];
       for (const [id, w] of working) if (w.dirty) writes.push({ id, rev: w.rev, doc: w.doc });
-      await this.store.commit(p.collection, writes, { name: p.name, position: last });
-      this.checkpoints.set(p.name, last);
+      commits.push({ collection: p.collection, writes, checkpoint: { name: p.name, position: last } });
     }
+    // every projection's documents and checkpoint in one commit
+    await this.store.commitMany(commits);
+    for (const p of this.projections) this.checkpoints.set(p.name, last);
     return changes;
   }
 

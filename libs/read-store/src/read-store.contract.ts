@@ -61,6 +61,21 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>) {
     expect(await store.count(c, { on: true })).toBe(2);
   });
 
+  it('commits several collections and their checkpoints together, with the revision guard', async () => {
+    const a = col();
+    const b = col();
+    const [na, nb] = [cp(), cp()];
+    await store.commit(b, [{ id: 'x', rev: 5, doc: { id: 'x', v: 'newer' } }], { name: nb, position: 1n });
+    await store.commitMany([
+      { collection: a, writes: [{ id: 'x', rev: 0, doc: { id: 'x', v: 'a' } }], checkpoint: { name: na, position: 7n } },
+      { collection: b, writes: [{ id: 'x', rev: 2, doc: { id: 'x', v: 'older' } }, { id: 'y', rev: 0, doc: { id: 'y' } }], checkpoint: { name: nb, position: 7n } },
+    ]);
+    expect(await store.get(a, 'x')).toEqual({ id: 'x', v: 'a' });
+    expect(await store.get(b, 'x')).toEqual({ id: 'x', v: 'newer' });
+    expect(await store.get(b, 'y')).toEqual({ id: 'y' });
+    expect([await store.getCheckpoint(na), await store.getCheckpoint(nb)]).toEqual([7n, 7n]);
+  });
+
   it('reset empties collections and checkpoints for a rebuild', async () => {
     const c = col();
     const name = cp();

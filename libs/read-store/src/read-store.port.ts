@@ -20,6 +20,12 @@ export interface DocWrite<D extends Doc = Doc> {
   doc: D | null; // null deletes
 }
 
+export interface CollectionCommit {
+  collection: string;
+  writes: DocWrite<any>[];
+  checkpoint: { name: string; position: bigint };
+}
+
 export type Where = Record<string, string | number | boolean | null>;
 
 export interface FindOptions {
@@ -42,6 +48,8 @@ export interface ReadStore {
    * Returns the ids actually written.
    */
   commit(collection: string, writes: DocWrite<any>[], checkpoint: { name: string; position: bigint }): Promise<string[]>;
+  /** Several projections' writes and checkpoints at once: one transaction where the engine has them. */
+  commitMany(commits: CollectionCommit[]): Promise<void>;
   getCheckpoint(name: string): Promise<bigint | null>;
   /** Empties collections and checkpoints, for a rebuild from zero. */
   reset(collections: string[], checkpoints: string[]): Promise<void>;

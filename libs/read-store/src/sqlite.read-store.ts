@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
+import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
 
 const NAME = /^[a-z][a-z0-9_]{0,40}$/;
 const FIELD = /^[a-zA-Z_][a-zA-Z0-9_]{0,40}$/;
@@ -101,6 +101,20 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async commit(collection: string, writes: DocWrite<any>[], checkpoint: { name: string; position: bigint }): Promise<string[]> {
+    let written: string[] = [];
+    this.db.transaction(() => {
+      written = this.commitSync({ collection, writes, checkpoint });
+    })();
+    return written;
+  }
+
+  async commitMany(commits: CollectionCommit[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const c of commits) this.commitSync(c);
+    })();
+  }
+
+  private commitSync({ collection, writes, checkpoint }: CollectionCommit): string[] {
     const t = this.table(collection);
     const upsert = this.stmt(
       `INSERT INTO ${t} (id, rev, deleted, doc) VALUES (@id, @rev, @deleted, @doc)
@@ -110,13 +124,11 @@ export class SqliteReadStore implements ReadStore {
       'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position WHERE excluded.position > position',
     );
     const written: string[] = [];
-    this.db.transaction(() => {
-      for (const w of writes) {
-        const info = upsert.run({ id: w.id, rev: w.rev, deleted: w.doc ? 0 : 1, doc: w.doc ? JSON.stringify(w.doc) : null });
-        if (info.changes > 0) written.push(w.id);
-      }
-      cp.run(checkpoint.name, Number(checkpoint.position));
-    })();
+    for (const w of writes) {
+      const info = upsert.run({ id: w.id, rev: w.rev, deleted: w.doc ? 0 : 1, doc: w.doc ? JSON.stringify(w.doc) : null });
+      if (info.changes > 0) written.push(w.id);
+    }
+    cp.run(checkpoint.name, Number(checkpoint.position));
     return written;
   }
 
