@@ -3,6 +3,7 @@
  * uses for it: a label per event type (unknown types get a generic one), a one-line summary of
  * the data, who did it, and when.
  */
+import type { Bot } from '../api/types';
 import { compact, percent } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 
@@ -25,25 +26,8 @@ export interface HistoryEvent {
   created: string;
 }
 
-/** The bot as the list shows it (lowercase fields), folded up to a moment. */
-export interface HistoryView {
-  id: string;
-  bottype: 'Spot' | 'Futures';
-  userid: string;
-  exchange: string;
-  symbol: string;
-  numoforders: number;
-  ordersize: number;
-  interval: number;
-  entryprice: number;
-  takeprofit: number;
-  botstatus: boolean;
-  pid: number;
-  profit: number;
-  leverage?: number;
-  state?: string;
-  lasterror?: string | null;
-}
+/** The bot as the list shows it (lowercase fields), folded up to a moment: the same shape as a listed bot. */
+export type HistoryView = Bot;
 
 export interface StateAt {
   botId: string;
