@@ -38,6 +38,38 @@ export interface MarketRules {
   minNotional: number;
   /** Minimum amount, base units. */
   minAmount: number;
+  /**
+   * The account's fee rates for this symbol as fractions (0.001 = 0.1 %), from the venue rules
+   * (libs/exchanges/src/venues) or the account's commission endpoint. Optional until both adapters
+   * fill them in (issue 10).
+   */
+  makerFee?: number;
+  takerFee?: number;
+}
+
+/** Binance USDⓈ-M position mode: one-way ('oneway', positionSide BOTH) or hedge (LONG/SHORT sides). */
+export type PositionMode = 'oneway' | 'hedge';
+export type MarginMode = 'isolated' | 'cross';
+
+/** A futures position as the venue reports it (amount in base units, > 0 long, < 0 short). */
+export interface Position {
+  symbol: string;
+  amount: number;
+  entryPrice: number;
+  leverage: number;
+  marginMode: MarginMode;
+  /** Hedge mode only: which side this is. */
+  positionSide?: 'LONG' | 'SHORT';
+}
+
+export interface MarketOrderRequest {
+  symbol: string;
+  side: OrderSide;
+  /** Base units. */
+  amount: number;
+  clientOrderId: string;
+  reduceOnly?: boolean;
+  positionSide?: 'LONG' | 'SHORT';
 }
 
 export interface LimitOrderRequest {
@@ -49,6 +81,8 @@ export interface LimitOrderRequest {
   clientOrderId: string;
   /** Futures only: the order may only reduce the position. */
   reduceOnly?: boolean;
+  /** Futures in hedge mode: the side of the position this order opens or closes (issue 10). */
+  positionSide?: 'LONG' | 'SHORT';
 }
 
 export interface Order {
@@ -77,8 +111,15 @@ export interface Fill {
   side: OrderSide;
   price: number;
   amount: number;
-  /** Fee in the quote currency. */
+  /** Fee converted to the quote currency at the fill's price (a BNB fee at the BNB price). */
   fee: number;
+  /**
+   * The asset the venue charged the fee in and how much of it ('BTC' on a Binance spot buy, 'BNB'
+   * with the BNB discount, 'USDT' otherwise). A buy whose fee is paid in the base coin leaves the
+   * account holding `amount − feeCost`. Optional until both adapters fill them in (issue 10).
+   */
+  feeAsset?: string;
+  feeCost?: number;
   /** Futures: realised profit of the closed part, before fees. */
   realizedPnl?: number;
   timestamp: number;
@@ -110,7 +151,17 @@ export interface ExchangePort {
   price(symbol: string): Promise<number>;
   /** Futures leverage per symbol; [] on spot. */
   positionRisk(): Promise<PositionRisk[]>;
-  setLeverage(symbol: string, leverage: number): Promise<void>;
+  /**
+   * Futures: sets leverage (and margin mode, default isolated) for the symbol; the adapter carries
+   * them on every order where the venue requires it (Kucoin futures). Call it on every start AND resume.
+   */
+  setLeverage(symbol: string, leverage: number, marginMode?: MarginMode): Promise<void>;
+  /** Futures: 'oneway' or 'hedge' for the account (issue 10). */
+  positionMode?(): Promise<PositionMode>;
+  /** Futures: open positions (issue 10). */
+  positions?(symbol?: string): Promise<Position[]>;
+  /** Market order (closing a futures position at stop, stop-loss). */
+  createMarketOrder?(request: MarketOrderRequest): Promise<Order>;
   marketRules(symbol: string): Promise<MarketRules>;
   createLimitOrder(request: LimitOrderRequest): Promise<Order>;
   /**
@@ -120,7 +171,11 @@ export interface ExchangePort {
   cancelOrder(symbol: string, clientOrderId: string): Promise<Order>;
   openOrders(symbol: string): Promise<Order[]>;
   orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null>;
-  /** Fills with timestamp >= sinceMs, oldest first. */
+  /**
+   * Fills with timestamp >= sinceMs, oldest first, up to now: the adapter walks the venue's time
+   * windows and pages (Binance futures 7 days, Kucoin 7 days, ...) itself. sinceMs is a real time
+   * (the run's start), never 0.
+   */
   recentFills(symbol: string, sinceMs: number): Promise<Fill[]>;
   /** Optional push of order changes (the paper exchange has it; callers fall back to polling). */
   watchOrders?(listener: (update: OrderUpdate) => void): Unsubscribe;
