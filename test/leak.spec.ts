@@ -14,7 +14,7 @@ import type { Socket } from 'socket.io-client';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { exchangeFixture, STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { ExchangeStub } from '@gridrocket/exchanges/testing/exchange-stub.server';
-import { Keyring, loadConfig } from '@gridrocket/shared';
+import { Keyring, loadConfig } from '@gridrocket/shared/runtime';
 import { CredentialVault, ShreddedError, SqliteKeyStore } from '@gridrocket/credentials';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { Client, spotBot } from './support/http-client';

@@ -16,12 +16,13 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { GridRunner, directCommands, engineBotId, toGridRules } from '@gridrocket/trading';
-import { isOwnClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading/grid';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import { GridRunner, engineBotId, toGridRules } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { isOwnClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
 

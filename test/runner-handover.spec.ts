@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { GridRunner, directCommands, engineBotId, toGridRules } from '@gridrocket/trading';
-import { isOwnClientOrderId, type GridConfig } from '@gridrocket/trading/grid';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import { GridRunner, engineBotId, toGridRules } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { isOwnClientOrderId, type GridConfig } from '@gridrocket/trading';
 import { MovableOwnership, handOver } from '@gridrocket/trading/testing/movable-ownership';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 

@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
-import { AppConfig } from '@gridrocket/shared';
+import { AppConfig } from '@gridrocket/shared/runtime';
 import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
-import { appLogger, installObservability } from '@gridrocket/streaming';
+import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
 
 export interface RunningApp {

@@ -1,7 +1,7 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { Server, Socket } from 'socket.io';
-import { IdentityModule, SESSION_COOKIE, SessionService } from '@gridrocket/identity';
+import { IdentityModule, SESSION_COOKIE, SessionService } from '@gridrocket/identity/nest';
 import { PUSH, PushPort } from '@gridrocket/shared/http';
 
 const room = (uid: string) => `user:${uid}`;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { SessionGuard } from '@gridrocket/identity/nest';
 import {
   CreateBotCommand,
   DeleteBotCommand,

@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nes
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, CommandContext, UnauthorizedError } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService } from './account.service';
 import { AuthThrottle } from './auth.throttle';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { APP_CONFIG, AppConfig, TooManyRequestsError } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { TooManyRequestsError } from '@gridrocket/shared';
 
 export const THROTTLED_MESSAGE = 'Too many attempts; please wait before trying again';
 

@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { Projector } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
 import { AuthThrottle } from './auth.throttle';

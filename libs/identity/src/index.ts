@@ -1,14 +1,9 @@
-export * from './identity.module';
-export * from './session.service';
-export * from './session.guard';
-export * from './csrf.middleware';
+/** The identity context without Nest: domain, projections, ids, tokens, CSRF, the mail port. Nest wiring: ./nest.ts. */
 export * from './identity.projections';
 export * from './user-id';
 export * from './domain/user.events';
 export * from './domain/user.decider';
-export * from './account.service';
-export * from './auth.throttle';
+export * from './csrf.middleware';
 export * from './link-tokens';
 export * from './mail/mail.port';
-export * from './mail/mailer.factory';
 export * from './oauth/popup-page';

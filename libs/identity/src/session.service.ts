@@ -2,16 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import {
-  APP_CONFIG,
-  AppConfig,
-  CommandContext,
-  KEYRING_TOKEN,
-  Keyring,
-  UnauthorizedError,
-  executeCommand,
-  fold,
-} from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
+import { CommandContext, UnauthorizedError, fold } from '@gridrocket/shared';
 import type { SessionUser } from '@gridrocket/shared/http';
 import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
 import { SignInMethod, UserEvent, userStream } from './domain/user.events';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { CommandContext, DecisionResult, executeCommand } from '@gridrocket/shared';
+import { CommandContext } from '@gridrocket/shared';
+import { DecisionResult, executeCommand } from '@gridrocket/shared/runtime';
 import { BotCommand, BotState, botDecider } from '../domain/bot.decider';
 import { BotEvent, botStream } from '../domain/bot.events';
 

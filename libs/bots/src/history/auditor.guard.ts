@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ForbiddenError } from '@gridrocket/shared';
 import type { AppRequest } from '@gridrocket/shared/http';
-import { SESSION_COOKIE, SessionService } from '@gridrocket/identity';
+import { SESSION_COOKIE, SessionService } from '@gridrocket/identity/nest';
 import { AuditorPolicy } from './auditor.policy';
 
 /** The spec's GET routes that change state (they need the CSRF header too). */

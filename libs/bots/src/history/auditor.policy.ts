@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 
 /** Auditors are the configured emails (AUDITOR_EMAILS): they read any bot's history and change nothing. */
 @Injectable()

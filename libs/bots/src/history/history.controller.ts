@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { EVENT_STORE, EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
 import { NotFoundError } from '@gridrocket/shared';
 import { CurrentUser, SessionUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { SessionGuard } from '@gridrocket/identity/nest';
 import { BOT_NOT_FOUND } from '../domain/bot.decider';
 import { botStream } from '../domain/bot.events';
 import { AuditorPolicy } from './auditor.policy';
