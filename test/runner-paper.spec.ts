@@ -13,6 +13,7 @@ import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { engineBotId } from '@gridrocket/trading';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(60_000);
 
@@ -33,21 +34,6 @@ const CSV = [
   `${T0},Kucoin,SOLUSDT,150`,
   `${T0 + 7 * H},Kucoin,SOLUSDT,139.5`, // buy 0 (140) fills
 ].join('\n');
-
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null> | T | false | undefined | null, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v as T;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('grid runner on the paper exchange (replayed CSV)', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
