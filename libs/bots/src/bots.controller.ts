@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
+import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import {
@@ -67,10 +68,14 @@ export class BotsController {
     return docs.map(publicBot);
   }
 
+  /** One bot, with its stream revision as the ETag (what an edit's If-Match names). */
   @Get('bot-details/:id')
-  async details(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<BotView> {
-    const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, botId(id));
-    if (!doc || doc.userid !== ctx.userId) throw new NotFoundError(BOT_NOT_FOUND);
+  async details(@Param('id') id: string, @Ctx() ctx: CommandContext, @Res({ passthrough: true }) res: Response): Promise<BotView> {
+    const bid = botId(id);
+    const stored = (await this.reads.getMany<BotDoc>(BOT_LIST_COLLECTION, [bid])).get(bid);
+    const doc = stored?.doc;
+    if (!stored || !doc || doc.userid !== ctx.userId) throw new NotFoundError(BOT_NOT_FOUND);
+    res.setHeader('ETag', revisionTag(BigInt(stored.rev)));
     return publicBot(doc);
   }
 
@@ -84,12 +89,25 @@ export class BotsController {
     return this.view(decision, id);
   }
 
+  /**
+   * With `If-Match: "<revision>"` (the ETag of the bot's GET), the edit applies only if the bot is
+   * still at that revision: otherwise 412 and nothing is written. Without it, the last edit wins.
+   */
   @Put('bots/:id')
-  async edit(@Param('id') id: string, @Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
+  async edit(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Query() query: Record<string, unknown>,
+    @Ctx() ctx: CommandContext,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BotView> {
     const bid = botId(id);
     const input = parseEditBot(merged(body, query));
     assertSameUser(ctx.userId, input.userId);
-    return this.view(await this.commands.execute(new EditBotCommand(ctx, bid, input.config)), bid);
+    const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
+    if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));
+    return this.view(decision, bid);
   }
 
   @Delete('bots/:id')

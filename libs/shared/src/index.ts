@@ -8,3 +8,5 @@ export * from './errors';
 export * from './command-context';
 export * from './decider';
 export * from './market';
+export * from './command';
+export * from './revision-tag';

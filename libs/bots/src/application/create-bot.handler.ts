@@ -7,6 +7,6 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand, BotDe
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: CreateBotCommand): Promise<BotDecision> {
-    return this.runner.run({ type: 'CreateBot', botId: c.botId, userId: c.ctx.userId, botType: c.botType, config: c.config }, c.ctx);
+    return this.runner.run({ type: 'CreateBot', botId: c.botId, userId: c.ctx.userId, botType: c.botType, config: c.config }, c.ctx, c.conflict);
   }
 }

@@ -30,6 +30,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
         credentialDecider,
         { type: 'AddCredential', data: { ...who, apiKeyId: c.apiKeyId, ...sealed } },
         c.ctx,
+        c.conflict,
       );
     } catch (err) {
       await this.vault.shred(sealed.keyId).catch(() => undefined);

@@ -32,6 +32,7 @@ export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential
       credentialDecider,
       { type: 'RemoveCredential', credentialId: c.credentialId, userId: c.ctx.userId },
       c.ctx,
+      c.conflict,
     );
     const { keyId, userId, exchange } = decision.state;
     try {
