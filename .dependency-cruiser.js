@@ -7,6 +7,7 @@
  *   libs/<ctx>/src/nest.ts    Nest modules, controllers, providers (apps and Nest modules import these)
  *   libs/shared/src/runtime.ts      server plumbing (executeCommand, keyring, config): loads drivers
  *   libs/shared/src/http/index.ts   the shared Nest HTTP layer (filter, request context, decorators)
+ *   libs/trading/src/grid/index.ts  the pure grid engine alone
  *   libs/<ctx>/src/testing/**       test helpers, for tests only
  * Pure code (domain folders, the grid engine, venue rules) imports no framework, no driver, no I/O.
  */
@@ -17,6 +18,9 @@ const PURE_FOLDERS = '^(libs/[^/]+/src/domain|libs/trading/src/grid|libs/exchang
 /** The sanctioned entries of every context (see above). */
 const ENTRIES = [
   '^libs/[^/]+/src/(index|nest)\\.ts$',
+  // The pure grid engine on its own (`@gridrocket/trading/grid`), for pure code of other contexts and the
+  // dashboard: `@gridrocket/trading` also carries the runner, which loads the stores.
+  '^libs/trading/src/grid/index\\.ts$',
   '^libs/shared/src/runtime\\.ts$',
   '^libs/shared/src/http/index\\.ts$',
 ];
@@ -67,16 +71,18 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: NODE_IO },
     },
     {
-      name: 'pure-code-only-pure-neighbours',
+      name: 'pure-code-no-server-entries',
       severity: 'error',
-      comment:
-        'Pure code imports its own folder, the pure shared kernel (@gridrocket/shared) and, in specs, the shared test helpers; ' +
-        'nothing else of the repository (no adapters, no handlers, no Nest entries, no other context).',
+      comment: 'Pure code imports no Nest entry and no server plumbing (@gridrocket/<ctx>/nest, @gridrocket/shared/runtime, /http).',
       from: { path: PURE_FOLDERS },
-      to: {
-        path: '^(libs|apps|frontend)/',
-        pathNot: ['^$1/', '^libs/shared/src/(index|errors|decider|market|command-context)\\.ts$', '^libs/shared/src/testing/'],
-      },
+      to: { path: ['^libs/[^/]+/src/nest\\.ts$', '^libs/shared/src/runtime\\.ts$', '^libs/shared/src/http/'] },
+    },
+    {
+      name: 'pure-code-reaches-no-nest',
+      severity: 'error',
+      comment: 'Nothing pure code imports leads to Nest, however indirectly (a same-context adapter or handler included).',
+      from: { path: PURE_FOLDERS },
+      to: { path: '(^|/)node_modules/@nestjs/', reachable: true },
     },
     {
       name: 'no-deep-context-imports',
@@ -109,9 +115,11 @@ module.exports = {
     {
       name: 'frontend-pure-shared-only',
       severity: 'error',
-      comment: 'The dashboard shares only the pure modules it is built from (the grid cost); nothing else of the server.',
+      comment:
+        'The dashboard shares only pure modules with the server (so both build from one rule instead of restating it): ' +
+        'files of the pure folders (domain, grid engine, venue rules) and the pure shared kernel; nothing else of the server.',
       from: { path: '^frontend/src/' },
-      to: { path: '^(libs|apps)/', pathNot: ['^libs/trading/src/grid/cost\\.ts$'] },
+      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market)\\.ts$'] },
     },
   ],
   options: {

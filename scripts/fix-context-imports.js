@@ -2,7 +2,7 @@
  * Points imports of the contexts at their entries: every name imported from `@gridrocket/<ctx>` or from an
  * inner file of a context (`@gridrocket/<ctx>/some/file`) is imported from the entry that exports it,
  * `@gridrocket/<ctx>` (index.ts) first, then `@gridrocket/<ctx>/nest`, then `@gridrocket/shared/runtime`.
- * Sanctioned paths (nest, runtime, http, testing/*, and grid/cost from the dashboard) are left alone.
+ * Sanctioned paths (nest, runtime, http, testing/*, trading/grid, and the dashboard's imports) are left alone.
  * Prints what it would change; `--write` changes the files. For merges that bring new imports:
  *   node scripts/fix-context-imports.js --write $(git ls-files 'apps/*.ts' 'libs/*.ts' 'test/*.ts' 'bench/*.ts' 'frontend/src/*.ts*')
  * then `npx tsc -p tsconfig.json --noEmit` and the dependency rules (libs/shared/src/boundaries).
@@ -27,7 +27,8 @@ function sanctioned(spec, file) {
   const m = spec.match(/^@gridrocket\/([a-z-]+)(?:\/(.*))?$/); if (!m) return true;
   const [, c, p] = m; if (!p) return false;
   if (['nest','runtime','http'].includes(p) || p.startsWith('testing/')) return true;
-  if (p === 'grid/cost' && file.startsWith('frontend/')) return true;
+  if (c === 'trading' && p === 'grid') return true; // the pure grid engine's own entry
+  if (file.startsWith('frontend/')) return true; // the dashboard imports pure files directly (see .dependency-cruiser.js)
   return false;
 }
 function target(spec, name) {

@@ -50,12 +50,17 @@ describe('dependency rules (.dependency-cruiser.js)', () => {
       // A decider that loads Nest, the file system and an adapter's inner file.
       'libs/bots/src/domain/bad.decider.ts':
         "import { Injectable } from '@nestjs/common';\nimport { readFileSync } from 'node:fs';\nimport { Db } from '@gridrocket/event-store/sqlite.event-store';\nexport const bad = [Injectable, readFileSync, Db];\n",
+      // A decider that imports a Nest entry, and one that reaches Nest through a handler of its own context.
+      'libs/bots/src/domain/wired.decider.ts': "import { TradingModule } from '@gridrocket/trading/nest';\nexport const wired = TradingModule;\n",
+      'libs/bots/src/domain/sneaky.decider.ts': "import { handler } from '../application/start-bot.handler';\nexport const sneaky = handler;\n",
+      'libs/bots/src/application/start-bot.handler.ts': "import { CommandHandler } from '@nestjs/cqrs';\nexport const handler = CommandHandler;\n",
       'libs/bots/src/index.ts': "export * from './domain/good.decider';\n",
       'libs/bots/src/bots.module.ts': "import { helper } from '@gridrocket/trading/testing/helper';\nexport const mod = helper;\n",
       'libs/trading/src/testing/helper.ts': 'export const helper = 1;\n',
       // An index that exports Nest code.
       'libs/trading/src/index.ts': "export * from './trading.module';\n",
       'libs/trading/src/trading.module.ts': "import { Module } from '@nestjs/common';\nexport const TradingModule = Module;\n",
+      'libs/trading/src/nest.ts': "export * from './trading.module';\n",
       // A cycle.
       'libs/trading/src/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'libs/trading/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
@@ -65,10 +70,10 @@ describe('dependency rules (.dependency-cruiser.js)', () => {
       // Entries are fine from apps; inner files are not.
       'apps/api/src/main.ts':
         "import { good } from '@gridrocket/bots';\nimport { created } from '@gridrocket/bots/domain/bot.events';\nexport const app = good + created;\n",
-      // The dashboard takes only the sanctioned pure module.
+      // The dashboard takes pure modules only (the grid cost, a domain rule), not a context's index.
       'libs/trading/src/grid/cost.ts': 'export const gridCost = 1;\n',
       'frontend/src/App.tsx':
-        "import { gridCost } from '@gridrocket/trading/grid/cost';\nimport { good } from '@gridrocket/bots';\nexport const App = () => gridCost + good;\n",
+        "import { gridCost } from '@gridrocket/trading/grid/cost';\nimport { created } from '@gridrocket/bots/domain/bot.events';\nimport { good } from '@gridrocket/bots';\nexport const App = () => gridCost + created + good;\n",
     };
 
     beforeAll(() => {
@@ -95,7 +100,10 @@ describe('dependency rules (.dependency-cruiser.js)', () => {
           'no-deep-context-imports: libs/trading/src/runner/other.ts → libs/bots/src/domain/good.decider.ts',
           'pure-code-no-infrastructure: libs/bots/src/domain/bad.decider.ts → node_modules/@nestjs/common/index.js',
           'pure-code-no-io: libs/bots/src/domain/bad.decider.ts → fs',
-          'pure-code-only-pure-neighbours: libs/bots/src/domain/bad.decider.ts → libs/event-store/src/sqlite.event-store.ts',
+          'pure-code-no-server-entries: libs/bots/src/domain/wired.decider.ts → libs/trading/src/nest.ts',
+          'pure-code-reaches-no-nest: libs/bots/src/domain/bad.decider.ts → node_modules/@nestjs/common/index.js',
+          'pure-code-reaches-no-nest: libs/bots/src/domain/sneaky.decider.ts → node_modules/@nestjs/cqrs/index.js',
+          'pure-code-reaches-no-nest: libs/bots/src/domain/wired.decider.ts → node_modules/@nestjs/common/index.js',
           'testing-helpers-in-tests-only: libs/bots/src/bots.module.ts → libs/trading/src/testing/helper.ts',
         ].sort(),
       );
