@@ -12,3 +12,6 @@ export * from './link-tokens';
 export * from './mail/mail.port';
 export * from './mail/mailer.factory';
 export * from './oauth/popup-page';
+export * from './csrf.guard';
+export * from './abuse/doc-cas';
+export * from './abuse/throttle.rules';

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@gridrocket/shared';
 import type { AppRequest } from '@gridrocket/shared/http';
-import { SESSION_COOKIE, SessionService } from '@gridrocket/identity';
+import { SESSION_COOKIE, SessionService, routeChangesState } from '@gridrocket/identity';
 import { AuditorPolicy } from './auditor.policy';
 
 /** The spec's GET routes that change state (they need the CSRF header too). */
@@ -25,15 +26,18 @@ export class AuditorGuard implements CanActivate {
   constructor(
     private readonly policy: AuditorPolicy,
     private readonly sessions: SessionService,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http' || !this.policy.enabled) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
     const path = (req.originalUrl ?? req.url).split('?')[0].replace(/\/+$/, '') || '/';
-    if (!isStateChanging(req.method, path) || SESSION_ROUTES.has(path)) return true;
+    // From the matched route (handler metadata), so no spelling of the path escapes it.
+    if (!routeChangesState(this.reflector, context) || SESSION_ROUTES.has(path)) return true;
     const email = req.user?.email ?? (await this.sessions.resolve(req.cookies?.[SESSION_COOKIE]))?.session.email;
-    if (this.policy.isAuditor(email)) throw new ForbiddenError(AUDITOR_READ_ONLY);
+    // Read-only applies to an auditor's address whether or not it is verified yet.
+    if (this.policy.isAuditorAddress(email)) throw new ForbiddenError(AUDITOR_READ_ONLY);
     return true;
   }
 }
