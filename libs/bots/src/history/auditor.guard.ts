@@ -7,8 +7,8 @@ import { AuditorPolicy } from './auditor.policy';
 
 /** The spec's GET routes that change state (they need the CSRF header too). */
 const UNSAFE_GETS = new Set(['/api/startBot', '/api/stopBot']);
-/** Signing in and out changes only the auditor's own session. */
-const SESSION_ROUTES = new Set(['/api/auth/login', '/api/auth/logout']);
+/** Signing in and out, and verifying the address (the role needs it), change only the auditor's own account. */
+const SESSION_ROUTES = new Set(['/api/auth/login', '/api/auth/logout', '/api/auth/verify-email', '/api/auth/resend-verification']);
 
 export const AUDITOR_READ_ONLY = 'Auditors can read histories but cannot change anything';
 
