@@ -5,16 +5,10 @@ import type { AppRequest } from '@gridrocket/shared/http';
 import { SESSION_COOKIE, SessionService, routeChangesState } from '@gridrocket/identity';
 import { AuditorPolicy } from './auditor.policy';
 
-/** The spec's GET routes that change state (they need the CSRF header too). */
-const UNSAFE_GETS = new Set(['/api/startBot', '/api/stopBot']);
 /** Signing in and out, and verifying the address (the role needs it), change only the auditor's own account. */
 const SESSION_ROUTES = new Set(['/api/auth/login', '/api/auth/logout', '/api/auth/verify-email', '/api/auth/resend-verification']);
 
 export const AUDITOR_READ_ONLY = 'Auditors can read histories but cannot change anything';
-
-export function isStateChanging(method: string, path: string): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) || UNSAFE_GETS.has(path);
-}
 
 /**
  * A global guard: a signed-in auditor gets 403 on every state-changing
