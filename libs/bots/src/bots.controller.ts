@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
@@ -80,6 +80,8 @@ export class BotsController {
 
   /** Beyond the spec: the same list a page at a time, `{items, total, limit, offset}`. */
   @Get('bots')
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50' })
+  @ApiQuery({ name: 'offset', required: false, description: 'from 0, default 0' })
   async page(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<{ items: BotView[]; total: number; limit: number; offset: number }> {
     const { limit, offset } = pageOf(query);
     const where = { userid: ctx.userId };
@@ -100,6 +102,11 @@ export class BotsController {
   @Post('bots')
   @HttpCode(201)
   @Idempotent()
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Retry safely: the same key and body answer the first answer and create nothing more; the same key with another body is 422',
+  })
   async create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
     const input = parseCreateBot(merged(body, query));
     assertSameUser(ctx.userId, input.userId);
