@@ -211,17 +211,13 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
     expect((await events(id)).map((x) => x.type)).toContain('BotStartFailed');
   });
 
-  it('an invalid grid (a level at or below zero) fails to start with the reason', async () => {
+  it('an invalid grid (a level at or below zero) is refused at create with the reason (issue 11), and nothing is placed', async () => {
     const { c, uid } = await user('invalid@example.com');
-    const id = await startBot(c, uid, {
+    const created = await c.post('/api/bots', {
       exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', numOfOrders: 5, orderSize: '0.01', interval: 20000, entryPrice: 60000, takeProfit: 1,
     });
-    const d = await until('failed', async () => {
-      const x = await details(c, id);
-      return x.lasterror && x;
-    });
-    expect(d.botstatus).toBe(false);
-    expect(d.lasterror).toMatch(/Order 4 of 5 would be priced at or below zero/);
+    expect(created.status).toBe(400);
+    expect(created.body.errors).toEqual([{ field: 'interval', message: expect.stringMatching(/lowest order .* must be above 0/) }]);
     expect(await openIds(uid, 'spot', 'BTCUSDT')).toEqual([]);
   });
 });

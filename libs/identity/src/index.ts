@@ -7,3 +7,5 @@ export * from './csrf.middleware';
 export * from './link-tokens';
 export * from './mail/mail.port';
 export * from './oauth/popup-page';
+export * from './abuse/doc-cas';
+export * from './abuse/throttle.rules';

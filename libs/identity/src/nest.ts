@@ -5,3 +5,4 @@ export * from './session.guard';
 export * from './account.service';
 export * from './auth.throttle';
 export * from './mail/mailer.factory';
+export * from './csrf.guard';

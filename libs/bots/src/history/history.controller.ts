@@ -41,7 +41,7 @@ export class HistoryController {
     }
     const created = page[0];
     const owner = created?.type === 'BotCreated' ? (created.data as { userId?: string }).userId : undefined;
-    if (owner !== user.uid && !this.auditors.isAuditor(user.email)) throw new NotFoundError(BOT_NOT_FOUND);
+    if (owner !== user.uid && !this.auditors.isAuditor(user)) throw new NotFoundError(BOT_NOT_FOUND);
     for (;;) {
       yield page;
       if (page.length < PAGE) return;

@@ -7,14 +7,9 @@
  * reconcile with the exchange by client order id (cancel first, then place what is missing).
  * Before every exchange call and every append the task checks that its runner still owns the bot.
  */
-import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
-import {
-  DuplicateOrderError,
-  InsufficientFundsError,
-  isExchangeError,
-  OrderNotFoundError,
-} from '@gridrocket/exchanges/exchange.errors';
-import type { BotEvent } from '@gridrocket/bots/domain/bot.events';
+import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
+import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
+import type { BotEvent } from '@gridrocket/bots';
 import {
   applyFills,
   desiredOrders,

@@ -13,18 +13,18 @@
  * - One fill source per exchange account (push via watchOrders, else a poller per account+symbol),
  *   one price subscription per exchange/market/symbol, a token bucket per user+exchange (not paper).
  */
-import type { EventStore, RecordedEvent } from '@gridrocket/event-store/event-store.port';
-import { StreamNotFoundError } from '@gridrocket/event-store/event-store.port';
-import type { ReadStore } from '@gridrocket/read-store/read-store.port';
-import { startReactor, type RunningReactor } from '@gridrocket/read-store/reactor';
-import type { BotOwnership, OwnershipListener } from '@gridrocket/streaming/ownership.port';
-import { evolveBot, initialBotState, type BotState } from '@gridrocket/bots/domain/bot.decider';
-import type { BotEvent } from '@gridrocket/bots/domain/bot.events';
-import { RecordTradingCommand, ReportBotLifecycleCommand, type RecordTradingResult, type RunnerReport } from '@gridrocket/bots/application/bot.commands';
-import type { CommandContext } from '@gridrocket/shared/command-context';
-import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges/exchange.port';
-import { splitSymbol } from '@gridrocket/exchanges/exchange.port';
-import { isExchangeError } from '@gridrocket/exchanges/exchange.errors';
+import type { EventStore, RecordedEvent } from '@gridrocket/event-store';
+import { StreamNotFoundError } from '@gridrocket/event-store';
+import type { ReadStore } from '@gridrocket/read-store';
+import { startReactor, type RunningReactor } from '@gridrocket/read-store';
+import type { BotOwnership, OwnershipListener } from '@gridrocket/streaming';
+import { evolveBot, initialBotState, type BotState } from '@gridrocket/bots';
+import type { BotEvent } from '@gridrocket/bots';
+import { RecordTradingCommand, ReportBotLifecycleCommand, type RecordTradingResult, type RunnerReport } from '@gridrocket/bots';
+import type { CommandContext } from '@gridrocket/shared';
+import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges';
+import { splitSymbol } from '@gridrocket/exchanges';
+import { isExchangeError } from '@gridrocket/exchanges';
 import { validateGrid } from '../grid/ladder';
 import { roundMoney } from '../grid/decimal';
 import type { Fill, GridConfig } from '../grid/grid.types';
