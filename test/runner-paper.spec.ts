@@ -220,7 +220,8 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
     });
     expect(d.botstatus).toBe(false);
     expect(d.pid).toBe(-1);
-    expect(d.lasterror).toMatch(/Insufficient balance: the grid needs 29900 USDT but only 10000 USDT is available/);
+    // the grid's cost (29900) plus the maker fees of its buys (0.1 %: 29.9) — issue 10 finding 5
+    expect(d.lasterror).toMatch(/Insufficient balance: the grid needs 29929.9 USDT but only 10000 USDT is available on Binance spot \(the orders 29900 USDT plus 29.9 USDT of fees\)/);
     expect(await openIds(uid, 'spot', 'BTCUSDT')).toEqual([]);
     expect((await events(id)).map((x) => x.type)).toContain('BotStartFailed');
   });

@@ -69,6 +69,7 @@ export function initialState(config: GridConfig, rules: MarketRules, botId: stri
     feesPaid: 0,
     cyclesCompleted: 0,
     processedFillIds: [],
+    amountStep: rules.amountStep,
   };
 }
 
@@ -105,7 +106,8 @@ function validFill(fill: Fill): boolean {
     fill.price > 0 &&
     Number.isFinite(fill.amount) &&
     fill.amount > 0 &&
-    Number.isFinite(fill.fee) // a negative fee is a maker rebate
+    Number.isFinite(fill.fee) && // a negative fee is a maker rebate
+    (fill.netAmount === undefined || (Number.isFinite(fill.netAmount) && fill.netAmount >= 0))
   );
 }
 
@@ -129,8 +131,10 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     const level: LevelState | undefined = draft.levels[id.level];
     if (!level || id.cycle > level.armedCycle) return ignored('unknown-order');
     const late = id.cycle < level.armedCycle;
-    pos.cost = addClean(pos.cost, fill.price * fill.amount);
-    pos.amount = addClean(pos.amount, fill.amount);
+    // The position is what the account holds: net of a fee taken out of the coin bought.
+    const held = fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
+    pos.cost = addClean(pos.cost, fill.price * held);
+    pos.amount = addClean(pos.amount, held);
     pos.averageEntry = cleanNumber(pos.cost / pos.amount);
     pos.buyFees = addClean(pos.buyFees, fill.fee);
     draft.feesPaid = roundMoney(draft.feesPaid + fill.fee);
@@ -161,7 +165,9 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   const oversold = subClean(fill.amount, sold);
   let profit = -fill.fee;
   if (sold > 0) {
-    const whole = subClean(pos.amount, sold) <= 0;
+    // Whole: nothing left, or only a rest below the amount step, which no order can sell.
+    const rest = subClean(pos.amount, sold);
+    const whole = rest <= 0 || (draft.amountStep !== undefined && floorToStep(rest, draft.amountStep) <= 0);
     const share = sold / pos.amount;
     const costShare = whole ? pos.cost : pos.cost * share;
     const feeShare = whole ? pos.buyFees : pos.buyFees * share;
