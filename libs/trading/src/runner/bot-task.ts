@@ -11,7 +11,7 @@ import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
 import { applyFills, initialState } from '../grid/grid.engine';
 import { clientOrderIdPrefix, isOwnClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { decideConverge, decideFills, type RunnerAction, type WorkflowState } from './bot-workflow';
+import { cancelledFact, decideConverge, decideFills, placedFact, type RunnerAction, type WorkflowState } from './bot-workflow';
 
 /** Thrown when the runner no longer owns the bot (hand-over, shutdown): the work stops silently. */
 export class NotOwnedError extends Error {
@@ -115,6 +115,11 @@ export class BotTask {
     return clientOrderId.startsWith(this.prefix) && isOwnClientOrderId(this.engineId, clientOrderId);
   }
 
+  /** An exchange call of this bot through its runner (rate limit, retries). */
+  call<T>(fn: () => Promise<T>, retries?: number): Promise<T> {
+    return this.host.call(this, fn, retries);
+  }
+
   ensureOwned(): void {
     if (this.released || !this.host.owns(this.botId)) throw new NotOwnedError(this.botId);
   }
@@ -196,7 +201,7 @@ export class BotTask {
         const order = await this.host.call(this, () => this.port.orderByClientId(symbol, clientOrderId));
         if (order?.status !== 'cancelled') continue;
         this.closed.set(clientOrderId, order);
-        await this.recordFacts([this.cancelledFact(clientOrderId, order)]);
+        await this.recordFacts([cancelledFact(this.botId, this.id.run, clientOrderId, order)]);
       }
     });
   }
@@ -308,10 +313,6 @@ export class BotTask {
     }
   }
 
-  private cancelledFact(clientOrderId: string, final: Order | null): TradingEvent {
-    return { type: 'OrderCancelled', data: { botId: this.botId, run: this.id.run, clientOrderId, filled: final?.filled ?? 0, at: final?.updatedAt ?? 0 } };
-  }
-
   /** Cancels one of the bot's orders and records it. */
   async cancel(clientOrderId: string): Promise<void> {
     this.ensureOwned();
@@ -323,7 +324,7 @@ export class BotTask {
     }
     this.open.delete(clientOrderId);
     this.closed.set(clientOrderId, final ?? { clientOrderId, status: 'cancelled' });
-    await this.recordFacts([this.cancelledFact(clientOrderId, final)]);
+    await this.recordFacts([cancelledFact(this.botId, this.id.run, clientOrderId, final)]);
   }
 
   /**
@@ -376,23 +377,7 @@ export class BotTask {
   }
 
   async recordPlaced(d: DesiredOrder, order: Order): Promise<void> {
-    const base = {
-      botId: this.botId,
-      run: this.id.run,
-      clientOrderId: d.clientOrderId,
-      exchangeOrderId: order.exchangeOrderId,
-      side: d.side,
-      price: d.price,
-      amount: d.amount,
-      cycle: d.cycle,
-      reduceOnly: d.reduceOnly,
-      at: order.updatedAt,
-    };
-    await this.recordFacts([
-      d.role === 'buy'
-        ? { type: 'OrderPlaced', data: { ...base, role: 'buy', level: d.level ?? 0 } }
-        : { type: 'TakeProfitPlaced', data: { ...base, role: 'take-profit', tpSeq: d.tpSeq ?? 1 } },
-    ]);
+    await this.recordFacts([placedFact(this.botId, this.id.run, d, order)]);
   }
 
   /** Cancels every open order of this bot (stop with cancel-all, a failed bot). */

@@ -7,7 +7,7 @@
  */
 import type { RunnerReport } from '@gridrocket/bots/application/bot.commands';
 import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
-import type { Fill as ExchangeFill } from '@gridrocket/exchanges/exchange.port';
+import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
 import { desiredOrders, processFill, reconcile, stalledReason } from '../grid/grid.engine';
 import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
@@ -159,4 +159,17 @@ export function decide(s: WorkflowState, fact: ExchangeFact): Decision {
       if (fact.retryable) return { state: s, actions: [{ type: 'retry', reason: fact.message }] };
       return { state: s, actions: failure(s, fact.message) };
   }
+}
+
+/** The history fact of a placement (the exchange's answer gives its id and time). */
+export function placedFact(botId: string, run: number, d: DesiredOrder, order: Pick<Order, 'exchangeOrderId' | 'updatedAt'>): TradingEvent {
+  const base = { botId, run, clientOrderId: d.clientOrderId, exchangeOrderId: order.exchangeOrderId, side: d.side, price: d.price, amount: d.amount, cycle: d.cycle, reduceOnly: d.reduceOnly, at: order.updatedAt };
+  return d.role === 'buy'
+    ? { type: 'OrderPlaced', data: { ...base, role: 'buy', level: d.level ?? 0 } }
+    : { type: 'TakeProfitPlaced', data: { ...base, role: 'take-profit', tpSeq: d.tpSeq ?? 1 } };
+}
+
+/** The history fact of a cancel (`final`: the order as the exchange answered, null when it did not know it). */
+export function cancelledFact(botId: string, run: number, clientOrderId: string, final: Pick<Order, 'filled' | 'updatedAt'> | null): TradingEvent {
+  return { type: 'OrderCancelled', data: { botId, run, clientOrderId, filled: final?.filled ?? 0, at: final?.updatedAt ?? 0 } };
 }

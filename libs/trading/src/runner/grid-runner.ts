@@ -15,61 +15,22 @@
  * - Never leaves a bot stuck: every error of a start, a run or a stop ends, after bounded retries of
  *   what may pass, in a terminal state (start failed, failed, stopped) with the reason.
  */
-import type { EventStore, RecordedEvent } from '@gridrocket/event-store/event-store.port';
-import type { ReadStore } from '@gridrocket/read-store/read-store.port';
+import type { RecordedEvent } from '@gridrocket/event-store/event-store.port';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store/reactor';
-import type { BotOwnership, OwnershipListener } from '@gridrocket/streaming/ownership.port';
+import type { OwnershipListener } from '@gridrocket/streaming/ownership.port';
 import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
 import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots/application/bot.commands';
 import type { CommandContext } from '@gridrocket/shared/command-context';
 import { ConflictError } from '@gridrocket/shared/errors';
-import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
 import { isExchangeError } from '@gridrocket/exchanges/exchange.errors';
-import { validateGrid } from '../grid/ladder';
-import type { GridConfig } from '../grid/grid.types';
-import { BotTask, NotOwnedError, UnrecoverableError, toGridFill, toGridRules, type TaskHost } from './bot-task';
-import { decide } from './bot-workflow';
+import { BotTask, NotOwnedError, UnrecoverableError, type TaskHost } from './bot-task';
+import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
 import { readBotRun, type BotRun } from './bot-stream';
 import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
+import type { GridRunnerOptions, RunnerLogger } from './runner-options';
 
-export interface CommandExecutor {
-  execute<T = any>(command: object): Promise<T>;
-}
-
-export interface RunnerMetrics {
-  setRunningBots(count: number): void;
-  exchangeError(exchange: string, kind?: string): void;
-}
-
-export interface RunnerLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface GridRunnerOptions {
-  events: EventStore;
-  reads: ReadStore;
-  commands: CommandExecutor;
-  exchanges: ExchangeProvider;
-  ownership: BotOwnership;
-  metrics?: RunnerMetrics;
-  logger?: RunnerLogger;
-  /** The pid written into BotStarted / BotResumed (default process.pid). */
-  pid?: number;
-  /** Reactor (checkpoint) name; two runners sharing one read store need different names. */
-  name?: string;
-  /** Fill polling interval for ports without push (ccxt). */
-  pollMs?: number;
-  /** Backoff of retryable exchange errors. */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** Per user+exchange token bucket for non-paper exchanges. */
-  rateLimit?: { capacity: number; perSecond: number };
-  /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
-  onConverged?: (botId: string) => void;
-}
+export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
 
 export const RUNNER_INDEX = 'runner_bots';
 const ACTIVE_STATUSES = new Set(['starting', 'running', 'stopping']);
@@ -220,7 +181,7 @@ export class GridRunner implements TaskHost {
     }
     if (!info || status === 'stopped') return;
     if (status === 'stopping') {
-      await this.stopBot(task ?? this.newTask(info), info, !!task);
+      await this.stopBot(task ?? newTask(info, this, this.o.exchanges.mode), info, !!task);
       return;
     }
     if (task) {
@@ -229,89 +190,18 @@ export class GridRunner implements TaskHost {
       await this.guard(t, () => t.converge().then(() => this.converged(t)));
       return;
     }
-    await this.boot(this.newTask(info), info, status === 'starting');
-  }
-
-  private newTask(info: BotRun): BotTask {
-    const b = info.bot;
-    const c = b.config;
-    const config: GridConfig = {
-      botType: b.botType,
-      numOfOrders: c.numOfOrders,
-      orderSize: c.orderSize,
-      interval: c.interval,
-      entryPrice: c.entryPrice,
-      takeProfit: c.takeProfit,
-      leverage: b.botType === 'Futures' ? c.leverage : 1,
-    };
-    const task = new BotTask(
-      {
-        botId: b.botId,
-        userId: b.userId,
-        run: b.run,
-        correlationId: info.runEvent.metadata.correlationId,
-        causationId: info.runEvent.id,
-        exchange: c.exchange,
-        market: b.botType === 'Futures' ? 'futures' : 'spot',
-        symbol: c.symbol,
-        config,
-      },
-      this,
-    );
-    task.fillsSinceMs = this.fillsSince(info);
-    return task;
-  }
-
-  /**
-   * Exchange time from which the bot may have missed fills: its last recorded fill, else its first
-   * placement of the run, else the run's start (the wall clock of the start request on a live venue,
-   * whose clock it is; the paper venue keeps its feed's time, which its placements give). Never 0.
-   */
-  private fillsSince(info: BotRun): number {
-    const t = info.bot.trading;
-    if (t.lastFillAt >= 0) return t.lastFillAt;
-    if (t.firstPlacedAt >= 0) return t.firstPlacedAt;
-    if (this.o.exchanges.mode !== 'paper') return Date.parse(info.runEvent.metadata.occurredAt);
-    return 1;
-  }
-
-  private async prepare(task: BotTask, info: BotRun): Promise<void> {
-    const { id } = task;
-    task.port = await this.o.exchanges.for({ userId: id.userId, exchange: id.exchange, market: id.market });
-    const market = await this.call(task, () => task.port.marketRules(id.symbol));
-    const rules = toGridRules(market);
-    const validation = validateGrid(task.config, rules);
-    if (!validation.ok) throw new UnrecoverableError(validation.reason);
-    task.makerFee = market.makerFee;
-    task.rebuild(rules, info.bot.trading.fills.map(toGridFill));
-  }
-
-  /** Futures: one-way mode only (see docs/runner.md), leverage and isolated margin on every start AND resume. */
-  private async prepareFutures(task: BotTask): Promise<void> {
-    const { id } = task;
-    if (id.market !== 'futures') return;
-    task.ensureOwned();
-    if (task.port.positionMode) {
-      const mode = await this.call(task, () => task.port.positionMode!());
-      if (mode === 'hedge') {
-        throw new UnrecoverableError(
-          `The ${id.exchange} futures account is in hedge mode: GridRocket trades in one-way mode only. Switch the account to one-way mode and start the bot again`,
-        );
-      }
-    }
-    task.ensureOwned();
-    await this.call(task, () => task.port.setLeverage(id.symbol, task.config.leverage, 'isolated'));
+    await this.boot(newTask(info, this, this.o.exchanges.mode), info, status === 'starting');
   }
 
   private async boot(task: BotTask, info: BotRun, starting: boolean): Promise<void> {
     task.started = !starting;
     this.attach(task);
     await this.guard(task, async () => {
-      await this.prepare(task, info);
-      await this.prepareFutures(task);
+      await prepare(task, info, this.o.exchanges);
+      await prepareFutures(task);
       await task.recover([...info.bot.trading.unclosed.keys()]);
       task.ready = true;
-      if (starting) await this.checkFunds(task);
+      if (starting) await checkFunds(task);
       await task.converge();
       if (starting) {
         await this.report(task, { type: 'MarkStarted', pid: this.pid });
@@ -324,17 +214,6 @@ export class GridRunner implements TaskHost {
     });
   }
 
-  /** The balance must cover what the ladder still has to place, fees included (bot-workflow.ts). */
-  private async checkFunds(task: BotTask): Promise<void> {
-    const w = task.workflow();
-    task.ensureOwned();
-    const balances = await this.call(task, () => task.port.balances());
-    const available = balances.find((b) => b.symbol === w.quote)?.available ?? 0;
-    for (const a of decide(w, { type: 'BalanceSeen', available }).actions) {
-      if (a.type === 'report' && 'reason' in a.report) throw new UnrecoverableError(a.report.reason);
-    }
-  }
-
   private async stopBot(task: BotTask, info: BotRun, attached: boolean): Promise<void> {
     // What happens from here (cancels, BotStopped) is caused by the stop request, and shares its correlation.
     if (info.stopEvent) {
@@ -342,11 +221,11 @@ export class GridRunner implements TaskHost {
       task.id.causationId = info.stopEvent.id;
     }
     try {
-      if (!attached || !task.hasPort) await this.prepare(task, info);
+      if (!attached || !task.hasPort) await prepare(task, info, this.o.exchanges);
       // profit of fills that happened meanwhile is still counted; cancels lost in a crash are recorded
       await task.recover([...info.bot.trading.unclosed.keys()]);
       if (info.bot.cancelAllOrders) await task.cancelAll();
-      if (info.bot.closePosition) await this.closePosition(task);
+      if (info.bot.closePosition) await closePosition(task);
       task.ensureOwned();
       this.release(task);
       this.failures.delete(task.botId);
@@ -367,19 +246,6 @@ export class GridRunner implements TaskHost {
       this.log.warn(`bot ${task.botId}: stopped without reaching the exchange: ${e.message}`);
       await this.reportFor(task, { type: 'MarkFailed', reason: `Stopped, but the exchange could not be reached to finish the stop: ${e.message}` });
     }
-  }
-
-  /** Futures stop with closePosition: the bot's position closed at market (reduce-only). */
-  private async closePosition(task: BotTask): Promise<void> {
-    const w = task.workflow();
-    const held = w.engine.position.amount;
-    if (task.id.market !== 'futures' || held <= 0 || !task.port.createMarketOrder) return;
-    task.ensureOwned();
-    const clientOrderId = `${task.prefix}${w.engine.cycle}-close`;
-    const existing = await this.call(task, () => task.port.orderByClientId(task.id.symbol, clientOrderId));
-    if (existing) return;
-    task.ensureOwned();
-    await this.call(task, () => task.port.createMarketOrder!({ symbol: task.id.symbol, side: 'sell', amount: held, clientOrderId, reduceOnly: true }));
   }
 
   // -------------------------------------------------------------------------------------------
