@@ -73,7 +73,7 @@ describe('bot-trading decider', () => {
     const { state } = given(created, startRequested, started, placed('c1'), placed('c2'), filled('f1'), cancelled('c2'));
     if (state.kind !== 'live') throw new Error('live');
     expect(state.run).toBe(1);
-    expect(state.trading.fills.map((f) => f.fillId)).toEqual(['f1']);
+    expect(state.trading.runs.map((r) => [r.run, r.restart, r.fills.map((f) => f.fillId)])).toEqual([[1, true, ['f1']]]);
     expect([...state.trading.unclosed.keys()]).toEqual([]); // c1 fully filled, c2 cancelled
     expect(state.trading.lastFillAt).toBe(20);
   });

@@ -8,7 +8,8 @@
  * or a replay after a crash between the exchange action and the append, records nothing twice.
  */
 import { ConflictError } from '@gridrocket/shared';
-import type { BotEvent, FillEventData } from './bot.events';
+import type { BotType } from '@gridrocket/shared';
+import type { BotConfig, BotEvent, FillEventData } from './bot.events';
 
 export type TradingEvent = Extract<
   BotEvent,
@@ -21,24 +22,46 @@ export type RecordedFill = Pick<FillEventData, 'clientOrderId' | 'fillId' | 'pri
   netAmount?: number;
 };
 
+/** One run of the bot as the grid engine replays it (see libs/trading/src/grid/book.ts). */
+export interface RunBook {
+  run: number;
+  /** The run restarts the book (its first run, or after a cancel-all stop, a failure or an edit). */
+  restart: boolean;
+  /** The previous stop closed the position at market: the restart carries nothing. */
+  dropPosition: boolean;
+  config: BotConfig;
+  botType: BotType;
+  /** Fills recorded in this run, in stream order. */
+  fills: RecordedFill[];
+}
+
 /**
- * What the bot's stream says about its trading. `seen` is append-only and shared along one fold
- * (copying it per event would make a fold quadratic): read a state only at the head of its fold.
+ * What the bot's stream says about its trading, all runs. `seen` and the lists are append-only and
+ * shared along one fold (copying them per event would make a fold quadratic): read a state only at
+ * the head of its fold.
  */
 export interface TradingLedger {
   /** Keys of the facts already recorded, all runs. */
   readonly seen: Set<string>;
-  /** Current run: client order ids placed and neither cancelled nor fully filled (id → amount left). */
+  /** Client order ids placed and neither cancelled nor fully filled (id → amount left), all runs. */
   readonly unclosed: Map<string, number>;
-  /** Fills of the bot's book (all runs since the last flat stop), in stream order: the engine's input. */
-  readonly fills: RecordedFill[];
-  /** Exchange time (ms) of the latest recorded fill of the run, -1 when none. */
+  /** The bot's runs, oldest first: the engine's input. */
+  readonly runs: RunBook[];
+  /** Exchange time (ms) of the latest recorded fill, -1 when none. */
   lastFillAt: number;
-  /** Exchange time (ms) of the run's first recorded placement, -1 when none. */
+  /** Exchange time (ms) of the first recorded placement, -1 when none. */
   firstPlacedAt: number;
+  /** The next run restarts the book (set by a cancel-all stop, a failure, an edit). */
+  restartNext: boolean;
+  dropNext: boolean;
 }
 
-export const emptyLedger = (): TradingLedger => ({ seen: new Set(), unclosed: new Map(), fills: [], lastFillAt: -1, firstPlacedAt: -1 });
+export const emptyLedger = (): TradingLedger => ({ seen: new Set(), unclosed: new Map(), runs: [], lastFillAt: -1, firstPlacedAt: -1, restartNext: true, dropNext: false });
+
+/** The fills of every run, in stream order. */
+export function allFills(ledger: TradingLedger): RecordedFill[] {
+  return ledger.runs.flatMap((r) => r.fills);
+}
 
 /** The key that makes a fact unique in a bot's history. */
 export function tradingFactKey(e: TradingEvent): string {
@@ -103,16 +126,14 @@ export function decideTrading(bot: TradingView, run: number, facts: TradingEvent
   return out;
 }
 
-/** Folds a trading event into the ledger (mutates `seen`, see TradingLedger). */
-export function evolveTrading(ledger: TradingLedger, run: number, e: TradingEvent): TradingLedger {
+/** Folds a trading event into the ledger (mutates it, see TradingLedger). */
+export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLedger {
   ledger.seen.add(tradingFactKey(e));
   switch (e.type) {
     case 'OrderPlaced':
     case 'TakeProfitPlaced':
-      if (e.data.run === run) {
-        ledger.unclosed.set(e.data.clientOrderId, e.data.amount);
-        if (ledger.firstPlacedAt < 0) ledger.firstPlacedAt = e.data.at;
-      }
+      ledger.unclosed.set(e.data.clientOrderId, e.data.amount);
+      if (ledger.firstPlacedAt < 0) ledger.firstPlacedAt = e.data.at;
       return ledger;
     case 'OrderCancelled':
       ledger.unclosed.delete(e.data.clientOrderId);
@@ -125,10 +146,9 @@ export function evolveTrading(ledger: TradingLedger, run: number, e: TradingEven
         if (left - d.amount <= 1e-12) ledger.unclosed.delete(d.clientOrderId);
         else ledger.unclosed.set(d.clientOrderId, left - d.amount);
       }
-      if (d.run === run) {
-        ledger.fills.push({ clientOrderId: d.clientOrderId, fillId: d.fillId, price: d.price, amount: d.amount, fee: d.fee, at: d.at, ...(d.netAmount !== undefined ? { netAmount: d.netAmount } : {}) });
-        if (d.at > ledger.lastFillAt) ledger.lastFillAt = d.at;
-      }
+      const book = ledger.runs.find((r) => r.run === d.run) ?? ledger.runs[ledger.runs.length - 1];
+      book?.fills.push({ clientOrderId: d.clientOrderId, fillId: d.fillId, price: d.price, amount: d.amount, fee: d.fee, at: d.at, ...(d.netAmount !== undefined ? { netAmount: d.netAmount } : {}) });
+      if (d.at > ledger.lastFillAt) ledger.lastFillAt = d.at;
       return ledger;
     }
     default:
@@ -136,7 +156,17 @@ export function evolveTrading(ledger: TradingLedger, run: number, e: TradingEven
   }
 }
 
-/** A new run begins: the run's own lists start empty, the known keys stay. */
-export function ledgerForRun(ledger: TradingLedger): TradingLedger {
-  return { seen: ledger.seen, unclosed: new Map(), fills: [], lastFillAt: -1, firstPlacedAt: -1 };
+/** A new run begins (BotStartRequested at revision `run`): it continues the book or restarts it. */
+export function beginRun(ledger: TradingLedger, run: number, config: BotConfig, botType: BotType): TradingLedger {
+  ledger.runs.push({ run, restart: ledger.restartNext || ledger.runs.length === 0, dropPosition: ledger.dropNext, config, botType, fills: [] });
+  ledger.restartNext = false;
+  ledger.dropNext = false;
+  return ledger;
+}
+
+/** Lifecycle events that decide whether the next run continues the book. */
+export function noteLifecycle(ledger: TradingLedger, e: BotEvent): void {
+  if (e.type === 'BotEdited' || e.type === 'BotFailed' || e.type === 'BotStartFailed') ledger.restartNext = true;
+  if (e.type === 'BotStopRequested' && (e.data.cancelAllOrders || e.data.closePosition)) ledger.restartNext = true;
+  if (e.type === 'BotStopRequested' && e.data.closePosition) ledger.dropNext = true;
 }

@@ -1,7 +1,7 @@
 import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
-import { TradingEvent, TradingLedger, decideTrading, emptyLedger, evolveTrading, isTradingEvent, ledgerForRun } from './bot-trading';
+import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
 
@@ -126,13 +126,14 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
   }
   if (state.kind === 'deleted') return { ...state, version: state.version + 1 };
   const s: LiveBot = { ...state, version: state.version + 1 };
+  noteLifecycle(s.trading, event);
   switch (event.type) {
     case 'BotEdited': {
       const { botId: _id, ...config } = event.data;
       return { ...s, config: { ...s.config, ...config } };
     }
     case 'BotStartRequested':
-      return { ...s, status: 'starting', lastError: null, run: state.version, trading: ledgerForRun(s.trading) };
+      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType) };
     case 'BotStarted':
       return { ...s, status: 'running', pid: event.data.pid };
     case 'BotResumed':
@@ -148,10 +149,10 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
     case 'BotDeleted':
       return { kind: 'deleted', botId: s.botId, userId: s.userId, version: s.version };
     case 'ProfitRealized':
-      evolveTrading(s.trading, s.run, event);
+      evolveTrading(s.trading, event);
       return { ...s, profit: Math.round((s.profit + event.data.amount) * 1e8) / 1e8 };
     default:
-      if (isTradingEvent(event)) evolveTrading(s.trading, s.run, event);
+      if (isTradingEvent(event)) evolveTrading(s.trading, event);
       return s; // future types do not change the lifecycle
   }
 }

@@ -129,8 +129,10 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   const pos = draft.position;
   if (id.kind === 'buy') {
     const level: LevelState | undefined = draft.levels[id.level];
-    if (!level || id.cycle > level.armedCycle) return ignored('unknown-order');
-    const late = id.cycle < level.armedCycle;
+    // A buy of an earlier cycle whose level an edit removed (book.ts) still adds to the position.
+    const earlier = !level && id.cycle < draft.cycle;
+    if ((!level && !earlier) || (level && id.cycle > level.armedCycle)) return ignored('unknown-order');
+    const late = earlier || id.cycle < level!.armedCycle;
     // The position is what the account holds: net of a fee taken out of the coin bought.
     const held = fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
     pos.cost = addClean(pos.cost, fill.price * held);
@@ -138,7 +140,7 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     pos.averageEntry = cleanNumber(pos.cost / pos.amount);
     pos.buyFees = addClean(pos.buyFees, fill.fee);
     draft.feesPaid = roundMoney(draft.feesPaid + fill.fee);
-    if (!late) {
+    if (!late && level) {
       level.filled = addClean(level.filled, fill.amount);
       level.status = subClean(level.amount, level.filled) <= 0 ? 'filled' : 'partial';
     }
@@ -151,16 +153,17 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
       price: fill.price,
       amount: fill.amount,
       fee: fill.fee,
-      levelFilled: !late && level.status === 'filled',
+      levelFilled: !late && level?.status === 'filled',
       late,
     });
     defineTakeProfit(draft, effects);
     return 'record';
   }
 
-  // take-profit
-  if (id.cycle < draft.cycle) return ignored('closed-cycle');
-  if (id.cycle > draft.cycle || !draft.tp || id.seq > draft.tp.seq) return ignored('unknown-order');
+  // take-profit (one of the cycle a restarted book carried its position from sells that position)
+  const carried = draft.carriedCycle !== undefined && id.cycle === draft.carriedCycle && pos.amount > 0;
+  if (id.cycle < draft.cycle && !carried) return ignored('closed-cycle');
+  if (id.cycle > draft.cycle || !draft.tp || (!carried && id.seq > draft.tp.seq)) return ignored('unknown-order');
   const sold = Math.min(fill.amount, pos.amount);
   const oversold = subClean(fill.amount, sold);
   let profit = -fill.fee;
@@ -195,7 +198,7 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
 
   if (sold > 0 && pos.amount === 0) {
     completeCycle(draft, effects);
-  } else if (id.seq < draft.tp.seq && pos.amount > 0) {
+  } else if ((carried || id.seq < draft.tp.seq) && pos.amount > 0) {
     // A fill of a replaced take-profit (its cancel raced the fill): the working take-profit is now
     // larger than the position, so it is replaced by one for the position.
     defineTakeProfit(draft, effects);
@@ -217,6 +220,7 @@ function completeCycle(draft: GridState, effects: FillEffect[]): void {
   draft.cycleProfit = 0;
   draft.tp = null;
   draft.position = { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 };
+  delete draft.carriedCycle;
   for (const level of draft.levels) {
     if (level.filled > 0) {
       // Bought in the cycle (fully, or partly and its rest is cancelled): a fresh order, fresh id.

@@ -116,6 +116,8 @@ export interface GridState {
    * states built before it existed (then only an exact zero completes a cycle).
    */
   amountStep?: number;
+  /** The cycle whose position a restarted book carries (book.ts): its take-profit's fills sell it. */
+  carriedCycle?: number;
 }
 
 export type OrderRole = 'buy' | 'take-profit';

@@ -6,23 +6,14 @@
 import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
 import { validateGrid } from '../grid/ladder';
 import { floorToStep } from '../grid/decimal';
-import type { GridConfig } from '../grid/grid.types';
-import { BotTask, UnrecoverableError, toGridFill, toGridRules, type TaskHost } from './bot-task';
-import { decide } from './bot-workflow';
+import { BotTask, UnrecoverableError, toGridRules, type TaskHost } from './bot-task';
+import { decide, toGridConfig } from './bot-workflow';
 import type { BotRun } from './bot-stream';
 
 export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTask {
   const b = info.bot;
   const c = b.config;
-  const config: GridConfig = {
-    botType: b.botType,
-    numOfOrders: c.numOfOrders,
-    orderSize: c.orderSize,
-    interval: c.interval,
-    entryPrice: c.entryPrice,
-    takeProfit: c.takeProfit,
-    leverage: b.botType === 'Futures' ? c.leverage : 1,
-  };
+  const config = toGridConfig(c, b.botType);
   const task = new BotTask(
     {
       botId: b.botId,
@@ -64,7 +55,7 @@ export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangePr
   const validation = validateGrid(task.config, rules);
   if (!validation.ok) throw new UnrecoverableError(validation.reason);
   task.makerFee = market.makerFee;
-  task.rebuild(rules, info.bot.trading.fills.map(toGridFill));
+  task.rebuild(rules, info.bot.trading.runs);
 }
 
 export const HEDGE_MODE_REFUSED = (exchange: string) =>

@@ -7,11 +7,10 @@
  */
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
 import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges/exchange.errors';
-import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
-import { applyFills, initialState } from '../grid/grid.engine';
+import type { RunBook, TradingEvent } from '@gridrocket/bots/domain/bot-trading';
 import { clientOrderIdPrefix, isOwnClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { cancelledFact, decideConverge, decideFills, placedFact, type RunnerAction, type WorkflowState } from './bot-workflow';
+import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 
 /** Thrown when the runner no longer owns the bot (hand-over, shutdown): the work stops silently. */
 export class NotOwnedError extends Error {
@@ -38,7 +37,7 @@ export interface TaskHost {
 export interface TaskIdentity {
   botId: string;
   userId: string;
-  /** Revision of the BotStartRequested that began this run: part of the engine's id. */
+  /** Revision of the BotStartRequested that began this run (the history facts carry it). */
   run: number;
   correlationId: string;
   causationId: string;
@@ -48,8 +47,12 @@ export interface TaskIdentity {
   config: GridConfig;
 }
 
-/** The engine's bot id: the run is part of it, so every run has its own client order ids. */
-export const engineBotId = (botId: string, run: number) => `${botId}/${run}`;
+/**
+ * The engine's bot id: the bot's own id, whatever the run, so its client order ids (`gr-<hash>-…`)
+ * are the bot's across runs (docs/runner.md, "A bot across runs"). `_run` is accepted for callers of
+ * the former per-run ids and ignored.
+ */
+export const engineBotId = (botId: string, _run?: number) => botId;
 
 export function toGridRules(r: { priceStep: number; amountStep: number; minNotional: number; minAmount?: number }): MarketRules {
   return { priceStep: r.priceStep, amountStep: r.amountStep, minNotional: r.minNotional, minAmount: r.minAmount || undefined };
@@ -124,10 +127,10 @@ export class BotTask {
     if (this.released || !this.host.owns(this.botId)) throw new NotOwnedError(this.botId);
   }
 
-  /** Rebuilds the engine from the fills the bot's history holds (in the order they were applied). */
-  rebuild(rules: MarketRules, recordedFills: Fill[]): void {
+  /** Rebuilds the engine from the bot's history, all runs (each continues or restarts the book). */
+  rebuild(rules: MarketRules, runs: readonly RunBook[]): void {
     this.rules = rules;
-    this.state = applyFills(initialState(this.config, rules, this.engineId), recordedFills);
+    this.state = replayBook(runs, rules, this.engineId);
   }
 
   /** The workflow's view of this bot now. */

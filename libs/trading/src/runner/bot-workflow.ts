@@ -6,9 +6,11 @@
  * Specified given/when/then in bot-workflow.spec.ts.
  */
 import type { RunnerReport } from '@gridrocket/bots/application/bot.commands';
-import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
+import type { RunBook, TradingEvent } from '@gridrocket/bots/domain/bot-trading';
+import type { BotConfig } from '@gridrocket/bots/domain/bot.events';
+import { restartBook } from '../grid/book';
 import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
-import { desiredOrders, processFill, reconcile, stalledReason } from '../grid/grid.engine';
+import { applyFills, desiredOrders, initialState, processFill, reconcile, stalledReason } from '../grid/grid.engine';
 import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 
@@ -172,4 +174,33 @@ export function placedFact(botId: string, run: number, d: DesiredOrder, order: P
 /** The history fact of a cancel (`final`: the order as the exchange answered, null when it did not know it). */
 export function cancelledFact(botId: string, run: number, clientOrderId: string, final: Pick<Order, 'filled' | 'updatedAt'> | null): TradingEvent {
   return { type: 'OrderCancelled', data: { botId, run, clientOrderId, filled: final?.filled ?? 0, at: final?.updatedAt ?? 0 } };
+}
+
+/** The bot's configuration as the engine takes it. */
+export function toGridConfig(c: BotConfig, botType: 'Spot' | 'Futures'): GridConfig {
+  return {
+    botType,
+    numOfOrders: c.numOfOrders,
+    orderSize: c.orderSize,
+    interval: c.interval,
+    entryPrice: c.entryPrice,
+    takeProfit: c.takeProfit,
+    leverage: botType === 'Futures' ? c.leverage : 1,
+  };
+}
+
+/**
+ * The engine's state from the bot's history, all runs: each run continues the book, or restarts it
+ * (grid/book.ts) with the configuration it started with, then applies the fills recorded in it.
+ */
+export function replayBook(runs: readonly RunBook[], rules: MarketRules, engineId: string): GridState {
+  let engine: GridState | null = null;
+  for (const r of runs) {
+    const config = toGridConfig(r.config, r.botType);
+    if (!engine) engine = initialState(config, rules, engineId);
+    else if (r.restart) engine = restartBook(engine, config, rules, { dropPosition: r.dropPosition });
+    engine = applyFills(engine, r.fills.map((f) => ({ clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee, ...(f.netAmount !== undefined ? { netAmount: f.netAmount } : {}) })));
+  }
+  if (!engine) throw new Error('A bot that never started has no grid');
+  return engine;
 }
