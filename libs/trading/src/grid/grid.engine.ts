@@ -168,9 +168,7 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   const oversold = subClean(fill.amount, sold);
   let profit = -fill.fee;
   if (sold > 0) {
-    // Whole: nothing left, or only a rest below the amount step, which no order can sell.
-    const rest = subClean(pos.amount, sold);
-    const whole = rest <= 0 || (draft.amountStep !== undefined && floorToStep(rest, draft.amountStep) <= 0);
+    const whole = subClean(pos.amount, sold) <= 0;
     const share = sold / pos.amount;
     const costShare = whole ? pos.cost : pos.cost * share;
     const feeShare = whole ? pos.buyFees : pos.buyFees * share;
@@ -196,7 +194,10 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     oversold,
   });
 
-  if (sold > 0 && pos.amount === 0) {
+  // A rest below the amount step (a fee taken in the coin) cannot be sold: the cycle is complete and
+  // the rest stays in the position, at its cost, for the next take-profit to sell with more.
+  const dust = pos.amount > 0 && draft.amountStep !== undefined && floorToStep(pos.amount, draft.amountStep) <= 0;
+  if (sold > 0 && (pos.amount === 0 || dust)) {
     completeCycle(draft, effects);
   } else if ((carried || id.seq < draft.tp.seq) && pos.amount > 0) {
     // A fill of a replaced take-profit (its cancel raced the fill): the working take-profit is now
@@ -219,7 +220,7 @@ function completeCycle(draft: GridState, effects: FillEffect[]): void {
   draft.cyclesCompleted += 1;
   draft.cycleProfit = 0;
   draft.tp = null;
-  draft.position = { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 };
+  if (draft.position.amount <= 0) draft.position = { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 };
   delete draft.carriedCycle;
   for (const level of draft.levels) {
     if (level.filled > 0) {
