@@ -280,8 +280,8 @@ export class GridRunner implements TaskHost {
     const n = (this.failures.get(task.botId) ?? 0) + 1;
     this.failures.set(task.botId, n);
     this.log.warn(`bot ${task.botId}: ${err.message} (attempt ${n}; retrying)`);
-    if (!task.ready) {
-      // A start or resume that did not finish: start over (every step is idempotent).
+    if (!task.ready || !task.started) {
+      // A start or resume that did not finish (or a start not yet reported): start over (every step is idempotent).
       this.release(task);
       this.scheduleSync(task.botId, n);
       return;
