@@ -15,10 +15,13 @@ const fresh = initialState(config, rules, engineId);
 const [b0, b1, b2] = desiredOrders(config, rules, fresh);
 
 let ts = 1_700_000_000_000;
-const fillOf = (o: DesiredOrder, fillId: string, extra: Partial<ExchangeFill> = {}): ExchangeFill => ({
-  fillId, clientOrderId: o.clientOrderId, exchangeOrderId: `x-${fillId}`, symbol: 'BTCUSDT', side: o.side,
-  price: o.price, amount: o.amount, fee: Math.round(o.price * o.amount * 0.001 * 1e8) / 1e8, timestamp: ++ts, ...extra,
-});
+const fillOf = (o: DesiredOrder, fillId: string, extra: Partial<ExchangeFill> = {}): ExchangeFill => {
+  const fee = Math.round(o.price * o.amount * 0.001 * 1e8) / 1e8;
+  return {
+    fillId, clientOrderId: o.clientOrderId, exchangeOrderId: `x-${fillId}`, symbol: 'BTCUSDT', side: o.side,
+    price: o.price, amount: o.amount, fee, feeAsset: 'USDT', feeCost: fee, timestamp: ++ts, ...extra,
+  };
+};
 
 interface Given {
   recorded?: ExchangeFill[];
