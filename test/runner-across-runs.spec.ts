@@ -118,4 +118,18 @@ describe('a bot across runs (stop, start again)', () => {
     const port = (await world.paper.for({ userId: user, exchange: 'Binance', market: 'futures' })) as unknown as { position(s: string): { qty: number } };
     expect(port.position('LTCUSDT').qty).toBeCloseTo(0.5, 8);
   });
+
+  it('futures: a stop with cancel-all and "close the position at market" leaves nothing open and no position', async () => {
+    const user = 'closer';
+    const id = await world.create(user, 'Futures', ltc);
+    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await started(id, 1);
+    await until('LTC buy filled, take-profit placed', async () => (await openOf(user, 'futures', 'LTCUSDT')).some((o) => o.startsWith('sell')));
+    const port = (await world.paper.for({ userId: user, exchange: 'Binance', market: 'futures' })) as unknown as { position(s: string): { qty: number } };
+    expect(port.position('LTCUSDT').qty).toBeCloseTo(0.5, 8);
+    await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: true, closePosition: true }, user);
+    await stopped(id, 1);
+    expect(await openOf(user, 'futures', 'LTCUSDT')).toEqual([]);
+    expect(port.position('LTCUSDT').qty).toBeCloseTo(0, 8);
+  });
 });

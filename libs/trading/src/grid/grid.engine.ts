@@ -18,8 +18,9 @@
  *    buy fees and its own fee; a partial fill leaves the same take-profit order working for the rest;
  *  - the cycle restarts only when the position is fully sold: levels that bought in the cycle are
  *    re-armed under the new cycle's ids, levels that did not keep their resting orders (same ladder).
- * Amounts, prices and fees are numbers; fees are in quote (the runner converts fees paid in another
- * asset). No I/O, no clock, no randomness.
+ * Amounts, prices and fees are numbers; fees are in quote (the adapters convert fees paid in another
+ * asset); a buy's position is the NET amount the account received (`Fill.netAmount`: a fee taken in
+ * the coin bought). No I/O, no clock, no randomness.
  */
 import {
   botHash,
@@ -42,8 +43,7 @@ import type {
   Reconciliation,
 } from './grid.types';
 
-// ---------------------------------------------------------------------------------------------
-// Start
+// ---- Start ----
 
 /** The state of a bot that has just started: cycle 1, every level armed, flat, no profit. */
 export function initialState(config: GridConfig, rules: MarketRules, botId: string): GridState {
@@ -73,8 +73,7 @@ export function initialState(config: GridConfig, rules: MarketRules, botId: stri
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fills
+// ---- Fills ----
 
 /** Fill ids of a state as a set, built once per state object. */
 const fillIdSets = new WeakMap<GridState, Set<string>>();
@@ -129,11 +128,9 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   const pos = draft.position;
   if (id.kind === 'buy') {
     const level: LevelState | undefined = draft.levels[id.level];
-    // A buy of an earlier cycle whose level an edit removed (book.ts) still adds to the position.
-    const earlier = !level && id.cycle < draft.cycle;
+    const earlier = !level && id.cycle < draft.cycle; // its level removed by an edit (book.ts): still adds to the position
     if ((!level && !earlier) || (level && id.cycle > level.armedCycle)) return ignored('unknown-order');
-    const late = earlier || id.cycle < level!.armedCycle;
-    // The position is what the account holds: net of a fee taken out of the coin bought.
+    const late = earlier || (level !== undefined && id.cycle < level.armedCycle);
     const held = fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
     pos.cost = addClean(pos.cost, fill.price * held);
     pos.amount = addClean(pos.amount, held);
@@ -194,8 +191,7 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     oversold,
   });
 
-  // A rest below the amount step (a fee taken in the coin) cannot be sold: the cycle is complete and
-  // the rest stays in the position, at its cost, for the next take-profit to sell with more.
+  // A rest below the amount step (fee taken in the coin) cannot be sold: the cycle completes, the rest stays held.
   const dust = pos.amount > 0 && draft.amountStep !== undefined && floorToStep(pos.amount, draft.amountStep) <= 0;
   if (sold > 0 && (pos.amount === 0 || dust)) {
     completeCycle(draft, effects);
@@ -273,8 +269,7 @@ export function applyFills(state: GridState, fills: Iterable<Fill>): GridState {
   return draft;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Orders
+// ---- Orders ----
 
 /** averageEntry × (1 + takeProfit/100) rounded UP to the price step, always strictly above the entry. */
 export function takeProfitPrice(averageEntry: number, takeProfit: number, priceStep: number): number {

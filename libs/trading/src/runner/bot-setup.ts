@@ -68,11 +68,8 @@ export const HEDGE_MODE_REFUSED = (exchange: string) =>
 export async function prepareFutures(task: BotTask): Promise<void> {
   const { id, port } = task;
   if (id.market !== 'futures') return;
-  if (port.positionMode) {
-    task.ensureOwned();
-    const mode = await task.call(() => port.positionMode!());
-    if (mode === 'hedge') throw new UnrecoverableError(HEDGE_MODE_REFUSED(id.exchange));
-  }
+  task.ensureOwned();
+  if ((await task.call(() => port.positionMode())) === 'hedge') throw new UnrecoverableError(HEDGE_MODE_REFUSED(id.exchange));
   task.ensureOwned();
   await task.call(() => port.setLeverage(id.symbol, task.config.leverage, 'isolated'));
 }
@@ -93,10 +90,10 @@ export async function closePosition(task: BotTask): Promise<void> {
   const w = task.workflow();
   const action = decide(w, { type: 'StopRequested', cancelAllOrders: false, closePosition: true, ownOpen: [] }).actions.find((a) => a.type === 'close-position');
   const port = task.port;
-  if (!action || action.type !== 'close-position' || !port.createMarketOrder) return;
+  if (!action || action.type !== 'close-position') return;
   const clientOrderId = `${task.prefix}${w.engine.cycle}-close`;
   task.ensureOwned();
   if (await task.call(() => port.orderByClientId(task.id.symbol, clientOrderId))) return;
   task.ensureOwned();
-  await task.call(() => port.createMarketOrder!({ symbol: task.id.symbol, side: 'sell', amount: floorToStep(action.amount, task.rules.amountStep), clientOrderId, reduceOnly: true }));
+  await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: 'sell', amount: floorToStep(action.amount, task.rules.amountStep), clientOrderId, reduceOnly: true }));
 }
