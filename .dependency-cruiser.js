@@ -21,6 +21,9 @@ const ENTRIES = [
   // The pure grid engine on its own (`@gridrocket/trading/grid`), for pure code of other contexts and the
   // dashboard: `@gridrocket/trading` also carries the runner, which loads the stores.
   '^libs/trading/src/grid/index\\.ts$',
+  // The venues' rules on their own (`@gridrocket/exchanges/venues`), for pure code (bot validation, the
+  // dashboard): `@gridrocket/exchanges` also carries the ccxt adapter.
+  '^libs/exchanges/src/venues/index\\.ts$',
   '^libs/shared/src/runtime\\.ts$',
   '^libs/shared/src/http/index\\.ts$',
 ];
@@ -34,18 +37,6 @@ const INFRASTRUCTURE_PACKAGES =
 
 /** Node's modules that do I/O (pure code may use node:crypto hashing, node:util and the like). */
 const NODE_IO = '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|cluster|readline|os)$';
-
-/**
- * TEMPORARY allow-list, to be emptied when the runner is rewritten (issue 17, items 1-2; owned by the
- * runner engineer): these runner files still reach into other contexts' inner files. Exactly these
- * files, nothing more; the lead removes them from here when their imports go through the indexes.
- */
-const TEMPORARY_DEEP_IMPORTERS = [
-  '^libs/trading/src/runner/grid-runner\\.ts$',
-  '^libs/trading/src/runner/grid-runner\\.service\\.ts$',
-  '^libs/trading/src/runner/bot-task\\.ts$',
-  '^libs/trading/src/runner/direct-commands\\.ts$',
-];
 
 module.exports = {
   forbidden: [
@@ -88,7 +79,7 @@ module.exports = {
       name: 'no-deep-context-imports',
       severity: 'error',
       comment: "A context reaches another context only through its entries (index.ts, nest.ts), never its inner files.",
-      from: { path: '^libs/([^/]+)/src/', pathNot: TEMPORARY_DEEP_IMPORTERS },
+      from: { path: '^libs/([^/]+)/src/' },
       to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/src/', ...ENTRIES, '^libs/[^/]+/src/testing/'] },
     },
     {

@@ -4,6 +4,7 @@ export * from './application/bot.commands';
 export * from './domain/bot.decider';
 export * from './domain/bot.events';
 export * from './domain/bot.view';
+export * from './domain/bot-trading';
 export * from './domain/bot.rules';
 export * from './history/history.format';
 export * from './history/bot-state-at';

@@ -24,10 +24,10 @@ const CASES: Array<{ id: CcxtId; exchange: ExchangeName; market: MarketType }> =
 ];
 
 const EXPECTED_RULES: Record<CcxtId, object> = {
-  binance: { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001 },
-  binanceusdm: { priceStep: 0.1, amountStep: 0.001, minNotional: 100, minAmount: 0.001 },
-  kucoin: { priceStep: 0.1, amountStep: 1e-8, minNotional: 0.1, minAmount: 0.00001 },
-  kucoinfutures: { priceStep: 0.1, amountStep: 0.001, minNotional: 0, minAmount: 0.001 },
+  binance: { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
+  binanceusdm: { priceStep: 0.1, amountStep: 0.001, minNotional: 100, minAmount: 0.001, makerFee: 0.0002, takerFee: 0.0005 },
+  kucoin: { priceStep: 0.1, amountStep: 1e-8, minNotional: 0.1, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
+  kucoinfutures: { priceStep: 0.1, amountStep: 0.001, minNotional: 0, minAmount: 0.001, makerFee: 0.0002, takerFee: 0.0006 },
 };
 
 describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchange, market }) => {
@@ -49,6 +49,7 @@ describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchan
       timeoutMs: 400,
       retry: { attempts: 3, baseDelayMs: 10 },
       sleep: async (ms) => void sleeps.push(ms),
+      clock: () => NOW,
     });
   });
   afterEach(async () => {

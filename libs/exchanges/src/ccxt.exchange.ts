@@ -28,10 +28,14 @@ import {
   type ExchangeRef,
   type Fill,
   type LimitOrderRequest,
+  type MarginMode,
+  type MarketOrderRequest,
   type MarketRules,
   type MarketType,
   type Order,
   type OrderStatus,
+  type Position,
+  type PositionMode,
   type PositionRisk,
   type PriceSubscriptions,
   type ResolveCredential,
@@ -50,6 +54,7 @@ import {
   UnknownSymbolError,
 } from './exchange.errors';
 import { PriceHub } from './price-hub';
+import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
 
 /**
  * ccxt is loaded with Node's own require: its CommonJS build requires the ESM-only @noble packages,
@@ -64,6 +69,7 @@ declare namespace ccxt {
   type Market = CcxtModule.Market;
   type Order = CcxtModule.Order;
   type FeeInterface = CcxtModule.FeeInterface;
+  type Trade = CcxtModule.Trade;
 }
 
 type CcxtExchangeInstance = ccxt.Exchange;
@@ -96,6 +102,8 @@ export interface CcxtExchangeOptions {
   /** Reuse the markets an instance of the same exchange id already loaded. */
   marketsFrom?: CcxtExchange;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock that bounds fill recovery ("now"); tests pin it to the stand-in's time. */
+  clock?: () => number;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -164,10 +172,13 @@ export class CcxtExchange implements ExchangePort {
   #sibling: CcxtExchange | undefined;
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly clock: () => number;
   private marketsLoading: Promise<void> | undefined;
   /** exchange order id → our client order id (trades do not carry the client id). */
   private readonly clientIds = new Map<string, string>();
-  private readonly leverages = new Map<string, number>();
+  /** Leverage and margin mode set per symbol (Kucoin futures carries them on every order). */
+  private readonly leverages = new Map<string, { leverage: number; marginMode: MarginMode }>();
+  readonly venue: VenueRules;
 
   /** Settings without the credential and without references to other instances. */
   readonly #settings: Omit<CcxtExchangeOptions, 'credential' | 'marketsFrom'>;
@@ -178,8 +189,10 @@ export class CcxtExchange implements ExchangePort {
     this.exchange = options.exchange;
     this.market = options.market;
     this.ccxtId = ccxtExchangeId(options.exchange, options.market);
+    this.venue = venueRules(options.exchange, options.market);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? defaultSleep;
+    this.clock = options.clock ?? Date.now;
     const Ctor = (ccxt as any)[this.ccxtId] as new (config: object) => CcxtExchangeInstance;
     const cred = options.credential;
     const ex = new Ctor({
@@ -297,17 +310,35 @@ export class CcxtExchange implements ExchangePort {
       updatedAt: o.lastUpdateTimestamp ?? o.lastTradeTimestamp ?? o.timestamp ?? Date.now(),
     };
     if (o.average) order.avgFillPrice = o.average;
-    const fee = this.feeInQuote(o.fee, m, o.average ?? o.price);
+    const fee = this.feeInQuoteSync(o.fee, m, o.average ?? o.price);
     if (fee !== undefined) order.fee = fee;
     if (o.reduceOnly) order.reduceOnly = true;
     return order;
   }
 
-  private feeInQuote(fee: ccxt.FeeInterface | undefined, m: CcxtMarket, price: number | undefined): number | undefined {
+  /** The fee in quote when it is in quote or in the base coin; undefined for a third asset. */
+  private feeInQuoteSync(fee: ccxt.FeeInterface | undefined, m: CcxtMarket, price: number | undefined): number | undefined {
     if (!fee || fee.cost === undefined || fee.cost === null) return undefined;
     if (!fee.currency || fee.currency === m.quote || fee.currency === m.settle) return fee.cost;
     if (fee.currency === m.base && price) return fee.cost * price;
-    return undefined; // e.g. paid in BNB: not convertible here
+    return undefined;
+  }
+
+  /** A fee paid in a third asset (BNB, KCS) converted to the quote at that asset's current price. */
+  private async feeInQuote(fee: ccxt.FeeInterface | undefined, m: CcxtMarket, price: number, prices: Map<string, number>): Promise<number> {
+    const sync = this.feeInQuoteSync(fee, m, price);
+    if (sync !== undefined || !fee?.currency || !fee.cost) return sync ?? 0;
+    let p = prices.get(fee.currency);
+    if (p === undefined) {
+      const quote = m.quote;
+      const candidates = [`${fee.currency}/${quote}`, `${fee.currency}/${quote}:${quote}`];
+      const sym = candidates.find((c) => this.#ex.markets?.[c]);
+      if (!sym) throw new ExchangeNotSupportedError(`converting a fee paid in ${fee.currency} needs the ${fee.currency}/${quote} market`);
+      const t = await this.call((ex) => ex.fetchTicker(sym));
+      p = Number(t.last ?? t.close ?? 0);
+      prices.set(fee.currency, p);
+    }
+    return fee.cost * p;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -362,14 +393,61 @@ export class CcxtExchange implements ExchangePort {
     return positions
       .filter((p): p is typeof p & { symbol: string } => typeof p.symbol === 'string' && p.symbol.endsWith(':USDT'))
       // the configured leverage (info.leverage), not ccxt's realised leverage
-      .map((p) => ({ symbol: fromCcxtSymbol(p.symbol), leverage: Number(p.info?.leverage ?? p.leverage ?? this.leverages.get(fromCcxtSymbol(p.symbol)) ?? 0) }));
+      .map((p) => ({ symbol: fromCcxtSymbol(p.symbol), leverage: Number(p.info?.leverage ?? p.leverage ?? this.leverages.get(fromCcxtSymbol(p.symbol))?.leverage ?? 0) }));
   }
 
-  async setLeverage(symbol: string, leverage: number): Promise<void> {
+  /**
+   * Sets margin mode and leverage for a symbol. Binance futures: POST /fapi/v1/marginType then
+   * /fapi/v1/leverage. Kucoin futures: the margin mode on /api/v2/position/changeMarginMode; an
+   * isolated position's leverage travels on every order (the cross endpoint is for cross only).
+   * Call it on every start AND resume: a recreated adapter knows nothing.
+   */
+  async setLeverage(symbol: string, leverage: number, marginMode: MarginMode = 'isolated'): Promise<void> {
     if (this.market === 'spot') throw new InvalidOrderError('leverage applies to futures only');
+    if (!Number.isInteger(leverage) || leverage < 1) throw new InvalidOrderError('leverage must be a positive integer');
+    if (marginMode !== 'isolated' && marginMode !== 'cross') throw new InvalidOrderError('margin mode must be isolated or cross');
     const m = await this.ccxtMarket(symbol);
-    await this.call((ex) => ex.setLeverage(leverage, m.symbol));
-    this.leverages.set(fromCcxtSymbol(m.symbol), leverage);
+    if (this.ccxtId === 'kucoinfutures') {
+      await this.call((ex) => ex.setMarginMode(marginMode, m.symbol));
+      if (marginMode === 'cross') await this.call((ex) => ex.setLeverage(leverage, m.symbol, { marginMode: 'cross' }));
+    } else {
+      await this.call((ex) => ex.setMarginMode(marginMode, m.symbol));
+      await this.call((ex) => ex.setLeverage(leverage, m.symbol));
+    }
+    this.leverages.set(fromCcxtSymbol(m.symbol), { leverage, marginMode });
+  }
+
+  async positionMode(): Promise<PositionMode> {
+    if (this.market === 'spot') return 'oneway';
+    await this.loadMarkets();
+    const mode = await this.call((ex) => ex.fetchPositionMode());
+    return mode.hedged ? 'hedge' : 'oneway';
+  }
+
+  async positions(symbol?: string): Promise<Position[]> {
+    if (this.market === 'spot') return [];
+    await this.loadMarkets();
+    const m = symbol === undefined ? undefined : await this.ccxtMarket(symbol);
+    const list = await this.call((ex) => ex.fetchPositions(m ? [m.symbol] : undefined));
+    const out: Position[] = [];
+    for (const p of list) {
+      if (typeof p.symbol !== 'string' || !p.symbol.endsWith(':USDT')) continue;
+      const market = this.#ex.markets?.[p.symbol] as CcxtMarket;
+      const contracts = Number(p.contracts ?? 0);
+      if (!contracts) continue;
+      const amount = contracts * this.contractSize(market) * (p.side === 'short' ? -1 : 1);
+      const pos: Position = {
+        symbol: fromCcxtSymbol(p.symbol),
+        amount,
+        entryPrice: Number(p.entryPrice ?? 0),
+        leverage: Number(p.info?.leverage ?? p.leverage ?? 0),
+        marginMode: p.marginMode === 'cross' ? 'cross' : 'isolated',
+      };
+      const side = String(p.info?.positionSide ?? '').toUpperCase();
+      if (side === 'LONG' || side === 'SHORT') pos.positionSide = side;
+      out.push(pos);
+    }
+    return out.sort((a, b) => a.symbol.localeCompare(b.symbol));
   }
 
   async marketRules(symbol: string): Promise<MarketRules> {
@@ -381,16 +459,50 @@ export class CcxtExchange implements ExchangePort {
       amountStep,
       minNotional: Number(m.limits?.cost?.min ?? 0),
       minAmount: m.limits?.amount?.min ? m.limits.amount.min * cs : amountStep,
+      makerFee: typeof m.maker === 'number' ? m.maker : this.venue.fees.maker,
+      takerFee: typeof m.taker === 'number' ? m.taker : this.venue.fees.taker,
     };
+  }
+
+  /**
+   * The venue-specific parameters every order carries: Kucoin futures leverage and margin mode (from
+   * setLeverage, else from the open position; never a silent 1×), Binance hedge-mode positionSide
+   * (where reduceOnly must not be sent).
+   */
+  private async orderParams(m: CcxtMarket, req: { clientOrderId: string; reduceOnly?: boolean; positionSide?: 'LONG' | 'SHORT' }): Promise<Record<string, unknown>> {
+    const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
+    if (req.positionSide) {
+      if (this.market === 'spot') throw new InvalidOrderError('position side applies to futures only');
+      params.positionSide = req.positionSide;
+      if (req.reduceOnly && this.ccxtId !== 'binanceusdm') params.reduceOnly = true;
+    } else if (req.reduceOnly) {
+      params.reduceOnly = true;
+    }
+    if (this.ccxtId === 'kucoinfutures') {
+      const symbol = fromCcxtSymbol(m.symbol);
+      let lev = this.leverages.get(symbol);
+      if (!lev) {
+        const [pos] = await this.positions(symbol);
+        if (!pos || !pos.leverage) throw new InvalidOrderError('set the leverage and margin mode for this symbol first');
+        lev = { leverage: pos.leverage, marginMode: pos.marginMode };
+        this.leverages.set(symbol, lev);
+      }
+      params.leverage = lev.leverage;
+      params.marginMode = lev.marginMode.toUpperCase();
+    }
+    return params;
+  }
+
+  async createMarketOrder(req: MarketOrderRequest): Promise<Order> {
+    const m = await this.ccxtMarket(req.symbol);
+    const params = await this.orderParams(m, req);
+    const fallback: Partial<Order> = { clientOrderId: req.clientOrderId, side: req.side, price: 0, amount: req.amount, filled: 0, status: 'open' };
+    return this.placeOnce(m, 'market', req.side, req.amount, undefined, params, req.symbol, req.clientOrderId, fallback);
   }
 
   async createLimitOrder(req: LimitOrderRequest): Promise<Order> {
     const m = await this.ccxtMarket(req.symbol);
-    const cs = this.contractSize(m);
-    const amount = req.amount / cs;
-    const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
-    if (req.reduceOnly) params.reduceOnly = true;
-    if (this.ccxtId === 'kucoinfutures') params.leverage = this.leverages.get(fromCcxtSymbol(m.symbol)) ?? 1;
+    const params = await this.orderParams(m, req);
     const fallback: Partial<Order> = {
       clientOrderId: req.clientOrderId,
       side: req.side,
@@ -399,17 +511,36 @@ export class CcxtExchange implements ExchangePort {
       filled: 0,
       status: 'open',
     };
+    return this.placeOnce(m, 'limit', req.side, req.amount, req.price, params, req.symbol, req.clientOrderId, fallback);
+  }
+
+  /**
+   * Places an order; an uncertain outcome or a duplicate answer is resolved by looking the order up
+   * by client order id, so a retry never places it twice.
+   */
+  private async placeOnce(
+    m: CcxtMarket,
+    type: 'limit' | 'market',
+    side: Order['side'],
+    baseAmount: number,
+    price: number | undefined,
+    params: Record<string, unknown>,
+    symbol: string,
+    clientOrderId: string,
+    fallback: Partial<Order>,
+  ): Promise<Order> {
+    const amount = baseAmount / this.contractSize(m);
     for (let attempt = 1; ; attempt++) {
       try {
-        const o = await this.#ex.createOrder(m.symbol, 'limit', req.side, amount, req.price, { ...params });
+        const o = await this.#ex.createOrder(m.symbol, type, side, amount, price, { ...params });
         // kucoin answers with the order id only: fill in what we asked for.
-        return this.toOrder({ ...o, clientOrderId: o.clientOrderId ?? req.clientOrderId }, m, fallback);
+        return this.toOrder({ ...o, clientOrderId: o.clientOrderId ?? clientOrderId }, m, fallback);
       } catch (e) {
         if (isUncertain(e) || isDuplicate(e)) {
           // The order may exist: find it by our id before anything else.
-          const found = await this.lookupAfterUncertainCreate(req.symbol, req.clientOrderId);
+          const found = await this.lookupAfterUncertainCreate(symbol, clientOrderId);
           if (found) return found;
-          if (isDuplicate(e)) throw new DuplicateOrderError(req.clientOrderId);
+          if (isDuplicate(e)) throw new DuplicateOrderError(clientOrderId);
           if (attempt < this.retry.attempts) {
             await this.sleep(this.backoff(attempt));
             continue;
@@ -469,11 +600,42 @@ export class CcxtExchange implements ExchangePort {
     }
   }
 
+  /**
+   * Every trade from sinceMs to now: walks the venue's time windows (Binance spot 24 h, Binance
+   * futures and Kucoin 7 days; docs/exchanges.md) and pages within each window.
+   */
+  private async tradesSince(m: CcxtMarket, sinceMs: number): Promise<ccxt.Trade[]> {
+    if (!Number.isFinite(sinceMs) || sinceMs <= 0) throw new InvalidOrderError('fills are recovered from a real start time, never from 0');
+    const { maxLimit } = this.venue.tradeHistory;
+    const byId = new Map<string, ccxt.Trade>();
+    const kucoin = this.ccxtId.startsWith('kucoin');
+    for (const [start, end] of tradeWindows(this.venue, sinceMs, this.clock())) {
+      let from = start;
+      for (let page = 1; page <= 100; page++) {
+        const params: Record<string, unknown> = { until: end };
+        if (kucoin) Object.assign(params, { currentPage: page, pageSize: maxLimit });
+        const batch = await this.call((ex) => ex.fetchMyTrades(m.symbol, kucoin ? start : from, maxLimit, params));
+        let newest = from;
+        for (const t of batch) {
+          byId.set(String(t.id), t);
+          if (t.timestamp !== undefined && t.timestamp > newest) newest = t.timestamp;
+        }
+        if (batch.length < maxLimit) break;
+        if (!kucoin) {
+          if (newest === from) break; // a full page within one millisecond: cannot page further by time
+          from = newest;
+        }
+      }
+    }
+    return [...byId.values()];
+  }
+
   async recentFills(symbol: string, sinceMs: number): Promise<Fill[]> {
     const m = await this.ccxtMarket(symbol);
     const cs = this.contractSize(m);
-    const trades = await this.call((ex) => ex.fetchMyTrades(m.symbol, sinceMs));
+    const trades = await this.tradesSince(m, sinceMs);
     const fills: Fill[] = [];
+    const prices = new Map<string, number>();
     for (const t of trades) {
       const orderId = String(t.order ?? '');
       let clientOrderId = (t as any).clientOrderId ?? this.clientIds.get(orderId);
@@ -490,9 +652,13 @@ export class CcxtExchange implements ExchangePort {
         side: t.side as Fill['side'],
         price: Number(t.price),
         amount: Number(t.amount) * cs,
-        fee: this.feeInQuote(t.fee as ccxt.FeeInterface, m, t.price) ?? 0,
+        fee: await this.feeInQuote(t.fee as ccxt.FeeInterface, m, Number(t.price), prices),
+        feeAsset: (t.fee as ccxt.FeeInterface | undefined)?.currency ?? m.quote,
+        feeCost: Number((t.fee as ccxt.FeeInterface | undefined)?.cost ?? 0),
         timestamp: t.timestamp ?? 0,
       };
+      const pnl = Number(t.info?.realizedPnl);
+      if (this.market === 'futures' && Number.isFinite(pnl)) fill.realizedPnl = pnl;
       if (t.timestamp === undefined || t.timestamp >= sinceMs) fills.push(fill);
     }
     return fills.sort((a, b) => a.timestamp - b.timestamp);
@@ -509,6 +675,8 @@ export interface CcxtExchangeProviderOptions {
   /** Price polling period of the shared price subscriptions (default 2 s). */
   pricePollMs?: number;
   onPriceError?: (error: ExchangeError) => void;
+  /** Clock bounding fill recovery (tests: the stand-in's time). */
+  clock?: () => number;
 }
 
 /** Live/testnet provider: one ccxt instance per user, exchange and market; one price poller per symbol. */
@@ -578,6 +746,7 @@ export class CcxtExchangeProvider implements ExchangeProvider {
       timeoutMs: this.options.timeoutMs,
       enableRateLimit: this.options.enableRateLimit,
       marketsFrom: pub,
+      clock: this.options.clock,
     });
     this.ports.set(k, port);
     return port;

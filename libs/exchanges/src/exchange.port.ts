@@ -40,11 +40,10 @@ export interface MarketRules {
   minAmount: number;
   /**
    * The account's fee rates for this symbol as fractions (0.001 = 0.1 %), from the venue rules
-   * (libs/exchanges/src/venues) or the account's commission endpoint. Optional until both adapters
-   * fill them in (issue 10).
+   * (libs/exchanges/src/venues) or the market the venue reports.
    */
-  makerFee?: number;
-  takerFee?: number;
+  makerFee: number;
+  takerFee: number;
 }
 
 /** Binance USDⓈ-M position mode: one-way ('oneway', positionSide BOTH) or hedge (LONG/SHORT sides). */
@@ -116,10 +115,10 @@ export interface Fill {
   /**
    * The asset the venue charged the fee in and how much of it ('BTC' on a Binance spot buy, 'BNB'
    * with the BNB discount, 'USDT' otherwise). A buy whose fee is paid in the base coin leaves the
-   * account holding `amount − feeCost`. Optional until both adapters fill them in (issue 10).
+   * account holding `amount − feeCost`.
    */
-  feeAsset?: string;
-  feeCost?: number;
+  feeAsset: string;
+  feeCost: number;
   /** Futures: realised profit of the closed part, before fees. */
   realizedPnl?: number;
   timestamp: number;
@@ -156,12 +155,12 @@ export interface ExchangePort {
    * them on every order where the venue requires it (Kucoin futures). Call it on every start AND resume.
    */
   setLeverage(symbol: string, leverage: number, marginMode?: MarginMode): Promise<void>;
-  /** Futures: 'oneway' or 'hedge' for the account (issue 10). */
-  positionMode?(): Promise<PositionMode>;
-  /** Futures: open positions (issue 10). */
-  positions?(symbol?: string): Promise<Position[]>;
-  /** Market order (closing a futures position at stop, stop-loss). */
-  createMarketOrder?(request: MarketOrderRequest): Promise<Order>;
+  /** Futures: 'oneway' or 'hedge' for the account ('oneway' on spot). In hedge mode every order carries positionSide. */
+  positionMode(): Promise<PositionMode>;
+  /** Futures: open positions ([] on spot). */
+  positions(symbol?: string): Promise<Position[]>;
+  /** Market order (closing a futures position at stop, stop-loss): fills at the market as a taker. */
+  createMarketOrder(request: MarketOrderRequest): Promise<Order>;
   marketRules(symbol: string): Promise<MarketRules>;
   createLimitOrder(request: LimitOrderRequest): Promise<Order>;
   /**

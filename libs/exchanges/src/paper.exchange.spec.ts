@@ -70,7 +70,7 @@ describe('paper exchange: the exchange port', () => {
     venue.advanceTo(T0 + 2000);
     expect(await p.price('BTCUSDT')).toBe(93999.99);
     expect(await p.price('XRPUSDT')).toBe(2.2); // not in the CSV: the catalogue's start price
-    expect(await p.marketRules('BTCUSDT')).toEqual({ priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001 });
+    expect(await p.marketRules('BTCUSDT')).toEqual({ priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 });
     await expect(p.price('NOPEUSDT')).rejects.toBeInstanceOf(UnknownSymbolError);
     venue.close();
   });
@@ -80,8 +80,8 @@ describe('paper exchange: the exchange port', () => {
     const p = await port(venue);
     const order = await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 90000, amount: 0.01, clientOrderId: 'bot1-c0-l0-buy' });
     expect(order).toMatchObject({ clientOrderId: 'bot1-c0-l0-buy', symbol: 'BTCUSDT', side: 'buy', price: 90000, amount: 0.01, filled: 0, status: 'open' });
-    // 900 + 0.9 fee held
-    expect(await usdt(p)).toMatchObject({ balance: 10000, available: 9099.1 });
+    // 900 held: on Binance spot the buy's fee is taken from the BTC received, not from USDT
+    expect(await usdt(p)).toMatchObject({ balance: 10000, available: 9100 });
     expect((await p.openOrders('BTCUSDT')).map((o) => o.clientOrderId)).toEqual(['bot1-c0-l0-buy']);
     expect(await p.orderByClientId('BTCUSDT', 'bot1-c0-l0-buy')).toMatchObject({ status: 'open', exchangeOrderId: order.exchangeOrderId });
     expect(await p.orderByClientId('BTCUSDT', 'nope')).toBeNull();
@@ -99,7 +99,7 @@ describe('paper exchange: the exchange port', () => {
     venue.close();
   });
 
-  it('fills a buy when the price reaches its limit and a sell when it rises to its limit, at the limit price, with 0.1 % fees', async () => {
+  it('fills a buy when the price reaches its limit and a sell when it rises to its limit, at the limit price, with 0.1 % fees (the buy\'s in BTC)', async () => {
     const venue = open(tempDir(), PATH);
     const p = await port(venue);
     venue.advanceTo(T0);
@@ -109,35 +109,71 @@ describe('paper exchange: the exchange port', () => {
     venue.advanceTo(T0 + 2000); // 93999.99: fills at 94000
     const filled = (await p.orderByClientId('BTCUSDT', 'b1'))!;
     expect(filled).toMatchObject({ status: 'filled', filled: 0.001, avgFillPrice: 94000, fee: 0.094, updatedAt: T0 + 2000 });
-    // 10000 − 94 − 0.094
+    // USDT 10000 − 94; BTC 0.001 − 0.000001 fee
     expect(await p.balances()).toEqual([
-      { symbol: 'USDT', exchange: 'Binance', balance: 9905.906, available: 9905.906 },
-      { symbol: 'BTC', exchange: 'Binance', balance: 0.001, available: 0.001 },
+      { symbol: 'USDT', exchange: 'Binance', balance: 9906, available: 9906 },
+      { symbol: 'BTC', exchange: 'Binance', balance: 0.000999, available: 0.000999 },
     ]);
+    // selling the gross amount is an oversell, refused as Binance refuses it
+    await expect(p.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.001, clientOrderId: 's0' })).rejects.toBeInstanceOf(
+      InsufficientFundsError,
+    );
 
-    await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.001, clientOrderId: 's1' });
-    expect((await p.balances()).find((b) => b.symbol === 'BTC')).toMatchObject({ balance: 0.001, available: 0 });
+    await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.00099, clientOrderId: 's1' });
+    expect((await p.balances()).find((b) => b.symbol === 'BTC')).toMatchObject({ balance: 0.000999, available: 0.000009 });
     venue.advanceTo(T0 + 4000);
     expect((await p.orderByClientId('BTCUSDT', 's1'))!.status).toBe('open');
     venue.advanceTo(T0 + 5000); // 96000.5 ≥ 96000
-    // + 96 − 0.096
-    expect(await p.balances()).toEqual([{ symbol: 'USDT', exchange: 'Binance', balance: 10001.81, available: 10001.81 }]);
+    // + 95.04 − 0.09504
+    expect(await p.balances()).toEqual([
+      { symbol: 'USDT', exchange: 'Binance', balance: 10000.94496, available: 10000.94496 },
+      { symbol: 'BTC', exchange: 'Binance', balance: 0.000009, available: 0.000009 },
+    ]);
 
     const fills = await p.recentFills('BTCUSDT', 0);
     expect(fills).toEqual([
-      { fillId: '1', clientOrderId: 'b1', exchangeOrderId: '1', symbol: 'BTCUSDT', side: 'buy', price: 94000, amount: 0.001, fee: 0.094, timestamp: T0 + 2000 },
-      { fillId: '2', clientOrderId: 's1', exchangeOrderId: '2', symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.001, fee: 0.096, timestamp: T0 + 5000 },
+      { fillId: '1', clientOrderId: 'b1', exchangeOrderId: '1', symbol: 'BTCUSDT', side: 'buy', price: 94000, amount: 0.001, fee: 0.094, feeAsset: 'BTC', feeCost: 0.000001, timestamp: T0 + 2000 },
+      { fillId: '2', clientOrderId: 's1', exchangeOrderId: '2', symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.00099, fee: 0.09504, feeAsset: 'USDT', feeCost: 0.09504, timestamp: T0 + 5000 },
     ]);
     expect((await p.recentFills('BTCUSDT', T0 + 3000)).map((f) => f.clientOrderId)).toEqual(['s1']);
     venue.close();
   });
 
-  it('fills at once an order placed across the current price', async () => {
+  it('fills at once an order placed across the current price, at the book\'s price, as a taker (finding 8)', async () => {
     const venue = open(tempDir(), PATH);
-    const p = await port(venue);
-    venue.advanceTo(T0);
-    const o = await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 95000, amount: 0.0001, clientOrderId: 'now' });
+    const p = await port(venue, 'spot', 'u1', 'Kucoin');
+    venue.advanceTo(T0); // 95000
+    // a buy limit 96000 while the market is at 95000 takes the offer at 95000, not at its own limit
+    const o = await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 96000, amount: 0.0001, clientOrderId: 'now' });
     expect(o).toMatchObject({ status: 'filled', filled: 0.0001, avgFillPrice: 95000, fee: 0.0095 });
+    expect(await usdt(p)).toMatchObject({ balance: 10000 - 9.5 - 0.0095 });
+    // futures: the taker fee (Binance 0.05 %, maker 0.02 %) on the book's price
+    const f = await port(venue, 'futures', 'u2', 'Binance');
+    const t = await f.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 97000, amount: 0.001, clientOrderId: 'take' });
+    expect(t).toMatchObject({ status: 'filled', avgFillPrice: 95000, fee: 0.0475 });
+    const [fill] = await f.recentFills('BTCUSDT', 0);
+    expect(fill).toMatchObject({ price: 95000, fee: 0.0475, feeAsset: 'USDT', feeCost: 0.0475 });
+    expect(await f.marketRules('BTCUSDT')).toMatchObject({ makerFee: 0.0002, takerFee: 0.0005 });
+    venue.close();
+  });
+
+  it('market orders fill at the current price as takers; positions are reported in base units', async () => {
+    const venue = open(tempDir(), PATH);
+    venue.advanceTo(T0);
+    const f = await port(venue, 'futures', 'u3', 'Kucoin');
+    await f.setLeverage('BTCUSDT', 5, 'isolated');
+    const o = await f.createMarketOrder({ symbol: 'BTCUSDT', side: 'buy', amount: 0.002, clientOrderId: 'mkt-1' });
+    expect(o).toMatchObject({ status: 'filled', avgFillPrice: 95000, fee: 0.114 }); // 190 × 0.06 %
+    expect(await f.positions('BTCUSDT')).toEqual([{ symbol: 'BTCUSDT', amount: 0.002, entryPrice: 95000, leverage: 5, marginMode: 'isolated' }]);
+    expect(await f.positionMode()).toBe('oneway');
+    await f.createMarketOrder({ symbol: 'BTCUSDT', side: 'sell', amount: 0.002, clientOrderId: 'mkt-2', reduceOnly: true });
+    expect(await f.positions()).toEqual([]);
+    // hedge mode is not simulated: an order for a position side is refused like Binance refuses it in one-way mode
+    await expect(f.createMarketOrder({ symbol: 'BTCUSDT', side: 'buy', amount: 0.002, clientOrderId: 'mkt-3', positionSide: 'LONG' })).rejects.toBeInstanceOf(
+      InvalidOrderError,
+    );
+    // Kucoin's client order id alphabet has no '.', ':' or '/'
+    await expect(f.createMarketOrder({ symbol: 'BTCUSDT', side: 'buy', amount: 0.002, clientOrderId: 'a.b' })).rejects.toBeInstanceOf(InvalidOrderError);
     venue.close();
   });
 
@@ -221,8 +257,8 @@ describe('paper exchange: the exchange port', () => {
     await expect(p.setLeverage('BTCUSDT', 1)).rejects.toBeInstanceOf(InsufficientFundsError);
     await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 94500, amount: 1, clientOrderId: 'cover', reduceOnly: true });
     venue.advanceTo(T0 + 1000);
-    // + 500 − 19 − 18.9
-    expect((await usdt(p)).balance).toBe(10462.1);
+    // + 500 − 57 (the short took the bid: Kucoin's 0.06 % taker fee) − 18.9 (the cover rested: 0.02 % maker)
+    expect((await usdt(p)).balance).toBe(10424.1);
     venue.close();
   });
 
@@ -263,7 +299,7 @@ describe('paper exchange: the exchange port', () => {
     expect(venue.nowMs()).toBe(T0 + 2000);
     expect(venue.openOrderCount()).toBe(1);
     // the restored order keeps matching, and ids continue
-    await spot.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.001, clientOrderId: 'r-s1' });
+    await spot.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.00099, clientOrderId: 'r-s1' }); // net of the BTC fee
     venue.advanceTo(T0 + 5000);
     expect((await spot.orderByClientId('BTCUSDT', 'r-s1'))!.status).toBe('filled');
     expect((await spot.orderByClientId('BTCUSDT', 'r-s1'))!.exchangeOrderId).toBe('4');
@@ -313,7 +349,10 @@ describe('paper exchange: deterministic CSV replay', () => {
       p.watchOrders(({ order, fill }) => {
         if (!fill || order.side !== 'buy') return;
         const tp = Math.round((fill.price * 1.017) / step) * step;
-        void p.createLimitOrder({ symbol, side: 'sell', price: tp, amount: fill.amount, clientOrderId: `tp-${order.clientOrderId}`, reduceOnly: p.market === 'futures' });
+        // what the account received: the fill less a fee charged in the base coin
+        const amountStep = symbol === 'BTCUSDT' ? 1e5 : 1e4;
+        const net = fill.amount - (fill.feeAsset === symbol.replace('USDT', '') ? fill.feeCost : 0);
+        void p.createLimitOrder({ symbol, side: 'sell', price: tp, amount: Math.floor(net * amountStep + 1e-9) / amountStep, clientOrderId: `tp-${order.clientOrderId}`, reduceOnly: p.market === 'futures' });
       });
     }
     while (!feed.done()) venue.advanceTo(feed.nextMs()!);

@@ -6,12 +6,16 @@
  * one user's ExchangePort onto it (cheap; one per user, exchange and market).
  *
  * Rules (documented simplifications of a real exchange):
- * - A limit buy fills when a trade prints at or below its price, a sell at or above; always at the
- *   limit price and in full (no liquidity model). An order that crosses the current price when it
- *   is placed fills at once, at its limit price.
- * - Fees in the quote currency on every fill: spot 0.1 %, futures 0.02 % (paper.constants.ts).
- * - Spot: a buy holds price × amount + fee of the quote asset, a sell holds the base amount.
- * - Futures (one-way mode, cross wallet, no funding, no liquidation): an order holds
+ * - A resting limit buy fills when a trade prints at or below its price, a sell at or above: at the
+ *   limit price, in full (no liquidity model), as a maker. An order that crosses the current price
+ *   when it is placed takes liquidity: it fills at once at the current price (the book's), as a
+ *   taker with the taker fee. A market order fills at the current price as a taker.
+ * - Fees as the venue charges them (venues/venue-rules.ts): maker/taker rates of the venue; on
+ *   Binance spot a buy's fee is taken from the coin received (the account gets amount − fee), every
+ *   other fee is in the quote currency. Each fill reports feeAsset/feeCost and the fee in quote.
+ * - Spot: a buy holds price × amount (+ the fee when it is charged in quote), a sell the base amount.
+ * - Client order ids in the venue's format (Binance 36 of [.A-Z:/a-z0-9_-], Kucoin 40 of [A-Za-z0-9_-]).
+ * - Futures (one-way mode only, one wallet, no funding, no liquidation): an order holds
  *   notional ÷ leverage + fee; a position holds entry value ÷ leverage; available = wallet − held.
  *   Reduce-only orders are refused without an opposite position and are capped at its size on fill.
  * - Client order ids are unique among open orders (Binance's rule); a lookup returns the latest.
@@ -20,7 +24,6 @@
  */
 import { join } from 'node:path';
 import {
-  CLIENT_ORDER_ID_PATTERN,
   splitSymbol,
   type BalanceRecord,
   type ExchangeMode,
@@ -30,10 +33,14 @@ import {
   type ExchangeRef,
   type Fill,
   type LimitOrderRequest,
+  type MarginMode,
+  type MarketOrderRequest,
   type MarketRules,
   type MarketType,
   type Order,
   type OrderUpdate,
+  type Position as PortPosition,
+  type PositionMode,
   type PositionRisk,
   type PriceSubscriptions,
   type Unsubscribe,
@@ -48,7 +55,6 @@ import {
 import { feeUnits, fromUnits, isMultipleOf, mulDiv, notionalUnits, parseUnits, SCALE, toUnits } from './fixed-point';
 import {
   PAPER_DEFAULT_LEVERAGE,
-  PAPER_FEE_BPS,
   PAPER_MAX_LEVERAGE,
   PAPER_STARTING_USDT,
   PAPER_SYMBOLS,
@@ -58,6 +64,10 @@ import { CsvReplayFeed, RandomWalkFeed, type FeedTick, type PaperPriceFeed } fro
 import { PaperOrderBook } from './paper-order-book';
 import { PaperStore, type AccountRow, type FillRow, type OrderRow, type PositionRow } from './paper.store';
 import { PriceHub } from './price-hub';
+import { validClientOrderId, venueRules, type VenueRules } from './venues/venue-rules';
+
+/** A venue's fee rate as integer basis points (0.001 → 10). */
+const bps = (rate: number) => Math.round(rate * 10_000);
 
 interface SymbolRules {
   spec: PaperSymbolSpec;
@@ -78,6 +88,7 @@ interface Position {
   qty: number;
   cost: number;
   leverage: number;
+  marginMode: MarginMode;
 }
 
 interface Account extends AccountRow {
@@ -164,7 +175,7 @@ export class PaperVenue {
       this.accountRecord(b.userId, b.exchange, b.market).assets.set(b.asset, { total: b.total, locked: b.locked });
     }
     for (const p of this.store.positions()) {
-      this.accountRecord(p.userId, p.exchange, p.market).positions.set(p.symbol, { qty: p.qty, cost: p.cost, leverage: p.leverage });
+      this.accountRecord(p.userId, p.exchange, p.market).positions.set(p.symbol, { qty: p.qty, cost: p.cost, leverage: p.leverage, marginMode: p.marginMode ?? 'cross' });
     }
     for (const o of this.store.openOrders()) {
       this.accountRecord(o.userId, o.exchange, o.market).open.set(o.clientOrderId, o);
@@ -308,7 +319,7 @@ export class PaperVenue {
 
   private position(account: Account, symbol: string): Position {
     let p = account.positions.get(symbol);
-    if (!p) account.positions.set(symbol, (p = { qty: 0, cost: 0, leverage: PAPER_DEFAULT_LEVERAGE }));
+    if (!p) account.positions.set(symbol, (p = { qty: 0, cost: 0, leverage: PAPER_DEFAULT_LEVERAGE, marginMode: 'cross' }));
     return p;
   }
 
@@ -323,32 +334,51 @@ export class PaperVenue {
     return usdt.total - usdt.locked - this.positionMargin(account);
   }
 
-  /** Fills `order` in full at its limit price (reduce-only: capped at the position). */
-  private fill(order: OrderRow, ms: number, uow: UnitOfWork): void {
+  /**
+   * Fills `order` in full (reduce-only: capped at the position): a resting order at its limit price
+   * as a maker, a crossing or market order at `takerPrice` (the current price) as a taker.
+   */
+  private fill(order: OrderRow, ms: number, uow: UnitOfWork, takerPrice?: number): void {
     const account = this.accounts.get(accountKey(order.userId, order.exchange, order.market))!;
     const rules = this.symbolRules(order.symbol);
+    const venue = venueRules(order.exchange, order.market);
+    const rateBps = bps(takerPrice === undefined ? venue.fees.maker : venue.fees.taker);
+    const price = takerPrice ?? order.price;
     account.open.delete(order.clientOrderId);
     let amount = order.amount;
     let realizedPnl: number | null = null;
     let fillFee = 0;
+    let feeAsset = rules.quote;
+    let feeCost = 0;
     if (order.market === 'spot') {
-      const notional = notionalUnits(order.price, amount);
-      const fee = feeUnits(notional, PAPER_FEE_BPS.spot);
+      const notional = notionalUnits(price, amount);
       const base = this.asset(account, rules.base);
       const quote = this.asset(account, rules.quote);
-      if (order.side === 'buy') {
+      if (order.side === 'buy' && venue.fees.buyFeeIn === 'base') {
+        // Binance spot: the fee comes out of the coin received
+        const feeBase = mulDiv(amount, rateBps, 10_000);
+        quote.locked -= order.reserved;
+        quote.total -= notional;
+        base.total += amount - feeBase;
+        feeAsset = rules.base;
+        feeCost = feeBase;
+        fillFee = notionalUnits(price, feeBase);
+      } else if (order.side === 'buy') {
+        const fee = feeUnits(notional, rateBps);
         quote.locked -= order.reserved;
         quote.total -= notional + fee;
         base.total += amount;
+        feeCost = fillFee = fee;
       } else {
+        const fee = feeUnits(notional, rateBps);
         base.locked -= order.reserved;
         base.total -= amount;
         quote.total += notional - fee;
+        feeCost = fillFee = fee;
       }
       uow.balance(account, rules.base);
       uow.balance(account, rules.quote);
-      fillFee = fee;
-      order.fee += fee;
+      order.fee += fillFee;
       order.fillCost += notional;
     } else {
       const usdt = this.asset(account, 'USDT');
@@ -361,8 +391,8 @@ export class PaperVenue {
       usdt.locked -= order.reserved;
       uow.balance(account, 'USDT');
       if (amount > 0) {
-        const notional = notionalUnits(order.price, amount);
-        const fee = feeUnits(notional, PAPER_FEE_BPS.futures);
+        const notional = notionalUnits(price, amount);
+        const fee = feeUnits(notional, rateBps);
         let pnl = 0;
         if (pos.qty === 0 || Math.sign(pos.qty) === sign) {
           pos.qty += sign * amount;
@@ -371,20 +401,20 @@ export class PaperVenue {
           const open = Math.abs(pos.qty);
           const closeQty = Math.min(amount, open);
           const closedCost = closeQty === open ? pos.cost : mulDiv(pos.cost, closeQty, open);
-          const closeValue = notionalUnits(order.price, closeQty);
+          const closeValue = notionalUnits(price, closeQty);
           pnl = pos.qty > 0 ? closeValue - closedCost : closedCost - closeValue;
           pos.cost -= closedCost;
           pos.qty += sign * closeQty;
           const rest = amount - closeQty;
           if (rest > 0) {
             pos.qty = sign * rest;
-            pos.cost = notionalUnits(order.price, rest);
+            pos.cost = notionalUnits(price, rest);
           }
         }
         usdt.total += pnl - fee;
         uow.position(account, order.symbol);
         realizedPnl = pnl;
-        fillFee = fee;
+        feeCost = fillFee = fee;
         order.fee += fee;
         order.fillCost += notional;
       }
@@ -405,9 +435,11 @@ export class PaperVenue {
         clientOrderId: order.clientOrderId,
         symbol: order.symbol,
         side: order.side,
-        price: order.price,
+        price,
         amount,
         fee: fillFee,
+        feeAsset,
+        feeCost,
         realizedPnl,
         ts: ms,
       };
@@ -419,20 +451,26 @@ export class PaperVenue {
   // ---------------------------------------------------------------------------------------------
   // Account operations (synchronous; PaperExchange wraps them in promises)
 
-  createOrder(account: Account, req: LimitOrderRequest): OrderRow {
+  /** A limit order, or a market order (`req.price` undefined): it fills at once at the current price. */
+  createOrder(account: Account, req: LimitOrderRequest | (MarketOrderRequest & { price?: undefined })): OrderRow {
     const rules = this.symbolRules(req.symbol);
     const symbol = rules.spec.symbol;
+    const venue = venueRules(account.exchange, account.market);
+    const market = req.price === undefined;
     if (req.side !== 'buy' && req.side !== 'sell') throw new InvalidOrderError('side must be buy or sell');
-    if (typeof req.clientOrderId !== 'string' || !CLIENT_ORDER_ID_PATTERN.test(req.clientOrderId)) {
-      throw new InvalidOrderError('client order id must be 1 to 36 of A-Z a-z 0-9 . : / _ -');
-    }
+    if (!validClientOrderId(venue, req.clientOrderId)) throw new InvalidOrderError(clientIdRule(venue));
     if (account.open.has(req.clientOrderId)) throw new DuplicateOrderError(req.clientOrderId);
-    if (!Number.isFinite(req.price) || !Number.isFinite(req.amount) || req.price <= 0 || req.amount <= 0) {
+    if (req.positionSide !== undefined) {
+      // one-way mode only: Binance refuses LONG/SHORT then (-4061); spot has no position side
+      throw new InvalidOrderError("order's position side does not match the account's position mode (one-way)");
+    }
+    const current = this.priceUnits(account.exchange, symbol);
+    if ((!market && (!Number.isFinite(req.price) || req.price! <= 0)) || !Number.isFinite(req.amount) || req.amount <= 0) {
       throw new InvalidOrderError('price and amount must be positive numbers');
     }
-    const price = toUnits(req.price);
+    const price = market ? current : toUnits(req.price!);
     const amount = toUnits(req.amount);
-    if (!isMultipleOf(price, rules.priceStep)) throw new InvalidOrderError(`price must be a multiple of ${rules.spec.priceStep}`);
+    if (!market && !isMultipleOf(price, rules.priceStep)) throw new InvalidOrderError(`price must be a multiple of ${rules.spec.priceStep}`);
     if (!isMultipleOf(amount, rules.amountStep)) throw new InvalidOrderError(`amount must be a multiple of ${rules.spec.amountStep}`);
     if (amount < rules.minAmount) throw new InvalidOrderError(`amount must be at least ${rules.spec.amountStep}`);
     const reduceOnly = req.reduceOnly === true;
@@ -441,13 +479,15 @@ export class PaperVenue {
       throw new InvalidOrderError(`order value must be at least ${rules.spec.minNotional} ${rules.quote}`);
     }
     const now = this.feed.nowMs();
-    const current = this.priceUnits(account.exchange, symbol);
     const uow = new UnitOfWork();
+    // a crossing (or market) order takes liquidity and pays the taker rate, a resting one the maker rate
+    const takes = market || PaperOrderBook.crosses({ id: 0, side: req.side, price }, current);
+    const feeBps = bps(takes ? venue.fees.taker : venue.fees.maker);
     let reserved: number;
     if (account.market === 'spot') {
       if (reduceOnly) throw new InvalidOrderError('reduce-only applies to futures orders');
       if (req.side === 'buy') {
-        reserved = notional + feeUnits(notional, PAPER_FEE_BPS.spot);
+        reserved = notional + (venue.fees.buyFeeIn === 'base' ? 0 : feeUnits(notional, feeBps));
         const q = this.asset(account, rules.quote);
         if (q.total - q.locked < reserved) throw new InsufficientFundsError(`not enough ${rules.quote}`);
         q.locked += reserved;
@@ -462,7 +502,7 @@ export class PaperVenue {
     } else {
       if (rules.quote !== 'USDT') throw new InvalidOrderError('paper futures are USDT-margined only');
       const pos = this.position(account, symbol);
-      const fee = feeUnits(notional, PAPER_FEE_BPS.futures);
+      const fee = feeUnits(notional, feeBps);
       if (reduceOnly) {
         const sign = req.side === 'buy' ? 1 : -1;
         if (Math.sign(pos.qty) !== -sign) throw new InvalidOrderError('reduce-only order would not reduce the position');
@@ -495,8 +535,9 @@ export class PaperVenue {
     };
     uow.orders.add(order);
     account.open.set(order.clientOrderId, order);
-    if (PaperOrderBook.crosses(order, current)) {
-      this.fill(order, now, uow);
+    if (takes) {
+      // takes liquidity: at the book's price, as a taker
+      this.fill(order, now, uow, current);
     } else {
       this.book.add(bookKey(order.exchange, symbol), order);
       uow.updates.push({ account, order });
@@ -570,7 +611,7 @@ export class PaperVenue {
 
   /** Signed position size and entry value of a futures symbol (tests, dashboards). */
   positionOf(account: Account, symbol: string): { qty: number; entryPrice: number; leverage: number; margin: number } {
-    const p = account.positions.get(this.symbolRules(symbol).spec.symbol) ?? { qty: 0, cost: 0, leverage: PAPER_DEFAULT_LEVERAGE };
+    const p = account.positions.get(this.symbolRules(symbol).spec.symbol) ?? { qty: 0, cost: 0, leverage: PAPER_DEFAULT_LEVERAGE, marginMode: 'cross' };
     return {
       qty: fromUnits(p.qty),
       entryPrice: p.qty === 0 ? 0 : fromUnits(mulDiv(p.cost, SCALE, Math.abs(p.qty))),
@@ -579,7 +620,24 @@ export class PaperVenue {
     };
   }
 
-  setLeverage(account: Account, symbol: string, leverage: number): void {
+  /** Open futures positions (one-way: no position side). */
+  positions(account: Account, symbol?: string): PortPosition[] {
+    if (account.market !== 'futures') return [];
+    const only = symbol === undefined ? undefined : this.symbolRules(symbol).spec.symbol;
+    return [...account.positions.entries()]
+      .filter(([s, p]) => p.qty !== 0 && (only === undefined || s === only))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([s, p]) => ({
+        symbol: s,
+        amount: fromUnits(p.qty),
+        entryPrice: fromUnits(mulDiv(p.cost, SCALE, Math.abs(p.qty))),
+        leverage: p.leverage,
+        marginMode: p.marginMode,
+      }));
+  }
+
+  setLeverage(account: Account, symbol: string, leverage: number, marginMode: MarginMode = 'isolated'): void {
+    if (marginMode !== 'isolated' && marginMode !== 'cross') throw new InvalidOrderError('margin mode must be isolated or cross');
     if (account.market !== 'futures') throw new InvalidOrderError('leverage applies to futures only');
     const s = this.symbolRules(symbol).spec.symbol;
     if (!Number.isInteger(leverage) || leverage < 1 || leverage > PAPER_MAX_LEVERAGE) {
@@ -588,6 +646,7 @@ export class PaperVenue {
     const pos = this.position(account, s);
     const previous = pos.leverage;
     pos.leverage = leverage;
+    pos.marginMode = marginMode;
     if (pos.qty !== 0 && this.futuresAvailable(account) < 0) {
       pos.leverage = previous;
       throw new InsufficientFundsError('not enough margin for the lower leverage');
@@ -600,6 +659,12 @@ export class PaperVenue {
   close(): void {
     if (this.ownsStore) this.store.close();
   }
+}
+
+function clientIdRule(venue: VenueRules): string {
+  return venue.exchange === 'Binance'
+    ? 'client order id must be 1 to 36 of A-Z a-z 0-9 . : / _ -'
+    : 'client order id must be 1 to 40 of A-Z a-z 0-9 _ -';
 }
 
 function toOrder(o: OrderRow): Order {
@@ -632,6 +697,8 @@ function toFill(f: FillRow): Fill {
     price: fromUnits(f.price),
     amount: fromUnits(f.amount),
     fee: fromUnits(f.fee),
+    feeAsset: f.feeAsset || splitSymbol(f.symbol).quote,
+    feeCost: fromUnits(f.feeAsset ? f.feeCost : f.fee),
     timestamp: f.ts,
   };
   if (f.realizedPnl !== null && f.realizedPnl !== undefined) fill.realizedPnl = fromUnits(f.realizedPnl);
@@ -667,22 +734,39 @@ export class PaperExchange implements ExchangePort {
     return this.venue.positionRisk(this.account);
   }
 
-  async setLeverage(symbol: string, leverage: number): Promise<void> {
-    this.venue.setLeverage(this.account, symbol, leverage);
+  async setLeverage(symbol: string, leverage: number, marginMode: MarginMode = 'isolated'): Promise<void> {
+    this.venue.setLeverage(this.account, symbol, leverage, marginMode);
+  }
+
+  /** The paper venue simulates one-way mode only (docs/exchanges.md). */
+  async positionMode(): Promise<PositionMode> {
+    return 'oneway';
+  }
+
+  async positions(symbol?: string): Promise<PortPosition[]> {
+    return this.venue.positions(this.account, symbol);
   }
 
   async marketRules(symbol: string): Promise<MarketRules> {
     const r = this.venue.symbolRules(symbol);
+    const fees = venueRules(this.exchange, this.market).fees;
     return {
       priceStep: fromUnits(r.priceStep),
       amountStep: fromUnits(r.amountStep),
       minNotional: fromUnits(r.minNotional),
       minAmount: fromUnits(r.minAmount),
+      makerFee: fees.maker,
+      takerFee: fees.taker,
     };
   }
 
   async createLimitOrder(request: LimitOrderRequest): Promise<Order> {
+    if (request.price === undefined || request.price === null) throw new InvalidOrderError('a limit order needs a price');
     return toOrder(this.venue.createOrder(this.account, request));
+  }
+
+  async createMarketOrder(request: MarketOrderRequest): Promise<Order> {
+    return toOrder(this.venue.createOrder(this.account, { ...request, price: undefined }));
   }
 
   async cancelOrder(symbol: string, clientOrderId: string): Promise<Order> {

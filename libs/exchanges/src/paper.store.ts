@@ -29,6 +29,7 @@ export interface PositionRow extends AccountRow {
   /** Entry value of the open position (quote units, positive). */
   cost: number;
   leverage: number;
+  marginMode: 'isolated' | 'cross';
 }
 
 export interface OrderRow extends AccountRow {
@@ -58,7 +59,11 @@ export interface FillRow extends AccountRow {
   side: OrderSide;
   price: number;
   amount: number;
+  /** Fee converted to the quote currency (units). */
   fee: number;
+  /** The asset the fee was charged in and how much of it (units). */
+  feeAsset: string;
+  feeCost: number;
   realizedPnl: number | null;
   ts: number;
 }
@@ -74,7 +79,7 @@ CREATE TABLE IF NOT EXISTS balances (
   PRIMARY KEY (user_id, exchange, market, asset));
 CREATE TABLE IF NOT EXISTS positions (
   user_id TEXT NOT NULL, exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL,
-  qty INTEGER NOT NULL, cost INTEGER NOT NULL, leverage INTEGER NOT NULL,
+  qty INTEGER NOT NULL, cost INTEGER NOT NULL, leverage INTEGER NOT NULL, margin_mode TEXT NOT NULL DEFAULT 'cross',
   PRIMARY KEY (user_id, exchange, market, symbol));
 CREATE TABLE IF NOT EXISTS orders (
   id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, exchange TEXT NOT NULL, market TEXT NOT NULL,
@@ -87,7 +92,8 @@ CREATE INDEX IF NOT EXISTS orders_open ON orders (status) WHERE status = 'open';
 CREATE TABLE IF NOT EXISTS fills (
   id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, exchange TEXT NOT NULL, market TEXT NOT NULL,
   order_id INTEGER NOT NULL, client_order_id TEXT NOT NULL, symbol TEXT NOT NULL, side TEXT NOT NULL,
-  price INTEGER NOT NULL, amount INTEGER NOT NULL, fee INTEGER NOT NULL, realized_pnl INTEGER, ts INTEGER NOT NULL);
+  price INTEGER NOT NULL, amount INTEGER NOT NULL, fee INTEGER NOT NULL, realized_pnl INTEGER, ts INTEGER NOT NULL,
+  fee_asset TEXT NOT NULL DEFAULT '', fee_cost INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS fills_by_account ON fills (user_id, exchange, market, symbol, ts);
 `;
 
@@ -96,7 +102,14 @@ const ORDER_COLUMNS = `id, user_id AS userId, exchange, market, symbol, client_o
   created_at AS createdAt, updated_at AS updatedAt`;
 
 const FILL_COLUMNS = `id, user_id AS userId, exchange, market, order_id AS orderId, client_order_id AS clientOrderId,
-  symbol, side, price, amount, fee, realized_pnl AS realizedPnl, ts`;
+  symbol, side, price, amount, fee, fee_asset AS feeAsset, fee_cost AS feeCost, realized_pnl AS realizedPnl, ts`;
+
+/** Columns added after the first release: added in place to an older file. */
+const MIGRATIONS: Array<[table: string, column: string, ddl: string]> = [
+  ['fills', 'fee_asset', "ALTER TABLE fills ADD COLUMN fee_asset TEXT NOT NULL DEFAULT ''"],
+  ['fills', 'fee_cost', 'ALTER TABLE fills ADD COLUMN fee_cost INTEGER NOT NULL DEFAULT 0'],
+  ['positions', 'margin_mode', "ALTER TABLE positions ADD COLUMN margin_mode TEXT NOT NULL DEFAULT 'cross'"],
+];
 
 function toOrder(row: any): OrderRow {
   return { ...row, reduceOnly: row.reduceOnly === 1 };
@@ -112,6 +125,10 @@ export class PaperStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    for (const [table, column, ddl] of MIGRATIONS) {
+      const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+      if (!cols.some((c) => c.name === column)) this.db.exec(ddl);
+    }
     const p = (sql: string) => this.db.prepare(sql);
     this.stmt = {
       getMeta: p('SELECT value FROM meta WHERE key = ?'),
@@ -120,9 +137,10 @@ export class PaperStore {
       upsertBalance: p(`INSERT INTO balances (user_id, exchange, market, asset, total, locked)
         VALUES (@userId, @exchange, @market, @asset, @total, @locked)
         ON CONFLICT (user_id, exchange, market, asset) DO UPDATE SET total = excluded.total, locked = excluded.locked`),
-      upsertPosition: p(`INSERT INTO positions (user_id, exchange, market, symbol, qty, cost, leverage)
-        VALUES (@userId, @exchange, @market, @symbol, @qty, @cost, @leverage)
-        ON CONFLICT (user_id, exchange, market, symbol) DO UPDATE SET qty = excluded.qty, cost = excluded.cost, leverage = excluded.leverage`),
+      upsertPosition: p(`INSERT INTO positions (user_id, exchange, market, symbol, qty, cost, leverage, margin_mode)
+        VALUES (@userId, @exchange, @market, @symbol, @qty, @cost, @leverage, @marginMode)
+        ON CONFLICT (user_id, exchange, market, symbol) DO UPDATE SET qty = excluded.qty, cost = excluded.cost,
+          leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
       upsertOrder: p(`INSERT INTO orders (id, user_id, exchange, market, symbol, client_order_id, side, price, amount,
           filled, status, reduce_only, reserved, fee, fill_cost, created_at, updated_at)
         VALUES (@id, @userId, @exchange, @market, @symbol, @clientOrderId, @side, @price, @amount,
@@ -130,9 +148,9 @@ export class PaperStore {
         ON CONFLICT (id) DO UPDATE SET filled = excluded.filled, status = excluded.status, reserved = excluded.reserved,
           fee = excluded.fee, fill_cost = excluded.fill_cost, updated_at = excluded.updated_at`),
       insertFill: p(`INSERT INTO fills (id, user_id, exchange, market, order_id, client_order_id, symbol, side, price,
-          amount, fee, realized_pnl, ts)
+          amount, fee, fee_asset, fee_cost, realized_pnl, ts)
         VALUES (@id, @userId, @exchange, @market, @orderId, @clientOrderId, @symbol, @side, @price,
-          @amount, @fee, @realizedPnl, @ts)`),
+          @amount, @fee, @feeAsset, @feeCost, @realizedPnl, @ts)`),
       orderByClientId: p(`SELECT ${ORDER_COLUMNS} FROM orders
         WHERE user_id = ? AND exchange = ? AND market = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1`),
       fillsSince: p(`SELECT ${FILL_COLUMNS} FROM fills
@@ -166,6 +184,7 @@ export class PaperStore {
   upsertPosition(p: PositionRow): void {
     this.stmt.upsertPosition.run({
       userId: p.userId, exchange: p.exchange, market: p.market, symbol: p.symbol, qty: p.qty, cost: p.cost, leverage: p.leverage,
+      marginMode: p.marginMode,
     });
   }
 
@@ -180,7 +199,8 @@ export class PaperStore {
   insertFill(f: FillRow): void {
     this.stmt.insertFill.run({
       id: f.id, userId: f.userId, exchange: f.exchange, market: f.market, orderId: f.orderId, clientOrderId: f.clientOrderId,
-      symbol: f.symbol, side: f.side, price: f.price, amount: f.amount, fee: f.fee, realizedPnl: f.realizedPnl, ts: f.ts,
+      symbol: f.symbol, side: f.side, price: f.price, amount: f.amount, fee: f.fee, feeAsset: f.feeAsset, feeCost: f.feeCost,
+      realizedPnl: f.realizedPnl, ts: f.ts,
     });
   }
 
@@ -194,7 +214,7 @@ export class PaperStore {
 
   positions(): PositionRow[] {
     return this.db
-      .prepare('SELECT user_id AS userId, exchange, market, symbol, qty, cost, leverage FROM positions')
+      .prepare('SELECT user_id AS userId, exchange, market, symbol, qty, cost, leverage, margin_mode AS marginMode FROM positions')
       .all() as PositionRow[];
   }
 

@@ -2,5 +2,5 @@
 export * from './grid';
 export * from './runner/grid-runner';
 export * from './runner/bot-task';
-export * from './runner/event-id';
+export * from './runner/bot-workflow';
 export * from './runner/token-bucket';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
+import { minTakeProfitPercent } from '@gridrocket/exchanges/venues';
 import { BotConfig } from './bot.events';
 
 /**
@@ -99,12 +100,24 @@ function parse<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
   return result.data;
 }
 
+/**
+ * A take-profit that cannot cover the round trip of maker fees books a loss as "profit" (issue 10):
+ * refused with the venue's minimum (libs/exchanges/src/venues, docs/exchanges.md).
+ */
+export function takeProfitFeeError(exchange: ExchangeName, botType: BotType, takeProfit: number): FieldError | null {
+  const min = minTakeProfitPercent(exchange, botType === 'Futures' ? 'futures' : 'spot');
+  if (takeProfit >= min) return null;
+  return { field: 'takeProfit', message: `takeProfit must be at least ${min} % on ${exchange} ${botType === 'Futures' ? 'futures' : 'spot'} to cover the buy and sell fees` };
+}
+
 export function parseCreateBot(input: unknown): CreateBotInput {
   const v = parse(createBotSchema, input);
   throwIfAny(numericBoundProblems(v));
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
+  const feeError = takeProfitFeeError(v.exchange, v.botType, v.takeProfit);
+  if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
     botType: v.botType,
@@ -121,9 +134,18 @@ export function parseCreateBot(input: unknown): CreateBotInput {
   };
 }
 
-export function parseEditBot(input: unknown): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
+/**
+ * `botType`: the edited bot's type when the caller knows it; without it the take-profit is checked
+ * against the lower (futures) fees of the exchange, which never refuses a valid edit.
+ */
+export function parseEditBot(
+  input: unknown,
+  botType: BotType = 'Futures',
+): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
   const v = parse(editBotSchema, input);
   throwIfAny(numericBoundProblems(v));
+  const feeError = takeProfitFeeError(v.exchange, botType, v.takeProfit);
+  if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
     config: {

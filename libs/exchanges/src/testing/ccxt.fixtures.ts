@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { StubHandler, StubRequest, StubResponse } from './exchange-stub.server';
+import { BINANCE_SPOT, BINANCE_USDM, KUCOIN_FUTURES, KUCOIN_SPOT, validClientOrderId, type VenueAnswer, type VenueRules } from '../venues/venue-rules';
 
 export type CcxtId = 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures';
 
@@ -22,6 +23,56 @@ interface FakeOrder {
   filled: string;
   status: 'open' | 'filled' | 'cancelled';
   reduceOnly: boolean;
+  positionSide?: string;
+  /** Kucoin futures: what the order carried. */
+  leverage?: number;
+  marginMode?: string;
+}
+
+/** One of the account's trades, as the venue stores it. */
+export interface FakeTrade {
+  id: string;
+  orderId: string;
+  side: 'buy' | 'sell';
+  price: string;
+  /** Base units (contracts on kucoinfutures). */
+  qty: string;
+  time: number;
+  fee: string;
+  feeAsset: string;
+  realizedPnl?: string;
+}
+
+/** The stand-in's account settings the venue rules depend on. */
+export interface VenueState {
+  /** Futures position mode: hedge needs positionSide on every order. */
+  hedge: boolean;
+  /** The venue's clock (ms). */
+  now: number;
+}
+
+/** A venue error answer in the venue's own body format. */
+export function venueError(rules: VenueRules, a: VenueAnswer): StubResponse {
+  return { status: a.status, body: { code: a.code, msg: a.msg } };
+}
+
+/** Which trades a request for [startTime, endTime] sees, as the venue documents it (docs/exchanges.md). */
+function tradeWindow(
+  rules: VenueRules,
+  state: VenueState,
+  start: number | undefined,
+  end: number | undefined,
+): { from: number; to: number; newest: boolean } | 'too-long' {
+  const span = rules.tradeHistory.maxWindowMs;
+  if (start !== undefined && end !== undefined) return end - start > span ? 'too-long' : { from: start, to: end, newest: false };
+  if (rules.tradeHistory.startOnly === 'recent') {
+    // Binance spot: without startTime the most recent trades; with only startTime, trades from it on
+    if (start !== undefined) return { from: start, to: Infinity, newest: false };
+    return { from: -Infinity, to: end ?? Infinity, newest: true };
+  }
+  if (start !== undefined) return { from: start, to: start + span, newest: false };
+  if (end !== undefined) return { from: end - span, to: end, newest: false };
+  return { from: state.now - span, to: state.now, newest: false };
 }
 
 /** Did the request carry a valid signature made with STUB_KEY? */
@@ -44,6 +95,9 @@ export function verifySignature(id: CcxtId, req: StubRequest): boolean {
 export interface ExchangeFixture {
   routes: Record<string, StubHandler>;
   orders: Map<string, FakeOrder>;
+  trades: FakeTrade[];
+  state: VenueState;
+  rules: VenueRules;
   /** Path (and method) of the calls the tests look at. */
   paths: { create: [string, string]; cancel: [string, string]; balance: [string, string]; lookup: [string, string] };
   /** Canned error answers in the exchange's own format. */
@@ -66,11 +120,24 @@ function seedOrders(): Map<string, FakeOrder> {
 
 let nextId = 5000;
 
+function seedTrades(contracts: boolean, futures: boolean): FakeTrade[] {
+  return [
+    {
+      id: '698759', orderId: '1001', side: 'buy', price: '94000', qty: contracts ? '1' : '0.001', time: NOW - 5000,
+      fee: futures ? '0.0188' : '0.094', feeAsset: 'USDT', realizedPnl: '0',
+    },
+  ];
+}
+
 // --------------------------------------------------------------------------------------------------
 // Binance (spot and USDT-M futures)
 
 function binanceFixture(futures: boolean): ExchangeFixture {
   const orders = seedOrders();
+  const rules = futures ? BINANCE_USDM : BINANCE_SPOT;
+  const trades = seedTrades(false, futures);
+  const state: VenueState = { hedge: false, now: NOW };
+  const err = (a: VenueAnswer) => venueError(rules, a);
   const base = futures ? '/fapi/v1' : '/api/v3';
   const binStatus = { open: 'NEW', filled: 'FILLED', cancelled: 'CANCELED' } as const;
   const toBinance = (o: FakeOrder) => {
@@ -80,7 +147,7 @@ function binanceFixture(futures: boolean): ExchangeFixture {
       ? {
           orderId: Number(o.id), symbol: 'BTCUSDT', status: binStatus[o.status], clientOrderId: o.clientOrderId, price: o.price,
           avgPrice: Number(executed) > 0 ? o.price : '0', origQty: o.qty, executedQty: executed, cumQuote: quote, timeInForce: 'GTC',
-          type: 'LIMIT', reduceOnly: o.reduceOnly, closePosition: false, side: o.side.toUpperCase(), positionSide: 'BOTH', stopPrice: '0',
+          type: 'LIMIT', reduceOnly: o.reduceOnly, closePosition: false, side: o.side.toUpperCase(), positionSide: o.positionSide ?? 'BOTH', stopPrice: '0',
           workingType: 'CONTRACT_PRICE', priceProtect: false, origType: 'LIMIT', priceMatch: 'NONE', selfTradePreventionMode: 'EXPIRE_MAKER',
           goodTillDate: 0, time: NOW, updateTime: NOW + 1000,
         }
@@ -150,14 +217,23 @@ function binanceFixture(futures: boolean): ExchangeFixture {
     [`POST ${base}/order`]: (req) => {
       const p = params(req);
       const cid = p.get('newClientOrderId')!;
-      if ([...orders.values()].some((o) => o.clientOrderId === cid && o.status === 'open')) return { status: 400, body: { code: -2010, msg: 'Duplicate order sent.' } };
-      const o: FakeOrder = { id: String(nextId++), clientOrderId: cid, side: p.get('side')!.toLowerCase() as 'buy', price: p.get('price')!, qty: p.get('quantity')!, filled: '0', status: 'open', reduceOnly: p.get('reduceOnly') === 'true' };
+      if (!validClientOrderId(rules, cid)) return err(rules.answers.badClientOrderId);
+      if ([...orders.values()].some((o) => o.clientOrderId === cid && o.status === 'open')) return err(rules.answers.duplicateClientOrderId);
+      const positionSide = p.get('positionSide') ?? undefined;
+      if (futures) {
+        // hedge mode: LONG or SHORT on every order and no reduceOnly; one-way: BOTH or nothing
+        if (state.hedge ? positionSide !== 'LONG' && positionSide !== 'SHORT' : positionSide !== undefined && positionSide !== 'BOTH') {
+          return err(rules.answers.positionSideMismatch!);
+        }
+        if (state.hedge && p.has('reduceOnly')) return err(rules.answers.reduceOnlyInHedgeMode!);
+      }
+      const o: FakeOrder = { id: String(nextId++), clientOrderId: cid, side: p.get('side')!.toLowerCase() as 'buy', price: p.get('price') ?? '0', qty: p.get('quantity')!, filled: '0', status: 'open', reduceOnly: p.get('reduceOnly') === 'true', positionSide };
       orders.set(cid, o);
       return ok({ ...toBinance(o), transactTime: NOW, ...(futures ? {} : { fills: [] }) });
     },
     [`DELETE ${base}/order`]: (req) => {
       const o = byRequest(req);
-      if (!o || o.status !== 'open') return { status: 400, body: { code: -2011, msg: 'Unknown order sent.' } };
+      if (!o || o.status !== 'open') return err(rules.answers.cancelUnknownOrder);
       o.status = 'cancelled';
       return ok({ ...toBinance(o), origClientOrderId: o.clientOrderId, clientOrderId: 'x-cancel-1', transactTime: NOW });
     },
@@ -166,12 +242,23 @@ function binanceFixture(futures: boolean): ExchangeFixture {
       return o ? ok(toBinance(o)) : notFound;
     },
     [`GET ${base}/openOrders`]: () => ok([...orders.values()].filter((o) => o.status === 'open').map(toBinance)),
-    [`GET ${futures ? '/fapi/v1/userTrades' : '/api/v3/myTrades'}`]: () =>
-      ok([
-        futures
-          ? { buyer: true, commission: '0.01880000', commissionAsset: 'USDT', id: 698759, maker: true, orderId: 1001, price: '94000', qty: '0.001', quoteQty: '94', realizedPnl: '0', side: 'BUY', positionSide: 'BOTH', symbol: 'BTCUSDT', time: NOW - 5000 }
-          : { symbol: 'BTCUSDT', id: 28457, orderId: 1001, orderListId: -1, price: '94000.00000000', qty: '0.00100000', quoteQty: '94.00000000', commission: '0.09400000', commissionAsset: 'USDT', time: NOW - 5000, isBuyer: true, isMaker: true, isBestMatch: true },
-      ]),
+    [`GET ${futures ? '/fapi/v1/userTrades' : '/api/v3/myTrades'}`]: (req) => {
+      const p = params(req);
+      const num = (k: string) => (p.has(k) ? Number(p.get(k)) : undefined);
+      const limit = Math.min(num('limit') ?? rules.tradeHistory.defaultLimit, rules.tradeHistory.maxLimit);
+      const w = tradeWindow(rules, state, num('startTime'), num('endTime'));
+      if (w === 'too-long') return err(rules.answers.tradeWindowTooLong);
+      const inWindow = trades.filter((t) => t.time >= w.from && t.time <= w.to).sort((a, b) => Number(a.id) - Number(b.id));
+      const page = w.newest ? inWindow.slice(-limit) : inWindow.slice(0, limit);
+      return ok(
+        page.map((t) => {
+          const quoteQty = String(Number(t.price) * Number(t.qty));
+          return futures
+            ? { buyer: t.side === 'buy', commission: t.fee, commissionAsset: t.feeAsset, id: Number(t.id), maker: true, orderId: Number(t.orderId), price: t.price, qty: t.qty, quoteQty, realizedPnl: t.realizedPnl ?? '0', side: t.side.toUpperCase(), positionSide: 'BOTH', symbol: 'BTCUSDT', time: t.time }
+            : { symbol: 'BTCUSDT', id: Number(t.id), orderId: Number(t.orderId), orderListId: -1, price: t.price, qty: t.qty, quoteQty, commission: t.fee, commissionAsset: t.feeAsset, time: t.time, isBuyer: t.side === 'buy', isMaker: true, isBestMatch: true };
+        }),
+      );
+    },
   };
   if (futures) {
     routes['GET /fapi/v3/account'] = () =>
@@ -186,6 +273,8 @@ function binanceFixture(futures: boolean): ExchangeFixture {
         positions: [],
       });
     routes['POST /fapi/v1/leverage'] = (req) => ok({ leverage: Number(params(req).get('leverage')), maxNotionalValue: '80000000', symbol: 'BTCUSDT' });
+    routes['POST /fapi/v1/marginType'] = () => ok({ code: 200, msg: 'success' });
+    routes['GET /fapi/v1/positionSide/dual'] = () => ok({ dualSidePosition: state.hedge });
     routes['GET /fapi/v1/leverageBracket'] = () =>
       ok([{ symbol: 'BTCUSDT', notionalCoef: 1.5, brackets: [{ bracket: 1, initialLeverage: 125, notionalCap: 300000, notionalFloor: 0, maintMarginRatio: 0.004, cum: 0 }] }]);
     routes['GET /fapi/v1/symbolConfig'] = () => ok([{ symbol: 'BTCUSDT', marginType: 'CROSSED', isAutoAddMargin: 'false', leverage: 10, maxNotionalValue: '80000000' }]);
@@ -206,6 +295,9 @@ function binanceFixture(futures: boolean): ExchangeFixture {
   return {
     routes,
     orders,
+    trades,
+    state,
+    rules,
     paths: { create: ['POST', `${base}/order`], cancel: ['DELETE', `${base}/order`], balance: ['GET', futures ? '/fapi/v3/account' : '/api/v3/account'], lookup: ['GET', `${base}/order`] },
     errors: {
       badKey: { status: 401, body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } },
@@ -226,6 +318,22 @@ function binanceFixture(futures: boolean): ExchangeFixture {
 
 function kucoinFixture(futures: boolean): ExchangeFixture {
   const orders = seedOrders();
+  const rules = futures ? KUCOIN_FUTURES : KUCOIN_SPOT;
+  const trades = seedTrades(futures, futures);
+  const state: VenueState = { hedge: false, now: NOW };
+  const err = (a: VenueAnswer) => venueError(rules, a);
+  /** GET fills: the venue's window rule and paging (currentPage, pageSize), newest first. */
+  const fills = (req: StubRequest, item: (t: FakeTrade) => unknown): StubResponse => {
+    const q = req.query;
+    const num = (k: string) => (q.has(k) ? Number(q.get(k)) : undefined);
+    const w = tradeWindow(rules, state, num('startAt'), num('endAt'));
+    if (w === 'too-long') return err(rules.answers.tradeWindowTooLong);
+    const size = Math.min(num('pageSize') ?? rules.tradeHistory.defaultLimit, rules.tradeHistory.maxLimit);
+    const current = num('currentPage') ?? 1;
+    const all = trades.filter((t) => t.time >= w.from && t.time <= w.to).sort((a, b) => b.time - a.time || Number(b.id) - Number(a.id));
+    const items = all.slice((current - 1) * size, current * size).map(item);
+    return env({ currentPage: current, pageSize: size, totalNum: all.length, totalPage: Math.ceil(all.length / size), items });
+  };
   if (futures) for (const o of orders.values()) (o.qty = '1'), (o.filled = o.status === 'filled' ? '1' : '0');
   const env = (data: unknown) => ok({ code: '200000', data });
   const notFound: StubResponse = { status: 404, body: { code: '100001', msg: 'order_not_exist' } };
@@ -256,8 +364,10 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
     'GET /api/ua/v1/account/mode': () => env({ selfAccountMode: 'CLASSIC' }),
     'POST /api/v1/orders': (req) => {
       const b = JSON.parse(req.body);
-      if ([...orders.values()].some((o) => o.clientOrderId === b.clientOid && o.status === 'open')) return ok({ code: '400100', msg: 'duplicate clientOid' });
-      const o: FakeOrder = { id: futures ? String(234125150956625920n + BigInt(nextId++)) : `6720ab${nextId++}`, clientOrderId: b.clientOid, side: b.side, price: String(b.price), qty: String(b.size), filled: '0', status: 'open', reduceOnly: b.reduceOnly === true };
+      if (!validClientOrderId(rules, b.clientOid)) return err(rules.answers.badClientOrderId);
+      if ([...orders.values()].some((o) => o.clientOrderId === b.clientOid && o.status === 'open')) return err(rules.answers.duplicateClientOrderId);
+      if (futures && state.hedge && b.positionSide !== 'LONG' && b.positionSide !== 'SHORT') return err(KUCOIN_POSITION_SIDE_REQUIRED);
+      const o: FakeOrder = { id: futures ? String(234125150956625920n + BigInt(nextId++)) : `6720ab${nextId++}`, clientOrderId: b.clientOid, side: b.side, price: String(b.price ?? '0'), qty: String(b.size), filled: '0', status: 'open', reduceOnly: b.reduceOnly === true, leverage: b.leverage === undefined ? undefined : Number(b.leverage), marginMode: b.marginMode, positionSide: b.positionSide };
       orders.set(o.clientOrderId, o);
       return env(futures ? { orderId: o.id, clientOid: o.clientOrderId } : { orderId: o.id });
     },
@@ -285,6 +395,8 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
     routes['GET /api/v1/ticker'] = () =>
       env({ sequence: 1001, symbol: 'XBTUSDTM', side: 'buy', size: 5, tradeId: '1789', price: '95012.3', bestBidPrice: '95012.2', bestBidSize: 10, bestAskPrice: '95012.4', bestAskSize: 5, ts: NOW * 1_000_000 });
     routes['POST /api/v2/changeCrossUserLeverage'] = () => env(true);
+    routes['POST /api/v2/position/changeMarginMode'] = (req) => env({ symbol: JSON.parse(req.body || '{}').symbol ?? 'XBTUSDTM', marginMode: JSON.parse(req.body || '{}').marginMode ?? 'ISOLATED' });
+    routes['GET /api/v2/position/getPositionMode'] = () => env({ positionMode: state.hedge ? 1 : 0 });
     routes['GET /api/v1/positions'] = () =>
       env([
         {
@@ -310,17 +422,13 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
       const o = [...orders.values()].find((x) => x.id === req.path.split('/').pop());
       return o ? env(toKucoin(o)) : notFound;
     };
-    routes['GET /api/v1/fills'] = () =>
-      env(
-        page([
-          {
-            symbol: 'XBTUSDTM', tradeId: '1784277132002', orderId: '1001', side: 'buy', liquidity: 'maker', forceTaker: false, price: '94000', size: 1,
-            value: '94', openFeePay: '0.0188', closeFeePay: '0', stop: '', feeRate: '0.0002', fixFee: '0', feeCurrency: 'USDT',
-            tradeTime: (NOW - 5000) * 1_000_000, subTradeType: null, marginMode: 'ISOLATED', settleCurrency: 'USDT', displayType: 'limit', fee: '0.0188',
-            orderType: 'limit', tradeType: 'trade', createdAt: NOW - 5000,
-          },
-        ]),
-      );
+    routes['GET /api/v1/fills'] = (req) =>
+      fills(req, (t) => ({
+        symbol: 'XBTUSDTM', tradeId: t.id, orderId: t.orderId, side: t.side, liquidity: 'maker', forceTaker: false, price: t.price, size: Number(t.qty),
+        value: String(Number(t.price) * Number(t.qty) * 0.001), openFeePay: t.fee, closeFeePay: '0', stop: '', feeRate: '0.0002', fixFee: '0', feeCurrency: t.feeAsset,
+        tradeTime: t.time * 1_000_000, subTradeType: null, marginMode: 'ISOLATED', settleCurrency: 'USDT', displayType: 'limit', fee: t.fee,
+        orderType: 'limit', tradeType: 'trade', createdAt: t.time,
+      }));
   } else {
     routes['GET /api/v2/symbols'] = () =>
       env([
@@ -355,20 +463,19 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
       const o = [...orders.values()].find((x) => x.id === req.path.split('/').pop());
       return o ? env(toKucoin(o)) : notFound;
     };
-    routes['GET /api/v1/fills'] = () =>
-      env(
-        page([
-          {
-            symbol: 'BTC-USDT', tradeId: '5c35c02709e4f67d5266954e', orderId: '1001', counterOrderId: '5c1ab46003aa676e487fa8e3', side: 'buy', liquidity: 'maker',
-            forceTaker: false, price: '94000', size: '0.001', funds: '94', fee: '0.094', feeRate: '0.001', feeCurrency: 'USDT', stop: '', type: 'limit',
-            createdAt: NOW - 5000, tradeType: 'TRADE',
-          },
-        ]),
-      );
+    routes['GET /api/v1/fills'] = (req) =>
+      fills(req, (t) => ({
+        symbol: 'BTC-USDT', tradeId: t.id, orderId: t.orderId, counterOrderId: '5c1ab46003aa676e487fa8e3', side: t.side, liquidity: 'maker',
+        forceTaker: false, price: t.price, size: t.qty, funds: String(Number(t.price) * Number(t.qty)), fee: t.fee, feeRate: '0.001', feeCurrency: t.feeAsset, stop: '', type: 'limit',
+        createdAt: t.time, tradeType: 'TRADE',
+      }));
   }
   return {
     routes,
     orders,
+    trades,
+    state,
+    rules,
     paths: futures
       ? { create: ['POST', '/api/v1/orders'], cancel: ['DELETE', '/api/v1/orders/client-order/*'], balance: ['GET', '/api/v1/account-overview'], lookup: ['GET', '/api/v1/orders/byClientOid'] }
       : { create: ['POST', '/api/v1/orders'], cancel: ['DELETE', '/api/v1/order/client-order/*'], balance: ['GET', '/api/v1/accounts'], lookup: ['GET', '/api/v1/order/client-order/*'] },
@@ -383,6 +490,9 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
     amountOfCreate: (req) => (req.body ? String(JSON.parse(req.body).size) : undefined),
   };
 }
+
+/** Kucoin futures in hedge mode: an order without positionSide (docs/exchanges.md). */
+const KUCOIN_POSITION_SIDE_REQUIRED: VenueAnswer = { status: 200, code: '100001', msg: 'positionSide is required in hedge mode' };
 
 export function exchangeFixture(id: CcxtId): ExchangeFixture {
   switch (id) {

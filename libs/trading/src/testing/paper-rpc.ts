@@ -14,6 +14,7 @@ import { PriceHub } from '@gridrocket/exchanges';
 
 const METHODS = new Set([
   'balances', 'price', 'positionRisk', 'setLeverage', 'marketRules', 'createLimitOrder', 'cancelOrder', 'openOrders', 'orderByClientId', 'recentFills',
+  'positionMode', 'positions', 'createMarketOrder',
 ]);
 
 export interface PaperRpcServer {
@@ -126,7 +127,10 @@ export class RemotePaperProvider implements ExchangeProvider {
       openOrders: call('openOrders'),
       orderByClientId: call('orderByClientId'),
       recentFills: call('recentFills'),
-    } as ExchangePort;
+      positionMode: call('positionMode'),
+      positions: call('positions'),
+      createMarketOrder: call('createMarketOrder'),
+    } satisfies ExchangePort;
   }
 
   async for(ref: ExchangeRef): Promise<ExchangePort> {

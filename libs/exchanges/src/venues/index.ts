@@ -1,0 +1,5 @@
+/**
+ * The venue rules as a framework-free entry: pure data and functions, no I/O, no driver. Other
+ * contexts' domain code imports them from here ('@gridrocket/exchanges/venues'), never the adapters.
+ */
+export * from './venue-rules';
