@@ -90,6 +90,8 @@ class GridSim {
   fills = 0;
   fillLog: BacktestFill[] | null;
   private seq = 0;
+  private placed = new Map<string, number>();
+  private placeSeq = 0;
 
   constructor(
     readonly params: BacktestParams,
@@ -103,6 +105,10 @@ class GridSim {
   /** Reads the orders the engine wants now. */
   refresh(): void {
     const orders = desiredOrders(this.params.config, this.params.rules, this.state);
+    // Placement order: an order keeps the sequence of its first appearance (the exchange's time priority).
+    const placed = new Map<string, number>();
+    for (const o of orders) placed.set(o.clientOrderId, this.placed.get(o.clientOrderId) ?? ++this.placeSeq);
+    this.placed = placed;
     this.tp = orders.length && orders[0].role === 'take-profit' ? orders[0] : null;
     this.buys = this.tp ? orders.slice(1) : orders;
     this.nextBuy = this.buys.length ? this.buys[0].price : -Infinity;
@@ -129,6 +135,8 @@ class GridSim {
       if (price <= this.nextBuy) {
         const crossed: DesiredOrder[] = [];
         for (const b of this.buys) if (b.price >= price) crossed.push(b);
+        // One print fills every crossed order, oldest placement first (as the paper venue's book does).
+        if (crossed.length > 1) crossed.sort((a, b) => this.placed.get(a.clientOrderId)! - this.placed.get(b.clientOrderId)!);
         for (const b of crossed) this.fill(b, time);
       } else if (price >= this.tpPrice) {
         this.fill(this.tp!, time);
