@@ -9,7 +9,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
-import { READ_STORE, type ReadStore } from '@gridrocket/read-store';
+import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, TooManyRequestsError, executeCommand, systemContext, type AppConfig, type CommandContext } from '@gridrocket/shared';
 import { PUSH, type PushPort } from '@gridrocket/shared/http';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
@@ -55,6 +55,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   private exchange: CcxtCandleSource | null = null;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly started = new Set<string>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -62,6 +63,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(PUSH) private readonly push: PushPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
+    private readonly projector: Projector,
   ) {
     this.paper = new PaperCandleSource(1);
   }
@@ -89,6 +91,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private start(id: string, userId: string, kind: 'single' | 'sweep', request: BacktestRequest, ctx: CommandContext): void {
+    this.started.add(id);
     this.running.set(userId, (this.running.get(userId) ?? 0) + 1);
     const job = kind === 'sweep' ? (this.sweeps = this.sweeps.then(() => this.run(id, userId, request, ctx))) : this.run(id, userId, request, ctx);
     const p = (job as Promise<void>).finally(() => {
@@ -153,9 +156,19 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /** Backtests recorded as requested but never finished (a restart) run again from their request. */
-  async onApplicationBootstrap(): Promise<void> {
-    const pending = await this.reads.find<BacktestDoc>(BACKTEST_COLLECTION, { status: 'running' }).catch(() => []);
+  onApplicationBootstrap(): void {
+    // In the background: the projector may start after this hook; wait until it has read everything.
+    this.resumed = this.resume().catch((err) => this.logger.warn(`Could not resume backtests: ${(err as Error).message}`));
+  }
+
+  /** Resolves once unfinished backtests found at start-up have been restarted (tests). */
+  resumed: Promise<void> = Promise.resolve();
+
+  private async resume(): Promise<void> {
+    await this.projector.waitFor(await this.events.headPosition(), 60_000);
+    const pending = await this.reads.find<BacktestDoc>(BACKTEST_COLLECTION, { status: 'running' });
     for (const doc of pending) {
+      if (this.started.has(doc.id) || this.abort.signal.aborted) continue;
       this.start(doc.id, doc.userid, doc.kind, doc.request, systemContext(doc.userid));
     }
   }
