@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { BacktestModule } from '@gridrocket/backtest';
+import { BacktestModule } from '@gridrocket/backtest/nest';
 import { BotsModule } from '@gridrocket/bots';
 import { CredentialsModule } from '@gridrocket/credentials';
 import { IdentityModule } from '@gridrocket/identity';

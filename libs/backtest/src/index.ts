@@ -1,4 +1,4 @@
-/** The backtest context: the grid engine over candles, sweeps, candle sources, API. */
+/** The backtest context without Nest: the grid engine over candles, sweeps, candle sources, events. Nest wiring: ./nest.ts. */
 export * from './domain/candle';
 export * from './domain/backtest.engine';
 export * from './domain/sweep';
@@ -13,5 +13,3 @@ export * from './candles/paper.candles';
 export * from './candles/csv.candles';
 export * from './backtest-list.projection';
 export * from './application/backtest.input';
-export * from './application/backtest.service';
-export * from './backtest.module';
