@@ -115,6 +115,44 @@ describe('backtests over the API', () => {
     expect(doc.error).toBe("Order 6 of 10 would be worth 4 (0.1 × 40), below the market's minimum order value of 5");
   });
 
+  it('an uploaded CSV of candles: stored for its owner, backtested by id; bad files get the line', async () => {
+    const c = new Client(app.url);
+    await c.signUp('bt-csv@example.com');
+    // a falling then rising hour around 140
+    const rows = ['time,open,high,low,close'];
+    const T = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 60; i++) {
+      const p = i < 30 ? 141 - i * 0.1 : 138 + (i - 30) * 0.15;
+      rows.push(`${new Date(T + i * 60_000).toISOString()},${p.toFixed(2)},${(p + 0.05).toFixed(2)},${(p - 0.05).toFixed(2)},${p.toFixed(2)}`);
+    }
+    const up = await c.raw('POST', '/api/backtests/candles', { body: rows.join('\n'), headers: { 'content-type': 'text/csv' } });
+    expect(up.status).toBe(201);
+    const upload = JSON.parse(up.text);
+    expect(upload).toEqual({ candlesId: expect.any(String), candles: 60, from: T, to: T + 59 * 60_000 });
+    const res = await c.post('/api/backtests', { ...BOT, numOfOrders: 3, candles: upload.candlesId });
+    expect(res.status).toBe(202);
+    const doc = await until('csv backtest done', async () => {
+      const r = await c.get(`/api/backtests/${res.body.id}`);
+      return r.body.status !== 'running' && r.body;
+    }, 30_000);
+    expect(doc.status).toBe('done');
+    expect(doc.candles).toBe(60);
+    // 140, 139 and 138 bought on the way down, all sold at 139 × 1.01 = 140.39 on the way up:
+    // 0.3 × 140.39 − 41.7 − buy fees 0.0417 − sell fee 0.042117
+    expect(doc.result).toMatchObject({ fills: 4, cycles: 1, profit: 0.333183 });
+
+    const other = new Client(app.url);
+    await other.signUp('bt-csv-other@example.com');
+    const stolen = await other.post('/api/backtests', { ...BOT, candles: upload.candlesId });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.errors).toEqual([{ field: 'candles', message: 'No uploaded CSV of candles with this id' }]);
+    const bad = await c.raw('POST', '/api/backtests/candles', { body: `${T},1,2,0.5,1.5\n${T + 60_000},1,0.9,0.5,1`, headers: { 'content-type': 'text/csv' } });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).errors).toEqual([{ field: 'csv', message: 'CSV line 2: low/high do not contain open and close' }]);
+    const json = await c.post('/api/backtests/candles', { csv: 'x' });
+    expect(json.status).toBe(400);
+  });
+
   it('needs a session and the CSRF token', async () => {
     const anonymous = new Client(app.url);
     expect((await anonymous.post('/api/backtests', BOT)).status).toBe(401);

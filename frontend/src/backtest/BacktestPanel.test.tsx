@@ -36,6 +36,23 @@ describe('BacktestPanel', () => {
     expect(JSON.parse(String(posted[1]!.body))).toMatchObject({ exchange: 'Binance', symbol: 'SOLUSDT', botType: 'Spot', numOfOrders: 10, orderSize: 0.1, interval: 1, entryPrice: 140, takeProfit: 1, days: 30 });
   });
 
+  it('a CSV of candles is uploaded, then backtested by its id', async () => {
+    const fetch = mockFetch({
+      'POST /api/backtests/candles': { status: 201, body: { candlesId: 'c-1', candles: 2, from: 0, to: 60000 } },
+      'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } },
+      [`GET /api/backtests/${ID}`]: { status: 200, body: { id: ID, kind: 'single', status: 'done', candles: 2, terms: null, result: RESULT, sweep: null } },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    const file = new File(['0,1,2,0.5,1.5\n60000,1.5,2,1,1.8'], 'candles.csv', { type: 'text/csv' });
+    if (!file.text) Object.defineProperty(file, 'text', { value: async () => '0,1,2,0.5,1.5\n60000,1.5,2,1,1.8' });
+    await userEvent.upload(screen.getByLabelText('Backtest a CSV of candles…'), file);
+    await screen.findByTestId('backtest-result');
+    const upload = fetch.mock.calls.find(([u]) => String(u).endsWith('/api/backtests/candles'))!;
+    expect(upload[1]!.body).toBe('0,1,2,0.5,1.5\n60000,1.5,2,1,1.8');
+    const posted = fetch.mock.calls.find(([u, init]) => String(u).endsWith('/api/backtests') && init?.method === 'POST')!;
+    expect(JSON.parse(String(posted[1]!.body)).candles).toBe('c-1');
+  });
+
   it('shows the field messages of a refused request', async () => {
     mockFetch({ 'POST /api/backtests': { status: 400, body: { statusCode: 400, message: 'Invalid input', errors: [{ field: 'symbol', message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' }] } } });
     render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);

@@ -8,7 +8,7 @@ import type { ApiError } from '../api/http';
 import type { BotType } from '../api/types';
 import { EquityCurve } from './EquityCurve';
 import { SweepHeatmap } from './SweepHeatmap';
-import { startBacktest, startSweep, waitForBacktest, type BacktestDoc, type Progress, type Range } from './backtestApi';
+import { startBacktest, startSweep, uploadCandles, waitForBacktest, type BacktestDoc, type Progress, type Range } from './backtestApi';
 import './backtest.css';
 
 export interface GridValues {
@@ -92,12 +92,15 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
     days: 30,
   });
 
-  const run = async (kind: 'single' | 'sweep') => {
+  const run = async (kind: 'single' | 'sweep', csv?: File) => {
     const set = kind === 'single' ? setSingle : setSweep;
     set({ state: 'running', progress: null });
     try {
       let id: string;
-      if (kind === 'single') id = (await startBacktest(body())).id;
+      if (kind === 'single') {
+        const candles = csv ? (await uploadCandles(await csv.text())).candlesId : undefined;
+        id = (await startBacktest({ ...body(), ...(candles ? { candles } : {}) })).id;
+      }
       else {
         const r = { interval: parseRange(ranges.interval), numOfOrders: parseRange(ranges.numOfOrders), takeProfit: parseRange(ranges.takeProfit) };
         const bad = Object.entries(r).find(([, v]) => v === null);
@@ -121,6 +124,19 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
         <button type="button" className="btn btn--ghost" disabled={disabled || single.state === 'running'} onClick={() => run('single')}>
           Backtest last 30 days
         </button>
+        <label className={disabled ? 'link link--small backtest__file backtest__file--disabled' : 'link link--small backtest__file'}>
+          Backtest a CSV of candles…
+          <input
+            type="file"
+            accept=".csv,text/csv,text/plain"
+            disabled={disabled || single.state === 'running'}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void run('single', file);
+            }}
+          />
+        </label>
         <button type="button" className="link link--small" disabled={disabled} onClick={() => setSweepOpen((o) => !o)} aria-expanded={sweepOpen}>
           {sweepOpen ? 'Hide sweep' : 'Sweep parameters…'}
         </button>

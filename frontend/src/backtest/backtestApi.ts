@@ -1,5 +1,5 @@
 /** The backtest routes and the wait for a result: the owner's socket pushes progress; polling backs it up. */
-import { request, type ApiError } from '../api/http';
+import { csrfToken, request, type ApiError } from '../api/http';
 import { getSocket } from '../api/socket';
 
 export interface BacktestResultView {
@@ -105,4 +105,18 @@ export function waitForBacktest(id: string, onProgress: (p: Progress) => void, p
       wake();
     },
   };
+}
+
+/** Uploads a CSV of candles (time,open,high,low,close[,volume]); resolves with its id. */
+export async function uploadCandles(csv: string): Promise<{ candlesId: string; candles: number }> {
+  const token = await csrfToken();
+  const res = await fetch('/api/backtests/candles', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'text/csv', Accept: 'application/json', ...(token ? { 'X-CSRF-Token': token } : {}) },
+    body: csv,
+  });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw { status: res.status, message: body?.message ?? 'The CSV was refused', errors: body?.errors } as ApiError;
+  return body;
 }

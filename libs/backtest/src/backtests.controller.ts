@@ -1,13 +1,16 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
-import { NotFoundError, type CommandContext } from '@gridrocket/shared';
+import { NotFoundError, ValidationError, type CommandContext } from '@gridrocket/shared';
 import { Ctx } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity';
 import { parseBacktestRequest, parseSweepRequest } from './application/backtest.input';
 import { BacktestService } from './application/backtest.service';
 import { BACKTEST_COLLECTION, type BacktestDoc } from './backtest-list.projection';
 import { BACKTEST_NOT_FOUND } from './domain/backtest.decider';
+import { CsvCandleError } from './candles/csv.candles';
+import { MAX_UPLOAD_BYTES, type UploadSummary } from './candles/upload.candles';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,10 +25,33 @@ export class BacktestsController {
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
+  /** An uploaded CSV of candles (Content-Type text/csv, at most 8 MB): 201 {candlesId, candles, from, to}. */
+  @Post('candles')
+  @HttpCode(201)
+  async upload(@Req() req: Request, @Ctx() ctx: CommandContext): Promise<UploadSummary> {
+    if (!/^text\/(csv|plain)\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      throw new ValidationError([{ field: 'csv', message: 'Send the candles as text/csv: time,open,high,low,close[,volume] per line' }]);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+      chunks.push(chunk);
+    }
+    try {
+      return this.backtests.uploads.store(ctx.userId, Buffer.concat(chunks).toString('utf8'));
+    } catch (err) {
+      if (err instanceof CsvCandleError) throw new ValidationError([{ field: 'csv', message: err.message }]);
+      throw err;
+    }
+  }
+
   @Post()
   @HttpCode(202)
   async request(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<{ id: string; status: 'running' }> {
     const request = parseBacktestRequest(body, Date.now(), this.backtests.sourceKind);
+    this.backtests.assertUpload(ctx.userId, request);
     const { id, position } = await this.backtests.request(ctx, 'single', request);
     if (position !== null) await this.projector.waitFor(position);
     return { id, status: 'running' };
@@ -35,6 +61,7 @@ export class BacktestsController {
   @HttpCode(202)
   async sweep(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<{ id: string; status: 'running' }> {
     const request = parseSweepRequest(body, Date.now(), this.backtests.sourceKind);
+    this.backtests.assertUpload(ctx.userId, request);
     const { id, position } = await this.backtests.request(ctx, 'sweep', request);
     if (position !== null) await this.projector.waitFor(position);
     return { id, status: 'running' };

@@ -11,5 +11,6 @@ export * from './candles/candle-cache';
 export * from './candles/ccxt.candles';
 export * from './candles/paper.candles';
 export * from './candles/csv.candles';
+export * from './candles/upload.candles';
 export * from './backtest-list.projection';
 export * from './application/backtest.input';

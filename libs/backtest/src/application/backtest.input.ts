@@ -24,6 +24,7 @@ const num = (field: string) =>
 
 const period = z.object({
   days: num('days').pipe(z.number().int('days must be a whole number').min(1, 'days must be from 1 to 365').max(365, 'days must be from 1 to 365')).optional(),
+  candles: z.string({ invalid_type_error: 'candles must be the id of an uploaded CSV' }).uuid('candles must be the id of an uploaded CSV').optional(),
   timeframe: z
     .enum(Object.keys(TIMEFRAMES) as [Timeframe, ...Timeframe[]], { errorMap: () => ({ message: `timeframe must be one of ${Object.keys(TIMEFRAMES).join(', ')}` }) })
     .optional(),
@@ -107,6 +108,7 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     from: to - days * DAY,
     to,
     source,
+    ...(p.candles ? { candlesId: p.candles.toLowerCase() } : {}),
   };
 }
 

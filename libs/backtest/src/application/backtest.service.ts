@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, TooManyRequestsError, executeCommand, systemContext, type AppConfig, type CommandContext } from '@gridrocket/shared';
+import { APP_CONFIG, TooManyRequestsError, ValidationError, executeCommand, systemContext, type AppConfig, type CommandContext } from '@gridrocket/shared';
 import { PUSH, type PushPort } from '@gridrocket/shared/http';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/exchanges';
@@ -23,6 +23,7 @@ import { CandleCache } from '../candles/candle-cache';
 import { CcxtCandleSource } from '../candles/ccxt.candles';
 import type { CandleSource } from '../candles/candle-source.port';
 import { PaperCandleSource } from '../candles/paper.candles';
+import { CandleUploads } from '../candles/upload.candles';
 import { runSweep } from '../sweep/sweep.pool';
 
 /** Backtests one user may have running at once. */
@@ -53,6 +54,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   private sweeps: Promise<unknown> = Promise.resolve();
   private readonly paper: PaperCandleSource;
   private exchange: CcxtCandleSource | null = null;
+  private candleCache: CandleCache | null = null;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly started = new Set<string>();
@@ -75,8 +77,25 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
 
   private source(kind: BacktestRequest['source']): CandleSource {
     if (kind === 'paper') return this.paper;
-    this.exchange ??= new CcxtCandleSource({ cache: new CandleCache(join(this.config.dataDir, 'candles.sqlite')) });
+    this.exchange ??= new CcxtCandleSource({ cache: this.cache() });
     return this.exchange;
+  }
+
+  /** The candle store: exchange candles and uploaded CSVs, in <DATA_DIR>/candles.sqlite. */
+  private cache(): CandleCache {
+    this.candleCache ??= new CandleCache(join(this.config.dataDir, 'candles.sqlite'));
+    return this.candleCache;
+  }
+
+  get uploads(): CandleUploads {
+    return new CandleUploads(this.cache());
+  }
+
+  /** Throws a field error when a request names an upload that is not the user's. */
+  assertUpload(userId: string, request: BacktestRequest): void {
+    if (request.candlesId && !this.uploads.read(userId, request.candlesId)) {
+      throw new ValidationError([{ field: 'candles', message: 'No uploaded CSV of candles with this id' }]);
+    }
   }
 
   /** Records the request and starts it; resolves with the id and the event's position. */
@@ -115,7 +134,8 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       const query = { exchange: request.exchange, market: request.market, symbol: request.symbol, timeframe: request.timeframe, from: request.from, to: request.to };
       progress('candles', 0, 1);
       const terms = await source.terms(query);
-      const series = await source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
+      const series = request.candlesId ? this.uploads.read(userId, request.candlesId) : await source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
+      if (!series) throw new Error('The uploaded CSV of candles is gone');
       if (series.length === 0) throw new Error(`No candles for ${request.symbol} on ${request.exchange} in this period`);
       let data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'];
       if (!request.sweep) {
@@ -176,6 +196,6 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationShutdown(): Promise<void> {
     this.abort.abort();
     await Promise.allSettled([...this.inFlight]);
-    this.exchange?.close();
+    this.candleCache?.close();
   }
 }

@@ -13,8 +13,10 @@ export interface BacktestRequest {
   timeframe: Timeframe;
   from: number;
   to: number;
-  /** paper: the paper venue's history; exchange: the exchange's candles (ccxt). */
+  /** paper: the paper venue's history; exchange: the exchange's candles (ccxt); both give the venue's terms. */
   source: 'paper' | 'exchange';
+  /** Candles of an uploaded CSV (POST /api/backtests/candles) instead of the source's; from/to are the file's. */
+  candlesId?: string;
   sweep?: { ranges: SweepRanges; measure: SweepMeasure };
 }
 
