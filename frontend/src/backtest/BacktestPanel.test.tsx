@@ -72,7 +72,8 @@ describe('BacktestPanel', () => {
       [`GET /api/backtests/${ID}`]: { status: 200, body: { id: ID, kind: 'sweep', status: 'done', candles: 43200, terms: null, result: null, sweep: { points, best: points[1] } } },
     });
     const onApply = jest.fn();
-    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={onApply} />);
+    const { rerender } = render(<BacktestPanel botType="Spot" values={{ ...VALUES, interval: '' }} disabled={false} onApply={onApply} />);
+    rerender(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={onApply} />); // the form filled in after mounting
     await userEvent.click(screen.getByRole('button', { name: 'Sweep parameters…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Run sweep' }));
     const map = await screen.findByTestId('sweep-heatmap');

@@ -137,7 +137,13 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
             }}
           />
         </label>
-        <button type="button" className="link link--small" disabled={disabled} onClick={() => setSweepOpen((o) => !o)} aria-expanded={sweepOpen}>
+        <button type="button" className="link link--small" disabled={disabled} onClick={() => {
+            // ranges around the form's values as they are now
+            if (!sweepOpen) setRanges(defaultRanges(values));
+            setSweepOpen((o) => !o);
+          }}
+          aria-expanded={sweepOpen}
+        >
           {sweepOpen ? 'Hide sweep' : 'Sweep parameters…'}
         </button>
       </div>
@@ -170,7 +176,7 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
           <div className="backtest__ranges">
             {(['interval', 'numOfOrders', 'takeProfit'] as const).map((k) => (
               <label key={k}>
-                <span>{k === 'interval' ? 'Interval' : k === 'numOfOrders' ? 'Grid size' : 'Take profit %'} (from:to:step)</span>
+                <span>{k === 'interval' ? 'Interval range' : k === 'numOfOrders' ? 'Orders range' : 'Take-profit range (%)'} from:to:step</span>
                 <input name={`sweep-${k}`} value={ranges[k]} onChange={(e) => setRanges((r) => ({ ...r, [k]: e.target.value }))} autoComplete="off" spellCheck={false} />
               </label>
             ))}
