@@ -73,7 +73,7 @@ describe('BacktestPanel', () => {
     });
     const onApply = jest.fn();
     const { rerender } = render(<BacktestPanel botType="Spot" values={{ ...VALUES, interval: '' }} disabled={false} onApply={onApply} />);
-    rerender(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={onApply} />); // the form filled in after mounting
+    rerender(<BacktestPanel botType="Spot" values={{ ...VALUES, interval: '2' }} disabled={false} onApply={onApply} />); // the form filled in after mounting
     await userEvent.click(screen.getByRole('button', { name: 'Sweep parameters…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Run sweep' }));
     const map = await screen.findByTestId('sweep-heatmap');
@@ -81,6 +81,6 @@ describe('BacktestPanel', () => {
     await userEvent.click(within(map).getByRole('button', { name: 'Use interval 0.5, 6 orders, take-profit 1 %' }));
     expect(onApply).toHaveBeenCalledWith({ interval: 0.5, numOfOrders: 6, takeProfit: 1 });
     const posted = fetch.mock.calls.find(([u]) => String(u).endsWith('/api/backtests/sweep'))!;
-    expect(JSON.parse(String(posted[1]!.body)).ranges).toEqual({ interval: { from: 0.5, to: 1.5, step: 0.25 }, numOfOrders: { from: 6, to: 14, step: 2 }, takeProfit: { from: 0.5, to: 2.5, step: 0.5 } });
+    expect(JSON.parse(String(posted[1]!.body)).ranges).toEqual({ interval: { from: 1, to: 3, step: 0.5 }, numOfOrders: { from: 6, to: 14, step: 2 }, takeProfit: { from: 0.5, to: 2.5, step: 0.5 } });
   });
 });
