@@ -131,7 +131,10 @@ class GridSim {
 
   /** A trade print at `price`: fill what it crosses, place what the engine then wants, repeat. */
   print(price: number, time: number): void {
-    for (;;) {
+    // Each round fills at least one order; a buy-fill round defines a take-profit above the price, so
+    // rounds are bounded by the ladder. The guard only turns an engine bug into an error, never a hang.
+    for (let round = 0; ; round++) {
+      if (round > 4 * this.params.config.numOfOrders + 8) throw new Error(`The grid keeps filling at ${price}: engine loop`);
       if (price <= this.nextBuy) {
         const crossed: DesiredOrder[] = [];
         for (const b of this.buys) if (b.price >= price) crossed.push(b);
