@@ -153,6 +153,18 @@ describe('backtests over the API', () => {
     expect(json.status).toBe(400);
   });
 
+  it('at most 3 backtests of one user run at once: the 4th asked together is told to wait (429)', async () => {
+    const c = new Client(app.url);
+    await c.signUp('bt-many@example.com');
+    const sweep = { ...BOT, ranges: { interval: { from: 0.5, to: 2, step: 0.5 }, numOfOrders: { from: 2, to: 10, step: 1 }, takeProfit: { from: 0.5, to: 2, step: 0.5 } } };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => c.post('/api/backtests/sweep', sweep)));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 202, 202, 429]);
+    for (const a of answers.filter((x) => x.status === 202)) {
+      await until('sweep finished', async () => (await c.get(`/api/backtests/${a.body.id}`)).body.status === 'done', 90_000);
+    }
+    expect((await c.post('/api/backtests', BOT)).status).toBe(202); // room again
+  });
+
   it('needs a session and the CSRF token', async () => {
     const anonymous = new Client(app.url);
     expect((await anonymous.post('/api/backtests', BOT)).status).toBe(401);

@@ -104,14 +104,21 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       throw new TooManyRequestsError(5, `At most ${MAX_RUNNING_PER_USER} backtests may run at once; wait for one to finish`);
     }
     const id = randomUUID();
-    const decision = await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'RequestBacktest', data: { backtestId: id, userId: ctx.userId, kind, request } }, ctx);
-    this.start(id, ctx.userId, kind, request, ctx);
+    this.running.set(ctx.userId, (this.running.get(ctx.userId) ?? 0) + 1); // counted before the await: no race past the limit
+    let decision;
+    try {
+      decision = await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'RequestBacktest', data: { backtestId: id, userId: ctx.userId, kind, request } }, ctx);
+    } catch (err) {
+      this.running.set(ctx.userId, (this.running.get(ctx.userId) ?? 1) - 1);
+      throw err;
+    }
+    this.start(id, ctx.userId, kind, request, ctx, true);
     return { id, position: decision.position };
   }
 
-  private start(id: string, userId: string, kind: 'single' | 'sweep', request: BacktestRequest, ctx: CommandContext): void {
+  private start(id: string, userId: string, kind: 'single' | 'sweep', request: BacktestRequest, ctx: CommandContext, counted = false): void {
     this.started.add(id);
-    this.running.set(userId, (this.running.get(userId) ?? 0) + 1);
+    if (!counted) this.running.set(userId, (this.running.get(userId) ?? 0) + 1);
     const job = kind === 'sweep' ? (this.sweeps = this.sweeps.then(() => this.run(id, userId, request, ctx))) : this.run(id, userId, request, ctx);
     const p = (job as Promise<void>).finally(() => {
       this.running.set(userId, (this.running.get(userId) ?? 1) - 1);
