@@ -40,14 +40,17 @@ function slice(series: CandleSeries, n: number): CandleSeries {
   return { length: n, time: series.time.subarray(0, n), open: series.open.subarray(0, n), high: series.high.subarray(0, n), low: series.low.subarray(0, n), close: series.close.subarray(0, n) };
 }
 
+/** A busy grid: rungs 0.1 % apart, take-profit 0.3 % (many fills: the engine runs often). */
+const BUSY: GridConfig = { ...GRID, numOfOrders: 40, interval: 0.15, takeProfit: 0.3 };
+
 /** Candles/s of one backtest, repeated for at least `minMs`. */
-function singleRate(series: CandleSeries, minMs = 1500): { rate: number; fills: number } {
+function singleRate(series: CandleSeries, config: GridConfig = GRID, minMs = 1500): { rate: number; fills: number } {
   let fills = 0;
-  for (let i = 0; i < 5; i++) fills = runBacktest(series, { config: GRID, rules: RULES, feeBps: 10 }).fills; // warm-up
+  for (let i = 0; i < 5; i++) fills = runBacktest(series, { config, rules: RULES, feeBps: 10 }).fills; // warm-up
   let runs = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < minMs) {
-    runBacktest(series, { config: GRID, rules: RULES, feeBps: 10 });
+    runBacktest(series, { config, rules: RULES, feeBps: 10 });
     runs++;
   }
   return { rate: (runs * series.length) / ((performance.now() - t0) / 1000), fills };
@@ -112,6 +115,7 @@ export async function backtestBench(options: BacktestBenchOptions = {}): Promise
   const series = randomWalkCandles({ seed: 'bench', startPrice: 140, priceStep: 0.01, from: 1_700_000_000_000, count: n, timeframeMs: 60_000, ticksPerCandle: 6, maxMoveBps: 5, shared: true });
 
   const single = singleRate(series);
+  const busy = singleRate(series, BUSY);
 
   const configs = sweepConfigs(GRID, {
     interval: { from: 0.2, to: 2, step: 0.2 },
@@ -128,6 +132,7 @@ export async function backtestBench(options: BacktestBenchOptions = {}): Promise
 
   return [
     { name: `backtest: one grid over ${n} 1-minute candles (${single.fills} fills), one core`, value: Math.round(single.rate), unit: 'candles/s/core', aim: '≥ 2,000,000' },
+    { name: `backtest: a busy grid (40 rungs 0.15 apart, take-profit 0.3 %; ${busy.fills} fills), one core`, value: Math.round(busy.rate), unit: 'candles/s/core', aim: '≥ 2,000,000' },
     { name: `backtest: sweep of ${configs.length} combinations × ${n} candles, ${workers} worker threads`, value: round(sweepSeconds, 1), unit: 's', aim: '< 60 s' },
     { name: `backtest: sweep throughput (${failed} combinations could not trade)`, value: Math.round(sweepRate), unit: 'candles/s/core' },
     { name: `runner live path: same candles, 4 prints each, paper venue + GridRunner (${runnerCandles} candles, ${live.fills} fills)`, value: round(live.rate, 1), unit: 'candles/s' },

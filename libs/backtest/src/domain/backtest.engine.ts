@@ -14,8 +14,8 @@
  * take-profit price are kept as two numbers. A candle whose low is above the one and whose high is
  * below the other costs two comparisons plus the mark-to-market bookkeeping (a few multiplications).
  */
-import { desiredOrders, initialState, processFill, validateGrid } from '@gridrocket/trading/grid';
-import type { DesiredOrder, GridConfig, GridState, MarketRules } from '@gridrocket/trading/grid';
+import { applyFills, desiredOrders, initialState, processFill, takeProfitOrder, validateGrid } from '@gridrocket/trading/grid';
+import type { DesiredOrder, Fill, GridConfig, GridState, MarketRules } from '@gridrocket/trading/grid';
 import type { CandleSeries } from './candle';
 
 export interface BacktestParams {
@@ -27,6 +27,8 @@ export interface BacktestParams {
   curvePoints?: number;
   /** Keep every fill in the result (tests, CLI); off for sweeps. */
   recordFills?: boolean;
+  /** Read every order from desiredOrders after every fill (the reference the fast path is tested against). */
+  fullRefresh?: boolean;
 }
 
 export interface BacktestFill {
@@ -118,15 +120,36 @@ class GridSim {
     this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
   }
 
-  private fill(order: DesiredOrder, time: number): void {
-    const fee = feeOf(order.price, order.amount, this.params.feeBps);
-    const fill = { clientOrderId: order.clientOrderId, fillId: String(++this.seq), price: order.price, amount: order.amount, fee };
-    const next = processFill(this.state, fill).state;
+  /** Applies fills of these orders (in this order) to the engine, one state copy for all of them. */
+  private fill(orders: DesiredOrder[], time: number): void {
+    const fills: Fill[] = [];
+    for (const order of orders) {
+      const fee = feeOf(order.price, order.amount, this.params.feeBps);
+      fills.push({ clientOrderId: order.clientOrderId, fillId: String(++this.seq), price: order.price, amount: order.amount, fee });
+      this.fillLog?.push({ time, side: order.side, clientOrderId: order.clientOrderId, price: order.price, amount: order.amount, fee });
+    }
+    const next = fills.length === 1 ? processFill(this.state, fills[0]).state : applyFills(this.state, fills);
     // Fill ids here are unique by construction: drop the engine's duplicate index so that a long run
     // does not copy an ever-growing list on every fill.
     this.state = next.processedFillIds.length ? { ...next, processedFillIds: [] } : next;
-    this.fills++;
-    this.fillLog?.push({ time, side: order.side, clientOrderId: order.clientOrderId, price: order.price, amount: order.amount, fee });
+    this.fills += fills.length;
+  }
+
+  /**
+   * After buy fills: in the engine a buy fill changes only its own level (now filled, so no longer
+   * desired) and the take-profit; so the resting buys lose the filled ones and the take-profit is read
+   * again (takeProfitOrder). Same orders as desiredOrders would give (engine.equivalence.spec.ts).
+   */
+  private afterBuys(crossed: DesiredOrder[]): void {
+    const filled = new Set(crossed);
+    this.buys = this.buys.filter((b) => !filled.has(b));
+    this.tp = takeProfitOrder(this.params.config, this.params.rules, this.state);
+    if (this.tp && !this.placed.has(this.tp.clientOrderId)) this.placed.set(this.tp.clientOrderId, ++this.placeSeq);
+    this.nextBuy = this.buys.length ? this.buys[0].price : -Infinity;
+    this.tpPrice = this.tp ? this.tp.price : Infinity;
+    const pos = this.state.position;
+    this.amount = pos.amount;
+    this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
   }
 
   /** A trade print at `price`: fill what it crosses, place what the engine then wants, repeat. */
@@ -140,11 +163,13 @@ class GridSim {
         for (const b of this.buys) if (b.price >= price) crossed.push(b);
         // One print fills every crossed order, oldest placement first (as the paper venue's book does).
         if (crossed.length > 1) crossed.sort((a, b) => this.placed.get(a.clientOrderId)! - this.placed.get(b.clientOrderId)!);
-        for (const b of crossed) this.fill(b, time);
+        this.fill(crossed, time);
+        if (this.params.fullRefresh) this.refresh();
+        else this.afterBuys(crossed);
       } else if (price >= this.tpPrice) {
-        this.fill(this.tp!, time);
+        this.fill([this.tp!], time);
+        this.refresh(); // the cycle may be complete: levels re-armed under new ids
       } else return;
-      this.refresh();
     }
   }
 }
