@@ -14,7 +14,7 @@ import { APP_CONFIG, TooManyRequestsError, ValidationError, executeCommand, syst
 import { PUSH, type PushPort } from '@gridrocket/shared/http';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/exchanges';
-import { runBacktest } from '../domain/backtest.engine';
+import { feeTermsOf, runBacktest } from '../domain/backtest.engine';
 import { backtestDecider } from '../domain/backtest.decider';
 import { backtestStream, type BacktestEvent, type BacktestRequest, type SweepPoint } from '../domain/backtest.events';
 import { bestCell, sweepConfigs, type SweepCell } from '../domain/sweep';
@@ -147,13 +147,13 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       let data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'];
       if (!request.sweep) {
         progress('running', 0, 1);
-        const { fillLog: _f, ...result } = runBacktest(series, { config: request.config, rules: terms.rules, feeBps: terms.feeBps });
+        const { fillLog: _f, ...result } = runBacktest(series, { config: request.config, rules: terms.rules, ...feeTermsOf(terms) });
         data = { backtestId: id, terms, candles: series.length, result };
       } else {
         const configs = sweepConfigs(request.config, request.sweep.ranges);
         const cells = await runSweep(series, configs, {
           rules: terms.rules,
-          feeBps: terms.feeBps,
+          ...feeTermsOf(terms),
           signal: this.abort.signal,
           onProgress: (done, total) => progress('running', done, total),
         });

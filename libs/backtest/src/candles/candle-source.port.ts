@@ -1,6 +1,7 @@
 import type { ExchangeName, MarketType } from '@gridrocket/exchanges';
 import type { MarketRules } from '@gridrocket/trading/grid';
 import type { CandleSeries, Timeframe } from '../domain/candle';
+import type { FeeTerms } from '../domain/backtest.engine';
 
 export interface CandleQuery {
   exchange: ExchangeName;
@@ -13,9 +14,8 @@ export interface CandleQuery {
 }
 
 /** The venue's trading rules and fee for a backtest, and where the fee comes from. */
-export interface VenueTerms {
+export interface VenueTerms extends FeeTerms {
   rules: MarketRules;
-  feeBps: number;
   feeSource: string;
 }
 

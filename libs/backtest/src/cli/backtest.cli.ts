@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { parseExchangeName } from '@gridrocket/exchanges';
 import { ceilToStep, floorToStep, type GridConfig } from '@gridrocket/trading/grid';
-import { runBacktest } from '../domain/backtest.engine';
+import { feeTermsOf, runBacktest } from '../domain/backtest.engine';
 import { TIMEFRAMES, type Timeframe } from '../domain/candle';
 import { SWEEP_MEASURES, bestCell, measureOf, sweepConfigs, type NumberRange, type SweepMeasure, type SweepRanges } from '../domain/sweep';
 import { CandleCache } from '../candles/candle-cache';
@@ -118,7 +118,7 @@ async function main() {
   console.log(`${series.length} ${timeframe} candles of ${symbol} on ${exchange} ${market}, ${span}; fee ${terms.feeBps / 100} % (${terms.feeSource})`);
 
   if (!values.sweep) {
-    const r = runBacktest(series, { config, rules: terms.rules, feeBps: terms.feeBps });
+    const r = runBacktest(series, { config, rules: terms.rules, ...feeTermsOf(terms) });
     console.log(`grid: ${orders} buys of ${size} from ${entry} every ${interval}, take-profit ${config.takeProfit} %`);
     console.table({
       capital: money(r.capital), 'realised profit': money(r.profit), 'unrealised P&L': money(r.unrealised), fees: money(r.fees), cycles: r.cycles, fills: r.fills,
@@ -130,7 +130,7 @@ async function main() {
   const configs = sweepConfigs(config, parseSweep(values.sweep, config));
   const sweepBar = new SingleBar({ format: 'sweep    [{bar}] {percentage}% | {value}/{total} combinations | {eta}s', hideCursor: true }, Presets.shades_classic);
   sweepBar.start(configs.length, 0);
-  const cells = await runSweep(series, configs, { rules: terms.rules, feeBps: terms.feeBps, onProgress: (d) => sweepBar.update(d) });
+  const cells = await runSweep(series, configs, { rules: terms.rules, ...feeTermsOf(terms), onProgress: (d) => sweepBar.update(d) });
   sweepBar.stop();
   const ranked = cells.filter((c) => c.result).sort((a, b) => measureOf(b, measure) - measureOf(a, measure));
   console.table(

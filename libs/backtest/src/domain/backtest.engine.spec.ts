@@ -73,6 +73,30 @@ describe('backtest engine: known answers on hand-computed candles', () => {
     expect(fills(r)).toEqual(['buy 100 1 fee 0.1']);
   });
 
+  describe('venue terms: a taker fee and price for orders crossing on placement, buy fees in the coin', () => {
+    const venue = (...rows: Array<[number, number, number, number]>) =>
+      runBacktest(toSeries(candles(...rows)), { config, rules, feeBps: 2, takerFeeBps: 10, crossingFill: 'market', recordFills: true });
+
+    it('the ladder placed above the first open takes liquidity: it fills at the open, with the taker fee', () => {
+      // entry 100 placed at 95: a taker buy at 95, fee 95 × 0.1 %
+      expect(venue([95, 95.5, 94, 95.2]).fillLog).toEqual([{ time: T, side: 'buy', clientOrderId: expect.any(String), price: 95, amount: 1, fee: 0.095, taker: true }]);
+    });
+
+    it('a resting buy the low reaches is a maker at its limit price; the rung re-armed below the price after a take-profit is a taker at the current price', () => {
+      // 101 → 102 → 89 (makers: buys 100 and 90 at 0.02 %) → 96 ≥ 95.95 (maker take-profit); the re-armed 100 crosses 96: taker at 96
+      const r = venue([101, 102, 89, 96]);
+      expect(r.fillLog!.map((f) => `${f.side} ${f.price} fee ${f.fee}${f.taker ? ' taker' : ''}`)).toEqual([
+        'buy 100 fee 0.02', 'buy 90 fee 0.018', 'sell 95.95 fee 0.03838', 'buy 96 fee 0.096 taker',
+      ]);
+    });
+
+    it('buy fees in the coin: the account receives amount − fee, the fee\'s quote value is charged', () => {
+      const r = runBacktest(toSeries(candles([105, 106, 95, 96])), { config, rules, feeBps: 10, buyFeeIn: 'base', recordFills: true });
+      // 1 × 0.1 % = 0.001 coin, worth 0.1 at 100
+      expect(r.fillLog).toEqual([{ time: T, side: 'buy', clientOrderId: expect.any(String), price: 100, amount: 1, fee: 0.1, netAmount: 0.999 }]);
+    });
+  });
+
   it('buy-and-hold uses the same capital from the first open to the last close, one buy fee', () => {
     const r = run([100, 101, 99, 100.5], [100.5, 111, 100, 110]);
     // 270 × (110 / 100 − 1) − 270 × 0.001

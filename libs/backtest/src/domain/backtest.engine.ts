@@ -8,7 +8,9 @@
  *    full; several orders crossed by one print fill together (a gap fills every rung it passes);
  *  - after fills, the orders the engine wants are placed at the current price; one that already
  *    crosses it fills at once at its limit price (as the paper venue does on placement);
- *  - each fill pays `feeBps` of its notional in quote, rounded like the paper venue (1e-8, half up).
+ *  - each fill pays the venue's fee (FeeTerms: maker for resting orders, taker for orders crossing on
+ *    placement; in quote, or on Binance-like spot buys in the coin: the engine then gets the net
+ *    amount), rounded like the paper venue (1e-8, half up).
  *
  * Speed: between fills the engine's orders do not change, so the highest resting buy and the
  * take-profit price are kept as two numbers. A candle whose low is above the one and whose high is
@@ -18,11 +20,28 @@ import { applyFills, desiredOrders, initialState, processFill, takeProfitOrder, 
 import type { DesiredOrder, Fill, GridConfig, GridState, MarketRules } from '@gridrocket/trading/grid';
 import type { CandleSeries } from './candle';
 
-export interface BacktestParams {
+/**
+ * How the venue charges and fills (the paper exchange's model of it). Defaults: the paper exchange of
+ * this branch (one fee rate in quote, a crossing order fills at its limit price).
+ */
+export interface FeeTerms {
+  /** Maker fee per fill in basis points of its notional (paper: spot 10, futures 2): resting orders. */
+  feeBps: number;
+  /** Taker fee, for an order that crosses the price when placed (default: feeBps). */
+  takerFeeBps?: number;
+  /** 'base': a buy's fee is taken from the coin received (Binance spot); the engine gets the net amount. */
+  buyFeeIn?: 'quote' | 'base';
+  /** An order crossing the price when placed fills at its own limit price, or at the current price ('market'). */
+  crossingFill?: 'limit' | 'market';
+}
+
+export function feeTermsOf(t: FeeTerms): FeeTerms {
+  return { feeBps: t.feeBps, takerFeeBps: t.takerFeeBps, buyFeeIn: t.buyFeeIn, crossingFill: t.crossingFill };
+}
+
+export interface BacktestParams extends FeeTerms {
   config: GridConfig;
   rules: MarketRules;
-  /** Fee per fill in basis points of its notional (paper: spot 10, futures 2). */
-  feeBps: number;
   /** At most this many points in the equity curve (default 300). */
   curvePoints?: number;
   /** Keep every fill in the result (tests, CLI); off for sweeps. */
@@ -37,7 +56,12 @@ export interface BacktestFill {
   clientOrderId: string;
   price: number;
   amount: number;
+  /** The fee's value in quote. */
   fee: number;
+  /** Buys whose fee is taken in the coin: what the account received. */
+  netAmount?: number;
+  /** Filled on placement, crossing the price (taker). */
+  taker?: boolean;
 }
 
 export interface BacktestResult {
@@ -74,6 +98,13 @@ const YEAR_MS = 365.25 * 86_400_000;
 export function feeOf(price: number, amount: number, feeBps: number): number {
   const notionalUnits = Math.round(price * amount * 1e8);
   return Math.round((notionalUnits * feeBps) / 10_000) / 1e8;
+}
+
+/** A buy's fee taken in the coin, as the paper venue does it: fee = amount × rate (1e-8), net = amount − fee, its quote value at the price. */
+export function coinFeeOf(price: number, amount: number, feeBps: number): { fee: number; netAmount: number } {
+  const amountUnits = Math.round(amount * 1e8);
+  const feeUnits = Math.round((amountUnits * feeBps) / 10_000);
+  return { fee: Math.round(price * feeUnits) / 1e8, netAmount: (amountUnits - feeUnits) / 1e8 };
 }
 
 const r8 = (x: number) => Math.round(x * 1e8) / 1e8;
@@ -120,13 +151,27 @@ class GridSim {
     this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
   }
 
-  /** Applies fills of these orders (in this order) to the engine, one state copy for all of them. */
-  private fill(orders: DesiredOrder[], time: number): void {
-    const fills: Fill[] = [];
+  /**
+   * Applies fills of these orders (in this order) to the engine, one state copy for all of them.
+   * `taker`: the orders cross the price as they are placed (`price`, the current print).
+   */
+  private fill(orders: DesiredOrder[], time: number, taker: boolean, current: number): void {
+    const p = this.params;
+    const bps = taker ? (p.takerFeeBps ?? p.feeBps) : p.feeBps;
+    const fills: Array<Fill & { netAmount?: number }> = [];
     for (const order of orders) {
-      const fee = feeOf(order.price, order.amount, this.params.feeBps);
-      fills.push({ clientOrderId: order.clientOrderId, fillId: String(++this.seq), price: order.price, amount: order.amount, fee });
-      this.fillLog?.push({ time, side: order.side, clientOrderId: order.clientOrderId, price: order.price, amount: order.amount, fee });
+      const price = taker && p.crossingFill === 'market' ? current : order.price;
+      let fee: number;
+      let netAmount: number | undefined;
+      if (order.side === 'buy' && p.buyFeeIn === 'base') ({ fee, netAmount } = coinFeeOf(price, order.amount, bps));
+      else fee = feeOf(price, order.amount, bps);
+      const fill: Fill & { netAmount?: number } = { clientOrderId: order.clientOrderId, fillId: String(++this.seq), price, amount: order.amount, fee };
+      if (netAmount !== undefined) fill.netAmount = netAmount;
+      fills.push(fill);
+      this.fillLog?.push({
+        time, side: order.side, clientOrderId: order.clientOrderId, price, amount: order.amount, fee,
+        ...(netAmount !== undefined ? { netAmount } : {}), ...(taker ? { taker: true } : {}),
+      });
     }
     const next = fills.length === 1 ? processFill(this.state, fills[0]).state : applyFills(this.state, fills);
     // Fill ids here are unique by construction: drop the engine's duplicate index so that a long run
@@ -153,21 +198,25 @@ class GridSim {
   }
 
   /** A trade print at `price`: fill what it crosses, place what the engine then wants, repeat. */
-  print(price: number, time: number): void {
+  print(price: number, time: number, placedNow = false): void {
+    // Round 0 fills the resting orders the print reaches (makers, at their limit prices); later rounds
+    // fill orders that cross the price as they are placed (takers), as does round 0 of the first
+    // placement (`placedNow`).
     // Each round fills at least one order; a buy-fill round defines a take-profit above the price, so
     // rounds are bounded by the ladder. The guard only turns an engine bug into an error, never a hang.
     for (let round = 0; ; round++) {
+      const taker = placedNow || round > 0;
       if (round > 4 * this.params.config.numOfOrders + 8) throw new Error(`The grid keeps filling at ${price}: engine loop`);
       if (price <= this.nextBuy) {
         const crossed: DesiredOrder[] = [];
         for (const b of this.buys) if (b.price >= price) crossed.push(b);
         // One print fills every crossed order, oldest placement first (as the paper venue's book does).
         if (crossed.length > 1) crossed.sort((a, b) => this.placed.get(a.clientOrderId)! - this.placed.get(b.clientOrderId)!);
-        this.fill(crossed, time);
+        this.fill(crossed, time, taker, price);
         if (this.params.fullRefresh) this.refresh();
         else this.afterBuys(crossed);
       } else if (price >= this.tpPrice) {
-        this.fill([this.tp!], time);
+        this.fill([this.tp!], time, taker, price);
         this.refresh(); // the cycle may be complete: levels re-armed under new ids
       } else return;
     }
@@ -200,7 +249,7 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
   let amount = sim.amount;
   let countdown = 0;
 
-  sim.print(open[0], time[0]);
+  sim.print(open[0], time[0], true); // the ladder is placed at the first open
   nextBuy = sim.nextBuy;
   tpPrice = sim.tpPrice;
   base = sim.base;

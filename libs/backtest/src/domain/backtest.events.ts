@@ -1,8 +1,10 @@
-import type { ExchangeName, MarketType } from '@gridrocket/exchanges';
+import type { ExchangeName } from '@gridrocket/shared';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
-import type { BacktestResult } from './backtest.engine';
+import type { BacktestResult, FeeTerms } from './backtest.engine';
 import type { Timeframe } from './candle';
 import type { SweepMeasure, SweepRanges } from './sweep';
+
+export type MarketType = 'spot' | 'futures';
 
 /** What to backtest: fixed when requested (the range is absolute), so a re-run gives the same answer. */
 export interface BacktestRequest {
@@ -36,9 +38,8 @@ export interface SweepPoint {
   error?: string;
 }
 
-export interface BacktestTerms {
+export interface BacktestTerms extends FeeTerms {
   rules: MarketRules;
-  feeBps: number;
   feeSource: string;
 }
 

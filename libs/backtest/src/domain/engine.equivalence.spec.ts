@@ -15,7 +15,12 @@ describe('the fast path gives exactly what desiredOrders after every fill gives'
         fc.integer({ min: 1, max: 40 }),
         fc.boolean(),
         fc.integer({ min: 2, max: 30 }),
-        (seed, n, intervalCents, tpTenths, futures, bps) => {
+        fc.boolean(),
+        (seed, n, intervalCents, tpTenths, futures, bps, venueLike) => {
+          // venueLike: taker fee and current price on placement, spot buy fees in the coin (the newer paper venue)
+          const fees = venueLike
+            ? { feeBps: futures ? 2 : 10, takerFeeBps: futures ? 5 : 10, crossingFill: 'market' as const, buyFeeIn: futures ? ('quote' as const) : ('base' as const) }
+            : { feeBps: futures ? 2 : 10 };
           const series = randomWalkCandles({ seed, startPrice: 140, priceStep: 0.01, from: 0, count: 3000, timeframeMs: 60_000, maxMoveBps: bps });
           const config: GridConfig = {
             botType: futures ? 'Futures' : 'Spot', numOfOrders: n, orderSize: 0.2, interval: intervalCents / 100,
@@ -23,12 +28,12 @@ describe('the fast path gives exactly what desiredOrders after every fill gives'
           };
           let fast;
           try {
-            fast = runBacktest(series, { config, rules, feeBps: futures ? 2 : 10, recordFills: true });
+            fast = runBacktest(series, { config, rules, ...fees, recordFills: true });
           } catch (err) {
-            expect(() => runBacktest(series, { config, rules, feeBps: 10, fullRefresh: true })).toThrow((err as Error).message);
+            expect(() => runBacktest(series, { config, rules, ...fees, fullRefresh: true })).toThrow((err as Error).message);
             return;
           }
-          const reference = runBacktest(series, { config, rules, feeBps: futures ? 2 : 10, recordFills: true, fullRefresh: true });
+          const reference = runBacktest(series, { config, rules, ...fees, recordFills: true, fullRefresh: true });
           expect(fast).toEqual(reference);
         },
       ),

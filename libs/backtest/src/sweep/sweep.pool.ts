@@ -9,21 +9,21 @@ import { Worker } from 'node:worker_threads';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { allocateSeries, bufferOf, type CandleSeries } from '../domain/candle';
 import { sweepCell, type SweepCell } from '../domain/sweep';
+import { feeTermsOf, type FeeTerms } from '../domain/backtest.engine';
 
 export interface WorkerSetup {
   buffer: SharedArrayBuffer;
   length: number;
   rules: MarketRules;
-  feeBps: number;
+  fees: FeeTerms;
 }
 export interface WorkerJob {
   start: number;
   configs: GridConfig[];
 }
 
-export interface SweepRunOptions {
+export interface SweepRunOptions extends FeeTerms {
   rules: MarketRules;
-  feeBps: number;
   workers?: number;
   onProgress?: (done: number, total: number) => void;
   /** Stop early (e.g. the request was abandoned). */
@@ -63,13 +63,13 @@ export async function runSweep(series: CandleSeries, configs: readonly GridConfi
   if (workers <= 0 || total <= 1) {
     for (let i = 0; i < total; i++) {
       if (options.signal?.aborted) throw new Error('Sweep aborted');
-      cells[i] = sweepCell(series, options, configs[i]);
+      cells[i] = sweepCell(series, { rules: options.rules, ...feeTermsOf(options) }, configs[i]);
       options.onProgress?.(i + 1, total);
     }
     return cells;
   }
   const shared = sharedCopy(series);
-  const setup: WorkerSetup = { buffer: bufferOf(shared) as SharedArrayBuffer, length: shared.length, rules: options.rules, feeBps: options.feeBps };
+  const setup: WorkerSetup = { buffer: bufferOf(shared) as SharedArrayBuffer, length: shared.length, rules: options.rules, fees: feeTermsOf(options) };
   const batch = Math.max(1, Math.min(25, Math.ceil(total / (workers * 8))));
   const entry = workerEntry();
   const pool = Array.from({ length: Math.min(workers, Math.ceil(total / batch)) }, () => new Worker(entry.file, { workerData: setup, execArgv: entry.execArgv }));

@@ -8,6 +8,6 @@ import type { WorkerSetup, WorkerJob } from './sweep.pool';
 const setup = workerData as WorkerSetup;
 const series = seriesOver(setup.buffer, setup.length);
 parentPort!.on('message', (job: WorkerJob) => {
-  const cells = job.configs.map((c: GridConfig) => sweepCell(series, { rules: setup.rules, feeBps: setup.feeBps }, c));
+  const cells = job.configs.map((c: GridConfig) => sweepCell(series, { rules: setup.rules, ...setup.fees }, c));
   parentPort!.postMessage({ start: job.start, cells });
 });
