@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials/exchange-access/exchange-provider.token';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { PAPER_FEE_BPS } from '@gridrocket/exchanges';
 import { applyFills, desiredOrders, initialState, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId } from '@gridrocket/trading';
-import { candlePath, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
+import { candlePath, paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
@@ -109,7 +108,7 @@ describe('the backtest agrees with the bot on the paper exchange', () => {
     }
 
     for (const b of started) {
-      const bt = runBacktest(toSeries(b.candles), { config: b.config, rules: b.rules, feeBps: PAPER_FEE_BPS[b.market], recordFills: true });
+      const bt = runBacktest(toSeries(b.candles), { ...paperTerms({ exchange: 'Binance', market: b.market, symbol: b.symbol }), config: b.config, rules: b.rules, recordFills: true });
       const exchangeFills = (await b.port.recentFills(b.symbol, 0)).map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`);
       expect(bt.fillLog!.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(exchangeFills);
       expect(exchangeFills.length).toBeGreaterThanOrEqual(b.market === 'spot' ? 12 : 6);

@@ -51,7 +51,7 @@ export class CsvCandleSource implements CandleSource {
     return this.series;
   }
 
-  async terms(q: Pick<CandleQuery, 'market' | 'symbol'>): Promise<VenueTerms> {
+  async terms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): Promise<VenueTerms> {
     return this.venue ?? paperTerms(q);
   }
 }

@@ -15,7 +15,7 @@ function spec(symbol: string) {
   return s;
 }
 
-export function paperTerms(q: Pick<CandleQuery, 'market' | 'symbol'>): VenueTerms {
+export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): VenueTerms {
   const s = spec(q.symbol);
   return {
     rules: { priceStep: Number(s.priceStep), amountStep: Number(s.amountStep), minNotional: Number(s.minNotional), minAmount: Number(s.amountStep) },
@@ -48,7 +48,7 @@ export class PaperCandleSource implements CandleSource {
     return series;
   }
 
-  async terms(q: Pick<CandleQuery, 'market' | 'symbol'>): Promise<VenueTerms> {
+  async terms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): Promise<VenueTerms> {
     return paperTerms(q);
   }
 }
