@@ -1,5 +1,6 @@
 export * from './read-store.port';
 export * from './sqlite.read-store';
 export * from './mongo.read-store';
+export * from './consumer-health';
 export * from './projector';
 export * from './reactor';
