@@ -152,9 +152,14 @@ export class Forwarder implements ReportsStatus {
   private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
     const messages = batch.map((e) => toStreamMessage(e, this.map));
     const last = batch[batch.length - 1].position;
+    // Two steps, each retried on its own: a checkpoint write that fails does not send the batch again.
+    let published = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.options.sink.publish(messages);
+        if (!published) {
+          await this.options.sink.publish(messages);
+          published = true;
+        }
         await this.options.reads.commit(this.checkpointCollection, [], { name: this.name, position: last });
         break;
       } catch (err) {
