@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
-import { BOT_OWNERSHIP, BotOwnership, EmbeddedOwnership, KafkaOwnership, createKafka } from '@gridrocket/streaming';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { BOT_OWNERSHIP, BotOwnership, EmbeddedOwnership, FencedOwnership, KafkaOwnership, createKafka } from '@gridrocket/streaming';
 import { GridRunnerService } from './runner/grid-runner.service';
 
 /**
@@ -20,7 +21,16 @@ export function createOwnership(config: AppConfig): BotOwnership {
 /** The grid runner. Needs EXCHANGE_PROVIDER (CredentialsModule, global) and the event and read stores. */
 @Module({
   imports: [CqrsModule],
-  providers: [{ provide: BOT_OWNERSHIP, inject: [APP_CONFIG], useFactory: createOwnership }, GridRunnerService],
+  providers: [
+    {
+      provide: BOT_OWNERSHIP,
+      inject: [APP_CONFIG, EVENT_STORE],
+      // the epoch fence in the event store (issue 12): a deposed runner's appends are refused
+      useFactory: (config: AppConfig, events: EventStore) =>
+        new FencedOwnership(createOwnership(config), events, { scope: process.env.RUNNER_GROUP ?? 'runners', owner: `runner-${process.pid}` }),
+    },
+    GridRunnerService,
+  ],
   exports: [GridRunnerService],
 })
 export class TradingModule {}

@@ -15,6 +15,7 @@
  */
 import type { EventStore, RecordedEvent } from '@gridrocket/event-store/event-store.port';
 import { StreamNotFoundError } from '@gridrocket/event-store/event-store.port';
+import { FencedError, withFence } from '@gridrocket/event-store/fence';
 import type { ReadStore } from '@gridrocket/read-store/read-store.port';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store/reactor';
 import type { BotOwnership, OwnershipListener } from '@gridrocket/streaming/ownership.port';
@@ -606,7 +607,7 @@ export class GridRunner implements TaskHost {
     if (fresh.length === 0) return;
     task.ensureOwned();
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    const result = await this.o.commands.execute<RecordTradingResult>(new RecordTradingCommand(ctx, task.botId, fresh, task.revision));
+    const result = await this.fenced(task, () => this.o.commands.execute<RecordTradingResult>(new RecordTradingCommand(ctx, task.botId, fresh, task.revision)));
     for (const e of fresh) task.recordedIds.add(e.id);
     task.revision = result.revision;
   }
@@ -619,8 +620,18 @@ export class GridRunner implements TaskHost {
   private async reportFor(task: BotTask, report: RunnerReport): Promise<void> {
     if (!this.o.ownership.owns(task.botId) || !this.running) return;
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    await this.o.commands.execute(new ReportBotLifecycleCommand(ctx, task.botId, report));
+    await this.fenced(task, () => this.o.commands.execute(new ReportBotLifecycleCommand(ctx, task.botId, report)));
     this.updateMetrics();
+  }
+
+  /** An append with this runner's ownership epoch: refused (NotOwnedError) once another runner claimed the bot's partition. */
+  private async fenced<T>(task: BotTask, append: () => Promise<T>): Promise<T> {
+    try {
+      return await withFence(this.o.ownership.fenceFor?.(task.botId) ?? null, append);
+    } catch (err) {
+      if (err instanceof FencedError) throw new NotOwnedError(task.botId);
+      throw err;
+    }
   }
 
   // -------------------------------------------------------------------------------------------
