@@ -16,6 +16,8 @@ export interface ForwarderOptions {
   /** Where to begin when there is no checkpoint yet (default: the first event). */
   startAt?: 'start' | 'end';
   batchSize?: number;
+  /** How long stop() waits for the batch in hand to be published (ms, default 10 s); after that it is resent on the next start. */
+  drainTimeoutMs?: number;
   /** Back-off between attempts to publish a batch (ms), by attempt number. */
   retryDelay?: (attempt: number) => number;
   onError?(err: Error, attempt: number): void;
@@ -232,12 +234,11 @@ export class Forwarder implements ReportsStatus {
     this.wakeRetry?.();
     await this.subscription?.close();
     await this.loop;
-    try {
-      await this.flush();
-    } catch {
-      // not checkpointed: resent after the restart
-    }
-    await this.flushing.catch(() => undefined);
+    const drained = this.flush().catch(() => undefined); // not checkpointed: resent after the restart
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((r) => (timer = setTimeout(r, this.options.drainTimeoutMs ?? 10_000)));
+    await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
     this.subscription = null;
     this.loop = null;
     this.buffer = [];
