@@ -7,17 +7,17 @@ import { StreamingModule } from '@gridrocket/streaming';
 import { AppConfig } from '@gridrocket/shared';
 import { TradingModule } from '@gridrocket/trading';
 import { ChartModule } from '@gridrocket/trading/chart/chart.module';
-import { InfrastructureModule } from './infrastructure.module';
+import { AdapterOverrides, InfrastructureModule } from './infrastructure.module';
 import { PushModule } from './push.gateway';
 import { SystemController } from './system.controller';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, adapters: AdapterOverrides = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(config),
+        InfrastructureModule.forRoot(config, adapters),
         CqrsModule.forRoot(),
         StreamingModule,
         PushModule,

@@ -13,6 +13,7 @@ import { AppConfig } from '@gridrocket/shared';
 import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
 import { appLogger, installObservability } from '@gridrocket/streaming';
 import { AppModule } from './app.module';
+import type { AdapterOverrides } from './infrastructure.module';
 
 export interface RunningApp {
   app: INestApplication;
@@ -30,8 +31,8 @@ const LEVELS: Record<string, LogLevel[]> = {
 };
 
 /** Builds and starts the whole product on one port: API, socket.io, dashboard, embedded runner. */
-export async function startApp(config: AppConfig): Promise<RunningApp> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+export async function startApp(config: AppConfig, options: { adapters?: AdapterOverrides } = {}): Promise<RunningApp> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.adapters), {
     // JSON lines (pino) at LOG_LEVEL; LEVELS stays the list of accepted level names.
     logger: LEVELS[config.logLevel] ? appLogger(config) : appLogger({ logLevel: 'info' }),
     bodyParser: false,

@@ -77,6 +77,11 @@ export class Projector implements ReportsStatus {
     return this.processed;
   }
 
+  /** The projections registered (a replay elsewhere, tests). */
+  get registered(): readonly Projection<any>[] {
+    return this.projections;
+  }
+
   onChange(listener: (change: AppliedChange) => void): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);

@@ -21,6 +21,9 @@ import { KafkaSink } from './kafka.sink';
 import { MetricsService } from './metrics.service';
 import { defaultTopicMap } from './stream-message';
 
+/** Wraps the sink the configuration chose (fault injection in tests); identity when not provided. */
+export const EVENT_SINK_WRAPPER = Symbol('EVENT_SINK_WRAPPER');
+
 /** The bot list's collection (bots context); a string here so that streaming does not depend on bots. */
 const BOT_LIST = 'bots';
 
@@ -145,7 +148,11 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
   imports: [CqrsModule],
   providers: [
     { provide: MetricsService, useFactory: () => new MetricsService() },
-    { provide: EVENT_SINK, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createSink(config) },
+    {
+      provide: EVENT_SINK,
+      inject: [APP_CONFIG, { token: EVENT_SINK_WRAPPER, optional: true }],
+      useFactory: (config: AppConfig, wrap?: (sink: EventSink) => EventSink) => (wrap ?? ((s: EventSink) => s))(createSink(config)),
+    },
     {
       provide: Forwarder,
       inject: [EVENT_STORE, READ_STORE, EVENT_SINK, MetricsService, APP_CONFIG],
