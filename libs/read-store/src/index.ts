@@ -4,3 +4,6 @@ export * from './mongo.read-store';
 export * from './consumer-health';
 export * from './projector';
 export * from './reactor';
+export * from './rate-limit/rate-limit.port';
+export * from './rate-limit/sqlite.rate-limit';
+export * from './rate-limit/mongo.rate-limit';

@@ -30,7 +30,7 @@ import { validateGrid } from '../grid/ladder';
 import { roundMoney } from '../grid/decimal';
 import type { Fill, GridConfig } from '../grid/grid.types';
 import { BotTask, NotOwnedError, UnrecoverableError, toGridFill, toGridRules, type RecordedTradingEvent, type TaskHost } from './bot-task';
-import { RateLimiters, type TokenBucket } from './token-bucket';
+import { RateLimiters } from './token-bucket';
 
 export interface CommandExecutor {
   execute<T = any>(command: object): Promise<T>;
@@ -66,6 +66,8 @@ export interface GridRunnerOptions {
   retryMaxMs?: number;
   /** Per user+exchange token bucket for non-paper exchanges. */
   rateLimit?: { capacity: number; perSecond: number };
+  /** A rate limit shared by every runner (read-store SharedRateLimiters); default: one bucket per key in this process. */
+  rateLimiter?: { for(key: string): { take(): Promise<void> } };
   /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
   onConverged?: (botId: string) => void;
 }
@@ -242,7 +244,7 @@ export class GridRunner implements TaskHost {
   private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
   private readonly pollers = new Map<string, FillPoller>();
   private readonly prices = new Map<string, PriceGroup>();
-  private readonly limiters: RateLimiters;
+  private readonly limiters: { for(key: string): { take(): Promise<void> } };
   private readonly failures = new Map<string, number>();
   private reactor: RunningReactor | null = null;
   private running = false;
@@ -255,7 +257,7 @@ export class GridRunner implements TaskHost {
     this.name = o.name ?? 'grid-runner';
     this.log = o.logger ?? { log: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) };
     const rl = o.rateLimit ?? { capacity: 10, perSecond: 8 };
-    this.limiters = new RateLimiters(rl.capacity, rl.perSecond);
+    this.limiters = o.rateLimiter ?? new RateLimiters(rl.capacity, rl.perSecond);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -577,7 +579,7 @@ export class GridRunner implements TaskHost {
     return this.running && this.o.ownership.owns(botId);
   }
 
-  private limiter(task: BotTask): TokenBucket | null {
+  private limiter(task: BotTask): { take(): Promise<void> } | null {
     if (this.o.exchanges.mode === 'paper') return null;
     return this.limiters.for(`${task.id.userId}|${task.id.exchange}`);
   }
