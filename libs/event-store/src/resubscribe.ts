@@ -32,8 +32,10 @@ export function resubscribing(store: EventStore, options: ResubscribeOptions = {
   async function* iterate(): AsyncGenerator<RecordedEvent> {
     let from: bigint | 'start' = options.fromPosition === 'end' ? await base.headPosition() : (options.fromPosition ?? 'start');
     let attempt = 0;
+    let subscribedAt = 0;
     while (!closed) {
       try {
+        subscribedAt = Date.now();
         inner = base.subscribeToAll({ fromPosition: from, filter: options.filter });
         if (attempt > 0) options.onResume?.(from === 'start' ? 0n : from);
         for await (const event of inner) {
@@ -47,6 +49,9 @@ export function resubscribing(store: EventStore, options: ResubscribeOptions = {
         throw new Error('subscription ended');
       } catch (err) {
         if (closed) return;
+        // a subscription that stayed up a while was healthy: the back-off starts again from the bottom
+        // (a quiet, filtered subscription receives no event that would reset it)
+        if (Date.now() - subscribedAt > 1_000) attempt = 0;
         attempt++;
         options.onDrop?.(err as Error, attempt);
         await inner?.close().catch(() => undefined);
