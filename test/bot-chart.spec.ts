@@ -10,7 +10,7 @@ describe('grid chart data of a running bot', () => {
 
   it('shows the placed ladder as open buy levels, and is private to the owner', async () => {
     const c = new Client(app.url);
-    await c.signUp('chart@example.com');
+    await c.addKey((await c.signUp('chart@example.com')).uid);
     const price: number = (await c.get('/api/priceSpot?symbol=BTCUSDT&exchange=Binance')).body;
     const entry = Math.round(price * 0.98);
     const created = await c.post('/api/bots', {

@@ -33,6 +33,7 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
   it('register → login → create → edit → start (pushed) → stop (pushed) → delete', async () => {
     const alice = new Client(app.url);
     const registered = await alice.signUp('alice@example.com');
+    await alice.addKey(registered.uid, 'Kucoin');
     expect(registered).toMatchObject({ email: 'alice@example.com', emailVerified: false, displayName: '', photoURL: null });
 
     // a fresh browser logs in with the same credentials
@@ -166,6 +167,22 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
     const anonSocket = anon.socket();
     await expect(anonSocket).rejects.toBeTruthy();
   });
+
+  it('refuses to start a bot on an exchange the owner has no API key for, paper mode included', async () => {
+    const gina = new Client(app.url);
+    const { uid } = await gina.signUp('gina@example.com');
+    const bot = await gina.post('/api/bots', spotBot);
+    expect(bot.status).toBe(201);
+    const refused = await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/No API key for Binance: add one on the Security page/);
+    expect((await gina.get(`/api/bot-details/${bot.body.id}`)).body).toMatchObject({ state: 'stopped', botstatus: false });
+    // a Kucoin key does not open Binance; a Binance key does
+    await gina.addKey(uid, 'Kucoin');
+    expect((await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`)).status).toBe(409);
+    await gina.addKey(uid, 'Binance');
+    expect((await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`)).status).toBe(202);
+  }, 30000);
 
   it('logout ends the session', async () => {
     const frank = new Client(app.url);

@@ -72,6 +72,8 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
   async function user(email: string) {
     const c = new Client(app.url);
     const u = await c.signUp(email);
+    await c.addKey(u.uid, 'Binance');
+    await c.addKey(u.uid, 'Kucoin');
     return { c, uid: u.uid as string };
   }
 
