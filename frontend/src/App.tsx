@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { request } from './api/http';
 import { closeSocket, connectSocket, onConnectionChange } from './api/socket';
@@ -33,12 +33,21 @@ function PageFallback() {
   );
 }
 
-/** Confirms the stored user with the server and keeps the push connection for a signed-in user. */
+/**
+ * Confirms the stored user with the server (only when there is one) and keeps the push connection
+ * for a signed-in user.
+ */
 export function Session() {
   const dispatch = useAppDispatch();
   const user = useUser();
+  const hadUser = useRef(Boolean(user));
   useEffect(() => {
     let live = true;
+    // a visitor with no stored user has no session to confirm: asking would only log a 401
+    if (!hadUser.current) {
+      dispatch(setUser(null));
+      return;
+    }
     void request<User>({ url: '/api/auth/me' }).then((res) => {
       if (!live) return;
       if (res.data && res.data.uid) dispatch(setUser(res.data));

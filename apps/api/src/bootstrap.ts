@@ -13,6 +13,7 @@ import { AppConfig } from '@gridrocket/shared';
 import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
 import { appLogger, installObservability } from '@gridrocket/streaming';
 import { AppModule } from './app.module';
+import { serveDashboard } from './static-assets';
 
 export interface RunningApp {
   app: INestApplication;
@@ -63,11 +64,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   SwaggerModule.setup('api/docs', app, doc);
 
   if (existsSync(join(config.webDist, 'index.html'))) {
-    app.use(express.static(config.webDist, { index: false, maxAge: '1h' }));
-    app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
-      if (req.method !== 'GET' || req.path.startsWith('/api') || req.path.startsWith('/socket.io')) return next();
-      res.sendFile(join(config.webDist, 'index.html'));
-    });
+    serveDashboard(app, config.webDist); // precompressed copies, immutable hashed assets, SPA fallback
   }
 
   await app.listen(config.port, config.host);

@@ -1,19 +1,26 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { gridCost } from '@gridrocket/trading/grid/cost';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  botFieldErrors,
+  ladderCostOf,
+  marketFieldErrors,
+  type BotFieldErrors,
+  type GridNumbers,
+} from '@gridrocket/bots/domain/bot-market.rules';
 import {
   useCreateBotMutation,
   useEditBotMutation,
   useGetBalanceQuery,
+  useGetMarketRulesQuery,
   useGetPositionRiskQuery,
   useGetPriceQuery,
 } from '../api/api';
 import { describeError } from '../api/http';
 import type { Bot, BotType, Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
-import { botRules, hasErrors, validate } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
-import { compact, leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { LadderPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
@@ -36,10 +43,17 @@ interface Props {
   bot?: Bot;
   onCancel: () => void;
   onDone: () => void;
+  /** More panels beside the ladder preview (e.g. a backtest of these settings). */
+  aside?: (grid: GridNumbers | null) => ReactNode;
 }
 
-/** Create and edit form of a bot (spec sections 2, 5, 8, 9). */
-export function BotForm({ botType, bot, onCancel, onDone }: Props) {
+/**
+ * Create and edit form of a bot (spec sections 2, 5, 8, 9). The checks are the server's own
+ * (libs/bots/src/domain/bot-market.rules.ts): each field's rules, then the market's steps and
+ * minimums, the take-profit above the fees and the cost within the available balance. Errors show
+ * once a field was left or a save was tried.
+ */
+export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
   const dispatch = useAppDispatch();
@@ -77,19 +91,33 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     setValues((v) => ({ ...v, entryPrice: priceForField(price) }));
   }, [price, values.exchange, values.symbol]);
 
-  const errors = useMemo(() => validate(values, botRules), [values]);
-  const cost = gridCost({
-    numOfOrders: values.numOfOrders,
-    orderSize: values.orderSize,
-    interval: values.interval,
-    entryPrice: values.entryPrice,
-    leverage: leverage,
-  });
-  const lowest = Number(values.entryPrice) - (Math.floor(Number(values.numOfOrders)) - 1) * Number(values.interval);
-  const ladderBelowZero = !errors.entryPrice && !errors.numOfOrders && !errors.interval && Number.isFinite(lowest) && lowest <= 0;
-  const invalid = hasErrors(errors) || ladderBelowZero;
-  const anyTouched = submitted || Object.values(touched).some(Boolean);
-  const shown = (k: keyof Values) => (submitted || touched[k] ? errors[k] : null);
+  const { data: rules } = useGetMarketRulesQuery(
+    { botType, symbol: values.symbol, exchange: exchange as Exchange },
+    { skip: !exchange || !values.symbol },
+  );
+  const fieldErrors = useMemo(() => botFieldErrors({ ...values, leverage: undefined }, editing ? 'edit' : 'create'), [values, editing]);
+  /** The numbers, once every field is valid on its own. */
+  const grid: GridNumbers | null = useMemo(() => {
+    const keys = ['entryPrice', 'numOfOrders', 'orderSize', 'interval', 'takeProfit'] as const;
+    if (keys.some((k) => fieldErrors[k])) return null;
+    return {
+      entryPrice: Number(values.entryPrice),
+      numOfOrders: Number(values.numOfOrders),
+      orderSize: Number(values.orderSize),
+      interval: Number(values.interval),
+      takeProfit: Number(values.takeProfit),
+      leverage: futures ? (leverage ?? 1) : 1,
+    };
+  }, [fieldErrors, values, futures, leverage]);
+  const available = balance ? balance.available : null;
+  const errors: BotFieldErrors = useMemo(
+    () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
+    [grid, rules, available, fieldErrors],
+  );
+  const invalid = Object.values(errors).some(Boolean);
+  const lowest = grid ? grid.entryPrice - (Math.floor(grid.numOfOrders) - 1) * grid.interval : 0;
+  const cost = grid && lowest > 0 ? ladderCostOf(grid) : null;
+  const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
@@ -97,10 +125,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    if (invalid) {
-      dispatch(ui.toast('error', 'Missing form values!'));
-      return;
-    }
+    if (invalid) return;
     const numbers = {
       numOfOrders: Number(values.numOfOrders),
       orderSize: Number(values.orderSize),
@@ -142,7 +167,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const tpHint = (
     <>
       Sold at the average entry price + this %
-      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {compact(tpPrice)} USDT)</span> : null}
+      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
     </>
   );
 
@@ -151,6 +176,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   return (
     <form noValidate onSubmit={submit} aria-label={editing ? 'Edit bot' : 'Create new bot'} className="bot-form">
+      <div className="bot-form__layout">
+      <div className="bot-form__main">
       <div className="bot-form__grid">
         <SelectField
           id={`${idp}-exchange`}
@@ -223,17 +250,18 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>
-      {ladderBelowZero ? (
-        <p className="field__error" role="alert">
-          The lowest order would be at or below 0: lower the grid size or the price interval.
-        </p>
-      ) : null}
-      {anyTouched && hasErrors(errors) ? (
+      </div>
+      <aside className="bot-form__side" aria-label="Preview">
+        <LadderPreview grid={grid} available={available} />
+        {aside ? aside(grid) : null}
+      </aside>
+      </div>
+      {submitted && invalid ? (
         <p className="form-error" role="alert">
           Missing form values!
         </p>
       ) : null}
-      <div className="actions">
+      <div className="actions bot-form__actions">
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           Cancel
         </button>
