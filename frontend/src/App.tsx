@@ -23,6 +23,7 @@ const SecurityPage = lazy(() => import('./pages/SecurityPage'));
 const TermsPage = lazy(() => import('./pages/TermsPage'));
 const FaqPage = lazy(() => import('./pages/FaqPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
+const BotPage = lazy(() => import('./pages/BotPage'));
 
 function PageFallback() {
   return (
@@ -84,6 +85,7 @@ export function AppRoutes() {
           <Route path="/myaccount" element={<RequireAuth><MyAccount /></RequireAuth>} />
           <Route path="/security" element={<RequireAuth><Suspense fallback={<PageFallback />}><SecurityPage /></Suspense></RequireAuth>} />
           <Route path="/bots" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotsPage /></Suspense></RequireAuth>} />
+          <Route path="/bots/:id" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/history" element={<RequireAuth><Suspense fallback={<PageFallback />}><HistoryPage /></Suspense></RequireAuth>} />
           <Route path="/privacypolicy" element={<PrivacyPolicy />} />
           <Route path="/termsofservice" element={<Suspense fallback={<PageFallback />}><TermsPage /></Suspense>} />
