@@ -96,27 +96,32 @@ export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
     { skip: !exchange || !values.symbol },
   );
   const fieldErrors = useMemo(() => botFieldErrors({ ...values, leverage: undefined }, editing ? 'edit' : 'create'), [values, editing]);
-  /** The numbers, once every field is valid on its own. */
-  const grid: GridNumbers | null = useMemo(() => {
-    const keys = ['entryPrice', 'numOfOrders', 'orderSize', 'interval', 'takeProfit'] as const;
+  const leverageOf = futures ? (leverage ?? 1) : 1;
+  /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
+  const ladder = useMemo(() => {
+    const keys = ['entryPrice', 'numOfOrders', 'orderSize', 'interval'] as const;
     if (keys.some((k) => fieldErrors[k])) return null;
     return {
       entryPrice: Number(values.entryPrice),
       numOfOrders: Number(values.numOfOrders),
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
-      takeProfit: Number(values.takeProfit),
-      leverage: futures ? (leverage ?? 1) : 1,
+      leverage: leverageOf,
     };
-  }, [fieldErrors, values, futures, leverage]);
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf]);
+  /** Every number, once every field is valid on its own. */
+  const grid: GridNumbers | null = useMemo(
+    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
+    [ladder, fieldErrors.takeProfit, values.takeProfit],
+  );
   const available = balance ? balance.available : null;
   const errors: BotFieldErrors = useMemo(
     () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
     [grid, rules, available, fieldErrors],
   );
   const invalid = Object.values(errors).some(Boolean);
-  const lowest = grid ? grid.entryPrice - (Math.floor(grid.numOfOrders) - 1) * grid.interval : 0;
-  const cost = grid && lowest > 0 ? ladderCostOf(grid) : null;
+  const lowest = ladder ? ladder.entryPrice - (Math.floor(ladder.numOfOrders) - 1) * ladder.interval : 0;
+  const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
   const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
@@ -256,7 +261,7 @@ export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
         {aside ? aside(grid) : null}
       </aside>
       </div>
-      {submitted && invalid ? (
+      {invalid && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k))) ? (
         <p className="form-error" role="alert">
           Missing form values!
         </p>
