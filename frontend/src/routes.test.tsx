@@ -120,8 +120,9 @@ describe('guards and redirects (spec section 2)', () => {
     expect(screen.getByRole('link', { name: 'Terms of service' })).toHaveAttribute('href', '/termsofservice');
     expect(screen.getByText(/© 2025/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /GitHub/ })).toHaveAttribute('href', CONFIG.social.github);
-    // facebook is not configured: the button says so instead of failing
-    expect(screen.getAllByRole('button', { name: /Facebook \(not configured\)/ }).length).toBeGreaterThan(0);
+    // facebook is not configured: it is not offered at all; google is
+    expect(screen.queryByRole('button', { name: /Facebook/ })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /Google/ }).length).toBeGreaterThan(0);
   });
 
   it('the login dialog switches between its three panels', async () => {
