@@ -141,4 +141,25 @@ describe('guards and redirects (spec section 2)', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
+
+  it('a signed-out visitor with no stored user is not asked for: no /api/auth/me, so no 401', async () => {
+    const fetch = mockFetch(baseRoutes(null));
+    renderApp('/home', { user: null });
+    expect(await screen.findByRole('heading', { name: 'How it works' })).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fetch.mock.calls.map(([u]) => String(u))).not.toContain('/api/auth/me');
+  });
+
+  it('a verified, signed-in user opening a used verify link is told kindly that all is done', async () => {
+    mockFetch({
+      ...baseRoutes(USER),
+      'POST /api/auth/verify-email': { status: 400, body: { statusCode: 400, message: 'This link was already used' } },
+      'GET /api/auth/csrf': { token: 't' },
+    });
+    renderApp('/verify-email-address?token=used', { user: USER });
+    expect(await screen.findByRole('heading', { name: 'Your email address is already verified' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign in' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to my bots' })).toHaveAttribute('href', '/bots');
+  });
 });
