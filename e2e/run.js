@@ -170,11 +170,15 @@ async function main() {
       await page.waitForURL((u) => new URL(u).pathname === p, { timeout: T });
     };
     const toast = (text) => page.locator('.toast').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: T });
+    const overflowAt375 = [];
     const shot = async (name) => {
+      await page.mouse.move(0, 0); // no hover crosshair or tooltip in the pictures
       await page.waitForTimeout(150);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1280.png`), fullPage: true });
       await page.setViewportSize(NARROW);
       await page.waitForTimeout(250);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 1) overflowAt375.push(`${name}: ${overflow} px`);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-375.png`), fullPage: true });
       await page.setViewportSize(WIDE);
       await page.waitForTimeout(100);
@@ -402,6 +406,8 @@ async function main() {
       if (!(await dialog.getByRole('button', { name: 'Save' }).isDisabled())) throw new Error('Save enabled on an empty form');
       await dialog.getByText('Minimum: 20 USDT').waitFor();
       await dialog.getByLabel('Exchange').selectOption('Binance');
+      // no Binance key yet: the form says the bot will not start without one
+      await dialog.getByTestId('no-key-notice').getByRole('link', { name: 'add a key on the Security page' }).waitFor();
       // picking an exchange is no mistake: no error yet
       if (await dialog.getByText('Missing form values!').count()) throw new Error('"Missing form values!" right after picking an exchange');
       if (await dialog.locator('.field__error').count()) throw new Error('errors shown before any field was left');
@@ -678,6 +684,9 @@ async function main() {
       await page.getByRole('tab', { name: /Futures bots/ }).click();
       await page.getByTestId('bot-card').first().waitFor();
       await shot('bots');
+    });
+    await step('no screen overflows horizontally at 375 px', async () => {
+      if (overflowAt375.length) throw new Error(overflowAt375.join(', '));
     });
     await step('no uncaught page errors', async () => {
       if (consoleErrors.length) throw new Error(consoleErrors.slice(0, 3).join('\n'));

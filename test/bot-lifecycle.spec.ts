@@ -184,6 +184,25 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
     expect((await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`)).status).toBe(202);
   }, 30000);
 
+  it('refuses a ladder the market refuses, with the form\'s field messages (create and edit)', async () => {
+    const hank = new Client(app.url);
+    await hank.signUp('hank@example.com');
+    // BTCUSDT on the paper exchange: price step 0.01, minimum order value 5 USDT
+    const offStep = await hank.post('/api/bots', { ...spotBot, entryPrice: '60000.005' });
+    expect(offStep.status).toBe(400);
+    expect(offStep.body.errors).toEqual([{ field: 'entryPrice', message: "Entry Price must be a multiple of 0.01 (the market's price step)" }]);
+    const belowZero = await hank.post('/api/bots', { ...spotBot, numOfOrders: 5, interval: 20000 });
+    expect(belowZero.status).toBe(400);
+    expect(belowZero.body.errors[0]).toEqual({ field: 'numOfOrders', message: 'The lowest order would be at -20000: lower the grid size or the price interval' });
+    const ok = await hank.post('/api/bots', spotBot);
+    expect(ok.status).toBe(201);
+    const tiny = await hank.put(`/api/bots/${ok.body.id}`, { exchange: 'Binance', numOfOrders: 2, orderSize: 0.01, interval: 10, entryPrice: 100, takeProfit: 1 });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body.errors[0].field).toBe('orderSize');
+    expect(tiny.body.errors[0].message).toMatch(/below the market's minimum order value of 5 USDT/);
+    expect((await hank.get(`/api/bot-details/${ok.body.id}`)).body.ordersize).toBe(0.01);
+  }, 30000);
+
   it('logout ends the session', async () => {
     const frank = new Client(app.url);
     await frank.signUp('frank@example.com');

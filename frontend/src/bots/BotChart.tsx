@@ -72,8 +72,9 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         },
       });
       series.setData(points);
-      // Lines carry no titles (titles and axis labels collide when levels are close, and at 375 px):
-      // only the take-profit gets an axis label; the legend and the orders table say the rest.
+      // Lines carry no titles and no axis labels (they collide with the axis ticks and with each other
+      // when levels are close, and at 375 px): the legend names the take-profit price, the orders
+      // table lists every level.
       for (const level of levels) {
         const tp = level.kind === 'take-profit';
         series.createPriceLine({
@@ -81,7 +82,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
           color: tp ? '#2ee6a6' : level.status === 'filled' ? '#ffb347' : '#8b5cf6',
           lineWidth: 1,
           lineStyle: tp ? LineStyle.Solid : level.status === 'filled' ? LineStyle.Solid : LineStyle.Dashed,
-          axisLabelVisible: tp,
+          axisLabelVisible: false,
           title: '',
         });
       }
@@ -125,7 +126,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         <span><i className="swatch swatch--price" /> price</span>
         <span><i className="swatch swatch--buy" /> open buys</span>
         <span><i className="swatch swatch--fill" /> filled buys</span>
-        <span><i className="swatch swatch--tp" /> take profit</span>
+        <span><i className="swatch swatch--tp" /> take profit{tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
         <span>▲▼ fills</span>
       </figcaption>
     </figure>

@@ -10,10 +10,12 @@ import {
   useCreateBotMutation,
   useEditBotMutation,
   useGetBalanceQuery,
+  useGetCredentialsQuery,
   useGetMarketRulesQuery,
   useGetPositionRiskQuery,
   useGetPriceQuery,
 } from '../api/api';
+import { Link } from 'react-router-dom';
 import { describeError } from '../api/http';
 import type { Bot, BotType, Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
@@ -91,6 +93,8 @@ export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
     setValues((v) => ({ ...v, entryPrice: priceForField(price) }));
   }, [price, values.exchange, values.symbol]);
 
+  const { data: credentials } = useGetCredentialsQuery(user.uid);
+  const noKey = Boolean(exchange && credentials && !credentials.some((c) => c.exchange === exchange));
   const { data: rules } = useGetMarketRulesQuery(
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
     { skip: !exchange || !values.symbol },
@@ -181,6 +185,12 @@ export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
 
   return (
     <form noValidate onSubmit={submit} aria-label={editing ? 'Edit bot' : 'Create new bot'} className="bot-form">
+      {noKey ? (
+        <p className="form-notice" role="note" data-testid="no-key-notice">
+          You have no API key for {exchange} yet: you can save this bot, but it starts only once you{' '}
+          <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
+        </p>
+      ) : null}
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">

@@ -123,7 +123,7 @@ export default function BotPage() {
         <Ladder summary={summary} />
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
-          <dl className="facts">
+          <dl className="settings-facts">
             <div><dt>Entry price</dt><dd>{compact(bot.entryprice)}</dd></div>
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
