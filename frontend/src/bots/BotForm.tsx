@@ -99,7 +99,7 @@ export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
     { skip: !exchange || !values.symbol },
   );
-  const fieldErrors = useMemo(() => botFieldErrors({ ...values, leverage: undefined }, editing ? 'edit' : 'create'), [values, editing]);
+  const fieldErrors = useMemo(() => botFieldErrors({ ...values, leverage: undefined }, editing ? 'edit' : 'create', botType), [values, editing, botType]);
   const leverageOf = futures ? (leverage ?? 1) : 1;
   /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
   const ladder = useMemo(() => {

@@ -12,7 +12,8 @@
  * them (Binance PRICE_FILTER / LOT_SIZE / NOTIONAL, Kucoin priceIncrement / baseIncrement /
  * minFunds); fees are the market's maker and taker rates (MarketRules.makerFee / takerFee).
  */
-import { createBotSchema, editBotSchema } from './bot.rules';
+import type { BotType } from '@gridrocket/shared';
+import { parseCreateBot, parseEditBot } from './bot.rules';
 
 export type BotFormField = 'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit' | 'leverage';
 export type BotFieldErrors = Partial<Record<BotFormField, string>>;
@@ -37,21 +38,30 @@ export function labelled(field: BotFormField, message: string): string {
 }
 
 /**
- * The server's validation of a create (or edit) body, as the first message per field. Values may
- * be the text typed in the form: the schema reads text and numbers alike.
+ * The server's validation of a create (or edit) body, as the first message per field: the very
+ * parse functions the API runs (bot.rules.ts: the schema, and whatever checks they add after it,
+ * such as numeric bounds and the take-profit above the fees). Values may be the text typed in the
+ * form: the schema reads text and numbers alike.
  */
-export function botFieldErrors(values: Record<string, unknown>, mode: 'create' | 'edit' = 'create'): BotFieldErrors {
+export function botFieldErrors(values: Record<string, unknown>, mode: 'create' | 'edit' = 'create', botType: BotType = 'Spot'): BotFieldErrors {
   const input: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(values)) if (v !== '' && v !== undefined && v !== null) input[k] = v;
-  const result = (mode === 'create' ? createBotSchema : editBotSchema).safeParse(mode === 'create' ? { botType: 'Spot', ...input } : input);
-  const out: BotFieldErrors = {};
-  if (result.success) return out;
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as BotFormField;
-    if (!FIELDS.includes(field) || out[field]) continue;
-    out[field] = labelled(field, issue.message);
+  try {
+    if (mode === 'create') parseCreateBot({ botType, ...input });
+    // (an edit's checks may depend on the bot's type; the parser takes it where it needs it)
+    else (parseEditBot as (body: unknown, type?: BotType) => unknown)(input, botType);
+    return {};
+  } catch (err) {
+    const list = (err as { errors?: unknown }).errors;
+    if (!Array.isArray(list)) throw err;
+    const out: BotFieldErrors = {};
+    for (const e of list as { field: string; message: string }[]) {
+      const field = e.field.split('.')[0] as BotFormField;
+      if (!FIELDS.includes(field) || out[field]) continue;
+      out[field] = labelled(field, e.message);
+    }
+    return out;
   }
-  return out;
 }
 
 /** The market facts the checks need (a subset of the exchange port's MarketRules). */
