@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   botFieldErrors,
   ladderCostOf,
@@ -45,8 +45,6 @@ interface Props {
   bot?: Bot;
   onCancel: () => void;
   onDone: () => void;
-  /** More panels beside the ladder preview (e.g. a backtest of these settings). */
-  aside?: (grid: GridNumbers | null) => ReactNode;
 }
 
 /**
@@ -55,7 +53,7 @@ interface Props {
  * minimums, the take-profit above the fees and the cost within the available balance. Errors show
  * once a field was left or a save was tried.
  */
-export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
+export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
   const dispatch = useAppDispatch();
@@ -268,7 +266,8 @@ export function BotForm({ botType, bot, onCancel, onDone, aside }: Props) {
       </div>
       <aside className="bot-form__side" aria-label="Preview">
         <LadderPreview grid={grid} available={available} />
-        {aside ? aside(grid) : null}
+        {/* more panels about these settings (e.g. a backtest of them) go here, beside the preview;
+            they may read `values`, `grid`, `leverage` and `invalid`, and change `values` */}
       </aside>
       </div>
       {invalid && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k))) ? (
