@@ -637,6 +637,43 @@ async function main() {
       await shot('bots-after-delete');
     });
 
+    await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
+      // ten more spot bots through the API (the form was walked above)
+      const made = await page.evaluate(async () => {
+        const token = decodeURIComponent((document.cookie.match(/(?:^|; )csrf_token=([^;]+)/) || [])[1] || '');
+        const price = Number(await (await fetch('/api/priceSpot?symbol=ETHUSDT&exchange=Binance', { credentials: 'include' })).text());
+        const entry = Math.floor(price * 0.9);
+        let ok = 0;
+        for (let i = 0; i < 10; i++) {
+          const res = await fetch('/api/bots', {
+            method: 'POST',
+            credentials: 'include',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+            body: JSON.stringify({ exchange: 'Binance', symbol: 'ETHUSDT', numOfOrders: 2, orderSize: '0.1', interval: 10, entryPrice: entry - i, takeProfit: 1, botType: 'Spot', status: false, pid: -1 }),
+          });
+          if (res.status === 201) ok++;
+        }
+        return ok;
+      });
+      if (made !== 10) throw new Error(`created ${made} of 10 bots`);
+      await page.setViewportSize(NARROW);
+      await go('/bots');
+      const nav = page.getByRole('navigation', { name: 'Spot bots pages' });
+      await nav.waitFor();
+      await nav.scrollIntoViewIfNeeded();
+      await nav.getByRole('button', { name: 'Page 2' }).click();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('page') === '2');
+      await page.waitForTimeout(300);
+      const top = await page.locator('.toolbar').evaluate((el) => el.getBoundingClientRect().top);
+      if (top < -2 || top > 200) throw new Error(`after "Page 2" the list top is at ${Math.round(top)} px of the window`);
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await page.getByRole('navigation', { name: 'Spot bots pages' }).getByRole('button', { name: 'Page 2', pressed: undefined }).waitFor();
+      const current = await page.getByRole('navigation', { name: 'Spot bots pages' }).locator('[aria-current="page"]').textContent();
+      if ((current || '').trim() !== '2') throw new Error(`after a reload the list shows page ${current}`);
+      await page.setViewportSize(WIDE);
+      await shot('bots-page-2');
+    });
+
     log('mobile');
     await step('at 375 px every section is reachable from the navbar', async () => {
       await page.setViewportSize(NARROW);
