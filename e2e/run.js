@@ -641,7 +641,7 @@ async function main() {
       // ten more spot bots through the API (the form was walked above)
       const made = await page.evaluate(async () => {
         const token = decodeURIComponent((document.cookie.match(/(?:^|; )csrf_token=([^;]+)/) || [])[1] || '');
-        const price = Number(await (await fetch('/api/priceSpot?symbol=ETHUSDT&exchange=Binance', { credentials: 'include' })).text());
+        const price = Number(await (await fetch('/api/priceSpot?symbol=BTCUSDT&exchange=Binance', { credentials: 'include' })).text());
         const entry = Math.floor(price * 0.9);
         let ok = 0;
         for (let i = 0; i < 10; i++) {
@@ -649,7 +649,7 @@ async function main() {
             method: 'POST',
             credentials: 'include',
             headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-            body: JSON.stringify({ exchange: 'Binance', symbol: 'ETHUSDT', numOfOrders: 2, orderSize: '0.1', interval: 10, entryPrice: entry - i, takeProfit: 1, botType: 'Spot', status: false, pid: -1 }),
+            body: JSON.stringify({ exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 2, orderSize: '0.001', interval: 10, entryPrice: entry - i, takeProfit: 1, botType: 'Spot', status: false, pid: -1 }),
           });
           if (res.status === 201) ok++;
         }
