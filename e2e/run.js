@@ -649,7 +649,7 @@ async function main() {
             method: 'POST',
             credentials: 'include',
             headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-            body: JSON.stringify({ exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 2, orderSize: '0.001', interval: 10, entryPrice: entry - i, takeProfit: 1, botType: 'Spot', status: false, pid: -1 }),
+            body: JSON.stringify({ exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 2, orderSize: '0.01', interval: 10, entryPrice: entry - i, takeProfit: 1, botType: 'Spot', status: false, pid: -1 }),
           });
           if (res.status === 201) ok++;
         }
