@@ -356,7 +356,8 @@ async function main() {
     /**
      * A realistic grid: 3 buys 0.6 % apart, take profit 1 % above the average entry, and a ladder
      * that costs less than the paper balance of 10,000 USDT. `crossing`: the first buy sits 0.2 %
-     * above the market, so the paper exchange fills it on its next tick.
+     * above the market, so the paper exchange fills it on its next tick, and the others 1.2 % apart
+     * (they stay open for the length of the test).
      */
     const fillBot = async (dialog, { exchange, symbol, crossing = false }) => {
       await dialog.getByLabel('Exchange').selectOption(exchange);
@@ -368,7 +369,7 @@ async function main() {
       if (crossing) await entry.fill(fit(Number((p * 1.002).toFixed(2))));
       await dialog.getByLabel('Grid size').fill('3');
       await dialog.getByLabel('Order size').fill(p > 1000 ? '0.01' : p > 10 ? '1' : '20');
-      await dialog.getByLabel('Price interval').fill(fit(Number((p * (crossing ? 0.002 : 0.006)).toFixed(2))));
+      await dialog.getByLabel('Price interval').fill(fit(Number((p * (crossing ? 0.012 : 0.006)).toFixed(2))));
       await dialog.getByLabel('Take profit').fill('1');
       await dialog.getByLabel('Grid size').focus();
       const hint = await dialog.getByLabel('Take profit').evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') || '')?.textContent || '');
@@ -503,35 +504,27 @@ async function main() {
       await toast('API Key successfully added!');
       await page.locator('table td', { hasText: 'e2e-binance-public-key' }).first().waitFor();
     });
-    await step('start the spot bot: it turns running without a reload; the strip counts it', async () => {
+    await step('start the spot bot from its page: it turns running without a reload', async () => {
       await go('/bots');
-      const card = page.locator(`[data-bot-id="${botId}"]`);
-      await card.waitFor();
-      await page.evaluate(() => {
-        window.__e2eNoReload = true;
-      });
-      await card.getByRole('button', { name: /^Start / }).click();
-      await toast('Bot successfully started!');
-      await page.locator(`[data-bot-id="${botId}"][data-state="running"]`).waitFor({ timeout: T });
-      if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');
-      if (!(await card.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
-      if (!(await card.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
-      await page.waitForFunction(() => /^1\b/.test(document.querySelector('[data-testid="strip-running"]')?.textContent || ''), null, { timeout: T });
-      await page.waitForFunction(() => !/^0\.00/.test(document.querySelector('[data-testid="strip-capital"]')?.textContent || '0.00'), null, { timeout: T });
-      await card.getByTestId('live-price').waitFor({ timeout: T });
-      await shot('bots-running');
-    });
-    await step('bot page: chart, figures, and orders that turn filled as the paper exchange fills them, live', async () => {
       await page.locator(`[data-bot-id="${botId}"]`).getByRole('link', { name: /^Details of / }).click();
       await expectPath(`/bots/${botId}`);
+      await page.getByTestId('bot-page').waitFor();
+      await page.getByText('No orders placed yet: start the bot and its ladder appears here.').waitFor();
       await page.evaluate(() => {
         window.__e2eNoReload = true;
       });
-      await page.getByTestId('bot-page').waitFor();
+      await page.getByRole('button', { name: /^Start / }).click();
+      await toast('Bot successfully started!');
+      await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+      if (!(await page.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
+      if (!(await page.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
+    });
+    await step('bot page: chart, figures, and orders that turn filled as the paper exchange fills them, live', async () => {
       await page.locator('.chart__canvas canvas').first().waitFor({ timeout: T });
       const table = page.getByRole('table', { name: 'Ladder orders' });
       await table.waitFor({ timeout: T });
-      // the first buy sits above the market: the paper exchange fills it on its next tick
+      // the first buy sits 0.2 % above the market: the paper exchange fills it on its next tick; the
+      // others sit 1 % apart below it and stay open
       await table.locator('tr[data-kind="buy"][data-state="filled"]').first().waitFor({ timeout: 30000 });
       await table.locator('tr[data-kind="buy"][data-state="open"]').first().waitFor();
       await table.locator('tr[data-kind="take-profit"][data-state="open"]').first().waitFor({ timeout: T });
@@ -552,6 +545,23 @@ async function main() {
       if (!/\d+s|\d+m/.test(runtime)) throw new Error(`runtime: ${runtime}`);
       if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');
       await shot('bot-page');
+    });
+    await step('the summary strip and the card count the running bot, live', async () => {
+      await page.getByRole('link', { name: 'Back to bots' }).click();
+      await expectPath('/bots');
+      const card = page.locator(`[data-bot-id="${botId}"][data-state="running"]`);
+      await card.waitFor({ timeout: T });
+      if (!(await card.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
+      if (!(await card.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
+      await page.waitForFunction(() => /^1\b/.test(document.querySelector('[data-testid="strip-running"]')?.textContent || ''), null, { timeout: T });
+      await page.waitForFunction(() => !/^0\.00/.test(document.querySelector('[data-testid="strip-capital"]')?.textContent || '0.00'), null, { timeout: T });
+      await card.getByTestId('live-price').waitFor({ timeout: T });
+      await page.waitForFunction((id) => /[1-9]/.test(document.querySelector(`[data-bot-id="${id}"] [data-testid="position"]`)?.textContent || ''), botId, { timeout: T });
+      if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');
+      await shot('bots-running');
+      await card.getByRole('link', { name: /^Details of / }).click();
+      await expectPath(`/bots/${botId}`);
+      await page.getByRole('table', { name: 'Ladder orders' }).waitFor({ timeout: T });
     });
     await step('stop it from the bot page with "Cancel all orders": open orders turn cancelled', async () => {
       await page.getByRole('button', { name: /^Stop / }).click();
