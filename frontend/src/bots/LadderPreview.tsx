@@ -1,5 +1,5 @@
 import { ladderPreview, maxAffordableGrid, takeProfitAfterFirstFill, type GridNumbers } from '@gridrocket/bots/domain/bot-market.rules';
-import { compact, usdt } from './format';
+import { compact, price, usdt } from './format';
 
 /** Rungs listed before the table is cut (the rest is summed up in one line). */
 const SHOWN = 12;
@@ -37,7 +37,7 @@ export function LadderPreview({ grid, available }: { grid: GridNumbers | null; a
             {rungs.slice(0, SHOWN).map((r, i) => (
               <tr key={i} className={r.price <= 0 ? 'preview__bad' : undefined}>
                 <td>{i + 1}</td>
-                <td className="num">{compact(r.price)}</td>
+                <td className="num">{price(r.price)}</td>
                 <td className="num">{compact(r.size)}</td>
                 <td className="num">{usdt(r.price * r.size)}</td>
               </tr>
@@ -45,7 +45,7 @@ export function LadderPreview({ grid, available }: { grid: GridNumbers | null; a
             {rungs.length > SHOWN ? (
               <tr>
                 <td colSpan={4} className="muted">
-                  … {rungs.length - SHOWN} more, down to {compact(rungs[rungs.length - 1].price)}
+                  … {rungs.length - SHOWN} more, down to {price(rungs[rungs.length - 1].price)}
                 </td>
               </tr>
             ) : null}

@@ -76,3 +76,10 @@ export function duration(seconds: number): string {
   if (m > 0) return `${m}m ${s % 60}s`;
   return `${s}s`;
 }
+
+/** A price in a table: 2 decimals from 1 up (94,206.20), the significant digits below 1. */
+export function price(n: number | string | null | undefined): string {
+  const v = Number(n);
+  if (!Number.isFinite(v)) return '—';
+  return Math.abs(v) >= 1 ? usdt(v) : compact(v);
+}

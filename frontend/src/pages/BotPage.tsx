@@ -5,7 +5,7 @@ import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
 import { botPhase, type Bot, type BotSummary } from '../api/types';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
-import { compact, duration, leverageText, percent, signedUsdt, usdt } from '../bots/format';
+import { compact, duration, leverageText, percent, price, signedUsdt, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { useUser } from '../store/hooks';
@@ -124,10 +124,10 @@ export default function BotPage() {
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
           <dl className="settings-facts">
-            <div><dt>Entry price</dt><dd>{compact(bot.entryprice)}</dd></div>
+            <div><dt>Entry price</dt><dd>{price(bot.entryprice)}</dd></div>
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
-            <div><dt>Price interval</dt><dd>{compact(bot.interval)}</dd></div>
+            <div><dt>Price interval</dt><dd>{price(bot.interval)}</dd></div>
             <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
@@ -216,7 +216,7 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
               {tp ? (
                 <tr data-kind="take-profit" data-state={tp.state}>
                   <td>Take profit</td>
-                  <td className="num">{compact(tp.price)}</td>
+                  <td className="num">{price(tp.price)}</td>
                   <td className="num">{compact(tp.size)}</td>
                   <td>
                     <span className={`pill pill--${tp.state}`}>{STATE_TEXT[tp.state]}</span>
@@ -226,7 +226,7 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
               {rows.map((r, i) => (
                 <tr key={i} data-kind="buy" data-state={r.state}>
                   <td>Buy {i + 1}</td>
-                  <td className="num">{compact(r.price)}</td>
+                  <td className="num">{price(r.price)}</td>
                   <td className="num">
                     {compact(r.size)}
                     {r.state === 'open' && r.filled > 0 ? <span className="muted"> ({compact(r.filled)} filled)</span> : null}
