@@ -174,6 +174,7 @@ async function main() {
     const overflowAt375 = [];
     const shot = async (name) => {
       await page.mouse.move(0, 0); // no hover crosshair or tooltip in the pictures
+      await page.evaluate(() => window.scrollTo(0, 0)); // a full-page picture of a scrolled page draws the sticky navbar mid-page
       await page.waitForTimeout(150);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1280.png`), fullPage: true });
       await page.setViewportSize(NARROW);
