@@ -124,6 +124,8 @@ export function mapCcxtError(e: unknown): ExchangeError {
   }
   if (e instanceof ccxt.RateLimitExceeded || e instanceof ccxt.DDoSProtection) return new RateLimitedError(name);
   if (e instanceof ccxt.OrderNotFound) return new OrderNotFoundError();
+  // binance futures -4061 (position side does not match the position mode) and other refusals of a request
+  if (e instanceof ccxt.OperationRejected) return new InvalidOrderError();
   if (e instanceof ccxt.BadSymbol) return new UnknownSymbolError('');
   if (e instanceof ccxt.InvalidOrder) return new InvalidOrderError();
   if (
@@ -530,13 +532,19 @@ export class CcxtExchange implements ExchangePort {
     fallback: Partial<Order>,
   ): Promise<Order> {
     const amount = baseAmount / this.contractSize(m);
+    let uncertainBefore = false;
     for (let attempt = 1; ; attempt++) {
       try {
         const o = await this.#ex.createOrder(m.symbol, type, side, amount, price, { ...params });
         // kucoin answers with the order id only: fill in what we asked for.
         return this.toOrder({ ...o, clientOrderId: o.clientOrderId ?? clientOrderId }, m, fallback);
       } catch (e) {
+        // The contract (docs/exchanges.md): a client id that an open order already has is refused, as
+        // every venue refuses it; only when OUR earlier attempt's outcome was unknown is the
+        // duplicate answer that attempt's order, found and returned.
+        if (isDuplicate(e) && !uncertainBefore) throw new DuplicateOrderError(clientOrderId);
         if (isUncertain(e) || isDuplicate(e)) {
+          uncertainBefore = true;
           // The order may exist: find it by our id before anything else.
           const found = await this.lookupAfterUncertainCreate(symbol, clientOrderId);
           if (found) return found;

@@ -37,8 +37,12 @@ export interface VenueRules {
     /** Page size: default and maximum. */
     defaultLimit: number;
     maxLimit: number;
-    /** What the venue does with only a start time: 'window' = end = start + window, 'recent' = newest trades. */
-    startOnly: 'window' | 'refuse-over-window' | 'recent';
+    /** With only a start time the venue answers [start, start + this]. */
+    startOnlyMs: number;
+    /** Without start and end: the newest `limit` trades, or [now − this, now]. */
+    noRange: 'newest' | number;
+    /** How far back the venue keeps trades for this endpoint (Infinity: not documented). */
+    retentionMs: number;
   };
   positionModes: readonly PositionMode[];
   marginModes: readonly MarginMode[];
@@ -71,7 +75,7 @@ export const BINANCE_SPOT: VenueRules = {
   market: 'spot',
   fees: { maker: 0.001, taker: 0.001, buyFeeIn: 'base', sellFeeIn: 'quote', discountAsset: 'BNB', discount: 0.25 },
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
-  tradeHistory: { maxWindowMs: DAY, defaultLimit: 500, maxLimit: 1000, startOnly: 'recent' },
+  tradeHistory: { maxWindowMs: DAY, defaultLimit: 500, maxLimit: 1000, startOnlyMs: DAY, noRange: 'newest', retentionMs: Infinity },
   positionModes: ['oneway'],
   marginModes: [],
   leveragePerOrder: false,
@@ -95,7 +99,7 @@ export const BINANCE_USDM: VenueRules = {
   market: 'futures',
   fees: { maker: 0.0002, taker: 0.0005, buyFeeIn: 'quote', sellFeeIn: 'quote', discountAsset: 'BNB', discount: 0.1 },
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
-  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 500, maxLimit: 1000, startOnly: 'window' },
+  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 500, maxLimit: 1000, startOnlyMs: 7 * DAY, noRange: 7 * DAY, retentionMs: 183 * DAY },
   positionModes: ['oneway', 'hedge'],
   marginModes: ['isolated', 'cross'],
   leveragePerOrder: false,
@@ -123,7 +127,7 @@ export const KUCOIN_SPOT: VenueRules = {
   market: 'spot',
   fees: { maker: 0.001, taker: 0.001, buyFeeIn: 'quote', sellFeeIn: 'quote', discountAsset: 'KCS', discount: 0.2 },
   clientOrderId: KUCOIN_CLIENT_OID,
-  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 50, maxLimit: 500, startOnly: 'window' },
+  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 50, maxLimit: 500, startOnlyMs: 7 * DAY, noRange: DAY, retentionMs: Infinity },
   positionModes: ['oneway'],
   marginModes: [],
   leveragePerOrder: false,
@@ -147,8 +151,8 @@ export const KUCOIN_FUTURES: VenueRules = {
   market: 'futures',
   fees: { maker: 0.0002, taker: 0.0006, buyFeeIn: 'quote', sellFeeIn: 'quote' },
   clientOrderId: KUCOIN_CLIENT_OID,
-  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 50, maxLimit: 1000, startOnly: 'window' },
-  positionModes: ['oneway'],
+  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 50, maxLimit: 1000, startOnlyMs: DAY, noRange: DAY, retentionMs: Infinity },
+  positionModes: ['oneway', 'hedge'],
   marginModes: ['isolated', 'cross'],
   leveragePerOrder: true,
   rateLimit: { statuses: [429], retryAfterHeader: false, answer: { status: 429, code: '429000', msg: 'Too many requests in a short period of time, please retry later.' } },
