@@ -123,6 +123,9 @@ export function mapCcxtError(e: unknown): ExchangeError {
     return new InsufficientFundsError(name);
   }
   if (e instanceof ccxt.RateLimitExceeded || e instanceof ccxt.DDoSProtection) return new RateLimitedError(name);
+  // binance order refusals ccxt leaves generic: -1013 filter failure, -4164 notional below the minimum,
+  // -4014 price off the tick, -1111 amount precision (the text is only inspected, never copied)
+  if (e instanceof ccxt.ExchangeError && /"code":\s*(-1013|-4164|-4014|-1111)\b/.test(String((e as Error).message))) return new InvalidOrderError();
   if (e instanceof ccxt.OrderNotFound) return new OrderNotFoundError();
   // binance futures -4061 (position side does not match the position mode) and other refusals of a request
   if (e instanceof ccxt.OperationRejected) return new InvalidOrderError();
@@ -471,7 +474,19 @@ export class CcxtExchange implements ExchangePort {
    * setLeverage, else from the open position; never a silent 1×), Binance hedge-mode positionSide
    * (where reduceOnly must not be sent).
    */
-  private async orderParams(m: CcxtMarket, req: { clientOrderId: string; reduceOnly?: boolean; positionSide?: 'LONG' | 'SHORT' }): Promise<Record<string, unknown>> {
+  private async orderParams(
+    m: CcxtMarket,
+    req: { clientOrderId: string; reduceOnly?: boolean; positionSide?: 'LONG' | 'SHORT'; amount: number; price?: number },
+  ): Promise<Record<string, unknown>> {
+    // ccxt would silently truncate an off-step price or amount; the port refuses it, as the venue
+    // and the paper exchange do (the caller rounds, knowing what it holds)
+    const onStep = (v: number, step: number) => step <= 0 || Math.abs(v / step - Math.round(v / step)) < 1e-6;
+    if (!(req.amount > 0) || !onStep(req.amount, this.step(m.precision.amount) * this.contractSize(m))) {
+      throw new InvalidOrderError(`amount must be a multiple of ${this.step(m.precision.amount) * this.contractSize(m)}`);
+    }
+    if (req.price !== undefined && (!(req.price > 0) || !onStep(req.price, this.step(m.precision.price)))) {
+      throw new InvalidOrderError(`price must be a multiple of ${this.step(m.precision.price)}`);
+    }
     const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
     if (req.positionSide) {
       if (this.market === 'spot') throw new InvalidOrderError('position side applies to futures only');

@@ -122,6 +122,11 @@ export interface PaperVenueOptions {
   feed: PaperPriceFeed;
   startingUsdt?: string;
   symbols?: readonly PaperSymbolSpec[];
+  /**
+   * Stamps orders and fills with this clock instead of the feed's time (a stand-in venue serving a
+   * live runner, whose fill recovery runs on the wall clock). Default: the feed's time.
+   */
+  clock?: () => number;
 }
 
 const accountKey = (userId: string, exchange: ExchangeName, market: MarketType) => `${userId}\u0001${exchange}\u0001${market}`;
@@ -138,12 +143,14 @@ export class PaperVenue {
   private readonly priceListeners = new Map<string, Set<(tick: FeedTick) => void>>();
   private nextOrderId: number;
   private nextFillId: number;
+  private readonly clock: (() => number) | undefined;
 
   constructor(options: PaperVenueOptions) {
     this.ownsStore = typeof options.store === 'string';
     this.store = typeof options.store === 'string' ? new PaperStore(options.store) : options.store;
     this.feed = options.feed;
     this.startingUsdt = parseUnits(options.startingUsdt ?? PAPER_STARTING_USDT);
+    this.clock = options.clock;
     for (const spec of options.symbols ?? PAPER_SYMBOLS) {
       const { base, quote } = splitSymbol(spec.symbol);
       const amountStep = parseUnits(spec.amountStep);
@@ -216,6 +223,11 @@ export class PaperVenue {
     return this.feed.nowMs();
   }
 
+  /** The time orders and fills are stamped with. */
+  private stamp(feedMs: number): number {
+    return this.clock ? this.clock() : feedMs;
+  }
+
   symbolRules(symbol: string): SymbolRules {
     const r = this.rules.get(String(symbol).toUpperCase());
     if (!r) throw new UnknownSymbolError(symbol);
@@ -247,7 +259,7 @@ export class PaperVenue {
     const uow = new UnitOfWork();
     for (const tick of ticks) {
       const crossed = this.book.takeCrossed(bookKey(tick.exchange, tick.symbol), tick.price);
-      for (const order of crossed) this.fill(order, tick.ms, uow);
+      for (const order of crossed) this.fill(order, this.stamp(tick.ms), uow);
     }
     this.commit(uow, true);
     this.notify(uow);
@@ -475,10 +487,10 @@ export class PaperVenue {
     if (amount < rules.minAmount) throw new InvalidOrderError(`amount must be at least ${rules.spec.amountStep}`);
     const reduceOnly = req.reduceOnly === true;
     const notional = notionalUnits(price, amount);
-    if (!reduceOnly && notional < rules.minNotional) {
+    if (!reduceOnly && venue.minNotional && notional < rules.minNotional) {
       throw new InvalidOrderError(`order value must be at least ${rules.spec.minNotional} ${rules.quote}`);
     }
-    const now = this.feed.nowMs();
+    const now = this.stamp(this.feed.nowMs());
     const uow = new UnitOfWork();
     // a crossing (or market) order takes liquidity and pays the taker rate, a resting one the maker rate
     const takes = market || PaperOrderBook.crosses({ id: 0, side: req.side, price }, current);
@@ -564,7 +576,7 @@ export class PaperVenue {
     uow.balance(account, asset);
     order.reserved = 0;
     order.status = 'cancelled';
-    order.updatedAt = this.feed.nowMs();
+    order.updatedAt = this.stamp(this.feed.nowMs());
     uow.orders.add(order);
     uow.updates.push({ account, order });
     this.commit(uow, false);
@@ -578,6 +590,18 @@ export class PaperVenue {
     if (open) return open.symbol === s ? open : null;
     const past = this.store.orderByClientId(account, clientOrderId);
     return past && past.symbol === s ? past : null;
+  }
+
+  /** An order of the account by the venue's order id (stand-ins: lookups by exchange order id). */
+  findOrderById(account: Account, id: number): OrderRow | null {
+    for (const o of account.open.values()) if (o.id === id) return o;
+    const past = this.store.orderById(account, id);
+    return past ?? null;
+  }
+
+  /** The symbols the venue lists. */
+  symbols(): PaperSymbolSpec[] {
+    return [...this.rules.values()].map((r) => r.spec);
   }
 
   openOrders(account: Account, symbol: string): OrderRow[] {
@@ -753,7 +777,7 @@ export class PaperExchange implements ExchangePort {
     return {
       priceStep: fromUnits(r.priceStep),
       amountStep: fromUnits(r.amountStep),
-      minNotional: fromUnits(r.minNotional),
+      minNotional: venueRules(this.exchange, this.market).minNotional ? fromUnits(r.minNotional) : 0,
       minAmount: fromUnits(r.minAmount),
       makerFee: fees.maker,
       takerFee: fees.taker,

@@ -31,6 +31,8 @@ export interface VenueRules {
     discount?: number;
   };
   clientOrderId: { pattern: RegExp; maxLength: number };
+  /** Does the venue refuse orders below a minimum value? (Kucoin futures: only a minimum of 1 lot.) */
+  minNotional: boolean;
   tradeHistory: {
     /** Longest allowed startTime..endTime span. */
     maxWindowMs: number;
@@ -75,6 +77,7 @@ export const BINANCE_SPOT: VenueRules = {
   market: 'spot',
   fees: { maker: 0.001, taker: 0.001, buyFeeIn: 'base', sellFeeIn: 'quote', discountAsset: 'BNB', discount: 0.25 },
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
+  minNotional: true,
   tradeHistory: { maxWindowMs: DAY, defaultLimit: 500, maxLimit: 1000, startOnlyMs: DAY, noRange: 'newest', retentionMs: Infinity },
   positionModes: ['oneway'],
   marginModes: [],
@@ -99,6 +102,7 @@ export const BINANCE_USDM: VenueRules = {
   market: 'futures',
   fees: { maker: 0.0002, taker: 0.0005, buyFeeIn: 'quote', sellFeeIn: 'quote', discountAsset: 'BNB', discount: 0.1 },
   clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
+  minNotional: true,
   tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 500, maxLimit: 1000, startOnlyMs: 7 * DAY, noRange: 7 * DAY, retentionMs: 183 * DAY },
   positionModes: ['oneway', 'hedge'],
   marginModes: ['isolated', 'cross'],
@@ -127,6 +131,7 @@ export const KUCOIN_SPOT: VenueRules = {
   market: 'spot',
   fees: { maker: 0.001, taker: 0.001, buyFeeIn: 'quote', sellFeeIn: 'quote', discountAsset: 'KCS', discount: 0.2 },
   clientOrderId: KUCOIN_CLIENT_OID,
+  minNotional: true,
   tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 50, maxLimit: 500, startOnlyMs: 7 * DAY, noRange: DAY, retentionMs: Infinity },
   positionModes: ['oneway'],
   marginModes: [],
@@ -151,6 +156,7 @@ export const KUCOIN_FUTURES: VenueRules = {
   market: 'futures',
   fees: { maker: 0.0002, taker: 0.0006, buyFeeIn: 'quote', sellFeeIn: 'quote' },
   clientOrderId: KUCOIN_CLIENT_OID,
+  minNotional: false,
   tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 50, maxLimit: 1000, startOnlyMs: DAY, noRange: DAY, retentionMs: Infinity },
   positionModes: ['oneway', 'hedge'],
   marginModes: ['isolated', 'cross'],
@@ -161,11 +167,11 @@ export const KUCOIN_FUTURES: VenueRules = {
     cancelUnknownOrder: { status: 404, code: '100001', msg: 'order_not_exist' },
     lookupUnknownOrder: { status: 404, code: '100001', msg: 'order_not_exist' },
     insufficientFunds: { status: 200, code: '300003', msg: 'Balance not enough, please first deposit at least 0.1 USDT.' },
-    badClientOrderId: { status: 200, code: '100001', msg: 'clientOid: Only numbers, characters, underline(_) and separator(-) are allowed, at most 40' },
-    tradeWindowTooLong: { status: 200, code: '100001', msg: 'The query time range cannot exceed 7 days' },
-    minNotional: { status: 200, code: '100001', msg: 'The order size is below the minimum.' },
-    priceStep: { status: 200, code: '100001', msg: 'The price is not a multiple of the tick size.' },
-    amountStep: { status: 200, code: '100001', msg: 'The order size must be an integer number of lots.' },
+    badClientOrderId: { status: 200, code: '400100', msg: 'Parameter Error: clientOid' },
+    tradeWindowTooLong: { status: 200, code: '400100', msg: 'Parameter Error: the time range exceeds 7 days' },
+    minNotional: { status: 200, code: '400100', msg: 'Parameter Error: size' },
+    priceStep: { status: 200, code: '400100', msg: 'Parameter Error: price' },
+    amountStep: { status: 200, code: '400100', msg: 'Parameter Error: size' },
   },
 };
 
