@@ -1,8 +1,9 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
 import type { Projection } from '@gridrocket/read-store';
-import { BotState, evolveBot, initialBotState } from './domain/bot.decider';
+import { BotStatus, LiveBot, evolveBot, initialBotState } from './domain/bot.decider';
+import { emptyLedger } from './domain/bot-trading';
 import { BotEvent } from './domain/bot.events';
-import { BotView, toBotView } from './domain/bot.view';
+import { BotSummary, BotView, botSummary, toBotView } from './domain/bot.view';
 
 /**
  * The stored document: the folded state, plus the fields the list is queried and
@@ -14,8 +15,9 @@ export interface BotDoc {
   createdat: string;
   updatedat: string;
   /** The lifecycle status, at the top so it can be counted and queried. */
-  status: BotState['status'];
-  s: BotState;
+  status: BotStatus;
+  /** The bot's folded state without its trading ledger; `profit` is the lifetime profit. */
+  s: BotSummary;
 }
 
 export const BOT_LIST_COLLECTION = 'bots';
@@ -27,12 +29,15 @@ export const botListProjection: Projection<BotDoc> = {
   filter: { streamPrefixes: ['bot-'] },
   docId: (event: RecordedEvent) => event.streamId.slice('bot-'.length),
   reduce(doc, event) {
-    const before = doc?.s ?? initialBotState;
+    // The projection needs no ledger (it decides nothing): each event folds into an empty one.
+    const before = doc ? ({ ...doc.s, kind: 'live', version: doc.s.version ?? 0, run: doc.s.run ?? -1, trading: emptyLedger() } as LiveBot) : initialBotState;
     const after = evolveBot(before, { type: event.type, data: event.data } as BotEvent);
-    if (after === before) return undefined;
-    if (after.deleted) return null;
+    if (after.kind === 'absent') return undefined;
+    if (after.kind === 'deleted') return null;
+    const s = botSummary(after);
+    if (doc && JSON.stringify(botSummary({ ...before, version: s.version } as LiveBot)) === JSON.stringify(s)) return undefined;
     const at = event.metadata.occurredAt;
-    return { id: after.botId!, userid: after.userId!, createdat: doc?.createdat ?? at, updatedat: at, status: after.status, s: after };
+    return { id: after.botId, userid: after.userId, createdat: doc?.createdat ?? at, updatedat: at, status: after.status, s };
   },
 };
 

@@ -57,7 +57,9 @@ export class BotsController {
   private async view(decision: BotDecision, id: string): Promise<BotView> {
     await this.projector.waitFor(decision.position);
     const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id);
-    return doc ? publicBot(doc) : toBotView(decision.state);
+    if (doc) return publicBot(doc);
+    if (decision.state.kind !== 'live') throw new NotFoundError(BOT_NOT_FOUND);
+    return toBotView(decision.state);
   }
 
   @Get('bots/:userId')
@@ -113,6 +115,8 @@ export class BotsController {
     assertSameUser(ctx.userId, query.userId);
     const id = botId(query.id);
     const cancelAll = flag(query.cancelAllOrders, 'cancelAllOrders');
-    return this.view(await this.commands.execute(new StopBotCommand(ctx, id, cancelAll)), id);
+    // Beyond the spec (futures): close the bot's position at market once its orders are cancelled.
+    const closePosition = flag(query.closePosition, 'closePosition');
+    return this.view(await this.commands.execute(new StopBotCommand(ctx, id, cancelAll, closePosition)), id);
   }
 }

@@ -5,6 +5,7 @@ export * from './application/bot-command.runner';
 export * from './domain/bot.decider';
 export * from './domain/bot.events';
 export * from './domain/bot.view';
+export * from './domain/bot-trading';
 export * from './domain/bot.rules';
 export * from './application/record-trading.handler';
 export * from './application/report-bot-lifecycle.handler';

@@ -3,5 +3,5 @@ export * from './runner/grid-runner';
 export * from './runner/grid-runner.service';
 export * from './runner/bot-task';
 export * from './runner/direct-commands';
-export * from './runner/event-id';
+export * from './runner/bot-workflow';
 export * from './runner/token-bucket';

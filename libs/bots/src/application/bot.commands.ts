@@ -1,6 +1,7 @@
 import type { CommandContext } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
-import type { BotConfig, BotEvent } from '../domain/bot.events';
+import type { BotConfig } from '../domain/bot.events';
+import type { TradingEvent } from '../domain/bot-trading';
 
 /** The commands of the bot context, as @nestjs/cqrs command objects. */
 export class CreateBotCommand {
@@ -17,7 +18,7 @@ export class StartBotCommand {
   constructor(readonly ctx: CommandContext, readonly botId: string) {}
 }
 export class StopBotCommand {
-  constructor(readonly ctx: CommandContext, readonly botId: string, readonly cancelAllOrders: boolean) {}
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly cancelAllOrders: boolean, readonly closePosition = false) {}
 }
 export class DeleteBotCommand {
   constructor(readonly ctx: CommandContext, readonly botId: string) {}
@@ -26,6 +27,7 @@ export class DeleteBotCommand {
 /** What the runner reports back; `ctx.userId` is the runner's system identity. */
 export type RunnerReport =
   | { type: 'MarkStarted'; pid: number }
+  | { type: 'MarkResumed'; pid: number }
   | { type: 'MarkStartFailed'; reason: string }
   | { type: 'MarkStopped' }
   | { type: 'MarkFailed'; reason: string };
@@ -35,23 +37,16 @@ export class ReportBotLifecycleCommand {
 }
 
 /**
- * The runner records order, fill and profit events. Each event carries its own id, derived by the
- * runner from the exchange's fill id or the client order id, so recording the same thing twice
- * (a retry, a crash between the exchange action and the append) writes it once.
- * `knownRevision` is the stream revision the runner last saw (a hint: on a conflict the handler
- * re-reads the stream).
+ * The runner's observations of one run on the exchange (orders placed and cancelled, fills, profit,
+ * completed cycles), decided by the bot decider against the bot's current run: facts already in the
+ * history are dropped, so recording the same thing twice (a retry, a crash between the exchange
+ * action and the append) writes it once.
  */
 export class RecordTradingCommand {
   constructor(
     readonly ctx: CommandContext,
     readonly botId: string,
-    readonly events: Array<BotEvent & { id: string }>,
-    readonly knownRevision: bigint | null = null,
+    readonly run: number,
+    readonly facts: TradingEvent[],
   ) {}
-}
-
-export interface RecordTradingResult {
-  /** Ids appended now (the others were already recorded). */
-  appended: string[];
-  revision: bigint | null;
 }

@@ -1,14 +1,28 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { BotCommand } from '../domain/bot.decider';
+import type { RunnerCommand } from '../domain/bot.decider';
 import { BotCommandRunner, BotDecision } from './bot-command.runner';
-import { ReportBotLifecycleCommand } from './bot.commands';
+import { ReportBotLifecycleCommand, RunnerReport } from './bot.commands';
 
-/** The runner's reports (started, start failed, stopped, failed) become lifecycle events. */
+/** The runner's report as the decider's command. */
+export function lifecycleCommand(botId: string, report: RunnerReport): RunnerCommand {
+  switch (report.type) {
+    case 'MarkStarted':
+    case 'MarkResumed':
+      return { type: report.type, botId, pid: report.pid };
+    case 'MarkStartFailed':
+    case 'MarkFailed':
+      return { type: report.type, botId, reason: report.reason };
+    case 'MarkStopped':
+      return { type: 'MarkStopped', botId };
+  }
+}
+
+/** The runner's reports (started, resumed, start failed, stopped, failed) become lifecycle events. */
 @CommandHandler(ReportBotLifecycleCommand)
 export class ReportBotLifecycleHandler implements ICommandHandler<ReportBotLifecycleCommand, BotDecision> {
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: ReportBotLifecycleCommand): Promise<BotDecision> {
-    return this.runner.run({ ...c.report, botId: c.botId } as BotCommand, c.ctx);
+    return this.runner.run(lifecycleCommand(c.botId, c.report), c.ctx);
   }
 }

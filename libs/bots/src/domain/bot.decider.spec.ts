@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '@gridrocket/shared';
+import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import { BotCommand, allowedNext, botDecider, initialBotState } from './bot.decider';
 import { BotConfig, BotEvent } from './bot.events';
 
@@ -10,21 +11,7 @@ const stopRequested: BotEvent = { type: 'BotStopRequested', data: { botId: 'b1',
 const stopped: BotEvent = { type: 'BotStopped', data: { botId: 'b1', pid: -1 } };
 const deleted: BotEvent = { type: 'BotDeleted', data: { botId: 'b1' } };
 
-/** given(events).when(command).then(events) — or .thenThrows(ErrorClass, message) */
-function given(...history: BotEvent[]) {
-  const state = history.reduce(botDecider.evolve, botDecider.initialState);
-  return {
-    when(command: BotCommand) {
-      return {
-        then: (...expected: BotEvent[]) => expect(botDecider.decide(command, state)).toEqual(expected),
-        thenThrows: (kind: new (...a: any[]) => Error, message?: RegExp) => {
-          expect(() => botDecider.decide(command, state)).toThrow(kind);
-          if (message) expect(() => botDecider.decide(command, state)).toThrow(message);
-        },
-      };
-    },
-  };
-}
+const { given } = deciderSpec(botDecider);
 
 const start: BotCommand = { type: 'StartBot', botId: 'b1', userId: 'u1' };
 const stop: BotCommand = { type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: true };
@@ -37,7 +24,7 @@ describe('bot decider', () => {
     it('given no bot, when created, then BotCreated; the new bot is stopped with pid -1', () => {
       given().when({ type: 'CreateBot', botId: 'b1', userId: 'u1', botType: 'Spot', config }).then(created);
       const state = botDecider.evolve(initialBotState, created);
-      expect(state).toMatchObject({ status: 'stopped', pid: -1, profit: 0, userId: 'u1' });
+      expect(state).toMatchObject({ kind: 'live', status: 'stopped', pid: -1, profit: 0, userId: 'u1' });
     });
     it('given an existing bot, when created again, then conflict', () => {
       given(created).when({ type: 'CreateBot', botId: 'b1', userId: 'u1', botType: 'Spot', config }).thenThrows(ConflictError);
@@ -131,7 +118,7 @@ describe('bot decider', () => {
           state = botDecider.evolve(state, e);
         }
       }
-      expect(state.deleted).toBe(true);
+      expect(state.kind).toBe('deleted');
     });
   });
 });

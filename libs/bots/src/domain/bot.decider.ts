@@ -1,146 +1,173 @@
 import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
+import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
 
-export interface BotState {
-  exists: boolean;
-  deleted: boolean;
-  botId: string | null;
-  userId: string | null;
-  botType: BotType | null;
-  config: BotConfig | null;
+/** A bot that exists and is not deleted. */
+export interface LiveBot {
+  kind: 'live';
+  botId: string;
+  userId: string;
+  botType: BotType;
+  config: BotConfig;
   status: BotStatus;
   pid: number;
+  /** Lifetime realised profit (the sum of every ProfitRealized amount, all runs). */
   profit: number;
   lastError: string | null;
   cancelAllOrders: boolean;
+  closePosition: boolean;
+  /** Number of events folded: the revision the next event gets. */
+  version: number;
+  /** Revision of the BotStartRequested of the current (or last) run; -1 before the first start. */
+  run: number;
+  /** What the runner recorded (see bot-trading.ts). */
+  trading: TradingLedger;
 }
+
+export type BotState =
+  | { kind: 'absent' }
+  | { kind: 'deleted'; botId: string; userId: string; version: number }
+  | LiveBot;
+
+export type RunnerCommand =
+  | { type: 'MarkStarted'; botId: string; pid: number }
+  | { type: 'MarkResumed'; botId: string; pid: number }
+  | { type: 'MarkStartFailed'; botId: string; reason: string }
+  | { type: 'MarkStopped'; botId: string }
+  | { type: 'MarkFailed'; botId: string; reason: string }
+  /** The runner's observations of `run` on the exchange (bot-trading.ts). */
+  | { type: 'RecordTrading'; botId: string; run: number; facts: TradingEvent[] };
 
 export type BotCommand =
   | { type: 'CreateBot'; botId: string; userId: string; botType: BotType; config: BotConfig }
   | { type: 'EditBot'; botId: string; userId: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } }
   | { type: 'StartBot'; botId: string; userId: string }
-  | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean }
+  | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean; closePosition?: boolean }
   | { type: 'DeleteBot'; botId: string; userId: string }
   // The runner's commands (no user check: the runner acts for the system).
-  | { type: 'MarkStarted'; botId: string; pid: number }
-  | { type: 'MarkStartFailed'; botId: string; reason: string }
-  | { type: 'MarkStopped'; botId: string }
-  | { type: 'MarkFailed'; botId: string; reason: string };
+  | RunnerCommand;
 
-export const initialBotState: BotState = {
-  exists: false,
-  deleted: false,
-  botId: null,
-  userId: null,
-  botType: null,
-  config: null,
-  status: 'stopped',
-  pid: -1,
-  profit: 0,
-  lastError: null,
-  cancelAllOrders: false,
-};
+export const initialBotState: BotState = { kind: 'absent' };
 
 export const BOT_NOT_FOUND = 'Bot not found';
 export const BOT_BUSY_EDIT = 'The bot is running: stop it before editing it.';
 export const BOT_BUSY_DELETE = 'The bot is running: stop it before deleting it.';
 export const BOT_STOPPING = 'The bot is still stopping: start it again once it has stopped.';
 
-function requireOwned(state: BotState, userId: string): void {
-  // Another user's bot is indistinguishable from a missing one (no enumeration).
-  if (!state.exists || state.deleted || state.userId !== userId) throw new NotFoundError(BOT_NOT_FOUND);
-}
-
-function requireLive(state: BotState): boolean {
-  return state.exists && !state.deleted;
+/** The user's own live bot, or 404 (another user's bot is indistinguishable from a missing one). */
+function owned(state: BotState, userId: string): LiveBot {
+  if (state.kind !== 'live' || state.userId !== userId) throw new NotFoundError(BOT_NOT_FOUND);
+  return state;
 }
 
 export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
   const botId = command.botId;
   switch (command.type) {
     case 'CreateBot':
-      if (state.exists) throw new ConflictError('A bot with this id already exists');
+      if (state.kind !== 'absent') throw new ConflictError('A bot with this id already exists');
       return [{ type: 'BotCreated', data: { botId, userId: command.userId, botType: command.botType, ...command.config } }];
-    case 'EditBot':
-      requireOwned(state, command.userId);
-      if (state.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
-      if (state.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
+    case 'EditBot': {
+      const bot = owned(state, command.userId);
+      if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
+      if (bot.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
         throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
       }
-      return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: state.botType === 'Futures' ? (command.config.leverage ?? state.config!.leverage) : 1 } }];
-    case 'StartBot':
-      requireOwned(state, command.userId);
-      if (state.status === 'starting' || state.status === 'running') return [];
-      if (state.status === 'stopping') throw new ConflictError(BOT_STOPPING);
+      return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: bot.botType === 'Futures' ? (command.config.leverage ?? bot.config.leverage) : 1 } }];
+    }
+    case 'StartBot': {
+      const bot = owned(state, command.userId);
+      if (bot.status === 'starting' || bot.status === 'running') return [];
+      if (bot.status === 'stopping') throw new ConflictError(BOT_STOPPING);
       return [{ type: 'BotStartRequested', data: { botId } }];
-    case 'StopBot':
-      requireOwned(state, command.userId);
-      if (state.status === 'stopping' || state.status === 'stopped') return [];
-      return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: command.cancelAllOrders } }];
-    case 'DeleteBot':
-      requireOwned(state, command.userId);
-      if (state.status !== 'stopped') throw new ConflictError(BOT_BUSY_DELETE);
+    }
+    case 'StopBot': {
+      const bot = owned(state, command.userId);
+      if (bot.status === 'stopping' || bot.status === 'stopped') return [];
+      const close = command.closePosition === true && bot.botType === 'Futures';
+      return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: command.cancelAllOrders, ...(close ? { closePosition: true } : {}) } }];
+    }
+    case 'DeleteBot': {
+      const bot = owned(state, command.userId);
+      if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_DELETE);
       return [{ type: 'BotDeleted', data: { botId } }];
+    }
     case 'MarkStarted':
-      if (!requireLive(state) || state.status !== 'starting') return [];
+      if (state.kind !== 'live' || state.status !== 'starting') return [];
       return [{ type: 'BotStarted', data: { botId, pid: command.pid } }];
+    case 'MarkResumed':
+      if (state.kind !== 'live' || state.status !== 'running' || state.pid === command.pid) return [];
+      return [{ type: 'BotResumed', data: { botId, pid: command.pid } }];
     case 'MarkStartFailed':
-      if (!requireLive(state) || state.status !== 'starting') return [];
+      if (state.kind !== 'live' || state.status !== 'starting') return [];
       return [{ type: 'BotStartFailed', data: { botId, reason: command.reason } }];
     case 'MarkStopped':
-      if (!requireLive(state) || state.status !== 'stopping') return [];
+      if (state.kind !== 'live' || state.status !== 'stopping') return [];
       return [{ type: 'BotStopped', data: { botId, pid: -1 } }];
     case 'MarkFailed':
-      if (!requireLive(state) || state.status === 'stopped') return [];
+      if (state.kind !== 'live' || state.status === 'stopped') return [];
       return [{ type: 'BotFailed', data: { botId, reason: command.reason } }];
+    case 'RecordTrading':
+      if (state.kind !== 'live') throw new NotFoundError(BOT_NOT_FOUND);
+      return decideTrading(state, command.run, command.facts);
   }
 }
 
 export function evolveBot(state: BotState, event: BotEvent): BotState {
+  if (state.kind === 'absent') {
+    if (event.type !== 'BotCreated') return state;
+    const { botId, userId, botType, ...config } = event.data;
+    return {
+      kind: 'live', botId, userId, botType, config, status: 'stopped', pid: -1, profit: 0, lastError: null,
+      cancelAllOrders: false, closePosition: false, version: 1, run: -1, trading: emptyLedger(),
+    };
+  }
+  if (state.kind === 'deleted') return { ...state, version: state.version + 1 };
+  const s: LiveBot = { ...state, version: state.version + 1 };
+  noteLifecycle(s.trading, event);
   switch (event.type) {
-    case 'BotCreated': {
-      const { botId, userId, botType, ...config } = event.data;
-      return { ...initialBotState, exists: true, botId, userId, botType, config };
-    }
     case 'BotEdited': {
       const { botId: _id, ...config } = event.data;
-      return { ...state, config: { ...state.config!, ...config } };
+      return { ...s, config: { ...s.config, ...config } };
     }
     case 'BotStartRequested':
-      return { ...state, status: 'starting', lastError: null };
+      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType) };
     case 'BotStarted':
-      return { ...state, status: 'running', pid: event.data.pid };
+      return { ...s, status: 'running', pid: event.data.pid };
+    case 'BotResumed':
+      return { ...s, pid: event.data.pid };
     case 'BotStartFailed':
-      return { ...state, status: 'stopped', pid: -1, lastError: event.data.reason };
+      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason };
     case 'BotStopRequested':
-      return { ...state, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders };
+      return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true };
     case 'BotStopped':
-      return { ...state, status: 'stopped', pid: -1 };
+      return { ...s, status: 'stopped', pid: -1 };
     case 'BotFailed':
-      return { ...state, status: 'stopped', pid: -1, lastError: event.data.reason };
+      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason };
     case 'BotDeleted':
-      return { ...state, deleted: true, status: 'stopped', pid: -1 };
+      return { kind: 'deleted', botId: s.botId, userId: s.userId, version: s.version };
     case 'ProfitRealized':
-      return { ...state, profit: event.data.totalProfit };
+      evolveTrading(s.trading, event);
+      return { ...s, profit: Math.round((s.profit + event.data.amount) * 1e8) / 1e8 };
     default:
-      return state; // order events and future types do not change the lifecycle
+      if (isTradingEvent(event)) evolveTrading(s.trading, event);
+      return s; // future types do not change the lifecycle
   }
 }
 
 /** The lifecycle events that may follow a state: what an auditor's check of a stream uses. */
 export function allowedNext(state: BotState): BotEventType[] {
-  if (!state.exists) return ['BotCreated'];
-  if (state.deleted) return [];
+  if (state.kind === 'absent') return ['BotCreated'];
+  if (state.kind === 'deleted') return [];
   switch (state.status) {
     case 'stopped':
       return ['BotEdited', 'BotStartRequested', 'BotDeleted'];
     case 'starting':
       return ['BotStarted', 'BotStartFailed', 'BotStopRequested', 'BotFailed'];
     case 'running':
-      return ['BotStopRequested', 'BotFailed', 'ProfitRealized'];
+      return ['BotStopRequested', 'BotFailed', 'ProfitRealized', 'BotResumed'];
     case 'stopping':
       return ['BotStopped', 'BotFailed', 'ProfitRealized'];
   }

@@ -16,13 +16,18 @@ export type BotEvent =
   | { type: 'BotEdited'; data: { botId: string } & Omit<BotConfig, 'symbol'> }
   | { type: 'BotStartRequested'; data: { botId: string } }
   | { type: 'BotStarted'; data: { botId: string; pid: number } }
+  /** A runner process took over a running bot (restart, hand-over): the read model's pid is never stale. */
+  | { type: 'BotResumed'; data: { botId: string; pid: number } }
   | { type: 'BotStartFailed'; data: { botId: string; reason: string } }
-  | { type: 'BotStopRequested'; data: { botId: string; cancelAllOrders: boolean } }
+  /** `closePosition` (beyond the spec, futures): close the bot's position at market after the cancels. */
+  | { type: 'BotStopRequested'; data: { botId: string; cancelAllOrders: boolean; closePosition?: boolean } }
   | { type: 'BotStopped'; data: { botId: string; pid: -1 } }
   | { type: 'BotFailed'; data: { botId: string; reason: string } }
   | { type: 'BotDeleted'; data: { botId: string } }
   // Written by the grid runner; the lifecycle only keeps the running profit.
-  | { type: 'ProfitRealized'; data: { botId: string; amount: number; totalProfit: number; cycle: number } }
+  // `totalProfit` is the bot's lifetime profit after this amount (older events: the run's); `fillId`
+  // is the take-profit fill that realised it (absent in older events).
+  | { type: 'ProfitRealized'; data: { botId: string; amount: number; totalProfit: number; cycle: number; run?: number; fillId?: string } }
   // Order history written by the grid runner (evolveBot ignores them). `run` is the revision of the
   // BotStartRequested that began the run; client order ids are unique per run.
   | { type: 'OrderPlaced'; data: OrderEventData & { role: 'buy'; level: number } }
@@ -56,6 +61,11 @@ export interface FillEventData {
   amount: number;
   /** Quote currency. */
   fee: number;
+  /** Buys: the base amount received net of a fee paid in the base coin (absent: `amount`). */
+  netAmount?: number;
+  /** The asset the venue charged the fee in and how much of it, when the venue said. */
+  feeAsset?: string;
+  feeCost?: number;
   cycle: number;
   /** Exchange time of the fill (ms). */
   at: number;
@@ -69,7 +79,7 @@ export const BOT_TRADING_EVENTS: BotEventType[] = [
 export type BotEventType = BotEvent['type'];
 
 export const BOT_LIFECYCLE_EVENTS: BotEventType[] = [
-  'BotCreated', 'BotEdited', 'BotStartRequested', 'BotStarted', 'BotStartFailed',
+  'BotCreated', 'BotEdited', 'BotStartRequested', 'BotStarted', 'BotResumed', 'BotStartFailed',
   'BotStopRequested', 'BotStopped', 'BotFailed', 'BotDeleted',
 ];
 

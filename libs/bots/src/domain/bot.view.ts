@@ -1,4 +1,4 @@
-import type { BotState, BotStatus } from './bot.decider';
+import type { BotStatus, LiveBot } from './bot.decider';
 
 /** The bot as the spec's REST calls return it: lowercase fields (spec section 3). */
 export interface BotView {
@@ -21,13 +21,22 @@ export interface BotView {
   lasterror: string | null;
 }
 
+/** What the read model keeps of a live bot: everything but the trading ledger. */
+export type BotSummary = Omit<LiveBot, 'trading'>;
+
+/** A live bot without its trading ledger (what the read model stores). */
+export function botSummary(state: LiveBot): BotSummary {
+  const { trading: _ledger, ...summary } = state;
+  return summary;
+}
+
 /** Running from the user's point of view: true from BotStarted until BotStopped. */
-export function toBotView(state: BotState): BotView {
-  const c = state.config!;
+export function toBotView(state: BotSummary): BotView {
+  const c = state.config;
   const view: BotView = {
-    id: state.botId!,
-    bottype: state.botType!,
-    userid: state.userId!,
+    id: state.botId,
+    bottype: state.botType,
+    userid: state.userId,
     exchange: c.exchange,
     symbol: c.symbol,
     numoforders: c.numOfOrders,

@@ -1,8 +1,16 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
 import { BotState, allowedNext, evolveBot, initialBotState } from '../domain/bot.decider';
 import type { BotEvent, BotEventType } from '../domain/bot.events';
-import { BotView, toBotView } from '../domain/bot.view';
+import { BotSummary, BotView, botSummary, toBotView } from '../domain/bot.view';
 import { eventTime } from './history.format';
+
+export type BotStateSummary = { exists: boolean; deleted: boolean } & Partial<BotSummary>;
+
+function summarize(state: BotState): BotStateSummary {
+  if (state.kind === 'absent') return { exists: false, deleted: false };
+  if (state.kind === 'deleted') return { exists: true, deleted: true, botId: state.botId, userId: state.userId };
+  return { exists: true, deleted: false, ...botSummary(state) };
+}
 
 export interface BotStateAt {
   botId: string;
@@ -11,7 +19,8 @@ export interface BotStateAt {
   revision: number | null;
   position: number | null;
   eventsApplied: number;
-  state: BotState;
+  /** The folded state as the API has always shown it (exists/deleted flags, no trading ledger). */
+  state: BotStateSummary;
   /** The bot as GET /bot-details showed it then; null before it was created. */
   view: BotView | null;
   /** The lifecycle events that could have followed. */
@@ -36,8 +45,8 @@ export function botStateAt(botId: string, events: RecordedEvent[], at: Date): Bo
     revision: last ? Number(last.revision) : null,
     position: last ? Number(last.position) : null,
     eventsApplied: applied,
-    state,
-    view: state.exists && state.config ? toBotView(state) : null,
+    state: summarize(state),
+    view: state.kind === 'live' ? toBotView(state) : null,
     next: allowedNext(state),
   };
 }

@@ -27,7 +27,7 @@ describe('state at a time', () => {
     expect(botStateAt('b', stream, new Date('2025-01-01T10:00:00Z'))).toMatchObject({ revision: 0, view: { botstatus: false, state: 'stopped' } });
     expect(botStateAt('b', stream, new Date('2025-01-01T11:00:00.500Z'))).toMatchObject({ revision: 1, position: 101, view: { state: 'starting', botstatus: false } });
     const later = botStateAt('b', stream, new Date('2025-01-02T00:00:00Z'));
-    expect(later).toMatchObject({ revision: 3, eventsApplied: 4, view: { state: 'running', pid: 7, profit: 2 }, next: ['BotStopRequested', 'BotFailed', 'ProfitRealized'] });
+    expect(later).toMatchObject({ revision: 3, eventsApplied: 4, view: { state: 'running', pid: 7, profit: 2 }, next: ['BotStopRequested', 'BotFailed', 'ProfitRealized', 'BotResumed'] });
   });
 });
 

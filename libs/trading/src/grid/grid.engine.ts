@@ -18,8 +18,9 @@
  *    buy fees and its own fee; a partial fill leaves the same take-profit order working for the rest;
  *  - the cycle restarts only when the position is fully sold: levels that bought in the cycle are
  *    re-armed under the new cycle's ids, levels that did not keep their resting orders (same ladder).
- * Amounts, prices and fees are numbers; fees are in quote (the runner converts fees paid in another
- * asset). No I/O, no clock, no randomness.
+ * Amounts, prices and fees are numbers; fees are in quote (the adapters convert fees paid in another
+ * asset); a buy's position is the NET amount the account received (`Fill.netAmount`: a fee taken in
+ * the coin bought). No I/O, no clock, no randomness.
  */
 import {
   botHash,
@@ -42,8 +43,7 @@ import type {
   Reconciliation,
 } from './grid.types';
 
-// ---------------------------------------------------------------------------------------------
-// Start
+// ---- Start ----
 
 /** The state of a bot that has just started: cycle 1, every level armed, flat, no profit. */
 export function initialState(config: GridConfig, rules: MarketRules, botId: string): GridState {
@@ -69,11 +69,11 @@ export function initialState(config: GridConfig, rules: MarketRules, botId: stri
     feesPaid: 0,
     cyclesCompleted: 0,
     processedFillIds: [],
+    amountStep: rules.amountStep,
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fills
+// ---- Fills ----
 
 /** Fill ids of a state as a set, built once per state object. */
 const fillIdSets = new WeakMap<GridState, Set<string>>();
@@ -105,7 +105,8 @@ function validFill(fill: Fill): boolean {
     fill.price > 0 &&
     Number.isFinite(fill.amount) &&
     fill.amount > 0 &&
-    Number.isFinite(fill.fee) // a negative fee is a maker rebate
+    Number.isFinite(fill.fee) && // a negative fee is a maker rebate
+    (fill.netAmount === undefined || (Number.isFinite(fill.netAmount) && fill.netAmount >= 0))
   );
 }
 
@@ -127,14 +128,16 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   const pos = draft.position;
   if (id.kind === 'buy') {
     const level: LevelState | undefined = draft.levels[id.level];
-    if (!level || id.cycle > level.armedCycle) return ignored('unknown-order');
-    const late = id.cycle < level.armedCycle;
-    pos.cost = addClean(pos.cost, fill.price * fill.amount);
-    pos.amount = addClean(pos.amount, fill.amount);
+    const earlier = !level && id.cycle < draft.cycle; // its level removed by an edit (book.ts): still adds to the position
+    if ((!level && !earlier) || (level && id.cycle > level.armedCycle)) return ignored('unknown-order');
+    const late = earlier || (level !== undefined && id.cycle < level.armedCycle);
+    const held = fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
+    pos.cost = addClean(pos.cost, fill.price * held);
+    pos.amount = addClean(pos.amount, held);
     pos.averageEntry = cleanNumber(pos.cost / pos.amount);
     pos.buyFees = addClean(pos.buyFees, fill.fee);
     draft.feesPaid = roundMoney(draft.feesPaid + fill.fee);
-    if (!late) {
+    if (!late && level) {
       level.filled = addClean(level.filled, fill.amount);
       level.status = subClean(level.amount, level.filled) <= 0 ? 'filled' : 'partial';
     }
@@ -147,16 +150,17 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
       price: fill.price,
       amount: fill.amount,
       fee: fill.fee,
-      levelFilled: !late && level.status === 'filled',
+      levelFilled: !late && level?.status === 'filled',
       late,
     });
     defineTakeProfit(draft, effects);
     return 'record';
   }
 
-  // take-profit
-  if (id.cycle < draft.cycle) return ignored('closed-cycle');
-  if (id.cycle > draft.cycle || !draft.tp || id.seq > draft.tp.seq) return ignored('unknown-order');
+  // take-profit (one of the cycle a restarted book carried its position from sells that position)
+  const carried = draft.carriedCycle !== undefined && id.cycle === draft.carriedCycle && pos.amount > 0;
+  if (id.cycle < draft.cycle && !carried) return ignored('closed-cycle');
+  if (id.cycle > draft.cycle || !draft.tp || (!carried && id.seq > draft.tp.seq)) return ignored('unknown-order');
   const sold = Math.min(fill.amount, pos.amount);
   const oversold = subClean(fill.amount, sold);
   let profit = -fill.fee;
@@ -187,9 +191,11 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     oversold,
   });
 
-  if (sold > 0 && pos.amount === 0) {
+  // A rest below the amount step (fee taken in the coin) cannot be sold: the cycle completes, the rest stays held.
+  const dust = pos.amount > 0 && draft.amountStep !== undefined && floorToStep(pos.amount, draft.amountStep) <= 0;
+  if (sold > 0 && (pos.amount === 0 || dust)) {
     completeCycle(draft, effects);
-  } else if (id.seq < draft.tp.seq && pos.amount > 0) {
+  } else if ((carried || id.seq < draft.tp.seq) && pos.amount > 0) {
     // A fill of a replaced take-profit (its cancel raced the fill): the working take-profit is now
     // larger than the position, so it is replaced by one for the position.
     defineTakeProfit(draft, effects);
@@ -210,7 +216,8 @@ function completeCycle(draft: GridState, effects: FillEffect[]): void {
   draft.cyclesCompleted += 1;
   draft.cycleProfit = 0;
   draft.tp = null;
-  draft.position = { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 };
+  if (draft.position.amount <= 0) draft.position = { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 };
+  delete draft.carriedCycle;
   for (const level of draft.levels) {
     if (level.filled > 0) {
       // Bought in the cycle (fully, or partly and its rest is cancelled): a fresh order, fresh id.
@@ -262,8 +269,7 @@ export function applyFills(state: GridState, fills: Iterable<Fill>): GridState {
   return draft;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Orders
+// ---- Orders ----
 
 /** averageEntry × (1 + takeProfit/100) rounded UP to the price step, always strictly above the entry. */
 export function takeProfitPrice(averageEntry: number, takeProfit: number, priceStep: number): number {

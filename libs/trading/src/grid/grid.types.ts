@@ -50,6 +50,12 @@ export interface Fill {
   price: number;
   amount: number;
   fee: number;
+  /**
+   * Buys: the base amount the account received when the venue took the fee out of the coin bought
+   * (Binance spot); absent when the fee was paid in another asset. The position holds this, and
+   * `fee` (its quote value) is still charged to the cycle's profit.
+   */
+  netAmount?: number;
 }
 
 export type LevelStatus = 'open' | 'partial' | 'filled';
@@ -104,6 +110,14 @@ export interface GridState {
   cyclesCompleted: number;
   /** Fill ids already applied, in order (idempotence). */
   processedFillIds: string[];
+  /**
+   * The market's amount step when the grid started: a position left below it after a take-profit
+   * fill cannot be sold (the take-profit sells only whole steps), so the cycle completes. Absent in
+   * states built before it existed (then only an exact zero completes a cycle).
+   */
+  amountStep?: number;
+  /** The cycle whose position a restarted book carries (book.ts): its take-profit's fills sell it. */
+  carriedCycle?: number;
 }
 
 export type OrderRole = 'buy' | 'take-profit';

@@ -3,6 +3,8 @@ export * from './grid.types';
 export { gridCost, ladderCost } from './cost';
 export type { CostInput, CostRounding } from './cost';
 export { buildLadder, validateGrid, MAX_GRID_ORDERS } from './ladder';
+export { restartBook } from './book';
+export type { RestartOptions } from './book';
 export {
   initialState,
   processFill,

@@ -1,32 +1,16 @@
 /**
  * One running bot: the pure grid engine's state plus what the runner believes rests on the exchange.
- * Everything a task does runs inside its bot's serial lane (GridRunner.serial), so fills, reconciles,
- * stops and hand-overs of one bot never interleave.
- *
- * The loop (see grid.engine.ts): apply fills → record them (deterministic event ids) → desired orders →
- * reconcile with the exchange by client order id (cancel first, then place what is missing).
- * Before every exchange call and every append the task checks that its runner still owns the bot.
+ * It executes what the pure workflow (bot-workflow.ts) decides — places, cancels, records — and owns
+ * the exchange calls. Everything a task does runs inside its bot's serial lane (GridRunner.serial), so
+ * fills, reconciles, stops and hand-overs of one bot never interleave. Before every exchange call and
+ * every record the task checks that its runner still owns the bot.
  */
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
-import {
-  DuplicateOrderError,
-  InsufficientFundsError,
-  isExchangeError,
-  OrderNotFoundError,
-} from '@gridrocket/exchanges/exchange.errors';
-import type { BotEvent } from '@gridrocket/bots/domain/bot.events';
-import {
-  applyFills,
-  desiredOrders,
-  initialState,
-  processFill,
-  reconcile,
-  stalledReason,
-} from '../grid/grid.engine';
+import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges/exchange.errors';
+import type { RunBook, TradingEvent } from '@gridrocket/bots/domain/bot-trading';
 import { clientOrderIdPrefix, isOwnClientOrderId } from '../grid/client-order-id';
-import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { eventId } from './event-id';
+import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 
 /** Thrown when the runner no longer owns the bot (hand-over, shutdown): the work stops silently. */
 export class NotOwnedError extends Error {
@@ -38,14 +22,13 @@ export class NotOwnedError extends Error {
 /** An error the bot cannot recover from: it stops with BotFailed / BotStartFailed and this reason. */
 export class UnrecoverableError extends Error {}
 
-export type RecordedTradingEvent = BotEvent & { id: string };
-
 /** What a task needs from its runner. */
 export interface TaskHost {
   owns(botId: string): boolean;
   /** An exchange call with rate limiting and retries of retryable errors. */
   call<T>(task: BotTask, fn: () => Promise<T>, retries?: number): Promise<T>;
-  record(task: BotTask, events: RecordedTradingEvent[]): Promise<void>;
+  /** Records the run's trading facts through the bot decider. */
+  record(task: BotTask, facts: TradingEvent[]): Promise<void>;
   /** Asks for a later converge of this bot (after a transient problem). */
   retryLater(task: BotTask, reason: string): void;
   backoff(attempt: number): Promise<void>;
@@ -54,30 +37,29 @@ export interface TaskHost {
 export interface TaskIdentity {
   botId: string;
   userId: string;
-  /** Revision of the BotStartRequested that began this run: part of the engine's id. */
+  /** Revision of the BotStartRequested that began this run (the history facts carry it). */
   run: number;
   correlationId: string;
   causationId: string;
-  exchange: ExchangeOrderRefAccount['exchange'];
-  market: ExchangeOrderRefAccount['market'];
+  exchange: 'Binance' | 'Kucoin';
+  market: 'spot' | 'futures';
   symbol: string;
   config: GridConfig;
 }
 
-interface ExchangeOrderRefAccount {
-  exchange: 'Binance' | 'Kucoin';
-  market: 'spot' | 'futures';
-}
-
-/** The engine's bot id: the run is part of it, so every run has its own client order ids. */
-export const engineBotId = (botId: string, run: number) => `${botId}/${run}`;
+/**
+ * The engine's bot id: the bot's own id, whatever the run, so its client order ids (`gr-<hash>-…`)
+ * are the bot's across runs (docs/runner.md, "A bot across runs"). `_run` is accepted for callers of
+ * the former per-run ids and ignored.
+ */
+export const engineBotId = (botId: string, _run?: number) => botId;
 
 export function toGridRules(r: { priceStep: number; amountStep: number; minNotional: number; minAmount?: number }): MarketRules {
   return { priceStep: r.priceStep, amountStep: r.amountStep, minNotional: r.minNotional, minAmount: r.minAmount || undefined };
 }
 
-export function toGridFill(f: { clientOrderId: string; fillId: string; price: number; amount: number; fee: number }): Fill {
-  return { clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee };
+export function toGridFill(f: { clientOrderId: string; fillId: string; price: number; amount: number; fee: number; netAmount?: number }): Fill {
+  return { clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee, ...(f.netAmount !== undefined ? { netAmount: f.netAmount } : {}) };
 }
 
 export class BotTask {
@@ -86,6 +68,8 @@ export class BotTask {
   readonly prefix: string;
   state!: GridState;
   rules!: MarketRules;
+  /** The venue's fee rates (MarketRules.makerFee), when it gives them. */
+  makerFee: number | undefined;
   private portValue: ExchangePort | undefined;
   /** Called once the port is known (the runner subscribes to its fills then). */
   onPort: ((port: ExchangePort) => void) | null = null;
@@ -95,9 +79,6 @@ export class BotTask {
   readonly closed = new Map<string, ExchangeOrderRef & { status?: string; filled?: number; amount?: number }>();
   /** Fills received and not yet applied. */
   pendingFills: ExchangeFill[] = [];
-  /** Ids of the events of this run already in the stream. */
-  readonly recordedIds = new Set<string>();
-  revision: bigint | null = null;
   /** Exchange time from which missed fills are fetched. */
   fillsSinceMs = 0;
   started = false;
@@ -116,7 +97,8 @@ export class BotTask {
   }
 
   get port(): ExchangePort {
-    return this.portValue!;
+    if (!this.portValue) throw new Error(`bot ${this.botId}: no exchange port yet`);
+    return this.portValue;
   }
 
   set port(port: ExchangePort) {
@@ -136,14 +118,39 @@ export class BotTask {
     return clientOrderId.startsWith(this.prefix) && isOwnClientOrderId(this.engineId, clientOrderId);
   }
 
+  /** An exchange call of this bot through its runner (rate limit, retries). */
+  call<T>(fn: () => Promise<T>, retries?: number): Promise<T> {
+    return this.host.call(this, fn, retries);
+  }
+
   ensureOwned(): void {
     if (this.released || !this.host.owns(this.botId)) throw new NotOwnedError(this.botId);
   }
 
-  /** Rebuilds the engine from the fills the bot's history holds (in the order they were applied). */
-  rebuild(rules: MarketRules, recordedFills: Fill[]): void {
+  /** Rebuilds the engine from the bot's history, all runs (each continues or restarts the book). */
+  rebuild(rules: MarketRules, runs: readonly RunBook[]): void {
     this.rules = rules;
-    this.state = applyFills(initialState(this.config, rules, this.engineId), recordedFills);
+    this.state = replayBook(runs, rules, this.engineId);
+  }
+
+  /** The workflow's view of this bot now. */
+  workflow(): WorkflowState {
+    const { symbol, market, exchange } = this.id;
+    const quote = market === 'futures' ? 'USDT' : symbol.endsWith('USDC') ? 'USDC' : 'USDT';
+    return {
+      botId: this.botId,
+      run: this.id.run,
+      config: this.config,
+      rules: this.rules,
+      engine: this.state,
+      open: [...this.open.values()],
+      closed: [...this.closed.values()],
+      started: this.started,
+      quote,
+      base: market === 'spot' ? symbol.slice(0, symbol.length - quote.length) : undefined,
+      venue: `${exchange} ${market}`,
+      makerFee: this.makerFee,
+    };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -162,63 +169,22 @@ export class BotTask {
     this.closed.set(order.clientOrderId, order);
   }
 
-  /** Applies the queued fills (exchange order), recording each before anything acts on it. */
+  /** Applies the queued fills (exchange order), recording them before anything acts on them. */
   async applyPending(): Promise<boolean> {
     if (this.pendingFills.length === 0) return false;
     const fills = this.pendingFills;
     this.pendingFills = [];
-    const events: RecordedTradingEvent[] = [];
-    let state = this.state;
-    const run = this.id.run;
-    const botId = this.botId;
-    for (const f of fills) {
-      const r = processFill(state, toGridFill(f));
-      state = r.state;
-      if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
-      for (const e of r.effects) {
-        switch (e.type) {
-          case 'BuyFilled':
-            events.push({
-              id: eventId(botId, 'fill', f.fillId),
-              type: 'OrderFilled',
-              data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'buy', price: e.price, amount: e.amount, fee: e.fee, cycle: e.cycle, level: e.level, late: e.late, at: f.timestamp },
-            });
-            break;
-          case 'TakeProfitFilled':
-            events.push({
-              id: eventId(botId, 'fill', f.fillId),
-              type: 'TakeProfitFilled',
-              data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'sell', price: e.price, amount: e.amount, fee: e.fee, cycle: e.cycle, tpSeq: e.tpSeq, profit: e.profit, at: f.timestamp },
-            });
-            events.push({
-              id: eventId(botId, 'profit', f.fillId),
-              type: 'ProfitRealized',
-              data: { botId, amount: e.profit, totalProfit: roundMoney(state.profit), cycle: e.cycle },
-            });
-            break;
-          case 'CycleCompleted':
-            events.push({
-              id: eventId(this.engineId, 'cycle', e.cycle),
-              type: 'CycleCompleted',
-              data: { botId, run, cycle: e.cycle, profit: e.profit, nextCycle: e.nextCycle },
-            });
-            break;
-          default:
-            break; // TakeProfitDefined: recorded when placed; FillIgnored: nothing happened
-        }
-      }
-    }
-    if (state === this.state) return false;
-    // Record first: the engine moves on (and orders change) only once its fills are in the history.
-    await this.host.record(this, events);
-    this.state = state;
+    for (const f of fills) if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
+    const decision = decideFills(this.workflow(), fills);
+    if (decision.actions.length === 0) return false;
+    await this.execute(decision.actions);
+    this.state = decision.state.engine;
     return true;
   }
 
   // -------------------------------------------------------------------------------------------
   // Recovery and reconciliation
 
-  /** Reads the exchange: the bot's open orders, and the fills it missed (applied and recorded). */
   /**
    * After a restart: the exchange's open orders, the fills missed while down, and the cancels that
    * happened but did not reach the history (a crash between the cancel and its append).
@@ -238,32 +204,19 @@ export class BotTask {
         const order = await this.host.call(this, () => this.port.orderByClientId(symbol, clientOrderId));
         if (order?.status !== 'cancelled') continue;
         this.closed.set(clientOrderId, order);
-        await this.recordOrders([
-          {
-            id: eventId(this.botId, 'cancel', clientOrderId),
-            type: 'OrderCancelled',
-            data: { botId: this.botId, run: this.id.run, clientOrderId, filled: order.filled, at: order.updatedAt },
-          },
-        ]);
+        await this.recordFacts([cancelledFact(this.botId, this.id.run, clientOrderId, order)]);
       }
     });
   }
 
-  async fetchMissedFills(): Promise<void> {
+  async fetchMissedFills(sinceMs = this.fillsSinceMs): Promise<void> {
     this.ensureOwned();
-    const since = Math.max(0, this.fillsSinceMs - 60_000);
+    // Never "since 0": a venue answers only a window after `since` (issue 10 finding 1).
+    const since = Math.max(1, sinceMs - 60_000);
     const fills = await this.host.call(this, () => this.port.recentFills(this.id.symbol, since));
     const known = new Set(this.state.processedFillIds);
     for (const f of fills) if (this.owns(f.clientOrderId) && !known.has(f.fillId)) this.pendingFills.push(f);
     await this.applyPending();
-  }
-
-  /** What the reconcile would place now: for the start's balance check. */
-  plan() {
-    return reconcile(desiredOrders(this.config, this.rules, this.state), [...this.open.values()], {
-      botId: this.engineId,
-      closed: [...this.closed.values()],
-    });
   }
 
   /**
@@ -273,18 +226,20 @@ export class BotTask {
   async converge(): Promise<void> {
     for (let round = 0; round < 10; round++) {
       await this.applyPending();
-      const plan = this.plan();
-      if (plan.awaitingFills.length > 0) {
-        const progressed = await this.resolveAwaiting(plan.awaitingFills.map((a) => a.desired));
-        if (progressed) continue;
+      const actions = decideConverge(this.workflow());
+      const awaiting = actions.find((a) => a.type === 'await-fills');
+      if (awaiting && awaiting.type === 'await-fills') {
+        if (await this.resolveAwaiting(awaiting.orders)) continue;
         return; // retried later
       }
       let changed = false;
       await this.batch(async () => {
-        for (const o of plan.toCancel) await this.cancel(o.clientOrderId);
-        for (const d of plan.toPlace) {
-          await this.place(d);
-          if (this.pendingFills.length > 0 || this.closed.has(d.clientOrderId)) {
+        for (const a of actions) {
+          if (a.type === 'report') break; // stalled: said below
+          if (a.type === 'cancel') await this.cancel(a.clientOrderId);
+          if (a.type !== 'place') continue;
+          await this.place(a.order);
+          if (this.pendingFills.length > 0 || this.closed.has(a.order.clientOrderId)) {
             changed = true;
             break; // a fill or a closed order changes what is desired: plan again
           }
@@ -293,14 +248,23 @@ export class BotTask {
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
-    const stalled = stalledReason(this.config, this.rules, this.state);
-    if (stalled) throw new UnrecoverableError(stalled);
+    // The engine's stalledReason: the grid cannot make progress on its own (BotFailed with the reason).
+    for (const a of decideConverge(this.workflow())) {
+      if (a.type === 'report' && 'reason' in a.report) throw new UnrecoverableError(a.report.reason);
+    }
+  }
+
+  /** Executes record actions (places and cancels are executed by converge, stop and fail). */
+  private async execute(actions: RunnerAction[]): Promise<void> {
+    for (const a of actions) if (a.type === 'record') await this.recordFacts(a.facts);
   }
 
   /** Desired orders the exchange reports closed: their fills are fetched and applied. */
   private async resolveAwaiting(orders: DesiredOrder[]): Promise<boolean> {
     const before = this.state;
-    await this.fetchMissedFills();
+    // A closed order's fills are not older than its placement: ask from there when it is earlier.
+    const placedAt = orders.map((d) => this.closed.get(d.clientOrderId) as { updatedAt?: number } | undefined).map((o) => o?.updatedAt ?? Infinity);
+    await this.fetchMissedFills(Math.min(this.fillsSinceMs, ...placedAt));
     if (this.state !== before) return true;
     for (const d of orders) {
       this.ensureOwned();
@@ -328,15 +292,16 @@ export class BotTask {
   }
 
   /**
-   * Order placements and cancels made inside `batch` are recorded together, in one append, when
-   * it ends (also when it fails). Safe: a crash before the append leaves orders the resume finds
-   * by client order id and records then (event ids are deterministic, so nothing twice).
+   * Order placements and cancels made inside `batch` are recorded together, in one command, when it
+   * ends (also when it fails). Safe: a crash before the record leaves orders the resume finds by
+   * client order id and records then (the decider drops what is already recorded).
    */
-  private deferred: RecordedTradingEvent[] | null = null;
+  private deferred: TradingEvent[] | null = null;
 
-  private async recordOrders(events: RecordedTradingEvent[]): Promise<void> {
-    if (this.deferred) this.deferred.push(...events);
-    else await this.host.record(this, events);
+  private async recordFacts(facts: TradingEvent[]): Promise<void> {
+    if (facts.length === 0) return;
+    if (this.deferred) this.deferred.push(...facts);
+    else await this.host.record(this, facts);
   }
 
   async batch<T>(work: () => Promise<T>): Promise<T> {
@@ -345,9 +310,9 @@ export class BotTask {
     try {
       return await work();
     } finally {
-      const events = this.deferred;
+      const facts = this.deferred;
       this.deferred = null;
-      if (events.length) await this.host.record(this, events);
+      if (facts.length) await this.host.record(this, facts);
     }
   }
 
@@ -362,13 +327,7 @@ export class BotTask {
     }
     this.open.delete(clientOrderId);
     this.closed.set(clientOrderId, final ?? { clientOrderId, status: 'cancelled' });
-    await this.recordOrders([
-      {
-        id: eventId(this.botId, 'cancel', clientOrderId),
-        type: 'OrderCancelled',
-        data: { botId: this.botId, run: this.id.run, clientOrderId, filled: final?.filled ?? 0, at: final?.updatedAt ?? 0 },
-      },
-    ]);
+    await this.recordFacts([cancelledFact(this.botId, this.id.run, clientOrderId, final)]);
   }
 
   /**
@@ -421,26 +380,10 @@ export class BotTask {
   }
 
   async recordPlaced(d: DesiredOrder, order: Order): Promise<void> {
-    const base = {
-      botId: this.botId,
-      run: this.id.run,
-      clientOrderId: d.clientOrderId,
-      exchangeOrderId: order.exchangeOrderId,
-      side: d.side,
-      price: d.price,
-      amount: d.amount,
-      cycle: d.cycle,
-      reduceOnly: d.reduceOnly,
-      at: order.updatedAt,
-    };
-    await this.recordOrders([
-      d.role === 'buy'
-        ? { id: eventId(this.botId, 'placed', d.clientOrderId), type: 'OrderPlaced', data: { ...base, role: 'buy', level: d.level! } }
-        : { id: eventId(this.botId, 'placed', d.clientOrderId), type: 'TakeProfitPlaced', data: { ...base, role: 'take-profit', tpSeq: d.tpSeq! } },
-    ]);
+    await this.recordFacts([placedFact(this.botId, this.id.run, d, order)]);
   }
 
-  /** Cancels every open order of this run (stop with cancel-all, a failed bot). */
+  /** Cancels every open order of this bot (stop with cancel-all, a failed bot). */
   async cancelAll(): Promise<void> {
     const open = await this.host.call(this, () => this.port.openOrders(this.id.symbol));
     await this.batch(async () => {

@@ -1,20 +1,22 @@
 import type { EventStore } from '@gridrocket/event-store/event-store.port';
 import { BotCommandRunner } from '@gridrocket/bots/application/bot-command.runner';
 import { RecordTradingCommand, ReportBotLifecycleCommand } from '@gridrocket/bots/application/bot.commands';
-import { recordTrading } from '@gridrocket/bots/application/record-trading.handler';
+import { RecordTradingHandler } from '@gridrocket/bots/application/record-trading.handler';
 import { ReportBotLifecycleHandler } from '@gridrocket/bots/application/report-bot-lifecycle.handler';
 import type { CommandExecutor } from './grid-runner';
 
 /**
- * The runner's two commands without Nest's CommandBus (the same handlers): for a runner built
- * outside a Nest app (crash-test child, hand-over test, fleet bench).
+ * The runner's two commands without Nest's CommandBus (the same handlers, the same decider): for a
+ * runner built outside a Nest app (crash-test child, hand-over test, fleet bench).
  */
 export function directCommands(events: EventStore): CommandExecutor {
-  const lifecycle = new ReportBotLifecycleHandler(new BotCommandRunner(events));
+  const bots = new BotCommandRunner(events);
+  const lifecycle = new ReportBotLifecycleHandler(bots);
+  const trading = new RecordTradingHandler(bots);
   return {
     async execute(command: object): Promise<any> {
       if (command instanceof ReportBotLifecycleCommand) return lifecycle.execute(command);
-      if (command instanceof RecordTradingCommand) return recordTrading(events, command);
+      if (command instanceof RecordTradingCommand) return trading.execute(command);
       throw new Error(`directCommands: unsupported command ${command.constructor.name}`);
     },
   };

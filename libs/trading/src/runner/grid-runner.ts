@@ -1,248 +1,54 @@
 /**
- * The grid runner: many bots per process, each an asynchronous task (BotTask) driven by the pure grid
- * engine against the exchange port. Framework-free (the Nest service, the crash-test child and the
- * fleet bench all build it the same way).
+ * The grid runner: many bots per process, each an asynchronous task (BotTask) driven by the pure
+ * workflow (bot-workflow.ts) and grid engine against the exchange port. Framework-free (the Nest
+ * service, the crash-test child and the fleet bench all build it the same way). This file is the
+ * lifecycle and ownership part; fills and prices: fill-sources.ts / fill-poller.ts; exchange calls,
+ * rate limit and back-off: exchange-calls.ts; the bot's stream: bot-stream.ts.
  *
  * - Reacts to lifecycle events through a checkpointed reactor (at-least-once, per-stream ordered):
  *   every event only triggers `sync(botId)`, which reads the bot's stream and does what its CURRENT
  *   lifecycle state asks (start / keep running / stop / let go). So a replayed event changes nothing.
  * - Keeps a small index (read-store collection `runner_bots`) of bots whose lifecycle says they should
  *   run, so that on start-up and on every partition assignment it resumes exactly those bots.
- * - Asks the ownership port before every exchange call and every append; on revocation it lets the
+ * - Asks the ownership port before every exchange call and every record; on revocation it lets the
  *   bots go without cancelling their orders (the next owner adopts them by client order id).
- * - One fill source per exchange account (push via watchOrders, else a poller per account+symbol),
- *   one price subscription per exchange/market/symbol, a token bucket per user+exchange (not paper).
+ * - Never leaves a bot stuck: every error of a start, a run or a stop ends, after bounded retries of
+ *   what may pass, in a terminal state (start failed, failed, stopped) with the reason.
  */
-import type { EventStore, RecordedEvent } from '@gridrocket/event-store/event-store.port';
-import { StreamNotFoundError } from '@gridrocket/event-store/event-store.port';
-import type { ReadStore } from '@gridrocket/read-store/read-store.port';
+import type { RecordedEvent } from '@gridrocket/event-store/event-store.port';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store/reactor';
-import type { BotOwnership, OwnershipListener } from '@gridrocket/streaming/ownership.port';
-import { evolveBot, initialBotState, type BotState } from '@gridrocket/bots/domain/bot.decider';
-import type { BotEvent } from '@gridrocket/bots/domain/bot.events';
-import { RecordTradingCommand, ReportBotLifecycleCommand, type RecordTradingResult, type RunnerReport } from '@gridrocket/bots/application/bot.commands';
+import type { OwnershipListener } from '@gridrocket/streaming/ownership.port';
+import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
+import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots/application/bot.commands';
 import type { CommandContext } from '@gridrocket/shared/command-context';
-import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges/exchange.port';
-import { splitSymbol } from '@gridrocket/exchanges/exchange.port';
+import { ConflictError } from '@gridrocket/shared/errors';
 import { isExchangeError } from '@gridrocket/exchanges/exchange.errors';
-import { validateGrid } from '../grid/ladder';
-import { roundMoney } from '../grid/decimal';
-import type { Fill, GridConfig } from '../grid/grid.types';
-import { BotTask, NotOwnedError, UnrecoverableError, toGridFill, toGridRules, type RecordedTradingEvent, type TaskHost } from './bot-task';
-import { RateLimiters, type TokenBucket } from './token-bucket';
+import { BotTask, NotOwnedError, UnrecoverableError, type TaskHost } from './bot-task';
+import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
+import { readBotRun, type BotRun } from './bot-stream';
+import { ExchangeCaller } from './exchange-calls';
+import { FillSources } from './fill-sources';
+import type { GridRunnerOptions, RunnerLogger } from './runner-options';
 
-export interface CommandExecutor {
-  execute<T = any>(command: object): Promise<T>;
-}
-
-export interface RunnerMetrics {
-  setRunningBots(count: number): void;
-  exchangeError(exchange: string, kind?: string): void;
-}
-
-export interface RunnerLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface GridRunnerOptions {
-  events: EventStore;
-  reads: ReadStore;
-  commands: CommandExecutor;
-  exchanges: ExchangeProvider;
-  ownership: BotOwnership;
-  metrics?: RunnerMetrics;
-  logger?: RunnerLogger;
-  /** The pid written into BotStarted (default process.pid). */
-  pid?: number;
-  /** Reactor (checkpoint) name; two runners sharing one read store need different names. */
-  name?: string;
-  /** Fill polling interval for ports without push (ccxt). */
-  pollMs?: number;
-  /** Backoff of retryable exchange errors. */
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  /** Per user+exchange token bucket for non-paper exchanges. */
-  rateLimit?: { capacity: number; perSecond: number };
-  /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
-  onConverged?: (botId: string) => void;
-}
+export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
 
 export const RUNNER_INDEX = 'runner_bots';
 const ACTIVE_STATUSES = new Set(['starting', 'running', 'stopping']);
 const LIFECYCLE_TYPES = ['BotStartRequested', 'BotStarted', 'BotStartFailed', 'BotStopRequested', 'BotStopped', 'BotFailed', 'BotDeleted'];
 const PREFIX_LENGTH = 'gr-'.length + 8 + 1;
-
-interface StreamInfo {
-  state: BotState;
-  run: number;
-  runEvent: RecordedEvent | null;
-  /** The BotStopRequested of this run, when one came: what the stop's work is caused by. */
-  stopEvent: RecordedEvent | null;
-  /** Orders of this run recorded as placed but neither cancelled nor fully filled in the history. */
-  unclosed: string[];
-  fills: Fill[];
-  fillsSinceMs: number;
-  ids: string[];
-  revision: bigint | null;
-}
-
-/** Folds a bot's stream: its lifecycle state and, for the current run, the fills it recorded. */
-export function foldBotStream(events: RecordedEvent[]): StreamInfo {
-  let state = initialBotState;
-  let run = -1;
-  let runEvent: RecordedEvent | null = null;
-  let stopEvent: RecordedEvent | null = null;
-  let placed = new Map<string, number>(); // client order id → amount still unaccounted for
-  let fills: Fill[] = [];
-  let ids: string[] = [];
-  let lastFillAt = -1;
-  let firstPlacedAt = -1;
-  let revision: bigint | null = null;
-  for (const e of events) {
-    state = evolveBot(state, { type: e.type, data: e.data } as BotEvent);
-    revision = e.revision;
-    if (e.type === 'BotStartRequested') {
-      run = Number(e.revision);
-      runEvent = e;
-      stopEvent = null;
-      placed = new Map();
-      fills = [];
-      ids = [];
-      lastFillAt = -1;
-      firstPlacedAt = -1;
-      continue;
-    }
-    if (e.type === 'BotStopRequested') stopEvent = e;
-    ids.push(e.id);
-    const d = e.data as any;
-    if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && d.run === run) placed.set(d.clientOrderId, d.amount);
-    if (e.type === 'OrderCancelled' && d.run === run) placed.delete(d.clientOrderId);
-    if ((e.type === 'OrderFilled' || e.type === 'TakeProfitFilled') && d.run === run) {
-      const left = placed.get(d.clientOrderId);
-      if (left !== undefined) {
-        if (left - d.amount <= 1e-12) placed.delete(d.clientOrderId);
-        else placed.set(d.clientOrderId, left - d.amount);
-      }
-      fills.push(toGridFill(d));
-      if (d.at > lastFillAt) lastFillAt = d.at;
-    } else if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && d.run === run && firstPlacedAt < 0) {
-      firstPlacedAt = d.at;
-    }
-  }
-  const fillsSinceMs = lastFillAt >= 0 ? lastFillAt : firstPlacedAt >= 0 ? firstPlacedAt : 0;
-  return { state, run, runEvent, stopEvent, unclosed: [...placed.keys()], fills, fillsSinceMs, ids, revision };
-}
-
-interface PriceGroup {
-  unsubscribe: () => void;
-  tasks: Set<BotTask>;
-}
-
-/** Polls an account's fills for one symbol (ports without push), shared by the bots there. */
-class FillPoller {
-  readonly tasks = new Set<BotTask>();
-  private cursor = Number.MAX_SAFE_INTEGER;
-  private seen = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight = false;
-  private again = false;
-  private polls = 0;
-  private stopped = false;
-
-  constructor(
-    private readonly runner: GridRunner,
-    readonly port: ExchangePort,
-    readonly symbol: string,
-    private readonly pollMs: number,
-  ) {}
-
-  add(task: BotTask) {
-    this.tasks.add(task);
-    this.cursor = Math.min(this.cursor, Math.max(0, task.fillsSinceMs - 60_000));
-    if (!this.timer && !this.stopped) {
-      this.timer = setInterval(() => this.trigger(), this.pollMs);
-      this.timer.unref?.();
-    }
-  }
-
-  remove(task: BotTask): boolean {
-    this.tasks.delete(task);
-    if (this.tasks.size === 0) this.stop();
-    return this.tasks.size === 0;
-  }
-
-  stop() {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  trigger() {
-    if (this.stopped) return;
-    if (this.inFlight) {
-      this.again = true;
-      return;
-    }
-    this.inFlight = true;
-    void this.poll()
-      .catch(() => undefined)
-      .finally(() => {
-        this.inFlight = false;
-        if (this.again) {
-          this.again = false;
-          this.trigger();
-        }
-      });
-  }
-
-  private async poll() {
-    const first = this.tasks.values().next().value as BotTask | undefined;
-    if (!first) return;
-    const fills = await this.runner.call(first, () => this.port.recentFills(this.symbol, this.cursor === Number.MAX_SAFE_INTEGER ? 0 : this.cursor), 1);
-    let max = this.cursor === Number.MAX_SAFE_INTEGER ? 0 : this.cursor;
-    const touched = new Set<BotTask>();
-    for (const f of fills) {
-      if (f.timestamp > max) max = f.timestamp;
-      if (this.seen.has(f.fillId)) continue;
-      this.seen.set(f.fillId, f.timestamp);
-      const task = this.runner.taskFor(f.clientOrderId);
-      if (task && this.tasks.has(task)) {
-        task.acceptFill(f);
-        touched.add(task);
-      }
-    }
-    this.cursor = max;
-    for (const [id, ts] of this.seen) if (ts < max) this.seen.delete(id);
-    // Now and then: orders that left the book without a fill we saw (cancelled outside, or a fill
-    // still on its way) are marked closed; the task then looks them up before doing anything else.
-    if (++this.polls % 10 === 0) {
-      const open = await this.runner.call(first, () => this.port.openOrders(this.symbol), 1);
-      const ids = new Set(open.map((o) => o.clientOrderId));
-      for (const task of this.tasks) {
-        for (const id of task.open.keys()) {
-          if (!ids.has(id)) {
-            task.open.delete(id);
-            task.closed.set(id, { clientOrderId: id });
-            touched.add(task);
-          }
-        }
-      }
-    }
-    for (const task of touched) this.runner.kick(task);
-  }
-}
+/** Errors that are neither the exchange's nor ours (a bug, a broken input) are retried this often, then the bot fails. */
+const MAX_UNEXPECTED = 3;
+/** A stop that keeps failing on retryable errors completes anyway after this many tries. */
+const MAX_STOP_ATTEMPTS = 8;
 
 export class GridRunner implements TaskHost {
   private readonly tasks = new Map<string, BotTask>();
   private readonly byPrefix = new Map<string, BotTask>();
   private readonly lanes = new Map<string, Promise<void>>();
-  private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
-  private readonly pollers = new Map<string, FillPoller>();
-  private readonly prices = new Map<string, PriceGroup>();
-  private readonly limiters: RateLimiters;
   private readonly failures = new Map<string, number>();
+  private readonly unexpected = new Map<string, number>();
+  private readonly calls: ExchangeCaller;
+  private readonly sources: FillSources;
   private reactor: RunningReactor | null = null;
   private running = false;
   readonly pid: number;
@@ -253,8 +59,14 @@ export class GridRunner implements TaskHost {
     this.pid = o.pid ?? process.pid;
     this.name = o.name ?? 'grid-runner';
     this.log = o.logger ?? { log: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) };
-    const rl = o.rateLimit ?? { capacity: 10, perSecond: 8 };
-    this.limiters = new RateLimiters(rl.capacity, rl.perSecond);
+    this.calls = new ExchangeCaller({
+      paper: o.exchanges.mode === 'paper',
+      rateLimit: o.rateLimit,
+      retryBaseMs: o.retryBaseMs,
+      retryMaxMs: o.retryMaxMs,
+      onError: (exchange, code) => o.metrics?.exchangeError(exchange, code),
+    });
+    this.sources = new FillSources(o.exchanges, this, o.pollMs ?? 2000);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -285,7 +97,7 @@ export class GridRunner implements TaskHost {
     await this.reactor?.stop();
     for (const task of [...this.tasks.values()]) this.release(task);
     await Promise.all([...this.lanes.values()]);
-    for (const p of this.pollers.values()) p.stop();
+    this.sources.stop();
   }
 
   /** Bots this runner is running now (started and not released). */
@@ -360,141 +172,79 @@ export class GridRunner implements TaskHost {
 
   private async syncNow(botId: string): Promise<void> {
     if (!this.running || !this.o.ownership.owns(botId)) return;
-    let events: RecordedEvent[];
-    try {
-      events = await this.o.events.readStream(`bot-${botId}`);
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return;
-      throw err;
-    }
-    const info = foldBotStream(events);
-    const status = info.state.status;
+    const info = await readBotRun(this.o.events, botId);
     let task = this.tasks.get(botId);
-    if (task && (task.id.run !== info.run || !ACTIVE_STATUSES.has(status))) {
+    const status = info?.bot.status ?? 'stopped';
+    if (task && (!info || task.id.run !== info.bot.run || !ACTIVE_STATUSES.has(status))) {
       this.release(task); // another run, or stopped/failed/deleted elsewhere: let it go
       task = undefined;
     }
-    if (status === 'stopped' || !info.runEvent || !info.state.config) return;
+    if (!info || status === 'stopped') return;
     if (status === 'stopping') {
-      await this.stopBot(task ?? this.newTask(info), info, !!task);
+      await this.stopBot(task ?? newTask(info, this, this.o.exchanges.mode), info, !!task);
       return;
     }
     if (task) {
       // Already running here: make sure it has converged (a retry after a transient error lands here).
-      await this.guard(task, () => task!.converge().then(() => this.converged(task!)));
+      const t = task;
+      await this.guard(t, () => t.converge().then(() => this.converged(t)));
       return;
     }
-    await this.boot(this.newTask(info), info, status === 'starting');
+    await this.boot(newTask(info, this, this.o.exchanges.mode), info, status === 'starting');
   }
 
-  private newTask(info: StreamInfo): BotTask {
-    const s = info.state;
-    const c = s.config!;
-    const config: GridConfig = {
-      botType: s.botType!,
-      numOfOrders: c.numOfOrders,
-      orderSize: c.orderSize,
-      interval: c.interval,
-      entryPrice: c.entryPrice,
-      takeProfit: c.takeProfit,
-      leverage: s.botType === 'Futures' ? c.leverage : 1,
-    };
-    const task = new BotTask(
-      {
-        botId: s.botId!,
-        userId: s.userId!,
-        run: info.run,
-        correlationId: info.runEvent!.metadata.correlationId,
-        causationId: info.runEvent!.id,
-        exchange: c.exchange,
-        market: s.botType === 'Futures' ? 'futures' : 'spot',
-        symbol: c.symbol,
-        config,
-      },
-      this,
-    );
-    task.revision = info.revision;
-    for (const id of info.ids) task.recordedIds.add(id);
-    task.fillsSinceMs = info.fillsSinceMs;
-    return task;
-  }
-
-  private async prepare(task: BotTask, info: StreamInfo): Promise<void> {
-    const { id } = task;
-    task.port = await this.o.exchanges.for({ userId: id.userId, exchange: id.exchange, market: id.market });
-    const market = await this.call(task, () => task.port.marketRules(id.symbol));
-    const rules = toGridRules(market);
-    const validation = validateGrid(task.config, rules);
-    if (!validation.ok) throw new UnrecoverableError(validation.reason);
-    task.rebuild(rules, info.fills);
-  }
-
-  private async boot(task: BotTask, info: StreamInfo, starting: boolean): Promise<void> {
+  private async boot(task: BotTask, info: BotRun, starting: boolean): Promise<void> {
     task.started = !starting;
     this.attach(task);
     await this.guard(task, async () => {
-      await this.prepare(task, info);
-      const { id } = task;
-      if (starting && id.market === 'futures') {
-        task.ensureOwned();
-        await this.call(task, () => task.port.setLeverage(id.symbol, task.config.leverage));
-      }
-      await task.recover(info.unclosed);
+      await prepare(task, info, this.o.exchanges);
+      await prepareFutures(task);
+      await task.recover([...info.bot.trading.unclosed.keys()]);
       task.ready = true;
-      if (starting) await this.checkFunds(task);
+      if (starting) await checkFunds(task);
       await task.converge();
       if (starting) {
         await this.report(task, { type: 'MarkStarted', pid: this.pid });
         task.started = true;
+      } else if (info.bot.status === 'running' && info.bot.pid !== this.pid) {
+        await this.report(task, { type: 'MarkResumed', pid: this.pid });
       }
       this.updateMetrics();
       this.converged(task);
     });
   }
 
-  /** The balance must cover what the ladder still has to place (the grid's cost, spec section 5). */
-  private async checkFunds(task: BotTask): Promise<void> {
-    const { id } = task;
-    let need = 0;
-    for (const d of task.plan().toPlace) if (d.side === 'buy') need += (d.price * d.amount) / task.config.leverage;
-    need = roundMoney(need);
-    if (need <= 0) return;
-    const quote = id.market === 'futures' ? 'USDT' : splitSymbol(id.symbol).quote;
-    task.ensureOwned();
-    const balances = await this.call(task, () => task.port.balances());
-    const available = balances.find((b) => b.symbol === quote)?.available ?? 0;
-    if (available < need) {
-      throw new UnrecoverableError(
-        `Insufficient balance: the grid needs ${need} ${quote} but only ${roundMoney(available)} ${quote} is available on ${id.exchange} ${id.market}`,
-      );
-    }
-  }
-
-  private async stopBot(task: BotTask, info: StreamInfo, attached: boolean): Promise<void> {
+  private async stopBot(task: BotTask, info: BotRun, attached: boolean): Promise<void> {
     // What happens from here (cancels, BotStopped) is caused by the stop request, and shares its correlation.
     if (info.stopEvent) {
       task.id.correlationId = info.stopEvent.metadata.correlationId;
       task.id.causationId = info.stopEvent.id;
     }
     try {
-      if (!attached || !task.hasPort) await this.prepare(task, info);
+      if (!attached || !task.hasPort) await prepare(task, info, this.o.exchanges);
       // profit of fills that happened meanwhile is still counted; cancels lost in a crash are recorded
-      await task.recover(info.unclosed);
-      if (info.state.cancelAllOrders) await task.cancelAll();
+      await task.recover([...info.bot.trading.unclosed.keys()]);
+      if (info.bot.cancelAllOrders) await task.cancelAll();
+      if (info.bot.closePosition) await closePosition(task);
       task.ensureOwned();
       this.release(task);
+      this.failures.delete(task.botId);
       await this.reportFor(task, { type: 'MarkStopped' });
     } catch (err) {
       if (err instanceof NotOwnedError) return;
-      if (err instanceof UnrecoverableError || (isExchangeError(err) && !err.retryable)) {
-        // Cannot reach the orders (e.g. the key was removed): stop anyway, and say why.
-        this.release(task);
-        this.log.warn(`bot ${task.botId}: stopped without reaching the exchange: ${(err as Error).message}`);
-        await this.reportFor(task, { type: 'MarkStopped' });
+      this.release(task);
+      const e = err as Error;
+      const n = (this.failures.get(task.botId) ?? 0) + 1;
+      const retryable = (isExchangeError(err) && err.retryable) || err instanceof ConflictError;
+      if (retryable && n < MAX_STOP_ATTEMPTS) {
+        this.failures.set(task.botId, n);
+        this.scheduleSync(task.botId, n);
         return;
       }
-      this.release(task);
-      this.scheduleSync(task.botId, (err as Error).message);
+      // A stop always completes: the bot ends stopped, and says why its orders may not all be cancelled.
+      this.failures.delete(task.botId);
+      this.log.warn(`bot ${task.botId}: stopped without reaching the exchange: ${e.message}`);
+      await this.reportFor(task, { type: 'MarkFailed', reason: `Stopped, but the exchange could not be reached to finish the stop: ${e.message}` });
     }
   }
 
@@ -505,6 +255,7 @@ export class GridRunner implements TaskHost {
     try {
       await fn();
       this.failures.delete(task.botId);
+      this.unexpected.delete(task.botId);
     } catch (err) {
       await this.handleError(task, err as Error);
     }
@@ -516,14 +267,23 @@ export class GridRunner implements TaskHost {
       await this.fail(task, err.message);
       return;
     }
+    if (!isExchangeError(err) && !(err instanceof ConflictError)) {
+      // Not the exchange's: a bug or an input the engine cannot take. Retried a few times, then the bot fails.
+      const u = (this.unexpected.get(task.botId) ?? 0) + 1;
+      this.unexpected.set(task.botId, u);
+      if (u > MAX_UNEXPECTED) {
+        this.unexpected.delete(task.botId);
+        await this.fail(task, err.message);
+        return;
+      }
+    }
     const n = (this.failures.get(task.botId) ?? 0) + 1;
     this.failures.set(task.botId, n);
     this.log.warn(`bot ${task.botId}: ${err.message} (attempt ${n}; retrying)`);
-    if (!task.ready) {
-      // A start or resume that did not finish: start over (every step is idempotent).
+    if (!task.ready || !task.started) {
+      // A start or resume that did not finish (or a start not yet reported): start over (every step is idempotent).
       this.release(task);
-      const t = setTimeout(() => void this.sync(task.botId), this.delay(n));
-      t.unref?.();
+      this.scheduleSync(task.botId, n);
       return;
     }
     this.retryLater(task, err.message);
@@ -544,7 +304,7 @@ export class GridRunner implements TaskHost {
 
   retryLater(task: BotTask, _reason: string): void {
     if (task.retryTimer || task.released) return;
-    const delay = this.delay(this.failures.get(task.botId) ?? 1);
+    const delay = this.calls.delay(this.failures.get(task.botId) ?? 1);
     task.retryTimer = setTimeout(() => {
       task.retryTimer = null;
       if (!task.released) void this.sync(task.botId);
@@ -552,21 +312,13 @@ export class GridRunner implements TaskHost {
     task.retryTimer.unref?.();
   }
 
-  private scheduleSync(botId: string, _reason: string) {
-    const n = (this.failures.get(botId) ?? 0) + 1;
-    this.failures.set(botId, n);
-    const t = setTimeout(() => void this.sync(botId), this.delay(n));
+  private scheduleSync(botId: string, failures: number) {
+    const t = setTimeout(() => void this.sync(botId), this.calls.delay(failures));
     t.unref?.();
   }
 
-  private delay(failures: number): number {
-    return Math.min(this.o.retryMaxMs ?? 30_000, (this.o.retryBaseMs ?? 200) * 2 ** Math.min(failures - 1, 10));
-  }
-
   backoff(attempt: number): Promise<void> {
-    const base = this.o.retryBaseMs ?? 200;
-    const ms = Math.min(this.o.retryMaxMs ?? 30_000, base * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-    return new Promise((r) => setTimeout(r, ms));
+    return this.calls.backoff(attempt);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -576,39 +328,15 @@ export class GridRunner implements TaskHost {
     return this.running && this.o.ownership.owns(botId);
   }
 
-  private limiter(task: BotTask): TokenBucket | null {
-    if (this.o.exchanges.mode === 'paper') return null;
-    return this.limiters.for(`${task.id.userId}|${task.id.exchange}`);
+  call<T>(task: BotTask, fn: () => Promise<T>, retries = 4): Promise<T> {
+    return this.calls.call(task.id, fn, retries, () => task.ensureOwned());
   }
 
-  async call<T>(task: BotTask, fn: () => Promise<T>, retries = 4): Promise<T> {
-    const limiter = this.limiter(task);
-    for (let attempt = 1; ; attempt++) {
-      if (limiter) await limiter.take();
-      try {
-        return await fn();
-      } catch (err) {
-        if (isExchangeError(err)) {
-          this.o.metrics?.exchangeError(task.id.exchange, err.code);
-          if (err.retryable && attempt < retries) {
-            await this.backoff(attempt);
-            task.ensureOwned();
-            continue;
-          }
-        }
-        throw err;
-      }
-    }
-  }
-
-  async record(task: BotTask, events: RecordedTradingEvent[]): Promise<void> {
-    const fresh = events.filter((e) => !task.recordedIds.has(e.id));
-    if (fresh.length === 0) return;
+  async record(task: BotTask, facts: TradingEvent[]): Promise<void> {
+    if (facts.length === 0) return;
     task.ensureOwned();
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    const result = await this.o.commands.execute<RecordTradingResult>(new RecordTradingCommand(ctx, task.botId, fresh, task.revision));
-    for (const e of fresh) task.recordedIds.add(e.id);
-    task.revision = result.revision;
+    await this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts));
   }
 
   private async report(task: BotTask, report: RunnerReport): Promise<void> {
@@ -624,7 +352,7 @@ export class GridRunner implements TaskHost {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Fill sources and prices
+  // Fill sources
 
   taskFor(clientOrderId: string): BotTask | undefined {
     return this.byPrefix.get(clientOrderId.slice(0, PREFIX_LENGTH));
@@ -648,81 +376,13 @@ export class GridRunner implements TaskHost {
     this.o.onConverged?.(task.botId);
   }
 
-  private accountKey(task: BotTask) {
-    return `${task.id.userId}|${task.id.exchange}|${task.id.market}`;
-  }
-
   private attach(task: BotTask): void {
     this.tasks.set(task.botId, task);
     this.byPrefix.set(task.prefix, task);
-    const detachers: Array<() => void> = [];
-    let attachedPort = false;
-    const attachPort = (port: ExchangePort) => {
-      if (attachedPort || task.released) return;
-      attachedPort = true;
-      if (port.watchOrders) {
-        const key = this.accountKey(task);
-        let w = this.watchers.get(key);
-        if (!w) {
-          const tasks = new Set<BotTask>();
-          const unsubscribe = port.watchOrders((u: OrderUpdate) => this.onOrderUpdate(u));
-          w = { unsubscribe, tasks };
-          this.watchers.set(key, w);
-        }
-        w.tasks.add(task);
-        const ww = w;
-        detachers.push(() => {
-          ww.tasks.delete(task);
-          if (ww.tasks.size === 0) {
-            ww.unsubscribe();
-            this.watchers.delete(key);
-          }
-        });
-      } else {
-        const key = `${this.accountKey(task)}|${task.id.symbol}`;
-        let p = this.pollers.get(key);
-        if (!p) this.pollers.set(key, (p = new FillPoller(this, port, task.id.symbol, this.o.pollMs ?? 2000)));
-        p.add(task);
-        const pp = p;
-        detachers.push(() => {
-          if (pp.remove(task)) this.pollers.delete(key);
-        });
-      }
-    };
-    // The port is known after prepare(); subscribe to fills before recover() reads the exchange.
-    task.onPort = attachPort;
-    // One price subscription per exchange/market/symbol: a tick wakes the pollers of that symbol.
-    const pkey = `${task.id.exchange}|${task.id.market}|${task.id.symbol}`;
-    let g = this.prices.get(pkey);
-    if (!g) {
-      const tasks = new Set<BotTask>();
-      const unsubscribe = this.o.exchanges.prices.subscribe({ exchange: task.id.exchange, market: task.id.market, symbol: task.id.symbol }, () => {
-        for (const [k, poller] of this.pollers) if (k.endsWith(`|${task.id.symbol}`) && poller.symbol === task.id.symbol) poller.trigger();
-      });
-      g = { unsubscribe, tasks };
-      this.prices.set(pkey, g);
-    }
-    g.tasks.add(task);
-    const gg = g;
-    detachers.push(() => {
-      gg.tasks.delete(task);
-      if (gg.tasks.size === 0) {
-        gg.unsubscribe();
-        this.prices.delete(pkey);
-      }
-    });
-    task.detach = () => detachers.forEach((d) => d());
+    this.sources.attach(task);
   }
 
-  private onOrderUpdate(u: OrderUpdate): void {
-    const task = this.taskFor(u.order.clientOrderId);
-    if (!task || task.released) return;
-    if (u.fill) task.acceptFill(u.fill as ExchangeFill);
-    task.acceptOrder(u.order);
-    if (u.fill || u.order.status !== 'open') this.kick(task);
-  }
-
-  /** Lets a bot go: no more exchange calls or appends for it; its orders stay where they are. */
+  /** Lets a bot go: no more exchange calls or records for it; its orders stay where they are. */
   private release(task: BotTask): void {
     if (task.released) return;
     task.released = true;

@@ -7,7 +7,8 @@ import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exch
 import { applyFills, desiredOrders, initialState } from '../grid/grid.engine';
 import { isOwnClientOrderId } from '../grid/client-order-id';
 import type { GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { toGridFill } from '../runner/bot-task';
+import { splitSymbol } from '@gridrocket/exchanges/exchange.port';
+import { toEngineFill } from '../runner/bot-workflow';
 
 export interface GridCheck {
   ok: boolean;
@@ -22,7 +23,8 @@ const line = (o: { clientOrderId: string; side: string; price: number; amount: n
 
 export function checkGrid(config: GridConfig, rules: MarketRules, engineId: string, fills: ExchangeFill[], open: Order[]): GridCheck {
   const own = fills.filter((f) => isOwnClientOrderId(engineId, f.clientOrderId)).sort((a, b) => Number(a.fillId) - Number(b.fillId));
-  const state = applyFills(initialState(config, rules, engineId), own.map(toGridFill));
+  // What the account received: a buy fee taken in the coin (Binance spot) leaves less (issue 10 finding 2).
+  const state = applyFills(initialState(config, rules, engineId), own.map((f) => toEngineFill(f, config.botType === 'Spot' ? splitSymbol(f.symbol).base : undefined)));
   const expected = desiredOrders(config, rules, state).map(line).sort();
   const mine = open.filter((o) => isOwnClientOrderId(engineId, o.clientOrderId));
   const actual = mine.map(line).sort();

@@ -1,0 +1,99 @@
+/**
+ * What a start, a resume and a stop do before and after the loop: the task built from the bot's
+ * stream, the venue's rules and the engine rebuilt from the history, futures leverage/margin/position
+ * mode, the balance check (decided by the workflow), and closing a futures position at a stop.
+ */
+import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
+import { validateGrid } from '../grid/ladder';
+import { floorToStep } from '../grid/decimal';
+import { BotTask, UnrecoverableError, toGridRules, type TaskHost } from './bot-task';
+import { decide, toGridConfig } from './bot-workflow';
+import type { BotRun } from './bot-stream';
+
+export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTask {
+  const b = info.bot;
+  const c = b.config;
+  const config = toGridConfig(c, b.botType);
+  const task = new BotTask(
+    {
+      botId: b.botId,
+      userId: b.userId,
+      run: b.run,
+      correlationId: info.runEvent.metadata.correlationId,
+      causationId: info.runEvent.id,
+      exchange: c.exchange,
+      market: b.botType === 'Futures' ? 'futures' : 'spot',
+      symbol: c.symbol,
+      config,
+    },
+    host,
+  );
+  task.fillsSinceMs = fillsSince(info, mode);
+  return task;
+}
+
+/**
+ * Exchange time from which the bot may have missed fills: its last recorded fill, else its first
+ * placement of the run, else the run's start — the wall clock of the start request on a live venue,
+ * whose clock it is; the paper venue keeps its feed's time, which only its placements give, and has
+ * no time windows (1). Never 0 (issue 10 finding 1).
+ */
+export function fillsSince(info: BotRun, mode: ExchangeMode): number {
+  const t = info.bot.trading;
+  if (t.lastFillAt >= 0) return t.lastFillAt;
+  if (t.firstPlacedAt >= 0) return t.firstPlacedAt;
+  if (mode !== 'paper') return Date.parse(info.runEvent.metadata.occurredAt);
+  return 1;
+}
+
+/** The port, the market's rules (validated), the fee rate, and the engine rebuilt from the recorded fills. */
+export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangeProvider): Promise<void> {
+  const { id } = task;
+  task.port = await exchanges.for({ userId: id.userId, exchange: id.exchange, market: id.market });
+  const market = await task.call(() => task.port.marketRules(id.symbol));
+  const rules = toGridRules(market);
+  const validation = validateGrid(task.config, rules);
+  if (!validation.ok) throw new UnrecoverableError(validation.reason);
+  task.makerFee = market.makerFee;
+  task.rebuild(rules, info.bot.trading.runs);
+}
+
+export const HEDGE_MODE_REFUSED = (exchange: string) =>
+  `The ${exchange} futures account is in hedge mode: GridRocket trades in one-way mode only. Switch the account to one-way mode and start the bot again`;
+
+/**
+ * Futures, on every start AND resume: refuse an account in hedge mode (its orders would need a
+ * position side; see docs/runner.md), then set the leverage with isolated margin.
+ */
+export async function prepareFutures(task: BotTask): Promise<void> {
+  const { id, port } = task;
+  if (id.market !== 'futures') return;
+  task.ensureOwned();
+  if ((await task.call(() => port.positionMode())) === 'hedge') throw new UnrecoverableError(HEDGE_MODE_REFUSED(id.exchange));
+  task.ensureOwned();
+  await task.call(() => port.setLeverage(id.symbol, task.config.leverage, 'isolated'));
+}
+
+/** The balance must cover what the ladder still has to place, fees included (bot-workflow.ts). */
+export async function checkFunds(task: BotTask): Promise<void> {
+  const w = task.workflow();
+  task.ensureOwned();
+  const balances = await task.call(() => task.port.balances());
+  const available = balances.find((b) => b.symbol === w.quote)?.available ?? 0;
+  for (const a of decide(w, { type: 'BalanceSeen', available }).actions) {
+    if (a.type === 'report' && 'reason' in a.report) throw new UnrecoverableError(a.report.reason);
+  }
+}
+
+/** Futures stop with closePosition: what the bot holds is sold at market, reduce-only, once (its id is fixed). */
+export async function closePosition(task: BotTask): Promise<void> {
+  const w = task.workflow();
+  const action = decide(w, { type: 'StopRequested', cancelAllOrders: false, closePosition: true, ownOpen: [] }).actions.find((a) => a.type === 'close-position');
+  const port = task.port;
+  if (!action || action.type !== 'close-position') return;
+  const clientOrderId = `${task.prefix}${w.engine.cycle}-close`;
+  task.ensureOwned();
+  if (await task.call(() => port.orderByClientId(task.id.symbol, clientOrderId))) return;
+  task.ensureOwned();
+  await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: 'sell', amount: floorToStep(action.amount, task.rules.amountStep), clientOrderId, reduceOnly: true }));
+}

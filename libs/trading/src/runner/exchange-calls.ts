@@ -1,0 +1,55 @@
+/**
+ * Exchange calls of the runner: a token bucket per user+exchange (not on paper), retries of retryable
+ * errors with exponential back-off, and the back-off delays of bot-level retries.
+ */
+import { isExchangeError } from '@gridrocket/exchanges/exchange.errors';
+import { RateLimiters } from './token-bucket';
+
+export interface CallerOptions {
+  paper: boolean;
+  rateLimit?: { capacity: number; perSecond: number };
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  onError?: (exchange: string, code?: string) => void;
+}
+
+export class ExchangeCaller {
+  private readonly limiters: RateLimiters;
+
+  constructor(private readonly o: CallerOptions) {
+    const rl = o.rateLimit ?? { capacity: 10, perSecond: 8 };
+    this.limiters = new RateLimiters(rl.capacity, rl.perSecond);
+  }
+
+  /** `fn` with rate limiting; retryable errors are retried up to `retries` times (`beforeRetry` may throw). */
+  async call<T>(account: { userId: string; exchange: string }, fn: () => Promise<T>, retries: number, beforeRetry: () => void): Promise<T> {
+    const limiter = this.o.paper ? null : this.limiters.for(`${account.userId}|${account.exchange}`);
+    for (let attempt = 1; ; attempt++) {
+      if (limiter) await limiter.take();
+      try {
+        return await fn();
+      } catch (err) {
+        if (isExchangeError(err)) {
+          this.o.onError?.(account.exchange, err.code);
+          if (err.retryable && attempt < retries) {
+            await this.backoff(attempt);
+            beforeRetry();
+            continue;
+          }
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** Delay before the n-th retry of a whole bot step. */
+  delay(failures: number): number {
+    return Math.min(this.o.retryMaxMs ?? 30_000, (this.o.retryBaseMs ?? 200) * 2 ** Math.min(failures - 1, 10));
+  }
+
+  backoff(attempt: number): Promise<void> {
+    const base = this.o.retryBaseMs ?? 200;
+    const ms = Math.min(this.o.retryMaxMs ?? 30_000, base * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+    return new Promise((r) => setTimeout(r, ms));
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Where a bot's fills and prices come from: one push subscription per exchange account (watchOrders,
+ * paper), else one poller per account+symbol (ccxt); one price subscription per exchange/market/symbol,
+ * whose ticks wake the pollers of that symbol. Shared by the bots of a runner.
+ */
+import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges/exchange.port';
+import type { BotTask } from './bot-task';
+import { FillPoller, type PollerHost } from './fill-poller';
+
+export class FillSources {
+  private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
+  private readonly pollers = new Map<string, FillPoller<BotTask>>();
+  private readonly prices = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
+
+  constructor(
+    private readonly exchanges: ExchangeProvider,
+    private readonly host: PollerHost<BotTask>,
+    private readonly pollMs: number,
+  ) {}
+
+  poller(task: BotTask): FillPoller<BotTask> | undefined {
+    return this.pollers.get(`${this.accountKey(task)}|${task.id.symbol}`);
+  }
+
+  stop() {
+    for (const p of this.pollers.values()) p.stop();
+  }
+
+  private accountKey(task: BotTask) {
+    return `${task.id.userId}|${task.id.exchange}|${task.id.market}`;
+  }
+
+  /** Subscribes the bot: prices now, fills once its port is known (before recover reads the exchange). */
+  attach(task: BotTask): void {
+    const detachers: Array<() => void> = [];
+    let attachedPort = false;
+    task.onPort = (port: ExchangePort) => {
+      if (attachedPort || task.released) return;
+      attachedPort = true;
+      detachers.push(port.watchOrders ? this.watch(task, port) : this.poll(task, port));
+    };
+    detachers.push(this.subscribePrices(task));
+    task.detach = () => detachers.forEach((d) => d());
+  }
+
+  private watch(task: BotTask, port: ExchangePort): () => void {
+    const key = this.accountKey(task);
+    let w = this.watchers.get(key);
+    if (!w) {
+      const unsubscribe = port.watchOrders!((u: OrderUpdate) => this.onOrderUpdate(u));
+      w = { unsubscribe, tasks: new Set() };
+      this.watchers.set(key, w);
+    }
+    const ww = w;
+    ww.tasks.add(task);
+    return () => {
+      ww.tasks.delete(task);
+      if (ww.tasks.size === 0) {
+        ww.unsubscribe();
+        this.watchers.delete(key);
+      }
+    };
+  }
+
+  private poll(task: BotTask, port: ExchangePort): () => void {
+    const key = `${this.accountKey(task)}|${task.id.symbol}`;
+    let p = this.pollers.get(key);
+    if (!p) {
+      // Live and testnet venues keep the wall clock; the paper venue keeps its feed's time.
+      const clock = this.exchanges.mode === 'paper' ? null : () => Date.now();
+      this.pollers.set(key, (p = new FillPoller(this.host, port, task.id.symbol, this.pollMs, clock)));
+    }
+    const pp = p;
+    pp.add(task);
+    return () => {
+      if (pp.remove(task)) this.pollers.delete(key);
+    };
+  }
+
+  private subscribePrices(task: BotTask): () => void {
+    const { exchange, market, symbol } = task.id;
+    const pkey = `${exchange}|${market}|${symbol}`;
+    let g = this.prices.get(pkey);
+    if (!g) {
+      const unsubscribe = this.exchanges.prices.subscribe({ exchange, market, symbol }, () => {
+        for (const poller of this.pollers.values()) if (poller.symbol === symbol) poller.trigger();
+      });
+      g = { unsubscribe, tasks: new Set() };
+      this.prices.set(pkey, g);
+    }
+    const gg = g;
+    gg.tasks.add(task);
+    return () => {
+      gg.tasks.delete(task);
+      if (gg.tasks.size === 0) {
+        gg.unsubscribe();
+        this.prices.delete(pkey);
+      }
+    };
+  }
+
+  private onOrderUpdate(u: OrderUpdate): void {
+    const task = this.host.taskFor(u.order.clientOrderId);
+    if (!task || task.released) return;
+    if (u.fill) task.acceptFill(u.fill as ExchangeFill);
+    task.acceptOrder(u.order);
+    if (u.fill || u.order.status !== 'open') this.host.kick(task);
+  }
+}

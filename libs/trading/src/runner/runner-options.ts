@@ -1,0 +1,44 @@
+/** What a GridRunner is built with. */
+import type { EventStore } from '@gridrocket/event-store/event-store.port';
+import type { ReadStore } from '@gridrocket/read-store/read-store.port';
+import type { BotOwnership } from '@gridrocket/streaming/ownership.port';
+import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
+
+export interface CommandExecutor {
+  execute<T = any>(command: object): Promise<T>;
+}
+
+export interface RunnerMetrics {
+  setRunningBots(count: number): void;
+  exchangeError(exchange: string, kind?: string): void;
+}
+
+export interface RunnerLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface GridRunnerOptions {
+  events: EventStore;
+  reads: ReadStore;
+  commands: CommandExecutor;
+  exchanges: ExchangeProvider;
+  ownership: BotOwnership;
+  metrics?: RunnerMetrics;
+  logger?: RunnerLogger;
+  /** The pid written into BotStarted / BotResumed (default process.pid). */
+  pid?: number;
+  /** Reactor (checkpoint) name; two runners sharing one read store need different names. */
+  name?: string;
+  /** Fill polling interval for ports without push (ccxt). */
+  pollMs?: number;
+  /** Backoff of retryable exchange errors. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Per user+exchange token bucket for non-paper exchanges. */
+  rateLimit?: { capacity: number; perSecond: number };
+  /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
+  onConverged?: (botId: string) => void;
+}
+

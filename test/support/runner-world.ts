@@ -1,0 +1,83 @@
+/**
+ * A runner on a paper venue without the Nest app (the runner tests' common setup): a venue fed by a
+ * CSV, SQLite stores in a temporary folder, bots created and driven through the bot decider.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { BotCommandRunner, botDecider, type BotCommand, type BotConfig, type BotEvent, type BotState } from '@gridrocket/bots';
+import { EmbeddedOwnership } from '@gridrocket/streaming';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
+import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
+import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
+import { GridRunner, directCommands, type GridRunnerOptions } from '@gridrocket/trading';
+
+export class RunnerWorld {
+  readonly dir = mkdtempSync(join(tmpdir(), 'gr-runner-'));
+  readonly venue: PaperVenue;
+  readonly paper: PaperExchangeProvider;
+  readonly events: SqliteEventStore;
+  readonly reads: SqliteReadStore;
+  readonly cmd: BotCommandRunner;
+  private readonly runners: GridRunner[] = [];
+
+  constructor(csv: string, start: number) {
+    this.venue = new PaperVenue({ store: join(this.dir, 'paper.sqlite'), feed: new CsvReplayFeed(csv) });
+    this.venue.advanceTo(start);
+    this.paper = new PaperExchangeProvider(this.venue);
+    this.events = new SqliteEventStore(join(this.dir, 'events.sqlite'), 20);
+    this.reads = new SqliteReadStore(join(this.dir, 'read.sqlite'));
+    this.cmd = new BotCommandRunner(this.events);
+  }
+
+  async runner(options: Partial<GridRunnerOptions> & { exchanges?: ExchangeProvider } = {}): Promise<GridRunner> {
+    const r = new GridRunner({
+      events: this.events,
+      reads: this.reads,
+      commands: directCommands(this.events),
+      exchanges: this.paper,
+      ownership: new EmbeddedOwnership(),
+      pollMs: 25,
+      retryBaseMs: 10,
+      retryMaxMs: 50,
+      logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
+      ...options,
+    });
+    await r.start();
+    this.runners.push(r);
+    return r;
+  }
+
+  async run(command: BotCommand, userId = 'user') {
+    return this.cmd.run(command, { userId, correlationId: randomUUID() });
+  }
+
+  async create(userId: string, botType: 'Spot' | 'Futures', config: BotConfig): Promise<string> {
+    const botId = randomUUID();
+    await this.run({ type: 'CreateBot', botId, userId, botType, config }, userId);
+    return botId;
+  }
+
+  async history(botId: string) {
+    return this.events.readStream(`bot-${botId}`);
+  }
+
+  async types(botId: string): Promise<string[]> {
+    return (await this.history(botId)).map((e) => e.type);
+  }
+
+  async state(botId: string): Promise<BotState> {
+    return (await this.history(botId)).reduce((s, e) => botDecider.evolve(s, { type: e.type, data: e.data } as BotEvent), botDecider.initialState);
+  }
+
+  async close() {
+    for (const r of this.runners) await r.stop();
+    await this.events.close();
+    await this.reads.close();
+    this.venue.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
