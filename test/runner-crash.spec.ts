@@ -1,3 +1,4 @@
+// Over 400 lines: the crash test on the paper venue over RPC and on the ccxt adapter against four venue stand-ins.
 /**
  * Crash test of the grid runner (issue 5). The runner is its own OS process (crash-runner.child.ts)
  * on a data folder; the paper venue is an independent actor hosted by THIS process (it keeps its
