@@ -2,7 +2,8 @@
  * The ccxt adapter, offline: each of binance, binanceusdm, kucoin and kucoinfutures talks to a local
  * HTTP server on 127.0.0.1 standing in for the exchange (every `urls.api` entry points at it).
  */
-import { CcxtExchange, CcxtExchangeProvider, mapCcxtError } from './ccxt.exchange';
+import { CcxtExchange, mapCcxtError } from './ccxt.exchange';
+import { CcxtExchangeProvider } from './ccxt-provider';
 import {
   BadApiKeyError,
   DuplicateOrderError,

@@ -600,5 +600,4 @@ export class CcxtExchange implements ExchangePort {
   }
 }
 
-export { CcxtExchangeProvider, type CcxtExchangeProviderOptions } from './ccxt-provider';
 export { mapCcxtError } from './ccxt-errors';

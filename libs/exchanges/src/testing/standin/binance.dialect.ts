@@ -5,7 +5,7 @@
 import { splitSymbol } from '../../exchange.port';
 import type { FillRow, OrderRow } from '../../paper.store';
 import type { StubRequest, StubResponse } from '../exchange-stub.server';
-import type { Dialect, StandInCore } from './venue-standin';
+import type { Dialect, StandInCore } from './standin.types';
 
 const ok = (body: unknown): StubResponse => ({ status: 200, body });
 const params = (req: StubRequest) => new URLSearchParams(req.method === 'GET' || req.method === 'DELETE' ? req.rawQuery : req.body || req.rawQuery);

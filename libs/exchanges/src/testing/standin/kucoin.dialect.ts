@@ -6,7 +6,7 @@
 import { splitSymbol } from '../../exchange.port';
 import type { FillRow, OrderRow } from '../../paper.store';
 import type { StubRequest, StubResponse } from '../exchange-stub.server';
-import type { Dialect, StandInCore } from './venue-standin';
+import type { Dialect, StandInCore } from './standin.types';
 
 const env = (data: unknown): StubResponse => ({ status: 200, body: { code: '200000', data } });
 

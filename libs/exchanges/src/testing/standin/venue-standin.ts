@@ -16,33 +16,8 @@ import type { CcxtId } from '../ccxt.fixtures';
 import { binanceDialect } from './binance.dialect';
 import { kucoinDialect } from './kucoin.dialect';
 
-export interface StandInKey {
-  apiKey: string;
-  secret: string;
-  passphrase?: string;
-  userId: string;
-}
-
-/** What a dialect needs from the core. */
-export interface StandInCore {
-  venue: PaperVenue;
-  rules: VenueRules;
-  exchange: ExchangeName;
-  market: MarketType;
-  /** The account of the request's API key, or null (→ the venue's bad-key answer). */
-  account(req: StubRequest): ReturnType<PaperVenue['account']> | null;
-  now(): number;
-  /** Our error → the venue's answer. */
-  answer(e: unknown): StubResponse;
-  venueAnswer(a: VenueAnswer): StubResponse;
-  units(n: number): string;
-  /** Trades of [from, to] (inclusive) of the account and symbol, oldest first. */
-  fillsBetween(account: ReturnType<PaperVenue['account']>, symbol: string, from: number, to: number): FillRow[];
-  /** The window a trade-history request covers, or the venue's refusal. */
-  window(start: number | undefined, end: number | undefined): { from: number; to: number; newest: boolean } | { refused: StubResponse };
-}
-
-export type Dialect = (core: StandInCore) => Record<string, StubHandler>;
+export type { StandInKey, StandInCore, Dialect } from './standin.types';
+import type { StandInKey, StandInCore } from './standin.types';
 
 export function ccxtIdOf(exchange: ExchangeName, market: MarketType): CcxtId {
   if (exchange === 'Binance') return market === 'spot' ? 'binance' : 'binanceusdm';
