@@ -156,6 +156,19 @@ describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchan
     expect(stub.calls(method, path)).toHaveLength(6);
   });
 
+  it('waits at least the venue\'s Retry-After; a ban longer than our longest backoff is handed to the caller', async () => {
+    const [method, path] = fx.paths.balance;
+    stub.once(method, path, { ...fx.errors.rateLimited, headers: { 'Retry-After': '2' } });
+    await expect(port.balances()).resolves.toBeDefined();
+    expect(sleeps).toEqual([2000]);
+    // Binance 418: the IP is banned for the Retry-After seconds
+    stub.once(method, path, { status: 418, body: { code: -1003, msg: 'Way too many requests; IP banned until 1732000120000.' }, headers: { 'Retry-After': '120' } });
+    const err = await port.balances().catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.retryAfterMs).toBe(120_000);
+    expect(sleeps).toEqual([2000]);
+  });
+
   it('maps an outage to ExchangeDownError', async () => {
     const [method, path] = fx.paths.balance;
     stub.once(method, path, fx.errors.down);

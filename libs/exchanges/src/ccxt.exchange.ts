@@ -150,19 +150,36 @@ export class CcxtExchange implements ExchangePort {
 
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * Runs a venue call; a rate limit (Binance 429, or 418 = banned; Kucoin 429000) is retried with
+   * exponential backoff, never sooner than the venue's Retry-After; a wait longer than our longest
+   * backoff (a ban) is not waited out here: the error carries it to the caller.
+   */
   private async call<T>(fn: (ex: CcxtExchangeInstance) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await fn(this.#ex);
       } catch (e) {
         const mapped = mapCcxtError(e);
-        if (mapped instanceof RateLimitedError && attempt < this.retry.attempts) {
-          await this.sleep(this.backoff(attempt));
-          continue;
+        if (mapped instanceof RateLimitedError) {
+          const retryAfterMs = this.retryAfterMs();
+          if (retryAfterMs !== undefined) mapped.retryAfterMs = retryAfterMs;
+          const wait = Math.max(this.backoff(attempt), retryAfterMs ?? 0);
+          if (attempt < this.retry.attempts && wait <= this.retry.maxDelayMs) {
+            await this.sleep(wait);
+            continue;
+          }
         }
         throw mapped;
       }
     }
+  }
+
+  /** The Retry-After (seconds) of the venue's last answer, in ms. */
+  private retryAfterMs(): number | undefined {
+    const h = (this.#ex.last_response_headers ?? {}) as Record<string, string>;
+    const v = Number(h['retry-after'] ?? h['Retry-After']);
+    return Number.isFinite(v) && v >= 0 ? v * 1000 : undefined;
   }
 
   private backoff(attempt: number): number {
