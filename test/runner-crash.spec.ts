@@ -367,9 +367,11 @@ describe('grid runner crash safety on the ccxt adapter against the four venue st
       child = await startChild(world.dir, 'http://127.0.0.1:1', env);
       await createAndStart(world.events, CCXT_BOTS);
       let kills = 0;
+      let midWork = 0;
       const killAndRestart = async () => {
         await kill9(child!);
         kills++;
+        if (!(await world.converged())) midWork++; // killed with fills unrecorded or orders not yet replaced
         child = await startChild(world.dir, 'http://127.0.0.1:1', env);
       };
       await sleep(60 + random() * 200);
@@ -387,6 +389,8 @@ describe('grid runner crash safety on the ccxt adapter against the four venue st
         await until(`step ${i}`, () => world.converged(), 60_000);
       }
       expect(kills).toBe(CCXT_KILLS);
+      console.log(`crash test on ccxt (seed ${SEED + 1}): ${kills} kills, ${midWork} with work half done`);
+      expect(midWork).toBeGreaterThanOrEqual(1); // (a check on the test's own strength)
 
       // every fill recorded once; profits equal the uncrashed run's
       const actual = await world.profits();
