@@ -427,10 +427,11 @@ async function main() {
       await dialog.getByText(/The ladder costs .* USDT, more than the .* USDT available/).waitFor();
       if (!(await dialog.getByRole('button', { name: 'Save' }).isDisabled())) throw new Error('Save enabled for a ladder above the balance');
       // a ladder that goes below zero
-      await dialog.getByLabel('Price interval').fill('9999999999');
+      // (within the interval's bound of 1e9: the lowest order is 1234567890 − 98 × 99999999)
+      await dialog.getByLabel('Price interval').fill('99999999');
       await dialog.getByLabel('Order size').fill('0.01');
       await dialog.getByLabel('Entry Price').focus();
-      await dialog.getByText(/The lowest order would be at -/).waitFor();
+      await dialog.getByText('The lowest order would be at -8565432012: lower the grid size or the price interval').waitFor();
       if ((await dialog.getByTestId('total-cost').textContent()).includes('-')) throw new Error('a negative total cost is shown');
       // off the market's price step (0.01 for BTCUSDT on the paper exchange)
       await dialog.getByLabel('Price interval').fill('100');

@@ -145,12 +145,15 @@ export class BotsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<BotView> {
     const bid = botId(id);
-    const input = parseEditBot(merged(body, query));
-    assertSameUser(ctx.userId, input.userId);
-    // the market is known from the bot itself; another user's bot is left to the decider (404)
+    // the bot's type and market are known from the bot itself; another user's bot (or none) is left
+    // to the decider (404), and its edit is parsed without a type (the lenient futures minimum)
     const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, bid);
-    if (doc && doc.userid === ctx.userId && doc.s.config && doc.s.botType) {
-      await this.market.assert(ctx.userId, doc.s.botType, doc.s.config.symbol, { ...input.config, leverage: input.config.leverage ?? doc.s.config.leverage });
+    const own = doc && doc.userid === ctx.userId ? doc : null;
+    // the take-profit minimum is the edited bot's: a spot bot's maker fees, not the futures ones
+    const input = parseEditBot(merged(body, query), own?.s.botType ?? undefined);
+    assertSameUser(ctx.userId, input.userId);
+    if (own && own.s.config && own.s.botType) {
+      await this.market.assert(ctx.userId, own.s.botType, own.s.config.symbol, { ...input.config, leverage: input.config.leverage ?? own.s.config.leverage });
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));

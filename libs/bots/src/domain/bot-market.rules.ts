@@ -4,16 +4,16 @@
  * - `botFieldErrors`: the server's own schema (bot.rules.ts: lengths, numbers above 0, bounds),
  *   one message per field, worded with the form's labels.
  * - `marketFieldErrors`: what only the market decides: price and amount steps, the minimum amount
- *   and order value, a ladder that stays above 0, a take-profit above the round-trip fees and a
- *   cost within the available balance.
+ *   and order value, a take-profit above the round trip of the market's maker fee (bot.rules.ts
+ *   takeProfitFeeError, the one rule) and a cost within the available balance.
  * - `ladderPreview` and `maxAffordableGrid`: what the form shows next to the fields.
  *
  * Venue sources: steps and minimums are the market's `precision` and `limits` as ccxt reports
  * them (Binance PRICE_FILTER / LOT_SIZE / NOTIONAL, Kucoin priceIncrement / baseIncrement /
- * minFunds); fees are the market's maker and taker rates (MarketRules.makerFee / takerFee).
+ * minFunds); the fee is the market's maker rate (MarketRules.makerFee): the grid's orders rest on the book.
  */
 import type { BotType } from '@gridrocket/shared';
-import { parseCreateBot, parseEditBot } from './bot.rules';
+import { parseCreateBot, parseEditBot, takeProfitFeeError } from './bot.rules';
 
 export type BotFormField = 'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit' | 'leverage';
 export type BotFieldErrors = Partial<Record<BotFormField, string>>;
@@ -130,12 +130,6 @@ export function maxAffordableGrid(g: GridNumbers, available: number, cap = 99): 
   return best;
 }
 
-/** The smallest take-profit (%) that pays the buy and the sell at the taker rate, or null without fees. */
-export function minTakeProfitPercent(rules: Pick<MarketLimits, 'makerFee' | 'takerFee'>): number | null {
-  const rate = Math.max(rules.takerFee ?? 0, rules.makerFee ?? 0);
-  return rate > 0 ? money(2 * rate * 100) : null;
-}
-
 /**
  * What the market refuses of a grid whose fields are each valid on their own. `available` is the
  * quote balance the ladder may lock (null or undefined: not known, not checked).
@@ -153,17 +147,15 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
   } else if (rules.minAmount && g.orderSize < rules.minAmount) {
     out.orderSize = `Order size must be at least ${fmt(rules.minAmount)} (the market's minimum amount)`;
   }
+  // (a ladder reaching 0 is the parse's rule, bot.rules.ts ladderBoundProblems: not repeated here)
   const lowest = g.entryPrice - (Math.floor(g.numOfOrders) - 1) * g.interval;
-  if (lowest <= 0) {
-    out.numOfOrders = `The lowest order would be at ${fmt(money(lowest))}: lower the grid size or the price interval`;
-  } else if (!out.orderSize && money(lowest * g.orderSize) < rules.minNotional) {
+  if (lowest > 0 && !out.orderSize && money(lowest * g.orderSize) < rules.minNotional) {
     out.orderSize = `The lowest order is worth ${fmt(money(lowest * g.orderSize))} USDT, below the market's minimum order value of ${fmt(rules.minNotional)} USDT`;
   }
-  const minTp = minTakeProfitPercent(rules);
-  if (minTp !== null && g.takeProfit <= minTp) {
-    out.takeProfit = `Take profit must be above ${fmt(minTp)} %: the buy and the sell pay ${fmt(minTp / 2)} % in fees each`;
-  }
-  if (available !== null && available !== undefined && !out.numOfOrders) {
+  // the market's own maker rate, when it reports one (the parse checked the venue's default)
+  const feeError = rules.makerFee !== undefined ? takeProfitFeeError(g.takeProfit, rules.makerFee) : null;
+  if (feeError) out.takeProfit = feeError.message;
+  if (available !== null && available !== undefined && lowest > 0) {
     const cost = ladderCostOf(g);
     if (cost > available) {
       out.numOfOrders = `The ladder costs ${fmt(cost)} USDT, more than the ${fmt(money(available))} USDT available`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
-import { minTakeProfitPercent } from '@gridrocket/exchanges/venues';
+import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
 import { BotConfig } from './bot.events';
 
 /**
@@ -100,14 +100,27 @@ function parse<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
   return result.data;
 }
 
+/** A number as a trader reads it: no binary noise (0.1 % maker, not 0.09999999999999999). */
+const shown = (x: number) => String(Number(x.toPrecision(12)));
+
+/** The venue's default maker rate of a bot's market (a fraction), when the market's own is not known. */
+export function defaultMakerRate(exchange: ExchangeName, botType: BotType): number {
+  return venueRules(exchange, botType === 'Futures' ? 'futures' : 'spot').fees.maker;
+}
+
 /**
  * A take-profit that cannot cover the round trip of maker fees books a loss as "profit" (issue 10):
- * refused with the venue's minimum (libs/exchanges/src/venues, docs/exchanges.md).
+ * refused with the minimum of the one formula (libs/exchanges/src/venues, docs/exchanges.md). Maker,
+ * not taker: the grid's buys and its take-profit rest on the book. The one message of this rule, for
+ * the parse (venue default rate), the server's market check and the form (the market's rate).
  */
-export function takeProfitFeeError(exchange: ExchangeName, botType: BotType, takeProfit: number): FieldError | null {
-  const min = minTakeProfitPercent(exchange, botType === 'Futures' ? 'futures' : 'spot');
+export function takeProfitFeeError(takeProfit: number, makerRate: number): FieldError | null {
+  const min = minTakeProfitPercent(makerRate);
   if (takeProfit >= min) return null;
-  return { field: 'takeProfit', message: `takeProfit must be at least ${min} % on ${exchange} ${botType === 'Futures' ? 'futures' : 'spot'} to cover the buy and sell fees` };
+  return {
+    field: 'takeProfit',
+    message: `Take profit must be at least ${shown(min)} %: the buy and the take-profit sell each pay the ${shown(makerRate * 100)} % maker fee`,
+  };
 }
 
 export function parseCreateBot(input: unknown): CreateBotInput {
@@ -116,7 +129,7 @@ export function parseCreateBot(input: unknown): CreateBotInput {
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
-  const feeError = takeProfitFeeError(v.exchange, v.botType, v.takeProfit);
+  const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -144,7 +157,7 @@ export function parseEditBot(
 ): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
   const v = parse(editBotSchema, input);
   throwIfAny(numericBoundProblems(v));
-  const feeError = takeProfitFeeError(v.exchange, botType, v.takeProfit);
+  const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -216,17 +229,19 @@ export function fieldBoundProblem(field: BoundedField, value: number | undefined
 }
 
 /**
- * The grid as a whole: the ladder is entryPrice − i·interval for i = 0 … numOfOrders−1, so the interval
- * must lie below the entry price and the lowest order must still be priced above 0.
+ * The grid as a whole: the ladder is entryPrice − i·interval for i = 0 … numOfOrders−1, so the lowest
+ * order must still be priced above 0 (and the interval lie below the entry price). The one rule and
+ * message of a ladder reaching zero, shown by the form under Grid size and answered by the server.
  */
 export function ladderBoundProblems(v: NumericBotFields): FieldError[] {
   const { numOfOrders: n, interval, entryPrice } = v;
   if (![n, interval, entryPrice].every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return [];
-  if (interval! >= entryPrice!) return [{ field: 'interval', message: 'interval must be below the entry price' }];
   const lowest = entryPrice! - (n! - 1) * interval!;
   if (lowest <= 0) {
-    return [{ field: 'interval', message: `interval is too large for ${n} orders: the lowest order (entryPrice − (numOfOrders − 1) × interval) must be above 0` }];
+    const at = shown(Math.round(lowest * 1e8) / 1e8);
+    return [{ field: 'numOfOrders', message: `The lowest order would be at ${at}: lower the grid size or the price interval` }];
   }
+  if (interval! >= entryPrice!) return [{ field: 'interval', message: 'interval must be below the entry price' }];
   return [];
 }
 
