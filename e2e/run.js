@@ -572,12 +572,15 @@ async function main() {
       const dlg = page.getByRole('alertdialog', { name: 'Stop Bot' });
       await dlg.getByText('Are you sure you want to stop the Bot?').waitFor();
       await dlg.getByLabel('Cancel all orders').check();
+      // "Close the position at market" is for futures bots only (this one is spot)
+      if (await dlg.getByLabel('Close the position at market').count()) throw new Error('a spot bot offers to close a position');
       await shot('bots-stop-dialog');
       await dlg.getByRole('button', { name: 'Yes' }).click();
       await toast('Bot successfully stopped!');
       await page.locator(`[data-testid="bot-page"][data-state="stopped"]`).waitFor();
       const stopUrl = requests.find((u) => u.includes('/api/stopBot'));
       if (!stopUrl || new URL(stopUrl).searchParams.get('cancelAllOrders') !== 'true') throw new Error(`stop call without cancelAllOrders=true: ${stopUrl}`);
+      if (new URL(stopUrl).searchParams.has('closePosition')) throw new Error(`a spot stop asked to close a position: ${stopUrl}`);
       await page.getByRole('table', { name: 'Ladder orders' }).locator('tr[data-state="cancelled"]').first().waitFor({ timeout: T });
       await shot('bot-page-stopped');
     });
