@@ -5,6 +5,8 @@
  */
 import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
 import { validateGrid } from '../grid/ladder';
+import { liquidationProblem } from '../grid/liquidation';
+import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep } from '../grid/decimal';
 import { BotTask, UnrecoverableError, toGridRules, type TaskHost } from './bot-task';
 import { decide, toGridConfig } from './bot-workflow';
@@ -54,6 +56,11 @@ export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangePr
   const rules = toGridRules(market);
   const validation = validateGrid(task.config, rules);
   if (!validation.ok) throw new UnrecoverableError(validation.reason);
+  if (id.market === 'futures') {
+    // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start.
+    const problem = liquidationProblem(validation.ladder, task.config.leverage, marginTiers(id.exchange, id.symbol).tiers);
+    if (problem) throw new UnrecoverableError(problem);
+  }
   task.makerFee = market.makerFee;
   task.rebuild(rules, info.bot.trading.runs);
 }

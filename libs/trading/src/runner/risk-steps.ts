@@ -1,0 +1,79 @@
+/**
+ * The runner's part of the risk controls (issue 14, docs/risk.md): what a market price asks of a bot
+ * (grid/risk.ts decides) and the market sells of a stop-loss and a trailing take-profit. Executed in
+ * the bot's lane by BotTask.converge. Crash safety:
+ *  - a stop-loss is recorded (`StopLossStarted`) BEFORE anything is cancelled or sold; the replay
+ *    (replayBook) then keeps it under way, so a restart finishes it whatever the price has done since;
+ *  - a re-anchor is recorded (`GridReanchored`) before its cancels and placements; the replay gives the
+ *    new ladder, which converge completes;
+ *  - market sells carry a fixed client order id, are looked up before they are placed, and are never
+ *    retried blindly (a lost answer is found by the next lookup), so nothing is ever sold twice.
+ */
+import type { DesiredOrder } from '../grid/grid.types';
+import { beginStopLoss, decidePrice, reanchorBook, stopLossDoneReason, stopLossSell } from '../grid/risk';
+import { UnrecoverableError, type BotTask } from './bot-task';
+
+/** Settings that make a bot watch the market price. */
+export function watchesPrice(task: BotTask): boolean {
+  const c = task.config;
+  return c.stopLossPercent !== undefined || c.stopLossPrice !== undefined || (c.trailingDeviation ?? 0) > 0 || c.reanchor === 'follow';
+}
+
+/** Applies the latest market price (if any) to the bot: stop-loss, trailing, follow. */
+export async function applyPrice(task: BotTask): Promise<void> {
+  const price = task.lastPrice;
+  if (price === null || !task.ready || !watchesPrice(task)) return;
+  if (task.trail && task.trail.cycle !== task.state.cycle) task.trail = null;
+  const decision = decidePrice(task.config, task.rules, task.state, price, task.trail?.peak ?? null);
+  const { botId } = task;
+  const run = task.id.run;
+  switch (decision.type) {
+    case 'none':
+      return;
+    case 'stop-loss': {
+      const next = beginStopLoss(task.state, price, decision.level);
+      await task.recordFacts([{ type: 'StopLossStarted', data: { botId, run, cycle: next.cycle, price, level: decision.level } }]);
+      task.state = next;
+      return;
+    }
+    case 'trail':
+      task.trail = { cycle: task.state.cycle, peak: decision.peak };
+      return;
+    case 'trail-sell':
+      task.trail = { cycle: task.state.cycle, peak: decision.peak };
+      await marketSell(task, decision.order);
+      return;
+    case 'reanchor': {
+      const next = reanchorBook(task.state, task.config, task.rules, decision.to);
+      await task.recordFacts([{ type: 'GridReanchored', data: { botId, run, from: decision.from, to: decision.to, cycle: next.cycle } }]);
+      task.state = next;
+      return;
+    }
+  }
+}
+
+/**
+ * A stop-loss under way, after converge cancelled every order: the position is sold at market, and
+ * once nothing is left the bot stops with the reason (BotFailed: the runner cancels what is left).
+ */
+export async function finishStopLoss(task: BotTask): Promise<void> {
+  if (!task.state.stopLoss) return;
+  const sell = stopLossSell(task.config, task.rules, task.state);
+  if (sell) await marketSell(task, sell);
+  const reason = stopLossDoneReason(task.rules, task.state, task.workflow().quote);
+  if (reason) throw new UnrecoverableError(reason);
+  if (sell) task.retryLater('waiting for the fill of the stop-loss sell');
+}
+
+/** A market sell under a fixed id: looked up first (never twice), then its fill fetched and applied. */
+async function marketSell(task: BotTask, d: DesiredOrder): Promise<void> {
+  const symbol = task.id.symbol;
+  task.ensureOwned();
+  const existing = await task.call(() => task.port.orderByClientId(symbol, d.clientOrderId));
+  if (!existing) {
+    task.ensureOwned();
+    // No blind retry: an answer lost in a timeout is found by the lookup of the next converge.
+    await task.call(() => task.port.createMarketOrder({ symbol, side: 'sell', amount: d.amount, clientOrderId: d.clientOrderId, ...(d.reduceOnly ? { reduceOnly: true } : {}) }), 0);
+  }
+  await task.fetchMissedFills();
+}
