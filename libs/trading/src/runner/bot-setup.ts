@@ -56,11 +56,6 @@ export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangePr
   const rules = toGridRules(market);
   const validation = validateGrid(task.config, rules);
   if (!validation.ok) throw new UnrecoverableError(validation.reason);
-  if (id.market === 'futures') {
-    // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start.
-    const problem = liquidationProblem(validation.ladder, task.config.leverage, marginTiers(id.exchange, id.symbol).tiers);
-    if (problem) throw new UnrecoverableError(problem);
-  }
   task.makerFee = market.makerFee;
   task.rebuild(rules, info.bot.trading.runs);
 }
@@ -83,6 +78,14 @@ export async function prepareFutures(task: BotTask): Promise<void> {
 
 /** The balance must cover what the ladder still has to place, fees included (bot-workflow.ts). */
 export async function checkFunds(task: BotTask): Promise<void> {
+  const { id } = task;
+  if (id.market === 'futures') {
+    // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start
+    // (checked at a start only: a running bot is never stopped by it).
+    const validation = validateGrid(task.config, task.rules);
+    const problem = validation.ok ? liquidationProblem(validation.ladder, task.config.leverage, marginTiers(id.exchange, id.symbol).tiers) : null;
+    if (problem) throw new UnrecoverableError(problem);
+  }
   const w = task.workflow();
   task.ensureOwned();
   const balances = await task.call(() => task.port.balances());

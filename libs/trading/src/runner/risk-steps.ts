@@ -24,7 +24,12 @@ export async function applyPrice(task: BotTask): Promise<void> {
   const price = task.lastPrice;
   if (price === null || !task.ready || !watchesPrice(task)) return;
   if (task.trail && task.trail.cycle !== task.state.cycle) task.trail = null;
-  const decision = decidePrice(task.config, task.rules, task.state, price, task.trail?.peak ?? null);
+  let decision = decidePrice(task.config, task.rules, task.state, price, task.trail?.peak ?? null);
+  if (decision.type === 'stop-loss' || decision.type === 'trail-sell' || decision.type === 'reanchor') {
+    // Acting on the market: first make sure every fill up to now is applied (the position and its average are exact).
+    await task.fetchMissedFills();
+    decision = decidePrice(task.config, task.rules, task.state, price, task.trail?.peak ?? null);
+  }
   const { botId } = task;
   const run = task.id.run;
   switch (decision.type) {
