@@ -203,5 +203,33 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     // (600 − 12) ÷ (0.01 × (1 − 0.004)) = 59036.14…: above order 2 at 58000
     expect(d.lasterror).toBe('At leverage 50 the position of orders 1 to 1 would be liquidated at 59036.14457831, before order 2 of 3 at 58000 fills: lower the leverage or narrow the ladder');
     expect(await open(uid, 'futures', 'BTCUSDT')).toEqual([]);
+    // the API shows the full ladder's liquidation price: 0.03 at 58000 with 34.8 of margin → 1705.2 ÷ (0.03 × 0.996)
+    const chart = await c.get(`/api/bots/${id}/chart`);
+    expect(chart.status).toBe(200);
+    expect(chart.body.risk.liquidation).toBeCloseTo(1705.2 / (0.03 * 0.996), 6);
+  });
+
+  it('the API: risk settings are shown when set, absent for a spec bot, and bad ones are refused field by field', async () => {
+    const { c, uid } = await user('api@example.com');
+    const base = { exchange: 'Binance', symbol: 'XRPUSDT', botType: 'Spot', numOfOrders: 3, orderSize: '10', interval: 0.1, entryPrice: 2, takeProfit: 1 };
+    const spec = await c.post('/api/bots', base);
+    expect(spec.status).toBe(201);
+    const plain = await details(c, spec.body.id);
+    for (const k of ['spacing', 'sizescale', 'stoplosspercent', 'stoplossprice', 'trailingdeviation', 'reanchor', 'reanchorlimit']) expect(plain).not.toHaveProperty(k);
+    const rich = await c.post('/api/bots', { ...base, spacing: 'percent', interval: 5, sizeScale: '1.5', stopLossPercent: 8, trailingDeviation: '0.5', reanchor: 'follow', reanchorLimit: 3 });
+    expect(rich.status).toBe(201);
+    expect(await details(c, rich.body.id)).toMatchObject({ spacing: 'percent', sizescale: 1.5, stoplosspercent: 8, trailingdeviation: 0.5, reanchor: 'follow', reanchorlimit: 3 });
+    const risk = (await c.get(`/api/bots/${rich.body.id}/chart`)).body.risk;
+    // before any buy: the stop level is 8 % below the full ladder's average (2, 1.9, 1.805 weighted 10, 15, 22.5)
+    const avg = (2 * 10 + 1.9 * 15 + 1.805 * 22.5) / 47.5;
+    expect(risk.stopLoss).toBe(Math.floor(avg * 0.92 * 100) / 100);
+    expect(risk.trailing).toEqual({ activation: 2.02, deviation: 0.5, stop: 2.00 });
+    const bad = await c.post('/api/bots', { ...base, stopLossPercent: 150, sizeScale: 0.5, spacing: 'log', reanchor: 'up', trailingDeviation: -1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['reanchor', 'sizeScale', 'spacing', 'stopLossPercent', 'trailingDeviation']);
+    const above = await c.post('/api/bots', { ...base, stopLossPrice: 2.5 });
+    expect(above.status).toBe(400);
+    expect(above.body.errors).toEqual([{ field: 'stopLossPrice', message: 'stopLossPrice must be below the entry price' }]);
+    void uid;
   });
 });

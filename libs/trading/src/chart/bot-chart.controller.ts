@@ -8,6 +8,9 @@ import { Ctx } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity';
 import { GridChart, buildGridChart } from './grid-chart';
 import { PriceHistory } from './price-history';
+import { chartRisk, type ChartRisk } from './risk-levels';
+import { toGridConfig } from '../runner/bot-workflow';
+import { marginTiers } from '@gridrocket/exchanges/venues';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +26,7 @@ export class BotChartController {
   ) {}
 
   @Get('bots/:id/chart')
-  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<GridChart> {
+  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<GridChart & { risk: ChartRisk }> {
     const doc = ID.test(id) ? await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id.toLowerCase()) : null;
     if (!doc || doc.userid !== ctx.userId) throw new NotFoundError('Bot not found');
     let events: { type: string; data: unknown }[] = [];
@@ -40,6 +43,9 @@ export class BotChartController {
       const now = await this.prices.current(doc.userid, key).catch(() => null);
       if (now) points = [now];
     }
-    return buildGridChart(events, points);
+    // Issue 14: the stop-loss, trailing and liquidation levels (additive: `risk`).
+    const grid = toGridConfig(config, doc.s.botType);
+    const tiers = doc.s.botType === 'Futures' ? marginTiers(config.exchange, config.symbol).tiers : undefined;
+    return { ...buildGridChart(events, points), risk: chartRisk(events, grid, tiers) };
   }
 }

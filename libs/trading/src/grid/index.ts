@@ -61,3 +61,5 @@ export type { PriceDecision } from './risk';
 export { longLiquidationPrice, ladderLiquidation, liquidationProblem } from './liquidation';
 export type { MaintenanceTier, LadderLiquidation } from './liquidation';
 export { stopLossOrderId } from './client-order-id';
+export { riskPreview, PREVIEW_RULES } from './risk-preview';
+export type { RiskPreview } from './risk-preview';
