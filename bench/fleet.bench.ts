@@ -12,13 +12,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BotCommandRunner } from '@gridrocket/bots';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { GridRunner, directCommands } from '@gridrocket/trading';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import { GridRunner } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
 import { Figure, percentile, round } from './stats';
 
 export interface FleetBenchOptions {

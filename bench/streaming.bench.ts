@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { botStateAt } from '@gridrocket/bots/history/bot-state-at';
+import { botStateAt } from '@gridrocket/bots';
 import { NewEvent, RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
 import { EventSink, Forwarder, InProcessSink, KafkaSink, defaultTopicMap, kafkaSettingsFromEnv } from '@gridrocket/streaming';

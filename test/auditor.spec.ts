@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
+import { verifyByMail } from './support/mailbox';
 import { startTestApp } from './support/test-app';
 
 /** The auditor role: any bot's history and state, and 403 on every state-changing route. */
@@ -21,6 +22,8 @@ describe('auditors', () => {
     botId = bot.body.id;
     auditor = new Client(app.url);
     auditorUid = (await auditor.signUp('audrey@example.com')).uid;
+    // The role needs a verified address (issue 11).
+    await verifyByMail(auditor, app.dataDir, 'audrey@example.com');
   });
   afterAll(async () => {
     await app.close();
@@ -57,7 +60,8 @@ describe('auditors', () => {
       for (const method of Object.keys(ops)) {
         const m = method.toUpperCase();
         const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(m) || path === '/api/startBot' || path === '/api/stopBot';
-        if (!unsafe || path === '/api/auth/login' || path === '/api/auth/logout') continue;
+        // the auditor's own account: signing in and out, and verifying the address the role needs
+        if (!unsafe || ['/api/auth/login', '/api/auth/logout', '/api/auth/verify-email', '/api/auth/resend-verification'].includes(path)) continue;
         calls.push({ method: m, path });
       }
     }

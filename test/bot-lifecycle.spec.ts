@@ -145,7 +145,7 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
     expect(bot.status).toBe(201);
     expect((await dave.get(`/api/bot-details/${bot.body.id}`)).status).toBe(404);
     expect((await dave.get(`/api/startBot?id=${bot.body.id}`)).status).toBe(404);
-    expect((await dave.put(`/api/bots/${bot.body.id}`, { exchange: 'Binance', numOfOrders: 1, orderSize: 1, interval: 1, entryPrice: 1, takeProfit: 1 })).status).toBe(404);
+    expect((await dave.put(`/api/bots/${bot.body.id}`, { exchange: 'Binance', numOfOrders: 1, orderSize: 1, interval: 1, entryPrice: 2, takeProfit: 1 })).status).toBe(404);
     expect((await dave.delete(`/api/bots/${bot.body.id}`)).status).toBe(404);
     expect((await dave.get(`/api/bots/${c.uid}`)).status).toBe(403);
     expect((await dave.post('/api/bots', { ...spotBot, userId: c.uid })).status).toBe(403);

@@ -5,15 +5,7 @@ import { parseReplayArgs, replay } from '../apps/api/src/cli/replay';
 import { parseTailArgs, startTail } from '../apps/api/src/cli/tail';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
-
-async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '@gridrocket/shared/testing/until';
 
 /** The operators' side of the running app: the in-process stream, /metrics, the tail and replay CLIs. */
 describe('forwarder and operators, in the app (embedded mode)', () => {
@@ -41,7 +33,10 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
     const sink = app.app.get<InProcessSink>(EVENT_SINK);
     expect(sink).toBeInstanceOf(InProcessSink);
     expect(sink.topics()).toEqual(['gridrocket.bots', 'gridrocket.credentials', 'gridrocket.users', 'gridrocket.other']);
-    const messages = await until(() => sink.snapshot(), (s) => s.some((m) => m.key === `bot-${botId}`));
+    const messages = await until('the bot\'s events in the in-process stream', () => {
+      const s = sink.snapshot();
+      return s.some((m) => m.key === `bot-${botId}`) && s;
+    });
     const created = messages.find((m) => m.key === `bot-${botId}`)!;
     expect(created.topic).toBe('gridrocket.bots');
     expect(created.headers).toMatchObject({ 'event-type': 'BotCreated', 'correlation-id': 'ops-corr-1' });
@@ -57,7 +52,7 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
 
   it('serves Prometheus metrics at /metrics', async () => {
     await alice.get(`/api/startBot?userId=${uid}&id=${botId}`);
-    await until(async () => (await alice.get(`/api/bot-details/${botId}`)).body.state, (s) => s === 'running');
+    await until('the bot running', async () => (await alice.get(`/api/bot-details/${botId}`)).body.state === 'running');
     app.app.get(MetricsService).exchangeError('Binance', 'network');
     const res = await fetch(`${app.url}/metrics`);
     expect(res.status).toBe(200);
@@ -94,10 +89,10 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
     const tail = await startTail(parseTailArgs(['--from-beginning', '--type', 'BotCreated', '--json']), { DATA_DIR: app.dataDir }, (l) => lines.push(l));
     try {
       expect(tail.source).toMatch(/sqlite event store/);
-      await until(() => lines.length, (n) => n >= 1);
+      await until('one tailed line', () => lines.length >= 1);
       expect(JSON.parse(lines[0])).toMatchObject({ type: 'BotCreated', streamId: `bot-${botId}` });
       const second = await alice.post('/api/bots', { ...spotBot, userId: uid });
-      await until(() => lines.length, (n) => n >= 2, 3000);
+      await until('two tailed lines', () => lines.length >= 2);
       expect(lines.map((l) => JSON.parse(l).streamId)).toEqual([`bot-${botId}`, `bot-${second.body.id}`]);
       expect(lines.every((l) => JSON.parse(l).type === 'BotCreated')).toBe(true);
     } finally {
@@ -112,7 +107,7 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
       await new Promise((r) => setTimeout(r, 100));
       expect(lines).toEqual([]);
       await alice.get(`/api/stopBot?userId=${uid}&id=${botId}`);
-      await until(() => lines.length, (n) => n >= 2, 3000);
+      await until('two tailed lines', () => lines.length >= 2);
       expect(lines[0]).toContain(`bot-${botId}@`);
       expect(lines[0]).toContain('BotStopRequested');
       expect(lines[0]).toContain(`user=${uid}`);

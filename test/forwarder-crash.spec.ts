@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Consumer } from 'kafkajs';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { allTopics, createKafka, defaultTopicMap, kafkaSettingsFromEnv } from '@gridrocket/streaming';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(120_000);
 
@@ -44,14 +45,6 @@ function startChild(env: Record<string, string>): Promise<ChildProcess> {
 }
 
 const exited = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
-
-async function until(ok: () => boolean | Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 interface Target {
   name: string;
@@ -136,7 +129,7 @@ describe.each(targets.map((t) => [t().name, t]))('forwarder crash (%s)', (_name,
           await new Promise((r) => setTimeout(r, 2));
         }
       })();
-      await until(async () => (await target.read()).length >= 200, 30_000);
+      await until('200 lines forwarded before the kill', async () => (await target.read()).length >= 200, 30_000);
       first.kill('SIGKILL');
       await exited(first);
       await writer;
@@ -147,7 +140,7 @@ describe.each(targets.map((t) => [t().name, t]))('forwarder crash (%s)', (_name,
       const second = await startChild(env);
       const ids = new Set((await store.readAll()).map((e) => e.id));
       expect(ids.size).toBe(TOTAL);
-      await until(async () => {
+      await until('every event forwarded after the restart', async () => {
         const seen = new Set((await target.read()).map((l) => l.headers['event-id']));
         return [...ids].every((id) => seen.has(id));
       }, 60_000);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';

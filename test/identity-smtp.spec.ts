@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { until } from '@gridrocket/shared/testing/until';
 
 const PUBLIC_URL = 'http://localhost:5173';
 
@@ -15,16 +16,6 @@ interface Received {
 
 function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-}
-
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('identity: mail over SMTP (nodemailer → a local smtp-server)', () => {
@@ -73,7 +64,7 @@ describe('identity: mail over SMTP (nodemailer → a local smtp-server)', () => 
   it('sends the verification mail over SMTP with the configured sender, and writes no .eml file', async () => {
     const zoe = new Client(app.url);
     await zoe.signUp('zoe@example.com');
-    const mail = await waitFor(() => inbox.find((m) => m.to.includes('zoe@example.com')), 'the verification mail');
+    const mail = await until('the verification mail', () => inbox.find((m) => m.to.includes('zoe@example.com')));
     expect(mail.from).toBe('robot@gridrocket.test');
     expect(mail.user).toBe('mailer');
     expect(mail.raw).toMatch(/^Subject: Verify your email address for GridRocket/m);
@@ -90,7 +81,7 @@ describe('identity: mail over SMTP (nodemailer → a local smtp-server)', () => 
     await new Client(app.url).signUp('yan@example.com', 'old-password-1');
     const anon = new Client(app.url);
     expect((await anon.post('/api/auth/forgot-password', { email: 'yan@example.com' })).status).toBe(202);
-    const mail = await waitFor(() => inbox.find((m) => m.to.includes('yan@example.com') && linkIn(m, '/reset-password')), 'the reset mail');
+    const mail = await until('the reset mail', () => inbox.find((m) => m.to.includes('yan@example.com') && linkIn(m, '/reset-password')));
     expect(mail.raw).toMatch(/^Subject: Reset your GridRocket password/m);
     const reset = await anon.post('/api/auth/reset-password', { token: linkIn(mail, '/reset-password'), password: 'new-password-1' });
     expect(reset.status).toBe(200);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { until } from '@gridrocket/shared/testing/until';
 
 const PUBLIC_URL = 'http://localhost:5173';
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -41,16 +42,18 @@ function mailbox(app: App): Mail[] {
 
 /** Waits for the n-th message to `to` whose link goes to `path`; returns its token. */
 async function tokenFromMail(app: App, to: string, path: '/verify-email-address' | '/reset-password', nth = 1, timeoutMs = 3000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const links = mailbox(app)
-      .filter((m) => m.to === to)
-      .flatMap((m) => m.links)
-      .filter((l) => l.startsWith(`${PUBLIC_URL}${path}?token=`));
-    if (links.length >= nth) return new URL(links[nth - 1]).searchParams.get('token')!;
-    if (Date.now() > deadline) throw new Error(`no mail #${nth} to ${to} with a ${path} link`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const link = await until(
+    `mail #${nth} to ${to} with a ${path} link`,
+    () => {
+      const links = mailbox(app)
+        .filter((m) => m.to === to)
+        .flatMap((m) => m.links)
+        .filter((l) => l.startsWith(`${PUBLIC_URL}${path}?token=`));
+      return links.length >= nth && links[nth - 1];
+    },
+    timeoutMs,
+  );
+  return new URL(link).searchParams.get('token')!;
 }
 
 const PASSWORD = 'correct-horse-1';

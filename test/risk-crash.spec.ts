@@ -14,11 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import { BotCommandRunner } from '@gridrocket/bots';
-import type { BotConfig } from '@gridrocket/bots/domain/bot.events';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { buyOrderId, isOwnClientOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice } from '@gridrocket/trading/grid';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import type { BotConfig } from '@gridrocket/bots';
+import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { buyOrderId, isOwnClientOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice } from '@gridrocket/trading';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
 
 jest.setTimeout(120_000);

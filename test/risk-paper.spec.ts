@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials/exchange-access/exchange-provider.token';
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
+import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading/grid';
-import { GridRunnerService } from '@gridrocket/trading';
+import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
+import { GridRunnerService } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';

@@ -16,14 +16,16 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { GridRunner, directCommands, engineBotId, toGridRules } from '@gridrocket/trading';
-import { isOwnClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading/grid';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import { GridRunner, engineBotId, toGridRules } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { isOwnClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(150_000);
 
@@ -81,14 +83,8 @@ async function createAndStart(events: SqliteEventStore) {
   }
 }
 
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
-
+/** Waits here are long: the crash test runs several runners on a loaded machine. */
+const WAIT_MS = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Everything a run's world holds. */
@@ -184,11 +180,11 @@ describe('grid runner crash safety (SIGKILL at random moments)', () => {
     ref.venue.advanceTo(1000);
     await refRunner.start();
     await createAndStart(ref.events);
-    await until('reference started', () => ref.started());
-    await until('reference ladders', () => ref.converged());
+    await until('reference started', () => ref.started(), WAIT_MS);
+    await until('reference ladders', () => ref.converged(), WAIT_MS);
     for (let i = 1; i <= STEPS; i++) {
       ref.venue.advanceTo(1000 + i * 1000);
-      await until(`reference step ${i}`, () => ref.converged());
+      await until(`reference step ${i}`, () => ref.converged(), WAIT_MS);
     }
     const expected = await ref.profits();
     await refRunner.stop();
@@ -221,8 +217,8 @@ describe('grid runner crash safety (SIGKILL at random moments)', () => {
       };
       const kinds: string[] = [];
       await killAndRestart('during start');
-      await until('started', () => world.started());
-      await until('ladders', () => world.converged());
+      await until('started', () => world.started(), WAIT_MS);
+      await until('ladders', () => world.converged(), WAIT_MS);
 
       const killSteps = new Set<number>();
       while (killSteps.size < KILLS - 1 - 4) killSteps.add(1 + Math.floor(random() * STEPS));
@@ -243,7 +239,7 @@ describe('grid runner crash safety (SIGKILL at random moments)', () => {
           }
         }
         // before the next step: the restarted runner has converged
-        await until(`step ${i}`, () => world.converged());
+        await until(`step ${i}`, () => world.converged(), WAIT_MS);
       }
       expect(kills).toBe(KILLS);
       // most kills landed with work half done (fills not yet recorded, orders not yet replaced)

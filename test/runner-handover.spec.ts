@@ -10,26 +10,20 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { GridRunner, directCommands, engineBotId, toGridRules } from '@gridrocket/trading';
-import { isOwnClientOrderId, type GridConfig } from '@gridrocket/trading/grid';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import { GridRunner, engineBotId, toGridRules } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { isOwnClientOrderId, type GridConfig } from '@gridrocket/trading';
 import { MovableOwnership, handOver } from '@gridrocket/trading/testing/movable-ownership';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(60_000);
 
 const PRICES = [61000, 59700, 59100, 60400, 58300, 61500, 58900, 57600, 60950, 62000];
 const CSV = ['ms,exchange,symbol,price', ...PRICES.map((p, i) => `${1000 + i * 1000},Binance,BTCUSDT,${p}`)].join('\n');
-
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('scale-out: two runners hand running bots over through the ownership port', () => {
   let dir: string;

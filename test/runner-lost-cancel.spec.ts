@@ -9,23 +9,17 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import { GridRunner, directCommands } from '@gridrocket/trading';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import { GridRunner } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(30_000);
 
 const CSV = ['ms,exchange,symbol,price', '1000,Binance,BTCUSDT,61000', '2000,Binance,BTCUSDT,61000'].join('\n');
-
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('runner: cancels lost in a crash reach the history on resume', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gr-lost-cancel-'));

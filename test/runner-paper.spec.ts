@@ -6,13 +6,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials/exchange-access/exchange-provider.token';
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
+import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading/grid';
+import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { engineBotId } from '@gridrocket/trading';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(60_000);
 
@@ -33,21 +34,6 @@ const CSV = [
   `${T0},Kucoin,SOLUSDT,150`,
   `${T0 + 7 * H},Kucoin,SOLUSDT,139.5`, // buy 0 (140) fills
 ].join('\n');
-
-async function until<T>(what: string, fn: () => Promise<T | false | undefined | null> | T | false | undefined | null, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v as T;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('grid runner on the paper exchange (replayed CSV)', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -229,17 +215,13 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
     expect((await events(id)).map((x) => x.type)).toContain('BotStartFailed');
   });
 
-  it('an invalid grid (a level at or below zero) fails to start with the reason', async () => {
+  it('an invalid grid (a level at or below zero) is refused at create with the reason (issue 11), and nothing is placed', async () => {
     const { c, uid } = await user('invalid@example.com');
-    const id = await startBot(c, uid, {
+    const created = await c.post('/api/bots', {
       exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', numOfOrders: 5, orderSize: '0.01', interval: 20000, entryPrice: 60000, takeProfit: 1,
     });
-    const d = await until('failed', async () => {
-      const x = await details(c, id);
-      return x.lasterror && x;
-    });
-    expect(d.botstatus).toBe(false);
-    expect(d.lasterror).toMatch(/Order 4 of 5 would be priced at or below zero/);
+    expect(created.status).toBe(400);
+    expect(created.body.errors).toEqual([{ field: 'interval', message: expect.stringMatching(/lowest order .* must be above 0/) }]);
     expect(await openIds(uid, 'spot', 'BTCUSDT')).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig } from '@gridrocket/bots';
-import type { ExchangePort, ExchangeProvider, PositionMode } from '@gridrocket/exchanges/exchange.port';
+import type { ExchangePort, ExchangeProvider, PositionMode } from '@gridrocket/exchanges';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);

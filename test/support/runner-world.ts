@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner, botDecider, type BotCommand, type BotConfig, type BotEvent, type BotState } from '@gridrocket/bots';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { botDecider, type BotCommand, type BotConfig, type BotEvent, type BotState } from '@gridrocket/bots';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges/paper.exchange';
-import { CsvReplayFeed } from '@gridrocket/exchanges/paper-price-feed';
-import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
-import { GridRunner, directCommands, type GridRunnerOptions } from '@gridrocket/trading';
+import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { CsvReplayFeed } from '@gridrocket/exchanges';
+import type { ExchangeProvider } from '@gridrocket/exchanges';
+import { GridRunner, type GridRunnerOptions } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
 
 export class RunnerWorld {
   readonly dir = mkdtempSync(join(tmpdir(), 'gr-runner-'));

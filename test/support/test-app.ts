@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../../apps/api/src/bootstrap';
 
 /** The real Nest app on the embedded adapters, in a temporary data folder, on a free port. */

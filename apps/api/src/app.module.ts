@@ -1,12 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { BotsModule } from '@gridrocket/bots';
-import { CredentialsModule } from '@gridrocket/credentials';
-import { IdentityModule } from '@gridrocket/identity';
-import { StreamingModule } from '@gridrocket/streaming';
-import { AppConfig } from '@gridrocket/shared';
-import { TradingModule } from '@gridrocket/trading';
-import { ChartModule } from '@gridrocket/trading/chart/chart.module';
+import { BacktestModule } from '@gridrocket/backtest/nest';
+import { BotsModule } from '@gridrocket/bots/nest';
+import { CredentialsModule } from '@gridrocket/credentials/nest';
+import { IdentityModule } from '@gridrocket/identity/nest';
+import { StreamingModule } from '@gridrocket/streaming/nest';
+import { AppConfig } from '@gridrocket/shared/runtime';
+import { TradingModule } from '@gridrocket/trading/nest';
+import { ChartModule } from '@gridrocket/trading/nest';
 import { InfrastructureModule } from './infrastructure.module';
 import { PushModule } from './push.gateway';
 import { SystemController } from './system.controller';
@@ -25,6 +26,7 @@ export class AppModule {
         BotsModule,
         CredentialsModule,
         ChartModule,
+        BacktestModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],
       controllers: [SystemController],

@@ -1,18 +1,21 @@
 import 'reflect-metadata';
 import { INestApplication, LogLevel } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import express from 'express';
+import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
-import { AppConfig } from '@gridrocket/shared';
-import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
-import { appLogger, installObservability } from '@gridrocket/streaming';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
+import { AllExceptionsFilter, sameUserQueryInterceptor, toHttpError } from '@gridrocket/shared/http';
+import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 export interface RunningApp {
   app: INestApplication;
@@ -29,15 +32,55 @@ const LEVELS: Record<string, LogLevel[]> = {
   debug: ['error', 'fatal', 'warn', 'log', 'debug', 'verbose'],
 };
 
+/**
+ * Security headers on every response (helmet). The CSP is what the built dashboard needs: its own
+ * scripts only; inline style attributes (React `style`, the chart library); images from itself, data:
+ * URIs (bundled icons) and https (profile photos); connections to itself (fetch, socket.io). Framing is
+ * refused (frame-ancestors 'none', X-Frame-Options DENY). The opener policy stays open so the
+ * Google/Facebook sign-in popup can post its outcome back. HSTS only behind HTTPS (COOKIE_SECURE=true).
+ */
+export function securityHeaders(config: Pick<AppConfig, 'cookieSecure' | 'publicUrl'>) {
+  const publicOrigin = new URL(config.publicUrl);
+  const wsOrigin = `${publicOrigin.protocol === 'https:' ? 'wss:' : 'ws:'}//${publicOrigin.host}`;
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", wsOrigin],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(config.cookieSecure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    crossOriginOpenerPolicy: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: config.cookieSecure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+}
+
 /** Builds and starts the whole product on one port: API, socket.io, dashboard, embedded runner. */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  // Routing is exact: /API/bots and /api/bots/ are not /api/bots (they answer 404), so no spelling of
+  // a path reaches a route that a check keyed on another spelling would miss. Set before any route.
+  const server = express();
+  server.set('case sensitive routing', true);
+  server.set('strict routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(server), {
     // JSON lines (pino) at LOG_LEVEL; LEVELS stays the list of accepted level names.
     logger: LEVELS[config.logLevel] ? appLogger(config) : appLogger({ logLevel: 'info' }),
     bodyParser: false,
   });
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
+  app.use(securityHeaders(config));
   installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   app.use(express.json({ limit: '64kb' }));
   // Malformed or oversized bodies get the same error shape as every other 4xx.
@@ -47,9 +90,16 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     res.status(status).json(body);
   });
   app.use(cookieParser());
+  // Issues the csrf_token cookie; CsrfGuard (global, after routing) checks the header on state-changing routes.
   app.use(csrfMiddleware(config.cookieSecure));
   app.setGlobalPrefix('api');
   app.useGlobalFilters(new AllExceptionsFilter());
+  // After the guards: a userId in the query string that is not the session user's is 403 on every
+  // route; creates marked @Idempotent() honour the Idempotency-Key header.
+  app.useGlobalInterceptors(
+    sameUserQueryInterceptor(),
+    new IdempotencyInterceptor(app.get(Reflector), app.get<ReadStore>(READ_STORE), app.get<Keyring>(KEYRING_TOKEN).deriveKey('idempotency')),
+  );
   app.enableShutdownHooks();
 
   const doc = SwaggerModule.createDocument(

@@ -2,7 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationSh
 import { join } from 'node:path';
 import { EVENT_STORE, EventStore, KurrentDbEventStore, SqliteEventStore } from '@gridrocket/event-store';
 import { MongoReadStore, Projector, READ_STORE, ReadStore, SqliteReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
 
 export function createEventStore(config: AppConfig): EventStore {
   return config.eventStore.kind === 'kurrentdb'

@@ -1,4 +1,4 @@
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { startApp } from './bootstrap';
 
 async function main() {

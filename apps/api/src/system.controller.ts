@@ -2,7 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 
 @ApiTags('system')
 @Controller()

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunnerModule } from './runner.module';
 
 async function main() {

@@ -1,10 +1,10 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { BotsModule } from '@gridrocket/bots';
-import { CredentialsModule } from '@gridrocket/credentials';
-import { AppConfig } from '@gridrocket/shared';
+import { BotsModule } from '@gridrocket/bots/nest';
+import { CredentialsModule } from '@gridrocket/credentials/nest';
+import { AppConfig } from '@gridrocket/shared/runtime';
 import { PUSH, PushPort } from '@gridrocket/shared/http';
-import { TradingModule } from '@gridrocket/trading';
+import { TradingModule } from '@gridrocket/trading/nest';
 import { InfrastructureModule } from '../../api/src/infrastructure.module';
 
 /** The runner process pushes nothing itself: the API's projections push what the runner appends. */

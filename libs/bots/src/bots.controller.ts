@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
-import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
+import { AppRequest, Ctx, Idempotent, assertSameUser, idempotentIdOf } from '@gridrocket/shared/http';
+import { SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
   CreateBotCommand,
   DeleteBotCommand,
@@ -33,6 +34,17 @@ function merged(body: unknown, query: Record<string, unknown>): Record<string, u
 function botId(id: unknown): string {
   if (typeof id !== 'string' || !ID.test(id)) throw new NotFoundError(BOT_NOT_FOUND);
   return id.toLowerCase();
+}
+
+/** The paginated list: `limit` 1 to 100 (default 50), `offset` from 0. */
+function pageOf(query: Record<string, unknown>): { limit: number; offset: number } {
+  const num = (v: unknown, field: string, min: number, max: number, fallback: number) => {
+    if (v === undefined || v === '') return fallback;
+    const n = typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw new ValidationError([{ field, message: `${field} must be a whole number from ${min} to ${max}` }]);
+    return n;
+  };
+  return { limit: num(query.limit, 'limit', 1, 100, 50), offset: num(query.offset, 'offset', 0, 999_999_999, 0) };
 }
 
 function flag(value: unknown, field: string): boolean {
@@ -69,29 +81,72 @@ export class BotsController {
     return docs.map(publicBot);
   }
 
+  /** Beyond the spec: the same list a page at a time, `{items, total, limit, offset}`. */
+  @Get('bots')
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 50' })
+  @ApiQuery({ name: 'offset', required: false, description: 'from 0, default 0' })
+  async page(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<{ items: BotView[]; total: number; limit: number; offset: number }> {
+    const { limit, offset } = pageOf(query);
+    const where = { userid: ctx.userId };
+    const [docs, total] = await Promise.all([
+      this.reads.find<BotDoc>(BOT_LIST_COLLECTION, where, { orderBy: { field: 'createdat' }, limit, offset }),
+      this.reads.count(BOT_LIST_COLLECTION, where),
+    ]);
+    return { items: docs.map(publicBot), total, limit, offset };
+  }
+
+  /** One bot, with its stream revision as the ETag (what an edit's If-Match names). */
   @Get('bot-details/:id')
-  async details(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<BotView> {
-    const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, botId(id));
-    if (!doc || doc.userid !== ctx.userId) throw new NotFoundError(BOT_NOT_FOUND);
+  async details(@Param('id') id: string, @Ctx() ctx: CommandContext, @Res({ passthrough: true }) res: Response): Promise<BotView> {
+    const bid = botId(id);
+    const stored = (await this.reads.getMany<BotDoc>(BOT_LIST_COLLECTION, [bid])).get(bid);
+    const doc = stored?.doc;
+    if (!stored || !doc || doc.userid !== ctx.userId) throw new NotFoundError(BOT_NOT_FOUND);
+    res.setHeader('ETag', revisionTag(BigInt(stored.rev)));
     return publicBot(doc);
   }
 
   @Post('bots')
   @HttpCode(201)
-  async create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
+  @Idempotent()
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Retry safely: the same key and body answer the first answer and create nothing more; the same key with another body is 422',
+  })
+  async create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
     const input = parseCreateBot(merged(body, query));
     assertSameUser(ctx.userId, input.userId);
-    const id = randomUUID();
+    // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
+    // crash) finds the bot it created instead of creating a second.
+    const id = idempotentIdOf(req) ?? randomUUID();
+    if (idempotentIdOf(req)) {
+      const existing = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id);
+      if (existing && existing.userid === ctx.userId) return publicBot(existing);
+    }
     const decision: BotDecision = await this.commands.execute(new CreateBotCommand(ctx, id, input.botType, input.config));
     return this.view(decision, id);
   }
 
+  /**
+   * With `If-Match: "<revision>"` (the ETag of the bot's GET), the edit applies only if the bot is
+   * still at that revision: otherwise 412 and nothing is written. Without it, the last edit wins.
+   */
   @Put('bots/:id')
-  async edit(@Param('id') id: string, @Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
+  async edit(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Query() query: Record<string, unknown>,
+    @Ctx() ctx: CommandContext,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BotView> {
     const bid = botId(id);
     const input = parseEditBot(merged(body, query));
     assertSameUser(ctx.userId, input.userId);
-    return this.view(await this.commands.execute(new EditBotCommand(ctx, bid, input.config)), bid);
+    const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
+    if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));
+    return this.view(decision, bid);
   }
 
   @Delete('bots/:id')
@@ -103,6 +158,7 @@ export class BotsController {
 
   @Get('startBot')
   @HttpCode(202)
+  @StateChanging()
   async start(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
     assertSameUser(ctx.userId, query.userId);
     const id = botId(query.id);
@@ -111,6 +167,7 @@ export class BotsController {
 
   @Get('stopBot')
   @HttpCode(202)
+  @StateChanging()
   async stop(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
     assertSameUser(ctx.userId, query.userId);
     const id = botId(query.id);

@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Projector } from '@gridrocket/read-store';
-import { IdentityModule } from '@gridrocket/identity';
+import { IdentityModule } from '@gridrocket/identity/nest';
 import { BotCommandRunner } from './application/bot-command.runner';
 import { CreateBotHandler } from './application/create-bot.handler';
 import { DeleteBotHandler } from './application/delete-bot.handler';

@@ -1,11 +1,10 @@
-export * from './bots.module';
+/** The bots context without Nest: domain, commands, the bot list projection, history formats. Nest wiring: ./nest.ts. */
 export * from './bot-list.projection';
 export * from './application/bot.commands';
-export * from './application/bot-command.runner';
 export * from './domain/bot.decider';
 export * from './domain/bot.events';
 export * from './domain/bot.view';
 export * from './domain/bot-trading';
 export * from './domain/bot.rules';
-export * from './application/record-trading.handler';
-export * from './application/report-bot-lifecycle.handler';
+export * from './history/history.format';
+export * from './history/bot-state-at';

@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
-import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { AppRequest, Ctx, Idempotent, QuotaExceededError, assertSameUser, idempotentIdOf } from '@gridrocket/shared/http';
+import { SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
@@ -24,14 +25,23 @@ export class CredentialsController {
     private readonly commands: CommandBus,
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post()
   @HttpCode(201)
-  async add(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<CredentialView> {
+  @Idempotent()
+  async add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
     const input = parseAddCredential(body);
     assertSameUser(ctx.userId, input.userId);
-    const id = randomUUID();
+    // Idempotency-Key (issue 11): the id derives from it, so a retry after a lost answer adds no second key.
+    const id = idempotentIdOf(req) ?? randomUUID();
+    const existing = idempotentIdOf(req) ? await this.reads.get<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, id) : null;
+    if (existing && existing.userid === ctx.userId) return publicCredential(existing);
+    const limit = this.config.quotas.keys;
+    if ((await this.reads.count(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId })) >= limit) {
+      throw new QuotaExceededError('keys', limit, 'Delete an API key you no longer use before adding another.');
+    }
     const decision: CredentialDecision = await this.commands.execute(
       new AddCredentialCommand(
         ctx,

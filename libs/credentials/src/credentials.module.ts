@@ -2,8 +2,8 @@ import { Global, Inject, MiddlewareConsumer, Module, NestModule, OnApplicationSh
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { Projector } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared';
-import { IdentityModule } from '@gridrocket/identity';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
+import { IdentityModule } from '@gridrocket/identity/nest';
 import { AddCredentialHandler } from './application/add-credential.handler';
 import { CredentialResolver } from './application/credential-resolver';
 import { CredentialShredder } from './application/credential-shredder';

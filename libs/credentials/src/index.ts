@@ -1,7 +1,6 @@
-export * from './credentials.module';
+/** The credentials context without Nest: domain, commands, vault, key store, projection. Nest wiring: ./nest.ts. */
 export * from './credential-list.projection';
 export * from './application/credential.commands';
-export * from './application/credential-resolver';
 export * from './crypto/key-store.port';
 export * from './crypto/sqlite.key-store';
 export * from './crypto/credential-vault';

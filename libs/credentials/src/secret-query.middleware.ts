@@ -19,8 +19,13 @@ export function secretParametersIn(url: string): string[] {
   const query = url.slice(q + 1, hash < 0 ? undefined : hash);
   const found = new Set<string>();
   for (const [name] of new URLSearchParams(query)) {
-    const parts = name.toLowerCase().split(/[[\].]+/).filter(Boolean);
-    for (const p of parts) if (SECRETS.has(p.replace(/[-_]/g, ''))) found.add(p);
+    // NFKC folds look-alike letters; everything but letters and digits (NUL, spaces, `-`, `_`, other
+    // control or format characters) is ignored, so `keySecret%00` and `keySecret%20` count as keySecret.
+    const parts = name.normalize('NFKC').toLowerCase().split(/[[\].]+/).filter(Boolean);
+    for (const p of parts) {
+      const bare = p.replace(/[^\p{L}\p{N}]/gu, '');
+      if (SECRETS.has(bare)) found.add(p.replace(/[^\x21-\x7e]/g, '') || bare);
+    }
   }
   return [...found];
 }

@@ -1,19 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import {
-  APP_CONFIG,
-  AppConfig,
-  AppError,
-  CommandContext,
-  ConflictError,
-  KEYRING_TOKEN,
-  Keyring,
-  NotFoundError,
-  UnauthorizedError,
-  ValidationError,
-  executeCommand,
-} from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
+import { AppError, CommandContext, ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider } from './domain/user.decider';
 import { OAuthProvider, userStream } from './domain/user.events';
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';

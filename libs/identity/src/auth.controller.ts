@@ -2,10 +2,11 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nes
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, CommandContext, UnauthorizedError } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService } from './account.service';
-import { AuthThrottle } from './auth.throttle';
+import { AuthThrottle, DEVICE_COOKIE } from './auth.throttle';
 import { credentialsSchema, forgotPasswordSchema, parseOrThrow, resetPasswordSchema, verifyEmailSchema } from './auth.rules';
 import { CSRF_COOKIE } from './csrf.middleware';
 import { SessionGuard } from './session.guard';
@@ -34,6 +35,17 @@ export class AuthController {
     });
   }
 
+  /** Marks this browser as one that signed in to the account (its failed logins are counted apart). */
+  private setDevice(res: Response, uid: string, deviceId: string | null) {
+    res.cookie(DEVICE_COOKIE, this.throttle.deviceCookie(uid, deviceId), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.cookieSecure,
+      path: '/api/auth',
+      maxAge: 365 * 86_400_000,
+    });
+  }
+
   @Get('csrf')
   csrf(@Req() req: AppRequest) {
     return { token: req.cookies[CSRF_COOKIE] };
@@ -49,6 +61,7 @@ export class AuthController {
     const { token, user } = await this.sessions.register(email, password, ctx);
     await this.accounts.sendVerificationSafely(user.uid, ctx);
     this.setSession(res, token);
+    this.setDevice(res, user.uid, null);
     return publicUser(user);
   }
 
@@ -56,14 +69,23 @@ export class AuthController {
   @HttpCode(200)
   async login(@Body() body: unknown, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response) {
     const { email, password } = parseOrThrow(credentialsSchema, body);
-    await this.throttle.check(req.ip, email);
+    // Failed attempts are counted per account AND client (a browser that signed in here before, or else
+    // the IP address): an attacker elsewhere never delays the owner.
+    const client = this.throttle.clientOf(this.sessions.uidFor(email), req.ip, req.cookies?.[DEVICE_COOKIE]);
+    await this.throttle.checkLogin(email, client);
+    if (!client.trusted) await this.throttle.checkIp(req.ip);
     try {
       const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) });
+      await this.throttle.loginSucceeded(email, client);
       this.setSession(res, token);
+      this.setDevice(res, user.uid, client.deviceId);
       return publicUser(user);
     } catch (err) {
-      // Only failed attempts spend points: a trader who types the password right is never slowed down.
-      if (err instanceof UnauthorizedError) await this.throttle.consume(req.ip, email);
+      // Only failed attempts count: a trader who types the password right is never slowed down.
+      if (err instanceof UnauthorizedError) {
+        await this.throttle.loginFailed(email, client);
+        if (!client.trusted) await this.throttle.consume(req.ip, undefined);
+      }
       throw err;
     }
   }

@@ -1,9 +1,11 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { Projector } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
 import { AuthThrottle } from './auth.throttle';
+import { CsrfGuard } from './csrf.guard';
 import { sessionsProjection, usersProjection, userTokensProjection } from './identity.projections';
 import { MAILER } from './mail/mail.port';
 import { createMailer } from './mail/mailer.factory';
@@ -19,6 +21,8 @@ import { UserController } from './user.controller';
     SessionGuard,
     AccountService,
     AuthThrottle,
+    // After routing, before the routes' own guards: state-changing routes need the CSRF header.
+    { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: MAILER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createMailer(config) },
   ],
   exports: [SessionService, SessionGuard, AccountService],

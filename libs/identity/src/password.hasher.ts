@@ -1,5 +1,5 @@
 import { hash, verify, Algorithm } from '@node-rs/argon2';
-import type { Keyring } from '@gridrocket/shared';
+import type { Keyring } from '@gridrocket/shared/runtime';
 
 /** argon2id (OWASP parameters); the hash is sealed with the master key before it is stored in an event. */
 const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };

@@ -2,17 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import {
-  APP_CONFIG,
-  AppConfig,
-  CommandContext,
-  KEYRING_TOKEN,
-  Keyring,
-  UnauthorizedError,
-  executeCommand,
-  fold,
-} from '@gridrocket/shared';
-import type { SessionUser } from '@gridrocket/shared/http';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
+import { CommandContext, UnauthorizedError, fold } from '@gridrocket/shared';
+import { QuotaExceededError, SessionUser } from '@gridrocket/shared/http';
 import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
 import { SignInMethod, UserEvent, userStream } from './domain/user.events';
 import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
@@ -64,6 +56,7 @@ export class SessionService {
   }
 
   async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null) {
+    await this.assertSessionQuota(uid);
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
@@ -85,15 +78,29 @@ export class SessionService {
     await this.projector.waitFor(r.position);
   }
 
+  /** Refuses a new session when the user already has the configured number of live ones. */
+  private async assertSessionQuota(uid: string): Promise<void> {
+    const limit = this.config.quotas.sessions;
+    const now = Date.now();
+    const live = (await this.reads.find<SessionDoc>(SESSIONS, { uid })).filter((s) => Date.parse(s.expiresAt) > now).length;
+    if (live >= limit) {
+      throw new QuotaExceededError('sessions', limit, 'Sign out on another device, or wait until an old session expires.');
+    }
+  }
+
   /** The user behind a session token, or null when the session is unknown, ended or expired. */
   async resolve(token: string | undefined): Promise<{ session: SessionUser; user: UserDoc } | null> {
     if (!token || token.length > 200) return null;
-    const sessionId = sessionIdOf(token);
+    return this.resolveId(sessionIdOf(token));
+  }
+
+  /** The same, by session id (the token's digest): sockets re-check their session with it before each push. */
+  async resolveId(sessionId: string): Promise<{ session: SessionUser; user: UserDoc } | null> {
     const session = await this.reads.get<SessionDoc>(SESSIONS, sessionId);
     if (!session || Date.parse(session.expiresAt) <= Date.now()) return null;
     const user = await this.reads.get<UserDoc>(USERS, session.uid);
     if (!user) return null;
-    return { session: { uid: user.uid, email: user.email, sessionId }, user };
+    return { session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true }, user };
   }
 
   /** Seals a password hash for storage in an event (argon2id, then AES-GCM under the master key). */

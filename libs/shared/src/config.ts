@@ -42,6 +42,15 @@ export interface AppConfig {
   auditorEmails: string[];
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | null;
+  /** Per-user limits (QUOTA_BOTS, QUOTA_KEYS, QUOTA_SESSIONS, QUOTA_SOCKETS); beyond them a 409 says which. */
+  quotas: QuotaConfig;
+}
+
+export interface QuotaConfig {
+  bots: number;
+  keys: number;
+  sessions: number;
+  sockets: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -157,6 +166,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     forwarder: env.FORWARDER !== 'false',
     auditorEmails: (env.AUDITOR_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
     metricsToken: env.METRICS_TOKEN || null,
+    quotas: {
+      bots: positiveNumber(env.QUOTA_BOTS, 200),
+      keys: positiveNumber(env.QUOTA_KEYS, 20),
+      sessions: positiveNumber(env.QUOTA_SESSIONS, 50),
+      sockets: positiveNumber(env.QUOTA_SOCKETS, 20),
+    },
   };
   return { ...config, ...overrides };
 }

@@ -4,6 +4,7 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@gridrocket/event-store';
+import { ConflictPolicy, PreconditionFailedError, REDECIDE } from './command';
 import { CommandContext, toNewEvents } from './command-context';
 import { Decider } from './decider';
 
@@ -16,9 +17,9 @@ export interface DecisionResult<S, E> {
 }
 
 /**
- * Load → decide → append with the expected revision read. On a concurrency
- * conflict the command is decided again on the fresh state (commands here are
- * all safe to retry: the decider sees what happened meanwhile).
+ * Load → decide → append with the expected revision read. On a concurrency conflict, `conflict` says
+ * what happens: `redecide` decides again on the fresh state (up to `maxAttempts` times); `reject`
+ * fails with PreconditionFailedError unless the stream is (still) at one of the client's revisions.
  */
 export async function executeCommand<C, E extends { type: string; data: unknown }, S>(
   store: EventStore,
@@ -26,7 +27,7 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
   decider: Decider<C, E, S>,
   command: C,
   ctx: CommandContext,
-  maxAttempts = 25,
+  conflict: ConflictPolicy = REDECIDE,
 ): Promise<DecisionResult<S, E>> {
   for (let attempt = 1; ; attempt++) {
     let state = decider.initialState;
@@ -39,17 +40,21 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
     } catch (err) {
       if (!(err instanceof StreamNotFoundError)) throw err;
     }
+    // A stream that does not exist yet is left to the decider (a missing aggregate is its 404).
+    if (conflict.onConflict === 'reject' && revision !== null && !conflict.expectedRevisions.includes(revision)) {
+      throw new PreconditionFailedError();
+    }
     const events = decider.decide(command, state);
     if (events.length === 0) return { state, events, position: null, revision };
     let result: AppendResult;
     try {
       result = await store.append(streamId, toNewEvents(events, ctx), revision === null ? 'no_stream' : revision);
     } catch (err) {
-      if (err instanceof WrongExpectedVersionError && attempt < maxAttempts) {
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, attempt * 5)));
-        continue;
-      }
-      throw err;
+      if (!(err instanceof WrongExpectedVersionError)) throw err;
+      if (conflict.onConflict === 'reject') throw new PreconditionFailedError();
+      if (attempt >= conflict.maxAttempts) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, attempt * 5)));
+      continue;
     }
     return {
       state: events.reduce((s, e) => decider.evolve(s, e), state),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
+import { until } from '@gridrocket/shared/testing/until';
 import type { EventSink } from './event-sink.port';
 import { Forwarder } from './forwarder';
 import { StreamValue, TopicMap, allTopics, defaultTopicMap } from './stream-message';
@@ -29,15 +30,6 @@ export function event(type: string, data: unknown, correlationId: string = rando
     data,
     metadata: { userId: 'u-1', correlationId, causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
   };
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**
@@ -95,7 +87,10 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
       const f = forwarder();
       await f.start();
       // no order across topics (Kafka keeps it per partition only)
-      const got = (await until(mine, (m) => m.length >= 4)).sort((a, b) => a.value.position - b.value.position);
+      const got = (await until('4 messages', async () => {
+        const seen = await mine();
+        return seen.length >= 4 && seen;
+      }, 15_000)).sort((a, b) => a.value.position - b.value.position);
       const { routes, fallback } = harness.topics;
       const topicOf = (prefix: string) => routes.find((r) => r.prefix === prefix)!.topic;
       expect(got.map((m) => [m.topic, m.key])).toEqual([
@@ -131,7 +126,10 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
       })], 'no_stream');
       const f = forwarder();
       await f.start();
-      const [m] = await until(mine, (x) => x.length >= 1);
+      const [m] = await until('1 message', async () => {
+        const seen = await mine();
+        return seen.length >= 1 && seen;
+      }, 15_000);
       const raw = JSON.stringify(m);
       expect(raw).not.toContain('plain-secret-that-must-not-leak');
       expect(raw).not.toContain('plain-passphrase');
@@ -149,7 +147,10 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
         const s = streams[n % 3];
         await events.append(s, [event('A', { n })], 'any');
       }
-      const got = await until(mine, (m) => m.length >= 42);
+      const got = await until('42 messages', async () => {
+        const seen = await mine();
+        return seen.length >= 42 && seen;
+      }, 15_000);
       expect(got).toHaveLength(42);
       for (const s of streams) {
         const revisions = got.filter((m) => m.key === s).map((m) => m.value.revision);
@@ -169,7 +170,10 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
       const second = forwarder();
       await second.start();
       expect(await second.waitFor(await events.headPosition())).toBe(true);
-      const got = await until(mine, (m) => m.length >= 4);
+      const got = await until('4 messages', async () => {
+        const seen = await mine();
+        return seen.length >= 4 && seen;
+      }, 15_000);
       expect(got.map((m) => (m.value.data as { n: number }).n)).toEqual([1, 2, 3, 4]);
     });
 
@@ -192,7 +196,10 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
       await f.start();
       expect(await f.waitFor(await events.headPosition(), 10_000)).toBe(true);
       expect(errors).toEqual([1, 2, 3]);
-      const got = await until(mine, (m) => m.length >= 2);
+      const got = await until('2 messages', async () => {
+        const seen = await mine();
+        return seen.length >= 2 && seen;
+      }, 15_000);
       expect(got.map((m) => (m.value.data as { n: number }).n)).toEqual([1, 2]);
     });
 

@@ -1,3 +1,4 @@
+/** The streaming context without Nest: stream messages, sinks, the forwarder, ownership, metrics. Nest wiring: ./nest.ts. */
 export * from './stream-message';
 export * from './event-sink.port';
 export * from './in-process.sink';
@@ -8,6 +9,3 @@ export * from './ownership.port';
 export * from './embedded.ownership';
 export * from './kafka.ownership';
 export * from './metrics.service';
-export * from './logging';
-export * from './observability';
-export * from './streaming.module';

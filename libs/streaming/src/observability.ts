@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import type { AppConfig } from '@gridrocket/shared';
+import type { AppConfig } from '@gridrocket/shared/runtime';
 import { PinoNestLogger, createLogger, metricsEndpoint, requestLogger } from './logging';
 import { MetricsService } from './metrics.service';
 

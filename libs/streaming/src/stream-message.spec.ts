@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
-import { Keyring } from '@gridrocket/shared';
+import { Keyring } from '@gridrocket/shared/runtime';
 import { formatForTerminal, scrubSecrets, toStreamMessage, topicFor } from './stream-message';
 
 const recorded = (streamId: string, data: unknown): RecordedEvent => ({

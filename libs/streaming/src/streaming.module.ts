@@ -12,7 +12,8 @@ import {
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore, Subscription } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, AppError } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { AppError } from '@gridrocket/shared';
 import { EVENT_SINK, EventSink } from './event-sink.port';
 import { Forwarder } from './forwarder';
 import { InProcessSink } from './in-process.sink';

@@ -1,7 +1,6 @@
-export * from './trading.module';
+/** The trading context without Nest: the pure grid engine and the runner. Nest wiring: ./nest.ts. */
+export * from './grid';
 export * from './runner/grid-runner';
-export * from './runner/grid-runner.service';
 export * from './runner/bot-task';
-export * from './runner/direct-commands';
 export * from './runner/bot-workflow';
 export * from './runner/token-bucket';

@@ -1,4 +1,4 @@
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { createOwnership } from './trading.module';
 
 describe('which ownership adapter a runner uses', () => {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { BOT_OWNERSHIP, BotOwnership, EmbeddedOwnership, KafkaOwnership, createKafka } from '@gridrocket/streaming';
 import { GridRunnerService } from './runner/grid-runner.service';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Presets, SingleBar } from 'cli-progress';
 import { Projector } from '@gridrocket/read-store';
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { AppModule } from '../app.module';
 
 /**

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
-import { botStateAt } from '@gridrocket/bots/history/bot-state-at';
-import { eventTime, parseAt } from '@gridrocket/bots/history/history.format';
-import { loadConfig } from '@gridrocket/shared';
+import { botStateAt } from '@gridrocket/bots';
+import { eventTime, parseAt } from '@gridrocket/bots';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import { formatForTerminal, toStreamValue } from '@gridrocket/streaming';
 import { createEventStore } from '../infrastructure.module';
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '@gridrocket/shared';
+import { loadConfig } from '@gridrocket/shared/runtime';
 import {
   StreamValue,
   allTopics,

@@ -1,26 +1,40 @@
-import type { CommandContext } from '@gridrocket/shared';
-import type { BotType } from '@gridrocket/shared';
-import type { BotConfig } from '../domain/bot.events';
+import { REDECIDE, conflictPolicy } from '@gridrocket/shared';
+import type { AppCommand, BotType, CommandContext, ConflictPolicy } from '@gridrocket/shared';
+import type { BotConfig, BotEvent } from '../domain/bot.events';
 import type { TradingEvent } from '../domain/bot-trading';
 
-/** The commands of the bot context, as @nestjs/cqrs command objects. */
-export class CreateBotCommand {
+/**
+ * The commands of the bot context, as @nestjs/cqrs command objects, in the shape every context's
+ * commands have (AppCommand): who asks, how a conflict is met, then the bot's id and the fields.
+ * Create, start, stop and delete depend only on the bot's current state, so a conflict re-decides them;
+ * an edit whose client sent the revision it read (If-Match) is refused (412) if the bot changed since.
+ */
+export class CreateBotCommand implements AppCommand {
+  readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string, readonly botType: BotType, readonly config: BotConfig) {}
 }
-export class EditBotCommand {
+export class EditBotCommand implements AppCommand {
+  readonly conflict: ConflictPolicy;
   constructor(
     readonly ctx: CommandContext,
     readonly botId: string,
     readonly config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number },
-  ) {}
+    /** The stream revisions the client read (If-Match), or null when it sent none. */
+    readonly expectedRevisions: readonly bigint[] | null = null,
+  ) {
+    this.conflict = conflictPolicy(expectedRevisions);
+  }
 }
-export class StartBotCommand {
+export class StartBotCommand implements AppCommand {
+  readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string) {}
 }
-export class StopBotCommand {
+export class StopBotCommand implements AppCommand {
+  readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string, readonly cancelAllOrders: boolean, readonly closePosition = false) {}
 }
-export class DeleteBotCommand {
+export class DeleteBotCommand implements AppCommand {
+  readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string) {}
 }
 
@@ -32,7 +46,9 @@ export type RunnerReport =
   | { type: 'MarkStopped' }
   | { type: 'MarkFailed'; reason: string };
 
-export class ReportBotLifecycleCommand {
+export class ReportBotLifecycleCommand implements AppCommand {
+  /** The runner's reports are decided against the bot's current status: safe to decide again. */
+  readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string, readonly report: RunnerReport) {}
 }
 
@@ -42,7 +58,9 @@ export class ReportBotLifecycleCommand {
  * history are dropped, so recording the same thing twice (a retry, a crash between the exchange
  * action and the append) writes it once.
  */
-export class RecordTradingCommand {
+export class RecordTradingCommand implements AppCommand {
+  /** Facts are re-decided against the fresh stream: ones already recorded are dropped, so a retry is safe. */
+  readonly conflict = REDECIDE;
   constructor(
     readonly ctx: CommandContext,
     readonly botId: string,

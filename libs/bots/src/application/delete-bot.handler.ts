@@ -7,6 +7,6 @@ export class DeleteBotHandler implements ICommandHandler<DeleteBotCommand, BotDe
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: DeleteBotCommand): Promise<BotDecision> {
-    return this.runner.run({ type: 'DeleteBot', botId: c.botId, userId: c.ctx.userId }, c.ctx);
+    return this.runner.run({ type: 'DeleteBot', botId: c.botId, userId: c.ctx.userId }, c.ctx, c.conflict);
   }
 }

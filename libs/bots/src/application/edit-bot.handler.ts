@@ -7,6 +7,6 @@ export class EditBotHandler implements ICommandHandler<EditBotCommand, BotDecisi
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: EditBotCommand): Promise<BotDecision> {
-    return this.runner.run({ type: 'EditBot', botId: c.botId, userId: c.ctx.userId, config: c.config }, c.ctx);
+    return this.runner.run({ type: 'EditBot', botId: c.botId, userId: c.ctx.userId, config: c.config }, c.ctx, c.conflict);
   }
 }

@@ -12,6 +12,6 @@ export class RecordTradingHandler implements ICommandHandler<RecordTradingComman
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: RecordTradingCommand): Promise<BotDecision> {
-    return this.runner.run({ type: 'RecordTrading', botId: c.botId, run: c.run, facts: c.facts }, c.ctx);
+    return this.runner.run({ type: 'RecordTrading', botId: c.botId, run: c.run, facts: c.facts }, c.ctx, c.conflict);
   }
 }

@@ -23,6 +23,6 @@ export class ReportBotLifecycleHandler implements ICommandHandler<ReportBotLifec
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: ReportBotLifecycleCommand): Promise<BotDecision> {
-    return this.runner.run(lifecycleCommand(c.botId, c.report), c.ctx);
+    return this.runner.run(lifecycleCommand(c.botId, c.report), c.ctx, c.conflict);
   }
 }

@@ -7,6 +7,6 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: StartBotCommand): Promise<BotDecision> {
-    return this.runner.run({ type: 'StartBot', botId: c.botId, userId: c.ctx.userId }, c.ctx);
+    return this.runner.run({ type: 'StartBot', botId: c.botId, userId: c.ctx.userId }, c.ctx, c.conflict);
   }
 }

@@ -7,6 +7,6 @@ export class StopBotHandler implements ICommandHandler<StopBotCommand, BotDecisi
   constructor(private readonly runner: BotCommandRunner) {}
 
   execute(c: StopBotCommand): Promise<BotDecision> {
-    return this.runner.run({ type: 'StopBot', botId: c.botId, userId: c.ctx.userId, cancelAllOrders: c.cancelAllOrders, closePosition: c.closePosition }, c.ctx);
+    return this.runner.run({ type: 'StopBot', botId: c.botId, userId: c.ctx.userId, cancelAllOrders: c.cancelAllOrders, closePosition: c.closePosition }, c.ctx, c.conflict);
   }
 }

@@ -165,6 +165,7 @@ export function takeProfitFeeError(exchange: ExchangeName, botType: BotType, tak
 
 export function parseCreateBot(input: unknown): CreateBotInput {
   const v = parse(createBotSchema, input);
+  throwIfAny(numericBoundProblems(v));
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
@@ -196,6 +197,7 @@ export function parseEditBot(
   botType: BotType = 'Futures',
 ): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
   const v = parse(editBotSchema, input);
+  throwIfAny(numericBoundProblems(v));
   const feeError = takeProfitFeeError(v.exchange, botType, v.takeProfit);
   if (feeError) throw new ValidationError([feeError]);
   return {
@@ -212,4 +214,88 @@ export function parseEditBot(
       ...clearedRiskSettings(input),
     },
   };
+}
+
+// ---- numeric bounds (issue 11, finding 3) -----------------------------------
+// Every number a bot carries is finite and within sane bounds before it is stored, so a bot can never
+// be created or edited into a state its runner cannot trade (9e300 overflowed the ladder maths, 1e-9
+// rounded to a zero amount, an interval above the entry price gave negative prices). Pure: the
+// dashboard's form calls the same functions.
+
+/** Smallest step a price or amount may have (8 decimals, the precision every venue we offer quotes in). */
+export const MAX_DECIMALS = 8;
+
+/** Inclusive bounds of each numeric field. */
+export const NUMERIC_BOUNDS = {
+  numOfOrders: { min: 1, max: 99 },
+  orderSize: { min: 0.00000001, max: 1_000_000 },
+  interval: { min: 0.00000001, max: 1_000_000_000 },
+  entryPrice: { min: 0.00000001, max: 1_000_000_000 },
+  takeProfit: { min: 0.00000001, max: 1000 },
+  leverage: { min: 1, max: 125 },
+} as const;
+
+export type BoundedField = keyof typeof NUMERIC_BOUNDS;
+
+/** The numeric fields of a bot form, as numbers (NaN or undefined where not given). */
+export interface NumericBotFields {
+  numOfOrders?: number;
+  orderSize?: number;
+  interval?: number;
+  entryPrice?: number;
+  takeProfit?: number;
+  leverage?: number;
+}
+
+/** How many decimals a finite number has when written out (1e-9 has 9, 0.5 has 1, 1e21 has 0). */
+export function decimalsOf(n: number): number {
+  if (!Number.isFinite(n)) return Infinity;
+  const [mantissa, exp] = Math.abs(n).toString().split('e');
+  const frac = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, frac - Number(exp ?? 0));
+}
+
+/** Written out without exponent, for messages: 0.00000001, 1000000000. */
+function plain(n: number): string {
+  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: MAX_DECIMALS });
+}
+
+/** One field's bound problem, or null: finite, within [min, max], at most MAX_DECIMALS decimals. */
+export function fieldBoundProblem(field: BoundedField, value: number | undefined): string | null {
+  if (value === undefined) return null;
+  const { min, max } = NUMERIC_BOUNDS[field];
+  if (typeof value !== 'number' || !Number.isFinite(value)) return `${field} must be a finite number`;
+  if (value < min) return `${field} must be at least ${plain(min)}`;
+  if (value > max) return `${field} must be at most ${plain(max)}`;
+  if (decimalsOf(value) > MAX_DECIMALS) return `${field} must have at most ${MAX_DECIMALS} decimals`;
+  return null;
+}
+
+/**
+ * The grid as a whole: the ladder is entryPrice − i·interval for i = 0 … numOfOrders−1, so the interval
+ * must lie below the entry price and the lowest order must still be priced above 0.
+ */
+export function ladderBoundProblems(v: NumericBotFields): FieldError[] {
+  const { numOfOrders: n, interval, entryPrice } = v;
+  if (![n, interval, entryPrice].every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return [];
+  if (interval! >= entryPrice!) return [{ field: 'interval', message: 'interval must be below the entry price' }];
+  const lowest = entryPrice! - (n! - 1) * interval!;
+  if (lowest <= 0) {
+    return [{ field: 'interval', message: `interval is too large for ${n} orders: the lowest order (entryPrice − (numOfOrders − 1) × interval) must be above 0` }];
+  }
+  return [];
+}
+
+/** Every numeric bound problem of a bot form, as field messages (empty when the numbers are sane). */
+export function numericBoundProblems(v: NumericBotFields): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of Object.keys(NUMERIC_BOUNDS) as BoundedField[]) {
+    const message = fieldBoundProblem(field, v[field]);
+    if (message) errors.push({ field, message });
+  }
+  return errors.length > 0 ? errors : ladderBoundProblems(v);
+}
+
+function throwIfAny(errors: FieldError[]): void {
+  if (errors.length > 0) throw new ValidationError(errors);
 }

@@ -1,19 +1,15 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@gridrocket/shared';
 import type { AppRequest } from '@gridrocket/shared/http';
-import { SESSION_COOKIE, SessionService } from '@gridrocket/identity';
+import { SESSION_COOKIE, SessionService } from '@gridrocket/identity/nest';
+import { routeChangesState } from '@gridrocket/identity/nest';
 import { AuditorPolicy } from './auditor.policy';
 
-/** The spec's GET routes that change state (they need the CSRF header too). */
-const UNSAFE_GETS = new Set(['/api/startBot', '/api/stopBot']);
-/** Signing in and out changes only the auditor's own session. */
-const SESSION_ROUTES = new Set(['/api/auth/login', '/api/auth/logout']);
+/** Signing in and out, and verifying the address (the role needs it), change only the auditor's own account. */
+const SESSION_ROUTES = new Set(['/api/auth/login', '/api/auth/logout', '/api/auth/verify-email', '/api/auth/resend-verification']);
 
 export const AUDITOR_READ_ONLY = 'Auditors can read histories but cannot change anything';
-
-export function isStateChanging(method: string, path: string): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase()) || UNSAFE_GETS.has(path);
-}
 
 /**
  * A global guard: a signed-in auditor gets 403 on every state-changing
@@ -25,15 +21,18 @@ export class AuditorGuard implements CanActivate {
   constructor(
     private readonly policy: AuditorPolicy,
     private readonly sessions: SessionService,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http' || !this.policy.enabled) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
     const path = (req.originalUrl ?? req.url).split('?')[0].replace(/\/+$/, '') || '/';
-    if (!isStateChanging(req.method, path) || SESSION_ROUTES.has(path)) return true;
+    // From the matched route (handler metadata), so no spelling of the path escapes it.
+    if (!routeChangesState(this.reflector, context) || SESSION_ROUTES.has(path)) return true;
     const email = req.user?.email ?? (await this.sessions.resolve(req.cookies?.[SESSION_COOKIE]))?.session.email;
-    if (this.policy.isAuditor(email)) throw new ForbiddenError(AUDITOR_READ_ONLY);
+    // Read-only applies to an auditor's address whether or not it is verified yet.
+    if (this.policy.isAuditorAddress(email)) throw new ForbiddenError(AUDITOR_READ_ONLY);
     return true;
   }
 }

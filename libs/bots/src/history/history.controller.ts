@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { EVENT_STORE, EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
 import { NotFoundError } from '@gridrocket/shared';
 import { CurrentUser, SessionUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { SessionGuard } from '@gridrocket/identity/nest';
 import { BOT_NOT_FOUND } from '../domain/bot.decider';
 import { botStream } from '../domain/bot.events';
 import { AuditorPolicy } from './auditor.policy';
@@ -41,7 +41,7 @@ export class HistoryController {
     }
     const created = page[0];
     const owner = created?.type === 'BotCreated' ? (created.data as { userId?: string }).userId : undefined;
-    if (owner !== user.uid && !this.auditors.isAuditor(user.email)) throw new NotFoundError(BOT_NOT_FOUND);
+    if (owner !== user.uid && !this.auditors.isAuditor(user)) throw new NotFoundError(BOT_NOT_FOUND);
     for (;;) {
       yield page;
       if (page.length < PAGE) return;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { IdentityModule } from '@gridrocket/identity';
+import { IdentityModule } from '@gridrocket/identity/nest';
 import { AuditorGuard } from './auditor.guard';
 import { AuditorPolicy } from './auditor.policy';
 import { HistoryController } from './history.controller';

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { DecisionResult, executeCommand } from '@gridrocket/shared';
+import { DecisionResult, executeCommand } from '@gridrocket/shared/runtime';
 import { CredentialVault } from '../crypto/credential-vault';
 import { CredentialState, credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
@@ -30,6 +30,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
         credentialDecider,
         { type: 'AddCredential', data: { ...who, apiKeyId: c.apiKeyId, ...sealed } },
         c.ctx,
+        c.conflict,
       );
     } catch (err) {
       await this.vault.shred(sealed.keyId).catch(() => undefined);

@@ -1,8 +1,14 @@
-import type { CommandContext, ExchangeName } from '@gridrocket/shared';
+import { REDECIDE } from '@gridrocket/shared';
+import type { AppCommand, CommandContext, ExchangeName } from '@gridrocket/shared';
 import type { SecretValue } from '../domain/secret-value';
 
-/** The commands of the credentials context, as @nestjs/cqrs command objects. */
-export class AddCredentialCommand {
+/**
+ * The commands of the credentials context, as @nestjs/cqrs command objects in the shape every
+ * context's commands have (AppCommand). Both depend only on the credential's current state, so a
+ * conflict re-decides them (a second add is then a 409, a second remove a 404).
+ */
+export class AddCredentialCommand implements AppCommand {
+  readonly conflict = REDECIDE;
   constructor(
     readonly ctx: CommandContext,
     readonly credentialId: string,
@@ -13,6 +19,7 @@ export class AddCredentialCommand {
   ) {}
 }
 
-export class RemoveCredentialCommand {
+export class RemoveCredentialCommand implements AppCommand {
+  readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly credentialId: string) {}
 }

@@ -1,7 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { executeCommand } from '@gridrocket/shared';
+import { executeCommand } from '@gridrocket/shared/runtime';
 import { CredentialVault } from '../crypto/credential-vault';
 import { credentialDecider } from '../domain/credential.decider';
 import { credentialStream } from '../domain/credential.events';
@@ -32,6 +32,7 @@ export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential
       credentialDecider,
       { type: 'RemoveCredential', credentialId: c.credentialId, userId: c.ctx.userId },
       c.ctx,
+      c.conflict,
     );
     const { keyId, userId, exchange } = decision.state;
     try {

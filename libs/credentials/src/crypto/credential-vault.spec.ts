@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keyring } from '@gridrocket/shared';
+import { Keyring } from '@gridrocket/shared/runtime';
 import { CredentialVault, ShreddedError } from './credential-vault';
 import { SqliteKeyStore } from './sqlite.key-store';
 

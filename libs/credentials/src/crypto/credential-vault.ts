@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Keyring, openWith, sealWith } from '@gridrocket/shared';
+import { Keyring, openWith, sealWith } from '@gridrocket/shared/runtime';
 import type { ExchangeName } from '@gridrocket/shared';
 import { KeyStore } from './key-store.port';
 

@@ -1,4 +1,4 @@
-import type { Sealed } from '@gridrocket/shared';
+import type { Sealed } from '@gridrocket/shared/runtime';
 
 /**
  * The key store: per-credential data keys, wrapped by the master key. It is mutable on purpose and

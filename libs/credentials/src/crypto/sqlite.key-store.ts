@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Sealed } from '@gridrocket/shared';
+import type { Sealed } from '@gridrocket/shared/runtime';
 import { KeyStore } from './key-store.port';
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;

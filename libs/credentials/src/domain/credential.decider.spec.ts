@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '@gridrocket/shared';
+import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import { CredentialCommand, credentialDecider } from './credential.decider';
 import { CredentialAddedData, CredentialEvent } from './credential.events';
 
@@ -8,17 +9,7 @@ const added: CredentialEvent = {
 };
 const removed: CredentialEvent = { type: 'CredentialRemoved', data: { credentialId: 'c1', keyId: 'k1' } };
 
-function given(...history: CredentialEvent[]) {
-  const state = history.reduce(credentialDecider.evolve, credentialDecider.initialState);
-  return {
-    when(command: CredentialCommand) {
-      return {
-        then: (...expected: CredentialEvent[]) => expect(credentialDecider.decide(command, state)).toEqual(expected),
-        thenThrows: (kind: new (...a: any[]) => Error) => expect(() => credentialDecider.decide(command, state)).toThrow(kind),
-      };
-    },
-  };
-}
+const { given } = deciderSpec(credentialDecider);
 
 const add: CredentialCommand = { type: 'AddCredential', data: added.data as CredentialAddedData };
 const remove: CredentialCommand = { type: 'RemoveCredential', credentialId: 'c1', userId: 'u1' };

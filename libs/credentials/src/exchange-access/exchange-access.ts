@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CredentialResolver } from '../application/credential-resolver';
 import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue } from '@gridrocket/exchanges';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandContext, SYMBOLS, ValidationError } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { SessionGuard } from '@gridrocket/identity/nest';
 import { toHttpAppError } from './exchange-http-errors';
 import { EXCHANGE_PROVIDER } from './exchange-provider.token';
 import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, ExchangeName as PortExchangeName, PositionRisk, parseExchangeName } from '@gridrocket/exchanges';

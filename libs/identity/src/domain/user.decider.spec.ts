@@ -1,4 +1,5 @@
 import { ConflictError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import {
   PROVIDER_EMAIL_UNVERIFIED,
   RESET_LINK_EXPIRED,
@@ -20,20 +21,7 @@ const resetRequested = (tokenDigest: string, expiresAt = '2025-01-01T01:00:00.00
 const verified: UserEvent = { type: 'EmailVerified', data: { email: 'ann@example.com', method: 'link' } };
 const NOW = '2025-01-01T00:30:00.000Z';
 
-function given(...history: UserEvent[]) {
-  const state = history.reduce(userDecider.evolve, userDecider.initialState);
-  return {
-    when(command: UserCommand) {
-      return {
-        then: (...expected: UserEvent[]) => expect(userDecider.decide(command, state)).toEqual(expected),
-        thenThrows: (kind: new (...a: any[]) => Error, message?: string) => {
-          expect(() => userDecider.decide(command, state)).toThrow(kind);
-          if (message) expect(() => userDecider.decide(command, state)).toThrow(message);
-        },
-      };
-    },
-  };
-}
+const { given } = deciderSpec(userDecider);
 
 describe('user decider', () => {
   describe('register and sign in', () => {

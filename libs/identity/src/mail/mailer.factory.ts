@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AppConfig } from '@gridrocket/shared';
+import type { AppConfig } from '@gridrocket/shared/runtime';
 import { EmlFileMailer } from './eml-file.mailer';
 import type { Mailer } from './mail.port';
 import { SmtpMailer } from './smtp.mailer';

@@ -1,7 +1,7 @@
 import { Passport } from 'passport';
 import { Strategy as FacebookStrategy, StrategyOptions as FacebookOptions } from 'passport-facebook';
 import { Strategy as GoogleStrategy, StrategyOptions as GoogleOptions } from 'passport-google-oauth20';
-import type { AppConfig } from '@gridrocket/shared';
+import type { AppConfig } from '@gridrocket/shared/runtime';
 import type { OAuthProvider } from '../domain/user.events';
 import type { ProviderProfile } from '../account.service';
 import { CookieStateStore } from './cookie-state.store';

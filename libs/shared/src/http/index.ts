@@ -2,3 +2,5 @@ export * from './all-exceptions.filter';
 export * from './request-context';
 export * from './push.port';
 export * from './same-user';
+export * from './quota';
+export * from './idempotency';

@@ -9,6 +9,8 @@ export interface SessionUser {
   uid: string;
   email: string;
   sessionId: string;
+  /** Whether the address was verified, as of this request (roles that need it re-check it every time). */
+  emailVerified: boolean;
 }
 
 export type AppRequest = Request & { user?: SessionUser; correlationId?: string };

@@ -1,3 +1,5 @@
+import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import type { AppRequest } from './request-context';
 import { ForbiddenError } from '../errors';
 
 /**
@@ -7,4 +9,38 @@ import { ForbiddenError } from '../errors';
 export function assertSameUser(sessionUid: string, userId: unknown): void {
   if (userId === undefined || userId === null || userId === '') return;
   if (userId !== sessionUid) throw new ForbiddenError('userId does not match the signed-in user');
+}
+
+/** The values of every `userId` in a URL's query string, however spelled (case, `user_id`, NUL, brackets). */
+export function queryUserIds(url: string): string[] {
+  const q = url.indexOf('?');
+  if (q < 0) return [];
+  const hash = url.indexOf('#', q);
+  const out: string[] = [];
+  try {
+    for (const [name, value] of new URLSearchParams(url.slice(q + 1, hash < 0 ? undefined : hash))) {
+      const parts = name.normalize('NFKC').toLowerCase().split(/[[\].]+/).map((p) => p.replace(/[^\p{L}\p{N}]/gu, ''));
+      if (parts.includes('userid')) out.push(value);
+    }
+  } catch {
+    // an undecodable query string carries no userId we could compare
+  }
+  return out;
+}
+
+/**
+ * A global interceptor (it runs after the guards, so the session user is known): on every route, a
+ * `userId` in the query string that is not the session user's is 403, whether or not the handler reads
+ * it and whatever the body says.
+ */
+export function sameUserQueryInterceptor(): NestInterceptor {
+  return {
+    intercept(context: ExecutionContext, next: CallHandler) {
+      if (context.getType() === 'http') {
+        const req = context.switchToHttp().getRequest<AppRequest>();
+        if (req.user) for (const value of queryUserIds(req.originalUrl ?? req.url)) assertSameUser(req.user.uid, value);
+      }
+      return next.handle();
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { BOT_LIST_COLLECTION, BotDoc, botStream } from '@gridrocket/bots';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { Ctx } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity';
+import { SessionGuard } from '@gridrocket/identity/nest';
 import { GridChart, buildGridChart } from './grid-chart';
 import { PriceHistory } from './price-history';
 import { chartRisk, type ChartRisk } from './risk-levels';

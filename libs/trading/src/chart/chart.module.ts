@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdentityModule } from '@gridrocket/identity';
+import { IdentityModule } from '@gridrocket/identity/nest';
 import { BotChartController } from './bot-chart.controller';
 import { PriceHistory } from './price-history';
 

@@ -3,7 +3,7 @@
  * stream, the venue's rules and the engine rebuilt from the history, futures leverage/margin/position
  * mode, the balance check (decided by the workflow), and closing a futures position at a stop.
  */
-import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
+import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges';
 import { validateGrid } from '../grid/ladder';
 import { liquidationProblem } from '../grid/liquidation';
 import { marginTiers } from '@gridrocket/exchanges/venues';

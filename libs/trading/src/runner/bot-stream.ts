@@ -2,10 +2,10 @@
  * The runner's view of a bot: its stream folded by the bot decider (the one fold of a bot stream),
  * plus the metadata of the events that cause the runner's work (the start and stop requests).
  */
-import type { EventStore, RecordedEvent } from '@gridrocket/event-store/event-store.port';
-import { StreamNotFoundError } from '@gridrocket/event-store/event-store.port';
-import { botDecider, type LiveBot } from '@gridrocket/bots/domain/bot.decider';
-import type { BotEvent } from '@gridrocket/bots/domain/bot.events';
+import type { EventStore, RecordedEvent } from '@gridrocket/event-store';
+import { StreamNotFoundError } from '@gridrocket/event-store';
+import { botDecider, type LiveBot } from '@gridrocket/bots';
+import type { BotEvent } from '@gridrocket/bots';
 
 export interface BotRun {
   bot: LiveBot;

@@ -6,9 +6,9 @@
  * fills, reconciles, stops and hand-overs of one bot never interleave. Before every exchange call and
  * every record the task checks that its runner still owns the bot.
  */
-import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
-import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges/exchange.errors';
-import type { RunBook, TradingEvent } from '@gridrocket/bots/domain/bot-trading';
+import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
+import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
+import type { RunBook, TradingEvent } from '@gridrocket/bots';
 import { clientOrderIdPrefix, isOwnClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 import { applyPrice, finishStopLoss } from './risk-steps';
@@ -259,7 +259,8 @@ export class BotTask {
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
-    await finishStopLoss(this);
+    const stopped = await finishStopLoss(this);
+    if (stopped) throw new UnrecoverableError(stopped);
     // The engine's stalledReason: the grid cannot make progress on its own (BotFailed with the reason).
     for (const a of decideConverge(this.workflow())) {
       if (a.type === 'report' && 'reason' in a.report) throw new UnrecoverableError(a.report.reason);

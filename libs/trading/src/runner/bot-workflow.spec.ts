@@ -3,7 +3,7 @@
  * state (recorded fills, what rests on the exchange), when a fact arrives from the exchange, then
  * these actions (place, cancel, record, report).
  */
-import type { Fill as ExchangeFill } from '@gridrocket/exchanges/exchange.port';
+import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
 import { applyFills, desiredOrders, initialState } from '../grid/grid.engine';
 import type { DesiredOrder, ExchangeOrderRef, GridConfig, MarketRules } from '../grid/grid.types';
 import { decide, toEngineFill, type ExchangeFact, type RunnerAction, type WorkflowState } from './bot-workflow';

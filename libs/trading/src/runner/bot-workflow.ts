@@ -5,11 +5,11 @@
  * BotTask and GridRunner execute the actions and own the exchange calls, timers and ownership.
  * Specified given/when/then in bot-workflow.spec.ts.
  */
-import type { RunnerReport } from '@gridrocket/bots/application/bot.commands';
-import type { RunBook, TradingEvent } from '@gridrocket/bots/domain/bot-trading';
-import type { BotConfig } from '@gridrocket/bots/domain/bot.events';
+import type { RunnerReport } from '@gridrocket/bots';
+import type { RunBook, TradingEvent } from '@gridrocket/bots';
+import type { BotConfig } from '@gridrocket/bots';
 import { restartBook } from '../grid/book';
-import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
+import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import { applyFills, initialState, processFill, reconcile, stalledReason } from '../grid/grid.engine';
 import { activeOrders, beginStopLoss, reanchorBook } from '../grid/risk';
 import { roundMoney } from '../grid/decimal';

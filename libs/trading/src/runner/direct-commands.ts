@@ -1,8 +1,8 @@
-import type { EventStore } from '@gridrocket/event-store/event-store.port';
-import { BotCommandRunner } from '@gridrocket/bots/application/bot-command.runner';
-import { RecordTradingCommand, ReportBotLifecycleCommand } from '@gridrocket/bots/application/bot.commands';
-import { RecordTradingHandler } from '@gridrocket/bots/application/record-trading.handler';
-import { ReportBotLifecycleHandler } from '@gridrocket/bots/application/report-bot-lifecycle.handler';
+import type { EventStore } from '@gridrocket/event-store';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { RecordTradingCommand, ReportBotLifecycleCommand } from '@gridrocket/bots';
+import { RecordTradingHandler } from '@gridrocket/bots/nest';
+import { ReportBotLifecycleHandler } from '@gridrocket/bots/nest';
 import type { CommandExecutor } from './grid-runner';
 
 /**

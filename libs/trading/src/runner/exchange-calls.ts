@@ -2,7 +2,7 @@
  * Exchange calls of the runner: a token bucket per user+exchange (not on paper), retries of retryable
  * errors with exponential back-off, and the back-off delays of bot-level retries.
  */
-import { isExchangeError } from '@gridrocket/exchanges/exchange.errors';
+import { isExchangeError } from '@gridrocket/exchanges';
 import { RateLimiters } from './token-bucket';
 
 export interface CallerOptions {

@@ -5,7 +5,7 @@
  * venue whose clock is the wall clock — to now minus a safety margin, so that a quiet bot never asks
  * a venue for a window that keeps growing (the adapters walk the venue's windows from the cursor).
  */
-import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
+import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 
 /** Fills are asked for this far before the last one known (clock skew, late trade records). */
 export const FILL_OVERLAP_MS = 60_000;

@@ -3,7 +3,7 @@
  * paper), else one poller per account+symbol (ccxt); one price subscription per exchange/market/symbol,
  * whose ticks wake the pollers of that symbol. Shared by the bots of a runner.
  */
-import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges/exchange.port';
+import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges';
 import type { BotTask } from './bot-task';
 import { FillPoller, type PollerHost } from './fill-poller';
 

@@ -3,8 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { BOT_OWNERSHIP, BotOwnership, MetricsService } from '@gridrocket/streaming';
-import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials/exchange-access/exchange-provider.token';
+import type { ExchangeProvider } from '@gridrocket/exchanges';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { GridRunner } from './grid-runner';
 
 /** The grid runner in a Nest app (the API in embedded mode, or apps/runner alone). */

@@ -16,14 +16,14 @@
  * - Never leaves a bot stuck: every error of a start, a run or a stop ends, after bounded retries of
  *   what may pass, in a terminal state (start failed, failed, stopped) with the reason.
  */
-import type { RecordedEvent } from '@gridrocket/event-store/event-store.port';
-import { startReactor, type RunningReactor } from '@gridrocket/read-store/reactor';
-import type { OwnershipListener } from '@gridrocket/streaming/ownership.port';
-import type { TradingEvent } from '@gridrocket/bots/domain/bot-trading';
-import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots/application/bot.commands';
-import type { CommandContext } from '@gridrocket/shared/command-context';
-import { ConflictError } from '@gridrocket/shared/errors';
-import { isExchangeError } from '@gridrocket/exchanges/exchange.errors';
+import type { RecordedEvent } from '@gridrocket/event-store';
+import { startReactor, type RunningReactor } from '@gridrocket/read-store';
+import type { OwnershipListener } from '@gridrocket/streaming';
+import type { TradingEvent } from '@gridrocket/bots';
+import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
+import type { CommandContext } from '@gridrocket/shared';
+import { ConflictError } from '@gridrocket/shared';
+import { isExchangeError } from '@gridrocket/exchanges';
 import { BotTask, NotOwnedError, UnrecoverableError, type TaskHost } from './bot-task';
 import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
 import { readBotRun, type BotRun } from './bot-stream';

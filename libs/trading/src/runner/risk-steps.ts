@@ -9,18 +9,38 @@
  *  - market sells carry a fixed client order id, are looked up before they are placed, and are never
  *    retried blindly (a lost answer is found by the next lookup), so nothing is ever sold twice.
  */
-import type { DesiredOrder } from '../grid/grid.types';
+import type { ExchangePort } from '@gridrocket/exchanges';
+import type { TradingEvent } from '@gridrocket/bots';
+import type { DesiredOrder, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 import { beginStopLoss, decidePrice, reanchorBook, stopLossDoneReason, stopLossSell } from '../grid/risk';
-import { UnrecoverableError, type BotTask } from './bot-task';
+
+/** What the risk steps need of a bot's task (BotTask; an interface, so the two files do not import each other). */
+export interface RiskTask {
+  readonly botId: string;
+  readonly id: { run: number; symbol: string };
+  readonly config: GridConfig;
+  readonly rules: MarketRules;
+  readonly port: ExchangePort;
+  readonly ready: boolean;
+  state: GridState;
+  lastPrice: number | null;
+  trail: { cycle: number; peak: number } | null;
+  workflow(): { quote: string };
+  recordFacts(facts: TradingEvent[]): Promise<void>;
+  fetchMissedFills(): Promise<void>;
+  ensureOwned(): void;
+  call<T>(fn: () => Promise<T>, retries?: number): Promise<T>;
+  retryLater(reason: string): void;
+}
 
 /** Settings that make a bot watch the market price. */
-export function watchesPrice(task: BotTask): boolean {
+export function watchesPrice(task: Pick<RiskTask, 'config'>): boolean {
   const c = task.config;
   return c.stopLossPercent !== undefined || c.stopLossPrice !== undefined || (c.trailingDeviation ?? 0) > 0 || c.reanchor === 'follow';
 }
 
 /** Applies the latest market price (if any) to the bot: stop-loss, trailing, follow. */
-export async function applyPrice(task: BotTask): Promise<void> {
+export async function applyPrice(task: RiskTask): Promise<void> {
   const price = task.lastPrice;
   if (price === null || !task.ready || !watchesPrice(task)) return;
   if (task.trail && task.trail.cycle !== task.state.cycle) task.trail = null;
@@ -59,19 +79,19 @@ export async function applyPrice(task: BotTask): Promise<void> {
 
 /**
  * A stop-loss under way, after converge cancelled every order: the position is sold at market, and
- * once nothing is left the bot stops with the reason (BotFailed: the runner cancels what is left).
+ * once nothing is left it returns the reason the bot stops with (BotFailed: the runner cancels what is left).
  */
-export async function finishStopLoss(task: BotTask): Promise<void> {
-  if (!task.state.stopLoss) return;
+export async function finishStopLoss(task: RiskTask): Promise<string | null> {
+  if (!task.state.stopLoss) return null;
   const sell = stopLossSell(task.config, task.rules, task.state);
   if (sell) await marketSell(task, sell);
   const reason = stopLossDoneReason(task.rules, task.state, task.workflow().quote);
-  if (reason) throw new UnrecoverableError(reason);
-  if (sell) task.retryLater('waiting for the fill of the stop-loss sell');
+  if (!reason && sell) task.retryLater('waiting for the fill of the stop-loss sell');
+  return reason;
 }
 
 /** A market sell under a fixed id: looked up first (never twice), then its fill fetched and applied. */
-async function marketSell(task: BotTask, d: DesiredOrder): Promise<void> {
+async function marketSell(task: RiskTask, d: DesiredOrder): Promise<void> {
   const symbol = task.id.symbol;
   task.ensureOwned();
   const existing = await task.call(() => task.port.orderByClientId(symbol, d.clientOrderId));

@@ -1,8 +1,8 @@
 /** What a GridRunner is built with. */
-import type { EventStore } from '@gridrocket/event-store/event-store.port';
-import type { ReadStore } from '@gridrocket/read-store/read-store.port';
-import type { BotOwnership } from '@gridrocket/streaming/ownership.port';
-import type { ExchangeProvider } from '@gridrocket/exchanges/exchange.port';
+import type { EventStore } from '@gridrocket/event-store';
+import type { ReadStore } from '@gridrocket/read-store';
+import type { BotOwnership } from '@gridrocket/streaming';
+import type { ExchangeProvider } from '@gridrocket/exchanges';
 
 export interface CommandExecutor {
   execute<T = any>(command: object): Promise<T>;

@@ -5,9 +5,9 @@
  * RPC (RemotePaperProvider); the event and read stores are SQLite files in DATA_DIR.
  */
 import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store/sqlite.event-store';
-import { SqliteReadStore } from '@gridrocket/read-store/sqlite.read-store';
-import { EmbeddedOwnership } from '@gridrocket/streaming/embedded.ownership';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { EmbeddedOwnership } from '@gridrocket/streaming';
 import { GridRunner } from '../runner/grid-runner';
 import { directCommands } from '../runner/direct-commands';
 import { RemotePaperProvider } from './paper-rpc';

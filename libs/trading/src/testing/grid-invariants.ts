@@ -3,11 +3,11 @@
  * EXCHANGE's own fills (the truth), the pure engine says which orders should rest; the exchange's
  * open orders of the bot must be exactly those (no duplicate, no orphan, nothing missing).
  */
-import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges/exchange.port';
+import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import { applyFills, desiredOrders, initialState } from '../grid/grid.engine';
 import { isOwnClientOrderId } from '../grid/client-order-id';
 import type { GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { splitSymbol } from '@gridrocket/exchanges/exchange.port';
+import { splitSymbol } from '@gridrocket/exchanges';
 import { toEngineFill } from '../runner/bot-workflow';
 
 export interface GridCheck {

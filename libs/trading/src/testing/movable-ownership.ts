@@ -2,7 +2,7 @@
  * Test double of the ownership port: the test plays the group coordinator and moves partitions
  * between runners by hand (revocation first, then assignment, as a Kafka rebalance does).
  */
-import { OwnershipState, type BotOwnership, type OwnershipListener } from '@gridrocket/streaming/ownership.port';
+import { OwnershipState, type BotOwnership, type OwnershipListener } from '@gridrocket/streaming';
 import { botHash } from '../grid/client-order-id';
 
 export class MovableOwnership implements BotOwnership {

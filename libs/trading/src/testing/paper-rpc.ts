@@ -8,25 +8,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type {
-  ExchangeMode,
-  ExchangeName,
-  ExchangePort,
-  ExchangeProvider,
-  ExchangeRef,
-  MarketType,
-  PriceSubscriptions,
-} from '@gridrocket/exchanges/exchange.port';
-import {
-  DuplicateOrderError,
-  ExchangeDownError,
-  InsufficientFundsError,
-  InvalidOrderError,
-  OrderNotFoundError,
-  UnknownSymbolError,
-  isExchangeError,
-} from '@gridrocket/exchanges/exchange.errors';
-import { PriceHub } from '@gridrocket/exchanges/price-hub';
+import type { ExchangeMode, ExchangeName, ExchangePort, ExchangeProvider, ExchangeRef, MarketType, PriceSubscriptions } from '@gridrocket/exchanges';
+import { DuplicateOrderError, ExchangeDownError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError, UnknownSymbolError, isExchangeError } from '@gridrocket/exchanges';
+import { PriceHub } from '@gridrocket/exchanges';
 
 const METHODS = new Set([
   'balances', 'price', 'positionRisk', 'setLeverage', 'marketRules', 'createLimitOrder', 'cancelOrder', 'openOrders', 'orderByClientId', 'recentFills',

@@ -1,0 +1,127 @@
+/**
+ * GridRocket's dependency rules (dependency-cruiser). Run by libs/shared/src/boundaries/dependency-rules.spec.ts
+ * in `npm test`, or by hand: `npx depcruise --config .dependency-cruiser.js apps libs test bench frontend/src`.
+ *
+ * A context is `libs/<ctx>/src`. Other code reaches it only through its entries:
+ *   libs/<ctx>/src/index.ts   framework-free: domain, ports, pure functions, adapters without Nest
+ *   libs/<ctx>/src/nest.ts    Nest modules, controllers, providers (apps and Nest modules import these)
+ *   libs/shared/src/runtime.ts      server plumbing (executeCommand, keyring, config): loads drivers
+ *   libs/shared/src/http/index.ts   the shared Nest HTTP layer (filter, request context, decorators)
+ *   libs/trading/src/grid/index.ts  the pure grid engine alone
+ *   libs/<ctx>/src/testing/**       test helpers, for tests only
+ * Pure code (domain folders, the grid engine, venue rules) imports no framework, no driver, no I/O.
+ */
+
+/** Files of the context folders whose code must stay pure. $1 is the folder. */
+const PURE_FOLDERS = '^(libs/[^/]+/src/domain|libs/trading/src/grid|libs/exchanges/src/venues)/';
+
+/** The sanctioned entries of every context (see above). */
+const ENTRIES = [
+  '^libs/[^/]+/src/(index|nest)\\.ts$',
+  // The pure grid engine on its own (`@gridrocket/trading/grid`), for pure code of other contexts and the
+  // dashboard: `@gridrocket/trading` also carries the runner, which loads the stores.
+  '^libs/trading/src/grid/index\\.ts$',
+  // The venues' rules on their own (`@gridrocket/exchanges/venues`), for pure code (bot validation, the
+  // dashboard): `@gridrocket/exchanges` also carries the ccxt adapter.
+  '^libs/exchanges/src/venues/index\\.ts$',
+  '^libs/shared/src/runtime\\.ts$',
+  '^libs/shared/src/http/index\\.ts$',
+];
+
+/** Test code: specs, contract suites, fixtures, testing helpers, the test/ folder and the benchmarks. */
+const TEST_CODE = ['\\.(spec|test|contract)\\.tsx?$', '\\.fixtures\\.ts$', '(^|/)testing/', '^test/', '^bench/', '^frontend/test/'];
+
+/** Packages that are infrastructure: framework, drivers, transports, I/O libraries. */
+const INFRASTRUCTURE_PACKAGES =
+  '(^|/)node_modules/(@nestjs/|better-sqlite3/|@kurrent/|mongodb/|kafkajs/|ccxt/|express/|socket\\.io|nodemailer/|pino/|prom-client/|passport|rate-limiter-flexible/|@node-rs/|cookie-parser/|helmet/|compression/)';
+
+/** Node's modules that do I/O (pure code may use node:crypto hashing, node:util and the like). */
+const NODE_IO = '^(node:)?(fs|fs/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|cluster|readline|os)$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'The import graph has no cycles.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'pure-code-no-infrastructure',
+      severity: 'error',
+      comment: 'Domain folders, the grid engine and venue rules import no framework, driver or transport.',
+      from: { path: PURE_FOLDERS },
+      to: { path: INFRASTRUCTURE_PACKAGES },
+    },
+    {
+      name: 'pure-code-no-io',
+      severity: 'error',
+      comment: 'Domain folders, the grid engine and venue rules do no I/O.',
+      from: { path: PURE_FOLDERS, pathNot: TEST_CODE },
+      to: { dependencyTypes: ['core'], path: NODE_IO },
+    },
+    {
+      name: 'pure-code-no-server-entries',
+      severity: 'error',
+      comment: 'Pure code imports no Nest entry and no server plumbing (@gridrocket/<ctx>/nest, @gridrocket/shared/runtime, /http).',
+      from: { path: PURE_FOLDERS },
+      to: { path: ['^libs/[^/]+/src/nest\\.ts$', '^libs/shared/src/runtime\\.ts$', '^libs/shared/src/http/'] },
+    },
+    {
+      name: 'pure-code-reaches-no-nest',
+      severity: 'error',
+      comment: 'Nothing pure code imports leads to Nest, however indirectly (a same-context adapter or handler included).',
+      from: { path: PURE_FOLDERS },
+      to: { path: '(^|/)node_modules/@nestjs/', reachable: true },
+    },
+    {
+      name: 'no-deep-context-imports',
+      severity: 'error',
+      comment: "A context reaches another context only through its entries (index.ts, nest.ts), never its inner files.",
+      from: { path: '^libs/([^/]+)/src/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/src/', ...ENTRIES, '^libs/[^/]+/src/testing/'] },
+    },
+    {
+      name: 'apps-and-tests-use-entries',
+      severity: 'error',
+      comment: 'Apps, tests and benchmarks import the contexts through their entries (tests may use testing/ helpers).',
+      from: { path: '^(apps|test|bench)/' },
+      to: { path: '^libs/', pathNot: [...ENTRIES, '^libs/[^/]+/src/testing/'] },
+    },
+    {
+      name: 'testing-helpers-in-tests-only',
+      severity: 'error',
+      comment: 'testing/ helpers (and contract suites) are test code: production code does not load them.',
+      from: { pathNot: TEST_CODE },
+      to: { path: ['(^|/)testing/', '\\.contract\\.ts$'] },
+    },
+    {
+      name: 'index-is-framework-free',
+      severity: 'error',
+      comment: "A context's index.ts loads no Nest, directly or through what it exports; Nest belongs in nest.ts.",
+      from: { path: '^libs/[^/]+/src/index\\.ts$' },
+      to: { path: '(^|/)node_modules/@nestjs/', reachable: true },
+    },
+    {
+      name: 'frontend-pure-shared-only',
+      severity: 'error',
+      comment:
+        'The dashboard shares only pure modules with the server (so both build from one rule instead of restating it): ' +
+        'files of the pure folders (domain, grid engine, venue rules) and the pure shared kernel; nothing else of the server.',
+      from: { path: '^frontend/src/' },
+      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market)\\.ts$'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: '(^|/)node_modules/' },
+    exclude: { path: '(^|/)(dist|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['require', 'node', 'default', 'import'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+  },
+};

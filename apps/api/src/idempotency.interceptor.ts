@@ -1,0 +1,141 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash, createHmac } from 'node:crypto';
+import { Observable, from, of, switchMap, tap, catchError, throwError } from 'rxjs';
+import { updateDoc } from '@gridrocket/identity';
+import type { ReadStore } from '@gridrocket/read-store';
+import { AppError, ValidationError } from '@gridrocket/shared';
+import { AppRequest, IDEMPOTENCY_HEADER, IDEMPOTENT } from '@gridrocket/shared/http';
+
+export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
+const KEY = /^[\x21-\x7e]{1,200}$/;
+/** How long a key is remembered. */
+const KEEP_MS = 24 * 3600_000;
+/** A claim older than this belongs to a request that died: a retry may take it over. */
+const STALE_MS = 60_000;
+
+export class IdempotencyMismatchError extends AppError {
+  readonly status = 422;
+  constructor() {
+    super('This Idempotency-Key was already used with a different request; use a new key for a new request');
+    this.name = 'IdempotencyMismatchError';
+  }
+}
+
+export class IdempotencyInProgressError extends AppError {
+  readonly status = 409;
+  constructor() {
+    super('A request with this Idempotency-Key is still being processed; retry in a moment');
+    this.name = 'IdempotencyInProgressError';
+  }
+}
+
+interface IdempotencyDoc {
+  id: string;
+  fingerprint: string;
+  state: 'pending' | 'done';
+  at: number;
+  body?: unknown;
+}
+
+/** JSON with sorted keys, so two equal bodies give one fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A UUID (version 4 layout) derived from a digest. */
+function uuidFrom(digest: Buffer): string {
+  const h = Buffer.from(digest.subarray(0, 16));
+  h[6] = (h[6] & 0x0f) | 0x40;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/**
+ * `Idempotency-Key` on the routes marked @Idempotent() (creates of bots and API keys). Per user and
+ * route, a key is remembered 24 h in the read store (so replicas share it):
+ * - first use: the request runs; its answer is stored;
+ * - same key, same request (method, route, body, query): the stored answer, nothing runs again;
+ * - same key, different request: 422; same key while the first is still running: 409.
+ * The created resource's id is derived from the user and key (idempotentIdOf), so a retry after a crash
+ * between the write and the stored answer finds the same resource instead of making a second one.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private ready: Promise<void> | null = null;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly store: ReadStore,
+    private readonly idKey: Buffer,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
+    const req = context.switchToHttp().getRequest<AppRequest & { idempotentId?: string }>();
+    const key = req.header(IDEMPOTENCY_HEADER);
+    if (key === undefined || !req.user) return next.handle();
+    if (!KEY.test(key)) {
+      throw new ValidationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 200 visible ASCII characters' }]);
+    }
+    const route = `${context.getClass().name}.${context.getHandler().name}`;
+    const scope = `${req.user.uid}|${route}|${key}`;
+    const id = createHash('sha256').update(scope).digest('hex');
+    const fingerprint = createHash('sha256').update(canonical({ method: req.method, body: req.body ?? null, query: req.query ?? {} })).digest('hex');
+    req.idempotentId = uuidFrom(createHmac('sha256', this.idKey).update(scope).digest());
+
+    return from(this.claim(id, fingerprint)).pipe(
+      switchMap((stored) => {
+        if (stored) {
+          context.switchToHttp().getResponse().setHeader('Idempotent-Replayed', 'true');
+          return of(stored.body);
+        }
+        return next.handle().pipe(
+          switchMap((body) => from(this.finish(id, fingerprint, body)).pipe(switchMap(() => of(body)))),
+          catchError((err) => from(this.release(id)).pipe(switchMap(() => throwError(() => err)))),
+        );
+      }),
+    );
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= this.store.ensureCollection(IDEMPOTENCY_COLLECTION);
+    return this.ready;
+  }
+
+  /** Claims the key (null: go ahead) or returns the stored answer; throws on a mismatch or a running twin. */
+  private async claim(id: string, fingerprint: string): Promise<IdempotencyDoc | null> {
+    await this.init();
+    const outcome = await updateDoc<IdempotencyDoc, IdempotencyDoc | null | 'mismatch' | 'running'>(this.store, IDEMPOTENCY_COLLECTION, id, (doc) => {
+      const now = Date.now();
+      const live = doc && now - doc.at < KEEP_MS ? doc : null;
+      if (live && live.fingerprint !== fingerprint) return { next: undefined, result: 'mismatch' };
+      if (live?.state === 'done') return { next: undefined, result: live };
+      if (live?.state === 'pending' && now - live.at < STALE_MS) return { next: undefined, result: 'running' };
+      return { next: { id, fingerprint, state: 'pending', at: now }, result: null };
+    });
+    if (outcome === 'mismatch') throw new IdempotencyMismatchError();
+    if (outcome === 'running') throw new IdempotencyInProgressError();
+    return outcome;
+  }
+
+  private async finish(id: string, fingerprint: string, body: unknown): Promise<void> {
+    await updateDoc<IdempotencyDoc, void>(this.store, IDEMPOTENCY_COLLECTION, id, () => ({
+      next: { id, fingerprint, state: 'done', at: Date.now(), body: body ?? null },
+      result: undefined,
+    }));
+  }
+
+  /** The request failed: forget the claim, so a retry runs it again. */
+  private async release(id: string): Promise<void> {
+    await updateDoc<IdempotencyDoc, void>(this.store, IDEMPOTENCY_COLLECTION, id, (doc) => ({ next: doc?.state === 'pending' ? null : undefined, result: undefined }));
+  }
+}

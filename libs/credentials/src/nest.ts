@@ -1,0 +1,3 @@
+/** The credentials context's Nest entry (`@gridrocket/credentials/nest`): module and Nest providers. */
+export * from './credentials.module';
+export * from './application/credential-resolver';

@@ -1,0 +1,52 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { timingSafeEqual } from 'node:crypto';
+import { ForbiddenError } from '@gridrocket/shared';
+import type { AppRequest } from '@gridrocket/shared/http';
+import { CSRF_COOKIE, CSRF_FRESH, CSRF_HEADER } from './csrf.middleware';
+
+export const CSRF_MESSAGE = 'Missing or invalid CSRF token: send the csrf_token cookie value in the X-CSRF-Token header';
+
+const STATE_CHANGING = 'gridrocket:state-changing';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Marks a GET handler that changes state (the spec's `GET /api/startBot` and `GET /api/stopBot`):
+ * it needs the CSRF header like any POST, and auditors may not call it.
+ */
+export const StateChanging = () => SetMetadata(STATE_CHANGING, true);
+
+/**
+ * Whether the matched route changes state: its method is not GET/HEAD/OPTIONS, or its handler is
+ * marked @StateChanging(). Read from the route Nest matched, so no spelling of the path escapes it.
+ */
+export function routeChangesState(reflector: Reflector, context: ExecutionContext): boolean {
+  const req = context.switchToHttp().getRequest<AppRequest>();
+  if (!SAFE_METHODS.has(req.method.toUpperCase())) return true;
+  return reflector.getAllAndOverride<boolean>(STATE_CHANGING, [context.getHandler(), context.getClass()]) === true;
+}
+
+/** The header matches the cookie (constant time), and the cookie was not minted by this very request. */
+export function csrfTokenValid(req: AppRequest): boolean {
+  const token: string | undefined = req.cookies?.[CSRF_COOKIE];
+  const sent = req.header(CSRF_HEADER);
+  if (!token || !sent || req.cookies?.[CSRF_FRESH] === '1') return false;
+  return sent.length === token.length && timingSafeEqual(Buffer.from(sent), Buffer.from(token));
+}
+
+/**
+ * Double-submit CSRF, second half, as a global guard: it runs after routing, before the routes' own
+ * guards, on every HTTP route. A state-changing route without a valid token is 403 before anything
+ * else runs.
+ */
+@Injectable()
+export class CsrfGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    if (!routeChangesState(this.reflector, context)) return true;
+    if (csrfTokenValid(context.switchToHttp().getRequest<AppRequest>())) return true;
+    throw new ForbiddenError(CSRF_MESSAGE);
+  }
+}

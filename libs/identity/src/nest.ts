@@ -1,0 +1,8 @@
+/** The identity context's Nest entry (`@gridrocket/identity/nest`): module, sessions, guards, services. */
+export * from './identity.module';
+export * from './session.service';
+export * from './session.guard';
+export * from './account.service';
+export * from './auth.throttle';
+export * from './mail/mailer.factory';
+export * from './csrf.guard';

@@ -1,0 +1,7 @@
+/**
+ * Server plumbing shared by the contexts, framework-free but not pure: running a command against the
+ * event store (loads its drivers), the keyring (file system), the configuration (environment).
+ */
+export * from './event-sourced.repository';
+export * from './crypto/keyring';
+export * from './config';

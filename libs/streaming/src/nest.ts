@@ -1,0 +1,4 @@
+/** The streaming context's Nest entry (`@gridrocket/streaming/nest`): module, Nest logger, observability. */
+export * from './logging';
+export * from './observability';
+export * from './streaming.module';

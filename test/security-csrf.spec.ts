@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { Client, spotBot } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+/**
+ * Issue 11, finding 1: CSRF was decided from `req.path` as spelled, while routing ignored case and
+ * trailing slashes, so `/API/bots`, `/api/STARTBOT`, `/api/stopBot/` changed state with the session
+ * cookie alone. Every route of the OpenAPI document that changes state is tried without the token in
+ * several spellings: none may change anything.
+ */
+describe('security: CSRF cannot be dodged by spelling the path', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let victim: Client;
+  let uid: string;
+  let botId: string;
+  let keyId: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    victim = new Client(app.url);
+    uid = (await victim.signUp('csrf-victim@example.com')).uid;
+    const bot = await victim.post('/api/bots', { ...spotBot, userId: uid });
+    expect(bot.status).toBe(201);
+    botId = bot.body.id;
+    const key = await victim.post('/api/api-credentials', { access: { exchange: 'Binance', apiKey: 'victim-key-000000001', keySecret: 'victim-secret-0000000001', passPhrase: '', userId: uid } });
+    expect(key.status).toBe(201);
+    keyId = key.body.id;
+  }, 60_000);
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function head(): Promise<bigint> {
+    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    try {
+      return await store.headPosition();
+    } finally {
+      await store.close();
+    }
+  }
+
+  /** What an attacker's page makes the victim's browser send: the cookies ride along, no X-CSRF-Token. */
+  function forged(method: string, url: string, body?: unknown) {
+    return fetch(app.url + url, {
+      method,
+      redirect: 'manual',
+      headers: { cookie: victim.cookieHeader(), 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  /** The spellings an attacker tries: case, trailing slash, doubled slashes, percent-encoded letters. */
+  function spellings(path: string): string[] {
+    const [, first, rest] = /^\/api\/([^/]+)(.*)$/.exec(path)!;
+    const encoded = first.replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`);
+    return [
+      path,
+      path.toUpperCase().replace(/%[0-9A-F]{2}/g, (m) => m),
+      `/API/${first}${rest}`,
+      `/Api/${first}${rest}`,
+      `/api/${first.toUpperCase()}${rest}`,
+      `/api/${first.toLowerCase()}${rest}`,
+      `${path}/`,
+      `/${path}`,
+      `/api//${first}${rest}`,
+      `/api/${encoded}${rest}`,
+      `/%61pi/${first}${rest}`,
+      `/api/${first}${rest}/.`,
+      `/api/./${first}${rest}`,
+    ];
+  }
+
+  it('every state-changing route of the OpenAPI document, in every spelling, without the token: nothing changes', async () => {
+    const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+    const routes: Array<{ method: string; path: string }> = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        const m = method.toUpperCase();
+        if (m !== 'GET' || path === '/api/startBot' || path === '/api/stopBot') routes.push({ method: m, path });
+      }
+    }
+    // the routes of the attack are among them
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        { method: 'POST', path: '/api/bots' },
+        { method: 'PUT', path: '/api/bots/{id}' },
+        { method: 'DELETE', path: '/api/bots/{id}' },
+        { method: 'GET', path: '/api/startBot' },
+        { method: 'GET', path: '/api/stopBot' },
+        { method: 'POST', path: '/api/api-credentials' },
+        { method: 'POST', path: '/api/user' },
+        { method: 'POST', path: '/api/auth/logout' },
+      ]),
+    );
+
+    const bodies: Record<string, unknown> = {
+      '/api/bots': { ...spotBot, userId: uid },
+      '/api/bots/{id}': { exchange: 'Binance', numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 2 },
+      '/api/api-credentials': { access: { exchange: 'Binance', apiKey: 'attacker-key-0000001', keySecret: 'attacker-secret-00000001', passPhrase: '', userId: uid } },
+      '/api/user': { userId: uid, username: 'pwned' },
+      '/api/auth/register': { email: 'csrf-new@example.com', password: 'correct-horse-1' },
+      '/api/auth/login': { email: 'csrf-victim@example.com', password: 'correct-horse-1' },
+    };
+    const before = await head();
+    const seen: string[] = [];
+    for (const { method, path } of routes) {
+      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? uid : path.startsWith('/api/api-credentials') ? keyId : botId));
+      const query = path === '/api/startBot' || path === '/api/stopBot' ? `?id=${botId}&userId=${uid}&cancelAllOrders=true` : '';
+      for (const spelled of spellings(filled)) {
+        const res = await forged(method, spelled + query, method === 'GET' || method === 'DELETE' ? undefined : (bodies[path] ?? {}));
+        seen.push(`${method} ${spelled}${query} → ${res.status}`);
+        await res.text();
+        // never a success, never a server error
+        expect({ call: `${method} ${spelled}`, ok: res.status < 200 || res.status >= 300, serverError: res.status >= 500 }).toEqual({
+          call: `${method} ${spelled}`,
+          ok: true,
+          serverError: false,
+        });
+        // the path as the route spells it is refused for the missing token
+        if (spelled === filled) expect({ call: `${method} ${spelled}`, status: res.status }).toEqual({ call: `${method} ${spelled}`, status: 403 });
+      }
+    }
+    expect(seen.length).toBeGreaterThan(100);
+    expect(await head()).toBe(before);
+    // the victim is still signed in, with the bot and key as they were
+    const bot = await victim.get(`/api/bot-details/${botId}`);
+    expect(bot.status).toBe(200);
+    expect(bot.body).toMatchObject({ botstatus: false, numoforders: 5 });
+    expect((await victim.get(`/api/api-credentials/${uid}`)).body).toHaveLength(1);
+  }, 120_000);
+
+  it('the spec\'s GET /api/startBot and /api/stopBot need the header like a POST; with it they work', async () => {
+    expect((await victim.get(`/api/startBot?id=${botId}`, { csrf: false })).status).toBe(403);
+    expect((await victim.get(`/api/stopBot?id=${botId}&cancelAllOrders=true`, { csrf: false })).status).toBe(403);
+    expect((await victim.get(`/api/startBot?id=${botId}`)).status).toBe(202);
+    expect((await victim.get(`/api/stopBot?id=${botId}`)).status).toBe(202);
+  }, 60_000);
+
+  it('routing is exact: other spellings are 404 even with the token', async () => {
+    expect((await victim.post('/api/bots', { ...spotBot, userId: uid })).status).toBe(201);
+    for (const path of ['/API/bots', '/api/Bots', '/api/bots/', '//api/bots', '/api/%62ots']) {
+      const res = await victim.post(path, { ...spotBot, userId: uid });
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+    expect((await victim.get(`/api/STARTBOT?id=${botId}`)).status).toBe(404);
+    expect((await victim.get(`/api/bots/${uid}`)).body).toHaveLength(2);
+  }, 60_000);
+});

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuthThrottle } from '@gridrocket/identity/nest';
+import { LoginDelayPolicy, delayAfterFailures, recordFailure } from '@gridrocket/identity';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { Keyring, loadConfig } from '@gridrocket/shared/runtime';
+import { TooManyRequestsError } from '@gridrocket/shared';
+import { Client } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+/**
+ * Issue 11, finding 4: ten failed logins from anywhere made the owner's correct password answer 429 for
+ * 15 minutes. Failures now count per account AND client, with progressive delays, and the state lives
+ * in the read store.
+ */
+class At extends Client {
+  constructor(baseUrl: string, private readonly ip: string) {
+    super(baseUrl);
+  }
+  /** The same client, seen from another address (the API trusts X-Forwarded-For from loopback only). */
+  login(email: string, password: string) {
+    return this.raw('POST', '/api/auth/login', { body: JSON.stringify({ email, password }), headers: { 'content-type': 'application/json', 'x-forwarded-for': this.ip } });
+  }
+}
+
+describe('security: failed logins never lock the owner out', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+
+  beforeAll(async () => {
+    app = await startTestApp({ AUTH_THROTTLE_PER_EMAIL: '3', AUTH_THROTTLE_PER_IP: '1000', AUTH_THROTTLE_WINDOW_SECONDS: '900' });
+  }, 60_000);
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('ten failures from an attacker: the attacker waits, the owner signs in from their browser and from another address', async () => {
+    const owner = new At(app.url, '198.51.100.7');
+    await owner.signUp('owner@example.com', 'correct-horse-1'); // this browser is now known to the account
+    const attacker = new At(app.url, '203.0.113.9');
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await attacker.login('owner@example.com', `wrong-guess-${i}`)).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429, 429, 429, 429, 429, 429]);
+    // even the right password waits, from the attacker's client
+    const blocked = await attacker.login('owner@example.com', 'correct-horse-1');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // the owner's own browser, even behind the attacker's address (same NAT)
+    const sameNat = new At(app.url, '203.0.113.9');
+    (sameNat as unknown as { cookies: Map<string, string> }).cookies = new Map((owner as unknown as { cookies: Map<string, string> }).cookies);
+    expect((await sameNat.login('owner@example.com', 'correct-horse-1')).status).toBe(200);
+    // a fresh browser at another address
+    expect((await new At(app.url, '192.0.2.44').login('owner@example.com', 'correct-horse-1')).status).toBe(200);
+    expect((await owner.login('owner@example.com', 'correct-horse-1')).status).toBe(200);
+  }, 60_000);
+
+  it('delays grow with each failure, up to the window', () => {
+    const p: LoginDelayPolicy = { freeFailures: 3, firstDelaySeconds: 5, maxDelaySeconds: 900 };
+    expect([1, 2, 3, 4, 5, 6, 7, 12].map((n) => delayAfterFailures(n, p))).toEqual([0, 0, 5, 10, 20, 40, 80, 900]);
+    let doc = null;
+    for (let i = 0; i < 4; i++) doc = recordFailure(doc, 'x', 1_000_000, p);
+    expect(doc).toEqual({ id: 'x', failures: 4, lastFailureAt: 1_000_000, blockedUntil: 1_010_000 });
+    // forgotten after the window
+    expect(recordFailure(doc, 'x', 1_000_000 + 900_000, p).failures).toBe(1);
+  });
+
+  it('the limiter state lives in the read store: two replicas on one read store see the same failures', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gr-throttle-'));
+    const a = new SqliteReadStore(join(dir, 'read.sqlite'));
+    const b = new SqliteReadStore(join(dir, 'read.sqlite'));
+    try {
+      const config = loadConfig({ DATA_DIR: dir, AUTH_THROTTLE_PER_EMAIL: '2' });
+      const keyring = Keyring.fromKey(Buffer.alloc(32, 7));
+      const replicaA = new AuthThrottle(config, a, keyring);
+      const replicaB = new AuthThrottle(config, b, keyring);
+      const client = replicaA.clientOf('uid-1', '203.0.113.9', undefined);
+      await replicaA.loginFailed('shared@example.com', client);
+      await replicaB.loginFailed('shared@example.com', client);
+      await expect(replicaA.checkLogin('shared@example.com', client)).rejects.toBeInstanceOf(TooManyRequestsError);
+      await expect(replicaB.checkLogin('shared@example.com', client)).rejects.toBeInstanceOf(TooManyRequestsError);
+      await expect(replicaB.checkLogin('shared@example.com', replicaB.clientOf('uid-1', '192.0.2.1', undefined))).resolves.toBeUndefined();
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { io, Socket } from 'socket.io-client';
+import { until } from '@gridrocket/shared/testing/until';
+import { Client, spotBot } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+/**
+ * Issue 11, finding 5: socket.io accepted any Origin, and a socket opened before logout kept receiving
+ * the user's bot:* events after it.
+ */
+const PUBLIC_URL = 'http://localhost:5173';
+
+function open(app: { url: string }, c: Client, origin?: string): Promise<{ socket: Socket; ready: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    const socket = io(app.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      extraHeaders: { cookie: c.cookieHeader(), ...(origin ? { origin } : {}) },
+      reconnection: false,
+    });
+    let error: string | undefined;
+    socket.once('ready', () => resolve({ socket, ready: true }));
+    socket.on('auth:error', (e: { message: string }) => (error = e.message));
+    socket.once('connect_error', (e) => resolve({ socket, ready: false, error: e.message }));
+    socket.once('disconnect', () => resolve({ socket, ready: false, error }));
+  });
+}
+
+describe('security: live connections', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp({ PUBLIC_URL, QUOTA_SOCKETS: '3' });
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await app.close();
+  });
+
+  it('a foreign Origin is refused; the public URL\'s origin and the server\'s own are admitted', async () => {
+    const c = new Client(app.url);
+    await c.signUp('origin@example.com');
+    const evil = await open(app, c, 'https://evil.example');
+    sockets.push(evil.socket);
+    expect(evil.ready).toBe(false);
+    const lookalike = await open(app, c, 'http://localhost:5173.evil.example');
+    sockets.push(lookalike.socket);
+    expect(lookalike.ready).toBe(false);
+    const good = await open(app, c, PUBLIC_URL);
+    sockets.push(good.socket);
+    expect(good.ready).toBe(true);
+    const self = await open(app, c, app.url);
+    sockets.push(self.socket);
+    expect(self.ready).toBe(true);
+    good.socket.close();
+    self.socket.close();
+  }, 60_000);
+
+  it('logout disconnects the session\'s sockets at once, and they receive no bot event after it', async () => {
+    const c = new Client(app.url);
+    const { uid } = await c.signUp('logout-socket@example.com');
+    const { socket, ready } = await open(app, c);
+    sockets.push(socket);
+    expect(ready).toBe(true);
+    const events: string[] = [];
+    socket.onAny((name: string) => events.push(name));
+    const other = new Client(app.url); // a second session of the same user stays signed in
+    expect((await other.post('/api/auth/login', { email: 'logout-socket@example.com', password: 'correct-horse-1' })).status).toBe(200);
+    const otherSocket = await open(app, other);
+    sockets.push(otherSocket.socket);
+    const otherEvents: string[] = [];
+    otherSocket.socket.onAny((name: string) => otherEvents.push(name));
+
+    expect((await c.post('/api/auth/logout')).status).toBe(204);
+    await until('the socket is disconnected', () => socket.disconnected, 10_000);
+    const bot = await other.post('/api/bots', { ...spotBot, userId: uid });
+    expect(bot.status).toBe(201);
+    await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
+    expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
+    expect(otherSocket.socket.connected).toBe(true);
+  }, 60_000);
+
+  it('a password change (reset link) disconnects every socket of the user', async () => {
+    const c = new Client(app.url);
+    await c.signUp('reset-socket@example.com');
+    const { socket, ready } = await open(app, c);
+    sockets.push(socket);
+    expect(ready).toBe(true);
+    // The reset signs out every session: the socket goes with them.
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    expect((await new Client(app.url).post('/api/auth/forgot-password', { email: 'reset-socket@example.com' })).status).toBe(202);
+    const token = await until('the reset mail', () => {
+      const dir = join(app.dataDir, 'mail');
+      for (const f of readdirSync(dir)) {
+        const raw = readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        if (/^To: reset-socket@example.com$/m.test(raw)) {
+          const m = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(raw);
+          if (m) return m[1];
+        }
+      }
+      return null;
+    });
+    expect((await new Client(app.url).post('/api/auth/reset-password', { token, password: 'new-horse-22' })).status).toBe(200);
+    await until('the socket is disconnected', () => socket.disconnected, 10_000);
+  }, 60_000);
+
+  it('sockets per user are limited (QUOTA_SOCKETS)', async () => {
+    const c = new Client(app.url);
+    await c.signUp('many-sockets@example.com');
+    const opened = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await open(app, c);
+      sockets.push(s.socket);
+      opened.push(s.ready);
+    }
+    expect(opened).toEqual([true, true, true]);
+    const fourth = await open(app, c);
+    sockets.push(fourth.socket);
+    expect(fourth.ready).toBe(false);
+    expect(fourth.error).toMatch(/at most 3 open live connections/);
+  }, 60_000);
+});
