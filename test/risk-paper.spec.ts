@@ -217,7 +217,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     const plain = await details(c, spec.body.id);
     for (const k of ['spacing', 'sizescale', 'stoplosspercent', 'stoplossprice', 'trailingdeviation', 'reanchor', 'reanchorlimit']) expect(plain).not.toHaveProperty(k);
     const rich = await c.post('/api/bots', { ...base, spacing: 'percent', interval: 5, sizeScale: '1.5', stopLossPercent: 8, trailingDeviation: '0.5', reanchor: 'follow', reanchorLimit: 3 });
-    expect(rich.status).toBe(201);
+    expect({ status: rich.status, body: rich.status === 201 ? null : rich.body }).toEqual({ status: 201, body: null });
     expect(await details(c, rich.body.id)).toMatchObject({ spacing: 'percent', sizescale: 1.5, stoplosspercent: 8, trailingdeviation: 0.5, reanchor: 'follow', reanchorlimit: 3 });
     const risk = (await c.get(`/api/bots/${rich.body.id}/chart`)).body.risk;
     // before any buy: the stop level is 8 % below the full ladder's average (2, 1.9, 1.805 weighted 10, 15, 22.5)

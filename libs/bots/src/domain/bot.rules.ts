@@ -245,6 +245,8 @@ export interface NumericBotFields {
   entryPrice?: number;
   takeProfit?: number;
   leverage?: number;
+  /** Issue 14: with 'percent' the interval is a percentage (checked below 100 with the risk settings). */
+  spacing?: 'absolute' | 'percent';
 }
 
 /** How many decimals a finite number has when written out (1e-9 has 9, 0.5 has 1, 1e21 has 0). */
@@ -277,6 +279,7 @@ export function fieldBoundProblem(field: BoundedField, value: number | undefined
  */
 export function ladderBoundProblems(v: NumericBotFields): FieldError[] {
   const { numOfOrders: n, interval, entryPrice } = v;
+  if (v.spacing === 'percent') return []; // geometric: every rung stays above 0 (docs/risk.md)
   if (![n, interval, entryPrice].every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return [];
   if (interval! >= entryPrice!) return [{ field: 'interval', message: 'interval must be below the entry price' }];
   const lowest = entryPrice! - (n! - 1) * interval!;
