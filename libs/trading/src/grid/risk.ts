@@ -62,6 +62,7 @@ export function stopLossSell(config: GridConfig, rules: MarketRules, state: Grid
 export function stopLossDoneReason(rules: MarketRules, state: GridState, quote = 'USDT'): string | null {
   const sl = state.stopLoss;
   if (!sl || floorToStep(state.position.amount, rules.amountStep) > 0) return null;
+  if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the take-profit had already sold the position, nothing was left to sell`;
   return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the position was sold at market, loss ${roundMoney(-sl.result)} ${quote}`;
 }
 
