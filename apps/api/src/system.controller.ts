@@ -1,8 +1,10 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { Forwarder } from '@gridrocket/streaming';
+import { consumerStatuses } from '@gridrocket/streaming/nest';
 
 @ApiTags('system')
 @Controller()
@@ -12,13 +14,16 @@ export class SystemController {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projector: Projector,
+    @Optional() private readonly forwarder?: Forwarder,
   ) {}
 
   @Get('health')
   async health() {
     const head = await this.events.headPosition();
     const projection = this.projector.health();
-    const ok = projection.failed === null;
+    // projector, reactors (runner, …) and forwarder: live, catching up or retrying, with lag and last error
+    const consumers = await consumerStatuses(this.config.projections ? this.projector : null, this.forwarder ?? null, this.reads);
+    const ok = projection.failed === null && consumers.every((c) => c.state !== 'retrying');
     return {
       status: ok ? 'ok' : 'degraded',
       eventStore: this.events.kind,
@@ -27,6 +32,7 @@ export class SystemController {
       projectionPosition: projection.position.toString(),
       projectionLag: (head - projection.position).toString(),
       projectionError: projection.failed,
+      consumers,
       pid: process.pid,
     };
   }
