@@ -54,6 +54,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@gridrocket/trading': path.resolve(here, '../libs/trading/src'),
+      '@gridrocket/exchanges': path.resolve(here, '../libs/exchanges/src'),
     },
   },
   plugins: [initialJsReport()],

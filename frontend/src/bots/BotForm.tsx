@@ -15,6 +15,7 @@ import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { compact, leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
+import { AdvancedSettings, advancedBody, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
@@ -45,6 +46,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const user = useUser()!;
   const dispatch = useAppDispatch();
   const [values, setValues] = useState<Values>(() => initialValues(bot));
+  const [advanced, setAdvanced] = useState(() => advancedFromBot(bot as AdvancedView | undefined)); // issue 14
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitted, setSubmitted] = useState(false);
   const [createBot] = useCreateBotMutation();
@@ -85,10 +87,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     interval: values.interval,
     entryPrice: values.entryPrice,
     leverage: leverage,
+    spacing: advanced.spacing || undefined,
+    sizeScale: advanced.sizeScale,
   });
+  const advErrors = advancedErrors(advanced, values);
   const lowest = Number(values.entryPrice) - (Math.floor(Number(values.numOfOrders)) - 1) * Number(values.interval);
-  const ladderBelowZero = !errors.entryPrice && !errors.numOfOrders && !errors.interval && Number.isFinite(lowest) && lowest <= 0;
-  const invalid = hasErrors(errors) || ladderBelowZero;
+  const ladderBelowZero = advanced.spacing !== 'percent' && !errors.entryPrice && !errors.numOfOrders && !errors.interval && Number.isFinite(lowest) && lowest <= 0;
+  const invalid = hasErrors(errors) || ladderBelowZero || Object.keys(advErrors).length > 0;
   const anyTouched = submitted || Object.values(touched).some(Boolean);
   const shown = (k: keyof Values) => (submitted || touched[k] ? errors[k] : null);
 
@@ -109,6 +114,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       entryPrice: Number(values.entryPrice),
       takeProfit: Number(values.takeProfit),
       ...(futures && leverage ? { leverage } : {}),
+      ...advancedBody(advanced, advancedFromBot(bot as AdvancedView | undefined)),
     };
     dispatch(ui.showSpinner());
     if (bot) {
@@ -229,6 +235,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           The lowest order would be at or below 0: lower the grid size or the price interval.
         </p>
       ) : null}
+      <AdvancedSettings
+        values={advanced}
+        onChange={setAdvanced}
+        errors={submitted ? advErrors : Object.fromEntries(Object.entries(advErrors).filter(([k]) => (advanced as unknown as Record<string, string>)[k] !== ''))}
+        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage }}
+        defaultOpen={Object.values(advancedFromBot(bot as AdvancedView | undefined)).some((v) => v !== '')}
+      />
       <BacktestPanel
         botType={botType}
         values={values}
