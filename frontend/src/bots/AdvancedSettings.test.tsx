@@ -7,7 +7,8 @@ const grid = { botType: 'Spot' as const, exchange: 'Binance' as const, symbol: '
 
 function Harness({ botType = 'Spot' as 'Spot' | 'Futures' }) {
   const [v, setV] = useState<AdvancedValues>(EMPTY_ADVANCED);
-  return <AdvancedSettings values={v} onChange={setV} errors={advancedErrors(v, grid)} grid={{ ...grid, botType }} defaultOpen />;
+  const { botType: _t, ...base } = grid;
+  return <AdvancedSettings values={v} onChange={setV} errors={advancedErrors(v, base, botType)} grid={{ ...grid, botType }} defaultOpen />;
 }
 
 describe('the Advanced section of the bot form (issue 14)', () => {
@@ -37,10 +38,15 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     // an edit that clears the trailing the bot had sends it empty (off); untouched empty fields are not sent
     expect(advancedBody(v, { ...EMPTY_ADVANCED, trailingDeviation: '2' })).toEqual({ stopLossPercent: 5, reanchor: 'follow', trailingDeviation: '' });
     expect(advancedFromBot({ stoplosspercent: 5, reanchor: 'follow' })).toEqual(v);
-    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPrice: '120', sizeScale: '0.5' }, grid)).toEqual({
-      stopLossPrice: 'stopLossPrice must be below the entry price',
+    const { botType: _t, ...base } = grid;
+    // the server's own parse: schema messages first, the cross-field ones once the schema passes
+    expect(advancedErrors({ ...EMPTY_ADVANCED, sizeScale: '0.5', trailingDeviation: '-1' }, base)).toEqual({
       sizeScale: 'sizeScale must be a number from 1 to 10',
+      trailingDeviation: 'trailingDeviation must be a percentage from 0 to below 100',
     });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPrice: '120' }, base)).toEqual({ stopLossPrice: 'stopLossPrice must be below the entry price' });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, spacing: 'percent' }, { ...base, interval: '150' })).toEqual({ spacing: 'interval must be below 100 (%) with percent spacing' });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPercent: '5' }, base)).toEqual({});
   });
 
   it('the bot page: the levels become price lines and the settings are said in words; a spec bot shows nothing', () => {

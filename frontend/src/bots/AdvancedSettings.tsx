@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { riskPreview, type GridConfig } from '@gridrocket/trading/grid';
 import { marginTiers } from '@gridrocket/exchanges/venues';
+import { parseCreateBot } from '@gridrocket/bots/domain/bot.rules';
 import type { Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
 import { compact, usdt } from './format';
@@ -81,25 +82,29 @@ export function advancedConfig(v: AdvancedValues): Partial<GridConfig> {
   return out;
 }
 
-/** Field messages of the advanced settings (the server says the same, bot.rules.ts). */
-export function advancedErrors(v: AdvancedValues, base: { interval: string; entryPrice: string }): Partial<Record<keyof AdvancedValues, string>> {
-  const e: Partial<Record<keyof AdvancedValues, string>> = {};
-  const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
-  const sizeScale = num(v.sizeScale);
-  if (sizeScale !== undefined && !(sizeScale >= 1 && sizeScale <= 10)) e.sizeScale = 'sizeScale must be a number from 1 to 10';
-  const slp = num(v.stopLossPercent);
-  if (slp !== undefined && !(slp > 0 && slp < 100)) e.stopLossPercent = 'stopLossPercent must be a percentage greater than 0 and below 100';
-  const slPrice = num(v.stopLossPrice);
-  const entry = Number(base.entryPrice);
-  if (slPrice !== undefined && !(slPrice > 0)) e.stopLossPrice = 'stopLossPrice must be a price greater than 0';
-  else if (slPrice !== undefined && Number.isFinite(entry) && slPrice >= entry) e.stopLossPrice = 'stopLossPrice must be below the entry price';
-  const dev = num(v.trailingDeviation);
-  if (dev !== undefined && !(dev >= 0 && dev < 100)) e.trailingDeviation = 'trailingDeviation must be a percentage from 0 to below 100';
-  const limit = num(v.reanchorLimit);
-  if (limit !== undefined && !(limit > 0)) e.reanchorLimit = 'reanchorLimit must be a price greater than 0';
-  else if (limit !== undefined && Number.isFinite(entry) && limit <= entry) e.reanchorLimit = 'reanchorLimit must be above the entry price';
-  if (v.spacing === 'percent' && !(Number(base.interval) < 100)) e.spacing = 'interval must be below 100 (%) with percent spacing';
-  return e;
+const ADVANCED_KEYS = Object.keys(EMPTY_ADVANCED) as (keyof AdvancedValues)[];
+
+/**
+ * Field messages of the advanced settings: the server's own parse (bot.rules.ts) run on the form's
+ * values, its messages for these fields kept (the cross-field ones once the grid's fields are valid).
+ */
+export function advancedErrors(v: AdvancedValues, base: Record<string, string>, botType: 'Spot' | 'Futures' = 'Spot'): Partial<Record<keyof AdvancedValues, string>> {
+  const input: Record<string, unknown> = { botType };
+  for (const [k, x] of Object.entries(base)) if (x !== '') input[k] = x;
+  Object.assign(input, advancedBody(v));
+  try {
+    parseCreateBot(input);
+    return {};
+  } catch (err) {
+    const list = (err as { errors?: { field: string; message: string }[] }).errors;
+    if (!Array.isArray(list)) throw err;
+    const out: Partial<Record<keyof AdvancedValues, string>> = {};
+    for (const e of list) {
+      const key = (e.field === 'interval' && /percent spacing/.test(e.message) ? 'spacing' : e.field) as keyof AdvancedValues;
+      if (ADVANCED_KEYS.includes(key) && !out[key]) out[key] = e.message;
+    }
+    return out;
+  }
 }
 
 interface Props {

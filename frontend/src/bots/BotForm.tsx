@@ -1,22 +1,32 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { gridCost } from '@gridrocket/trading/grid/cost';
+import {
+  botFieldErrors,
+  ladderCostOf,
+  marketFieldErrors,
+  type BotFieldErrors,
+  type GridNumbers,
+} from '@gridrocket/bots/domain/bot-market.rules';
 import {
   useCreateBotMutation,
   useEditBotMutation,
   useGetBalanceQuery,
+  useGetCredentialsQuery,
+  useGetMarketRulesQuery,
   useGetPositionRiskQuery,
   useGetPriceQuery,
 } from '../api/api';
+import { Link } from 'react-router-dom';
 import { describeError } from '../api/http';
 import type { Bot, BotType, Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
-import { botRules, hasErrors, validate } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
-import { compact, leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { LadderPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
-import { AdvancedSettings, advancedBody, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
 import { BacktestPanel } from '../backtest/BacktestPanel';
+import { rungPrice } from '@gridrocket/trading/grid';
+import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
 
@@ -40,13 +50,24 @@ interface Props {
   onDone: () => void;
 }
 
-/** Create and edit form of a bot (spec sections 2, 5, 8, 9). */
+/**
+ * Create and edit form of a bot (spec sections 2, 5, 8, 9). The checks are the server's own
+ * (libs/bots/src/domain/bot-market.rules.ts): each field's rules, then the market's steps and
+ * minimums, the take-profit above the fees and the cost within the available balance. Errors show
+ * once a field was left or a save was tried.
+ */
 export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
   const dispatch = useAppDispatch();
   const [values, setValues] = useState<Values>(() => initialValues(bot));
-  const [advanced, setAdvanced] = useState(() => advancedFromBot(bot as AdvancedView | undefined)); // issue 14
+  // Issue 14: the optional advanced settings (AdvancedSettings.tsx); empty = the spec's bot.
+  const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
+  const [advanced, setAdvanced] = useState(advancedBefore);
+  const advancedGrid = useMemo(() => {
+    const c = advancedConfig(advanced);
+    return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
+  }, [advanced]);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitted, setSubmitted] = useState(false);
   const [createBot] = useCreateBotMutation();
@@ -80,22 +101,45 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     setValues((v) => ({ ...v, entryPrice: priceForField(price) }));
   }, [price, values.exchange, values.symbol]);
 
-  const errors = useMemo(() => validate(values, botRules), [values]);
-  const cost = gridCost({
-    numOfOrders: values.numOfOrders,
-    orderSize: values.orderSize,
-    interval: values.interval,
-    entryPrice: values.entryPrice,
-    leverage: leverage,
-    spacing: advanced.spacing || undefined,
-    sizeScale: advanced.sizeScale,
-  });
-  const advErrors = advancedErrors(advanced, values);
-  const lowest = Number(values.entryPrice) - (Math.floor(Number(values.numOfOrders)) - 1) * Number(values.interval);
-  const ladderBelowZero = advanced.spacing !== 'percent' && !errors.entryPrice && !errors.numOfOrders && !errors.interval && Number.isFinite(lowest) && lowest <= 0;
-  const invalid = hasErrors(errors) || ladderBelowZero || Object.keys(advErrors).length > 0;
-  const anyTouched = submitted || Object.values(touched).some(Boolean);
-  const shown = (k: keyof Values) => (submitted || touched[k] ? errors[k] : null);
+  const { data: credentials } = useGetCredentialsQuery(user.uid);
+  const noKey = Boolean(exchange && credentials && !credentials.some((c) => c.exchange === exchange));
+  const { data: rules } = useGetMarketRulesQuery(
+    { botType, symbol: values.symbol, exchange: exchange as Exchange },
+    { skip: !exchange || !values.symbol },
+  );
+  const fieldErrors = useMemo(
+    () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined }, editing ? 'edit' : 'create', botType),
+    [values, advancedGrid, editing, botType],
+  );
+  const advErrors = useMemo(() => advancedErrors(advanced, values, botType), [advanced, values, botType]);
+  const leverageOf = futures ? (leverage ?? 1) : 1;
+  /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
+  const ladder = useMemo(() => {
+    const keys = ['entryPrice', 'numOfOrders', 'orderSize', 'interval'] as const;
+    if (keys.some((k) => fieldErrors[k])) return null;
+    return {
+      entryPrice: Number(values.entryPrice),
+      numOfOrders: Number(values.numOfOrders),
+      orderSize: Number(values.orderSize),
+      interval: Number(values.interval),
+      leverage: leverageOf,
+      ...advancedGrid,
+    };
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid]);
+  /** Every number, once every field is valid on its own. */
+  const grid: GridNumbers | null = useMemo(
+    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
+    [ladder, fieldErrors.takeProfit, values.takeProfit],
+  );
+  const available = balance ? balance.available : null;
+  const errors: BotFieldErrors = useMemo(
+    () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
+    [grid, rules, available, fieldErrors],
+  );
+  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean);
+  const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
+  const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
+  const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
@@ -103,10 +147,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    if (invalid) {
-      dispatch(ui.toast('error', 'Missing form values!'));
-      return;
-    }
+    if (invalid) return;
     const numbers = {
       numOfOrders: Number(values.numOfOrders),
       orderSize: Number(values.orderSize),
@@ -114,7 +155,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       entryPrice: Number(values.entryPrice),
       takeProfit: Number(values.takeProfit),
       ...(futures && leverage ? { leverage } : {}),
-      ...advancedBody(advanced, advancedFromBot(bot as AdvancedView | undefined)),
+      ...advancedBody(advanced, advancedBefore),
     };
     dispatch(ui.showSpinner());
     if (bot) {
@@ -149,7 +190,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const tpHint = (
     <>
       Sold at the average entry price + this %
-      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {compact(tpPrice)} USDT)</span> : null}
+      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
     </>
   );
 
@@ -158,6 +199,14 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   return (
     <form noValidate onSubmit={submit} aria-label={editing ? 'Edit bot' : 'Create new bot'} className="bot-form">
+      {noKey ? (
+        <p className="form-notice" role="note" data-testid="no-key-notice">
+          You have no API key for {exchange} yet: you can save this bot, but it starts only once you{' '}
+          <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
+        </p>
+      ) : null}
+      <div className="bot-form__layout">
+      <div className="bot-form__main">
       <div className="bot-form__grid">
         <SelectField
           id={`${idp}-exchange`}
@@ -230,31 +279,31 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>
-      {ladderBelowZero ? (
-        <p className="field__error" role="alert">
-          The lowest order would be at or below 0: lower the grid size or the price interval.
-        </p>
-      ) : null}
       <AdvancedSettings
         values={advanced}
         onChange={setAdvanced}
-        errors={submitted ? advErrors : Object.fromEntries(Object.entries(advErrors).filter(([k]) => (advanced as unknown as Record<string, string>)[k] !== ''))}
+        errors={advErrors}
         grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage }}
-        defaultOpen={Object.values(advancedFromBot(bot as AdvancedView | undefined)).some((v) => v !== '')}
+        defaultOpen={Object.values(advancedBefore).some((v) => v !== '')}
       />
-      <BacktestPanel
-        botType={botType}
-        values={values}
-        leverage={leverage}
-        disabled={invalid}
-        onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
-      />
-      {anyTouched && hasErrors(errors) ? (
+      </div>
+      <aside className="bot-form__side" aria-label="Preview">
+        <LadderPreview grid={grid} available={available} />
+        <BacktestPanel
+          botType={botType}
+          values={values}
+          leverage={leverage}
+          disabled={invalid}
+          onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
+        />
+      </aside>
+      </div>
+      {invalid && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k))) ? (
         <p className="form-error" role="alert">
           Missing form values!
         </p>
       ) : null}
-      <div className="actions">
+      <div className="actions bot-form__actions">
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           Cancel
         </button>
