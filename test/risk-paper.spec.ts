@@ -64,6 +64,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
   async function user(email: string) {
     const c = new Client(app.url);
     const u = await c.signUp(email);
+    await c.addKey(u.uid, 'Binance'); // a start needs a key, in paper mode too
     return { c, uid: u.uid as string };
   }
   async function open(uid: string, market: 'spot' | 'futures', symbol: string) {
