@@ -84,7 +84,7 @@ async function riskSteps({ page, step, fillBot, shot, T }) {
     const summary = page.getByTestId('advanced-summary');
     await summary.waitFor({ timeout: T });
     const text = (await summary.textContent()) || '';
-    if (!/Stop-loss at/.test(text) || !/Liquidation of the full ladder ≈/.test(text)) throw new Error(`the futures bot page shows: ${text}`);
+    if (!/Stop-loss at/.test(text) || !/Liquidation of the full ladder/.test(text)) throw new Error(`the futures bot page shows: ${text}`);
     await shot('bot-page-advanced-futures');
   });
   await page.goto(new URL('/bots', page.url()).toString(), { waitUntil: 'domcontentloaded' });

@@ -54,6 +54,8 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     expect(riskLines(risk).map((l) => [l.title, l.price])).toEqual([['stop-loss', 56050], ['trailing from', 30.3], ['trail −2%', 29.69]]);
     const { container, rerender } = render(<AdvancedSummary bot={{ stoplosspercent: 5, trailingdeviation: 2, reanchor: 'follow', reanchorlimit: 70000 }} risk={risk} />);
     expect(screen.getByTestId('advanced-summary').textContent).toMatch(/Stop-loss 5 % below the average entry \(now 56,050\).*Trailing take-profit 2 %.*Follows the price up to 70,000/);
+    rerender(<AdvancedSummary bot={{ stoplossprice: 11.38 }} risk={{ stopLoss: 11.38, trailing: null, liquidation: 0 }} />);
+    expect(screen.getByTestId('advanced-summary').textContent).toBe('Stop-loss at 11.38Liquidation of the full ladder: none (its margin covers a fall to 0)');
     rerender(<AdvancedSummary bot={{}} risk={null} />);
     expect(container.textContent).toBe('');
   });

@@ -222,7 +222,8 @@ export function AdvancedPreview({ values, grid }: Pick<Props, 'values' | 'grid'>
         {values.reanchor === 'follow' ? <li>Re-anchors at the market when flat and the price rose more than one interval{values.reanchorLimit ? `, up to ${values.reanchorLimit}` : ''}</li> : null}
         {p.liquidation !== null ? (
           <li>
-            Liquidation of the full ladder at {config.leverage}×: <strong data-testid="advanced-liquidation">{compact(p.liquidation)}</strong> (isolated margin)
+            Liquidation of the full ladder at {config.leverage}×:{' '}
+            <strong data-testid="advanced-liquidation">{p.liquidation > 0 ? compact(p.liquidation) : 'none (its margin covers a fall to 0)'}</strong> (isolated margin)
           </li>
         ) : null}
       </ul>
