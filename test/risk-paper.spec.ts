@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
+import { buyOrderId, stopLossOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { GridRunnerService } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
@@ -37,6 +37,12 @@ const CSV = [
   // follow (SOLUSDT spot): a rally before any buy fills
   `${T0},Binance,SOLUSDT,141`,
   `${T0 + 10 * H},Binance,SOLUSDT,146`, // 146 > 140 + 5: re-anchored at 146
+  // futures stop-loss (LINKUSDT futures, leverage 5): three buys (average 13.5, stop level 12.82), then 12.5
+  `${T0},Binance,LINKUSDT,14.2`,
+  `${T0 + 11 * H},Binance,LINKUSDT,13.8`,
+  `${T0 + 12 * H},Binance,LINKUSDT,13.3`,
+  `${T0 + 13 * H},Binance,LINKUSDT,12.9`,
+  `${T0 + 14 * H},Binance,LINKUSDT,12.5`, // (the feed's clock is shared: this story runs after those above)
   // geometric spacing with scaling (LTCUSDT spot)
   `${T0},Binance,LTCUSDT,101`,
 ].join('\n');
@@ -173,6 +179,38 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     const filled = (await events(id)).filter((e) => e.type === 'OrderFilled').map((e) => e.data as { clientOrderId: string; price: number });
     expect(filled.map((f) => [f.clientOrderId, f.price])).toEqual([[buyOrderId(id, 2, 0), 146]]);
     expect((await events(id)).filter((e) => e.type === 'GridReanchored')).toHaveLength(1);
+  });
+
+  it('futures stop-loss: a reduce-only market close of the position, the loss to the cent from the fills, nothing left open', async () => {
+    const { c, uid } = await user('futures-stoploss@example.com');
+    const id = await startBot(c, uid, {
+      exchange: 'Binance', symbol: 'LINKUSDT', botType: 'Futures', leverage: 5, numOfOrders: 3, orderSize: '5', interval: 0.5, entryPrice: 14, takeProfit: 1, stopLossPercent: 5,
+    });
+    await until('running', async () => (await details(c, id)).botstatus === true, 30_000);
+    for (const k of [1, 2, 3]) {
+      venue.advanceTo(T0 + (10 + k) * H);
+      await until(`buy ${k} filled`, async () => (await events(id)).filter((e) => e.type === 'OrderFilled').length === k, 30_000);
+    }
+    venue.advanceTo(T0 + 14 * H); // 12.5 ≤ 12.82
+    const d = await until('stopped by the stop-loss', async () => {
+      const x = await details(c, id);
+      return x.botstatus === false && x.lasterror && x;
+    }, 30_000);
+    const history = await events(id);
+    const buys = history.filter((e) => e.type === 'OrderFilled').map((e) => e.data as { price: number; amount: number; fee: number });
+    const sell = history.filter((e) => e.type === 'StopLossTriggered').map((e) => e.data as { price: number; amount: number; fee: number; loss: number });
+    expect(sell).toHaveLength(1);
+    expect(sell[0]).toMatchObject({ price: 12.5, amount: 15 });
+    // 5 × (14 + 13.5 + 13) − 15 × 12.5 + the buys' maker fees + the close's taker fee (0.02 % / 0.05 % on Binance USDⓈ-M)
+    const loss = 5 * (14 + 13.5 + 13) - 15 * 12.5 + buys.reduce((s, b) => s + b.fee, 0) + sell[0].fee;
+    expect(sell[0].fee).toBeCloseTo(15 * 12.5 * 0.0005, 8);
+    expect(Math.round(sell[0].loss * 100)).toBe(Math.round(loss * 100)); // 15.08
+    expect(d.lasterror).toBe(`Stop-loss triggered at 12.5 (stop level 12.82): the position was sold at market, loss ${Math.round(loss * 1e8) / 1e8} USDT`);
+    const port = await provider.for({ userId: uid, exchange: 'Binance', market: 'futures' });
+    expect(port.position('LINKUSDT').qty).toBe(0); // closed, reduce-only
+    expect(await open(uid, 'futures', 'LINKUSDT')).toEqual([]);
+    const closeOrder = await port.orderByClientId('LINKUSDT', stopLossOrderId(id, 1));
+    expect(closeOrder).toMatchObject({ side: 'sell', reduceOnly: true, status: 'filled', amount: 15 });
   });
 
   it('geometric spacing with scaling: every rung at interval % below the previous, each size × the factor', async () => {

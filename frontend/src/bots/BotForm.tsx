@@ -258,7 +258,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-entry`} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
         <Field id={`${idp}-orders`} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={4} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint="Coins per order" />
-        <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint="USDT between orders" />
+        <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
           <div className="readout">
