@@ -266,6 +266,16 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     const bad = await c.post('/api/bots', { ...base, stopLossPercent: 150, sizeScale: 0.5, spacing: 'log', reanchor: 'up', trailingDeviation: -1 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['reanchor', 'sizeScale', 'spacing', 'stopLossPercent', 'trailingDeviation']);
+    // an edit sets a setting, keeps the others, and '' turns one off
+    const { symbol: _s, botType: _b, ...editBase } = base;
+    const edited = await c.put(`/api/bots/${rich.body.id}`, { ...editBase, spacing: 'percent', interval: 5, stopLossPercent: '', stopLossPrice: 1.5 });
+    expect(edited.status).toBe(200);
+    const after = await details(c, rich.body.id);
+    expect(after).toMatchObject({ spacing: 'percent', sizescale: 1.5, stoplossprice: 1.5, trailingdeviation: 0.5, reanchor: 'follow' });
+    expect(after).not.toHaveProperty('stoplosspercent');
+    // a spec edit (no advanced field) keeps the settings as they were
+    expect((await c.put(`/api/bots/${rich.body.id}`, { ...editBase, interval: 5 })).status).toBe(200);
+    expect(await details(c, rich.body.id)).toMatchObject({ spacing: 'percent', stoplossprice: 1.5, trailingdeviation: 0.5 });
     const above = await c.post('/api/bots', { ...base, stopLossPrice: 2.5 });
     expect(above.status).toBe(400);
     expect(above.body.errors).toEqual([{ field: 'stopLossPrice', message: 'stopLossPrice must be below the entry price' }]);

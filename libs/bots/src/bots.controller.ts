@@ -145,12 +145,16 @@ export class BotsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<BotView> {
     const bid = botId(id);
-    const input = parseEditBot(merged(body, query));
-    assertSameUser(ctx.userId, input.userId);
     // the market is known from the bot itself; another user's bot is left to the decider (404)
     const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, bid);
-    if (doc && doc.userid === ctx.userId && doc.s.config && doc.s.botType) {
-      await this.market.assert(ctx.userId, doc.s.botType, doc.s.config.symbol, { ...input.config, leverage: input.config.leverage ?? doc.s.config.leverage });
+    const own = doc && doc.userid === ctx.userId && doc.s.config && doc.s.botType ? doc : null;
+    // issue 14: the bot's stored spacing stands when the edit does not change it, so the edit is checked as the grid it makes
+    const input = parseEditBot(merged(body, query), undefined, { spacing: own?.s.config?.spacing });
+    assertSameUser(ctx.userId, input.userId);
+    if (own && own.s.config && own.s.botType) {
+      const c = own.s.config;
+      const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale };
+      await this.market.assert(ctx.userId, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage });
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));

@@ -195,9 +195,14 @@ export function parseCreateBot(input: unknown): CreateBotInput {
 export function parseEditBot(
   input: unknown,
   botType: BotType = 'Futures',
+  /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only). */
+  stored: { spacing?: 'absolute' | 'percent' } = {},
 ): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
   const v = parse(editBotSchema, input);
-  throwIfAny(numericBoundProblems(v));
+  const cleared = clearedRiskSettings(input);
+  const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
+  throwIfAny(numericBoundProblems({ ...v, spacing }));
+  if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }); // the percent interval's bound
   const feeError = takeProfitFeeError(v.exchange, botType, v.takeProfit);
   if (feeError) throw new ValidationError([feeError]);
   return {
@@ -211,7 +216,7 @@ export function parseEditBot(
       takeProfit: v.takeProfit,
       leverage: v.leverage,
       ...riskSettings(v),
-      ...clearedRiskSettings(input),
+      ...cleared,
     },
   };
 }
