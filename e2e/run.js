@@ -654,6 +654,7 @@ async function main() {
       await page.locator(`[data-bot-id="${botId}"]`).waitFor({ state: 'detached' });
       await shot('bots-after-delete');
     });
+    await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)

@@ -287,6 +287,8 @@ export const api = createApi({
             points: Array.isArray(d.points) ? d.points : [],
             levels: Array.isArray(d.levels) ? d.levels : [],
             fills: Array.isArray(d.fills) ? d.fills : [],
+            // issue 14: the stop-loss, trailing and liquidation levels (bots/AdvancedLevels.tsx)
+            ...('risk' in d && d.risk && typeof d.risk === 'object' ? { risk: d.risk } : {}),
           },
         };
       },

@@ -13,6 +13,7 @@
  * minFunds); the fee is the market's maker rate (MarketRules.makerFee): the grid's orders rest on the book.
  */
 import type { BotType } from '@gridrocket/shared';
+import { rungPrice, rungSize } from '@gridrocket/trading/grid';
 import { parseCreateBot, parseEditBot, takeProfitFeeError } from './bot.rules';
 
 export type BotFormField = 'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit' | 'leverage';
@@ -82,6 +83,9 @@ export interface GridNumbers {
   takeProfit: number;
   /** 1 for spot. */
   leverage?: number;
+  /** Issue 14 (docs/risk.md): the rungs come from the grid engine's own `rungPrice`/`rungSize`. */
+  spacing?: 'absolute' | 'percent';
+  sizeScale?: number;
 }
 
 const fmt = (x: number) => String(Number(x.toPrecision(12)));
@@ -93,11 +97,14 @@ const onStep = (x: number, step: number) => {
 };
 const money = (x: number) => Math.round(x * 1e8) / 1e8;
 
-/** The rungs of the ladder: entry − i × interval, each of the order size, highest first. */
-export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice'>, maxRungs = 100): { price: number; size: number }[] {
+/**
+ * The rungs of the ladder, highest first: entry − i × interval, each of the order size (the spec's);
+ * with the optional spacing/sizeScale the engine's own rungs (grid/spacing.ts).
+ */
+export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale'>, maxRungs = 100): { price: number; size: number }[] {
   const n = Math.min(Math.floor(g.numOfOrders), maxRungs);
   const out: { price: number; size: number }[] = [];
-  for (let i = 0; i < n; i++) out.push({ price: money(g.entryPrice - i * g.interval), size: g.orderSize });
+  for (let i = 0; i < n; i++) out.push({ price: money(rungPrice(g, i)), size: money(rungSize(g, i)) });
   return out;
 }
 
@@ -121,9 +128,9 @@ export function maxAffordableGrid(g: GridNumbers, available: number, cap = 99): 
   let best = 0;
   let total = 0;
   for (let i = 0; i < cap; i++) {
-    const price = g.entryPrice - i * g.interval;
+    const price = rungPrice(g, i);
     if (price <= 0) break;
-    total += (g.orderSize * price) / (g.leverage ?? 1);
+    total += (rungSize(g, i) * price) / (g.leverage ?? 1);
     if (money(total) > available) break;
     best = i + 1;
   }
@@ -139,7 +146,7 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
   if (!onStep(g.entryPrice, rules.priceStep)) {
     out.entryPrice = `Entry Price must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
   }
-  if (!onStep(g.interval, rules.priceStep)) {
+  if (g.spacing !== 'percent' && !onStep(g.interval, rules.priceStep)) {
     out.interval = `Price interval must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
   }
   if (!onStep(g.orderSize, rules.amountStep)) {
@@ -148,9 +155,13 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
     out.orderSize = `Order size must be at least ${fmt(rules.minAmount)} (the market's minimum amount)`;
   }
   // (a ladder reaching 0 is the parse's rule, bot.rules.ts ladderBoundProblems: not repeated here)
-  const lowest = g.entryPrice - (Math.floor(g.numOfOrders) - 1) * g.interval;
-  if (lowest > 0 && !out.orderSize && money(lowest * g.orderSize) < rules.minNotional) {
-    out.orderSize = `The lowest order is worth ${fmt(money(lowest * g.orderSize))} USDT, below the market's minimum order value of ${fmt(rules.minNotional)} USDT`;
+  const last = Math.floor(g.numOfOrders) - 1;
+  const lowest = rungPrice(g, last);
+  // the smallest order by value: the lowest with equal sizes; with a size scale, any rung (issue 14)
+  let smallest = money(lowest * g.orderSize);
+  if ((g.sizeScale ?? 1) !== 1) for (let i = 0; i <= last; i++) smallest = Math.min(smallest, money(rungPrice(g, i) * rungSize(g, i)));
+  if (lowest > 0 && !out.orderSize && smallest < rules.minNotional) {
+    out.orderSize = `The lowest order is worth ${fmt(smallest)} USDT, below the market's minimum order value of ${fmt(rules.minNotional)} USDT`;
   }
   // the market's own maker rate, when it reports one (the parse checked the venue's default)
   const feeError = rules.makerFee !== undefined ? takeProfitFeeError(g.takeProfit, rules.makerFee) : null;
