@@ -60,6 +60,9 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   TakeProfitPlaced: { label: 'Take-profit order placed', tone: 'trade' },
   TakeProfitFilled: { label: 'Take profit filled', tone: 'profit' },
   CycleCompleted: { label: 'Cycle completed', tone: 'profit' },
+  StopLossStarted: { label: 'Stop-loss reached', tone: 'warn' },
+  StopLossTriggered: { label: 'Stop-loss sold', tone: 'warn' },
+  GridReanchored: { label: 'Grid re-anchored', tone: 'ok' },
 };
 
 /** 'SomethingHappened' → 'Something happened'. */
@@ -208,6 +211,12 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return `${String(d.clientOrderId ?? 'order')}${d.filled ? ` · ${compact(d.filled as number)} had filled` : ''}`;
     case 'CycleCompleted':
       return `cycle ${String(d.cycle ?? '')} · profit ${compact(d.profit as number)} USDT`;
+    case 'StopLossStarted':
+      return `price ${compact(d.price as number)} reached the stop level ${compact(d.level as number)}: cancelling the ladder, selling at market`;
+    case 'StopLossTriggered':
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)} · loss ${compact(d.loss as number)} USDT`;
+    case 'GridReanchored':
+      return `ladder moved from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})`;
     default:
       return genericText(e.data);
   }
