@@ -3,6 +3,7 @@ import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import helmet from 'helmet';
@@ -66,6 +67,18 @@ export function securityHeaders(config: Pick<AppConfig, 'cookieSecure' | 'public
   });
 }
 
+/**
+ * Compressed responses (gzip or brotli, as the client accepts) for what compresses well: JSON lists,
+ * histories (streamed: compressed as they are written), the chart. Left alone: socket.io (its own
+ * framing), bodies under 1 KB, types that are already compressed (images, fonts) and assets served
+ * precompressed (they carry their Content-Encoding already).
+ */
+export function responseCompression() {
+  return compression({
+    filter: (req, res) => !req.url?.startsWith('/socket.io') && compression.filter(req, res),
+  });
+}
+
 /** Builds and starts the whole product on one port: API, socket.io, dashboard, embedded runner. */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   // Routing is exact: /API/bots and /api/bots/ are not /api/bots (they answer 404), so no spelling of
@@ -81,6 +94,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   app.use(securityHeaders(config));
+  app.use(responseCompression());
   installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   app.use(express.json({ limit: '64kb' }));
   // Malformed or oversized bodies get the same error shape as every other 4xx.

@@ -13,8 +13,8 @@ import {
   StreamNotFoundError,
   SubscribeOptions,
   Subscription,
+  SubscriptionFilter,
   WrongExpectedVersionError,
-  matchesFilter,
 } from './event-store.port';
 
 interface Row {
@@ -29,6 +29,8 @@ interface Row {
 }
 
 const BATCH = 1000;
+/** Positions one subscription query looks at, at most (a filter that matches little scans this many rows). */
+const SCAN_WINDOW = 50_000;
 
 interface PendingAppend {
   streamId: string;
@@ -222,6 +224,27 @@ export class SqliteEventStore implements EventStore {
     return BigInt(this.stmts.maxPos.get()?.pos ?? 0);
   }
 
+  /**
+   * The filter's rows from positions (from, to], in SQL: rows of other streams and types are never
+   * parsed (issue 16: each reactor parses only its events).
+   */
+  private filteredRead(filter: SubscriptionFilter | undefined): (from: number, to: number, limit: number) => RawRow[] {
+    const prefixes = filter?.streamPrefixes?.length ? filter.streamPrefixes : [];
+    const types = filter?.eventTypes?.length ? filter.eventTypes : [];
+    const where = ['position > ?', 'position <= ?'];
+    if (prefixes.length) where.push(`(${prefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
+    if (types.length) where.push(`type IN (${types.map(() => '?').join(', ')})`);
+    const stmt = this.db
+      .prepare<unknown[], RawRow>(
+        `SELECT position, id, stream_id, revision, type, data, metadata, created FROM events WHERE ${where.join(' AND ')} ORDER BY position ASC LIMIT ?`,
+      )
+      .raw(true);
+    const params: unknown[] = [];
+    for (const p of prefixes) params.push(p.length, p);
+    params.push(...types);
+    return (from, to, limit) => stmt.all(from, to, ...params, limit);
+  }
+
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     const store = this;
     let stopped = false;
@@ -230,6 +253,7 @@ export class SqliteEventStore implements EventStore {
     this.appended.on('append', onAppend);
     const closeSignal = () => wake?.();
     this.appended.on('close', closeSignal);
+    const read = this.filteredRead(options.filter);
 
     async function* iterate(): AsyncGenerator<RecordedEvent> {
       let from: number;
@@ -238,24 +262,32 @@ export class SqliteEventStore implements EventStore {
       else from = Number(options.fromPosition);
       try {
         while (!stopped && !store.closed) {
-          const rows = store.stmts.all.all(from, BATCH);
+          // A window of positions at a time, so that a filter matching little never scans the whole
+          // log in one go; the event loop gets a turn between windows (catch-up never goes deaf).
+          const head = store.stmts.maxPos.get()?.pos ?? 0;
+          const to = Math.min(head, from + SCAN_WINDOW);
+          const rows = to > from ? read(from, to, BATCH) : [];
           for (const row of rows) {
-            from = row[0];
             const event = rawToRecorded(row);
-            if (matchesFilter(event, options.filter)) yield event;
+            yield event;
             if (stopped) return;
           }
-          if (rows.length < BATCH) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(done, store.pollMs);
-              function done() {
-                clearTimeout(timer);
-                wake = null;
-                resolve();
-              }
-              wake = done;
-            });
+          from = rows.length === BATCH ? rows[rows.length - 1][0] : to;
+          if (stopped) return;
+          options.onProgress?.(BigInt(from));
+          if (from < head) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            continue;
           }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, store.pollMs);
+            function done() {
+              clearTimeout(timer);
+              wake = null;
+              resolve();
+            }
+            wake = done;
+          });
         }
       } finally {
         store.appended.off('append', onAppend);

@@ -32,9 +32,16 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
   const collection = `reactor_${name.replace(/[^a-z0-9_]/g, '_')}`;
   let position = (await reads.getCheckpoint(name)) ?? (options.startAt === 'end' ? await events.headPosition() : 0n);
   let saved = position;
-  const sub = events.subscribeToAll({ fromPosition: position, filter: options.filter });
   const chains = new Map<string, Promise<void>>();
   const inOrder: { position: bigint; done: boolean }[] = [];
+  // The store tells how far it has looked: events its filter skipped move the checkpoint too, from
+  // the first batch on, so a reactor whose events are rare does not rescan the log on every start.
+  const onProgress = (at: bigint) => {
+    if (stopping) return;
+    inOrder.push({ position: at, done: true });
+    settle();
+  };
+  const sub = events.subscribeToAll({ fromPosition: position, filter: options.filter, onProgress });
   let stopping = false;
   let saveTimer: NodeJS.Timeout | null = null;
 
