@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { lifecycleBench } from './lifecycle.bench';
 import { streamingBench } from './streaming.bench';
 import { fleetBench } from './fleet.bench';
+import { backtestBench } from './backtest.bench';
 import { Figure } from './stats';
 
 /**
@@ -23,7 +24,10 @@ async function main() {
     ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })],
     ['Streams and audit (forwarder, replay)', () => streamingBench()],
     ['Runner fleet (paper bots in one process)', () => fleetBench({ bots: fleetBots, seconds: fleetSeconds })],
+    ['Backtest (issue 15)', () => backtestBench()],
   ];
+  const only = process.env.BENCH_ONLY; // e.g. BENCH_ONLY=Backtest runs just the sections whose title contains it
+  if (only) sections.splice(0, sections.length, ...sections.filter(([title]) => title.includes(only)));
   for (const [title, run] of sections) {
     console.log(`\n## ${title}`);
     for (const f of await run()) {

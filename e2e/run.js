@@ -355,6 +355,8 @@ async function main() {
       await shot('bots-futures');
     });
 
+    await require('./backtest.e2e').backtestSteps({ page, step, fillBot, shot, T });
+
     let botId = null;
     await step('start the spot bot: it turns running without a reload', async () => {
       await page.getByRole('tab', { name: /Spot bots/ }).click();

@@ -10,7 +10,7 @@
 const ts = require('typescript');
 const fs = require('fs'); const path = require('path');
 const root = path.join(__dirname, '..');
-const ctxs = ['shared','event-store','read-store','bots','identity','credentials','exchanges','trading','streaming'];
+const ctxs = ['shared','event-store','read-store','bots','identity','credentials','exchanges','trading','streaming','backtest'];
 const entryFiles = {};
 for (const c of ctxs) for (const e of ['index','nest','runtime']) {
   const f = `${root}/libs/${c}/src/${e}.ts`; if (fs.existsSync(f)) entryFiles[`${c}:${e}`] = f;

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { BacktestModule } from '@gridrocket/backtest/nest';
 import { BotsModule } from '@gridrocket/bots/nest';
 import { CredentialsModule } from '@gridrocket/credentials/nest';
 import { IdentityModule } from '@gridrocket/identity/nest';
@@ -25,6 +26,7 @@ export class AppModule {
         BotsModule,
         CredentialsModule,
         ChartModule,
+        BacktestModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],
       controllers: [SystemController],

@@ -15,6 +15,7 @@ import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { compact, leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
+import { BacktestPanel } from '../backtest/BacktestPanel';
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
 
@@ -228,6 +229,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           The lowest order would be at or below 0: lower the grid size or the price interval.
         </p>
       ) : null}
+      <BacktestPanel
+        botType={botType}
+        values={values}
+        leverage={leverage}
+        disabled={invalid}
+        onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
+      />
       {anyTouched && hasErrors(errors) ? (
         <p className="form-error" role="alert">
           Missing form values!

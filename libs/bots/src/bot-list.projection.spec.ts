@@ -1,6 +1,5 @@
 import { projectionSpec, type GivenEvent } from '@gridrocket/read-store/testing/projection-spec';
 import { BotDoc, botListProjection, publicBot } from './bot-list.projection';
-import { initialBotState } from './domain/bot.decider';
 import type { BotEvent } from './domain/bot.events';
 
 const A = '11111111-1111-4111-8111-111111111111';
@@ -34,7 +33,13 @@ describe.each([
 
   it('given a created bot, then one document with the folded state, queryable by user and status', async () => {
     expect(await spec.given(on(A, created(A), 1))).toEqual([
-      { id: A, userid: 'u1', createdat: at(1), updatedat: at(1), status: 'stopped', s: { ...initialBotState, exists: true, botId: A, userId: 'u1', botType: 'Spot', config } },
+      {
+        id: A, userid: 'u1', createdat: at(1), updatedat: at(1), status: 'stopped',
+        s: {
+          kind: 'live', version: 1, botId: A, userId: 'u1', botType: 'Spot', config, status: 'stopped', pid: -1, profit: 0,
+          run: -1, lastError: null, cancelAllOrders: false, closePosition: false,
+        },
+      },
     ]);
   });
 

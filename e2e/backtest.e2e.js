@@ -1,0 +1,59 @@
+/**
+ * Browser steps of issue 15, called from e2e/run.js once bots can be created: in the create form,
+ * "Backtest last 30 days" shows the result and the equity curve; a sweep draws the heatmap and a
+ * click on a cell fills the form. Nothing is saved (the dialog is cancelled).
+ */
+'use strict';
+
+async function backtestSteps({ page, step, fillBot, shot, T }) {
+  if (process.env.E2E_SERVER === 'stub') {
+    console.log('  - backtest steps skipped (the stub server has no backtests)');
+    return;
+  }
+  await step('backtest a bot from the form: result and equity curve', async () => {
+    await page.getByRole('tab', { name: /Spot bots/ }).click();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+    await fillBot(dialog, { exchange: 'Binance', symbol: 'BTCUSDT' });
+    await dialog.getByRole('button', { name: 'Backtest last 30 days' }).click();
+    const result = dialog.getByTestId('backtest-result');
+    await result.waitFor({ state: 'visible', timeout: Math.max(T, 60000) });
+    const profit = (await result.getByTestId('backtest-profit').textContent()) || '';
+    if (!/^-?\d+\.\d{2} USDT$/.test(profit.trim())) throw new Error(`profit shown as "${profit}"`);
+    const points = await result.getByTestId('equity-curve').locator('polyline').getAttribute('points');
+    const n = (points || '').trim().split(/\s+/).length;
+    if (n < 50) throw new Error(`the equity curve has ${n} points`);
+    const text = (await result.textContent()) || '';
+    for (const label of ['Max drawdown', 'Time in market', 'Buy and hold', 'Cycles / fills']) {
+      if (!text.includes(label)) throw new Error(`the result does not show ${label}`);
+    }
+    if (!/43200 candles/.test(text)) throw new Error(`not 30 days of 1-minute candles: ${text.slice(-200)}`);
+    await shot('bots-backtest');
+  });
+
+  const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+  await step('sweep: heatmap of profit, a click on a cell fills the form', async () => {
+    await dialog.getByRole('button', { name: 'Sweep parameters…' }).click();
+    await dialog.getByRole('button', { name: 'Run sweep' }).click();
+    const map = dialog.getByTestId('sweep-heatmap');
+    await map.waitFor({ state: 'visible', timeout: Math.max(T, 90000) });
+    const cells = map.getByRole('button');
+    const count = await cells.count();
+    if (count < 10) throw new Error(`the heatmap has ${count} cells`);
+    const cell = cells.nth(count - 1);
+    const label = (await cell.getAttribute('aria-label')) || '';
+    const m = /Use interval ([\d.]+), (\d+) orders, take-profit ([\d.]+) %/.exec(label);
+    if (!m) throw new Error(`cell label: ${label}`);
+    await cell.click();
+    const got = [await dialog.getByLabel('Price interval').inputValue(), await dialog.getByLabel('Grid size').inputValue(), await dialog.getByLabel('Take profit').inputValue()];
+    if (got.join('|') !== [m[1], m[2], m[3]].join('|')) throw new Error(`the form holds ${got.join(', ')} after a click on ${label}`);
+    await shot('bots-sweep');
+  });
+  // leave the page as the next steps expect it, whatever happened above
+  if (await dialog.count()) {
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: T });
+  }
+}
+
+module.exports = { backtestSteps };

@@ -1,0 +1,122 @@
+/** The backtest routes and the wait for a result: the owner's socket pushes progress; polling backs it up. */
+import { csrfToken, request, type ApiError } from '../api/http';
+import { getSocket } from '../api/socket';
+
+export interface BacktestResultView {
+  candles: number;
+  from: number;
+  to: number;
+  capital: number;
+  profit: number;
+  unrealised: number;
+  fees: number;
+  cycles: number;
+  fills: number;
+  maxDrawdown: number;
+  maxDrawdownPct: number;
+  timeInMarket: number;
+  endEquity: number;
+  totalReturn: number;
+  annualisedReturn: number;
+  buyAndHold: { profit: number; totalReturn: number };
+  curve: { time: number[]; equity: number[] };
+}
+
+export interface SweepPoint {
+  interval: number;
+  numOfOrders: number;
+  takeProfit: number;
+  profit: number | null;
+  unrealised: number | null;
+  totalReturn: number | null;
+  maxDrawdownPct: number | null;
+  cycles: number | null;
+  error?: string;
+}
+
+export interface BacktestDoc {
+  id: string;
+  kind: 'single' | 'sweep';
+  status: 'running' | 'done' | 'failed';
+  error: string | null;
+  candles: number | null;
+  terms: { feeBps: number; feeSource: string } | null;
+  result: BacktestResultView | null;
+  sweep: { points: SweepPoint[]; best: SweepPoint | null } | null;
+}
+
+export interface Range {
+  from: number;
+  to: number;
+  step: number;
+}
+
+export type Progress = { phase: 'candles' | 'running'; done: number; total: number };
+
+async function post(url: string, body: unknown): Promise<{ id: string }> {
+  const res = await request<{ id: string }>({ url, method: 'POST', body });
+  if (res.error) throw res.error;
+  return res.data;
+}
+
+export const startBacktest = (body: Record<string, unknown>) => post('/api/backtests', body);
+export const startSweep = (body: Record<string, unknown>) => post('/api/backtests/sweep', body);
+
+export async function getBacktest(id: string): Promise<BacktestDoc> {
+  const res = await request<BacktestDoc>({ url: `/api/backtests/${id}` });
+  if (res.error) throw res.error;
+  return res.data;
+}
+
+/** Resolves with the finished backtest; `onProgress` gets the pushed progress. */
+export function waitForBacktest(id: string, onProgress: (p: Progress) => void, pollMs = 1000): { done: Promise<BacktestDoc>; cancel: () => void } {
+  let cancelled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const socket = getSocket();
+  const progress = (p: Progress & { id: string }) => p.id === id && onProgress(p);
+  let wake: () => void = () => undefined;
+  const finished = (p: { id: string }) => p.id === id && wake();
+  socket?.on('backtest:progress', progress);
+  socket?.on('backtest:done', finished);
+  const cleanup = () => {
+    socket?.off('backtest:progress', progress);
+    socket?.off('backtest:done', finished);
+    if (timer) clearTimeout(timer);
+  };
+  const done = (async () => {
+    try {
+      for (;;) {
+        if (cancelled) throw { status: 0, message: 'cancelled' } as ApiError;
+        const doc = await getBacktest(id);
+        if (doc.status !== 'running') return doc;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, pollMs);
+        });
+      }
+    } finally {
+      cleanup();
+    }
+  })();
+  return {
+    done,
+    cancel: () => {
+      cancelled = true;
+      wake();
+    },
+  };
+}
+
+/** Uploads a CSV of candles (time,open,high,low,close[,volume]); resolves with its id. */
+export async function uploadCandles(csv: string): Promise<{ candlesId: string; candles: number }> {
+  const token = await csrfToken();
+  const res = await fetch('/api/backtests/candles', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'text/csv', Accept: 'application/json', ...(token ? { 'X-CSRF-Token': token } : {}) },
+    body: csv,
+  });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw { status: res.status, message: body?.message ?? 'The CSV was refused', errors: body?.errors } as ApiError;
+  return body;
+}

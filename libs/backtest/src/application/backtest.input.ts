@@ -1,0 +1,142 @@
+/**
+ * The bodies of POST /api/backtests and /api/backtests/sweep. The grid fields are the bot form's own
+ * (same rules and messages as creating a bot); the rest bounds what a request may cost.
+ */
+import { z } from 'zod';
+import { parseCreateBot, toFieldErrors } from '@gridrocket/bots';
+import { ValidationError, type FieldError } from '@gridrocket/shared';
+import type { GridConfig } from '@gridrocket/trading/grid';
+import { TIMEFRAMES, type Timeframe } from '../domain/candle';
+import type { BacktestRequest } from '../domain/backtest.events';
+import { MAX_CANDLES } from '../candles/candle-source.port';
+import { SWEEP_MEASURES, sweepSize, type SweepMeasure, type SweepRanges } from '../domain/sweep';
+
+/** Most combinations of one sweep over the API, and most candle-runs (combinations × candles). */
+export const MAX_API_SWEEP = 2000;
+export const MAX_SWEEP_WORK = 400_000_000;
+const DAY = 86_400_000;
+
+const num = (field: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.number({ required_error: `${field} is required`, invalid_type_error: `${field} must be a number` }).finite(`${field} must be a number`),
+  );
+
+const period = z.object({
+  days: num('days').pipe(z.number().int('days must be a whole number').min(1, 'days must be from 1 to 365').max(365, 'days must be from 1 to 365')).optional(),
+  candles: z.string({ invalid_type_error: 'candles must be the id of an uploaded CSV' }).uuid('candles must be the id of an uploaded CSV').optional(),
+  timeframe: z
+    .enum(Object.keys(TIMEFRAMES) as [Timeframe, ...Timeframe[]], { errorMap: () => ({ message: `timeframe must be one of ${Object.keys(TIMEFRAMES).join(', ')}` }) })
+    .optional(),
+});
+
+const range = (field: string, integer: boolean) =>
+  z
+    .object(
+      {
+        from: num(`${field}.from`).pipe(z.number().positive(`${field}.from must be greater than 0`)),
+        to: num(`${field}.to`).pipe(z.number().positive(`${field}.to must be greater than 0`)),
+        step: num(`${field}.step`).pipe(z.number().positive(`${field}.step must be greater than 0`)),
+      },
+      { required_error: `${field} range is required`, invalid_type_error: `${field} must be a range {from, to, step}` },
+    )
+    .superRefine((r, ctx) => {
+      if (r.to < r.from) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['to'], message: `${field}.to must be at least ${field}.from` });
+      if (integer && (!Number.isInteger(r.from) || !Number.isInteger(r.step))) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${field} must be whole numbers` });
+      }
+    });
+
+const sweepSchema = z.object({
+  ranges: z.object(
+    { interval: range('interval', false), numOfOrders: range('numOfOrders', true), takeProfit: range('takeProfit', false) },
+    { required_error: 'ranges are required', invalid_type_error: 'ranges must be an object' },
+  ),
+  measure: z.enum(SWEEP_MEASURES, { errorMap: () => ({ message: `measure must be one of ${SWEEP_MEASURES.join(', ')}` }) }).optional(),
+});
+
+function parseWith<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
+  const r = schema.safeParse(input ?? {});
+  if (!r.success) throw new ValidationError(toFieldErrors(r.error));
+  return r.data;
+}
+
+export interface ParsedBacktest {
+  request: BacktestRequest;
+}
+
+/** A single backtest: the bot form's fields, plus `days` (1–365, default 30) and `timeframe` (default 1m). */
+export function parseBacktestRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
+  const errors: FieldError[] = [];
+  let bot: ReturnType<typeof parseCreateBot> | null = null;
+  try {
+    bot = parseCreateBot(body);
+  } catch (err) {
+    if (err instanceof ValidationError) errors.push(...err.errors);
+    else throw err;
+  }
+  let p: z.output<typeof period> = {};
+  try {
+    p = parseWith(period, body);
+  } catch (err) {
+    if (err instanceof ValidationError) errors.push(...err.errors);
+    else throw err;
+  }
+  if (errors.length || !bot) throw new ValidationError(errors);
+  const timeframe = p.timeframe ?? '1m';
+  const days = p.days ?? 30;
+  const tf = TIMEFRAMES[timeframe];
+  if ((days * DAY) / tf > MAX_CANDLES) {
+    throw new ValidationError([{ field: 'days', message: `${days} days of ${timeframe} candles is more than ${MAX_CANDLES} candles: choose fewer days or a longer timeframe` }]);
+  }
+  const to = Math.floor(now / tf) * tf;
+  const config: GridConfig = { botType: bot.botType, ...bot.config };
+  return {
+    exchange: bot.config.exchange,
+    market: bot.botType === 'Futures' ? 'futures' : 'spot',
+    symbol: bot.config.symbol,
+    config: {
+      botType: config.botType,
+      numOfOrders: config.numOfOrders,
+      orderSize: config.orderSize,
+      interval: config.interval,
+      entryPrice: config.entryPrice,
+      takeProfit: config.takeProfit,
+      leverage: config.leverage,
+    },
+    timeframe,
+    from: to - days * DAY,
+    to,
+    source,
+    ...(p.candles ? { candlesId: p.candles.toLowerCase() } : {}),
+  };
+}
+
+/** A sweep: a single backtest's body plus `ranges` {interval, numOfOrders, takeProfit: {from, to, step}} and `measure`. */
+export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
+  const errors: FieldError[] = [];
+  let base: BacktestRequest | null = null;
+  try {
+    base = parseBacktestRequest(body, now, source);
+  } catch (err) {
+    if (err instanceof ValidationError) errors.push(...err.errors);
+    else throw err;
+  }
+  let sweep: { ranges: SweepRanges; measure?: SweepMeasure } | null = null;
+  try {
+    sweep = parseWith(sweepSchema, body);
+  } catch (err) {
+    if (err instanceof ValidationError) errors.push(...err.errors);
+    else throw err;
+  }
+  if (errors.length || !base || !sweep) throw new ValidationError(errors);
+  const size = sweepSize(sweep.ranges);
+  if (size > MAX_API_SWEEP) {
+    throw new ValidationError([{ field: 'ranges', message: `The sweep has ${size} combinations; at most ${MAX_API_SWEEP} are allowed` }]);
+  }
+  const candles = (base.to - base.from) / TIMEFRAMES[base.timeframe];
+  if (size * candles > MAX_SWEEP_WORK) {
+    throw new ValidationError([{ field: 'ranges', message: `The sweep is too large: ${size} combinations × ${candles} candles; at most ${MAX_SWEEP_WORK} candle-runs` }]);
+  }
+  return { ...base, sweep: { ranges: sweep.ranges, measure: sweep.measure ?? 'profit' } };
+}

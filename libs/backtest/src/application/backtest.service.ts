@@ -1,0 +1,209 @@
+/**
+ * Runs requested backtests and sweeps: BacktestRequested is recorded first (the request is then
+ * never lost: after a restart every backtest still `running` is run again from its event), the
+ * candles are read from the venue's source, the engine runs (a sweep in worker threads, one sweep at
+ * a time per process), progress is pushed to the owner's sockets, and BacktestCompleted or
+ * BacktestFailed closes the stream.
+ */
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
+import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
+import { APP_CONFIG, executeCommand, type AppConfig } from '@gridrocket/shared/runtime';
+import { TooManyRequestsError, ValidationError, systemContext, type CommandContext } from '@gridrocket/shared';
+import { PUSH, type PushPort } from '@gridrocket/shared/http';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
+import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/exchanges';
+import { feeTermsOf, runBacktest } from '../domain/backtest.engine';
+import { backtestDecider } from '../domain/backtest.decider';
+import { backtestStream, type BacktestEvent, type BacktestRequest, type SweepPoint } from '../domain/backtest.events';
+import { bestCell, sweepConfigs, type SweepCell } from '../domain/sweep';
+import { BACKTEST_COLLECTION, type BacktestDoc } from '../backtest-list.projection';
+import { CandleCache } from '../candles/candle-cache';
+import { CcxtCandleSource } from '../candles/ccxt.candles';
+import type { CandleSource } from '../candles/candle-source.port';
+import { PaperCandleSource } from '../candles/paper.candles';
+import { CandleUploads } from '../candles/upload.candles';
+import { runSweep } from '../sweep/sweep.pool';
+
+/** Backtests one user may have running at once. */
+export const MAX_RUNNING_PER_USER = 3;
+
+export function toSweepPoint(c: SweepCell): SweepPoint {
+  const r = c.result;
+  return {
+    interval: c.interval,
+    numOfOrders: c.numOfOrders,
+    takeProfit: c.takeProfit,
+    profit: r ? r.profit : null,
+    unrealised: r ? r.unrealised : null,
+    totalReturn: r ? r.totalReturn : null,
+    annualisedReturn: r ? r.annualisedReturn : null,
+    maxDrawdownPct: r ? r.maxDrawdownPct : null,
+    cycles: r ? r.cycles : null,
+    fills: r ? r.fills : null,
+    fees: r ? r.fees : null,
+    ...(c.error ? { error: c.error } : {}),
+  };
+}
+
+@Injectable()
+export class BacktestService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Backtest');
+  private readonly running = new Map<string, number>();
+  private sweeps: Promise<unknown> = Promise.resolve();
+  private readonly paper: PaperCandleSource;
+  private exchange: CcxtCandleSource | null = null;
+  private candleCache: CandleCache | null = null;
+  private readonly abort = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly started = new Set<string>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PUSH) private readonly push: PushPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
+    private readonly projector: Projector,
+  ) {
+    this.paper = new PaperCandleSource(1);
+  }
+
+  /** paper mode backtests on the paper venue's history; live/testnet on the exchange's candles. */
+  get sourceKind(): 'paper' | 'exchange' {
+    return this.exchanges.mode === 'paper' ? 'paper' : 'exchange';
+  }
+
+  private source(kind: BacktestRequest['source']): CandleSource {
+    if (kind === 'paper') return this.paper;
+    this.exchange ??= new CcxtCandleSource({ cache: this.cache() });
+    return this.exchange;
+  }
+
+  /** The candle store: exchange candles and uploaded CSVs, in <DATA_DIR>/candles.sqlite. */
+  private cache(): CandleCache {
+    this.candleCache ??= new CandleCache(join(this.config.dataDir, 'candles.sqlite'));
+    return this.candleCache;
+  }
+
+  get uploads(): CandleUploads {
+    return new CandleUploads(this.cache());
+  }
+
+  /** Throws a field error when a request names an upload that is not the user's. */
+  assertUpload(userId: string, request: BacktestRequest): void {
+    if (request.candlesId && !this.uploads.read(userId, request.candlesId)) {
+      throw new ValidationError([{ field: 'candles', message: 'No uploaded CSV of candles with this id' }]);
+    }
+  }
+
+  /** Records the request and starts it; resolves with the id and the event's position. */
+  async request(ctx: CommandContext, kind: 'single' | 'sweep', request: BacktestRequest): Promise<{ id: string; position: bigint | null }> {
+    if ((this.running.get(ctx.userId) ?? 0) >= MAX_RUNNING_PER_USER) {
+      throw new TooManyRequestsError(5, `At most ${MAX_RUNNING_PER_USER} backtests may run at once; wait for one to finish`);
+    }
+    const id = randomUUID();
+    this.running.set(ctx.userId, (this.running.get(ctx.userId) ?? 0) + 1); // counted before the await: no race past the limit
+    let decision;
+    try {
+      decision = await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'RequestBacktest', data: { backtestId: id, userId: ctx.userId, kind, request } }, ctx);
+    } catch (err) {
+      this.running.set(ctx.userId, (this.running.get(ctx.userId) ?? 1) - 1);
+      throw err;
+    }
+    this.start(id, ctx.userId, kind, request, ctx, true);
+    return { id, position: decision.position };
+  }
+
+  private start(id: string, userId: string, kind: 'single' | 'sweep', request: BacktestRequest, ctx: CommandContext, counted = false): void {
+    this.started.add(id);
+    if (!counted) this.running.set(userId, (this.running.get(userId) ?? 0) + 1);
+    const job = kind === 'sweep' ? (this.sweeps = this.sweeps.then(() => this.run(id, userId, request, ctx))) : this.run(id, userId, request, ctx);
+    const p = (job as Promise<void>).finally(() => {
+      this.running.set(userId, (this.running.get(userId) ?? 1) - 1);
+      this.inFlight.delete(p);
+    });
+    this.inFlight.add(p);
+  }
+
+  private async run(id: string, userId: string, request: BacktestRequest, ctx: CommandContext): Promise<void> {
+    const next: CommandContext = { userId, correlationId: ctx.correlationId, causationId: null };
+    let last = 0;
+    const progress = (phase: 'candles' | 'running', done: number, total: number) => {
+      const now = Date.now();
+      if (done < total && now - last < 100) return;
+      last = now;
+      this.push.toUser(userId, 'backtest:progress', { id, phase, done, total });
+    };
+    try {
+      const source = this.source(request.source);
+      const query = { exchange: request.exchange, market: request.market, symbol: request.symbol, timeframe: request.timeframe, from: request.from, to: request.to };
+      progress('candles', 0, 1);
+      const terms = await source.terms(query);
+      const series = request.candlesId ? this.uploads.read(userId, request.candlesId) : await source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
+      if (!series) throw new Error('The uploaded CSV of candles is gone');
+      if (series.length === 0) throw new Error(`No candles for ${request.symbol} on ${request.exchange} in this period`);
+      let data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'];
+      if (!request.sweep) {
+        progress('running', 0, 1);
+        const { fillLog: _f, ...result } = runBacktest(series, { config: request.config, rules: terms.rules, ...feeTermsOf(terms) });
+        data = { backtestId: id, terms, candles: series.length, result };
+      } else {
+        const configs = sweepConfigs(request.config, request.sweep.ranges);
+        const cells = await runSweep(series, configs, {
+          rules: terms.rules,
+          ...feeTermsOf(terms),
+          signal: this.abort.signal,
+          onProgress: (done, total) => progress('running', done, total),
+        });
+        const best = bestCell(cells, request.sweep.measure);
+        data = { backtestId: id, terms, candles: series.length, sweep: { points: cells.map(toSweepPoint), best: best ? toSweepPoint(best) : null } };
+      }
+      await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'CompleteBacktest', data }, next);
+      this.push.toUser(userId, 'backtest:done', { id, status: 'done' });
+    } catch (err) {
+      if (this.abort.signal.aborted) return; // shutting down: it runs again on the next start
+      const reason = this.reason(err);
+      try {
+        await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'FailBacktest', data: { backtestId: id, reason } }, next);
+      } catch (e) {
+        this.logger.warn(`Backtest ${id} could not be marked failed: ${(e as Error).message}`);
+      }
+      this.push.toUser(userId, 'backtest:done', { id, status: 'failed', error: reason });
+    }
+  }
+
+  /** A message safe to show: our own errors as they are, the exchange's mapped (never its raw text). */
+  private reason(err: unknown): string {
+    if (err instanceof ExchangeError) return err.message;
+    const name = (err as { constructor?: { name?: string } })?.constructor?.name ?? '';
+    if (/^(Error|RangeError|CsvCandleError)$/.test(name)) return (err as Error).message;
+    return mapCcxtError(err).message;
+  }
+
+  /** Backtests recorded as requested but never finished (a restart) run again from their request. */
+  onApplicationBootstrap(): void {
+    // In the background: the projector may start after this hook; wait until it has read everything.
+    this.resumed = this.resume().catch((err) => this.logger.warn(`Could not resume backtests: ${(err as Error).message}`));
+  }
+
+  /** Resolves once unfinished backtests found at start-up have been restarted (tests). */
+  resumed: Promise<void> = Promise.resolve();
+
+  private async resume(): Promise<void> {
+    await this.projector.waitFor(await this.events.headPosition(), 60_000);
+    const pending = await this.reads.find<BacktestDoc>(BACKTEST_COLLECTION, { status: 'running' });
+    for (const doc of pending) {
+      if (this.started.has(doc.id) || this.abort.signal.aborted) continue;
+      this.start(doc.id, doc.userid, doc.kind, doc.request, systemContext(doc.userid));
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.abort.abort();
+    await Promise.allSettled([...this.inFlight]);
+    this.candleCache?.close();
+  }
+}

@@ -1,0 +1,58 @@
+import type { RecordedEvent } from '@gridrocket/event-store';
+import type { Projection } from '@gridrocket/read-store';
+import { BACKTEST_STREAM_PREFIX, type BacktestEvent, type BacktestRequest, type BacktestTerms, type SweepPoint } from './domain/backtest.events';
+import type { BacktestResult } from './domain/backtest.engine';
+
+/** A user's backtests and sweeps with their results (the read model the dashboard and the CLI read). */
+export interface BacktestDoc {
+  id: string;
+  userid: string;
+  kind: 'single' | 'sweep';
+  status: 'running' | 'done' | 'failed';
+  request: BacktestRequest;
+  createdat: string;
+  finishedat: string | null;
+  error: string | null;
+  terms: BacktestTerms | null;
+  candles: number | null;
+  result: Omit<BacktestResult, 'fillLog'> | null;
+  sweep: { points: SweepPoint[]; best: SweepPoint | null } | null;
+}
+
+export const BACKTEST_COLLECTION = 'backtests';
+
+export const backtestListProjection: Projection<BacktestDoc> = {
+  name: 'backtest-list',
+  collection: BACKTEST_COLLECTION,
+  indexes: ['userid'],
+  filter: { streamPrefixes: [BACKTEST_STREAM_PREFIX] },
+  docId: (event: RecordedEvent) => event.streamId.slice(BACKTEST_STREAM_PREFIX.length),
+  reduce(doc, event) {
+    const e = { type: event.type, data: event.data } as BacktestEvent;
+    switch (e.type) {
+      case 'BacktestRequested':
+        return {
+          id: e.data.backtestId,
+          userid: e.data.userId,
+          kind: e.data.kind,
+          status: 'running',
+          request: e.data.request,
+          createdat: event.metadata.occurredAt,
+          finishedat: null,
+          error: null,
+          terms: null,
+          candles: null,
+          result: null,
+          sweep: null,
+        };
+      case 'BacktestCompleted':
+        if (!doc) return undefined;
+        return { ...doc, status: 'done', finishedat: event.metadata.occurredAt, terms: e.data.terms, candles: e.data.candles, result: e.data.result ?? null, sweep: e.data.sweep ?? null };
+      case 'BacktestFailed':
+        if (!doc) return undefined;
+        return { ...doc, status: 'failed', finishedat: event.metadata.occurredAt, error: e.data.reason };
+      default:
+        return undefined;
+    }
+  },
+};

@@ -1,0 +1,88 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiTags } from '@nestjs/swagger';
+import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
+import { NotFoundError, ValidationError, type CommandContext } from '@gridrocket/shared';
+import { Ctx } from '@gridrocket/shared/http';
+import { SessionGuard } from '@gridrocket/identity/nest';
+import { parseBacktestRequest, parseSweepRequest } from './application/backtest.input';
+import { BacktestService } from './application/backtest.service';
+import { BACKTEST_COLLECTION, type BacktestDoc } from './backtest-list.projection';
+import { BACKTEST_NOT_FOUND } from './domain/backtest.decider';
+import { CsvCandleError } from './candles/csv.candles';
+import { MAX_UPLOAD_BYTES, type UploadSummary } from './candles/upload.candles';
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A user's backtests: request one (202 + id, progress on the socket), list them, read one. */
+@ApiTags('backtests')
+@Controller('backtests')
+@UseGuards(SessionGuard)
+export class BacktestsController {
+  constructor(
+    private readonly backtests: BacktestService,
+    private readonly projector: Projector,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  /** An uploaded CSV of candles (Content-Type text/csv, at most 8 MB): 201 {candlesId, candles, from, to}. */
+  @Post('candles')
+  @HttpCode(201)
+  async upload(@Req() req: Request, @Ctx() ctx: CommandContext): Promise<UploadSummary> {
+    if (!/^text\/(csv|plain)\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      throw new ValidationError([{ field: 'csv', message: 'Send the candles as text/csv: time,open,high,low,close[,volume] per line' }]);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+      chunks.push(chunk);
+    }
+    try {
+      return this.backtests.uploads.store(ctx.userId, Buffer.concat(chunks).toString('utf8'));
+    } catch (err) {
+      if (err instanceof CsvCandleError) throw new ValidationError([{ field: 'csv', message: err.message }]);
+      throw err;
+    }
+  }
+
+  @Post()
+  @HttpCode(202)
+  async request(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<{ id: string; status: 'running' }> {
+    const request = parseBacktestRequest(body, Date.now(), this.backtests.sourceKind);
+    this.backtests.assertUpload(ctx.userId, request);
+    const { id, position } = await this.backtests.request(ctx, 'single', request);
+    if (position !== null) await this.projector.waitFor(position);
+    return { id, status: 'running' };
+  }
+
+  @Post('sweep')
+  @HttpCode(202)
+  async sweep(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<{ id: string; status: 'running' }> {
+    const request = parseSweepRequest(body, Date.now(), this.backtests.sourceKind);
+    this.backtests.assertUpload(ctx.userId, request);
+    const { id, position } = await this.backtests.request(ctx, 'sweep', request);
+    if (position !== null) await this.projector.waitFor(position);
+    return { id, status: 'running' };
+  }
+
+  /** The latest 50, newest first, without curves and sweep points. */
+  @Get()
+  async list(@Ctx() ctx: CommandContext) {
+    const docs = await this.reads.find<BacktestDoc>(BACKTEST_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'createdat', direction: 'desc' }, limit: 50 });
+    return docs.map(({ result, sweep, ...d }) => ({
+      ...d,
+      result: result ? { ...result, curve: undefined } : null,
+      sweep: sweep ? { best: sweep.best, count: sweep.points.length } : null,
+    }));
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<BacktestDoc> {
+    if (!ID.test(id)) throw new NotFoundError(BACKTEST_NOT_FOUND);
+    const doc = await this.reads.get<BacktestDoc>(BACKTEST_COLLECTION, id.toLowerCase());
+    if (!doc || doc.userid !== ctx.userId) throw new NotFoundError(BACKTEST_NOT_FOUND); // another user's is not found
+    return doc;
+  }
+}

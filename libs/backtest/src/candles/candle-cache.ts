@@ -1,0 +1,93 @@
+/**
+ * Candles fetched from an exchange, kept on disk in SQLite by exchange/market/symbol/timeframe, with
+ * the ranges already fetched (so a second run over the same range reads no network). Only closed
+ * candles are stored.
+ */
+import Database from 'better-sqlite3';
+import type { Candle } from '../domain/candle';
+
+export interface CacheKey {
+  exchange: string;
+  market: string;
+  symbol: string;
+  timeframe: string;
+}
+
+export class CandleCache {
+  private readonly db: Database.Database;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS candles (
+        exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL, timeframe TEXT NOT NULL, time INTEGER NOT NULL,
+        open REAL NOT NULL, high REAL NOT NULL, low REAL NOT NULL, close REAL NOT NULL, volume REAL,
+        PRIMARY KEY (exchange, market, symbol, timeframe, time)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS candle_ranges (
+        exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL, timeframe TEXT NOT NULL,
+        range_from INTEGER NOT NULL, range_to INTEGER NOT NULL);
+    `);
+  }
+
+  /** Fetched ranges [from, to) of a key, merged and sorted. */
+  ranges(k: CacheKey): Array<[number, number]> {
+    const rows = this.db
+      .prepare('SELECT range_from AS f, range_to AS t FROM candle_ranges WHERE exchange=? AND market=? AND symbol=? AND timeframe=? ORDER BY range_from')
+      .all(k.exchange, k.market, k.symbol, k.timeframe) as Array<{ f: number; t: number }>;
+    const merged: Array<[number, number]> = [];
+    for (const r of rows) {
+      const last = merged[merged.length - 1];
+      if (last && r.f <= last[1]) last[1] = Math.max(last[1], r.t);
+      else merged.push([r.f, r.t]);
+    }
+    return merged;
+  }
+
+  /** The parts of [from, to) not fetched yet. */
+  missing(k: CacheKey, from: number, to: number): Array<[number, number]> {
+    const gaps: Array<[number, number]> = [];
+    let cursor = from;
+    for (const [f, t] of this.ranges(k)) {
+      if (t <= cursor) continue;
+      if (f >= to) break;
+      if (f > cursor) gaps.push([cursor, Math.min(f, to)]);
+      cursor = Math.max(cursor, t);
+      if (cursor >= to) break;
+    }
+    if (cursor < to) gaps.push([cursor, to]);
+    return gaps;
+  }
+
+  /** Stores candles of a fetched range and records the range, in one transaction. */
+  store(k: CacheKey, from: number, to: number, candles: readonly Candle[]): void {
+    const insert = this.db.prepare(
+      'INSERT OR REPLACE INTO candles (exchange, market, symbol, timeframe, time, open, high, low, close, volume) VALUES (?,?,?,?,?,?,?,?,?,?)',
+    );
+    this.db.transaction(() => {
+      for (const c of candles) insert.run(k.exchange, k.market, k.symbol, k.timeframe, c.time, c.open, c.high, c.low, c.close, c.volume ?? null);
+      const merged = [...this.ranges(k), [from, to] as [number, number]].sort((a, b) => a[0] - b[0]);
+      this.db.prepare('DELETE FROM candle_ranges WHERE exchange=? AND market=? AND symbol=? AND timeframe=?').run(k.exchange, k.market, k.symbol, k.timeframe);
+      const add = this.db.prepare('INSERT INTO candle_ranges VALUES (?,?,?,?,?,?)');
+      let cur: [number, number] | null = null;
+      for (const r of merged) {
+        if (cur && r[0] <= cur[1]) cur[1] = Math.max(cur[1], r[1]);
+        else {
+          if (cur) add.run(k.exchange, k.market, k.symbol, k.timeframe, cur[0], cur[1]);
+          cur = [r[0], r[1]];
+        }
+      }
+      if (cur) add.run(k.exchange, k.market, k.symbol, k.timeframe, cur[0], cur[1]);
+    })();
+  }
+
+  read(k: CacheKey, from: number, to: number): Candle[] {
+    return this.db
+      .prepare('SELECT time, open, high, low, close, volume FROM candles WHERE exchange=? AND market=? AND symbol=? AND timeframe=? AND time >= ? AND time < ? ORDER BY time')
+      .all(k.exchange, k.market, k.symbol, k.timeframe, from, to) as Candle[];
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Candles of the paper exchange, so that the embedded default backtests offline: a deterministic
+ * history of the paper venue's kind of price feed (a seeded mulberry32 random walk on the symbol's
+ * price step, from its catalogue start price) — the same query always gives the same candles. The
+ * venue's own rules and fees (paper.constants.ts) are the terms.
+ */
+import { PAPER_SYMBOLS, UnknownSymbolError } from '@gridrocket/exchanges';
+import { venueRules } from '@gridrocket/exchanges/venues';
+import { TIMEFRAMES, type CandleSeries } from '../domain/candle';
+import { randomWalkCandles } from '../domain/synthetic-candles';
+import { MAX_CANDLES, type CandleQuery, type CandleSource, type VenueTerms } from './candle-source.port';
+
+function spec(symbol: string) {
+  const s = PAPER_SYMBOLS.find((x) => x.symbol === symbol.toUpperCase());
+  if (!s) throw new UnknownSymbolError(symbol);
+  return s;
+}
+
+export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): VenueTerms {
+  const s = spec(q.symbol);
+  const fees = venueRules(q.exchange, q.market).fees;
+  return {
+    rules: { priceStep: Number(s.priceStep), amountStep: Number(s.amountStep), minNotional: Number(s.minNotional), minAmount: Number(s.amountStep) },
+    feeBps: fees.maker * 1e4,
+    takerFeeBps: fees.taker * 1e4,
+    buyFeeIn: fees.buyFeeIn,
+    crossingFill: 'market',
+    feeSource: `paper exchange, ${q.exchange} ${q.market} venue rules: maker ${fees.maker * 100} %, taker ${fees.taker * 100} % (libs/exchanges/src/venues, docs/exchanges.md)`,
+  };
+}
+
+export class PaperCandleSource implements CandleSource {
+  readonly name = 'paper';
+
+  constructor(private readonly seed: string | number = 1) {}
+
+  async candles(q: CandleQuery, onProgress?: (fraction: number) => void): Promise<CandleSeries> {
+    const s = spec(q.symbol);
+    const tf = TIMEFRAMES[q.timeframe];
+    const from = Math.ceil(q.from / tf) * tf;
+    const count = Math.min(MAX_CANDLES, Math.max(0, Math.ceil((q.to - from) / tf)));
+    const series = randomWalkCandles({
+      seed: `paper|${this.seed}|${q.exchange}|${s.symbol}|${q.timeframe}|${from}`,
+      startPrice: Number(s.startPrice),
+      priceStep: Number(s.priceStep),
+      from,
+      count,
+      timeframeMs: tf,
+      ticksPerCandle: 6,
+      maxMoveBps: Math.max(1, Math.round(5 * Math.sqrt(tf / 60_000))),
+    });
+    onProgress?.(1);
+    return series;
+  }
+
+  async terms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): Promise<VenueTerms> {
+    return paperTerms(q);
+  }
+}

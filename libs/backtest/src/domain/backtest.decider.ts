@@ -1,0 +1,53 @@
+import { ConflictError, NotFoundError, type Decider } from '@gridrocket/shared';
+import type { BacktestEvent, BacktestRequest } from './backtest.events';
+
+export interface BacktestState {
+  status: 'none' | 'running' | 'done' | 'failed';
+  userId: string | null;
+  kind: 'single' | 'sweep' | null;
+  request: BacktestRequest | null;
+}
+
+export type BacktestCommand =
+  | { type: 'RequestBacktest'; data: Extract<BacktestEvent, { type: 'BacktestRequested' }>['data'] }
+  | { type: 'CompleteBacktest'; data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'] }
+  | { type: 'FailBacktest'; data: { backtestId: string; reason: string } };
+
+export const BACKTEST_NOT_FOUND = 'Backtest not found';
+
+const initial: BacktestState = { status: 'none', userId: null, kind: null, request: null };
+
+export function decideBacktest(command: BacktestCommand, state: BacktestState): BacktestEvent[] {
+  switch (command.type) {
+    case 'RequestBacktest':
+      if (state.status !== 'none') throw new ConflictError('A backtest with this id already exists');
+      return [{ type: 'BacktestRequested', data: command.data }];
+    case 'CompleteBacktest':
+      if (state.status === 'none') throw new NotFoundError(BACKTEST_NOT_FOUND);
+      if (state.status !== 'running') return []; // already finished: a re-run after a restart changes nothing
+      return [{ type: 'BacktestCompleted', data: command.data }];
+    case 'FailBacktest':
+      if (state.status === 'none') throw new NotFoundError(BACKTEST_NOT_FOUND);
+      if (state.status !== 'running') return [];
+      return [{ type: 'BacktestFailed', data: command.data }];
+  }
+}
+
+export function evolveBacktest(state: BacktestState, event: BacktestEvent): BacktestState {
+  switch (event.type) {
+    case 'BacktestRequested':
+      return { status: 'running', userId: event.data.userId, kind: event.data.kind, request: event.data.request };
+    case 'BacktestCompleted':
+      return { ...state, status: 'done' };
+    case 'BacktestFailed':
+      return { ...state, status: 'failed' };
+    default:
+      return state;
+  }
+}
+
+export const backtestDecider: Decider<BacktestCommand, BacktestEvent, BacktestState> = {
+  initialState: initial,
+  decide: decideBacktest,
+  evolve: evolveBacktest,
+};

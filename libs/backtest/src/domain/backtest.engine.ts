@@ -1,0 +1,345 @@
+/**
+ * A backtest is the grid engine over candles. The SAME pure engine the runner trades with
+ * (`processFill`, `desiredOrders` of @gridrocket/trading/grid) decides every order; this file only plays
+ * the exchange, exactly as the paper exchange does (libs/exchanges/src/paper.exchange.ts):
+ *  - every point of a candle's path (candlePath: open → low → high → close when rising, open → high →
+ *    low → close when falling) is a trade print; a resting limit buy fills when a print is at or below
+ *    its price, the take-profit when a print is at or above its price, always at the limit price and in
+ *    full; several orders crossed by one print fill together (a gap fills every rung it passes);
+ *  - after fills, the orders the engine wants are placed at the current price; one that already
+ *    crosses it fills at once at its limit price (as the paper venue does on placement);
+ *  - each fill pays the venue's fee (FeeTerms: maker for resting orders, taker for orders crossing on
+ *    placement; in quote, or on Binance-like spot buys in the coin: the engine then gets the net
+ *    amount), rounded like the paper venue (1e-8, half up).
+ *
+ * Speed: between fills the engine's orders do not change, so the highest resting buy and the
+ * take-profit price are kept as two numbers. A candle whose low is above the one and whose high is
+ * below the other costs two comparisons plus the mark-to-market bookkeeping (a few multiplications).
+ */
+import { applyFills, desiredOrders, initialState, processFill, takeProfitOrder, validateGrid } from '@gridrocket/trading/grid';
+import type { DesiredOrder, Fill, GridConfig, GridState, MarketRules } from '@gridrocket/trading/grid';
+import type { CandleSeries } from './candle';
+
+/**
+ * How the venue charges and fills (the paper exchange's model of it). Defaults: the paper exchange of
+ * this branch (one fee rate in quote, a crossing order fills at its limit price).
+ */
+export interface FeeTerms {
+  /** Maker fee per fill in basis points of its notional (paper: spot 10, futures 2): resting orders. */
+  feeBps: number;
+  /** Taker fee, for an order that crosses the price when placed (default: feeBps). */
+  takerFeeBps?: number;
+  /** 'base': a buy's fee is taken from the coin received (Binance spot); the engine gets the net amount. */
+  buyFeeIn?: 'quote' | 'base';
+  /** An order crossing the price when placed fills at its own limit price, or at the current price ('market'). */
+  crossingFill?: 'limit' | 'market';
+}
+
+export function feeTermsOf(t: FeeTerms): FeeTerms {
+  return { feeBps: t.feeBps, takerFeeBps: t.takerFeeBps, buyFeeIn: t.buyFeeIn, crossingFill: t.crossingFill };
+}
+
+export interface BacktestParams extends FeeTerms {
+  config: GridConfig;
+  rules: MarketRules;
+  /** At most this many points in the equity curve (default 300). */
+  curvePoints?: number;
+  /** Keep every fill in the result (tests, CLI); off for sweeps. */
+  recordFills?: boolean;
+  /** Read every order from desiredOrders after every fill (the reference the fast path is tested against). */
+  fullRefresh?: boolean;
+}
+
+export interface BacktestFill {
+  time: number;
+  side: 'buy' | 'sell';
+  clientOrderId: string;
+  price: number;
+  amount: number;
+  /** The fee's value in quote. */
+  fee: number;
+  /** Buys whose fee is taken in the coin: what the account received. */
+  netAmount?: number;
+  /** Filled on placement, crossing the price (taker). */
+  taker?: boolean;
+}
+
+export interface BacktestResult {
+  candles: number;
+  from: number;
+  to: number;
+  /** The grid's cost (Σ price × amount ÷ leverage): the capital it locks. */
+  capital: number;
+  /** Realised profit after fees, as the bot reports it. */
+  profit: number;
+  /** Value of the open position at the last close minus its cost and its buy fees. */
+  unrealised: number;
+  fees: number;
+  cycles: number;
+  fills: number;
+  /** Largest fall of equity (capital + realised + unrealised) from a previous peak, in quote and as a fraction of that peak. */
+  maxDrawdown: number;
+  maxDrawdownPct: number;
+  /** Fraction of candles that ended holding a position. */
+  timeInMarket: number;
+  endEquity: number;
+  totalReturn: number;
+  annualisedReturn: number;
+  /** The same capital bought at the first open and held to the last close (one buy fee). */
+  buyAndHold: { profit: number; totalReturn: number };
+  position: { amount: number; averageEntry: number };
+  curve: { time: number[]; equity: number[] };
+  fillLog?: BacktestFill[];
+}
+
+const YEAR_MS = 365.25 * 86_400_000;
+
+/** Fee in quote, rounded as the paper venue does: notional to 1e-8, then the fee to 1e-8 (half up). */
+export function feeOf(price: number, amount: number, feeBps: number): number {
+  const notionalUnits = Math.round(price * amount * 1e8);
+  return Math.round((notionalUnits * feeBps) / 10_000) / 1e8;
+}
+
+/** A buy's fee taken in the coin, as the paper venue does it: fee = amount × rate (1e-8), net = amount − fee, its quote value at the price. */
+export function coinFeeOf(price: number, amount: number, feeBps: number): { fee: number; netAmount: number } {
+  const amountUnits = Math.round(amount * 1e8);
+  const feeUnits = Math.round((amountUnits * feeBps) / 10_000);
+  return { fee: Math.round(price * feeUnits) / 1e8, netAmount: (amountUnits - feeUnits) / 1e8 };
+}
+
+const r8 = (x: number) => Math.round(x * 1e8) / 1e8;
+
+/** The simulated venue around one grid: resting orders, fills, equity. */
+class GridSim {
+  state: GridState;
+  /** Resting buys, highest price first, and the take-profit. */
+  buys: DesiredOrder[] = [];
+  tp: DesiredOrder | null = null;
+  nextBuy = -Infinity;
+  tpPrice = Infinity;
+  /** equity(price) = base + amount × price */
+  base = 0;
+  amount = 0;
+  fills = 0;
+  fillLog: BacktestFill[] | null;
+  private seq = 0;
+  private placed = new Map<string, number>();
+  private placeSeq = 0;
+
+  constructor(
+    readonly params: BacktestParams,
+    readonly capital: number,
+  ) {
+    this.state = initialState(params.config, params.rules, 'backtest');
+    this.fillLog = params.recordFills ? [] : null;
+    this.refresh();
+  }
+
+  /** Reads the orders the engine wants now. */
+  refresh(): void {
+    const orders = desiredOrders(this.params.config, this.params.rules, this.state);
+    // Placement order: an order keeps the sequence of its first appearance (the exchange's time priority).
+    const placed = new Map<string, number>();
+    for (const o of orders) placed.set(o.clientOrderId, this.placed.get(o.clientOrderId) ?? ++this.placeSeq);
+    this.placed = placed;
+    this.tp = orders.length && orders[0].role === 'take-profit' ? orders[0] : null;
+    this.buys = this.tp ? orders.slice(1) : orders;
+    this.nextBuy = this.buys.length ? this.buys[0].price : -Infinity;
+    this.tpPrice = this.tp ? this.tp.price : Infinity;
+    const pos = this.state.position;
+    this.amount = pos.amount;
+    this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
+  }
+
+  /**
+   * Applies fills of these orders (in this order) to the engine, one state copy for all of them.
+   * `taker`: the orders cross the price as they are placed (`price`, the current print).
+   */
+  private fill(orders: DesiredOrder[], time: number, taker: boolean, current: number): void {
+    const p = this.params;
+    const bps = taker ? (p.takerFeeBps ?? p.feeBps) : p.feeBps;
+    const fills: Array<Fill & { netAmount?: number }> = [];
+    for (const order of orders) {
+      const price = taker && p.crossingFill === 'market' ? current : order.price;
+      let fee: number;
+      let netAmount: number | undefined;
+      if (order.side === 'buy' && p.buyFeeIn === 'base') ({ fee, netAmount } = coinFeeOf(price, order.amount, bps));
+      else fee = feeOf(price, order.amount, bps);
+      const fill: Fill & { netAmount?: number } = { clientOrderId: order.clientOrderId, fillId: String(++this.seq), price, amount: order.amount, fee };
+      if (netAmount !== undefined) fill.netAmount = netAmount;
+      fills.push(fill);
+      this.fillLog?.push({
+        time, side: order.side, clientOrderId: order.clientOrderId, price, amount: order.amount, fee,
+        ...(netAmount !== undefined ? { netAmount } : {}), ...(taker ? { taker: true } : {}),
+      });
+    }
+    const next = fills.length === 1 ? processFill(this.state, fills[0]).state : applyFills(this.state, fills);
+    // Fill ids here are unique by construction: drop the engine's duplicate index so that a long run
+    // does not copy an ever-growing list on every fill.
+    this.state = next.processedFillIds.length ? { ...next, processedFillIds: [] } : next;
+    this.fills += fills.length;
+  }
+
+  /**
+   * After buy fills: in the engine a buy fill changes only its own level (now filled, so no longer
+   * desired) and the take-profit; so the resting buys lose the filled ones and the take-profit is read
+   * again (takeProfitOrder). Same orders as desiredOrders would give (engine.equivalence.spec.ts).
+   */
+  private afterBuys(crossed: DesiredOrder[]): void {
+    const filled = new Set(crossed);
+    this.buys = this.buys.filter((b) => !filled.has(b));
+    this.tp = takeProfitOrder(this.params.config, this.params.rules, this.state);
+    if (this.tp && !this.placed.has(this.tp.clientOrderId)) this.placed.set(this.tp.clientOrderId, ++this.placeSeq);
+    this.nextBuy = this.buys.length ? this.buys[0].price : -Infinity;
+    this.tpPrice = this.tp ? this.tp.price : Infinity;
+    const pos = this.state.position;
+    this.amount = pos.amount;
+    this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
+  }
+
+  /** A trade print at `price`: fill what it crosses, place what the engine then wants, repeat. */
+  print(price: number, time: number, placedNow = false): void {
+    // Round 0 fills the resting orders the print reaches (makers, at their limit prices); later rounds
+    // fill orders that cross the price as they are placed (takers), as does round 0 of the first
+    // placement (`placedNow`).
+    // Each round fills at least one order; a buy-fill round defines a take-profit above the price, so
+    // rounds are bounded by the ladder. The guard only turns an engine bug into an error, never a hang.
+    for (let round = 0; ; round++) {
+      const taker = placedNow || round > 0;
+      if (round > 4 * this.params.config.numOfOrders + 8) throw new Error(`The grid keeps filling at ${price}: engine loop`);
+      if (price <= this.nextBuy) {
+        const crossed: DesiredOrder[] = [];
+        for (const b of this.buys) if (b.price >= price) crossed.push(b);
+        // One print fills every crossed order, oldest placement first (as the paper venue's book does).
+        if (crossed.length > 1) crossed.sort((a, b) => this.placed.get(a.clientOrderId)! - this.placed.get(b.clientOrderId)!);
+        this.fill(crossed, time, taker, price);
+        if (this.params.fullRefresh) this.refresh();
+        else this.afterBuys(crossed);
+      } else if (price >= this.tpPrice) {
+        this.fill([this.tp!], time, taker, price);
+        this.refresh(); // the cycle may be complete: levels re-armed under new ids
+      } else return;
+    }
+  }
+}
+
+/** Runs one grid over the candles. Throws when the grid is invalid for the market (validateGrid's reason). */
+export function runBacktest(series: CandleSeries, params: BacktestParams): BacktestResult {
+  const n = series.length;
+  if (n === 0) throw new Error('No candles to backtest');
+  const validation = validateGrid(params.config, params.rules);
+  if (!validation.ok) throw new Error(validation.reason);
+  const capital = validation.cost;
+  const sim = new GridSim(params, capital);
+  const { time, open, high, low, close } = series;
+
+  const points = Math.max(2, params.curvePoints ?? 300);
+  const stride = Math.max(1, Math.ceil(n / points));
+  const curveT: number[] = [];
+  const curveE: number[] = [];
+
+  // Mark to market: equity = base + amount × price; peak/trough along the path.
+  let peak = capital;
+  let maxDd = 0;
+  let maxDdPct = 0;
+  let inMarket = 0;
+  let nextBuy = sim.nextBuy;
+  let tpPrice = sim.tpPrice;
+  let base = sim.base;
+  let amount = sim.amount;
+  let countdown = 0;
+
+  sim.print(open[0], time[0], true); // the ladder is placed at the first open
+  nextBuy = sim.nextBuy;
+  tpPrice = sim.tpPrice;
+  base = sim.base;
+  amount = sim.amount;
+
+  for (let i = 0; i < n; i++) {
+    const l = low[i];
+    const h = high[i];
+    if (l > nextBuy && h < tpPrice) {
+      // No print of this candle reaches an order: only the mark to market moves.
+      if (amount > 0) {
+        inMarket++;
+        if (close[i] >= open[i]) {
+          const trough = base + amount * l;
+          const dd = peak - trough;
+          if (dd > maxDd) maxDd = dd;
+          if (dd / peak > maxDdPct) maxDdPct = dd / peak;
+          const top = base + amount * h;
+          if (top > peak) peak = top;
+        } else {
+          const top = base + amount * h;
+          if (top > peak) peak = top;
+          const dd = peak - (base + amount * l);
+          if (dd > maxDd) maxDd = dd;
+          if (dd / peak > maxDdPct) maxDdPct = dd / peak;
+        }
+      } else if (base > peak) peak = base;
+    } else {
+      // Slow path: walk the four prints of the path.
+      const o = open[i];
+      const c = close[i];
+      const t = time[i];
+      const rising = c >= o;
+      const p1 = rising ? l : h;
+      const p2 = rising ? h : l;
+      for (let k = 0; k < 4; k++) {
+        const p = k === 0 ? o : k === 1 ? p1 : k === 2 ? p2 : c;
+        sim.print(p, t);
+        const e = sim.base + sim.amount * p;
+        if (e > peak) peak = e;
+        const dd = peak - e;
+        if (dd > maxDd) maxDd = dd;
+        if (dd / peak > maxDdPct) maxDdPct = dd / peak;
+      }
+      nextBuy = sim.nextBuy;
+      tpPrice = sim.tpPrice;
+      base = sim.base;
+      amount = sim.amount;
+      if (amount > 0) inMarket++;
+    }
+    if (countdown-- === 0) {
+      countdown = stride - 1;
+      curveT.push(time[i]);
+      curveE.push(r8(base + amount * close[i]));
+    }
+  }
+  const lastClose = close[n - 1];
+  if (curveT[curveT.length - 1] !== time[n - 1]) {
+    curveT.push(time[n - 1]);
+    curveE.push(r8(base + amount * lastClose));
+  }
+
+  const st = sim.state;
+  const endEquity = r8(base + amount * lastClose);
+  const unrealised = r8(amount * lastClose - st.position.cost - st.position.buyFees);
+  const totalReturn = capital > 0 ? (endEquity - capital) / capital : 0;
+  const spanMs = Math.max(1, time[n - 1] - time[0] + (n > 1 ? (time[n - 1] - time[0]) / (n - 1) : 60_000));
+  const annualisedReturn = totalReturn <= -1 ? -1 : Math.pow(1 + totalReturn, YEAR_MS / spanMs) - 1;
+  const holdFee = capital * (params.feeBps / 10_000);
+  const holdProfit = r8(capital * (lastClose / open[0] - 1) - holdFee);
+
+  return {
+    candles: n,
+    from: time[0],
+    to: time[n - 1],
+    capital,
+    profit: st.profit,
+    unrealised,
+    fees: st.feesPaid,
+    cycles: st.cyclesCompleted,
+    fills: sim.fills,
+    maxDrawdown: r8(maxDd),
+    maxDrawdownPct: maxDdPct,
+    timeInMarket: inMarket / n,
+    endEquity,
+    totalReturn,
+    annualisedReturn: Number.isFinite(annualisedReturn) ? annualisedReturn : Number.MAX_VALUE,
+    buyAndHold: { profit: holdProfit, totalReturn: capital > 0 ? holdProfit / capital : 0 },
+    position: { amount: st.position.amount, averageEntry: st.position.averageEntry },
+    curve: { time: curveT, equity: curveE },
+    ...(sim.fillLog ? { fillLog: sim.fillLog } : {}),
+  };
+}

@@ -1,0 +1,61 @@
+import type { ExchangeName } from '@gridrocket/shared';
+import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
+import type { BacktestResult, FeeTerms } from './backtest.engine';
+import type { Timeframe } from './candle';
+import type { SweepMeasure, SweepRanges } from './sweep';
+
+export type MarketType = 'spot' | 'futures';
+
+/** What to backtest: fixed when requested (the range is absolute), so a re-run gives the same answer. */
+export interface BacktestRequest {
+  exchange: ExchangeName;
+  market: MarketType;
+  symbol: string;
+  config: GridConfig;
+  timeframe: Timeframe;
+  from: number;
+  to: number;
+  /** paper: the paper venue's history; exchange: the exchange's candles (ccxt); both give the venue's terms. */
+  source: 'paper' | 'exchange';
+  /** Candles of an uploaded CSV (POST /api/backtests/candles) instead of the source's; from/to are the file's. */
+  candlesId?: string;
+  sweep?: { ranges: SweepRanges; measure: SweepMeasure };
+}
+
+/** One combination of a sweep as kept: the figures the heatmap and the table show. */
+export interface SweepPoint {
+  interval: number;
+  numOfOrders: number;
+  takeProfit: number;
+  profit: number | null;
+  unrealised: number | null;
+  totalReturn: number | null;
+  annualisedReturn: number | null;
+  maxDrawdownPct: number | null;
+  cycles: number | null;
+  fills: number | null;
+  fees: number | null;
+  error?: string;
+}
+
+export interface BacktestTerms extends FeeTerms {
+  rules: MarketRules;
+  feeSource: string;
+}
+
+export type BacktestEvent =
+  | { type: 'BacktestRequested'; data: { backtestId: string; userId: string; kind: 'single' | 'sweep'; request: BacktestRequest } }
+  | {
+      type: 'BacktestCompleted';
+      data: {
+        backtestId: string;
+        terms: BacktestTerms;
+        candles: number;
+        result?: Omit<BacktestResult, 'fillLog'>;
+        sweep?: { points: SweepPoint[]; best: SweepPoint | null };
+      };
+    }
+  | { type: 'BacktestFailed'; data: { backtestId: string; reason: string } };
+
+export const BACKTEST_STREAM_PREFIX = 'backtest-';
+export const backtestStream = (id: string) => `${BACKTEST_STREAM_PREFIX}${id}`;
