@@ -19,12 +19,13 @@ export interface BotRun {
 /**
  * The bot's state (the folded state kept in memory, caught up with the store) and the events of its
  * current run only: a bot with a long history is not re-read (issue 16). Null when the bot is absent,
- * deleted, or was never started.
+ * deleted, stopped, or was never started.
  */
 export async function readBotRun(store: EventStore, botId: string): Promise<BotRun | null> {
   const folded = await loadState(store, `bot-${botId}`, botDecider);
   const state = folded?.state;
-  if (!folded || !state || state.kind !== 'live' || state.run < 0) return null;
+  // a stopped bot needs nothing more (the runner treats it as absent: lets a task go, does nothing)
+  if (!folded || !state || state.kind !== 'live' || state.run < 0 || state.status === 'stopped') return null;
   let events: RecordedEvent[];
   try {
     events = await store.readStream(`bot-${botId}`, { fromRevision: BigInt(state.run) });
