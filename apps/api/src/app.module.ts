@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CqrsModule } from '@nestjs/cqrs';
 import { BacktestModule } from '@gridrocket/backtest/nest';
+import { CqrsModule } from '@nestjs/cqrs';
 import { BotsModule } from '@gridrocket/bots/nest';
 import { CredentialsModule } from '@gridrocket/credentials/nest';
 import { IdentityModule } from '@gridrocket/identity/nest';
@@ -8,17 +8,17 @@ import { StreamingModule } from '@gridrocket/streaming/nest';
 import { AppConfig } from '@gridrocket/shared/runtime';
 import { TradingModule } from '@gridrocket/trading/nest';
 import { ChartModule } from '@gridrocket/trading/nest';
-import { InfrastructureModule } from './infrastructure.module';
+import { AdapterOverrides, InfrastructureModule } from './infrastructure.module';
 import { PushModule } from './push.gateway';
 import { SystemController } from './system.controller';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, adapters: AdapterOverrides = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(config),
+        InfrastructureModule.forRoot(config, adapters),
         CqrsModule.forRoot(),
         StreamingModule,
         PushModule,

@@ -16,6 +16,7 @@ import { AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
 import { AllExceptionsFilter, sameUserQueryInterceptor, toHttpError } from '@gridrocket/shared/http';
 import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
+import type { AdapterOverrides } from './infrastructure.module';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 export interface RunningApp {
@@ -80,13 +81,13 @@ export function responseCompression() {
 }
 
 /** Builds and starts the whole product on one port: API, socket.io, dashboard, embedded runner. */
-export async function startApp(config: AppConfig): Promise<RunningApp> {
+export async function startApp(config: AppConfig, options: { adapters?: AdapterOverrides } = {}): Promise<RunningApp> {
   // Routing is exact: /API/bots and /api/bots/ are not /api/bots (they answer 404), so no spelling of
   // a path reaches a route that a check keyed on another spelling would miss. Set before any route.
   const server = express();
   server.set('case sensitive routing', true);
   server.set('strict routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(server), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.adapters), new ExpressAdapter(server), {
     // JSON lines (pino) at LOG_LEVEL; LEVELS stays the list of accepted level names.
     logger: LEVELS[config.logLevel] ? appLogger(config) : appLogger({ logLevel: 'info' }),
     bodyParser: false,

@@ -1,13 +1,26 @@
 import { Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { join } from 'node:path';
-import { EVENT_STORE, EventStore, KurrentDbEventStore, SqliteEventStore } from '@gridrocket/event-store';
+import { EVENT_STORE, EventStore, KurrentDbEventStore, ResilientEventStore, SqliteEventStore } from '@gridrocket/event-store';
 import { MongoReadStore, Projector, READ_STORE, ReadStore, SqliteReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
+import { EVENT_SINK_WRAPPER } from '@gridrocket/streaming/nest';
+import { type EventSink } from '@gridrocket/streaming';
 
-export function createEventStore(config: AppConfig): EventStore {
-  return config.eventStore.kind === 'kurrentdb'
-    ? new KurrentDbEventStore(config.eventStore.url)
-    : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+/**
+ * Wrappers put around the adapters the configuration chose: the fault-injecting wrappers of the
+ * integration tests (test/faults-*.spec.ts). Nothing in production passes any.
+ */
+export interface AdapterOverrides {
+  eventStore?(store: EventStore): EventStore;
+  readStore?(store: ReadStore): ReadStore;
+  sink?(sink: EventSink): EventSink;
+}
+
+export function createEventStore(config: AppConfig, wrap: (store: EventStore) => EventStore = (s) => s): EventStore {
+  const store =
+    config.eventStore.kind === 'kurrentdb' ? new KurrentDbEventStore(config.eventStore.url) : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+  // appends and reads whose error is transient (timeout, leader change) are made again: appends are idempotent by event id
+  return new ResilientEventStore(wrap(store));
 }
 
 export async function createReadStore(config: AppConfig): Promise<ReadStore> {
@@ -39,15 +52,16 @@ class ProjectorLifecycle implements OnApplicationBootstrap, OnApplicationShutdow
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot(config: AppConfig) {
+  static forRoot(config: AppConfig, overrides: AdapterOverrides = {}) {
     const logger = new Logger('Projector');
     return {
       module: InfrastructureModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: KEYRING_TOKEN, useFactory: () => Keyring.load(config.dataDir) },
-        { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
-        { provide: READ_STORE, useFactory: () => createReadStore(config) },
+        { provide: EVENT_STORE, useFactory: () => createEventStore(config, overrides.eventStore) },
+        { provide: READ_STORE, useFactory: async () => (overrides.readStore ?? ((s: ReadStore) => s))(await createReadStore(config)) },
+        { provide: EVENT_SINK_WRAPPER, useValue: overrides.sink ?? ((s: EventSink) => s) },
         {
           provide: Projector,
           inject: [EVENT_STORE, READ_STORE],
@@ -56,7 +70,7 @@ export class InfrastructureModule {
         },
         ProjectorLifecycle,
       ],
-      exports: [APP_CONFIG, KEYRING_TOKEN, EVENT_STORE, READ_STORE, Projector],
+      exports: [APP_CONFIG, KEYRING_TOKEN, EVENT_STORE, READ_STORE, Projector, EVENT_SINK_WRAPPER],
     };
   }
 }

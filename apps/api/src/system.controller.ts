@@ -1,8 +1,10 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { Forwarder } from '@gridrocket/streaming';
+import { consumerStatuses } from '@gridrocket/streaming/nest';
 
 @ApiTags('system')
 @Controller()
@@ -12,13 +14,16 @@ export class SystemController {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projector: Projector,
+    @Optional() private readonly forwarder?: Forwarder,
   ) {}
 
   @Get('health')
   async health() {
     const head = await this.events.headPosition();
     const projection = this.projector.health();
-    const ok = projection.failed === null;
+    // projector, reactors (runner, …) and forwarder: live, catching up or retrying, with lag and last error
+    const consumers = await consumerStatuses(this.config.projections ? this.projector : null, this.forwarder ?? null, this.reads);
+    const ok = projection.failed === null && consumers.every((c) => c.state !== 'retrying');
     return {
       status: ok ? 'ok' : 'degraded',
       eventStore: this.events.kind,
@@ -29,6 +34,7 @@ export class SystemController {
       // catch-up progress of the read models (100 when live): the health answers throughout a catch-up
       catchUpPercent: head === 0n ? 100 : Number((projection.position * 1000n) / head) / 10,
       projectionError: projection.failed,
+      consumers,
       pid: process.pid,
     };
   }

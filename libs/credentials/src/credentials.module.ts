@@ -12,7 +12,7 @@ import { credentialListProjection } from './credential-list.projection';
 import { CredentialsController } from './credentials.controller';
 import { CredentialVault } from './crypto/credential-vault';
 import { KEY_STORE, KeyStore } from './crypto/key-store.port';
-import { SqliteKeyStore } from './crypto/sqlite.key-store';
+import { createKeyStore } from './crypto/key-store.factory';
 import { ExchangeAccess } from './exchange-access/exchange-access';
 import { EXCHANGE_PROVIDER } from './exchange-access/exchange-provider.token';
 import { ExchangesController } from './exchange-access/exchanges.controller';
@@ -34,7 +34,7 @@ class KeyStoreLifecycle implements OnApplicationShutdown {
   imports: [CqrsModule, IdentityModule],
   controllers: [CredentialsController, ExchangesController],
   providers: [
-    { provide: KEY_STORE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SqliteKeyStore(join(config.dataDir, 'keys.sqlite')) },
+    { provide: KEY_STORE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createKeyStore(config) },
     { provide: CredentialVault, inject: [KEYRING_TOKEN, KEY_STORE], useFactory: (keyring: Keyring, keys: KeyStore) => new CredentialVault(keyring, keys) },
     KeyStoreLifecycle,
     CredentialResolver,

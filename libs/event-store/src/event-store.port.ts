@@ -73,6 +73,10 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
 
 export interface EventStore {
   readonly kind: string;
+  /**
+   * Appends with an expected revision. Inside `withFence(fence, …)` (fence.ts) the append is also
+   * refused with FencedError unless the fence stream is still at the fence's revision.
+   */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Throws StreamNotFoundError when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
@@ -93,6 +97,14 @@ export class WrongExpectedVersionError extends Error {
   ) {
     super(`Wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedVersionError';
+  }
+}
+
+/** The stream was deleted (KurrentDB: soft-deleted or tombstoned). */
+export class StreamDeletedError extends Error {
+  constructor(readonly streamId: string) {
+    super(`Stream ${streamId} is deleted`);
+    this.name = 'StreamDeletedError';
   }
 }
 

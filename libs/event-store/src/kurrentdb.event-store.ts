@@ -5,6 +5,7 @@ import {
   KurrentDBClient,
   START,
   StreamNotFoundError as KStreamNotFound,
+  StreamDeletedError as KStreamDeleted,
   WrongExpectedVersionError as KWrongVersion,
   jsonEvent,
   streamNameFilter,
@@ -22,12 +23,14 @@ import {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamDeletedError,
   StreamNotFoundError,
   SubscribeOptions,
   Subscription,
   WrongExpectedVersionError,
   matchesFilter,
 } from './event-store.port';
+import { FencedError, currentFence } from './fence';
 
 /**
  * Production event store: KurrentDB (formerly EventStoreDB) through its
@@ -43,6 +46,18 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const fence = currentFence();
+    if (fence) {
+      // KurrentDB has no conditional append on another stream's revision, so the fence is read
+      // just before the append. The window of one round trip that remains is covered by the
+      // runner's local lease, which lapses before the group can hand the partition to another
+      // runner (docs/resilience.md).
+      const [head] = await this.readStream(fence.streamId, { direction: 'backwards', maxCount: 1 }).catch((err) => {
+        if (err instanceof StreamNotFoundError) return [];
+        throw err;
+      });
+      if (!head || head.revision !== fence.revision) throw new FencedError(fence, head ? head.revision : 'no_stream');
+    }
     try {
       const result = await this.client.appendToStream(
         streamId,
@@ -55,6 +70,7 @@ export class KurrentDbEventStore implements EventStore {
         const actual = typeof err.actualState === 'bigint' ? err.actualState : 'no_stream';
         throw new WrongExpectedVersionError(streamId, expected, actual);
       }
+      if (err instanceof KStreamDeleted) throw new StreamDeletedError(streamId);
       throw err;
     }
   }
@@ -73,6 +89,7 @@ export class KurrentDbEventStore implements EventStore {
       }
     } catch (err) {
       if (err instanceof KStreamNotFound) throw new StreamNotFoundError(streamId);
+      if (err instanceof KStreamDeleted) throw new StreamDeletedError(streamId);
       throw err;
     }
     return out;

@@ -16,6 +16,7 @@ import {
   SubscriptionFilter,
   WrongExpectedVersionError,
 } from './event-store.port';
+import { Fence, FencedError, currentFence } from './fence';
 
 interface Row {
   position: number;
@@ -36,6 +37,7 @@ interface PendingAppend {
   streamId: string;
   events: NewEvent[];
   expected: ExpectedRevision;
+  fence: Fence | null;
   resolve(result: AppendResult): void;
   reject(err: Error): void;
   result?: AppendResult;
@@ -109,7 +111,7 @@ export class SqliteEventStore implements EventStore {
     const all = this.db.transaction((batch: PendingAppend[]) => {
       for (const p of batch) {
         try {
-          p.result = one(p.streamId, p.events, p.expected);
+          p.result = one(p.streamId, p.events, p.expected, p.fence);
         } catch (err) {
           p.error = err as Error;
         }
@@ -140,7 +142,12 @@ export class SqliteEventStore implements EventStore {
     if (last > 0n) this.appended.emit('append', last);
   };
 
-  private readonly appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
+  private readonly appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision, fence: Fence | null = null): AppendResult => {
+    if (fence) {
+      // checked in the append's own transaction: no other writer can move the fence in between
+      const at = this.stmts.head.get(fence.streamId)?.rev ?? null;
+      if (at === null || BigInt(at) !== fence.revision) throw new FencedError(fence, at === null ? 'no_stream' : BigInt(at));
+    }
     const headRow = this.stmts.head.get(streamId);
     const current = headRow?.rev ?? null;
 
@@ -193,7 +200,7 @@ export class SqliteEventStore implements EventStore {
       return { nextExpectedRevision: rev === null ? -1n : BigInt(rev), position: await this.headPosition() };
     }
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, events, expected, resolve, reject });
+      this.pending.push({ streamId, events, expected, fence: currentFence(), resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(this.flush);

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from '@gridrocket/event-store';
-import { matchesFilter } from '@gridrocket/event-store';
+import { matchesFilter, resubscribing } from '@gridrocket/event-store';
+import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
 import { CollectionCommit, Doc, DocWrite, ReadStore } from './read-store.port';
 
 /**
@@ -33,8 +34,13 @@ const BATCH = 1000;
  * commits its documents and its checkpoint together, per batch; after a commit
  * the applied changes are announced (the socket gateway pushes them), and
  * `waitFor(position)` resolves for callers that want to read their own writes.
+ *
+ * Faults: a dropped subscription is resumed from the last event received (with
+ * back-off); a batch whose commit fails is applied again (with back-off) until
+ * it goes through, never skipped, and while it is retried the subscription
+ * waits (a full buffer stops reading). `status()` says which of this is going on.
  */
-export class Projector {
+export class Projector implements ReportsStatus {
   private readonly emitter = new EventEmitter();
   private subscription: Subscription | null = null;
   private loop: Promise<void> | null = null;
@@ -44,7 +50,8 @@ export class Projector {
   private flushing: Promise<void> = Promise.resolve();
   private flushScheduled = false;
   private stopped = false;
-  private failure: Error | null = null;
+  private readonly sleeper = new Sleeper();
+  readonly consumer = new ConsumerHealth('projections', 'projector');
 
   constructor(
     private readonly events: EventStore,
@@ -70,6 +77,11 @@ export class Projector {
     return this.processed;
   }
 
+  /** The projections registered (a replay elsewhere, tests). */
+  get registered(): readonly Projection<any>[] {
+    return this.projections;
+  }
+
   onChange(listener: (change: AppliedChange) => void): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
@@ -82,7 +94,15 @@ export class Projector {
     }
     const from = this.projections.length ? [...this.checkpoints.values()].reduce((a, b) => (a < b ? a : b)) : await this.events.headPosition();
     this.processed = from;
-    this.subscription = this.events.subscribeToAll({ fromPosition: from });
+    this.consumer.running = true;
+    this.subscription = resubscribing(this.events, {
+      fromPosition: from,
+      onDrop: (err, attempt) => {
+        this.consumer.failed(err);
+        this.onError(new Error(`Projections' subscription dropped (attempt ${attempt}), resubscribing: ${err.message}`));
+      },
+      onResume: () => this.consumer.recovered(),
+    });
     const sub = this.subscription;
     this.loop = (async () => {
       try {
@@ -93,7 +113,7 @@ export class Projector {
         }
       } catch (err) {
         if (!this.stopped) {
-          this.failure = err as Error;
+          this.consumer.failed(err as Error);
           this.onError(err as Error);
         }
       }
@@ -124,19 +144,38 @@ export class Projector {
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
-      void this.flush().catch((err) => this.onError(err));
+      void this.flush();
     });
   }
 
+  /** Applies what is buffered; a failed commit is retried until it goes through (or the projector stops). */
   private flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.buffer.length === 0) return;
-      const batch = this.buffer;
-      this.buffer = [];
-      const changes = await this.applyBatch(batch);
-      this.processed = batch[batch.length - 1].position;
-      for (const c of changes) this.emitter.emit('change', c);
-      this.emitter.emit('progress', this.processed);
+      for (let attempt = 1; this.buffer.length > 0; attempt++) {
+        const batch = this.buffer.slice(0, BATCH);
+        try {
+          const changes = await this.applyBatch(batch);
+          this.buffer.splice(0, batch.length);
+          this.processed = batch[batch.length - 1].position;
+          if (attempt > 1 || this.consumer.retries > 0) this.consumer.recovered();
+          attempt = 0;
+          for (const c of changes) {
+            try {
+              this.emitter.emit('change', c);
+            } catch (err) {
+              this.onError(err as Error); // a listener's failure is not the projection's
+            }
+          }
+          this.emitter.emit('progress', this.processed);
+        } catch (err) {
+          // the batch stays at the head of the buffer: applied again, never skipped
+          const n = this.consumer.failed(err as Error);
+          this.onError(new Error(`Projection commit failed (attempt ${n}), retrying: ${(err as Error).message}`));
+          if (this.stopped) return;
+          await this.sleeper.sleep(batchBackoff(attempt));
+          if (this.stopped) return;
+        }
+      }
     });
     return this.flushing;
   }
@@ -207,17 +246,25 @@ export class Projector {
     return count;
   }
 
+  /** Position, and the error while the projector is retrying (null when it is through). */
   health(): { position: bigint; failed: string | null } {
-    return { position: this.processed, failed: this.failure?.message ?? null };
+    return { position: this.processed, failed: this.consumer.retries > 0 ? this.consumer.lastError : null };
+  }
+
+  async status(): Promise<ConsumerStatus> {
+    return this.consumer.snapshot(this.processed, await this.events.headPosition());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.sleeper.wake();
     await this.subscription?.close();
     await this.loop;
     await this.flushing;
+    this.buffer = []; // not checkpointed: read again after a restart
     this.subscription = null;
     this.loop = null;
+    this.consumer.running = false;
     this.stopped = false;
   }
 }

@@ -1,4 +1,6 @@
 import type { EventStore, RecordedEvent, SubscriptionFilter } from '@gridrocket/event-store';
+import { resubscribing } from '@gridrocket/event-store';
+import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
 import type { ReadStore } from './read-store.port';
 
 export interface ReactorOptions {
@@ -7,17 +9,29 @@ export interface ReactorOptions {
   reads: ReadStore;
   filter?: SubscriptionFilter;
   handle(event: RecordedEvent): Promise<void>;
+  /** Told of every failed attempt; the event is handled again after a back-off, never skipped. */
   onError?(err: Error, event: RecordedEvent): void;
   /** Where to begin when there is no checkpoint yet. */
   startAt?: 'start' | 'end';
   /** How often the checkpoint is written at most (ms). */
   checkpointEveryMs?: number;
+  /** Back-off before the n-th attempt of a failed event (ms). */
+  retryDelay?(attempt: number): number;
 }
 
-export interface RunningReactor {
+export interface RunningReactor extends ReportsStatus {
   stop(): Promise<void>;
   /** Every event up to this position has been handled. */
   readonly position: bigint;
+  readonly name: string;
+}
+
+/** The reactors running on a read store (health reads them; a WeakMap so that nothing is kept alive). */
+const running = new WeakMap<ReadStore, Set<RunningReactor>>();
+
+/** The reactors running now whose checkpoints live in `reads` (for /api/health and /metrics). */
+export function runningReactors(reads: ReadStore): RunningReactor[] {
+  return [...(running.get(reads) ?? [])];
 }
 
 /**
@@ -26,22 +40,38 @@ export interface RunningReactor {
  * different streams are handled concurrently. The checkpoint only moves past
  * an event once it and every event before it have been handled: delivery is
  * at-least-once, so handlers are idempotent.
+ *
+ * Faults: a dropped subscription is resumed from the last event received, with
+ * back-off; an event whose handler fails is handled again, with back-off, until
+ * it goes through (its stream waits, the other streams carry on; the checkpoint
+ * stays before it); a checkpoint write that fails is written again.
  */
 export async function startReactor(options: ReactorOptions): Promise<RunningReactor> {
   const { events, reads, name } = options;
   const collection = `reactor_${name.replace(/[^a-z0-9_]/g, '_')}`;
   let position = (await reads.getCheckpoint(name)) ?? (options.startAt === 'end' ? await events.headPosition() : 0n);
   let saved = position;
+  const health = new ConsumerHealth(name, 'reactor');
+  health.running = true;
+  const failing = new Set<RecordedEvent>();
+  const sub = resubscribing(events, {
+    fromPosition: position,
+    filter: options.filter,
+    // The store tells how far it has looked: events its filter skipped move the checkpoint too, from
+    // the first batch on, so a reactor whose events are rare does not rescan the log on every start.
+    onProgress: (at) => {
+      if (stopping) return;
+      inOrder.push({ position: at, done: true });
+      settle();
+    },
+    onDrop: (err) => health.failed(err),
+    onResume: () => {
+      if (failing.size === 0) health.recovered();
+    },
+  });
   const chains = new Map<string, Promise<void>>();
   const inOrder: { position: bigint; done: boolean }[] = [];
-  // The store tells how far it has looked: events its filter skipped move the checkpoint too, from
-  // the first batch on, so a reactor whose events are rare does not rescan the log on every start.
-  const onProgress = (at: bigint) => {
-    if (stopping) return;
-    inOrder.push({ position: at, done: true });
-    settle();
-  };
-  const sub = events.subscribeToAll({ fromPosition: position, filter: options.filter, onProgress });
+  const sleepers = new Set<Sleeper>();
   let stopping = false;
   let saveTimer: NodeJS.Timeout | null = null;
 
@@ -49,8 +79,14 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
     saveTimer = null;
     if (position === saved) return;
     const at = position;
-    await reads.commit(collection, [], { name, position: at });
-    saved = at;
+    try {
+      await reads.commit(collection, [], { name, position: at });
+      saved = at;
+    } catch (err) {
+      health.failed(err as Error);
+      if (!stopping) scheduleSave(); // written again with the next tick
+      else throw err;
+    }
   };
   const scheduleSave = () => {
     saveTimer ??= setTimeout(() => void save().catch(() => undefined), options.checkpointEveryMs ?? 50);
@@ -60,19 +96,37 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
     scheduleSave();
   };
 
+  const handleUntilDone = async (event: RecordedEvent) => {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        await options.handle(event);
+        if (failing.delete(event) && failing.size === 0) health.recovered();
+        return true;
+      } catch (err) {
+        if (stopping) break;
+        failing.add(event);
+        health.failed(err as Error);
+        options.onError?.(err as Error, event);
+        const sleeper = new Sleeper();
+        sleepers.add(sleeper);
+        await sleeper.sleep((options.retryDelay ?? batchBackoff)(attempt));
+        sleepers.delete(sleeper);
+      }
+    }
+    return false; // stopping: not handled, so not checkpointed (handled again after the restart)
+  };
+
   const loop = (async () => {
     for await (const event of sub) {
       const entry = { position: event.position, done: false };
       inOrder.push(entry);
       const previous = chains.get(event.streamId) ?? Promise.resolve();
       const run = previous.then(async () => {
-        try {
-          if (!stopping) await options.handle(event);
-        } catch (err) {
-          if (!stopping) options.onError?.(err as Error, event);
+        if (stopping) return;
+        if (await handleUntilDone(event)) {
+          entry.done = true;
+          settle();
         }
-        entry.done = true;
-        settle();
       });
       chains.set(event.streamId, run);
       void run.then(() => {
@@ -80,20 +134,36 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
       });
     }
   })().catch((err) => {
-    if (!stopping) console.error(`reactor ${name} stopped`, err);
+    if (!stopping) {
+      health.failed(err as Error);
+      console.error(`reactor ${name} stopped`, err);
+    }
   });
 
-  return {
+  const reactor: RunningReactor = {
+    name,
     get position() {
       return position;
     },
+    async status(): Promise<ConsumerStatus> {
+      const head = await events.headPosition();
+      // The reactor sees only the events of its filter: when nothing is waiting it is live, whatever the head.
+      const idle = inOrder.length === 0 && failing.size === 0;
+      return health.snapshot(position, idle ? position : head);
+    },
     async stop() {
       stopping = true;
+      for (const s of sleepers) s.wake();
       await sub.close();
       await loop;
       await Promise.all(chains.values());
       if (saveTimer) clearTimeout(saveTimer);
-      await save();
+      await save().catch(() => undefined); // not saved: the events are handled again after the restart
+      health.running = false;
+      running.get(reads)?.delete(reactor);
     },
   };
+  if (!running.has(reads)) running.set(reads, new Set());
+  running.get(reads)!.add(reactor);
+  return reactor;
 }

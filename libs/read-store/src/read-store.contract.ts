@@ -76,6 +76,19 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>) {
     expect([await store.getCheckpoint(na), await store.getCheckpoint(nb)]).toEqual([7n, 7n]);
   });
 
+  it('a checkpoint never moves backwards (a slower writer with an older position changes nothing)', async () => {
+    const c = col();
+    const name = cp();
+    await store.commit(c, [], { name, position: 10n });
+    await store.commit(c, [], { name, position: 4n });
+    expect(await store.getCheckpoint(name)).toBe(10n);
+    await store.commitMany([{ collection: c, writes: [{ id: 'a', rev: 0, doc: { id: 'a' } }], checkpoint: { name, position: 6n } }]);
+    expect(await store.getCheckpoint(name)).toBe(10n);
+    expect(await store.get(c, 'a')).toEqual({ id: 'a' });
+    await store.commit(c, [], { name, position: 2n ** 40n });
+    expect(await store.getCheckpoint(name)).toBe(2n ** 40n);
+  });
+
   it('reset empties collections and checkpoints for a rebuild', async () => {
     const c = col();
     const name = cp();

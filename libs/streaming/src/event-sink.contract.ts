@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
-import { SqliteReadStore } from '@gridrocket/read-store';
+import { EventStore, NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { ReadStore, SqliteReadStore } from '@gridrocket/read-store';
 import { until } from '@gridrocket/shared/testing/until';
 import type { EventSink } from './event-sink.port';
 import { Forwarder } from './forwarder';
@@ -38,7 +38,18 @@ export function event(type: string, data: unknown, correlationId: string = rando
  * headers, value without secrets, per-stream order, topics created at
  * start-up, resume from the checkpoint, retries without skipping, lag.
  */
-export function forwarderContract(name: string, makeHarness: () => Promise<SinkHarness>) {
+/**
+ * Fault injection (optional): wrappers put around the stores and the sink the forwarder uses
+ * (the test itself appends and reads through the plain stores). Only faults that change no
+ * outcome the contract states belong here (no lost acknowledgements: they duplicate by design).
+ */
+export interface ContractFaults {
+  events?(store: EventStore): EventStore;
+  reads?(store: ReadStore): ReadStore;
+  sink?(sink: EventSink): EventSink;
+}
+
+export function forwarderContract(name: string, makeHarness: () => Promise<SinkHarness>, faults?: ContractFaults) {
   describe(`forwarder contract: ${name}`, () => {
     let harness: SinkHarness;
     let events: SqliteEventStore;
@@ -46,7 +57,14 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
     const forwarders: Forwarder[] = [];
 
     const forwarder = (sink = harness.newSink(), extra: Partial<ConstructorParameters<typeof Forwarder>[0]> = {}) => {
-      const f = new Forwarder({ events, reads, sink, topics: harness.topics, retryDelay: () => 20, ...extra });
+      const f = new Forwarder({
+        events: faults?.events ? faults.events(events) : events,
+        reads: faults?.reads ? faults.reads(reads) : reads,
+        sink: faults?.sink ? faults.sink(sink) : sink,
+        topics: harness.topics,
+        retryDelay: () => 20,
+        ...extra,
+      });
       forwarders.push(f);
       return f;
     };
@@ -195,7 +213,8 @@ export function forwarderContract(name: string, makeHarness: () => Promise<SinkH
       const f = forwarder(flaky, { onError: (_e, attempt) => errors.push(attempt) });
       await f.start();
       expect(await f.waitFor(await events.headPosition(), 10_000)).toBe(true);
-      expect(errors).toEqual([1, 2, 3]);
+      if (faults) expect(errors.length).toBeGreaterThanOrEqual(3); // the injected faults count too
+      else expect(errors).toEqual([1, 2, 3]);
       const got = await until('2 messages', async () => {
         const seen = await mine();
         return seen.length >= 2 && seen;

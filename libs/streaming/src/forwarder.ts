@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '@gridrocket/event-store';
-import type { ReadStore } from '@gridrocket/read-store';
+import { resubscribing } from '@gridrocket/event-store';
+import type { ConsumerStatus, ReadStore, ReportsStatus } from '@gridrocket/read-store';
+import { ConsumerHealth } from '@gridrocket/read-store';
 import type { EventSink } from './event-sink.port';
 import { StreamMessage, TopicMap, allTopics, defaultTopicMap, toStreamMessage } from './stream-message';
 
@@ -14,6 +16,8 @@ export interface ForwarderOptions {
   /** Where to begin when there is no checkpoint yet (default: the first event). */
   startAt?: 'start' | 'end';
   batchSize?: number;
+  /** How long stop() waits for the batch in hand to be published (ms, default 10 s); after that it is resent on the next start. */
+  drainTimeoutMs?: number;
   /** Back-off between attempts to publish a batch (ms), by attempt number. */
   retryDelay?: (attempt: number) => number;
   onError?(err: Error, attempt: number): void;
@@ -47,7 +51,7 @@ class Stopping extends Error {}
  * checkpoint past a handler's failure, which for a forwarder would skip events.
  * The checkpoint lives where `startReactor` keeps its own, in the read store.)
  */
-export class Forwarder {
+export class Forwarder implements ReportsStatus {
   readonly name: string;
   private readonly map: { routes: TopicMap; fallback: string };
   private readonly batchSize: number;
@@ -59,7 +63,7 @@ export class Forwarder {
   private flushScheduled = false;
   private draining = false;
   private stopped = true;
-  private failure: Error | null = null;
+  readonly consumer: ConsumerHealth;
   private checkpoint = 0n;
   private lastLatencyMs: number | null = null;
   private wakeRetry: (() => void) | null = null;
@@ -69,6 +73,7 @@ export class Forwarder {
     this.map = options.topics ?? defaultTopicMap();
     this.batchSize = options.batchSize ?? 500;
     this.emitter.setMaxListeners(0);
+    this.consumer = new ConsumerHealth(this.name, 'forwarder');
   }
 
   get topics(): string[] {
@@ -92,8 +97,16 @@ export class Forwarder {
     this.checkpoint = saved ?? (this.options.startAt === 'end' ? await events.headPosition() : 0n);
     this.stopped = false;
     this.draining = false;
-    this.failure = null;
-    const sub = events.subscribeToAll({ fromPosition: this.checkpoint });
+    this.consumer.running = true;
+    // resumed after a drop from the last event received, with back-off
+    const sub = resubscribing(events, {
+      fromPosition: this.checkpoint,
+      onDrop: (err, attempt) => {
+        this.consumer.failed(err);
+        this.options.onError?.(new Error(`subscription dropped, resubscribing: ${err.message}`), attempt);
+      },
+      onResume: () => this.consumer.recovered(),
+    });
     this.subscription = sub;
     this.loop = (async () => {
       try {
@@ -104,7 +117,7 @@ export class Forwarder {
         }
       } catch (err) {
         if (!this.draining) {
-          this.failure = err as Error;
+          this.consumer.failed(err as Error);
           this.options.onError?.(err as Error, 0);
         }
       }
@@ -141,12 +154,18 @@ export class Forwarder {
   private async publishWithRetry(batch: RecordedEvent[]): Promise<void> {
     const messages = batch.map((e) => toStreamMessage(e, this.map));
     const last = batch[batch.length - 1].position;
+    // Two steps, each retried on its own: a checkpoint write that fails does not send the batch again.
+    let published = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.options.sink.publish(messages);
+        if (!published) {
+          await this.options.sink.publish(messages);
+          published = true;
+        }
         await this.options.reads.commit(this.checkpointCollection, [], { name: this.name, position: last });
         break;
       } catch (err) {
+        this.consumer.failed(err as Error);
         this.options.onError?.(err as Error, attempt);
         if (this.draining && attempt >= 3) throw new Stopping('stopping');
         const delay = this.options.retryDelay?.(attempt) ?? Math.min(30_000, 100 * 2 ** Math.min(attempt, 9));
@@ -163,6 +182,7 @@ export class Forwarder {
       }
     }
     this.checkpoint = last;
+    this.consumer.recovered();
     const now = Date.now();
     const created = Date.parse(batch[batch.length - 1].created);
     this.lastLatencyMs = Number.isFinite(created) ? Math.max(0, now - created) : null;
@@ -200,7 +220,11 @@ export class Forwarder {
   }
 
   health(): { running: boolean; position: bigint; failed: string | null } {
-    return { running: !this.stopped, position: this.checkpoint, failed: this.failure?.message ?? null };
+    return { running: !this.stopped, position: this.checkpoint, failed: this.consumer.retries > 0 ? this.consumer.lastError : null };
+  }
+
+  async status(): Promise<ConsumerStatus> {
+    return this.consumer.snapshot(this.checkpoint, await this.options.events.headPosition());
   }
 
   /** Stops taking events, publishes what it holds (a few attempts), then closes the sink. */
@@ -210,16 +234,16 @@ export class Forwarder {
     this.wakeRetry?.();
     await this.subscription?.close();
     await this.loop;
-    try {
-      await this.flush();
-    } catch {
-      // not checkpointed: resent after the restart
-    }
-    await this.flushing.catch(() => undefined);
+    const drained = this.flush().catch(() => undefined); // not checkpointed: resent after the restart
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((r) => (timer = setTimeout(r, this.options.drainTimeoutMs ?? 10_000)));
+    await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
     this.subscription = null;
     this.loop = null;
     this.buffer = [];
     this.stopped = true;
+    this.consumer.running = false;
     await this.options.sink.close();
   }
 }

@@ -2,6 +2,10 @@ import { forwarderContract, ReceivedMessage } from './event-sink.contract';
 import { InProcessSink } from './in-process.sink';
 import { defaultTopicMap, StreamValue } from './stream-message';
 import type { StreamMessage } from './stream-message';
+import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
+import { FaultyEventStore } from '@gridrocket/event-store/testing/faulty.event-store';
+import { FaultyReadStore } from '@gridrocket/read-store/testing/faulty.read-store';
+import { FaultySink } from './testing/faulty.sink';
 
 const toReceived = (m: StreamMessage): ReceivedMessage => ({ topic: m.topic, key: m.key, headers: { ...m.headers }, value: JSON.parse(m.value) as StreamValue });
 
@@ -68,5 +72,44 @@ describe('in-process sink: the live tail', () => {
     const next = it.next();
     await sink.close();
     expect((await next).done).toBe(true);
+  });
+});
+
+// The same contract with the forwarder's store and sink failing on a seeded schedule: its
+// subscription is dropped every ~80 ms, a fifth of its checkpoint commits are rejected, a fifth of
+// its publishes are refused or time out. What it states still holds (order, nothing skipped, resume).
+describe('under injected faults', () => {
+  const schedule = new FaultSchedule(12);
+  forwarderContract(
+    'in-process, under faults',
+    async () => {
+      const sinks: InProcessSink[] = [];
+      return {
+        topics: defaultTopicMap(),
+        newSink() {
+          const s = new InProcessSink();
+          sinks.push(s);
+          return s;
+        },
+        async received() {
+          return sinks.flatMap((s) => s.snapshot().map(toReceived));
+        },
+        async existingTopics() {
+          return [...new Set(sinks.flatMap((s) => s.topics()))];
+        },
+        async close() {},
+      };
+    },
+    {
+      events: (e) => new FaultyEventStore(e, schedule, { dropSubscriptionsEveryMs: 80 }),
+      reads: (r) => new FaultyReadStore(r, schedule, { rejectCommitRate: 0.2 }),
+      sink: (s) => new FaultySink(s, schedule, { failPublishRate: 0.2, timeoutRate: 0.1, timeoutMs: 30 }),
+    },
+  );
+  afterAll(() => {
+    const hit = schedule.summary();
+    console.log(`forwarder contract under faults: injected ${JSON.stringify(hit)}`);
+    expect(hit['publish.fail'] ?? 0).toBeGreaterThan(0);
+    expect(hit['commit.reject'] ?? 0).toBeGreaterThan(0);
   });
 });

@@ -8,4 +8,6 @@ export * from './forwarder';
 export * from './ownership.port';
 export * from './embedded.ownership';
 export * from './kafka.ownership';
+export * from './fenced.ownership';
+export * from './lease';
 export * from './metrics.service';

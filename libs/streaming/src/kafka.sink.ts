@@ -8,6 +8,12 @@ import type { StreamMessage } from './stream-message';
  * with one request in flight keeps each key's order across retries; a batch
  * resolves only once all in-sync replicas have it (acks = -1). The Java-compatible
  * murmur2 partitioner puts a stream's events on one partition, in order.
+ *
+ * Retries: the idempotent producer's guarantees hold only with unlimited retries (kafkajs warns
+ * "Limiting retries for the idempotent producer may invalidate EoS guarantees" otherwise, and the
+ * client-wide retry of createKafka is limited), so the producer gets its own, unlimited, retry.
+ * A publish therefore waits for the broker rather than failing; the forwarder's stop() bounds the
+ * wait and closing the producer ends it.
  */
 export class KafkaSink implements EventSink {
   readonly kind = 'kafka';
@@ -25,6 +31,7 @@ export class KafkaSink implements EventSink {
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 30_000 },
     });
     await this.producer.connect();
   }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ConsumerStatus } from '@gridrocket/read-store';
 
 export type Source = () => Promise<number | null> | number | null;
 
@@ -12,7 +13,10 @@ export type Source = () => Promise<number | null> | number | null;
  * gridrocket_forwarder_lag_events, gridrocket_forwarder_latency_seconds,
  * gridrocket_projection_lag_events, gridrocket_running_bots,
  * gridrocket_exchange_errors_total{exchange,kind}, gridrocket_http_requests_total{method,route,status},
- * gridrocket_http_request_seconds{method,route}, plus the process defaults (gridrocket_process_*, gridrocket_nodejs_*).
+ * gridrocket_http_request_seconds{method,route},
+ * gridrocket_consumer_lag_events{consumer,kind}, gridrocket_consumer_state{consumer,kind,state} (1 for the
+ * current state), gridrocket_consumer_failures{consumer,kind} (drops, rejected commits, refused publishes
+ * since start-up), gridrocket_consumer_retrying{consumer,kind} (failures in a row now), plus the process defaults (gridrocket_process_*, gridrocket_nodejs_*).
  */
 export class MetricsService {
   readonly registry = new Registry();
@@ -26,6 +30,7 @@ export class MetricsService {
   readonly httpSeconds: Histogram<'method' | 'route'>;
   private readonly sources = new Map<string, Source>();
   private runningBotsValue: number | null = null;
+  private consumers: (() => Promise<ConsumerStatus[]>) | null = null;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -58,6 +63,38 @@ export class MetricsService {
     gauge('gridrocket_forwarder_lag_events', 'Events in the store not yet published by the forwarder', 'forwarderLag');
     gauge('gridrocket_projection_lag_events', 'Events in the store not yet applied by the projections', 'projectionLag');
     gauge('gridrocket_event_store_head_position', 'Position of the newest event in the store', 'headPosition');
+    const self = this;
+    let snapshot: { at: number; list: Promise<ConsumerStatus[]> } | null = null;
+    const consumers = () => {
+      // one read per scrape, shared by the four gauges
+      if (!snapshot || Date.now() - snapshot.at > 200) snapshot = { at: Date.now(), list: (self.consumers?.() ?? Promise.resolve([])).catch(() => []) };
+      return snapshot.list;
+    };
+    const STATES = ['starting', 'live', 'catching-up', 'retrying', 'stopped'] as const;
+    const perConsumer = (name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, c: ConsumerStatus) => void) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        async collect() {
+          const list = await consumers();
+          this.reset();
+          for (const c of list) fill(this, c);
+        },
+      });
+    perConsumer('gridrocket_consumer_lag_events', 'Log positions a consumer (projector, reactor, forwarder) is behind the head', ['consumer', 'kind'], (g, c) =>
+      g.set({ consumer: c.name, kind: c.kind }, Number(c.lag)),
+    );
+    perConsumer('gridrocket_consumer_state', 'State of a consumer: 1 for the state it is in', ['consumer', 'kind', 'state'], (g, c) => {
+      for (const state of STATES) g.set({ consumer: c.name, kind: c.kind, state }, c.state === state ? 1 : 0);
+    });
+    perConsumer('gridrocket_consumer_failures', 'Failures a consumer met since start-up (subscription drops, rejected commits, refused publishes)', ['consumer', 'kind'], (g, c) =>
+      g.set({ consumer: c.name, kind: c.kind }, c.failures),
+    );
+    perConsumer('gridrocket_consumer_retrying', 'Failures in a row a consumer is retrying now (0: through)', ['consumer', 'kind'], (g, c) =>
+      g.set({ consumer: c.name, kind: c.kind }, c.retries),
+    );
     gauge('gridrocket_running_bots', 'Bots running (as the runner reports it, else as the bot list shows it)', 'runningBots');
   }
 
@@ -65,6 +102,11 @@ export class MetricsService {
   setSource(name: 'forwarderLag' | 'projectionLag' | 'headPosition' | 'runningBots', source: Source): void {
     if (name === 'runningBots' && this.runningBotsValue !== null) return;
     this.sources.set(name, source);
+  }
+
+  /** What the consumer gauges read at scrape time. */
+  setConsumers(source: () => Promise<ConsumerStatus[]>): void {
+    this.consumers = source;
   }
 
   commandHandled(command: string, outcome: 'ok' | 'rejected' | 'failed', seconds?: number): void {

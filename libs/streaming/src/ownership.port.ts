@@ -1,3 +1,5 @@
+import type { Fence } from '@gridrocket/event-store';
+
 /**
  * Which runner runs which bot. Bots are spread over a fixed number of
  * partitions by id; a runner owns a set of partitions at a time and runs the
@@ -15,6 +17,10 @@
  *   turns false synchronously the moment a hand-over begins, before
  *   `onRevoked` is even called, so a revoked runner stops at once.
  *
+ * - append with `withFence(ownership.fenceFor(botId), …)` (event-store fence.ts): once another
+ *   runner has claimed the partition, the event store refuses the deposed runner's appends
+ *   (FencedError), even those already on their way (FencedOwnership, fenced.ownership.ts).
+ *
  * Callbacks are serialised: the next one starts after the previous one
  * resolved. A revocation of everything happens on `stop()`.
  */
@@ -29,8 +35,10 @@ export interface BotOwnership {
   readonly partitionCount: number;
   /** The partition a bot belongs to: a pure function of its id. */
   partitionOf(botId: string): number;
-  /** True while this runner owns the bot's partition. */
+  /** True while this runner owns the bot's partition (and, where there is one, its lease has not lapsed). */
   owns(botId: string): boolean;
+  /** The epoch fence to append with for this bot (null when not owned); adapters without fencing leave it out. */
+  fenceFor?(botId: string): Fence | null;
   /** The partitions owned now, ascending. */
   owned(): number[];
   start(listener: OwnershipListener): Promise<void>;

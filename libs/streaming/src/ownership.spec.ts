@@ -26,6 +26,7 @@ function fakeConsumer() {
     REBALANCING: 'consumer.rebalancing',
     CRASH: 'consumer.crash',
     STOP: 'consumer.stop',
+    HEARTBEAT: 'consumer.heartbeat',
   };
   const log: string[] = [];
   let config: ConsumerConfig | null = null;
@@ -49,8 +50,11 @@ function fakeConsumer() {
       config = c;
       return consumer as unknown as Consumer;
     },
-    join(partitions: number[], topic = OWNERSHIP_TOPIC) {
-      emitter.emit(events.GROUP_JOIN, { type: events.GROUP_JOIN, payload: { memberAssignment: { [topic]: partitions } } });
+    join(partitions: number[], topic = OWNERSHIP_TOPIC, memberId?: string) {
+      emitter.emit(events.GROUP_JOIN, { type: events.GROUP_JOIN, payload: { memberId, memberAssignment: { [topic]: partitions } } });
+    },
+    heartbeat() {
+      emitter.emit(events.HEARTBEAT, { type: events.HEARTBEAT, payload: {} });
     },
     rebalance() {
       emitter.emit(events.REBALANCING, { type: events.REBALANCING, payload: {} });
@@ -87,6 +91,7 @@ describe('Kafka consumer-group ownership (unit, with a stand-in consumer)', () =
       groupId: 'runners-test',
       createConsumer: (c) => fake.create(c),
       ensureTopic: async (t, n) => void ensured.push([t, n]),
+      partitionCountOf: async () => 8,
       onError: (e) => errors.push(e),
       ...extra,
     });
@@ -196,6 +201,49 @@ describe('Kafka consumer-group ownership (unit, with a stand-in consumer)', () =
     fake.join([1]);
     await ownership.settled();
     expect(calls).toHaveLength(2);
+  });
+
+  it('owns nothing once its lease lapses without an answered heartbeat; a heartbeat renews it', async () => {
+    let now = 1_000_000;
+    const { fake, ownership } = make({ leaseMs: 5_000, now: () => now });
+    await ownership.start(recorder().listener);
+    fake.join([0, 1, 2, 3, 4, 5, 6, 7]);
+    const bot = randomUUID();
+    expect(ownership.owns(bot)).toBe(true);
+    now += 4_000;
+    fake.heartbeat();
+    now += 4_000;
+    expect(ownership.owns(bot)).toBe(true); // 4 s after the heartbeat
+    now += 1_001;
+    expect(ownership.owns(bot)).toBe(false); // heartbeats stopped: lapsed before the 10 s session timeout
+    fake.heartbeat();
+    expect(ownership.owns(bot)).toBe(true);
+  });
+
+  it('a re-join under a new member id (session expired, no REBALANCING from kafkajs) revokes everything before it assigns', async () => {
+    const { fake, ownership } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    fake.join([1, 2], OWNERSHIP_TOPIC, 'member-1');
+    fake.join([1, 2], OWNERSHIP_TOPIC, 'member-2');
+    await ownership.settled();
+    // the old code moved only the difference (nothing): the runner carried on with bots another member had run
+    expect(calls).toEqual(['assigned 1,2', 'revoked 1,2', 'assigned 1,2']);
+  });
+
+  it('uses the partition count of the existing topic, from its metadata', async () => {
+    const { ownership, errors } = make({ partitionCountOf: async () => 12 });
+    await ownership.start(recorder().listener);
+    expect(ownership.partitionCount).toBe(12);
+    const id = randomUUID();
+    expect(ownership.partitionOf(id)).toBe(kafkaPartitionOf(id, 12));
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/has 12 partitions, not 8/)]);
+  });
+
+  it('heartbeats between short fetches: the fetch wait is no longer than the heartbeat interval', async () => {
+    const { fake, ownership } = make();
+    await ownership.start(recorder().listener);
+    expect(fake.config).toMatchObject({ heartbeatInterval: 1_000, maxWaitTimeInMs: 1_000, sessionTimeout: 10_000 });
   });
 
   it('a listener that throws does not stop the next callbacks', async () => {

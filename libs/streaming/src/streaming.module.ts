@@ -10,8 +10,8 @@ import {
   Optional,
 } from '@nestjs/common';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { EVENT_STORE, EventStore, Subscription } from '@gridrocket/event-store';
-import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { EVENT_STORE, EventStore, Subscription, resubscribing } from '@gridrocket/event-store';
+import { ConsumerStatus, Projector, READ_STORE, ReadStore, runningReactors } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { AppError } from '@gridrocket/shared';
 import { EVENT_SINK, EventSink } from './event-sink.port';
@@ -22,8 +22,20 @@ import { KafkaSink } from './kafka.sink';
 import { MetricsService } from './metrics.service';
 import { defaultTopicMap } from './stream-message';
 
+/** Wraps the sink the configuration chose (fault injection in tests); identity when not provided. */
+export const EVENT_SINK_WRAPPER = Symbol('EVENT_SINK_WRAPPER');
+
 /** The bot list's collection (bots context); a string here so that streaming does not depend on bots. */
 const BOT_LIST = 'bots';
+
+/** Every checkpointed consumer of the log in this process, with its state (GET /api/health, /metrics). */
+export async function consumerStatuses(projector: Projector | null, forwarder: Forwarder | null, reads: ReadStore): Promise<ConsumerStatus[]> {
+  const all: Promise<ConsumerStatus>[] = [];
+  if (projector) all.push(projector.status());
+  if (forwarder && forwarder.health().running) all.push(forwarder.status());
+  for (const r of runningReactors(reads)) all.push(r.status());
+  return Promise.all(all);
+}
 
 export function createSink(config: AppConfig, env: NodeJS.ProcessEnv = process.env): EventSink {
   if (!config.kafkaBrokers.length) return new InProcessSink();
@@ -87,6 +99,7 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
       const at = this.projector.health().position;
       return Number(head > at ? head - at : 0n);
     });
+    this.metrics.setConsumers(() => consumerStatuses(this.config.projections ? this.projector : null, this.forwarder, this.reads));
     this.metrics.setSource('runningBots', () => this.reads.count(BOT_LIST, { status: 'running' }).catch(() => null));
     if (this.config.forwarder) {
       this.metrics.setSource('forwarderLag', async () => Number((await this.forwarder.lag()).behind));
@@ -110,7 +123,7 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
 
   /** Counts the events appended from now on (a live subscription from the end). */
   private startMeter() {
-    const sub = this.events.subscribeToAll({ fromPosition: 'end' });
+    const sub = resubscribing(this.events, { fromPosition: 'end' });
     this.meter = sub;
     this.meterLoop = (async () => {
       try {
@@ -136,7 +149,11 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
   imports: [CqrsModule],
   providers: [
     { provide: MetricsService, useFactory: () => new MetricsService() },
-    { provide: EVENT_SINK, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createSink(config) },
+    {
+      provide: EVENT_SINK,
+      inject: [APP_CONFIG, { token: EVENT_SINK_WRAPPER, optional: true }],
+      useFactory: (config: AppConfig, wrap?: (sink: EventSink) => EventSink) => (wrap ?? ((s: EventSink) => s))(createSink(config)),
+    },
     {
       provide: Forwarder,
       inject: [EVENT_STORE, READ_STORE, EVENT_SINK, MetricsService, APP_CONFIG],

@@ -17,13 +17,17 @@ export class SqliteKeyStore implements KeyStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
 
-  constructor(file: string) {
+  private readonly checkpointAttempts: number;
+
+  /** A busy checkpoint waits up to `busyTimeoutMs` (SQLite's busy handler), `checkpointAttempts` times. */
+  constructor(file: string, options: { checkpointAttempts?: number; busyTimeoutMs?: number } = {}) {
+    this.checkpointAttempts = options.checkpointAttempts ?? 5;
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('secure_delete = ON');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs ?? 5000)}`);
     this.db.exec('CREATE TABLE IF NOT EXISTS data_keys (key_id TEXT PRIMARY KEY, wrapped TEXT NOT NULL, created_at TEXT NOT NULL)');
   }
 
@@ -43,15 +47,41 @@ export class SqliteKeyStore implements KeyStore {
     if (!KEY_ID.test(keyId)) return false;
     const r = this.db.prepare('DELETE FROM data_keys WHERE key_id = ?').run(keyId);
     // Move the change into the main file (zeroed by secure_delete) and empty the WAL.
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    await this.truncateWal();
     return r.changes === 1;
+  }
+
+  /**
+   * A TRUNCATE checkpoint answers busy (instead of failing) while a reader holds an older snapshot:
+   * the WAL, with the deleted key's page in it, then stays. So a busy answer is retried, and if the
+   * WAL still cannot be emptied the destroy fails (it is idempotent: the caller retries it).
+   */
+  private async truncateWal(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      if (!result || result.busy === 0) return;
+      if (attempt >= this.checkpointAttempts) {
+        throw new WalBusyError(`The key store's write-ahead log could not be emptied (busy ${attempt} times): the deleted key may still be on disk; retry the deletion`);
+      }
+      await new Promise((r) => setTimeout(r, Math.min(200, 10 * attempt)));
+    }
   }
 
   async close(): Promise<void> {
     if (this.db.open) {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-      this.db.close();
+      try {
+        await this.truncateWal();
+      } finally {
+        this.db.close();
+      }
     }
+  }
+}
+
+export class WalBusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WalBusyError';
   }
 }
 

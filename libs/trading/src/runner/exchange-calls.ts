@@ -8,17 +8,19 @@ import { RateLimiters } from './token-bucket';
 export interface CallerOptions {
   paper: boolean;
   rateLimit?: { capacity: number; perSecond: number };
+  /** Shared across runners (issue 12); default: token buckets in this process. */
+  rateLimiter?: { for(key: string): { take(): Promise<void> } };
   retryBaseMs?: number;
   retryMaxMs?: number;
   onError?: (exchange: string, code?: string) => void;
 }
 
 export class ExchangeCaller {
-  private readonly limiters: RateLimiters;
+  private readonly limiters: { for(key: string): { take(): Promise<void> } };
 
   constructor(private readonly o: CallerOptions) {
     const rl = o.rateLimit ?? { capacity: 10, perSecond: 8 };
-    this.limiters = new RateLimiters(rl.capacity, rl.perSecond);
+    this.limiters = o.rateLimiter ?? new RateLimiters(rl.capacity, rl.perSecond);
   }
 
   /** `fn` with rate limiting; retryable errors are retried up to `retries` times (`beforeRetry` may throw). */

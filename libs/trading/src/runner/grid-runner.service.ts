@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { RATE_LIMIT_STORE, READ_STORE, RateLimitStore, ReadStore, SharedRateLimiters } from '@gridrocket/read-store';
 import { BOT_OWNERSHIP, BotOwnership, MetricsService } from '@gridrocket/streaming';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
@@ -20,6 +20,7 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
     @Inject(EXCHANGE_PROVIDER) exchanges: ExchangeProvider,
     @Inject(BOT_OWNERSHIP) ownership: BotOwnership,
     @Optional() metrics?: MetricsService,
+    @Optional() @Inject(RATE_LIMIT_STORE) private readonly limits?: RateLimitStore,
   ) {
     this.runner = new GridRunner({
       events,
@@ -30,6 +31,10 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
       metrics,
       logger: { log: (m) => this.logger.log(m), warn: (m) => this.logger.warn(m), error: (m) => this.logger.error(m) },
       pollMs: exchanges.mode === 'paper' ? 1000 : 2000,
+      // one budget per user and exchange across every runner (issue 12)
+      rateLimiter: limits ? new SharedRateLimiters(limits, 10, 8, (err) => this.logger.warn(`Shared rate limit unavailable: ${err.message}`)) : undefined,
+      // the reactor's checkpoint is this runner's own (runners sharing a read store must not share it)
+      name: process.env.RUNNER_NAME || undefined,
     });
   }
 
@@ -39,5 +44,6 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown() {
     await this.runner.stop();
+    await this.limits?.close();
   }
 }

@@ -15,7 +15,7 @@
  * - Never leaves a bot stuck: every error of a start, a run or a stop ends, after bounded retries of
  *   what may pass, in a terminal state (start failed, failed, stopped) with the reason.
  */
-import type { RecordedEvent } from '@gridrocket/event-store';
+import { FencedError, withFence, type RecordedEvent } from '@gridrocket/event-store';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store';
 import type { OwnershipListener } from '@gridrocket/streaming';
 import type { TradingEvent } from '@gridrocket/bots';
@@ -64,6 +64,7 @@ export class GridRunner implements TaskHost {
     this.calls = new ExchangeCaller({
       paper: o.exchanges.mode === 'paper',
       rateLimit: o.rateLimit,
+      rateLimiter: o.rateLimiter,
       retryBaseMs: o.retryBaseMs,
       retryMaxMs: o.retryMaxMs,
       onError: (exchange, code) => o.metrics?.exchangeError(exchange, code),
@@ -337,7 +338,7 @@ export class GridRunner implements TaskHost {
     if (facts.length === 0) return;
     task.ensureOwned();
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    await this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts));
+    await this.fenced(task, () => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts)));
   }
 
   private async report(task: BotTask, report: RunnerReport): Promise<void> {
@@ -348,8 +349,18 @@ export class GridRunner implements TaskHost {
   private async reportFor(task: BotTask, report: RunnerReport): Promise<void> {
     if (!this.o.ownership.owns(task.botId) || !this.running) return;
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    await this.o.commands.execute(new ReportBotLifecycleCommand(ctx, task.botId, report));
+    await this.fenced(task, () => this.o.commands.execute(new ReportBotLifecycleCommand(ctx, task.botId, report)));
     this.updateMetrics();
+  }
+
+  /** An append with this runner's ownership epoch: refused (NotOwnedError) once another runner claimed the bot's partition. */
+  private async fenced<T>(task: BotTask, append: () => Promise<T>): Promise<T> {
+    try {
+      return await withFence(this.o.ownership.fenceFor?.(task.botId) ?? null, append);
+    } catch (err) {
+      if (err instanceof FencedError) throw new NotOwnedError(task.botId);
+      throw err;
+    }
   }
 
   // -------------------------------------------------------------------------------------------

@@ -38,7 +38,14 @@ export interface GridRunnerOptions {
   retryMaxMs?: number;
   /** Per user+exchange token bucket for non-paper exchanges. */
   rateLimit?: { capacity: number; perSecond: number };
+  /** A rate limiter shared by every runner (per user and exchange, in the read store); default: one per process. */
+  rateLimiter?: SharedLimiters;
   /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
   onConverged?: (botId: string) => void;
 }
 
+
+/** Token buckets by key: `take()` resolves when a call may go out. */
+export interface SharedLimiters {
+  for(key: string): { take(): Promise<void> };
+}

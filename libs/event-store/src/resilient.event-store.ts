@@ -1,0 +1,81 @@
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import { defaultBackoff, resubscribing } from './resubscribe';
+
+/** Errors after which the same call may simply be made again (the server was away or slow). */
+const TRANSIENT = new Set(['InjectedFault', 'TimeoutError', 'DeadlineExceededError', 'UnavailableError', 'NotLeaderError', 'CancelledError']);
+
+export function isTransient(err: unknown): boolean {
+  const e = err as { name?: string; code?: string } | null;
+  return !!e && (TRANSIENT.has(e.name ?? '') || e.code === 'SQLITE_BUSY');
+}
+
+export interface ResilienceOptions {
+  /** Attempts of an append or a read whose error is transient (default 6). */
+  attempts?: number;
+  retryDelay?(attempt: number): number;
+  onRetry?(what: string, err: Error, attempt: number): void;
+}
+
+/**
+ * Any event store, made to survive its server: subscriptions resubscribe from the last delivered
+ * position, and appends and reads whose error is transient are made again. Re-appending is safe
+ * because the port makes appends idempotent by event id (a timed-out append that was written is
+ * answered with its original result, not written twice).
+ */
+export class ResilientEventStore implements EventStore {
+  readonly kind: string;
+
+  constructor(
+    readonly inner: EventStore,
+    private readonly options: ResilienceOptions = {},
+  ) {
+    this.kind = inner.kind;
+  }
+
+  private async retry<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const attempts = this.options.attempts ?? 6;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (!isTransient(err) || attempt >= attempts) throw err;
+        this.options.onRetry?.(what, err as Error, attempt);
+        await new Promise((r) => setTimeout(r, (this.options.retryDelay ?? defaultBackoff)(attempt)));
+      }
+    }
+  }
+
+  /** The store below (for consumers that resubscribe themselves and report their drops). */
+  get direct(): EventStore {
+    return this.inner;
+  }
+
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.retry(`append to ${streamId}`, () => this.inner.append(streamId, events, expected));
+  }
+
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.retry(`read of ${streamId}`, () => this.inner.readStream(streamId, options));
+  }
+
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.retry('read of $all', () => this.inner.readAll(options));
+  }
+
+  headPosition(): Promise<bigint> {
+    return this.retry('head position', () => this.inner.headPosition());
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    return resubscribing(this.inner, {
+      fromPosition: options.fromPosition,
+      filter: options.filter,
+      retryDelay: this.options.retryDelay,
+      onDrop: (err, attempt) => this.options.onRetry?.('subscription', err, attempt),
+    });
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

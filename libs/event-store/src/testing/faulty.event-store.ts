@@ -1,0 +1,117 @@
+import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
+import { FaultSchedule, InjectedFault } from './fault-schedule';
+
+export interface EventStoreFaults {
+  /** Every live subscription is dropped after this many ms (± half, from the schedule). */
+  dropSubscriptionsEveryMs?: number;
+  /** Share of appends that fail before anything is written. */
+  failAppendRate?: number;
+  /** Share of appends that time out: written, but the answer is lost (the caller must retry idempotently). */
+  appendTimeoutRate?: number;
+  /** How long a timed-out append hangs before it fails (ms). */
+  appendTimeoutMs?: number;
+  /** Share of reads (readStream, readAll) that fail. */
+  failReadRate?: number;
+}
+
+/**
+ * The event store port with faults injected on a schedule: what KurrentDB does on a restart, a
+ * leader change or a keep-alive timeout (the subscription errors out), and on a slow or lost
+ * answer (the append times out, having been written or not).
+ */
+export class FaultyEventStore implements EventStore {
+  readonly kind: string;
+  private readonly subscriptions = new Set<() => void>();
+
+  constructor(
+    readonly inner: EventStore,
+    readonly schedule: FaultSchedule,
+    readonly faults: EventStoreFaults = {},
+  ) {
+    this.kind = inner.kind;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.schedule.hit('append.fail', this.faults.failAppendRate)) throw new InjectedFault(`append to ${streamId} refused`, 'append.fail');
+    if (this.schedule.hit('append.timeout', this.faults.appendTimeoutRate)) {
+      const result = await this.inner.append(streamId, events, expected).catch(() => null);
+      await new Promise((r) => setTimeout(r, this.faults.appendTimeoutMs ?? 50));
+      throw new InjectedFault(`append to ${streamId} timed out${result ? ' (written)' : ''}`, 'append.timeout', !!result);
+    }
+    return this.inner.append(streamId, events, expected);
+  }
+
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    if (this.schedule.hit('read.fail', this.faults.failReadRate)) throw new InjectedFault(`read of ${streamId} failed`, 'read.fail');
+    return this.inner.readStream(streamId, options);
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    if (this.schedule.hit('read.fail', this.faults.failReadRate)) throw new InjectedFault('read of $all failed', 'read.fail');
+    return this.inner.readAll(options);
+  }
+
+  headPosition(): Promise<bigint> {
+    return this.inner.headPosition();
+  }
+
+  subscribeToAll(options?: SubscribeOptions): Subscription {
+    const inner = this.inner.subscribeToAll(options);
+    const every = this.faults.dropSubscriptionsEveryMs;
+    const schedule = this.schedule;
+    const subscriptions = this.subscriptions;
+    let fail: ((err: Error) => void) | null = null;
+    let dropped: Error | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const drop = () => {
+      if (!schedule.active) return arm();
+      schedule.hit('subscription.drop', 1);
+      dropped = new InjectedFault('subscription dropped', 'subscription.drop');
+      fail?.(dropped);
+    };
+    const arm = () => {
+      if (every) timer = setTimeout(drop, schedule.between(every / 2, (every * 3) / 2));
+    };
+    arm();
+    subscriptions.add(drop);
+    const it = inner[Symbol.asyncIterator]();
+    const cleanup = () => {
+      if (timer) clearTimeout(timer);
+      subscriptions.delete(drop);
+    };
+    async function* iterate(): AsyncGenerator<RecordedEvent> {
+      try {
+        for (;;) {
+          if (dropped) throw dropped;
+          const failed = new Promise<never>((_, reject) => (fail = reject));
+          failed.catch(() => undefined);
+          const next = await Promise.race([it.next(), failed]);
+          fail = null;
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        cleanup();
+        await inner.close();
+      }
+    }
+    const gen = iterate();
+    return {
+      [Symbol.asyncIterator]: () => gen,
+      async close() {
+        cleanup();
+        await inner.close();
+        await gen.return(undefined);
+      },
+    };
+  }
+
+  /** Drops every live subscription now. */
+  dropAll(): void {
+    for (const drop of [...this.subscriptions]) drop();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
