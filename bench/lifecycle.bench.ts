@@ -40,7 +40,7 @@ async function httpCommands(cycles: number, workers: number): Promise<Figure[]> 
     const users = await Promise.all(
       Array.from({ length: workers }, async (_, i) => {
         const c = new LightClient(app.url);
-        await c.signUp(`bench${i}@example.com`);
+        await c.signUp(`bench${i}-${randomUUID().slice(0, 8)}@example.com`);
         return { c, socket: await c.socket() };
       }),
     );

@@ -23,6 +23,9 @@ export function longBotEvents(botId: string, count: number): NewEvent[] {
     else if (k === 19) out.push({ id: randomUUID(), type: 'BotStopped', data: { botId, pid: -1 }, metadata: meta });
     else if (k !== 0) out.push({ id: randomUUID(), type: 'ProfitRealized', data: { botId, amount: 0.5, totalProfit: i / 2, cycle: i }, metadata: meta });
   }
+  // it ends stopped: what follows the last stop is profit booked late, not a half-run cycle
+  const lastStop = out.map((e) => e.type).lastIndexOf('BotStopped');
+  for (let j = lastStop + 1; j < out.length; j++) out[j] = { id: randomUUID(), type: 'ProfitRealized', data: { botId, amount: 0.5, totalProfit: j / 2, cycle: j }, metadata: meta };
   return out;
 }
 
@@ -68,8 +71,7 @@ export async function longHistoryBench(options: { events: number; rounds: number
     // The history arrives as another writer's appends on the shared WAL file (what weeks of running leave).
     const store = new SqliteEventStore(join(dataDir, 'events.sqlite'));
     const events = longBotEvents(longId, options.events - 1);
-    let rev = 0n;
-    for (let i = 0; i < events.length; i += 1000) rev = (await store.append(`bot-${longId}`, events.slice(i, i + 1000), rev)).nextExpectedRevision;
+    await store.append(`bot-${longId}`, events, 0n); // one append: the runner must not see a half-written cycle
     await store.close();
 
     const timings = { long: [] as number[], fresh: [] as number[], longPush: [] as number[], freshPush: [] as number[] };

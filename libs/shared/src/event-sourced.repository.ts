@@ -179,8 +179,7 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
       next = events.reduce((s, e) => decider.evolve(s, e), state);
       if (cache.limit > 0) cache.set(streamId, { decider, state: next, revision: result.nextExpectedRevision });
     } else {
-      // a reader folded our events (or more) meanwhile: take the store's word rather than fold twice
-      cache.delete(streamId);
+      // a reader folded our events (or more) meanwhile: go on from its fold rather than fold twice
       next = (await catchUp(cache, store, streamId, decider))!.state as S;
     }
     return { state: next, events, position: result.position, revision: result.nextExpectedRevision };
