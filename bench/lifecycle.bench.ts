@@ -41,6 +41,8 @@ async function httpCommands(cycles: number, workers: number): Promise<Figure[]> 
       Array.from({ length: workers }, async (_, i) => {
         const c = new LightClient(app.url);
         await c.signUp(`bench${i}-${randomUUID().slice(0, 8)}@example.com`);
+        // a bot starts only with an API key for its exchange (the paper exchange is the key's sandbox)
+        await c.send('POST', '/api/api-credentials', { access: { exchange: 'Binance', apiKey: `bench-key-${i}`, keySecret: 'bench-secret-0123456789', passPhrase: '', userId: (await c.send('GET', '/api/auth/me')).body.uid } });
         return { c, socket: await c.socket() };
       }),
     );

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* Over 400 lines: one browser session walks the whole product in order, and reads best as one file. */
 /**
  * GridRocket browser test (issue 6): playwright-core driving Debian's Chromium against the built app.
  *
@@ -6,11 +7,13 @@
  *   E2E_SERVER=stub node e2e/run.js starts e2e/stub-server.js instead (a contract stand-in)
  *   E2E_BASE_URL=http://...         uses a server that is already running (mail from E2E_DATA_DIR)
  *
- * The flow: guards while signed out → register → verify through the link in DATA_DIR/mail/*.eml →
- * add a Kucoin key (the passphrase field appears) → create a spot and a futures bot → start one,
- * which turns running without a reload → stop it with cancel-all → its History (timeline, exports, time
- * slider) → delete it → guards while signed in
- * → logout. Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * The flow: guards while signed out (no 401 in the console; the wire: precompressed, cached) →
+ * register → verify through the link in DATA_DIR/mail/*.eml → add a Kucoin key (the passphrase field
+ * appears) → the create form's refusals → create a spot and a futures bot → a start without a Binance
+ * key is refused (link to Security, add the key) → start, running without a reload, summary strip →
+ * the bot page (chart, orders turning filled on the paper exchange, P&L moving live) → stop with
+ * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
+ * every section from the navbar at 375 → logout. Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
 'use strict';
@@ -152,6 +155,14 @@ async function main() {
     const page = context.pages()[0] || (await context.newPage());
     const consoleErrors = [];
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    // what a visitor would see in the console (failed requests are logged there as errors)
+    const consoleLog = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleLog.push(m.text());
+    });
+    page.on('response', (r) => {
+      if (r.status() === 401) consoleLog.push(`401 ${r.url()}`);
+    });
     const requests = [];
     page.on('request', (r) => requests.push(r.url()));
     const go = (p) => page.goto(base + p, { waitUntil: 'domcontentloaded' });
@@ -160,11 +171,16 @@ async function main() {
       await page.waitForURL((u) => new URL(u).pathname === p, { timeout: T });
     };
     const toast = (text) => page.locator('.toast').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: T });
+    const overflowAt375 = [];
     const shot = async (name) => {
+      await page.mouse.move(0, 0); // no hover crosshair or tooltip in the pictures
+      await page.evaluate(() => window.scrollTo(0, 0)); // a full-page picture of a scrolled page draws the sticky navbar mid-page
       await page.waitForTimeout(150);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1280.png`), fullPage: true });
       await page.setViewportSize(NARROW);
       await page.waitForTimeout(250);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 1) overflowAt375.push(`${name}: ${overflow} px`);
       await page.screenshot({ path: path.join(ARTIFACTS, `${name}-375.png`), fullPage: true });
       await page.setViewportSize(WIDE);
       await page.waitForTimeout(100);
@@ -232,6 +248,41 @@ async function main() {
       await shot('sign-in-errors');
     });
 
+    await step('a signed-out visitor gets no 401 in the console', async () => {
+      const hits = consoleLog.filter((t) => /401|Unauthorized/.test(t));
+      if (hits.length) throw new Error(hits.slice(0, 3).join('\n'));
+    });
+    await step('wire: precompressed landing JavaScript, year-long immutable assets, index.html revalidated', async () => {
+      const http = require('node:http');
+      const get = (p, enc) =>
+        new Promise((resolve, reject) => {
+          const req = http.get(base + p, { headers: enc ? { 'accept-encoding': enc } : {} }, (res) => {
+            const chunks = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+          });
+          req.on('error', reject);
+        });
+      const index = await get('/home', 'br, gzip');
+      if (index.headers['cache-control'] !== 'no-cache') throw new Error(`index.html Cache-Control: ${index.headers['cache-control']}`);
+      const html = require('node:zlib').brotliDecompressSync(index.body).toString();
+      const src = (html.match(/<script[^>]+src="([^"]+\.js)"/) || [])[1];
+      if (!src) throw new Error('no script in index.html');
+      const br = await get(src, 'gzip, deflate, br');
+      if (br.headers['content-encoding'] !== 'br') throw new Error(`landing JS Content-Encoding: ${br.headers['content-encoding']}`);
+      if (!/Accept-Encoding/i.test(br.headers.vary || '')) throw new Error(`Vary: ${br.headers.vary}`);
+      if (br.headers['cache-control'] !== 'public, max-age=31536000, immutable') throw new Error(`hashed asset Cache-Control: ${br.headers['cache-control']}`);
+      if (!/javascript/.test(br.headers['content-type'] || '')) throw new Error(`Content-Type: ${br.headers['content-type']}`);
+      const gz = await get(src, 'gzip');
+      if (gz.headers['content-encoding'] !== 'gzip') throw new Error(`gzip-only client got ${gz.headers['content-encoding']}`);
+      const plain = await get(src);
+      if (plain.headers['content-encoding']) throw new Error(`a client without Accept-Encoding got ${plain.headers['content-encoding']}`);
+      log(`      landing JS on the wire: ${(br.body.length / 1024).toFixed(1)} KB brotli, ${(gz.body.length / 1024).toFixed(1)} KB gzip, ${(plain.body.length / 1024).toFixed(1)} KB raw`);
+      if (br.body.length > 150 * 1024) throw new Error('landing JS over 150 KB compressed');
+      const sio = requests.filter((u) => /socket\.io/.test(u));
+      if (sio.length) throw new Error(`a signed-out visitor loaded socket.io: ${sio[0]}`);
+    });
+
     log('account');
     const email = `e2e-${Date.now()}@example.com`;
     const password = 'Launch-2025-pad';
@@ -296,47 +347,120 @@ async function main() {
     });
 
     log('bots');
-    const fillBot = async (dialog, { exchange, symbol }) => {
+    const fit = (n) => {
+      for (let d = 6; d >= 0; d--) {
+        const s = String(Number(n.toFixed(d)));
+        if (s.length <= 10) return s;
+      }
+      return String(Math.round(n));
+    };
+    /**
+     * A realistic grid: 3 buys 0.6 % apart, take profit 1 % above the average entry, and a ladder
+     * that costs less than the paper balance of 10,000 USDT. `crossing`: the first buy sits 0.2 %
+     * above the market, so the paper exchange fills it on its next tick, and the others 1.2 % apart
+     * (they stay open for the length of the test).
+     */
+    const fillBot = async (dialog, { exchange, symbol, crossing = false }) => {
       await dialog.getByLabel('Exchange').selectOption(exchange);
       await dialog.getByLabel('Pair').selectOption(symbol);
       const entry = dialog.getByLabel('Entry Price');
       // the current price pre-fills the entry price
       await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
       const p = Number(await entry.inputValue());
-      const fit = (n) => {
-        for (let d = 6; d >= 0; d--) {
-          const s = String(Number(n.toFixed(d)));
-          if (s.length <= 10) return s;
-        }
-        return String(Math.round(n));
-      };
-      // a realistic grid: 3 buys 0.6 % apart, take profit 1 % above the average entry, and a ladder
-      // that costs less than the paper balance of 10,000 USDT
+      if (crossing) await entry.fill(fit(Number((p * 1.002).toFixed(2))));
       await dialog.getByLabel('Grid size').fill('3');
       await dialog.getByLabel('Order size').fill(p > 1000 ? '0.01' : p > 10 ? '1' : '20');
-      await dialog.getByLabel('Price interval').fill(fit(Number((p * 0.006).toPrecision(4))));
+      await dialog.getByLabel('Price interval').fill(fit(Number((p * (crossing ? 0.012 : 0.006)).toFixed(2))));
       await dialog.getByLabel('Take profit').fill('1');
+      await dialog.getByLabel('Grid size').focus();
       const hint = await dialog.getByLabel('Take profit').evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') || '')?.textContent || '');
       if (!hint.includes('Sold at the average entry price + this %')) throw new Error(`take profit hint: ${hint}`);
+      if (!/after the first fill: [0-9,]+\.\d\d USDT/.test(hint)) throw new Error(`take profit hint without a 2-decimal price: ${hint}`);
       const cost = (await dialog.getByTestId('total-cost').textContent()) || '';
       if (!/USDT/.test(cost)) throw new Error(`total cost not shown: ${cost}`);
       const costValue = Number(cost.replace(/[^0-9.]/g, ''));
       if (!(costValue > 0 && costValue < 10000)) throw new Error(`the ladder costs ${cost}: more than the 10,000 USDT paper balance`);
+      // the preview lists every rung and the take-profit price after the first fill
+      const rows = await dialog.getByRole('table', { name: 'Buy orders of the ladder' }).locator('tbody tr').count();
+      if (rows !== 3) throw new Error(`the ladder preview has ${rows} rows`);
+      await dialog.getByTestId('tp-after-first-fill').waitFor();
       const save = dialog.getByRole('button', { name: 'Save' });
-      if (await save.isDisabled()) throw new Error('Save is disabled for a valid form');
+      if (await save.isDisabled()) {
+        const errs = await dialog.locator('.field__error').allTextContents();
+        throw new Error(`Save is disabled for a valid form: ${errs.join(' | ')}`);
+      }
       return cost;
     };
-    await step('create a spot bot', async () => {
+    const inView = async (locator) => {
+      const box = await locator.boundingBox();
+      const vp = page.viewportSize();
+      return Boolean(box && box.y >= 0 && box.y + box.height <= vp.height && box.x >= 0 && box.x + box.width <= vp.width);
+    };
+    await step('create form refuses nonsense: errors after touch, the market and the balance say no, Save and Cancel stay in view', async () => {
       await go('/bots');
       await heading('Bots');
       await page.getByRole('tab', { name: /Spot bots/ }).waitFor();
+      await page.getByTestId('summary-strip').waitFor();
       await shot('bots-empty');
+      await page.setViewportSize({ width: 1280, height: 800 });
       await page.getByRole('button', { name: 'Create bot' }).click();
       const dialog = page.getByRole('dialog', { name: 'Create new bot' });
       await dialog.getByRole('button', { name: 'Save' }).waitFor();
       if (!(await dialog.getByRole('button', { name: 'Save' }).isDisabled())) throw new Error('Save enabled on an empty form');
       await dialog.getByText('Minimum: 20 USDT').waitFor();
-      await fillBot(dialog, { exchange: 'Binance', symbol: 'BTCUSDT' });
+      await dialog.getByLabel('Exchange').selectOption('Binance');
+      // no Binance key yet: the form says the bot will not start without one
+      await dialog.getByTestId('no-key-notice').getByRole('link', { name: 'add a key on the Security page' }).waitFor();
+      // picking an exchange is no mistake: no error yet
+      if (await dialog.getByText('Missing form values!').count()) throw new Error('"Missing form values!" right after picking an exchange');
+      if (await dialog.locator('.field__error').count()) throw new Error('errors shown before any field was left');
+      await dialog.getByLabel('Pair').selectOption('BTCUSDT');
+      const entry = dialog.getByLabel('Entry Price');
+      await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
+      // the issue's numbers: a ladder of 99 orders of 9999 BTC
+      await entry.fill('1234567890');
+      await dialog.getByLabel('Grid size').fill('99');
+      await dialog.getByLabel('Order size').fill('9999');
+      await dialog.getByLabel('Price interval').fill('1');
+      await dialog.getByLabel('Take profit').fill('1');
+      await dialog.getByLabel('Entry Price').focus();
+      await dialog.getByText(/The ladder costs .* USDT, more than the .* USDT available/).waitFor();
+      if (!(await dialog.getByRole('button', { name: 'Save' }).isDisabled())) throw new Error('Save enabled for a ladder above the balance');
+      // a ladder that goes below zero
+      await dialog.getByLabel('Price interval').fill('9999999999');
+      await dialog.getByLabel('Order size').fill('0.01');
+      await dialog.getByLabel('Entry Price').focus();
+      await dialog.getByText(/The lowest order would be at -/).waitFor();
+      if ((await dialog.getByTestId('total-cost').textContent()).includes('-')) throw new Error('a negative total cost is shown');
+      // off the market's price step (0.01 for BTCUSDT on the paper exchange)
+      await dialog.getByLabel('Price interval').fill('100');
+      await entry.fill('90000.005');
+      await dialog.getByLabel('Grid size').focus();
+      await dialog.getByText("Entry Price must be a multiple of 0.01 (the market's price step)").waitFor();
+      await dialog.getByLabel('Grid size').fill('');
+      await dialog.getByLabel('Order size').focus();
+      await dialog.getByText('Grid size is required').waitFor();
+      await dialog.getByText('Missing form values!').waitFor();
+      for (const name of ['Save', 'Cancel']) {
+        if (!(await inView(dialog.getByRole('button', { name })))) throw new Error(`${name} is below the edge of the window at 1280×800 with errors shown`);
+      }
+      await page.screenshot({ path: path.join(ARTIFACTS, 'bots-create-errors-1280.png') });
+      await page.setViewportSize(NARROW);
+      await page.waitForTimeout(200);
+      for (const name of ['Save', 'Cancel']) {
+        if (!(await inView(dialog.getByRole('button', { name })))) throw new Error(`${name} is out of view at 375 with errors shown`);
+      }
+      await page.screenshot({ path: path.join(ARTIFACTS, 'bots-create-errors-375.png') });
+      await page.setViewportSize(WIDE);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    });
+    await step('create a spot bot', async () => {
+      await page.getByRole('button', { name: 'Create bot' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+      await dialog.getByRole('button', { name: 'Save' }).waitFor();
+      await fillBot(dialog, { exchange: 'Binance', symbol: 'BTCUSDT', crossing: true });
+      await dialog.getByTestId('max-affordable').waitFor();
       await shot('bots-create-spot');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await toast('Bot successfully added!');
@@ -344,6 +468,7 @@ async function main() {
     });
     await step('create a futures bot (leverage shown as Nx)', async () => {
       await page.getByRole('tab', { name: /Futures bots/ }).click();
+      if (new URL(page.url()).searchParams.get('tab') !== 'futures') throw new Error(`the tab is not in the URL: ${page.url()}`);
       await page.getByRole('button', { name: 'Create bot' }).click();
       const dialog = page.getByRole('dialog', { name: 'Create new bot' });
       await dialog.getByText('Minimum: 60 USDT').waitFor();
@@ -352,55 +477,111 @@ async function main() {
       await dialog.getByRole('button', { name: 'Save' }).click();
       await toast('Bot successfully added!');
       await page.locator('[data-testid="bot-card"]').first().waitFor();
+      // the tab survives a reload
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
+      await page.locator('[data-testid="bot-card"]').first().waitFor();
       await shot('bots-futures');
     });
 
     await require('./backtest.e2e').backtestSteps({ page, step, fillBot, shot, T });
 
     let botId = null;
-    await step('start the spot bot: it turns running without a reload', async () => {
+    await step('starting without a Binance key is refused, with a link to the Security page', async () => {
       await page.getByRole('tab', { name: /Spot bots/ }).click();
       const card = page.getByTestId('bot-card').first();
       await card.waitFor();
       botId = await card.getAttribute('data-bot-id');
+      await card.getByRole('button', { name: /^Start / }).click();
+      await page.locator('.toast').filter({ hasText: 'Failed to start the bot.' }).filter({ hasText: 'No API key for Binance' }).first().waitFor();
+      const c = page.locator(`[data-bot-id="${botId}"]`);
+      if ((await c.getAttribute('data-state')) !== 'stopped') throw new Error(`the refused bot is ${await c.getAttribute('data-state')}`);
+      await c.getByRole('link', { name: 'Add a key' }).click();
+      await expectPath('/security');
+      await page.getByRole('button', { name: 'Add API Keys' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add api keys' });
+      await dialog.getByLabel('Exchange').selectOption('Binance');
+      await dialog.getByLabel('API Key', { exact: true }).fill('e2e-binance-public-key');
+      await dialog.getByLabel('Secret Key', { exact: true }).fill('e2e-binance-secret-0123456789');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await toast('API Key successfully added!');
+      await page.locator('table td', { hasText: 'e2e-binance-public-key' }).first().waitFor();
+    });
+    await step('start the spot bot from its page: it turns running without a reload', async () => {
+      await go('/bots');
+      await page.locator(`[data-bot-id="${botId}"]`).getByRole('link', { name: /^Details of / }).click();
+      await expectPath(`/bots/${botId}`);
+      await page.getByTestId('bot-page').waitFor();
+      await page.getByText('No orders placed yet: start the bot and its ladder appears here.').waitFor();
       await page.evaluate(() => {
         window.__e2eNoReload = true;
       });
-      await card.getByRole('button', { name: /^Start / }).click();
+      await page.getByRole('button', { name: /^Start / }).click();
       await toast('Bot successfully started!');
-      await page.locator(`[data-bot-id="${botId}"][data-state="running"]`).waitFor({ timeout: T });
+      await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+      if (!(await page.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
+      if (!(await page.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
+    });
+    await step('bot page: chart, figures, and orders that turn filled as the paper exchange fills them, live', async () => {
+      await page.locator('.chart__canvas canvas').first().waitFor({ timeout: T });
+      const table = page.getByRole('table', { name: 'Ladder orders' });
+      await table.waitFor({ timeout: T });
+      // the first buy sits 0.2 % above the market: the paper exchange fills it on its next tick; the
+      // others sit 1 % apart below it and stay open
+      await table.locator('tr[data-kind="buy"][data-state="filled"]').first().waitFor({ timeout: 30000 });
+      await table.locator('tr[data-kind="buy"][data-state="open"]').first().waitFor();
+      await table.locator('tr[data-kind="take-profit"][data-state="open"]').first().waitFor({ timeout: T });
+      const text = async (k) => ((await page.getByTestId(`figure-${k}`).textContent()) || '').trim();
+      if (!/[1-9]/.test(await text('position'))) throw new Error(`position after a fill: ${await text('position')}`);
+      if ((await text('average-entry')) === '—') throw new Error('no average entry after a fill');
+      if (!/USDT/.test(await text('fees'))) throw new Error(`fees: ${await text('fees')}`);
+      // the profit moves with the price, without a reload
+      const first = await text('unrealised');
+      await page.waitForFunction(
+        (was) => ((document.querySelector('[data-testid="figure-unrealised"]')?.textContent || '').trim() !== was),
+        first,
+        { timeout: 45000 },
+      ).catch(async () => {
+        throw new Error(`unrealised P&L stayed at ${first} for 45 s`);
+      });
+      const runtime = await text('runtime');
+      if (!/\d+s|\d+m/.test(runtime)) throw new Error(`runtime: ${runtime}`);
       if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');
-      const c = page.locator(`[data-bot-id="${botId}"]`);
-      if (!(await c.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
-      if (!(await c.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
+      await shot('bot-page');
+    });
+    await step('the summary strip and the card count the running bot, live', async () => {
+      await page.getByRole('link', { name: 'Back to bots' }).click();
+      await expectPath('/bots');
+      const card = page.locator(`[data-bot-id="${botId}"][data-state="running"]`);
+      await card.waitFor({ timeout: T });
+      if (!(await card.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
+      if (!(await card.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
+      await page.waitForFunction(() => /^1\b/.test(document.querySelector('[data-testid="strip-running"]')?.textContent || ''), null, { timeout: T });
+      await page.waitForFunction(() => !/^0\.00/.test(document.querySelector('[data-testid="strip-capital"]')?.textContent || '0.00'), null, { timeout: T });
+      await card.getByTestId('live-price').waitFor({ timeout: T });
+      await page.waitForFunction((id) => /[1-9]/.test(document.querySelector(`[data-bot-id="${id}"] [data-testid="position"]`)?.textContent || ''), botId, { timeout: T });
+      if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');
       await shot('bots-running');
+      await card.getByRole('link', { name: /^Details of / }).click();
+      await expectPath(`/bots/${botId}`);
+      await page.getByRole('table', { name: 'Ladder orders' }).waitFor({ timeout: T });
     });
-    await step('the grid chart opens (or says it has no data yet)', async () => {
-      const c = page.locator(`[data-bot-id="${botId}"]`);
-      await c.getByRole('button', { name: 'Chart' }).click();
-      await c.locator('.chart, .chart-empty').first().waitFor();
-      await page.waitForTimeout(400);
-      await shot('bots-chart');
-      await c.getByRole('button', { name: 'Chart' }).click();
-    });
-    await step('stop it with "Cancel all orders"', async () => {
-      const c = page.locator(`[data-bot-id="${botId}"]`);
-      await c.getByRole('button', { name: /^Stop / }).click();
+    await step('stop it from the bot page with "Cancel all orders": open orders turn cancelled', async () => {
+      await page.getByRole('button', { name: /^Stop / }).click();
       const dlg = page.getByRole('alertdialog', { name: 'Stop Bot' });
       await dlg.getByText('Are you sure you want to stop the Bot?').waitFor();
       await dlg.getByLabel('Cancel all orders').check();
       await shot('bots-stop-dialog');
       await dlg.getByRole('button', { name: 'Yes' }).click();
       await toast('Bot successfully stopped!');
-      await page.locator(`[data-bot-id="${botId}"][data-state="stopped"]`).waitFor();
+      await page.locator(`[data-testid="bot-page"][data-state="stopped"]`).waitFor();
       const stopUrl = requests.find((u) => u.includes('/api/stopBot'));
       if (!stopUrl || new URL(stopUrl).searchParams.get('cancelAllOrders') !== 'true') throw new Error(`stop call without cancelAllOrders=true: ${stopUrl}`);
+      await page.getByRole('table', { name: 'Ladder orders' }).locator('tr[data-state="cancelled"]').first().waitFor({ timeout: T });
+      await shot('bot-page-stopped');
     });
-    await step('history: the timeline shows BotCreated … BotStopped, the slider shows the state then', async () => {
-      const c = page.locator(`[data-bot-id="${botId}"]`);
-      const tp = await c.locator('dt:has-text("Take profit") + dd').first().textContent();
-      if ((tp || '').trim() !== '1%') throw new Error(`the card shows take profit as ${tp}`);
-      await c.getByRole('link', { name: /^History of / }).click();
+    await step('history, one tab away: the timeline shows BotCreated … BotStopped, the slider shows the state then', async () => {
+      await page.getByRole('navigation', { name: 'Bot views' }).getByRole('link', { name: 'History' }).click();
       await expectPath(`/bots/${botId}/history`);
       await heading('History');
       const timeline = page.getByRole('list', { name: 'Events, oldest first' });
@@ -454,6 +635,8 @@ async function main() {
       await page.getByRole('link', { name: 'Back to bots' }).click();
       await expectPath('/bots');
       await page.locator(`[data-bot-id="${botId}"]`).waitFor();
+      const tp = await page.locator(`[data-bot-id="${botId}"]`).locator('dt:has-text("Take profit") + dd').first().textContent();
+      if ((tp || '').trim() !== '1%') throw new Error(`the card shows take profit as ${tp}`);
     });
     await step('delete it', async () => {
       const c = page.locator(`[data-bot-id="${botId}"]`);
@@ -465,6 +648,75 @@ async function main() {
       await toast('Bot successfully deleted!');
       await page.locator(`[data-bot-id="${botId}"]`).waitFor({ state: 'detached' });
       await shot('bots-after-delete');
+    });
+
+    await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
+      // ten more spot bots through the API (the form was walked above)
+      const made = await page.evaluate(async () => {
+        const token = decodeURIComponent((document.cookie.match(/(?:^|; )csrf_token=([^;]+)/) || [])[1] || '');
+        const price = Number(await (await fetch('/api/priceSpot?symbol=BTCUSDT&exchange=Binance', { credentials: 'include' })).text());
+        const entry = Math.floor(price * 0.9);
+        let ok = 0;
+        for (let i = 0; i < 10; i++) {
+          const res = await fetch('/api/bots', {
+            method: 'POST',
+            credentials: 'include',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+            body: JSON.stringify({ exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 2, orderSize: '0.01', interval: 10, entryPrice: entry - i, takeProfit: 1, botType: 'Spot', status: false, pid: -1 }),
+          });
+          if (res.status === 201) ok++;
+        }
+        return ok;
+      });
+      if (made !== 10) throw new Error(`created ${made} of 10 bots`);
+      await page.setViewportSize(NARROW);
+      await go('/bots');
+      const nav = page.getByRole('navigation', { name: 'Spot bots pages' });
+      await nav.waitFor();
+      await nav.scrollIntoViewIfNeeded();
+      await nav.getByRole('button', { name: 'Page 2' }).click();
+      await page.waitForFunction(() => new URL(location.href).searchParams.get('page') === '2');
+      await page.waitForTimeout(300);
+      const top = await page.locator('.toolbar').evaluate((el) => el.getBoundingClientRect().top);
+      if (top < -2 || top > 200) throw new Error(`after "Page 2" the list top is at ${Math.round(top)} px of the window`);
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await page.getByRole('navigation', { name: 'Spot bots pages' }).getByRole('button', { name: 'Page 2', pressed: undefined }).waitFor();
+      const current = await page.getByRole('navigation', { name: 'Spot bots pages' }).locator('[aria-current="page"]').textContent();
+      if ((current || '').trim() !== '2') throw new Error(`after a reload the list shows page ${current}`);
+      await page.setViewportSize(WIDE);
+      await shot('bots-page-2');
+    });
+
+    log('mobile');
+    await step('at 375 px every section is reachable from the navbar', async () => {
+      await page.setViewportSize(NARROW);
+      await go('/bots');
+      await heading('Bots');
+      const sections = [
+        ['Home', 'How it works'],
+        ['Bots', 'Bots'],
+        ['API keys', 'Security'],
+        ['Dashboard', 'User Profile'],
+        ['Profile', 'Profile'],
+        ['FAQ', 'Frequently asked questions'],
+      ];
+      for (const [link, h] of sections) {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Menu' }).click();
+        const menu = page.getByRole('list', { name: 'All sections' });
+        await menu.waitFor();
+        if (link === 'Home') await page.screenshot({ path: path.join(ARTIFACTS, 'nav-menu-375.png') });
+        await menu.getByRole('link', { name: link, exact: true }).click();
+        await heading(h);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 1) throw new Error(`${link}: ${overflow} px of horizontal overflow at 375`);
+      }
+      await page.setViewportSize(WIDE);
+    });
+    await step('the FAQ at 1280 and 375', async () => {
+      await go('/faq');
+      await heading('Frequently asked questions');
+      await page.locator('.faq__item summary').first().click();
+      await shot('faq-open');
     });
 
     log('sign out');
@@ -483,6 +735,9 @@ async function main() {
       await page.getByRole('tab', { name: /Futures bots/ }).click();
       await page.getByTestId('bot-card').first().waitFor();
       await shot('bots');
+    });
+    await step('no screen overflows horizontally at 375 px', async () => {
+      if (overflowAt375.length) throw new Error(overflowAt375.join(', '));
     });
     await step('no uncaught page errors', async () => {
       if (consoleErrors.length) throw new Error(consoleErrors.slice(0, 3).join('\n'));

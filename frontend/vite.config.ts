@@ -1,14 +1,53 @@
 import { defineConfig, type Plugin } from 'vite';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const LIMIT_KB = 250;
+/** The landing route's JavaScript as served (brotli, what every current browser accepts). */
+const LIMIT_KB = 150;
+const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+
+const brotli = (buf: Buffer | string) =>
+  brotliCompressSync(buf, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(buf) } });
+const gzip = (buf: Buffer | string) => gzipSync(buf, { level: 9 });
+
+/**
+ * Writes a `.br` and a `.gz` copy next to every text file of the build, for the server to send
+ * as they are (apps/api/src/static-assets.ts); a copy that would not be smaller is not written.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'gridrocket-precompress',
+    apply: 'build',
+    configResolved(c) {
+      outDir = path.resolve(c.root, c.build.outDir);
+    },
+    writeBundle() {
+      const walk = (dir: string) => {
+        for (const name of readdirSync(dir)) {
+          const file = path.join(dir, name);
+          if (statSync(file).isDirectory()) walk(file);
+          else if (COMPRESSIBLE.test(name)) {
+            const raw = readFileSync(file);
+            const br = brotli(raw);
+            const gz = gzip(raw);
+            if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+            if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+          }
+        }
+      };
+      walk(outDir);
+    },
+  };
+}
 
 /**
  * Prints the landing route's initial JavaScript (the entry chunk and every chunk it imports
- * statically, i.e. what the browser must load before /home renders), gzipped, and fails the
+ * statically, i.e. what the browser must load before /home renders), as served (brotli; gzip
+ * for the rest), and fails the
  * build if it passes the budget. Lazily loaded screens (bots, chart, security, terms) are not in it.
  */
 function initialJsReport(): Plugin {
@@ -29,20 +68,23 @@ function initialJsReport(): Plugin {
       visit(entry.fileName);
       let raw = 0;
       let gz = 0;
+      let br = 0;
       for (const name of seen) {
         const chunk = bundle[name];
         if (!chunk || chunk.type !== 'chunk') continue;
         raw += Buffer.byteLength(chunk.code);
-        gz += gzipSync(chunk.code, { level: 9 }).length;
+        gz += gzip(chunk.code).length;
+        br += brotli(chunk.code).length;
       }
       const kb = (n: number) => (n / 1024).toFixed(1);
       const lazy = chunks.filter((c) => !seen.has(c.fileName)).length;
       // eslint-disable-next-line no-console
       console.log(
-        `\nLanding route (/home) initial JS: ${kb(gz)} KB gzipped (${kb(raw)} KB raw, ${seen.size} chunk(s); ` +
-          `${lazy} lazy chunk(s) not loaded) — budget ${LIMIT_KB} KB\n`,
+        `\nLanding route (/home) JavaScript as served: ${kb(br)} KB brotli (${kb(gz)} KB gzip, ${kb(raw)} KB raw; ` +
+          `${seen.size} chunk(s), ${lazy} lazy chunk(s) not loaded) — budget ${LIMIT_KB} KB compressed\n`,
       );
-      if (gz > LIMIT_KB * 1024) this.error(`Initial JS ${kb(gz)} KB gzipped exceeds the ${LIMIT_KB} KB budget`);
+      // the budget holds for the larger of the two encodings a browser may be sent
+      if (Math.max(br, gz) > LIMIT_KB * 1024) this.error(`Landing JS ${kb(Math.max(br, gz))} KB compressed exceeds the ${LIMIT_KB} KB budget`);
     },
   };
 }
@@ -52,11 +94,15 @@ export default defineConfig({
   base: '/',
   esbuild: { jsx: 'automatic' },
   resolve: {
-    alias: {
-      '@gridrocket/trading': path.resolve(here, '../libs/trading/src'),
-    },
+    alias: [
+      { find: '@gridrocket/trading', replacement: path.resolve(here, '../libs/trading/src') },
+      // the shared bot rules (one module for the form and the server), with the pure part of shared
+      { find: '@gridrocket/bots', replacement: path.resolve(here, '../libs/bots/src') },
+      { find: '@gridrocket/exchanges', replacement: path.resolve(here, '../libs/exchanges/src') },
+      { find: /^@gridrocket\/shared$/, replacement: path.resolve(here, 'src/shims/shared.ts') },
+    ],
   },
-  plugins: [initialJsReport()],
+  plugins: [initialJsReport(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -17,6 +17,7 @@ describe('auditors', () => {
     app = await startTestApp({ AUDITOR_EMAILS: 'someone-else@example.com, Audrey@Example.com' });
     trader = new Client(app.url);
     traderUid = (await trader.signUp('aud-trader@example.com')).uid;
+    await trader.addKey(traderUid);
     const bot = await trader.post('/api/bots', { ...spotBot, userId: traderUid });
     expect(bot.status).toBe(201);
     botId = bot.body.id;

@@ -69,6 +69,7 @@ describe('the backtest agrees with the bot on the paper exchange', () => {
   it('spot and futures: same fills, fees and profit to the cent', async () => {
     const c = new Client(app.url);
     const uid = (await c.signUp('agree@example.com')).uid as string;
+    await c.addKey(uid); // a bot starts only with a key for its exchange (paper mode too)
     const bots = [
       { config: SPOT, symbol: 'SOLUSDT', market: 'spot' as const, candles: toCandles(SOL) },
       { config: FUT, symbol: 'LTCUSDT', market: 'futures' as const, candles: toCandles(LTC) },

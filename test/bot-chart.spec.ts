@@ -10,7 +10,7 @@ describe('grid chart data of a running bot', () => {
 
   it('shows the placed ladder as open buy levels, and is private to the owner', async () => {
     const c = new Client(app.url);
-    await c.signUp('chart@example.com');
+    await c.addKey((await c.signUp('chart@example.com')).uid);
     const price: number = (await c.get('/api/priceSpot?symbol=BTCUSDT&exchange=Binance')).body;
     const entry = Math.round(price * 0.98);
     const created = await c.post('/api/bots', {
@@ -31,9 +31,27 @@ describe('grid chart data of a running bot', () => {
     expect(chart.body.points[0].value).toBeGreaterThan(0);
     expect(chart.body.fills).toEqual([]);
 
+    // the bot page's figures: the same ladder as a table, nothing filled yet, the runtime counting
+    const summary = await c.get(`/api/bots/${id}/summary`);
+    expect(summary.status).toBe(200);
+    expect(summary.body.ladder).toHaveLength(3);
+    expect(summary.body.ladder.every((r: { state: string; size: number }) => r.state === 'open' && r.size === 0.01)).toBe(true);
+    expect(summary.body).toMatchObject({ running: true, position: 0, realisedPnl: 0, feesPaid: 0, cyclesCompleted: 0, lastError: null });
+    expect(summary.body.lastPrice).toBeGreaterThan(0);
+    expect(summary.body.capitalInUse).toBeGreaterThan(0);
+    const overview = await c.get('/api/bots-overview');
+    expect(overview.status).toBe(200);
+    expect(overview.body).toEqual([expect.objectContaining({ id, running: true, position: 0, realisedPnl: 0 })]);
+    const rules = await c.get('/api/market-rules?exchange=Binance&symbol=BTCUSDT&botType=Spot');
+    expect(rules.status).toBe(200);
+    expect(rules.body.priceStep).toBeGreaterThan(0);
+    expect((await c.get('/api/market-rules?exchange=Nope&symbol=BTCUSDT')).status).toBe(400);
+
     const other = new Client(app.url);
     await other.signUp('chart-other@example.com');
     expect((await other.get(`/api/bots/${id}/chart`)).status).toBe(404);
     expect((await other.get('/api/bots/not-an-id/chart')).status).toBe(404);
+    expect((await other.get(`/api/bots/${id}/summary`)).status).toBe(404);
+    expect((await other.get('/api/bots-overview')).body).toEqual([]);
   });
 });

@@ -33,6 +33,7 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
   it('register → login → create → edit → start (pushed) → stop (pushed) → delete', async () => {
     const alice = new Client(app.url);
     const registered = await alice.signUp('alice@example.com');
+    await alice.addKey(registered.uid, 'Kucoin');
     expect(registered).toMatchObject({ email: 'alice@example.com', emailVerified: false, displayName: '', photoURL: null });
 
     // a fresh browser logs in with the same credentials
@@ -166,6 +167,41 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
     const anonSocket = anon.socket();
     await expect(anonSocket).rejects.toBeTruthy();
   });
+
+  it('refuses to start a bot on an exchange the owner has no API key for, paper mode included', async () => {
+    const gina = new Client(app.url);
+    const { uid } = await gina.signUp('gina@example.com');
+    const bot = await gina.post('/api/bots', spotBot);
+    expect(bot.status).toBe(201);
+    const refused = await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/No API key for Binance: add one on the Security page/);
+    expect((await gina.get(`/api/bot-details/${bot.body.id}`)).body).toMatchObject({ state: 'stopped', botstatus: false });
+    // a Kucoin key does not open Binance; a Binance key does
+    await gina.addKey(uid, 'Kucoin');
+    expect((await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`)).status).toBe(409);
+    await gina.addKey(uid, 'Binance');
+    expect((await gina.get(`/api/startBot?userId=${uid}&id=${bot.body.id}`)).status).toBe(202);
+  }, 30000);
+
+  it('refuses a ladder the market refuses, with the form\'s field messages (create and edit)', async () => {
+    const hank = new Client(app.url);
+    await hank.signUp('hank@example.com');
+    // BTCUSDT on the paper exchange: price step 0.01, minimum order value 5 USDT
+    const offStep = await hank.post('/api/bots', { ...spotBot, entryPrice: '60000.005' });
+    expect(offStep.status).toBe(400);
+    expect(offStep.body.errors).toEqual([{ field: 'entryPrice', message: "Entry Price must be a multiple of 0.01 (the market's price step)" }]);
+    const belowZero = await hank.post('/api/bots', { ...spotBot, numOfOrders: 5, interval: 20000 });
+    expect(belowZero.status).toBe(400);
+    expect(belowZero.body.errors[0]).toEqual({ field: 'numOfOrders', message: 'The lowest order would be at -20000: lower the grid size or the price interval' });
+    const ok = await hank.post('/api/bots', spotBot);
+    expect(ok.status).toBe(201);
+    const tiny = await hank.put(`/api/bots/${ok.body.id}`, { exchange: 'Binance', numOfOrders: 2, orderSize: 0.01, interval: 10, entryPrice: 100, takeProfit: 1 });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body.errors[0].field).toBe('orderSize');
+    expect(tiny.body.errors[0].message).toMatch(/below the market's minimum order value of 5 USDT/);
+    expect((await hank.get(`/api/bot-details/${ok.body.id}`)).body.ordersize).toBe(0.01);
+  }, 30000);
 
   it('logout ends the session', async () => {
     const frank = new Client(app.url);

@@ -13,7 +13,7 @@ describe('concurrency: 50 concurrent start / stop / edit / delete on one bot', (
 
   it('leaves a stream that the decider accepts event by event', async () => {
     const c = new Client(app.url);
-    await c.signUp('race@example.com');
+    await c.addKey((await c.signUp('race@example.com')).uid);
     const { body: bot } = await c.post('/api/bots', spotBot);
     const edit = { exchange: 'Binance', numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 1 };
     // start, stop and edit interleaved; the last five are deletes, fired with the rest

@@ -78,6 +78,7 @@ describe(`the whole app under injected faults (${DURATION / 1000} s, seed ${SEED
       [0, 1, 2, 3, 4, 5].map(async (i) => {
         const c = new Client(app.url);
         const u = await c.signUp(`trader${i}@example.com`);
+        await c.addKey(u.uid); // a bot starts only with a key for its exchange (paper mode too)
         return { c, uid: u.uid };
       }),
     );

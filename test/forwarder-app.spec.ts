@@ -18,6 +18,7 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
     app = await startTestApp();
     alice = new Client(app.url);
     uid = (await alice.signUp('ops-alice@example.com')).uid;
+    await alice.addKey(uid);
     const bot = await alice.raw('POST', '/api/bots', {
       body: JSON.stringify({ ...spotBot, userId: uid }),
       headers: { 'content-type': 'application/json', 'x-correlation-id': 'ops-corr-1' },

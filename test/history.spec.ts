@@ -16,6 +16,7 @@ describe('bot history and state-at-time', () => {
     app = await startTestApp();
     alice = new Client(app.url);
     uid = (await alice.signUp('hist-alice@example.com')).uid;
+    await alice.addKey(uid, 'Kucoin');
     const created = await alice.post('/api/bots', { ...spotBot, userId: uid });
     expect(created.status).toBe(201);
     id = created.body.id;

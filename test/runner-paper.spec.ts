@@ -58,6 +58,8 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
   async function user(email: string) {
     const c = new Client(app.url);
     const u = await c.signUp(email);
+    await c.addKey(u.uid, 'Binance');
+    await c.addKey(u.uid, 'Kucoin');
     return { c, uid: u.uid as string };
   }
 
@@ -215,13 +217,17 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
     expect((await events(id)).map((x) => x.type)).toContain('BotStartFailed');
   });
 
-  it('an invalid grid (a level at or below zero) is refused at create with the reason (issue 11), and nothing is placed', async () => {
+  it('an invalid grid (a level at or below zero) is refused before it can start, with the reason', async () => {
+    // the API checks the ladder against the market when the bot is created (bot-market.rules.ts),
+    // so such a grid never reaches the runner; the runner's own check (validateGrid) is covered
+    // by libs/trading/src/grid/ladder.spec.ts
     const { c, uid } = await user('invalid@example.com');
     const created = await c.post('/api/bots', {
-      exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', numOfOrders: 5, orderSize: '0.01', interval: 20000, entryPrice: 60000, takeProfit: 1,
+      exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', numOfOrders: 5, orderSize: '0.01', interval: 20000, entryPrice: 60000, takeProfit: 1, userId: uid,
     });
     expect(created.status).toBe(400);
-    expect(created.body.errors).toEqual([{ field: 'interval', message: expect.stringMatching(/lowest order .* must be above 0/) }]);
+    expect(created.body.errors).toEqual([{ field: 'numOfOrders', message: 'The lowest order would be at -20000: lower the grid size or the price interval' }]);
+    expect((await c.get(`/api/bots/${uid}`)).body).toEqual([]);
     expect(await openIds(uid, 'spot', 'BTCUSDT')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { request } from './api/http';
 import { closeSocket, connectSocket, onConnectionChange } from './api/socket';
@@ -23,6 +23,7 @@ const SecurityPage = lazy(() => import('./pages/SecurityPage'));
 const TermsPage = lazy(() => import('./pages/TermsPage'));
 const FaqPage = lazy(() => import('./pages/FaqPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
+const BotPage = lazy(() => import('./pages/BotPage'));
 
 function PageFallback() {
   return (
@@ -33,12 +34,21 @@ function PageFallback() {
   );
 }
 
-/** Confirms the stored user with the server and keeps the push connection for a signed-in user. */
+/**
+ * Confirms the stored user with the server (only when there is one) and keeps the push connection
+ * for a signed-in user.
+ */
 export function Session() {
   const dispatch = useAppDispatch();
   const user = useUser();
+  const hadUser = useRef(Boolean(user));
   useEffect(() => {
     let live = true;
+    // a visitor with no stored user has no session to confirm: asking would only log a 401
+    if (!hadUser.current) {
+      dispatch(setUser(null));
+      return;
+    }
     void request<User>({ url: '/api/auth/me' }).then((res) => {
       if (!live) return;
       if (res.data && res.data.uid) dispatch(setUser(res.data));
@@ -75,6 +85,7 @@ export function AppRoutes() {
           <Route path="/myaccount" element={<RequireAuth><MyAccount /></RequireAuth>} />
           <Route path="/security" element={<RequireAuth><Suspense fallback={<PageFallback />}><SecurityPage /></Suspense></RequireAuth>} />
           <Route path="/bots" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotsPage /></Suspense></RequireAuth>} />
+          <Route path="/bots/:id" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/history" element={<RequireAuth><Suspense fallback={<PageFallback />}><HistoryPage /></Suspense></RequireAuth>} />
           <Route path="/privacypolicy" element={<PrivacyPolicy />} />
           <Route path="/termsofservice" element={<Suspense fallback={<PageFallback />}><TermsPage /></Suspense>} />

@@ -110,7 +110,7 @@ describe('bot form: validation, price, cost', () => {
     await userEvent.type(f.getByLabelText('Take profit'), '1.5');
     expect(save).toBeEnabled();
     // take profit is a percentage: sold at the average entry + 1.5 %
-    expect(f.getByLabelText('Take profit')).toHaveAccessibleDescription('Sold at the average entry price + this % (after the first fill: 101.5 USDT)');
+    expect(f.getByLabelText('Take profit')).toHaveAccessibleDescription('Sold at the average entry price + this % (after the first fill: 101.50 USDT)');
     expect(f.queryByText('Missing form values!')).not.toBeInTheDocument();
 
     await userEvent.clear(f.getByLabelText('Order size'));
@@ -141,7 +141,7 @@ describe('bot form: validation, price, cost', () => {
     expect(f.getByLabelText('Entry Price')).toHaveAttribute('maxLength', '10');
     await userEvent.type(f.getByLabelText('Grid size'), '0');
     await userEvent.tab();
-    expect(f.getByText('Must be a number greater than 0')).toBeInTheDocument();
+    expect(f.getByText('Grid size must be a number greater than 0')).toBeInTheDocument();
   });
 
   it('futures: leverage as Nx divides the cost; minimum hint 60 USDT', async () => {

@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes, Session } from './App';
 import { makeStore } from './store/store';
 import './styles.css';
+import './cockpit.css';
 
 const store = makeStore();
 

@@ -120,8 +120,9 @@ describe('guards and redirects (spec section 2)', () => {
     expect(screen.getByRole('link', { name: 'Terms of service' })).toHaveAttribute('href', '/termsofservice');
     expect(screen.getByText(/© 2025/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /GitHub/ })).toHaveAttribute('href', CONFIG.social.github);
-    // facebook is not configured: the button says so instead of failing
-    expect(screen.getAllByRole('button', { name: /Facebook \(not configured\)/ }).length).toBeGreaterThan(0);
+    // facebook is not configured: it is not offered at all; google is
+    expect(screen.queryByRole('button', { name: /Facebook/ })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /Google/ }).length).toBeGreaterThan(0);
   });
 
   it('the login dialog switches between its three panels', async () => {
@@ -139,5 +140,26 @@ describe('guards and redirects (spec section 2)', () => {
     expect(screen.getByRole('dialog', { name: 'Reset Password' })).toBeInTheDocument();
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('a signed-out visitor with no stored user is not asked for: no /api/auth/me, so no 401', async () => {
+    const fetch = mockFetch(baseRoutes(null));
+    renderApp('/home', { user: null });
+    expect(await screen.findByRole('heading', { name: 'How it works' })).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fetch.mock.calls.map(([u]) => String(u))).not.toContain('/api/auth/me');
+  });
+
+  it('a verified, signed-in user opening a used verify link is told kindly that all is done', async () => {
+    mockFetch({
+      ...baseRoutes(USER),
+      'POST /api/auth/verify-email': { status: 400, body: { statusCode: 400, message: 'This link was already used' } },
+      'GET /api/auth/csrf': { token: 't' },
+    });
+    renderApp('/verify-email-address?token=used', { user: USER });
+    expect(await screen.findByRole('heading', { name: 'Your email address is already verified' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign in' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to my bots' })).toHaveAttribute('href', '/bots');
   });
 });

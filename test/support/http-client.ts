@@ -67,6 +67,17 @@ export class Client {
     return res.body as { uid: string; email: string };
   }
 
+  /**
+   * Adds an API key for the exchange: a bot starts only with one (the paper exchange is the key's
+   * sandbox). Returns the credential id.
+   */
+  async addKey(uid: string, exchange: 'Binance' | 'Kucoin' = 'Binance'): Promise<string> {
+    const access = { exchange, apiKey: `test-${exchange.toLowerCase()}-key`, keySecret: 'test-secret-0123456789', passPhrase: exchange === 'Kucoin' ? 'test-pass' : '', userId: uid };
+    const res = await this.post('/api/api-credentials', { access });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`add key ${res.status} ${res.text}`);
+    return res.body.id;
+  }
+
   socket(): Promise<Socket> {
     return new Promise((resolve, reject) => {
       const s = io(this.baseUrl, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: this.cookieHeader() }, reconnection: false });

@@ -18,6 +18,7 @@ import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
 import type { AdapterOverrides } from './infrastructure.module';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { serveDashboard } from './static-assets';
 
 export interface RunningApp {
   app: INestApplication;
@@ -128,11 +129,7 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   SwaggerModule.setup('api/docs', app, doc);
 
   if (existsSync(join(config.webDist, 'index.html'))) {
-    app.use(express.static(config.webDist, { index: false, maxAge: '1h' }));
-    app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
-      if (req.method !== 'GET' || req.path.startsWith('/api') || req.path.startsWith('/socket.io')) return next();
-      res.sendFile(join(config.webDist, 'index.html'));
-    });
+    serveDashboard(app, config.webDist); // precompressed copies, immutable hashed assets, SPA fallback
   }
 
   await app.listen(config.port, config.host);

@@ -7,7 +7,10 @@ import { observeBot } from '../store/lifecycle';
 import type {
   BalanceRecord,
   Bot,
+  BotOverview,
+  BotSummary,
   BotType,
+  MarketRulesData,
   ChartData,
   CreateBotBody,
   Credential,
@@ -29,6 +32,29 @@ function num(v: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 }
 
+/**
+ * Runs `handler` for the named pushes on the current socket and on any socket created later
+ * (socket.io-client loads after sign-in); returns the detach function.
+ */
+function onPushes(events: string[], handler: (m: { id?: string } | undefined) => void): () => void {
+  let attached: ReturnType<typeof getSocket> = null;
+  const attach = () => {
+    const s = getSocket();
+    if (!s || s === attached) return;
+    if (attached) for (const e of events) attached.off(e, handler);
+    attached = s;
+    for (const e of events) s.on(e, handler);
+  };
+  attach();
+  const off = onConnectionChange(() => attach());
+  return () => {
+    off();
+    if (attached) for (const e of events) attached.off(e, handler);
+  };
+}
+
+const LIVE_EVENTS = ['bot:activity', 'bot:status', 'bot:changed'];
+
 export interface StartArgs {
   bot: Bot;
 }
@@ -40,7 +66,7 @@ export interface StopArgs {
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Credentials', 'Chart'],
+  tagTypes: ['Credentials', 'Chart', 'Summary', 'Overview'],
   endpoints: (b) => ({
     getConfig: b.query<AppConfig, void>({
       async queryFn() {
@@ -263,6 +289,35 @@ export const api = createApi({
       providesTags: (_r, _e, id) => [{ type: 'Chart', id }],
     }),
 
+    getSummary: b.query<BotSummary, string>({
+      query: (id) => ({ url: `/api/bots/${encodeURIComponent(id)}/summary` }),
+      providesTags: (_r, _e, id) => [{ type: 'Summary', id }],
+      /** Live: orders, fills and status pushes of this bot refresh the figures and the chart. */
+      async onCacheEntryAdded(id, { cacheDataLoaded, cacheEntryRemoved, dispatch }) {
+        await cacheDataLoaded.catch(() => undefined);
+        const off = onPushes(LIVE_EVENTS, (m) => {
+          if (m && m.id === id) dispatch(api.util.invalidateTags([{ type: 'Summary', id }, { type: 'Chart', id }]));
+        });
+        await cacheEntryRemoved;
+        off();
+      },
+    }),
+    getOverview: b.query<BotOverview[], void>({
+      query: () => ({ url: '/api/bots-overview' }),
+      transformResponse: (raw: unknown) => (Array.isArray(raw) ? (raw as BotOverview[]) : []),
+      providesTags: ['Overview'],
+      async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, dispatch }) {
+        await cacheDataLoaded.catch(() => undefined);
+        const off = onPushes([...LIVE_EVENTS, 'bot:deleted'], () => dispatch(api.util.invalidateTags(['Overview'])));
+        await cacheEntryRemoved;
+        off();
+      },
+    }),
+    getMarketRules: b.query<MarketRulesData | null, { botType: BotType; symbol: string; exchange: Exchange }>({
+      query: (params) => ({ url: '/api/market-rules', params }),
+      transformResponse: (raw: unknown) => (raw && typeof raw === 'object' && 'priceStep' in raw ? (raw as MarketRulesData) : null),
+    }),
+
     // ---- credentials ----------------------------------------------------------------------
     getCredentials: b.query<Credential[], string>({
       query: (userId) => ({ url: `/api/api-credentials/${encodeURIComponent(userId)}` }),
@@ -327,6 +382,9 @@ export const {
   useStartBotMutation,
   useStopBotMutation,
   useGetChartQuery,
+  useGetSummaryQuery,
+  useGetOverviewQuery,
+  useGetMarketRulesQuery,
   useGetCredentialsQuery,
   useAddCredentialMutation,
   useDeleteCredentialMutation,

@@ -84,3 +84,56 @@ export function botPhase(bot: Pick<Bot, 'state' | 'botstatus'>): BotState {
 export function isBusy(bot: Pick<Bot, 'state' | 'botstatus'>): boolean {
   return botPhase(bot) !== 'stopped';
 }
+
+export type RungState = 'open' | 'filled' | 'cancelled';
+export interface SummaryRung {
+  price: number;
+  size: number;
+  filled: number;
+  state: RungState;
+}
+
+/** GET /api/bots/{id}/summary: the bot page's figures (libs/trading/src/chart/bot-summary.ts). */
+export interface BotSummary {
+  ladder: SummaryRung[];
+  takeProfit: SummaryRung | null;
+  position: number;
+  averageEntry: number | null;
+  lastPrice: number | null;
+  unrealisedPnl: number;
+  realisedPnl: number;
+  realisedToday: number;
+  feesPaid: number;
+  cyclesCompleted: number;
+  fills: number;
+  capitalInUse: number;
+  runtimeSeconds: number;
+  annualisedReturn: number | null;
+  running: boolean;
+  lastError: string | null;
+  lastErrorAt: number | null;
+}
+
+/** GET /api/bots-overview: one entry per bot for the strip and the cards. */
+export interface BotOverview {
+  id: string;
+  lastPrice: number | null;
+  position: number;
+  averageEntry: number | null;
+  unrealisedPnl: number;
+  realisedPnl: number;
+  realisedToday: number;
+  capitalInUse: number;
+  running: boolean;
+  spark: number[];
+}
+
+/** GET /api/market-rules: the market's steps, minimums and fees. */
+export interface MarketRulesData {
+  priceStep: number;
+  amountStep: number;
+  minNotional: number;
+  minAmount?: number;
+  makerFee?: number;
+  takerFee?: number;
+}

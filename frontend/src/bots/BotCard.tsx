@@ -1,30 +1,31 @@
-import { lazy, Suspense, useState } from 'react';
-import { ChartLine, History, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
+import { ExternalLink, History, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { botPhase, type Bot } from '../api/types';
+import { botPhase, type Bot, type BotOverview } from '../api/types';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
-import { compact, leverageText, percent, usd, usdt } from './format';
+import { compact, leverageText, percent, signedUsdt, usd, usdt } from './format';
 import { pairLabel } from './pairs';
-
-const BotChart = lazy(() => import('./BotChart'));
+import { Sparkline } from './Sparkline';
+import { isNoKeyRefusal } from './useBotActions';
 
 const PHASE_TEXT = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' } as const;
 
 interface Props {
   bot: Bot;
+  live?: BotOverview;
   onStart: (bot: Bot) => void;
   onStop: (bot: Bot) => void;
   onEdit: (bot: Bot) => void;
   onDelete: (bot: Bot) => void;
 }
 
-export function BotCard({ bot, onStart, onStop, onEdit, onDelete }: Props) {
-  const [chart, setChart] = useState(false);
+export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props) {
   const phase = botPhase(bot);
   const running = phase !== 'stopped';
   const futures = bot.bottype === 'Futures';
-  const profit = Number(bot.profit ?? 0);
+  const profit = live ? live.realisedPnl : Number(bot.profit ?? 0);
   const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
+  const page = `/bots/${encodeURIComponent(bot.id)}`;
+  const base = bot.symbol.replace(/USDT$|USDC$/, '');
   return (
     <article className={`bot-card bot-card--${phase}`} aria-label={label} data-testid="bot-card" data-bot-id={bot.id} data-state={phase}>
       <header className="bot-card__head">
@@ -43,20 +44,29 @@ export function BotCard({ bot, onStart, onStop, onEdit, onDelete }: Props) {
       <div className="bot-card__symbol">
         <CoinIcon symbol={bot.symbol} size={36} />
         <div>
-          <strong className="bot-card__pair">{pairLabel(bot.symbol)}</strong>
-          <span className="muted mono">{bot.symbol}</span>
+          <Link to={page} className="bot-card__pair" aria-label={`Open ${label}`}>
+            {pairLabel(bot.symbol)}
+          </Link>
+          <span className="muted mono">{live?.lastPrice != null ? <span data-testid="live-price">{usdt(live.lastPrice)}</span> : bot.symbol}</span>
         </div>
         <div className={`bot-card__profit ${profit > 0 ? 'up' : profit < 0 ? 'down' : ''}`}>
-          <span className="muted">Profit</span>
-          <strong data-testid="profit">
-            {profit > 0 ? '+' : ''}
-            {usdt(profit)} USDT
+          <span className="muted">Realised</span>
+          <strong data-testid="profit">{signedUsdt(profit)} USDT</strong>
+        </div>
+      </div>
+
+      <div className="bot-card__live">
+        <Sparkline values={live?.spark ?? []} label={`Recent price of ${pairLabel(bot.symbol)}`} />
+        <div className="bot-card__position">
+          <span className="muted">Position</span>
+          <strong data-testid="position">
+            {compact(live?.position ?? 0)} {base}
           </strong>
         </div>
       </div>
 
       <dl className="bot-card__facts">
-        <Fact label="Total orders" value={compact(bot.numoforders)} />
+        <Fact label="Orders" value={compact(bot.numoforders)} title="Total orders of the grid" />
         <Fact label="Order size" value={compact(bot.ordersize)} />
         <Fact label="Entry price" value={futures ? usd(bot.entryprice) : compact(bot.entryprice)} />
         <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title="Sold at the average entry price + this %" />
@@ -67,6 +77,12 @@ export function BotCard({ bot, onStart, onStop, onEdit, onDelete }: Props) {
       {bot.lasterror && phase === 'stopped' ? (
         <p className="bot-card__error" role="note">
           <TriangleAlert size={14} aria-hidden="true" /> {bot.lasterror}
+          {isNoKeyRefusal(bot.lasterror) ? (
+            <>
+              {' '}
+              <Link to="/security">Add a key</Link>
+            </>
+          ) : null}
         </p>
       ) : null}
 
@@ -86,19 +102,11 @@ export function BotCard({ bot, onStart, onStop, onEdit, onDelete }: Props) {
             <Play size={14} aria-hidden="true" /> {phase === 'stopped' ? 'Start' : PHASE_TEXT[phase]}
           </button>
         )}
-        <button
-          type="button"
-          className="icon-btn icon-btn--small"
-          onClick={() => setChart((c) => !c)}
-          aria-expanded={chart}
-          aria-controls={`chart-${bot.id}`}
-          aria-label="Chart"
-          title={chart ? 'Hide the grid chart' : 'Show the grid chart'}
-        >
-          <ChartLine size={16} aria-hidden="true" />
-        </button>
+        <Link to={page} className="icon-btn icon-btn--small" aria-label={`Details of ${label}`} title="Chart, orders and figures">
+          <ExternalLink size={16} aria-hidden="true" />
+        </Link>
         <Link
-          to={`/bots/${encodeURIComponent(bot.id)}/history`}
+          to={`${page}/history`}
           className="icon-btn icon-btn--small"
           aria-label={`History of ${label}`}
           title="History: every event of this bot, and its state at any moment"
@@ -127,13 +135,6 @@ export function BotCard({ bot, onStart, onStop, onEdit, onDelete }: Props) {
           <Trash2 size={16} aria-hidden="true" />
         </button>
       </div>
-      {chart ? (
-        <div id={`chart-${bot.id}`} className="bot-card__chart">
-          <Suspense fallback={<div className="chart-empty">Loading chart…</div>}>
-            <BotChart bot={bot} />
-          </Suspense>
-        </div>
-      ) : null}
     </article>
   );
 }
@@ -142,7 +143,7 @@ export function BotCard({ bot, onStart, onStop, onEdit, onDelete }: Props) {
 function Fact({ label, value, title }: { label: string; value: string; title?: string }) {
   return (
     <div>
-      <dt>{label}</dt>
+      <dt title={title}>{label}</dt>
       <dd title={title ? `${value} · ${title}` : value}>{value}</dd>
     </div>
   );

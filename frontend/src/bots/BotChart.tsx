@@ -27,7 +27,7 @@ function sortedUnique(points: ChartData['points']) {
 }
 
 /** A chart of the bot's grid: price line, ladder and take-profit levels, and fills (lightweight-charts). */
-export default function BotChart({ bot }: { bot: Bot }) {
+export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) {
   // while the chart is open its price line grows: refetch every few seconds
   const { data, isLoading } = useGetChartQuery(bot.id, { pollingInterval: 5000 });
   const host = useRef<HTMLDivElement>(null);
@@ -48,8 +48,9 @@ export default function BotChart({ bot }: { bot: Bot }) {
         autoSize: true,
         layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#aab4ea', fontFamily: 'inherit' },
         grid: { vertLines: { color: 'rgba(124,247,255,0.06)' }, horzLines: { color: 'rgba(124,247,255,0.06)' } },
-        rightPriceScale: { borderColor: 'rgba(124,247,255,0.2)' },
-        timeScale: { borderColor: 'rgba(124,247,255,0.2)', timeVisible: true },
+        timeScale: { borderColor: 'rgba(124,247,255,0.2)', timeVisible: true, secondsVisible: false, rightOffset: 4, fixLeftEdge: true },
+        // room for the price axis labels so that none is cut at a narrow width
+        rightPriceScale: { borderColor: 'rgba(124,247,255,0.2)', minimumWidth: 64, scaleMargins: { top: 0.12, bottom: 0.12 } },
         crosshair: { horzLine: { color: '#7cf7ff' }, vertLine: { color: '#7cf7ff' } },
       });
       // the visible range covers the ladder and the take-profit too, not just the prices seen so far
@@ -71,15 +72,18 @@ export default function BotChart({ bot }: { bot: Bot }) {
         },
       });
       series.setData(points);
+      // Lines carry no titles and no axis labels (they collide with the axis ticks and with each other
+      // when levels are close, and at 375 px): the legend names the take-profit price, the orders
+      // table lists every level.
       for (const level of levels) {
         const tp = level.kind === 'take-profit';
         series.createPriceLine({
           price: level.price,
           color: tp ? '#2ee6a6' : level.status === 'filled' ? '#ffb347' : '#8b5cf6',
           lineWidth: 1,
-          lineStyle: tp ? LineStyle.Solid : LineStyle.Dashed,
-          axisLabelVisible: tp,
-          title: tp ? 'TP' : level.status === 'filled' ? 'filled' : 'buy',
+          lineStyle: tp ? LineStyle.Solid : level.status === 'filled' ? LineStyle.Solid : LineStyle.Dashed,
+          axisLabelVisible: false,
+          title: '',
         });
       }
       const markers: SeriesMarker<Time>[] = fills
@@ -90,7 +94,6 @@ export default function BotChart({ bot }: { bot: Bot }) {
           position: f.side === 'buy' ? 'belowBar' : 'aboveBar',
           color: f.side === 'buy' ? '#ffb347' : '#2ee6a6',
           shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown',
-          text: `${f.side} ${f.amount}`,
         }));
       if (markers.length) createSeriesMarkers(series, markers);
       chart.timeScale().fitContent();
@@ -117,13 +120,14 @@ export default function BotChart({ bot }: { bot: Bot }) {
     );
   }
   return (
-    <figure className="chart">
+    <figure className={`chart${large ? ' chart--large' : ''}`}>
       <div ref={host} className="chart__canvas" role="img" aria-label={`Price chart of ${bot.symbol} with the grid's buy levels and take-profit`} />
       <figcaption className="chart__legend">
         <span><i className="swatch swatch--price" /> price</span>
-        <span><i className="swatch swatch--buy" /> buy levels</span>
-        <span><i className="swatch swatch--tp" /> take profit</span>
-        <span><i className="swatch swatch--fill" /> fills</span>
+        <span><i className="swatch swatch--buy" /> open buys</span>
+        <span><i className="swatch swatch--fill" /> filled buys</span>
+        <span><i className="swatch swatch--tp" /> take profit{tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
+        <span>▲▼ fills</span>
       </figcaption>
     </figure>
   );

@@ -1,19 +1,28 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { gridCost } from '@gridrocket/trading/grid/cost';
+import {
+  botFieldErrors,
+  ladderCostOf,
+  marketFieldErrors,
+  type BotFieldErrors,
+  type GridNumbers,
+} from '@gridrocket/bots/domain/bot-market.rules';
 import {
   useCreateBotMutation,
   useEditBotMutation,
   useGetBalanceQuery,
+  useGetCredentialsQuery,
+  useGetMarketRulesQuery,
   useGetPositionRiskQuery,
   useGetPriceQuery,
 } from '../api/api';
+import { Link } from 'react-router-dom';
 import { describeError } from '../api/http';
 import type { Bot, BotType, Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
-import { botRules, hasErrors, validate } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
-import { compact, leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
+import { LadderPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 
@@ -39,7 +48,12 @@ interface Props {
   onDone: () => void;
 }
 
-/** Create and edit form of a bot (spec sections 2, 5, 8, 9). */
+/**
+ * Create and edit form of a bot (spec sections 2, 5, 8, 9). The checks are the server's own
+ * (libs/bots/src/domain/bot-market.rules.ts): each field's rules, then the market's steps and
+ * minimums, the take-profit above the fees and the cost within the available balance. Errors show
+ * once a field was left or a save was tried.
+ */
 export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
@@ -78,19 +92,40 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     setValues((v) => ({ ...v, entryPrice: priceForField(price) }));
   }, [price, values.exchange, values.symbol]);
 
-  const errors = useMemo(() => validate(values, botRules), [values]);
-  const cost = gridCost({
-    numOfOrders: values.numOfOrders,
-    orderSize: values.orderSize,
-    interval: values.interval,
-    entryPrice: values.entryPrice,
-    leverage: leverage,
-  });
-  const lowest = Number(values.entryPrice) - (Math.floor(Number(values.numOfOrders)) - 1) * Number(values.interval);
-  const ladderBelowZero = !errors.entryPrice && !errors.numOfOrders && !errors.interval && Number.isFinite(lowest) && lowest <= 0;
-  const invalid = hasErrors(errors) || ladderBelowZero;
-  const anyTouched = submitted || Object.values(touched).some(Boolean);
-  const shown = (k: keyof Values) => (submitted || touched[k] ? errors[k] : null);
+  const { data: credentials } = useGetCredentialsQuery(user.uid);
+  const noKey = Boolean(exchange && credentials && !credentials.some((c) => c.exchange === exchange));
+  const { data: rules } = useGetMarketRulesQuery(
+    { botType, symbol: values.symbol, exchange: exchange as Exchange },
+    { skip: !exchange || !values.symbol },
+  );
+  const fieldErrors = useMemo(() => botFieldErrors({ ...values, leverage: undefined }, editing ? 'edit' : 'create', botType), [values, editing, botType]);
+  const leverageOf = futures ? (leverage ?? 1) : 1;
+  /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
+  const ladder = useMemo(() => {
+    const keys = ['entryPrice', 'numOfOrders', 'orderSize', 'interval'] as const;
+    if (keys.some((k) => fieldErrors[k])) return null;
+    return {
+      entryPrice: Number(values.entryPrice),
+      numOfOrders: Number(values.numOfOrders),
+      orderSize: Number(values.orderSize),
+      interval: Number(values.interval),
+      leverage: leverageOf,
+    };
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf]);
+  /** Every number, once every field is valid on its own. */
+  const grid: GridNumbers | null = useMemo(
+    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
+    [ladder, fieldErrors.takeProfit, values.takeProfit],
+  );
+  const available = balance ? balance.available : null;
+  const errors: BotFieldErrors = useMemo(
+    () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
+    [grid, rules, available, fieldErrors],
+  );
+  const invalid = Object.values(errors).some(Boolean);
+  const lowest = ladder ? ladder.entryPrice - (Math.floor(ladder.numOfOrders) - 1) * ladder.interval : 0;
+  const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
+  const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
@@ -98,10 +133,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    if (invalid) {
-      dispatch(ui.toast('error', 'Missing form values!'));
-      return;
-    }
+    if (invalid) return;
     const numbers = {
       numOfOrders: Number(values.numOfOrders),
       orderSize: Number(values.orderSize),
@@ -143,7 +175,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const tpHint = (
     <>
       Sold at the average entry price + this %
-      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {compact(tpPrice)} USDT)</span> : null}
+      {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
     </>
   );
 
@@ -152,6 +184,14 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   return (
     <form noValidate onSubmit={submit} aria-label={editing ? 'Edit bot' : 'Create new bot'} className="bot-form">
+      {noKey ? (
+        <p className="form-notice" role="note" data-testid="no-key-notice">
+          You have no API key for {exchange} yet: you can save this bot, but it starts only once you{' '}
+          <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
+        </p>
+      ) : null}
+      <div className="bot-form__layout">
+      <div className="bot-form__main">
       <div className="bot-form__grid">
         <SelectField
           id={`${idp}-exchange`}
@@ -224,24 +264,24 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>
-      {ladderBelowZero ? (
-        <p className="field__error" role="alert">
-          The lowest order would be at or below 0: lower the grid size or the price interval.
-        </p>
-      ) : null}
-      <BacktestPanel
-        botType={botType}
-        values={values}
-        leverage={leverage}
-        disabled={invalid}
-        onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
-      />
-      {anyTouched && hasErrors(errors) ? (
+      </div>
+      <aside className="bot-form__side" aria-label="Preview">
+        <LadderPreview grid={grid} available={available} />
+        <BacktestPanel
+          botType={botType}
+          values={values}
+          leverage={leverage}
+          disabled={invalid}
+          onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
+        />
+      </aside>
+      </div>
+      {invalid && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k))) ? (
         <p className="form-error" role="alert">
           Missing form values!
         </p>
       ) : null}
-      <div className="actions">
+      <div className="actions bot-form__actions">
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           Cancel
         </button>

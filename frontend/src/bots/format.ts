@@ -57,3 +57,29 @@ export function takeProfitPrice(entry: number | string, takeProfit: number | str
   if (!Number.isFinite(e) || !Number.isFinite(tp) || e <= 0 || tp <= 0) return null;
   return Number((e * (1 + tp / 100)).toPrecision(12));
 }
+
+/** A USDT amount with its sign: +1.20, −0.35, 0.00. */
+export function signedUsdt(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  const s = usdt(Math.abs(n));
+  return n > 0.004 ? `+${s}` : n < -0.004 ? `−${s}` : usdt(0);
+}
+
+/** A runtime in words: 45s, 12m 5s, 3h 20m, 2d 4h. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${m}m`;
+  if (m > 0) return `${m}m ${s % 60}s`;
+  return `${s}s`;
+}
+
+/** A price in a table: 2 decimals from 1 up (94,206.20), the significant digits below 1. */
+export function price(n: number | string | null | undefined): string {
+  const v = Number(n);
+  if (!Number.isFinite(v)) return '—';
+  return Math.abs(v) >= 1 ? usdt(v) : compact(v);
+}

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { Bot, CircleUser, Github, KeyRound, LogIn, LogOut, Mail, Send, Twitter } from 'lucide-react';
+import { Bot, CircleHelp, CircleUser, Github, Home, KeyRound, LayoutDashboard, LogIn, LogOut, Mail, Menu, Send, Twitter, X } from 'lucide-react';
 import { useGetConfigQuery } from '../api/api';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
@@ -9,10 +9,24 @@ import { useAuthActions } from './auth/useAuthActions';
 import { LoginDialog } from './auth/LoginDialog';
 import { AlertDialog, SpinnerOverlay, Toasts } from './Feedback';
 
+/** The sections of the app, in the navbar's order; `auth` ones need a signed-in user. */
+const SECTIONS = [
+  { to: '/home', label: 'Home', icon: Home, auth: false },
+  { to: '/bots', label: 'Bots', icon: Bot, auth: false },
+  { to: '/security', label: 'API keys', icon: KeyRound, auth: true },
+  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, auth: true },
+  { to: '/myaccount', label: 'Profile', icon: CircleUser, auth: true },
+  { to: '/faq', label: 'FAQ', icon: CircleHelp, auth: false },
+] as const;
+
 export function Navbar() {
   const user = useUser();
   const dispatch = useAppDispatch();
   const { logout } = useAuthActions();
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+  const sections = SECTIONS.filter((s) => user || !s.auth);
   return (
     <header className="navbar">
       <nav className="navbar__inner" aria-label="Main">
@@ -33,11 +47,11 @@ export function Navbar() {
                 <KeyRound size={18} aria-hidden="true" />
                 <span>API keys</span>
               </NavLink>
-              <NavLink to="/myaccount" className="navlink" aria-label="Profile">
+              <NavLink to="/myaccount" className="navlink navlink--wide" aria-label="Profile">
                 <CircleUser size={18} aria-hidden="true" />
                 <span className="navlink__label">Profile</span>
               </NavLink>
-              <button type="button" className="btn btn--ghost btn--small" onClick={() => void logout()}>
+              <button type="button" className="btn btn--ghost btn--small navlink--wide" onClick={() => void logout()}>
                 <LogOut size={16} aria-hidden="true" />
                 <span>Logout</span>
               </button>
@@ -48,7 +62,37 @@ export function Navbar() {
               <span>Login</span>
             </button>
           )}
+          <button
+            type="button"
+            className="icon-btn navbar__menu-btn"
+            aria-expanded={open}
+            aria-controls="nav-menu"
+            aria-label="Menu"
+            onClick={() => setOpen((o) => !o)}
+          >
+            {open ? <X size={20} aria-hidden="true" /> : <Menu size={20} aria-hidden="true" />}
+          </button>
         </div>
+        {open ? (
+          <ul id="nav-menu" className="navbar__menu" aria-label="All sections">
+            {sections.map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <NavLink to={to} className="navlink">
+                  <Icon size={18} aria-hidden="true" />
+                  <span>{label}</span>
+                </NavLink>
+              </li>
+            ))}
+            {user ? (
+              <li>
+                <button type="button" className="navlink navlink--button" onClick={() => void logout()}>
+                  <LogOut size={18} aria-hidden="true" />
+                  <span>Logout</span>
+                </button>
+              </li>
+            ) : null}
+          </ul>
+        ) : null}
       </nav>
     </header>
   );

@@ -1,122 +1,125 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Plus, Rocket } from 'lucide-react';
-import { useStore } from 'react-redux';
-import { api, useDeleteBotMutation, useGetBotsQuery, useStartBotMutation, useStopBotMutation } from '../api/api';
-import { describeError } from '../api/http';
-import { botPhase, type Bot, type BotState, type BotType } from '../api/types';
-import type { RootState } from '../store/store';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { useSearchParams } from 'react-router-dom';
+import { useGetBotsQuery, useGetOverviewQuery } from '../api/api';
+import { botPhase, type Bot, type BotOverview, type BotType } from '../api/types';
+import { Modal } from '../components/Modal';
 import { BotCard } from '../bots/BotCard';
 import { BotForm } from '../bots/BotForm';
+import { signedUsdt, usdt } from '../bots/format';
 import { Pagination, pageCount, pageSlice, PAGE_SIZE } from '../bots/Pagination';
+import { pairLabel } from '../bots/pairs';
+import { useBotActions } from '../bots/useBotActions';
 import { useStatusPolling } from '../bots/useStatusPolling';
-import { useAppDispatch, useAppSelector, useUser } from '../store/hooks';
-import { observeBot } from '../store/lifecycle';
-import { ui } from '../store/uiSlice';
+import { useAppSelector, useUser } from '../store/hooks';
 
-const TABS: Array<{ type: BotType; label: string }> = [
-  { type: 'Spot', label: 'Spot bots' },
-  { type: 'Futures', label: 'Futures bots' },
+const TABS: Array<{ type: BotType; label: string; param: string }> = [
+  { type: 'Spot', label: 'Spot bots', param: 'spot' },
+  { type: 'Futures', label: 'Futures bots', param: 'futures' },
 ];
+const SORTS = {
+  created: 'Oldest first',
+  newest: 'Newest first',
+  profit: 'Realised profit',
+  pair: 'Pair',
+  status: 'Running first',
+} as const;
+type Sort = keyof typeof SORTS;
+const EXCHANGE_FILTERS = ['all', 'Binance', 'Kucoin'] as const;
+const STATUS_FILTERS = { all: 'Any status', running: 'Running', stopped: 'Stopped' } as const;
 
-type Dialog =
-  | { kind: 'create' }
-  | { kind: 'edit'; bot: Bot }
-  | { kind: 'delete'; bot: Bot }
-  | { kind: 'stop'; bot: Bot }
-  | null;
+function sorted(list: Bot[], sort: Sort, live: Map<string, BotOverview>): Bot[] {
+  const out = [...list];
+  switch (sort) {
+    case 'newest':
+      return out.reverse();
+    case 'profit':
+      return out.sort((a, b) => (live.get(b.id)?.realisedPnl ?? Number(b.profit ?? 0)) - (live.get(a.id)?.realisedPnl ?? Number(a.profit ?? 0)));
+    case 'pair':
+      return out.sort((a, b) => pairLabel(a.symbol).localeCompare(pairLabel(b.symbol)));
+    case 'status':
+      return out.sort((a, b) => Number(botPhase(b) !== 'stopped') - Number(botPhase(a) !== 'stopped'));
+    default:
+      return out;
+  }
+}
 
+/** Bots of the account: a summary strip, filters and sorting, cards; tab, page, filters and sort live in the URL. */
 export default function BotsPage() {
   const user = useUser()!;
-  const dispatch = useAppDispatch();
   const { data: bots = [], isLoading, isError } = useGetBotsQuery(user.uid);
+  const { data: overview = [] } = useGetOverviewQuery(undefined, { pollingInterval: 5000 });
   const connected = useAppSelector((s) => s.ui.socketConnected);
-  const [tab, setTab] = useState<BotType>('Spot');
-  const [pages, setPages] = useState<Record<BotType, number>>({ Spot: 1, Futures: 1 });
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const [cancelAll, setCancelAll] = useState(false);
-  const [startBot] = useStartBotMutation();
-  const [stopBot] = useStopBotMutation();
-  const [deleteBot] = useDeleteBotMutation();
+  const [params, setParams] = useSearchParams();
+  const [creating, setCreating] = useState(false);
+  const actions = useBotActions(user.uid);
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const listTop = useRef<HTMLDivElement>(null);
   useStatusPolling(user.uid);
 
-  const ofType = useMemo(() => bots.filter((b) => b.bottype === tab), [bots, tab]);
-  const page = Math.min(pages[tab], pageCount(ofType.length));
+  const tab: BotType = params.get('tab') === 'futures' ? 'Futures' : 'Spot';
+  const exchange = (EXCHANGE_FILTERS as readonly string[]).includes(params.get('exchange') ?? '') ? params.get('exchange')! : 'all';
+  const status = (params.get('status') ?? 'all') in STATUS_FILTERS ? (params.get('status') ?? 'all') : 'all';
+  const sort: Sort = (params.get('sort') ?? 'created') in SORTS ? (params.get('sort') as Sort) ?? 'created' : 'created';
+  const set = (patch: Record<string, string | null>) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        for (const [k, v] of Object.entries(patch)) {
+          if (v === null) next.delete(k);
+          else next.set(k, v);
+        }
+        return next;
+      },
+      { replace: false },
+    );
+
+  const live = useMemo(() => new Map(overview.map((o) => [o.id, o])), [overview]);
+  const ofType = useMemo(() => {
+    const list = bots.filter(
+      (b) =>
+        b.bottype === tab &&
+        (exchange === 'all' || b.exchange === exchange) &&
+        (status === 'all' || (status === 'running' ? botPhase(b) !== 'stopped' : botPhase(b) === 'stopped')),
+    );
+    return sorted(list, sort, live);
+  }, [bots, tab, exchange, status, sort, live]);
+  const page = Math.min(Math.max(1, Number(params.get('page')) || 1), pageCount(ofType.length));
   const visible = pageSlice(ofType, page, PAGE_SIZE);
   const counts = useMemo(() => ({ Spot: bots.filter((b) => b.bottype === 'Spot').length, Futures: bots.filter((b) => b.bottype === 'Futures').length }), [bots]);
+
+  const strip = useMemo(() => {
+    const running = bots.filter((b) => botPhase(b) === 'running').length;
+    let capital = 0;
+    let today = 0;
+    let total = 0;
+    for (const b of bots) {
+      const o = live.get(b.id);
+      capital += o?.capitalInUse ?? 0;
+      today += o?.realisedToday ?? 0;
+      total += o?.realisedPnl ?? Number(b.profit ?? 0);
+    }
+    return { running, capital, today, total };
+  }, [bots, live]);
+
+  // a new page starts at the top of the list, not where the old one was scrolled to
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    const el = listTop.current;
+    if (el && typeof el.scrollIntoView === 'function') el.scrollIntoView({ block: 'start' });
+  }, [page]);
 
   const onTabKey = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft' && e.key !== 'Home' && e.key !== 'End') return;
     e.preventDefault();
     const i = TABS.findIndex((t) => t.type === tab);
     const next = e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : (i + (e.key === 'ArrowRight' ? 1 : -1) + TABS.length) % TABS.length;
-    setTab(TABS[next].type);
+    set({ tab: TABS[next].param, page: null });
     tabRefs.current[TABS[next].type]?.focus();
-  };
-
-  const store = useStore<RootState>();
-  /** Shows a bot's transitional state on its card until the push (or a poll) says how it ended. */
-  const patchBot = (id: string, patch: Partial<Bot>) =>
-    dispatch(
-      api.util.updateQueryData('getBots', user.uid, (draft) => {
-        const b = draft.find((x) => x.id === id);
-        if (b) Object.assign(b, patch);
-      }),
-    );
-  /** The answer to a start or stop call: applied only while we still wait (a push may be faster). */
-  const applyAnswer = (bot: Bot, answered: Bot | undefined, waiting: BotState) => {
-    if (!answered || !answered.id || !store.getState().ui.pending[bot.id]) return;
-    const phase = botPhase(answered);
-    if (phase !== 'stopped' && phase !== 'running') patchBot(bot.id, { ...answered, state: phase });
-    else if ((waiting === 'starting' && phase === 'running') || (waiting === 'stopping' && phase === 'stopped')) patchBot(bot.id, answered);
-    dispatch(observeBot(answered, 'answer'));
-  };
-
-  const start = async (bot: Bot) => {
-    dispatch(ui.setPending({ id: bot.id, op: 'start' }));
-    patchBot(bot.id, { state: 'starting', lasterror: null });
-    dispatch(ui.showSpinner());
-    const res = await startBot({ bot });
-    dispatch(ui.hideSpinner());
-    if ('error' in res && res.error) {
-      dispatch(ui.clearPending(bot.id));
-      patchBot(bot.id, { state: bot.state ?? 'stopped', botstatus: bot.botstatus });
-      dispatch(ui.toast('error', 'Failed to start the bot.', describeError(res.error)));
-      return;
-    }
-    applyAnswer(bot, res.data as Bot | undefined, 'starting');
-  };
-
-  const confirmStop = async () => {
-    if (dialog?.kind !== 'stop') return;
-    const bot = dialog.bot;
-    const cancelAllOrders = cancelAll;
-    setDialog(null);
-    dispatch(ui.setPending({ id: bot.id, op: 'stop' }));
-    patchBot(bot.id, { state: 'stopping' });
-    dispatch(ui.showSpinner());
-    const res = await stopBot({ bot, cancelAllOrders });
-    dispatch(ui.hideSpinner());
-    setCancelAll(false);
-    if ('error' in res && res.error) {
-      dispatch(ui.clearPending(bot.id));
-      patchBot(bot.id, { state: bot.state ?? 'running', botstatus: bot.botstatus });
-      dispatch(ui.toast('error', 'Failed to stop the bot.', describeError(res.error)));
-      return;
-    }
-    applyAnswer(bot, res.data as Bot | undefined, 'stopping');
-  };
-
-  const confirmDelete = async () => {
-    if (dialog?.kind !== 'delete') return;
-    const bot = dialog.bot;
-    setDialog(null);
-    dispatch(ui.showSpinner());
-    const res = await deleteBot({ id: bot.id, userId: user.uid });
-    dispatch(ui.hideSpinner());
-    if ('error' in res && res.error) dispatch(ui.toast('error', 'Error deleting bot!', describeError(res.error)));
-    else dispatch(ui.toast('success', 'Bot successfully deleted!'));
   };
 
   const label = TABS.find((t) => t.type === tab)!.label;
@@ -133,7 +136,32 @@ export default function BotsPage() {
         </div>
       </div>
 
-      <div className="toolbar">
+      <dl className="strip" aria-label="Summary of your bots" data-testid="summary-strip">
+        <div>
+          <dt>Bots running</dt>
+          <dd data-testid="strip-running">
+            {strip.running} <span className="muted">of {bots.length}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Capital in use</dt>
+          <dd data-testid="strip-capital">{usdt(strip.capital)} USDT</dd>
+        </div>
+        <div>
+          <dt>Realised today</dt>
+          <dd data-testid="strip-today" className={strip.today > 0 ? 'up' : strip.today < 0 ? 'down' : ''}>
+            {signedUsdt(strip.today)} USDT
+          </dd>
+        </div>
+        <div>
+          <dt>Realised in total</dt>
+          <dd data-testid="strip-total" className={strip.total > 0 ? 'up' : strip.total < 0 ? 'down' : ''}>
+            {signedUsdt(strip.total)} USDT
+          </dd>
+        </div>
+      </dl>
+
+      <div className="toolbar" ref={listTop}>
         <div className="tabs" role="tablist" aria-label="Bot kinds" onKeyDown={onTabKey}>
           {TABS.map((t) => (
             <button
@@ -148,15 +176,46 @@ export default function BotsPage() {
               aria-controls={`panel-${t.type}`}
               tabIndex={tab === t.type ? 0 : -1}
               className={`tab${tab === t.type ? ' tab--active' : ''}`}
-              onClick={() => setTab(t.type)}
+              onClick={() => set({ tab: t.param, page: null })}
             >
               {t.label} <span className="tab__count">{counts[t.type]}</span>
             </button>
           ))}
         </div>
-        <button type="button" className="btn btn--primary" onClick={() => setDialog({ kind: 'create' })}>
+        <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
           <Plus size={18} aria-hidden="true" /> Create bot
         </button>
+      </div>
+
+      <div className="filters" role="group" aria-label="Filter and sort">
+        <label>
+          <span>Exchange</span>
+          <select value={exchange} onChange={(e) => set({ exchange: e.target.value === 'all' ? null : e.target.value, page: null })}>
+            <option value="all">All exchanges</option>
+            <option value="Binance">Binance</option>
+            <option value="Kucoin">Kucoin</option>
+          </select>
+        </label>
+        <label>
+          <span>Status</span>
+          <select value={status} onChange={(e) => set({ status: e.target.value === 'all' ? null : e.target.value, page: null })}>
+            {Object.entries(STATUS_FILTERS).map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Sort by</span>
+          <select value={sort} onChange={(e) => set({ sort: e.target.value === 'created' ? null : e.target.value })}>
+            {Object.entries(SORTS).map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
 
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
@@ -169,51 +228,32 @@ export default function BotsPage() {
         ) : ofType.length === 0 ? (
           <div className="empty card">
             <Rocket size={40} aria-hidden="true" />
-            <p>{isError ? 'Your bots could not be loaded right now.' : `No ${tab.toLowerCase()} bots yet. Create one and launch it.`}</p>
+            <p>
+              {isError
+                ? 'Your bots could not be loaded right now.'
+                : counts[tab] > 0
+                  ? 'No bot matches these filters.'
+                  : `No ${tab.toLowerCase()} bots yet. Create one and launch it.`}
+            </p>
           </div>
         ) : (
           <>
             <div className="bot-grid">
               {visible.map((bot) => (
-                <BotCard
-                  key={bot.id}
-                  bot={bot}
-                  onStart={(b) => void start(b)}
-                  onStop={(b) => {
-                    setCancelAll(false);
-                    setDialog({ kind: 'stop', bot: b });
-                  }}
-                  onEdit={(b) => setDialog({ kind: 'edit', bot: b })}
-                  onDelete={(b) => setDialog({ kind: 'delete', bot: b })}
-                />
+                <BotCard key={bot.id} bot={bot} live={live.get(bot.id)} onStart={actions.start} onStop={actions.stop} onEdit={actions.edit} onDelete={actions.remove} />
               ))}
             </div>
-            <Pagination page={page} total={ofType.length} onPage={(p) => setPages((s) => ({ ...s, [tab]: p }))} label={`${label} pages`} />
+            <Pagination page={page} total={ofType.length} onPage={(p) => set({ page: p === 1 ? null : String(p) })} label={`${label} pages`} />
           </>
         )}
       </section>
 
-      {dialog?.kind === 'create' ? (
-        <Modal title="Create new bot" onClose={() => setDialog(null)} wide>
-          <BotForm botType={tab} onCancel={() => setDialog(null)} onDone={() => setDialog(null)} />
+      {creating ? (
+        <Modal title="Create new bot" onClose={() => setCreating(false)} wide>
+          <BotForm botType={tab} onCancel={() => setCreating(false)} onDone={() => setCreating(false)} />
         </Modal>
       ) : null}
-      {dialog?.kind === 'edit' ? (
-        <Modal title="Edit bot" onClose={() => setDialog(null)} wide>
-          <BotForm botType={dialog.bot.bottype} bot={dialog.bot} onCancel={() => setDialog(null)} onDone={() => setDialog(null)} />
-        </Modal>
-      ) : null}
-      {dialog?.kind === 'delete' ? (
-        <ConfirmDialog title="Delete Bot" question="Are you sure you want to Delete the Bot?" onNo={() => setDialog(null)} onYes={() => void confirmDelete()} />
-      ) : null}
-      {dialog?.kind === 'stop' ? (
-        <ConfirmDialog title="Stop Bot" question="Are you sure you want to stop the Bot?" onNo={() => setDialog(null)} onYes={() => void confirmStop()}>
-          <label className="check">
-            <input type="checkbox" checked={cancelAll} onChange={(e) => setCancelAll(e.target.checked)} />
-            <span>Cancel all orders</span>
-          </label>
-        </ConfirmDialog>
-      ) : null}
+      {actions.dialogs}
     </div>
   );
 }

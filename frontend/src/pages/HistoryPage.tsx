@@ -4,6 +4,7 @@ import { ArrowLeft, Download, RefreshCw } from 'lucide-react';
 import { leverageText, compact, percent, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { useUser } from '../store/hooks';
+import { BotTabs } from '../bots/BotTabs';
 import {
   describeAll,
   eventLabel,
@@ -79,6 +80,7 @@ export default function HistoryPage() {
           </button>
         </div>
       </div>
+      <BotTabs id={id} current="history" />
 
       {isLoading ? (
         <div className="page-loading" role="status">

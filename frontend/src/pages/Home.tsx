@@ -81,9 +81,9 @@ export function Home() {
       {user ? null : (
         <section className="home-login card" aria-labelledby="home-login-title">
           <h2 id="home-login-title">Login</h2>
-          <ProviderButtons />
+          <ProviderButtons after={<p className="muted">or</p>} />
           <p className="muted">
-            or <Link to="/sign-in">sign in with your email</Link>
+            <Link to="/sign-in">Sign in with your email</Link>
           </p>
         </section>
       )}

@@ -8,11 +8,14 @@ export function SignIn({ mode }: { mode: 'login' | 'register' }) {
     <div className="auth-page">
       <section className="card auth-card" aria-labelledby="auth-title">
         <h1 id="auth-title">Create a free account!</h1>
-        <h2 className="subhead">Login via</h2>
-        <ProviderButtons />
-        <div className="divider" role="separator">
-          <span>or</span>
-        </div>
+        <ProviderButtons
+          before={<h2 className="subhead">Login via</h2>}
+          after={
+            <div className="divider" role="separator">
+              <span>or</span>
+            </div>
+          }
+        />
         {mode === 'login' ? (
           <LoginForm
             footer={

@@ -48,7 +48,18 @@ export function VerifyEmail() {
   return (
     <div className="auth-page">
       <section className="card auth-card" aria-labelledby="verify-title" aria-live="polite">
-        {outcome === 'verified' ? (
+        {outcome === 'failed' && user?.emailVerified ? (
+          <>
+            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
+            <h1 id="verify-title">Your email address is already verified</h1>
+            <p>This link was used before, and there is nothing left to do: {user.email ? <strong>{user.email}</strong> : 'your address'} is confirmed.</p>
+            <div className="actions actions--start">
+              <Link to="/bots" className="btn btn--primary">
+                Go to my bots
+              </Link>
+            </div>
+          </>
+        ) : outcome === 'verified' ? (
           <>
             <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
             <h1 id="verify-title">Email address verified</h1>
@@ -77,9 +88,11 @@ export function VerifyEmail() {
               <button type="button" className="btn btn--primary" onClick={() => void onResend()} disabled={resending}>
                 Resend Verification Email
               </button>
-              <Link to="/sign-in" className="btn btn--ghost">
-                Sign in
-              </Link>
+              {user ? null : (
+                <Link to="/sign-in" className="btn btn--ghost">
+                  Sign in
+                </Link>
+              )}
             </div>
           </>
         )}

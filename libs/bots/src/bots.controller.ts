@@ -15,6 +15,7 @@ import {
   StopBotCommand,
 } from './application/bot.commands';
 import type { BotDecision } from './application/bot-command.runner';
+import { MarketCheck } from './application/market-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
 import { parseCreateBot, parseEditBot } from './domain/bot.rules';
@@ -63,6 +64,7 @@ export class BotsController {
     private readonly commands: CommandBus,
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly market: MarketCheck,
   ) {}
 
   /** Answers after the read model reflects the change, so a following GET sees it. */
@@ -117,6 +119,7 @@ export class BotsController {
   async create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
     const input = parseCreateBot(merged(body, query));
     assertSameUser(ctx.userId, input.userId);
+    await this.market.assert(ctx.userId, input.botType, input.config.symbol, input.config);
     // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
     // crash) finds the bot it created instead of creating a second.
     const id = idempotentIdOf(req) ?? randomUUID();
@@ -144,6 +147,11 @@ export class BotsController {
     const bid = botId(id);
     const input = parseEditBot(merged(body, query));
     assertSameUser(ctx.userId, input.userId);
+    // the market is known from the bot itself; another user's bot is left to the decider (404)
+    const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, bid);
+    if (doc && doc.userid === ctx.userId && doc.s.config && doc.s.botType) {
+      await this.market.assert(ctx.userId, doc.s.botType, doc.s.config.symbol, { ...input.config, leverage: input.config.leverage ?? doc.s.config.leverage });
+    }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));
     return this.view(decision, bid);

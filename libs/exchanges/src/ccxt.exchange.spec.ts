@@ -2,9 +2,12 @@
  * The ccxt adapter, offline: each of binance, binanceusdm, kucoin and kucoinfutures talks to a local
  * HTTP server on 127.0.0.1 standing in for the exchange (every `urls.api` entry points at it).
  */
-import { CcxtExchange, CcxtExchangeProvider, mapCcxtError } from './ccxt.exchange';
+import { CcxtExchange, mapCcxtError } from './ccxt.exchange';
+import { CcxtExchangeProvider } from './ccxt-provider';
 import {
   BadApiKeyError,
+  DuplicateOrderError,
+  InvalidOrderError,
   ExchangeDownError,
   ExchangeNotSupportedError,
   InsufficientFundsError,
@@ -153,6 +156,19 @@ describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchan
     expect(stub.calls(method, path)).toHaveLength(6);
   });
 
+  it('waits at least the venue\'s Retry-After; a ban longer than our longest backoff is handed to the caller', async () => {
+    const [method, path] = fx.paths.balance;
+    stub.once(method, path, { ...fx.errors.rateLimited, headers: { 'Retry-After': '2' } });
+    await expect(port.balances()).resolves.toBeDefined();
+    expect(sleeps).toEqual([2000]);
+    // Binance 418: the IP is banned for the Retry-After seconds
+    stub.once(method, path, { status: 418, body: { code: -1003, msg: 'Way too many requests; IP banned until 1732000120000.' }, headers: { 'Retry-After': '120' } });
+    const err = await port.balances().catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.retryAfterMs).toBe(120_000);
+    expect(sleeps).toEqual([2000]);
+  });
+
   it('maps an outage to ExchangeDownError', async () => {
     const [method, path] = fx.paths.balance;
     stub.once(method, path, fx.errors.down);
@@ -179,13 +195,72 @@ describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchan
     expect(stub.calls(method, path)).toHaveLength(2);
   });
 
-  it('turns a duplicate client order id into the existing order', async () => {
+  it('refuses a client order id that an open order has, as the venue does (the port contract)', async () => {
     const first = await port.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 93500, amount: 0.001, clientOrderId: 'dup-1' });
-    const again = await port.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 93500, amount: 0.001, clientOrderId: 'dup-1' });
-    expect(again.exchangeOrderId).toBe(first.exchangeOrderId);
+    await expect(port.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 93500, amount: 0.001, clientOrderId: 'dup-1' })).rejects.toBeInstanceOf(
+      DuplicateOrderError,
+    );
+    expect([...fx.orders.values()].filter((o) => o.clientOrderId === 'dup-1').map((o) => o.id)).toEqual([first.exchangeOrderId]);
+  });
+
+  it('finding 1: recovers fills from the run start across the venue windows and pages, never asking outside a window', async () => {
+    const DAY = 86_400_000;
+    const size = id === 'kucoinfutures' ? '1' : '0.001';
+    // a trade 9 days ago, a full page and more 2 days ago (one ms apart), and the seeded one 5 s ago
+    fx.trades.push({ id: '100', orderId: '1001', side: 'buy', price: '94000', qty: size, time: NOW - 9 * DAY, fee: '0.01', feeAsset: 'USDT' });
+    const page = fx.rules.tradeHistory.maxLimit;
+    for (let i = 0; i < page + 3; i++) {
+      fx.trades.push({ id: String(200 + i), orderId: '1001', side: 'buy', price: '94000', qty: size, time: NOW - 2 * DAY + i, fee: '0.01', feeAsset: 'USDT' });
+    }
+    const fills = await port.recentFills('BTCUSDT', NOW - 10 * DAY);
+    expect(fills).toHaveLength(1 + page + 3 + 1);
+    expect(new Set(fills.map((f) => f.fillId)).size).toBe(fills.length);
+    expect(fills[0].timestamp).toBe(NOW - 9 * DAY);
+    expect(fills.at(-1)!.timestamp).toBe(NOW - 5000);
+    // every request stayed inside the venue's window, from the run start (never 0)
+    const path = id === 'binance' ? '/api/v3/myTrades' : id === 'binanceusdm' ? '/fapi/v1/userTrades' : '/api/v1/fills';
+    const calls = stub.calls('GET', path).map((r) => new URLSearchParams(r.rawQuery));
+    const [startKey, endKey] = id.startsWith('kucoin') ? ['startAt', 'endAt'] : ['startTime', 'endTime'];
+    for (const q of calls) {
+      expect(Number(q.get(startKey))).toBeGreaterThanOrEqual(NOW - 10 * DAY);
+      expect(Number(q.get(endKey)) - Number(q.get(startKey))).toBeLessThanOrEqual(fx.rules.tradeHistory.maxWindowMs);
+    }
+    // and recovery from 0 is refused by the adapter itself
+    await expect(port.recentFills('BTCUSDT', 0)).rejects.toBeInstanceOf(InvalidOrderError);
+  });
+
+  it('finding 1: the stand-in refuses a window longer than the venue allows, in the venue\'s words', async () => {
+    const path = id === 'binance' ? '/api/v3/myTrades' : id === 'binanceusdm' ? '/fapi/v1/userTrades' : '/api/v1/fills';
+    const [startKey, endKey] = id.startsWith('kucoin') ? ['startAt', 'endAt'] : ['startTime', 'endTime'];
+    const q = `symbol=X&${startKey}=0&${endKey}=${fx.rules.tradeHistory.maxWindowMs + 1}`;
+    const answer = fx.routes[`GET ${path}`]({ method: 'GET', path, rawQuery: q, query: new URLSearchParams(q), headers: {}, body: '' });
+    expect(answer.body).toEqual({ code: fx.rules.answers.tradeWindowTooLong.code, msg: fx.rules.answers.tradeWindowTooLong.msg });
+  });
+
+  it('fees in the base coin or in BNB/KCS come with their asset and are converted to quote', async () => {
+    if (market !== 'spot') return;
+    fx.trades.length = 0;
+    fx.trades.push({ id: '300', orderId: '1001', side: 'buy', price: '94000', qty: '0.001', time: NOW - 1000, fee: '0.000001', feeAsset: 'BTC' });
+    const [fill] = await port.recentFills('BTCUSDT', NOW - 60_000);
+    expect(fill).toMatchObject({ feeAsset: 'BTC', feeCost: 0.000001 });
+    expect(fill.fee).toBeCloseTo(0.094, 10);
   });
 
   if (market === 'futures') {
+    it('finding 7: in hedge mode orders carry positionSide (and Binance gets no reduceOnly); without it the venue refuses', async () => {
+      fx.state.hedge = true;
+      expect(await port.positionMode()).toBe('hedge');
+      if (id === 'kucoinfutures') await port.setLeverage('BTCUSDT', 3);
+      await expect(port.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 93500, amount: 0.001, clientOrderId: 'h-0' })).rejects.toBeInstanceOf(
+        InvalidOrderError,
+      );
+      const o = await port.createLimitOrder({ symbol: 'BTCUSDT', side: 'sell', price: 96000, amount: 0.001, clientOrderId: 'h-1', reduceOnly: true, positionSide: 'LONG' });
+      expect(o).toMatchObject({ clientOrderId: 'h-1', status: 'open' });
+      expect(fx.orders.get('h-1')!.positionSide).toBe('LONG');
+      fx.state.hedge = false;
+      expect(await port.positionMode()).toBe('oneway');
+    });
+
     it('sets leverage and reports it per symbol', async () => {
       await port.setLeverage('BTCUSDT', 10);
       expect(await port.positionRisk()).toEqual([{ symbol: 'BTCUSDT', leverage: 10 }]);
@@ -194,6 +269,27 @@ describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchan
         const [method, path] = fx.paths.create;
         expect(JSON.parse(stub.calls(method, path)[0].body).leverage).toBe(10);
       }
+    });
+
+    if (id === 'kucoinfutures') {
+      it('finding 6: after the adapter is recreated, orders carry the set leverage and margin mode; isolated never goes to the cross endpoint', async () => {
+        await port.setLeverage('BTCUSDT', 7, 'isolated');
+        const again = new CcxtExchange({ exchange, market, mode: 'live', credential: STUB_KEY, apiOrigin: stub.origin, timeoutMs: 400, clock: () => NOW });
+        await again.setLeverage('BTCUSDT', 7, 'isolated'); // the runner sets it on every resume
+        await again.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 93500, amount: 0.001, clientOrderId: 'lev-2' });
+        expect(fx.orders.get('lev-2')).toMatchObject({ leverage: 7, marginMode: 'ISOLATED' });
+        expect(stub.calls('POST', '/api/v2/changeCrossUserLeverage')).toHaveLength(0);
+        expect(stub.calls('POST', '/api/v2/position/changeMarginMode').map((r) => JSON.parse(r.body).marginMode)).toEqual(['ISOLATED', 'ISOLATED']);
+        // a recreated adapter that was not told takes the position's settings (10×, isolated), never a silent 1×
+        const fresh = new CcxtExchange({ exchange, market, mode: 'live', credential: STUB_KEY, apiOrigin: stub.origin, timeoutMs: 400, clock: () => NOW });
+        await fresh.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 93500, amount: 0.001, clientOrderId: 'lev-3' });
+        expect(fx.orders.get('lev-3')).toMatchObject({ leverage: 10, marginMode: 'ISOLATED' });
+      });
+    }
+
+    it('reports positions in base units with leverage and margin mode', async () => {
+      if (id !== 'kucoinfutures') return; // the Binance stand-in serves no positions (yet)
+      expect(await port.positions('BTCUSDT')).toEqual([{ symbol: 'BTCUSDT', amount: 0.001, entryPrice: 94000, leverage: 10, marginMode: 'isolated' }]);
     });
 
     it('sends reduce-only orders', async () => {

@@ -1,3 +1,4 @@
+// Over 400 lines: one class, the port's fourteen calls each with its venue quirks and error handling.
 /**
  * The ccxt adapter of the exchange port: binance (spot), binanceusdm (USDT-M futures), kucoin (spot)
  * and kucoinfutures (USDT-M perpetuals), live or testnet (ccxt's sandbox mode), rate limiter on.
@@ -12,9 +13,8 @@
  * - A createLimitOrder whose outcome is unknown (timeout, network) is resolved by looking the
  *   order up by client order id before any retry, so it never places a duplicate.
  * - The decrypted key lives only inside the ccxt instance (a private field), never in a message.
+ * Parts: ccxt-module.ts (loading), ccxt-errors.ts (error mapping), ccxt-provider.ts (the provider).
  */
-import * as nodeModule from 'node:module';
-import type * as CcxtModule from 'ccxt';
 import {
   fromCcxtSymbol,
   toCcxtSymbol,
@@ -24,8 +24,6 @@ import {
   type ExchangeMode,
   type ExchangeName,
   type ExchangePort,
-  type ExchangeProvider,
-  type ExchangeRef,
   type Fill,
   type LimitOrderRequest,
   type MarginMode,
@@ -37,45 +35,19 @@ import {
   type Position,
   type PositionMode,
   type PositionRisk,
-  type PriceSubscriptions,
-  type ResolveCredential,
 } from './exchange.port';
 import {
-  BadApiKeyError,
   DuplicateOrderError,
   ExchangeDownError,
-  ExchangeError,
   ExchangeNotSupportedError,
-  InsufficientFundsError,
   InvalidOrderError,
-  MissingCredentialError,
   OrderNotFoundError,
   RateLimitedError,
   UnknownSymbolError,
 } from './exchange.errors';
-import { PriceHub } from './price-hub';
+import { ccxt, rewriteOrigin, TICK_SIZE, type CcxtExchangeInstance, type CcxtMarket } from './ccxt-module';
+import { isDuplicate, isUncertain, mapCcxtError } from './ccxt-errors';
 import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
-
-/**
- * ccxt is loaded with Node's own require: its CommonJS build requires the ESM-only @noble packages,
- * which Node >= 20.19 loads natively (require(esm)) but Jest's module registry cannot. Outside Jest
- * this is exactly `require('ccxt')`.
- */
-const nativeModule: typeof nodeModule = (process as any).getBuiltinModule?.('node:module') ?? nodeModule;
-const ccxt: typeof CcxtModule = nativeModule.createRequire(__filename)('ccxt');
-// eslint-disable-next-line @typescript-eslint/no-namespace
-declare namespace ccxt {
-  type Exchange = CcxtModule.Exchange;
-  type Market = CcxtModule.Market;
-  type Order = CcxtModule.Order;
-  type FeeInterface = CcxtModule.FeeInterface;
-  type Trade = CcxtModule.Trade;
-}
-
-type CcxtExchangeInstance = ccxt.Exchange;
-type CcxtMarket = NonNullable<ccxt.Market>;
-/** ccxt's precision mode where precision values are step sizes (binance, kucoin). */
-const TICK_SIZE = 4;
 
 export interface RetryPolicy {
   /** Total attempts including the first (default 4). */
@@ -107,61 +79,6 @@ export interface CcxtExchangeOptions {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Map any ccxt (or unknown) error to ours. Never copies the upstream message. */
-export function mapCcxtError(e: unknown): ExchangeError {
-  if (e instanceof ExchangeError) return e;
-  const name = (e as { constructor?: { name?: string } })?.constructor?.name ?? 'Error';
-  if (e instanceof ccxt.AuthenticationError || e instanceof ccxt.AccountSuspended) return new BadApiKeyError(name);
-  if (e instanceof ccxt.ExchangeError && /"code":\s*"?429000\b|too many requests/i.test(String((e as Error).message))) {
-    return new RateLimitedError(name); // kucoin's 429000 arrives as a generic ExchangeError
-  }
-  if (e instanceof ccxt.InsufficientFunds) return new InsufficientFundsError(name);
-  // Codes ccxt leaves generic: binance futures -2019 "Margin is insufficient.", kucoin 200004 /
-  // kucoin futures 300003 balance not enough. The text is only inspected, never copied.
-  if (e instanceof ccxt.ExchangeError && /"code":\s*"?(-2019|200004|300003)\b|insufficient/i.test(String((e as Error).message))) {
-    return new InsufficientFundsError(name);
-  }
-  if (e instanceof ccxt.RateLimitExceeded || e instanceof ccxt.DDoSProtection) return new RateLimitedError(name);
-  if (e instanceof ccxt.OrderNotFound) return new OrderNotFoundError();
-  if (e instanceof ccxt.BadSymbol) return new UnknownSymbolError('');
-  if (e instanceof ccxt.InvalidOrder) return new InvalidOrderError();
-  if (
-    e instanceof ccxt.RequestTimeout ||
-    e instanceof ccxt.ExchangeNotAvailable ||
-    e instanceof ccxt.NetworkError ||
-    e instanceof ccxt.OnMaintenance
-  ) {
-    return new ExchangeDownError(name);
-  }
-  if (e instanceof ccxt.NotSupported) return new ExchangeNotSupportedError('the exchange does not support this call');
-  if (e instanceof ccxt.BadRequest || e instanceof ccxt.ArgumentsRequired) return new InvalidOrderError();
-  return new ExchangeDownError(name);
-}
-
-/** Outcome unknown: the request may or may not have reached the exchange. */
-function isUncertain(e: unknown): boolean {
-  return (
-    e instanceof ccxt.RequestTimeout ||
-    ((e instanceof ccxt.NetworkError || e instanceof ccxt.ExchangeNotAvailable) && !(e instanceof ccxt.DDoSProtection))
-  );
-}
-
-function isDuplicate(e: unknown): boolean {
-  // binance -2010 "Duplicate order sent."; kucoin "clientOid duplicated" (message text stays internal)
-  return e instanceof ccxt.ExchangeError && /duplicate/i.test(String((e as Error).message));
-}
-
-function rewriteOrigin(urls: any, origin: string): any {
-  if (typeof urls === 'string') return urls.replace(/^https?:\/\/[^/]+/, origin);
-  if (urls && typeof urls === 'object') {
-    const out: any = Array.isArray(urls) ? [] : {};
-    for (const k of Object.keys(urls)) out[k] = rewriteOrigin(urls[k], origin);
-    return out;
-  }
-  return urls;
-}
-
 const STATUS: Record<string, OrderStatus> = { open: 'open', closed: 'filled', canceled: 'cancelled', cancelled: 'cancelled', expired: 'cancelled', rejected: 'cancelled' };
 
 export class CcxtExchange implements ExchangePort {
@@ -233,19 +150,36 @@ export class CcxtExchange implements ExchangePort {
 
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * Runs a venue call; a rate limit (Binance 429, or 418 = banned; Kucoin 429000) is retried with
+   * exponential backoff, never sooner than the venue's Retry-After; a wait longer than our longest
+   * backoff (a ban) is not waited out here: the error carries it to the caller.
+   */
   private async call<T>(fn: (ex: CcxtExchangeInstance) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await fn(this.#ex);
       } catch (e) {
         const mapped = mapCcxtError(e);
-        if (mapped instanceof RateLimitedError && attempt < this.retry.attempts) {
-          await this.sleep(this.backoff(attempt));
-          continue;
+        if (mapped instanceof RateLimitedError) {
+          const retryAfterMs = this.retryAfterMs();
+          if (retryAfterMs !== undefined) mapped.retryAfterMs = retryAfterMs;
+          const wait = Math.max(this.backoff(attempt), retryAfterMs ?? 0);
+          if (attempt < this.retry.attempts && wait <= this.retry.maxDelayMs) {
+            await this.sleep(wait);
+            continue;
+          }
         }
         throw mapped;
       }
     }
+  }
+
+  /** The Retry-After (seconds) of the venue's last answer, in ms. */
+  private retryAfterMs(): number | undefined {
+    const h = (this.#ex.last_response_headers ?? {}) as Record<string, string>;
+    const v = Number(h['retry-after'] ?? h['Retry-After']);
+    return Number.isFinite(v) && v >= 0 ? v * 1000 : undefined;
   }
 
   private backoff(attempt: number): number {
@@ -469,7 +403,19 @@ export class CcxtExchange implements ExchangePort {
    * setLeverage, else from the open position; never a silent 1×), Binance hedge-mode positionSide
    * (where reduceOnly must not be sent).
    */
-  private async orderParams(m: CcxtMarket, req: { clientOrderId: string; reduceOnly?: boolean; positionSide?: 'LONG' | 'SHORT' }): Promise<Record<string, unknown>> {
+  private async orderParams(
+    m: CcxtMarket,
+    req: { clientOrderId: string; reduceOnly?: boolean; positionSide?: 'LONG' | 'SHORT'; amount: number; price?: number },
+  ): Promise<Record<string, unknown>> {
+    // ccxt would silently truncate an off-step price or amount; the port refuses it, as the venue
+    // and the paper exchange do (the caller rounds, knowing what it holds)
+    const onStep = (v: number, step: number) => step <= 0 || Math.abs(v / step - Math.round(v / step)) < 1e-6;
+    if (!(req.amount > 0) || !onStep(req.amount, this.step(m.precision.amount) * this.contractSize(m))) {
+      throw new InvalidOrderError(`amount must be a multiple of ${this.step(m.precision.amount) * this.contractSize(m)}`);
+    }
+    if (req.price !== undefined && (!(req.price > 0) || !onStep(req.price, this.step(m.precision.price)))) {
+      throw new InvalidOrderError(`price must be a multiple of ${this.step(m.precision.price)}`);
+    }
     const params: Record<string, unknown> = { clientOrderId: req.clientOrderId };
     if (req.positionSide) {
       if (this.market === 'spot') throw new InvalidOrderError('position side applies to futures only');
@@ -530,13 +476,19 @@ export class CcxtExchange implements ExchangePort {
     fallback: Partial<Order>,
   ): Promise<Order> {
     const amount = baseAmount / this.contractSize(m);
+    let uncertainBefore = false;
     for (let attempt = 1; ; attempt++) {
       try {
         const o = await this.#ex.createOrder(m.symbol, type, side, amount, price, { ...params });
         // kucoin answers with the order id only: fill in what we asked for.
         return this.toOrder({ ...o, clientOrderId: o.clientOrderId ?? clientOrderId }, m, fallback);
       } catch (e) {
+        // The contract (docs/exchanges.md): a client id that an open order already has is refused, as
+        // every venue refuses it; only when OUR earlier attempt's outcome was unknown is the
+        // duplicate answer that attempt's order, found and returned.
+        if (isDuplicate(e) && !uncertainBefore) throw new DuplicateOrderError(clientOrderId);
         if (isUncertain(e) || isDuplicate(e)) {
+          uncertainBefore = true;
           // The order may exist: find it by our id before anything else.
           const found = await this.lookupAfterUncertainCreate(symbol, clientOrderId);
           if (found) return found;
@@ -665,103 +617,4 @@ export class CcxtExchange implements ExchangePort {
   }
 }
 
-export interface CcxtExchangeProviderOptions {
-  mode: Exclude<ExchangeMode, 'paper'>;
-  resolveCredential: ResolveCredential;
-  apiOrigin?: string | ((ccxtId: string) => string);
-  retry?: Partial<RetryPolicy>;
-  timeoutMs?: number;
-  enableRateLimit?: boolean;
-  /** Price polling period of the shared price subscriptions (default 2 s). */
-  pricePollMs?: number;
-  onPriceError?: (error: ExchangeError) => void;
-  /** Clock bounding fill recovery (tests: the stand-in's time). */
-  clock?: () => number;
-}
-
-/** Live/testnet provider: one ccxt instance per user, exchange and market; one price poller per symbol. */
-export class CcxtExchangeProvider implements ExchangeProvider {
-  readonly mode: ExchangeMode;
-  readonly prices: PriceSubscriptions;
-  private readonly ports = new Map<string, CcxtExchange>();
-  private readonly publics = new Map<string, CcxtExchange>();
-
-  constructor(private readonly options: CcxtExchangeProviderOptions) {
-    this.mode = options.mode;
-    this.prices = new PriceHub((key, emit) => {
-      const pub = this.publicFor(key.exchange, key.market);
-      let stopped = false;
-      let timer: NodeJS.Timeout | undefined;
-      const poll = async () => {
-        try {
-          const price = await pub.price(key.symbol);
-          if (!stopped) emit({ ...key, price, ms: Date.now() });
-        } catch (e) {
-          this.options.onPriceError?.(mapCcxtError(e));
-        }
-        if (!stopped) {
-          timer = setTimeout(poll, this.options.pricePollMs ?? 2000);
-          timer.unref?.();
-        }
-      };
-      void poll();
-      return () => {
-        stopped = true;
-        if (timer) clearTimeout(timer);
-      };
-    });
-  }
-
-  private origin(exchange: ExchangeName, market: MarketType): string | undefined {
-    const o = this.options.apiOrigin;
-    return typeof o === 'function' ? o(ccxtExchangeId(exchange, market)) : o;
-  }
-
-  /** A key-less instance per exchange and market: markets, rules, prices. */
-  publicFor(exchange: ExchangeName, market: MarketType): CcxtExchange {
-    const k = `${exchange}|${market}`;
-    let p = this.publics.get(k);
-    if (!p) {
-      p = new CcxtExchange({ exchange, market, mode: this.options.mode, apiOrigin: this.origin(exchange, market), retry: this.options.retry, timeoutMs: this.options.timeoutMs, enableRateLimit: this.options.enableRateLimit });
-      this.publics.set(k, p);
-    }
-    return p;
-  }
-
-  async for(ref: ExchangeRef): Promise<CcxtExchange> {
-    const cred = await this.options.resolveCredential(ref.userId, ref.exchange);
-    if (!cred) throw new MissingCredentialError(ref.exchange);
-    const k = `${ref.userId}\u0001${ref.exchange}\u0001${ref.market}`;
-    const cached = this.ports.get(k);
-    if (cached && cached.hasCredential(cred)) return cached;
-    const pub = this.publicFor(ref.exchange, ref.market);
-    await pub.loadMarkets();
-    const port = new CcxtExchange({
-      exchange: ref.exchange,
-      market: ref.market,
-      mode: this.options.mode,
-      credential: cred,
-      apiOrigin: this.origin(ref.exchange, ref.market),
-      retry: this.options.retry,
-      timeoutMs: this.options.timeoutMs,
-      enableRateLimit: this.options.enableRateLimit,
-      marketsFrom: pub,
-      clock: this.options.clock,
-    });
-    this.ports.set(k, port);
-    return port;
-  }
-
-  forget(userId: string, exchange?: ExchangeName): void {
-    for (const k of [...this.ports.keys()]) {
-      const [u, e] = k.split('\u0001');
-      if (u === userId && (!exchange || e === exchange)) this.ports.delete(k);
-    }
-  }
-
-  async close(): Promise<void> {
-    (this.prices as PriceHub).closeAll();
-    this.ports.clear();
-    this.publics.clear();
-  }
-}
+export { mapCcxtError } from './ccxt-errors';

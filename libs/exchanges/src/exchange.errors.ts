@@ -42,8 +42,11 @@ export class InsufficientFundsError extends ExchangeError {
 export class RateLimitedError extends ExchangeError {
   readonly code = 'RATE_LIMITED' as const;
   override readonly retryable = true;
-  constructor(reason?: string) {
+  /** How long the venue asked to wait (its Retry-After header), when it said so. */
+  retryAfterMs?: number;
+  constructor(reason?: string, retryAfterMs?: number) {
     super('The exchange rate limit was reached; try again later.', reason);
+    if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 }
 

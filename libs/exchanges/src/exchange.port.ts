@@ -76,7 +76,7 @@ export interface LimitOrderRequest {
   side: OrderSide;
   price: number;
   amount: number;
-  /** Our deterministic id; [A-Za-z0-9_.:/-]{1,36} so that every exchange accepts it. */
+  /** Our deterministic id; [A-Za-z0-9_-]{1,36} so that every exchange accepts it (venues/*.rules.ts). */
   clientOrderId: string;
   /** Futures only: the order may only reduce the position. */
   reduceOnly?: boolean;
@@ -253,5 +253,9 @@ export function parseExchangeName(value: string): ExchangeName | undefined {
   return undefined;
 }
 
-/** The client order id alphabet every supported exchange accepts (binance: ^[.A-Z:/a-z0-9_-]{1,36}$). */
+/**
+ * Binance's client order id format (^[.A-Z:/a-z0-9_-]{1,36}$). Kucoin allows only [A-Za-z0-9_-], up
+ * to 40: the ids every venue accepts are the intersection (the runner's are [a-z0-9-], ≤ 32). Each
+ * venue's own rule: venues/<venue>.rules.ts.
+ */
 export const CLIENT_ORDER_ID_PATTERN = /^[.A-Z:/a-z0-9_-]{1,36}$/;

@@ -5,7 +5,8 @@
  *   PAPER_SEED      seed of the random walk (paper; default 1)
  * The paper exchange keeps its state in `<dataDir>/paper-exchange.sqlite`.
  */
-import { CcxtExchangeProvider, type RetryPolicy } from './ccxt.exchange';
+import { type RetryPolicy } from './ccxt.exchange';
+import { CcxtExchangeProvider } from './ccxt-provider';
 import type { ExchangeMode, ExchangeProvider, ResolveCredential } from './exchange.port';
 import { PaperExchangeProvider, PaperFeedDriver, PaperVenue } from './paper.exchange';
 

@@ -13,12 +13,5 @@ export {
 export { RandomWalkFeed, CsvReplayFeed, parseCsvPrices, type PaperPriceFeed, type FeedTick, type CsvRow } from './paper-price-feed';
 export { PaperStore, type FillRow, type OrderRow } from './paper.store';
 export * from './paper.constants';
-export {
-  CcxtExchange,
-  CcxtExchangeProvider,
-  mapCcxtError,
-  DEFAULT_RETRY,
-  type CcxtExchangeOptions,
-  type CcxtExchangeProviderOptions,
-  type RetryPolicy,
-} from './ccxt.exchange';
+export { CcxtExchange, mapCcxtError, DEFAULT_RETRY, type CcxtExchangeOptions, type RetryPolicy } from './ccxt.exchange';
+export { CcxtExchangeProvider, type CcxtExchangeProviderOptions } from './ccxt-provider';

@@ -1,3 +1,4 @@
+// Over 400 lines: the paper exchange port end to end (orders, fills, fees, futures, restart, replay, feeds).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

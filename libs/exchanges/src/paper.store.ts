@@ -153,6 +153,7 @@ export class PaperStore {
           @amount, @fee, @feeAsset, @feeCost, @realizedPnl, @ts)`),
       orderByClientId: p(`SELECT ${ORDER_COLUMNS} FROM orders
         WHERE user_id = ? AND exchange = ? AND market = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1`),
+      orderById: p(`SELECT ${ORDER_COLUMNS} FROM orders WHERE user_id = ? AND exchange = ? AND market = ? AND id = ?`),
       fillsSince: p(`SELECT ${FILL_COLUMNS} FROM fills
         WHERE user_id = ? AND exchange = ? AND market = ? AND symbol = ? AND ts >= ? ORDER BY id`),
       allFills: p(`SELECT ${FILL_COLUMNS} FROM fills ORDER BY id`),
@@ -224,6 +225,11 @@ export class PaperStore {
 
   orderByClientId(a: AccountRow, clientOrderId: string): OrderRow | undefined {
     const row = this.stmt.orderByClientId.get(a.userId, a.exchange, a.market, clientOrderId);
+    return row ? toOrder(row) : undefined;
+  }
+
+  orderById(a: AccountRow, id: number): OrderRow | undefined {
+    const row = this.stmt.orderById.get(a.userId, a.exchange, a.market, id);
     return row ? toOrder(row) : undefined;
   }
 

@@ -16,11 +16,14 @@ export function LoginDialog() {
     <Modal title={title} onClose={close}>
       {panel !== 'forgot' ? (
         <>
-          <h3 className="subhead">Login via</h3>
-          <ProviderButtons />
-          <div className="divider" role="separator">
-            <span>or</span>
-          </div>
+          <ProviderButtons
+            before={<h3 className="subhead">Login via</h3>}
+            after={
+              <div className="divider" role="separator">
+                <span>or</span>
+              </div>
+            }
+          />
         </>
       ) : (
         <p className="muted">Please enter your email address to request a password reset.</p>

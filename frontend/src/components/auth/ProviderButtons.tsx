@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
 import { useGetConfigQuery } from '../../api/api';
 import { useAppDispatch } from '../../store/hooks';
@@ -30,7 +31,8 @@ function FacebookMark() {
  * Google and Facebook sign-in through a popup at /api/auth/{provider}; the popup posts
  * {type: 'gridrocket:auth', ok, error?} to us (our own origin only) and closes.
  */
-export function ProviderButtons() {
+/** The configured sign-in providers, with `before` and `after` around them; nothing without one. */
+export function ProviderButtons({ before, after }: { before?: ReactNode; after?: ReactNode } = {}) {
   const { data: config } = useGetConfigQuery();
   const dispatch = useAppDispatch();
   const { completePopupLogin } = useAuthActions();
@@ -62,27 +64,23 @@ export function ProviderButtons() {
     if (!popup) dispatch(ui.showAlert(`Please allow pop-ups to sign in with ${NAMES[p]}.`));
   };
 
+  // a provider the server has no credentials for is not offered at all
+  const configured = (['google', 'facebook'] as Provider[]).filter((p) => Boolean(config?.providers[p]));
+  if (configured.length === 0) return null;
   return (
-    <div className="providers">
-      {(['google', 'facebook'] as Provider[]).map((p) => {
-        const configured = Boolean(config?.providers[p]);
-        return (
-          <button
-            key={p}
-            type="button"
-            className={`btn btn--provider btn--${p}${configured ? '' : ' btn--unconfigured'}`}
-            onClick={() => open(p)}
-            aria-disabled={!configured}
-            title={configured ? `Sign in with ${NAMES[p]}` : `${NAMES[p]} sign-in is not configured`}
-          >
+    <>
+      {before}
+      <div className="providers">
+        {configured.map((p) => (
+          <button key={p} type="button" className={`btn btn--provider btn--${p}`} onClick={() => open(p)} title={`Sign in with ${NAMES[p]}`}>
             {p === 'google' ? <GoogleMark /> : <FacebookMark />}
             <span className="provider__label">
               <span>{NAMES[p]}</span>
-              {configured ? null : <small>(not configured)</small>}
             </span>
           </button>
-        );
-      })}
-    </div>
+        ))}
+      </div>
+      {after}
+    </>
   );
 }

@@ -1,12 +1,35 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CredentialResolver } from '@gridrocket/credentials/nest';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { ConflictError } from '@gridrocket/shared';
+import { BOT_LIST_COLLECTION, BotDoc } from '../bot-list.projection';
 import { BotCommandRunner, BotDecision } from './bot-command.runner';
 import { StartBotCommand } from './bot.commands';
 
+/** The reason a start is refused when the owner has no API key for the bot's exchange. */
+export const noKeyReason = (exchange: string) =>
+  `No API key for ${exchange}: add one on the Security page before starting a bot (in paper mode the key opens the paper exchange, its sandbox).`;
+
+/**
+ * Starts a bot, but only for an owner who has an API key for the bot's exchange: paper mode too,
+ * as on the real venues' sandboxes. The refusal is a 409 with the reason; nothing is appended.
+ * Bots of other users and unknown ids fall through to the decider, which answers 404.
+ */
 @CommandHandler(StartBotCommand)
 export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDecision> {
-  constructor(private readonly runner: BotCommandRunner) {}
+  constructor(
+    private readonly runner: BotCommandRunner,
+    private readonly credentials: CredentialResolver,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
 
-  execute(c: StartBotCommand): Promise<BotDecision> {
+  async execute(c: StartBotCommand): Promise<BotDecision> {
+    const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, c.botId);
+    const exchange = doc?.s.config?.exchange;
+    if (doc && doc.userid === c.ctx.userId && exchange && !(await this.credentials.has(c.ctx.userId, exchange))) {
+      throw new ConflictError(noKeyReason(exchange));
+    }
     return this.runner.run({ type: 'StartBot', botId: c.botId, userId: c.ctx.userId }, c.ctx, c.conflict);
   }
 }

@@ -1,3 +1,4 @@
+// Over 400 lines: canned answers of four venue APIs in their documented shapes.
 /**
  * Test helper: small, realistic stand-ins for the REST APIs of binance, binanceusdm, kucoin and
  * kucoinfutures (response shapes as the exchanges document them), with a tiny order state so that
@@ -65,14 +66,11 @@ function tradeWindow(
 ): { from: number; to: number; newest: boolean } | 'too-long' {
   const span = rules.tradeHistory.maxWindowMs;
   if (start !== undefined && end !== undefined) return end - start > span ? 'too-long' : { from: start, to: end, newest: false };
-  if (rules.tradeHistory.startOnly === 'recent') {
-    // Binance spot: without startTime the most recent trades; with only startTime, trades from it on
-    if (start !== undefined) return { from: start, to: Infinity, newest: false };
-    return { from: -Infinity, to: end ?? Infinity, newest: true };
-  }
-  if (start !== undefined) return { from: start, to: start + span, newest: false };
-  if (end !== undefined) return { from: end - span, to: end, newest: false };
-  return { from: state.now - span, to: state.now, newest: false };
+  const { startOnlyMs, noRange } = rules.tradeHistory;
+  if (start !== undefined) return { from: start, to: start + startOnlyMs, newest: false };
+  if (end !== undefined) return { from: end - startOnlyMs, to: end, newest: false };
+  if (noRange === 'newest') return { from: -Infinity, to: Infinity, newest: true };
+  return { from: state.now - noRange, to: state.now, newest: false };
 }
 
 /** Did the request carry a valid signature made with STUB_KEY? */
@@ -492,7 +490,7 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
 }
 
 /** Kucoin futures in hedge mode: an order without positionSide (docs/exchanges.md). */
-const KUCOIN_POSITION_SIDE_REQUIRED: VenueAnswer = { status: 200, code: '100001', msg: 'positionSide is required in hedge mode' };
+const KUCOIN_POSITION_SIDE_REQUIRED: VenueAnswer = { status: 200, code: '400100', msg: 'Parameter Error: positionSide' };
 
 export function exchangeFixture(id: CcxtId): ExchangeFixture {
   switch (id) {

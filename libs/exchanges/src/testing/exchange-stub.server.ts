@@ -21,6 +21,8 @@ export interface StubResponse {
   body?: unknown;
   /** Sent as is instead of JSON (e.g. an HTML error page). */
   text?: string;
+  /** Extra response headers (e.g. Retry-After). */
+  headers?: Record<string, string>;
   delayMs?: number;
 }
 
@@ -47,7 +49,7 @@ export class ExchangeStub {
         const r = stub.answer(request);
         const send = () => {
           if (res.destroyed) return;
-          res.writeHead(r.status ?? 200, { 'content-type': r.text !== undefined ? 'text/html' : 'application/json' });
+          res.writeHead(r.status ?? 200, { 'content-type': r.text !== undefined ? 'text/html' : 'application/json', ...(r.headers ?? {}) });
           res.end(r.text ?? JSON.stringify(r.body ?? {}));
         };
         if (r.delayMs) setTimeout(send, r.delayMs);

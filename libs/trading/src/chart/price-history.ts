@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
-import type { ExchangeProvider, PriceSubscriptionKey } from '@gridrocket/exchanges';
+import type { ExchangeProvider, MarketRules, PriceSubscriptionKey } from '@gridrocket/exchanges';
 import type { ChartPoint } from './grid-chart';
 
 const MAX_POINTS = 720;
@@ -14,6 +14,8 @@ const SAMPLE_SECONDS = 2;
 @Injectable()
 export class PriceHistory implements OnModuleDestroy {
   private readonly series = new Map<string, ChartPoint[]>();
+  /** The latest tick of each key (between samples too), for live figures. */
+  private readonly last = new Map<string, number>();
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(@Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider) {}
@@ -27,6 +29,7 @@ export class PriceHistory implements OnModuleDestroy {
       this.series.set(id, fresh);
       this.unsubscribe.push(
         this.exchanges.prices.subscribe(key, (tick) => {
+          this.last.set(id, tick.price);
           const time = Math.floor(tick.ms / 1000);
           const last = fresh[fresh.length - 1];
           if (last && time - last.time < SAMPLE_SECONDS) return;
@@ -42,6 +45,17 @@ export class PriceHistory implements OnModuleDestroy {
   async current(userId: string, key: PriceSubscriptionKey): Promise<ChartPoint> {
     const port = await this.exchanges.for({ userId, exchange: key.exchange, market: key.market });
     return { time: Math.floor(Date.now() / 1000), value: await port.price(key.symbol) };
+  }
+
+  /** The latest price seen on the subscription of `points(key)`, if any yet. */
+  latest(key: PriceSubscriptionKey): number | null {
+    return this.last.get(`${key.exchange}|${key.market}|${key.symbol}`) ?? null;
+  }
+
+  /** The market's steps, minimums and fees, through the user's own exchange port (public data). */
+  async marketRules(userId: string, key: PriceSubscriptionKey): Promise<MarketRules> {
+    const port = await this.exchanges.for({ userId, exchange: key.exchange, market: key.market });
+    return port.marketRules(key.symbol);
   }
 
   onModuleDestroy() {

@@ -2,7 +2,8 @@
  * The grid runner as its own OS process, for the crash test (test/runner-crash.spec.ts), run from
  * source: `node -r libs/streaming/src/testing/ts-register.js libs/trading/src/testing/crash-runner.child.ts`.
  * The same GridRunner and command handlers as the app; the exchange is the test's paper venue over
- * RPC (RemotePaperProvider); the event and read stores are SQLite files in DATA_DIR.
+ * RPC (RemotePaperProvider), or the ccxt adapter against the test's venue stand-ins
+ * (exchangeProviderFromEnv); the event and read stores are SQLite files in DATA_DIR.
  */
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
@@ -10,7 +11,7 @@ import { SqliteReadStore } from '@gridrocket/read-store';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
 import { GridRunner } from '../runner/grid-runner';
 import { directCommands } from '../runner/direct-commands';
-import { RemotePaperProvider } from './paper-rpc';
+import { exchangeProviderFromEnv } from './paper-rpc';
 
 async function main() {
   const dir = process.env.DATA_DIR!;
@@ -21,7 +22,7 @@ async function main() {
     events,
     reads,
     commands: directCommands(events),
-    exchanges: new RemotePaperProvider(process.env.PAPER_RPC_URL!, pollMs),
+    exchanges: exchangeProviderFromEnv(pollMs),
     ownership: new EmbeddedOwnership(),
     pollMs,
     retryBaseMs: 20,

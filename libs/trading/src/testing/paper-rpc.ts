@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { ExchangeMode, ExchangeName, ExchangePort, ExchangeProvider, ExchangeRef, MarketType, PriceSubscriptions } from '@gridrocket/exchanges';
 import { DuplicateOrderError, ExchangeDownError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError, UnknownSymbolError, isExchangeError } from '@gridrocket/exchanges';
 import { PriceHub } from '@gridrocket/exchanges';
+import { CcxtExchangeProvider, type ExchangeCredential } from '@gridrocket/exchanges';
 
 const METHODS = new Set([
   'balances', 'price', 'positionRisk', 'setLeverage', 'marketRules', 'createLimitOrder', 'cancelOrder', 'openOrders', 'orderByClientId', 'recentFills',
@@ -142,4 +143,25 @@ export class RemotePaperProvider implements ExchangeProvider {
   async close(): Promise<void> {
     (this.prices as PriceHub).closeAll();
   }
+}
+
+/**
+ * The crash runner's exchanges, from its environment: the ccxt adapter against venue stand-ins
+ * (STANDIN_ORIGINS = {ccxtId: origin}, STANDIN_KEYS = {userId: key}), else the paper venue over RPC
+ * (PAPER_RPC_URL).
+ */
+export function exchangeProviderFromEnv(pollMs: number): ExchangeProvider {
+  const origins = process.env.STANDIN_ORIGINS;
+  if (!origins) return new RemotePaperProvider(process.env.PAPER_RPC_URL!, pollMs);
+  const byId = JSON.parse(origins) as Record<string, string>;
+  const keys = JSON.parse(process.env.STANDIN_KEYS ?? '{}') as Record<string, ExchangeCredential>;
+  return new CcxtExchangeProvider({
+    mode: 'live',
+    apiOrigin: (id) => byId[id],
+    resolveCredential: async (userId) => keys[userId] ?? null,
+    pricePollMs: pollMs,
+    retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 },
+    timeoutMs: 5000,
+    enableRateLimit: false,
+  });
 }

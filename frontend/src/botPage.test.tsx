@@ -1,0 +1,154 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import type { BotSummary } from './api/types';
+
+jest.mock('./api/socket', () => socketModuleMock());
+// the canvas chart has no place in jsdom: the page's figures and table are what is tested here
+jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
+
+beforeEach(() => {
+  fake.socket = new FakeSocket();
+});
+afterEach(() => window.localStorage.clear());
+
+const summary = (over: Partial<BotSummary> = {}): BotSummary => ({
+  ladder: [
+    { price: 100, size: 2, filled: 0, state: 'open' },
+    { price: 90, size: 2, filled: 0, state: 'open' },
+  ],
+  takeProfit: null,
+  position: 0,
+  averageEntry: null,
+  lastPrice: 101.25,
+  unrealisedPnl: 0,
+  realisedPnl: 0,
+  realisedToday: 0,
+  feesPaid: 0,
+  cyclesCompleted: 0,
+  fills: 0,
+  capitalInUse: 380,
+  runtimeSeconds: 125,
+  annualisedReturn: null,
+  running: true,
+  lastError: null,
+  lastErrorAt: null,
+  ...over,
+});
+
+const figure = (key: string) => screen.getByTestId(`figure-${key}`);
+
+describe('bot page: figures, orders, live', () => {
+  it('shows the figures and the orders, and updates both when a fill is pushed, without a reload', async () => {
+    let current = summary();
+    const bot = makeBot({ id: 'b1', botstatus: true, state: 'running', pid: 7, entryprice: 100, interval: 10, numoforders: 2, ordersize: 2 });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [bot], 'GET /api/bots/b1/summary': () => current, 'GET /api/bots-overview': [] });
+    renderApp('/bots/b1', { user: USER });
+
+    await waitFor(() => expect(figure('price')).toHaveTextContent('101.25'), { timeout: 5000 });
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('BTC/USDT');
+    expect(figure('position')).toHaveTextContent('0 BTC');
+    expect(figure('average-entry')).toHaveTextContent('—');
+    expect(figure('unrealised')).toHaveTextContent('0.00 USDT');
+    expect(figure('realised')).toHaveTextContent('0.00 USDT');
+    expect(figure('fees')).toHaveTextContent('0.00 USDT');
+    expect(figure('cycles')).toHaveTextContent('0');
+    expect(figure('runtime')).toHaveTextContent(/^2m \d+s$/);
+    expect(figure('annualised')).toHaveTextContent('—');
+    expect(figure('capital')).toHaveTextContent('380.00 USDT');
+    const table = screen.getByRole('table', { name: 'Ladder orders' });
+    expect(within(table).getAllByText('Open')).toHaveLength(2);
+    // edit and delete wait for a stop; the history is one tab away
+    expect(screen.getByRole('button', { name: /^Edit / })).toBeDisabled();
+    expect(screen.getByRole('button', { name: /^Delete / })).toBeDisabled();
+    expect(screen.getByRole('link', { name: 'History' })).toHaveAttribute('href', '/bots/b1/history');
+
+    // the runner fills the first rung and then sells it at the take profit
+    current = summary({
+      ladder: [
+        { price: 100, size: 2, filled: 2, state: 'filled' },
+        { price: 90, size: 2, filled: 0, state: 'open' },
+      ],
+      takeProfit: { price: 101.5, size: 2, filled: 0, state: 'open' },
+      position: 2,
+      averageEntry: 100,
+      unrealisedPnl: 2.5,
+      feesPaid: 0.2,
+      fills: 1,
+    });
+    act(() => fake.socket.push('bot:activity', { id: 'b1', type: 'OrderFilled' }));
+    await waitFor(() => expect(figure('unrealised')).toHaveTextContent('+2.50 USDT'), { timeout: 5000 });
+    expect(figure('position')).toHaveTextContent('2 BTC');
+    expect(figure('average-entry')).toHaveTextContent('100.00');
+    expect(figure('fees')).toHaveTextContent('0.20 USDT');
+    const rows = within(screen.getByRole('table', { name: 'Ladder orders' })).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-state'))).toEqual(['open', 'filled', 'open']);
+    expect(rows[0]).toHaveTextContent('Take profit');
+
+    current = summary({ realisedPnl: 2.8, realisedToday: 2.8, cyclesCompleted: 1, fills: 2, feesPaid: 0.4, annualisedReturn: 12.34 });
+    act(() => fake.socket.push('bot:activity', { id: 'b1', type: 'CycleCompleted' }));
+    await waitFor(() => expect(figure('realised')).toHaveTextContent('+2.80 USDT'), { timeout: 5000 });
+    expect(figure('cycles')).toHaveTextContent('1');
+    expect(figure('annualised')).toHaveTextContent('12.34%');
+    // another bot's push changes nothing
+    current = summary({ realisedPnl: 99 });
+    act(() => fake.socket.push('bot:activity', { id: 'other', type: 'CycleCompleted' }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(figure('realised')).toHaveTextContent('+2.80 USDT');
+  });
+
+  it('says the last error in words, with a link to the Security page when the key is missing', async () => {
+    const bot = makeBot({ id: 'b2', lasterror: 'No API key for Binance: add one on the Security page before starting a bot.' });
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/u-1': [bot],
+      'GET /api/bots/b2/summary': summary({ running: false, ladder: [], lastError: null }),
+      'GET /api/bots-overview': [],
+    });
+    renderApp('/bots/b2', { user: USER });
+    const alert = await screen.findByTestId('last-error', {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent('No API key for Binance');
+    expect(within(alert).getByRole('link', { name: 'Add an API key on the Security page' })).toHaveAttribute('href', '/security');
+    expect(screen.getByText('No orders placed yet: start the bot and its ladder appears here.')).toBeInTheDocument();
+    await userEvent.click(within(alert).getByRole('link'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/security'), { timeout: 5000 });
+  });
+});
+
+describe('bots page: summary strip, filters, URL', () => {
+  it('sums the account\'s bots and keeps filters and page in the URL', async () => {
+    const bots = [
+      makeBot({ id: 'a', botstatus: true, state: 'running', pid: 1 }),
+      makeBot({ id: 'b', exchange: 'Kucoin' }),
+      makeBot({ id: 'c', bottype: 'Futures', leverage: 5 }),
+    ];
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/u-1': bots,
+      'GET /api/bots-overview': [
+        { id: 'a', lastPrice: 100, position: 1, averageEntry: 99, unrealisedPnl: 1, realisedPnl: 3.5, realisedToday: 1.25, capitalInUse: 250, running: true, spark: [99, 100, 101] },
+        { id: 'b', lastPrice: 100, position: 0, averageEntry: null, unrealisedPnl: 0, realisedPnl: 1, realisedToday: 0, capitalInUse: 0, running: false, spark: [] },
+      ],
+    });
+    renderApp('/bots', { user: USER });
+    const strip = await screen.findByTestId('summary-strip');
+    await waitFor(() => expect(within(strip).getByTestId('strip-capital')).toHaveTextContent('250.00 USDT'), { timeout: 5000 });
+    expect(within(strip).getByTestId('strip-running')).toHaveTextContent('1 of 3');
+    expect(within(strip).getByTestId('strip-today')).toHaveTextContent('+1.25 USDT');
+    expect(within(strip).getByTestId('strip-total')).toHaveTextContent('+4.50 USDT');
+    const card = screen.getAllByTestId('bot-card').find((c) => c.getAttribute('data-bot-id') === 'a')!;
+    expect(within(card).getByTestId('live-price')).toHaveTextContent('100.00');
+    expect(within(card).getByTestId('position')).toHaveTextContent('1 BTC');
+    expect(within(card).getByTestId('profit')).toHaveTextContent('+3.50 USDT');
+    expect(within(card).getByRole('img', { name: 'Recent price of BTC/USDT' })).toBeInTheDocument();
+
+    await userEvent.selectOptions(screen.getByLabelText('Exchange'), 'Kucoin');
+    expect(screen.getAllByTestId('bot-card').map((c) => c.getAttribute('data-bot-id'))).toEqual(['b']);
+    await userEvent.selectOptions(screen.getByLabelText('Exchange'), 'all');
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'running');
+    expect(screen.getAllByTestId('bot-card').map((c) => c.getAttribute('data-bot-id'))).toEqual(['a']);
+    await userEvent.click(screen.getByRole('tab', { name: /Futures bots/ }));
+    expect(screen.getByText('No bot matches these filters.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The bot form's shared validation (libs/bots/src/domain/bot-market.rules.ts): the same module the
+ * form uses, with the server's schema inside. Each rule, each message.
+ */
+import {
+  botFieldErrors,
+  ladderCostOf,
+  ladderPreview,
+  marketFieldErrors,
+  maxAffordableGrid,
+  minTakeProfitPercent,
+  takeProfitAfterFirstFill,
+  type GridNumbers,
+} from '@gridrocket/bots/domain/bot-market.rules';
+import { parseCreateBot } from '@gridrocket/bots/domain/bot.rules';
+
+const valid = { exchange: 'Binance', symbol: 'BTCUSDT', entryPrice: '100', numOfOrders: '3', orderSize: '2', interval: '10', takeProfit: '1.5' };
+const grid: GridNumbers = { entryPrice: 100, numOfOrders: 3, orderSize: 2, interval: 10, takeProfit: 1.5, leverage: 1 };
+const market = { priceStep: 0.01, amountStep: 0.001, minNotional: 5 };
+
+describe('field rules: the server schema, in the form\'s words', () => {
+  it('accepts a valid form, as the server does', () => {
+    expect(botFieldErrors(valid)).toEqual({});
+    expect(() => parseCreateBot({ ...valid, botType: 'Spot' })).not.toThrow();
+  });
+
+  it.each([
+    ['exchange', '', 'Exchange is required'],
+    ['exchange', 'Kraken', 'Exchange must be Binance or Kucoin'],
+    ['symbol', '', 'Pair is required'],
+    ['symbol', 'DOGEEUR', 'Pair must be one of the offered pairs, e.g. BTCUSDT'],
+    ['entryPrice', '', 'Entry Price is required'],
+    ['entryPrice', '12345678901', 'Entry Price must be at most 10 characters'],
+    ['entryPrice', '-5', 'Entry Price must be a number greater than 0'],
+    ['entryPrice', 'abc', 'Entry Price must be a number greater than 0'],
+    ['numOfOrders', '', 'Grid size is required'],
+    ['numOfOrders', '100', 'Grid size must be at most 2 characters'],
+    ['numOfOrders', '0', 'Grid size must be a number greater than 0'],
+    ['numOfOrders', '.5', 'Grid size must be a whole number'],
+    ['orderSize', '', 'Order size is required'],
+    ['orderSize', '99999', 'Order size must be at most 4 characters'],
+    ['orderSize', '0', 'Order size must be a number greater than 0'],
+    ['interval', '', 'Price interval is required'],
+    ['interval', '12345678901', 'Price interval must be at most 10 characters'],
+    ['interval', '0', 'Price interval must be a number greater than 0'],
+    ['takeProfit', '', 'Take profit is required'],
+    ['takeProfit', '12345678901', 'Take profit must be at most 10 characters'],
+    ['takeProfit', '0', 'Take profit must be a number greater than 0'],
+  ])('%s = %p → "%s"', (field, value, message) => {
+    const errors = botFieldErrors({ ...valid, [field]: value });
+    expect(errors[field as keyof typeof errors]).toBe(message);
+    // and the server refuses the same body with the same rule
+    expect(() => parseCreateBot({ ...valid, [field]: value, botType: 'Spot' })).toThrow();
+  });
+
+  it('edit has no pair field', () => {
+    const { symbol: _s, ...edit } = valid;
+    expect(botFieldErrors(edit, 'edit')).toEqual({});
+  });
+});
+
+describe('market rules', () => {
+  it('accepts a grid on the market\'s steps, above its minimums and within the balance', () => {
+    expect(marketFieldErrors(grid, market, 10_000)).toEqual({});
+  });
+
+  it('entry price off the price step', () => {
+    expect(marketFieldErrors({ ...grid, entryPrice: 100.005 }, market).entryPrice).toBe("Entry Price must be a multiple of 0.01 (the market's price step)");
+  });
+
+  it('interval off the price step', () => {
+    expect(marketFieldErrors({ ...grid, interval: 0.004 }, market).interval).toBe("Price interval must be a multiple of 0.01 (the market's price step)");
+  });
+
+  it('order size off the amount step', () => {
+    expect(marketFieldErrors({ ...grid, orderSize: 0.0005 }, market).orderSize).toBe("Order size must be a multiple of 0.001 (the market's amount step)");
+  });
+
+  it('order size below the minimum amount', () => {
+    expect(marketFieldErrors({ ...grid, orderSize: 0.5 }, { ...market, minAmount: 1 }).orderSize).toBe("Order size must be at least 1 (the market's minimum amount)");
+  });
+
+  it('lowest order below the minimum order value', () => {
+    expect(marketFieldErrors({ ...grid, orderSize: 0.06 }, market).orderSize).toBe(
+      "The lowest order is worth 4.8 USDT, below the market's minimum order value of 5 USDT",
+    );
+  });
+
+  it('a ladder that reaches 0', () => {
+    expect(marketFieldErrors({ ...grid, numOfOrders: 11 }, market).numOfOrders).toBe('The lowest order would be at 0: lower the grid size or the price interval');
+  });
+
+  it('take profit that does not pay the round-trip fees', () => {
+    const fees = { ...market, makerFee: 0.001, takerFee: 0.001 };
+    expect(minTakeProfitPercent(fees)).toBe(0.2);
+    expect(marketFieldErrors({ ...grid, takeProfit: 0.15 }, fees).takeProfit).toBe('Take profit must be above 0.2 %: the buy and the sell pay 0.1 % in fees each');
+    expect(marketFieldErrors({ ...grid, takeProfit: 0.25 }, fees).takeProfit).toBeUndefined();
+  });
+
+  it('a ladder that costs more than the available balance (the issue\'s 1.2e15 USDT case)', () => {
+    const huge: GridNumbers = { entryPrice: 1234567890, numOfOrders: 99, orderSize: 9999, interval: 1, takeProfit: 1, leverage: 1 };
+    expect(marketFieldErrors(huge, { priceStep: 0.01, amountStep: 0.001, minNotional: 5 }, 10_000).numOfOrders).toMatch(
+      /^The ladder costs [0-9.e+]+ USDT, more than the 10000 USDT available$/,
+    );
+    expect(marketFieldErrors(grid, market, 539.99).numOfOrders).toBe('The ladder costs 540 USDT, more than the 539.99 USDT available');
+  });
+});
+
+describe('preview and help', () => {
+  it('lists every rung\'s price and size and the take-profit after the first fill', () => {
+    expect(ladderPreview(grid)).toEqual([
+      { price: 100, size: 2 },
+      { price: 90, size: 2 },
+      { price: 80, size: 2 },
+    ]);
+    expect(takeProfitAfterFirstFill(grid)).toBe(101.5);
+    expect(ladderCostOf(grid)).toBe(540);
+    expect(ladderCostOf({ ...grid, leverage: 10 })).toBe(54);
+  });
+
+  it('max affordable grid: the most rungs the balance pays for', () => {
+    expect(maxAffordableGrid(grid, 540)).toBe(3);
+    expect(maxAffordableGrid(grid, 539)).toBe(2);
+    expect(maxAffordableGrid(grid, 100)).toBe(0);
+    // never past a rung at or below 0
+    expect(maxAffordableGrid(grid, 1e9)).toBe(10);
+  });
+});

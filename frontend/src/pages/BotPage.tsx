@@ -1,0 +1,245 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ArrowLeft, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
+import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
+import { botPhase, type Bot, type BotSummary } from '../api/types';
+import { BotTabs } from '../bots/BotTabs';
+import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
+import { compact, duration, leverageText, percent, price, signedUsdt, usdt } from '../bots/format';
+import { pairLabel } from '../bots/pairs';
+import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
+import { useUser } from '../store/hooks';
+
+const BotChart = lazy(() => import('../bots/BotChart'));
+
+const PHASE_TEXT = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' } as const;
+const STATE_TEXT = { open: 'Open', filled: 'Filled', cancelled: 'Cancelled' } as const;
+/** While running, the figures are read again this often (the price moves between fills too). */
+const REFRESH_MS = 3000;
+
+/** Runtime that keeps counting between two reads of the summary while the bot runs. */
+function useTicking(seconds: number | undefined, running: boolean): number | undefined {
+  const [base, setBase] = useState({ at: Date.now(), seconds });
+  const [, tick] = useState(0);
+  useEffect(() => setBase({ at: Date.now(), seconds }), [seconds]);
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(t);
+  }, [running]);
+  if (base.seconds === undefined) return undefined;
+  return running ? base.seconds + Math.floor((Date.now() - base.at) / 1000) : base.seconds;
+}
+
+/**
+ * One bot (issue 13): the live chart, the ladder with each order's state, the position and its
+ * P&L, fees, cycles, runtime and annualised return, the last error in words, and start, stop,
+ * edit and delete; its history one tab away. Live over the socket (bot:activity, bot:status).
+ */
+export default function BotPage() {
+  const { id = '' } = useParams();
+  const user = useUser()!;
+  const navigate = useNavigate();
+  const { data: bots, isLoading } = useGetBotsQuery(user.uid);
+  const bot = bots?.find((b) => b.id === id);
+  const phase = bot ? botPhase(bot) : 'stopped';
+  const { data: summary } = useGetSummaryQuery(id, { skip: !bot, pollingInterval: phase === 'running' ? REFRESH_MS : 0 });
+  const actions = useBotActions(user.uid, { onDeleted: () => navigate('/bots') });
+
+  if (isLoading) {
+    return (
+      <div className="page-loading" role="status">
+        <div className="spinner" aria-hidden="true" />
+        <span className="sr-only">Loading the bot…</span>
+      </div>
+    );
+  }
+  if (!bot) {
+    return (
+      <div className="page">
+        <h1>Bot not found</h1>
+        <p className="muted">It may have been deleted.</p>
+        <Link to="/bots">Back to bots</Link>
+      </div>
+    );
+  }
+  const futures = bot.bottype === 'Futures';
+  const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
+  const running = phase !== 'stopped';
+  const lastError = summary?.lastError ?? (phase === 'stopped' ? bot.lasterror : null) ?? null;
+
+  return (
+    <div className="page page--wide botpage" data-testid="bot-page" data-bot-id={bot.id} data-state={phase}>
+      <div className="page__head botpage__head">
+        <div>
+          <Link to="/bots" className="back-link" aria-label="Back to bots">
+            <ArrowLeft size={16} aria-hidden="true" /> Bots
+          </Link>
+          <h1 className="botpage__title">
+            <CoinIcon symbol={bot.symbol} size={32} /> {pairLabel(bot.symbol)}
+            <span className={`status status--${phase}`} role="status">
+              <span className="status__dot" aria-hidden="true" />
+              {PHASE_TEXT[phase]}
+            </span>
+          </h1>
+          <p className="muted with-icon">
+            <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
+            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''}
+          </p>
+        </div>
+        <div className="botpage__actions" role="group" aria-label="Bot actions">
+          {phase === 'running' ? (
+            <button type="button" className="btn btn--stop" onClick={() => actions.stop(bot)} aria-label={`Stop ${label}`}>
+              <Square size={16} aria-hidden="true" /> Stop
+            </button>
+          ) : (
+            <button type="button" className="btn btn--start" onClick={() => actions.start(bot)} disabled={phase !== 'stopped'} aria-label={`Start ${label}`}>
+              <Play size={16} aria-hidden="true" /> {phase === 'stopped' ? 'Start' : PHASE_TEXT[phase]}
+            </button>
+          )}
+          <button type="button" className="btn btn--ghost" onClick={() => actions.edit(bot)} disabled={running} aria-label={`Edit ${label}`} title={running ? 'Stop the bot to edit it' : 'Edit bot'}>
+            <Pencil size={16} aria-hidden="true" /> Edit
+          </button>
+          <button type="button" className="btn btn--ghost btn--danger-ghost" onClick={() => actions.remove(bot)} disabled={running} aria-label={`Delete ${label}`} title={running ? 'Stop the bot to delete it' : 'Delete bot'}>
+            <Trash2 size={16} aria-hidden="true" /> Delete
+          </button>
+        </div>
+      </div>
+
+      <BotTabs id={bot.id} current="overview" />
+
+      {lastError ? <LastError message={lastError} at={summary?.lastErrorAt ?? null} /> : null}
+
+      <Figures bot={bot} summary={summary} running={phase === 'running'} />
+
+      <section className="card botpage__chart" aria-labelledby="chart-title">
+        <h2 id="chart-title">Price and grid</h2>
+        <Suspense fallback={<div className="chart-empty">Loading chart…</div>}>
+          <BotChart bot={bot} large />
+        </Suspense>
+      </section>
+
+      <div className="botpage__cols">
+        <Ladder summary={summary} />
+        <section className="card" aria-labelledby="settings-title">
+          <h2 id="settings-title">Settings</h2>
+          <dl className="settings-facts">
+            <div><dt>Entry price</dt><dd>{price(bot.entryprice)}</dd></div>
+            <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
+            <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
+            <div><dt>Price interval</dt><dd>{price(bot.interval)}</dd></div>
+            <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>
+            {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
+          </dl>
+        </section>
+      </div>
+      {actions.dialogs}
+    </div>
+  );
+}
+
+function LastError({ message, at }: { message: string; at: number | null }) {
+  return (
+    <div className="notice notice--error" role="alert" data-testid="last-error">
+      <TriangleAlert size={18} aria-hidden="true" />
+      <div>
+        <strong>Last error{at ? ` (${new Date(at).toLocaleString()})` : ''}:</strong> {message}
+        {isNoKeyRefusal(message) ? (
+          <>
+            {' '}
+            <Link to="/security">Add an API key on the Security page</Link>.
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The bot's figures; `data-testid`s name them for the tests. */
+export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSummary | undefined; running: boolean }) {
+  const runtime = useTicking(summary?.runtimeSeconds, running);
+  const tone = (n: number | undefined) => (n === undefined || n === 0 ? '' : n > 0 ? 'up' : 'down');
+  const base = bot.symbol.replace(/USDT$|USDC$/, '');
+  const items: Array<{ key: string; label: string; value: string; tone?: string; hint?: string }> = [
+    { key: 'price', label: 'Last price', value: summary?.lastPrice != null ? `${usdt(summary.lastPrice)}` : '—' },
+    { key: 'position', label: 'Position', value: summary ? `${compact(summary.position)} ${base}` : '—' },
+    { key: 'average-entry', label: 'Average entry', value: summary?.averageEntry != null ? usdt(summary.averageEntry) : '—' },
+    { key: 'unrealised', label: 'Unrealised P&L', value: summary ? `${signedUsdt(summary.unrealisedPnl)} USDT` : '—', tone: tone(summary?.unrealisedPnl), hint: 'position × (price − average entry), before the fees of the sale' },
+    { key: 'realised', label: 'Realised P&L', value: summary ? `${signedUsdt(summary.realisedPnl)} USDT` : '—', tone: tone(summary?.realisedPnl) },
+    { key: 'fees', label: 'Fees paid', value: summary ? `${usdt(summary.feesPaid)} USDT` : '—' },
+    { key: 'cycles', label: 'Cycles completed', value: summary ? String(summary.cyclesCompleted) : '—' },
+    { key: 'fills', label: 'Fills', value: summary ? String(summary.fills) : '—' },
+    { key: 'runtime', label: 'Runtime', value: runtime !== undefined ? duration(runtime) : '—' },
+    {
+      key: 'annualised',
+      label: 'Annualised return',
+      value: summary?.annualisedReturn != null ? `${summary.annualisedReturn.toFixed(2)}%` : '—',
+      tone: tone(summary?.annualisedReturn ?? undefined),
+      hint: 'realised P&L over the ladder’s cost, scaled to a year of runtime (shown after 10 minutes)',
+    },
+    { key: 'capital', label: 'Capital in use', value: summary ? `${usdt(summary.capitalInUse)} USDT` : '—' },
+  ];
+  return (
+    <dl className="figures" aria-label="Figures">
+      {items.map((f) => (
+        <div key={f.key} className="figure" title={f.hint}>
+          <dt>{f.label}</dt>
+          <dd className={f.tone} data-testid={`figure-${f.key}`}>
+            {f.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Ladder({ summary }: { summary: BotSummary | undefined }) {
+  const rows = summary?.ladder ?? [];
+  const tp = summary?.takeProfit ?? null;
+  return (
+    <section className="card" aria-labelledby="ladder-title">
+      <h2 id="ladder-title">Orders</h2>
+      {rows.length === 0 && !tp ? (
+        <p className="muted">No orders placed yet: start the bot and its ladder appears here.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="ladder" aria-label="Ladder orders">
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col" className="num">Price</th>
+                <th scope="col" className="num">Size</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tp ? (
+                <tr data-kind="take-profit" data-state={tp.state}>
+                  <td>Take profit</td>
+                  <td className="num">{price(tp.price)}</td>
+                  <td className="num">{compact(tp.size)}</td>
+                  <td>
+                    <span className={`pill pill--${tp.state}`}>{STATE_TEXT[tp.state]}</span>
+                  </td>
+                </tr>
+              ) : null}
+              {rows.map((r, i) => (
+                <tr key={i} data-kind="buy" data-state={r.state}>
+                  <td>Buy {i + 1}</td>
+                  <td className="num">{price(r.price)}</td>
+                  <td className="num">
+                    {compact(r.size)}
+                    {r.state === 'open' && r.filled > 0 ? <span className="muted"> ({compact(r.filled)} filled)</span> : null}
+                  </td>
+                  <td>
+                    <span className={`pill pill--${r.state}`}>{STATE_TEXT[r.state]}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

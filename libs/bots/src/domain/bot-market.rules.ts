@@ -1,0 +1,173 @@
+/**
+ * The bot form's checks, shared by the dashboard and the server (pure: no I/O, no Nest).
+ *
+ * - `botFieldErrors`: the server's own schema (bot.rules.ts: lengths, numbers above 0, bounds),
+ *   one message per field, worded with the form's labels.
+ * - `marketFieldErrors`: what only the market decides: price and amount steps, the minimum amount
+ *   and order value, a ladder that stays above 0, a take-profit above the round-trip fees and a
+ *   cost within the available balance.
+ * - `ladderPreview` and `maxAffordableGrid`: what the form shows next to the fields.
+ *
+ * Venue sources: steps and minimums are the market's `precision` and `limits` as ccxt reports
+ * them (Binance PRICE_FILTER / LOT_SIZE / NOTIONAL, Kucoin priceIncrement / baseIncrement /
+ * minFunds); fees are the market's maker and taker rates (MarketRules.makerFee / takerFee).
+ */
+import type { BotType } from '@gridrocket/shared';
+import { parseCreateBot, parseEditBot } from './bot.rules';
+
+export type BotFormField = 'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit' | 'leverage';
+export type BotFieldErrors = Partial<Record<BotFormField, string>>;
+
+/** The form's labels of the API's field names (the dashboard's words; spec section 2). */
+export const BOT_FIELD_LABELS: Record<BotFormField, string> = {
+  exchange: 'Exchange',
+  symbol: 'Pair',
+  entryPrice: 'Entry Price',
+  numOfOrders: 'Grid size',
+  orderSize: 'Order size',
+  interval: 'Price interval',
+  takeProfit: 'Take profit',
+  leverage: 'Leverage',
+};
+
+const FIELDS = Object.keys(BOT_FIELD_LABELS) as BotFormField[];
+
+/** A server message ("numOfOrders must be a whole number") in the form's words ("Grid size must …"). */
+export function labelled(field: BotFormField, message: string): string {
+  return message.startsWith(field) ? BOT_FIELD_LABELS[field] + message.slice(field.length) : message;
+}
+
+/**
+ * The server's validation of a create (or edit) body, as the first message per field: the very
+ * parse functions the API runs (bot.rules.ts: the schema, and whatever checks they add after it,
+ * such as numeric bounds and the take-profit above the fees). Values may be the text typed in the
+ * form: the schema reads text and numbers alike.
+ */
+export function botFieldErrors(values: Record<string, unknown>, mode: 'create' | 'edit' = 'create', botType: BotType = 'Spot'): BotFieldErrors {
+  const input: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) if (v !== '' && v !== undefined && v !== null) input[k] = v;
+  try {
+    if (mode === 'create') parseCreateBot({ botType, ...input });
+    // (an edit's checks may depend on the bot's type; the parser takes it where it needs it)
+    else (parseEditBot as (body: unknown, type?: BotType) => unknown)(input, botType);
+    return {};
+  } catch (err) {
+    const list = (err as { errors?: unknown }).errors;
+    if (!Array.isArray(list)) throw err;
+    const out: BotFieldErrors = {};
+    for (const e of list as { field: string; message: string }[]) {
+      const field = e.field.split('.')[0] as BotFormField;
+      if (!FIELDS.includes(field) || out[field]) continue;
+      out[field] = labelled(field, e.message);
+    }
+    return out;
+  }
+}
+
+/** The market facts the checks need (a subset of the exchange port's MarketRules). */
+export interface MarketLimits {
+  priceStep: number;
+  amountStep: number;
+  minNotional: number;
+  minAmount?: number;
+  makerFee?: number;
+  takerFee?: number;
+}
+
+export interface GridNumbers {
+  numOfOrders: number;
+  orderSize: number;
+  interval: number;
+  entryPrice: number;
+  takeProfit: number;
+  /** 1 for spot. */
+  leverage?: number;
+}
+
+const fmt = (x: number) => String(Number(x.toPrecision(12)));
+/** x is a whole number of steps (to 1e-9 of a step: prices typed in decimal are not exact binary). */
+const onStep = (x: number, step: number) => {
+  if (!(step > 0)) return true;
+  const k = x / step;
+  return Math.abs(k - Math.round(k)) < 1e-9 * Math.max(1, Math.abs(k));
+};
+const money = (x: number) => Math.round(x * 1e8) / 1e8;
+
+/** The rungs of the ladder: entry − i × interval, each of the order size, highest first. */
+export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice'>, maxRungs = 100): { price: number; size: number }[] {
+  const n = Math.min(Math.floor(g.numOfOrders), maxRungs);
+  const out: { price: number; size: number }[] = [];
+  for (let i = 0; i < n; i++) out.push({ price: money(g.entryPrice - i * g.interval), size: g.orderSize });
+  return out;
+}
+
+/** The take-profit price once the first rung has filled: entry × (1 + takeProfit / 100). */
+export function takeProfitAfterFirstFill(g: Pick<GridNumbers, 'entryPrice' | 'takeProfit'>): number {
+  return money(g.entryPrice * (1 + g.takeProfit / 100));
+}
+
+/** Σ size × price ÷ leverage over the ladder (the spec's total cost). */
+export function ladderCostOf(g: GridNumbers): number {
+  let total = 0;
+  for (const r of ladderPreview(g, 1000)) total += (r.size * r.price) / (g.leverage ?? 1);
+  return money(total);
+}
+
+/**
+ * The largest grid size (1 to `cap`) whose ladder costs at most `available` and stays above 0,
+ * or 0 when not even one rung fits.
+ */
+export function maxAffordableGrid(g: GridNumbers, available: number, cap = 99): number {
+  let best = 0;
+  let total = 0;
+  for (let i = 0; i < cap; i++) {
+    const price = g.entryPrice - i * g.interval;
+    if (price <= 0) break;
+    total += (g.orderSize * price) / (g.leverage ?? 1);
+    if (money(total) > available) break;
+    best = i + 1;
+  }
+  return best;
+}
+
+/** The smallest take-profit (%) that pays the buy and the sell at the taker rate, or null without fees. */
+export function minTakeProfitPercent(rules: Pick<MarketLimits, 'makerFee' | 'takerFee'>): number | null {
+  const rate = Math.max(rules.takerFee ?? 0, rules.makerFee ?? 0);
+  return rate > 0 ? money(2 * rate * 100) : null;
+}
+
+/**
+ * What the market refuses of a grid whose fields are each valid on their own. `available` is the
+ * quote balance the ladder may lock (null or undefined: not known, not checked).
+ */
+export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available?: number | null): BotFieldErrors {
+  const out: BotFieldErrors = {};
+  if (!onStep(g.entryPrice, rules.priceStep)) {
+    out.entryPrice = `Entry Price must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
+  }
+  if (!onStep(g.interval, rules.priceStep)) {
+    out.interval = `Price interval must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
+  }
+  if (!onStep(g.orderSize, rules.amountStep)) {
+    out.orderSize = `Order size must be a multiple of ${fmt(rules.amountStep)} (the market's amount step)`;
+  } else if (rules.minAmount && g.orderSize < rules.minAmount) {
+    out.orderSize = `Order size must be at least ${fmt(rules.minAmount)} (the market's minimum amount)`;
+  }
+  const lowest = g.entryPrice - (Math.floor(g.numOfOrders) - 1) * g.interval;
+  if (lowest <= 0) {
+    out.numOfOrders = `The lowest order would be at ${fmt(money(lowest))}: lower the grid size or the price interval`;
+  } else if (!out.orderSize && money(lowest * g.orderSize) < rules.minNotional) {
+    out.orderSize = `The lowest order is worth ${fmt(money(lowest * g.orderSize))} USDT, below the market's minimum order value of ${fmt(rules.minNotional)} USDT`;
+  }
+  const minTp = minTakeProfitPercent(rules);
+  if (minTp !== null && g.takeProfit <= minTp) {
+    out.takeProfit = `Take profit must be above ${fmt(minTp)} %: the buy and the sell pay ${fmt(minTp / 2)} % in fees each`;
+  }
+  if (available !== null && available !== undefined && !out.numOfOrders) {
+    const cost = ladderCostOf(g);
+    if (cost > available) {
+      out.numOfOrders = `The ladder costs ${fmt(cost)} USDT, more than the ${fmt(money(available))} USDT available`;
+    }
+  }
+  return out;
+}

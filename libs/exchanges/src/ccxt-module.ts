@@ -1,0 +1,38 @@
+/**
+ * The ccxt library as the adapter loads it, with the types the adapter uses.
+ */
+import * as nodeModule from 'node:module';
+import type * as CcxtModule from 'ccxt';
+
+
+/**
+ * ccxt is loaded with Node's own require: its CommonJS build requires the ESM-only @noble packages,
+ * which Node >= 20.19 loads natively (require(esm)) but Jest's module registry cannot. Outside Jest
+ * this is exactly `require('ccxt')`.
+ */
+const nativeModule: typeof nodeModule = (process as any).getBuiltinModule?.('node:module') ?? nodeModule;
+export const ccxt: typeof CcxtModule = nativeModule.createRequire(__filename)('ccxt');
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace ccxt {
+  type Exchange = CcxtModule.Exchange;
+  type Market = CcxtModule.Market;
+  type Order = CcxtModule.Order;
+  type FeeInterface = CcxtModule.FeeInterface;
+  type Trade = CcxtModule.Trade;
+}
+
+export type CcxtExchangeInstance = ccxt.Exchange;
+export type CcxtMarket = NonNullable<ccxt.Market>;
+/** ccxt's precision mode where precision values are step sizes (binance, kucoin). */
+export const TICK_SIZE = 4;
+
+/** Sends every API call of a ccxt instance to `origin` (tests: a local stand-in). */
+export function rewriteOrigin(urls: any, origin: string): any {
+  if (typeof urls === 'string') return urls.replace(/^https?:\/\/[^/]+/, origin);
+  if (urls && typeof urls === 'object') {
+    const out: any = Array.isArray(urls) ? [] : {};
+    for (const k of Object.keys(urls)) out[k] = rewriteOrigin(urls[k], origin);
+    return out;
+  }
+  return urls;
+}

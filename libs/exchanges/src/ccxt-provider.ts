@@ -1,0 +1,120 @@
+/**
+ * The live/testnet provider of ccxt ports: one adapter per user, exchange and market (built with the
+ * user's decrypted key just before use), one key-less instance per exchange and market for markets and
+ * prices, one price poller per symbol shared by every listener.
+ */
+import {
+  ccxtExchangeId,
+  type ExchangeMode,
+  type ExchangeName,
+  type ExchangeProvider,
+  type ExchangeRef,
+  type MarketType,
+  type PriceSubscriptions,
+  type ResolveCredential,
+} from './exchange.port';
+import { MissingCredentialError, type ExchangeError } from './exchange.errors';
+import { CcxtExchange, type RetryPolicy } from './ccxt.exchange';
+import { mapCcxtError } from './ccxt-errors';
+import { PriceHub } from './price-hub';
+
+export interface CcxtExchangeProviderOptions {
+  mode: Exclude<ExchangeMode, 'paper'>;
+  resolveCredential: ResolveCredential;
+  apiOrigin?: string | ((ccxtId: string) => string);
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+  enableRateLimit?: boolean;
+  /** Price polling period of the shared price subscriptions (default 2 s). */
+  pricePollMs?: number;
+  onPriceError?: (error: ExchangeError) => void;
+  /** Clock bounding fill recovery (tests: the stand-in's time). */
+  clock?: () => number;
+}
+
+/** Live/testnet provider: one ccxt instance per user, exchange and market; one price poller per symbol. */
+export class CcxtExchangeProvider implements ExchangeProvider {
+  readonly mode: ExchangeMode;
+  readonly prices: PriceSubscriptions;
+  private readonly ports = new Map<string, CcxtExchange>();
+  private readonly publics = new Map<string, CcxtExchange>();
+
+  constructor(private readonly options: CcxtExchangeProviderOptions) {
+    this.mode = options.mode;
+    this.prices = new PriceHub((key, emit) => {
+      const pub = this.publicFor(key.exchange, key.market);
+      let stopped = false;
+      let timer: NodeJS.Timeout | undefined;
+      const poll = async () => {
+        try {
+          const price = await pub.price(key.symbol);
+          if (!stopped) emit({ ...key, price, ms: Date.now() });
+        } catch (e) {
+          this.options.onPriceError?.(mapCcxtError(e));
+        }
+        if (!stopped) {
+          timer = setTimeout(poll, this.options.pricePollMs ?? 2000);
+          timer.unref?.();
+        }
+      };
+      void poll();
+      return () => {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+      };
+    });
+  }
+
+  private origin(exchange: ExchangeName, market: MarketType): string | undefined {
+    const o = this.options.apiOrigin;
+    return typeof o === 'function' ? o(ccxtExchangeId(exchange, market)) : o;
+  }
+
+  /** A key-less instance per exchange and market: markets, rules, prices. */
+  publicFor(exchange: ExchangeName, market: MarketType): CcxtExchange {
+    const k = `${exchange}|${market}`;
+    let p = this.publics.get(k);
+    if (!p) {
+      p = new CcxtExchange({ exchange, market, mode: this.options.mode, apiOrigin: this.origin(exchange, market), retry: this.options.retry, timeoutMs: this.options.timeoutMs, enableRateLimit: this.options.enableRateLimit });
+      this.publics.set(k, p);
+    }
+    return p;
+  }
+
+  async for(ref: ExchangeRef): Promise<CcxtExchange> {
+    const cred = await this.options.resolveCredential(ref.userId, ref.exchange);
+    if (!cred) throw new MissingCredentialError(ref.exchange);
+    const k = `${ref.userId}\u0001${ref.exchange}\u0001${ref.market}`;
+    const cached = this.ports.get(k);
+    if (cached && cached.hasCredential(cred)) return cached;
+    const pub = this.publicFor(ref.exchange, ref.market);
+    await pub.loadMarkets();
+    const port = new CcxtExchange({
+      exchange: ref.exchange,
+      market: ref.market,
+      mode: this.options.mode,
+      credential: cred,
+      apiOrigin: this.origin(ref.exchange, ref.market),
+      retry: this.options.retry,
+      timeoutMs: this.options.timeoutMs,
+      enableRateLimit: this.options.enableRateLimit,
+      marketsFrom: pub,
+      clock: this.options.clock,
+    });
+    this.ports.set(k, port);
+    return port;
+  }
+
+  forget(userId: string, exchange?: ExchangeName): void {
+    for (const k of [...this.ports.keys()]) {
+      const [u, e] = k.split('\u0001');
+      if (u === userId && (!exchange || e === exchange)) this.ports.delete(k);
+    }
+  }
+
+  async close(): Promise<void> {
+    (this.prices as PriceHub).closeAll();
+    this.ports.clear();
+    this.publics.clear();
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The exchange-port contract: what every adapter (paper, ccxt against each venue) does the same way,
+ * with the venue's documented behaviour as the judge (docs/exchanges.md "The port contract").
+ * `exchangePortContract(name, open)` registers the cases; `open()` gives a fresh world: the port,
+ * and a way to move the market (the venue core's price feed).
+ */
+import { DuplicateOrderError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError } from './exchange.errors';
+import type { ExchangeName, ExchangePort, MarketType } from './exchange.port';
+import { venueRules } from './venues/venue-rules';
+
+export const DAY = 86_400_000;
+/** Contract time line: the market starts at T0 and moves at the listed offsets. */
+export const CONTRACT_T0 = 1_700_000_000_000;
+export const CONTRACT_PRICES: Array<[offsetMs: number, price: string]> = [
+  [0, '95000'],
+  [3 * DAY, '93900'], // fills the buy at 94000
+  [9 * DAY, '92900'], // fills the buy at 93000
+  [16 * DAY, '91900'], // fills the buy at 92000
+  [17 * DAY, '95000'],
+];
+
+/** The price file of the contract (both exchanges, BTCUSDT). */
+export function contractCsv(): string {
+  const rows = ['ms,exchange,symbol,price'];
+  for (const [dt, p] of CONTRACT_PRICES) rows.push(`${CONTRACT_T0 + dt},Binance,BTCUSDT,${p}`, `${CONTRACT_T0 + dt},Kucoin,BTCUSDT,${p}`);
+  return rows.join('\n');
+}
+
+export interface ContractWorld {
+  port: ExchangePort;
+  /** Moves the market to T0 + offset (fills what crosses). */
+  advance(offsetMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function exchangePortContract(name: string, exchange: ExchangeName, market: MarketType, open: () => Promise<ContractWorld>): void {
+  const rules = venueRules(exchange, market);
+  const S = 'BTCUSDT';
+  const futures = market === 'futures';
+
+  describe(`exchange-port contract: ${name}`, () => {
+    let w: ContractWorld;
+    let p: ExchangePort;
+    beforeEach(async () => {
+      w = await open();
+      p = w.port;
+      if (futures) await p.setLeverage(S, 5, 'isolated');
+    });
+    afterEach(() => w.close());
+
+    it('market rules carry the steps, the minimum notional and the venue fees', async () => {
+      const r = await p.marketRules(S);
+      // Kucoin futures has no minimum order value, only a minimum of one lot
+      expect(r).toMatchObject({ priceStep: 0.01, amountStep: 0.00001, minNotional: rules.minNotional ? 5 : 0, makerFee: rules.fees.maker, takerFee: rules.fees.taker });
+    });
+
+    it('refuses a client order id an open order already has (DuplicateOrderError), keeping one order', async () => {
+      await p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'dup-1' });
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'dup-1' })).rejects.toBeInstanceOf(DuplicateOrderError);
+      expect((await p.openOrders(S)).map((o) => o.clientOrderId)).toEqual(['dup-1']);
+    });
+
+    it('refuses a client order id outside the venue format', async () => {
+      const bad = exchange === 'Kucoin' ? 'has.dot' : 'x'.repeat(37);
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: bad })).rejects.toBeInstanceOf(InvalidOrderError);
+    });
+
+    it('cancel of a filled order returns it as filled; of an unknown id is OrderNotFoundError', async () => {
+      await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: 0.001, clientOrderId: 'c-fill' });
+      await w.advance(3 * DAY);
+      expect(await p.cancelOrder(S, 'c-fill')).toMatchObject({ clientOrderId: 'c-fill', status: 'filled', filled: 0.001 });
+      await expect(p.cancelOrder(S, 'c-never')).rejects.toBeInstanceOf(OrderNotFoundError);
+      const open = await p.createLimitOrder({ symbol: S, side: 'buy', price: 80000, amount: 0.001, clientOrderId: 'c-open' });
+      expect(open.status).toBe('open');
+      expect(await p.cancelOrder(S, 'c-open')).toMatchObject({ status: 'cancelled' });
+      expect(await p.cancelOrder(S, 'c-open')).toMatchObject({ status: 'cancelled' }); // idempotent
+    });
+
+    it('recovers fills from a start time across the venue windows, oldest first, each once', async () => {
+      for (const [i, price] of [94000, 93000, 92000].entries()) {
+        await p.createLimitOrder({ symbol: S, side: 'buy', price, amount: 0.001, clientOrderId: `f-${i}` });
+      }
+      await w.advance(17 * DAY);
+      const all = await p.recentFills(S, CONTRACT_T0);
+      expect(all.map((f) => [f.clientOrderId, f.price, f.timestamp - CONTRACT_T0])).toEqual([
+        ['f-0', 94000, 3 * DAY],
+        ['f-1', 93000, 9 * DAY],
+        ['f-2', 92000, 16 * DAY],
+      ]);
+      expect((await p.recentFills(S, CONTRACT_T0 + 5 * DAY)).map((f) => f.clientOrderId)).toEqual(['f-1', 'f-2']);
+    });
+
+    it('balances after fees: the fee is charged in the venue\'s asset, and what is held is what can be sold', async () => {
+      await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: 0.001, clientOrderId: 'b-1' });
+      await w.advance(3 * DAY);
+      const [fill] = await p.recentFills(S, CONTRACT_T0);
+      const feeRate = rules.fees.maker;
+      expect(fill.fee).toBeCloseTo(94 * feeRate, 8);
+      if (market === 'spot') {
+        const btc = (await p.balances()).find((b) => b.symbol === 'BTC')!;
+        if (rules.fees.buyFeeIn === 'base') {
+          expect(fill).toMatchObject({ feeAsset: 'BTC', feeCost: 0.000001 });
+          expect(btc.balance).toBeCloseTo(0.000999, 10);
+          // the gross amount is an oversell
+          await expect(p.createLimitOrder({ symbol: S, side: 'sell', price: 99000, amount: 0.001, clientOrderId: 's-gross' })).rejects.toBeInstanceOf(InsufficientFundsError);
+          await p.createLimitOrder({ symbol: S, side: 'sell', price: 99000, amount: 0.00099, clientOrderId: 's-net' });
+        } else {
+          expect(fill).toMatchObject({ feeAsset: 'USDT' });
+          expect(btc.balance).toBeCloseTo(0.001, 10);
+          await p.createLimitOrder({ symbol: S, side: 'sell', price: 99000, amount: 0.001, clientOrderId: 's-all' });
+        }
+      } else {
+        expect(fill).toMatchObject({ feeAsset: 'USDT' });
+      }
+    });
+
+    it('rounds nothing itself: an off-step price or amount and a too small order are refused', async () => {
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000.005, amount: 0.001, clientOrderId: 'r-price' })).rejects.toBeInstanceOf(InvalidOrderError);
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.0010001, clientOrderId: 'r-amount' })).rejects.toBeInstanceOf(InvalidOrderError);
+      if (rules.minNotional) {
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.00001, clientOrderId: 'r-notional' })).rejects.toBeInstanceOf(InvalidOrderError);
+      }
+    });
+
+    it('a crossing limit order fills at the market price as a taker', async () => {
+      const o = await p.createLimitOrder({ symbol: S, side: 'buy', price: 96000, amount: 0.001, clientOrderId: 'x-1' });
+      const [fill] = await p.recentFills(S, CONTRACT_T0);
+      expect(fill).toMatchObject({ clientOrderId: 'x-1', price: 95000 });
+      expect(fill.fee).toBeCloseTo(95 * rules.fees.taker, 8);
+      expect(o.clientOrderId).toBe('x-1');
+    });
+
+    if (futures) {
+      it('one-way mode: an order for a position side is refused; a market close flattens the position', async () => {
+        expect(await p.positionMode()).toBe('oneway');
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'h-1', positionSide: 'LONG' })).rejects.toBeInstanceOf(InvalidOrderError);
+        await p.createMarketOrder({ symbol: S, side: 'buy', amount: 0.002, clientOrderId: 'm-open' });
+        expect(await p.positions(S)).toEqual([{ symbol: S, amount: 0.002, entryPrice: 95000, leverage: 5, marginMode: 'isolated' }]);
+        await p.createMarketOrder({ symbol: S, side: 'sell', amount: 0.002, clientOrderId: 'm-close', reduceOnly: true });
+        expect(await p.positions(S)).toEqual([]);
+      });
+    } else {
+      it('spot: one-way, no positions, no position side', async () => {
+        expect(await p.positionMode()).toBe('oneway');
+        expect(await p.positions()).toEqual([]);
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'h-1', positionSide: 'LONG' })).rejects.toBeInstanceOf(InvalidOrderError);
+      });
+    }
+  });
+}

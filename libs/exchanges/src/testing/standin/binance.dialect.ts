@@ -1,0 +1,148 @@
+/**
+ * Binance spot (/api/v3) and USDⓈ-M futures (/fapi) REST dialect over the venue core (stand-in).
+ * Shapes as Binance documents them (docs/exchanges.md); only the calls the ccxt adapter makes.
+ */
+import { splitSymbol } from '../../exchange.port';
+import type { FillRow, OrderRow } from '../../paper.store';
+import type { StubRequest, StubResponse } from '../exchange-stub.server';
+import type { Dialect, StandInCore } from './standin.types';
+
+const ok = (body: unknown): StubResponse => ({ status: 200, body });
+const params = (req: StubRequest) => new URLSearchParams(req.method === 'GET' || req.method === 'DELETE' ? req.rawQuery : req.body || req.rawQuery);
+const STATUS = { open: 'NEW', filled: 'FILLED', cancelled: 'CANCELED' } as const;
+
+export const binanceDialect: Dialect = (core: StandInCore) => {
+  const { venue, rules } = core;
+  const futures = core.market === 'futures';
+  const base = futures ? '/fapi/v1' : '/api/v3';
+  const u = core.units;
+  const badKey: StubResponse = { status: 401, body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } };
+  /** Runs `fn` with the request's account, or answers the venue's bad-key error. */
+  const authed = (fn: (req: StubRequest, account: NonNullable<ReturnType<StandInCore['account']>>) => StubResponse) => (req: StubRequest) => {
+    const account = core.account(req);
+    return account ? fn(req, account) : badKey;
+  };
+
+  const order = (o: OrderRow) => {
+    const cum = o.fillCost;
+    const avg = o.filled > 0 ? String(cum / o.filled) : '0';
+    const common = {
+      symbol: o.symbol, orderId: o.id, clientOrderId: o.clientOrderId, price: o.price ? u(o.price) : '0', origQty: u(o.amount), executedQty: u(o.filled),
+      status: o.status === 'cancelled' && o.filled === o.amount ? 'FILLED' : STATUS[o.status], timeInForce: 'GTC', type: o.price ? 'LIMIT' : 'MARKET',
+      side: o.side.toUpperCase(), time: o.createdAt, updateTime: o.updatedAt,
+    };
+    return futures
+      ? { ...common, avgPrice: avg, cumQuote: u(cum), reduceOnly: o.reduceOnly, closePosition: false, positionSide: 'BOTH', stopPrice: '0', workingType: 'CONTRACT_PRICE', origType: common.type, priceMatch: 'NONE', selfTradePreventionMode: 'EXPIRE_MAKER', goodTillDate: 0 }
+      : { ...common, orderListId: -1, cummulativeQuoteQty: u(cum), stopPrice: '0.00000000', icebergQty: '0.00000000', isWorking: true, workingTime: o.createdAt, origQuoteOrderQty: '0.00000000', selfTradePreventionMode: 'EXPIRE_MAKER' };
+  };
+  const trade = (f: FillRow) => {
+    const quoteQty = u(Math.round((f.price * f.amount) / 1e8));
+    return futures
+      ? { buyer: f.side === 'buy', commission: u(f.feeCost), commissionAsset: f.feeAsset, id: f.id, maker: true, orderId: f.orderId, price: u(f.price), qty: u(f.amount), quoteQty, realizedPnl: u(f.realizedPnl ?? 0), side: f.side.toUpperCase(), positionSide: 'BOTH', symbol: f.symbol, time: f.ts }
+      : { symbol: f.symbol, id: f.id, orderId: f.orderId, orderListId: -1, price: u(f.price), qty: u(f.amount), quoteQty, commission: u(f.feeCost), commissionAsset: f.feeAsset, time: f.ts, isBuyer: f.side === 'buy', isMaker: true, isBestMatch: true };
+  };
+  const symbolInfo = () =>
+    venue.symbols().map((s) => {
+      const { base: b, quote } = splitSymbol(s.symbol);
+      const filters = [
+        { filterType: 'PRICE_FILTER', minPrice: s.priceStep, maxPrice: '10000000', tickSize: s.priceStep },
+        { filterType: 'LOT_SIZE', minQty: s.amountStep, maxQty: '9000000', stepSize: s.amountStep },
+        futures ? { filterType: 'MIN_NOTIONAL', notional: s.minNotional } : { filterType: 'NOTIONAL', minNotional: s.minNotional, applyMinToMarket: true, maxNotional: '9000000', applyMaxToMarket: false, avgPriceMins: 5 },
+      ];
+      return futures
+        ? { symbol: s.symbol, pair: s.symbol, contractType: 'PERPETUAL', deliveryDate: 4133404800000, onboardDate: 1569398400000, status: 'TRADING', baseAsset: b, quoteAsset: quote, marginAsset: quote, pricePrecision: 8, quantityPrecision: 8, baseAssetPrecision: 8, quotePrecision: 8, underlyingType: 'COIN', filters, orderTypes: ['LIMIT', 'MARKET'], timeInForce: ['GTC'] }
+        : { symbol: s.symbol, status: 'TRADING', baseAsset: b, baseAssetPrecision: 8, quoteAsset: quote, quotePrecision: 8, quoteAssetPrecision: 8, orderTypes: ['LIMIT', 'MARKET'], isSpotTradingAllowed: true, isMarginTradingAllowed: false, filters, permissions: [], permissionSets: [['SPOT']] };
+    });
+  const find = (account: NonNullable<ReturnType<StandInCore['account']>>, p: URLSearchParams) => {
+    const cid = p.get('origClientOrderId');
+    if (cid) return venue.findOrder(account, p.get('symbol')!, cid);
+    const id = p.get('orderId');
+    return id ? venue.findOrderById(account, Number(id)) : null;
+  };
+
+  const routes: Record<string, (req: StubRequest) => StubResponse> = {
+    [`GET ${base}/exchangeInfo`]: () => ok({ timezone: 'UTC', serverTime: core.now(), ...(futures ? { futuresType: 'U_MARGINED', assets: [] } : {}), rateLimits: [], exchangeFilters: [], symbols: symbolInfo() }),
+    [`GET ${base}/ticker/24hr`]: (req) => {
+      const symbol = req.query.get('symbol')!;
+      const last = u(venue.priceUnits(core.exchange, symbol));
+      return ok({ symbol, lastPrice: last, openPrice: last, highPrice: last, lowPrice: last, volume: '0', quoteVolume: '0', openTime: core.now() - 86_400_000, closeTime: core.now(), count: 0 });
+    },
+    [`POST ${base}/order`]: authed((req, account) => {
+      const p = params(req);
+      const cid = p.get('newClientOrderId') ?? '';
+      if (futures && p.has('positionSide') && p.get('positionSide') !== 'BOTH') return core.venueAnswer(rules.answers.positionSideMismatch!);
+      const request = { symbol: p.get('symbol')!, side: p.get('side')!.toLowerCase() as 'buy' | 'sell', amount: Number(p.get('quantity')), clientOrderId: cid, reduceOnly: p.get('reduceOnly') === 'true' };
+      const o = p.get('type') === 'MARKET' ? venue.createOrder(account, { ...request, price: undefined }) : venue.createOrder(account, { ...request, price: Number(p.get('price')) });
+      return ok({ ...order(o), transactTime: o.createdAt, ...(futures ? {} : { fills: [] }) });
+    }),
+    [`DELETE ${base}/order`]: authed((req, account) => {
+      const p = params(req);
+      const o = find(account, p);
+      // a filled or cancelled order cannot be cancelled: the venue answers "Unknown order sent."
+      if (!o || o.status !== 'open') return core.venueAnswer(rules.answers.cancelUnknownOrder);
+      const c = venue.cancelOrder(account, o.symbol, o.clientOrderId);
+      return ok({ ...order(c), origClientOrderId: c.clientOrderId, transactTime: c.updatedAt });
+    }),
+    [`GET ${base}/order`]: authed((req, account) => {
+      const o = find(account, params(req));
+      return o ? ok(order(o)) : core.venueAnswer(rules.answers.lookupUnknownOrder);
+    }),
+    [`GET ${base}/openOrders`]: authed((req, account) => ok(venue.openOrders(account, req.query.get('symbol')!).map(order))),
+    [`GET ${futures ? '/fapi/v1/userTrades' : '/api/v3/myTrades'}`]: authed((req, account) => {
+      const p = params(req);
+      const num = (k: string) => (p.has(k) ? Number(p.get(k)) : undefined);
+      const w = core.window(num('startTime'), num('endTime'));
+      if ('refused' in w) return w.refused;
+      const limit = Math.min(num('limit') ?? rules.tradeHistory.defaultLimit, rules.tradeHistory.maxLimit);
+      const all = core.fillsBetween(account, p.get('symbol')!, w.from, w.to);
+      return ok((w.newest ? all.slice(-limit) : all.slice(0, limit)).map(trade));
+    }),
+  };
+  if (futures) {
+    routes['GET /fapi/v3/account'] = authed((_req, account) => {
+      const usdt = venue.balances(account).find((b) => b.symbol === 'USDT') ?? { balance: 0, available: 0 };
+      const a = { asset: 'USDT', walletBalance: String(usdt.balance), unrealizedProfit: '0', marginBalance: String(usdt.balance), availableBalance: String(usdt.available), maxWithdrawAmount: String(usdt.available), crossWalletBalance: String(usdt.balance), updateTime: core.now() };
+      return ok({ totalWalletBalance: a.walletBalance, availableBalance: a.availableBalance, assets: [a], positions: [] });
+    });
+    routes['POST /fapi/v1/leverage'] = authed((req, account) => {
+      const p = params(req);
+      const lev = Number(p.get('leverage'));
+      const mode = marginModes.get(p.get('symbol')!) ?? venue.positions(account, p.get('symbol')!)[0]?.marginMode ?? 'cross';
+      venue.setLeverage(account, p.get('symbol')!, lev, mode as 'isolated' | 'cross');
+      return ok({ leverage: lev, maxNotionalValue: '80000000', symbol: p.get('symbol') });
+    });
+    const marginModes = new Map<string, string>();
+    routes['POST /fapi/v1/marginType'] = authed((req) => {
+      const p = params(req);
+      marginModes.set(p.get('symbol')!, p.get('marginType') === 'ISOLATED' ? 'isolated' : 'cross');
+      return ok({ code: 200, msg: 'success' });
+    });
+    routes['GET /fapi/v1/leverageBracket'] = () =>
+      ok(venue.symbols().map((s) => ({ symbol: s.symbol, notionalCoef: 1, brackets: [{ bracket: 1, initialLeverage: 125, notionalCap: 1e9, notionalFloor: 0, maintMarginRatio: 0.004, cum: 0 }] })));
+    routes['GET /fapi/v1/positionSide/dual'] = authed(() => ok({ dualSidePosition: false }));
+    routes['GET /fapi/v1/symbolConfig'] = authed((_req, account) =>
+      ok(venue.positionRisk(account).map((r) => ({ symbol: r.symbol, marginType: 'CROSSED', isAutoAddMargin: 'false', leverage: r.leverage, maxNotionalValue: '80000000' }))),
+    );
+    const positionRisk = authed((req, account) =>
+      ok(
+        venue.positions(account, req.query.get('symbol') ?? undefined).map((p) => ({
+          symbol: p.symbol, positionSide: 'BOTH', positionAmt: String(p.amount), entryPrice: String(p.entryPrice), breakEvenPrice: String(p.entryPrice),
+          markPrice: u(venue.priceUnits(core.exchange, p.symbol)), unRealizedProfit: '0', liquidationPrice: '0', isolatedMargin: '0', notional: String(p.amount * p.entryPrice),
+          marginAsset: 'USDT', isolatedWallet: '0', initialMargin: '0', maintMargin: '0', positionInitialMargin: '0', openOrderInitialMargin: '0', adl: 0,
+          bidNotional: '0', askNotional: '0', leverage: String(p.leverage), marginType: p.marginMode === 'isolated' ? 'isolated' : 'cross', updateTime: core.now(),
+        })),
+      ),
+    );
+    routes['GET /fapi/v3/positionRisk'] = positionRisk;
+    routes['GET /fapi/v2/positionRisk'] = positionRisk;
+  } else {
+    routes['GET /api/v3/account'] = authed((_req, account) =>
+      ok({
+        makerCommission: 10, takerCommission: 10, canTrade: true, canWithdraw: true, canDeposit: true, updateTime: core.now(), accountType: 'SPOT', permissions: ['SPOT'],
+        commissionRates: { maker: String(rules.fees.maker), taker: String(rules.fees.taker), buyer: '0', seller: '0' },
+        balances: venue.balances(account).map((b) => ({ asset: b.symbol, free: String(b.available), locked: String(Math.round((b.balance - b.available) * 1e8) / 1e8) })),
+      }),
+    );
+  }
+  return routes;
+};

@@ -1,0 +1,109 @@
+/**
+ * Venue-faithful stand-ins: each venue's REST dialect (binance, binanceusdm, kucoin, kucoinfutures)
+ * served on 127.0.0.1 over ONE venue core, the paper exchange (matching, accounts, held funds, fees
+ * and the venue rules of libs/exchanges/src/venues). The ccxt adapter talks to them exactly as to the
+ * venue, and they answer as the venue documents it: trade-history windows, client id format,
+ * duplicate and unknown-order answers, oversells after base-coin fees (docs/exchanges.md).
+ */
+import type { ExchangeName, MarketType } from '../../exchange.port';
+import { ExchangeError, DuplicateOrderError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError, UnknownSymbolError } from '../../exchange.errors';
+import { fromUnits } from '../../fixed-point';
+import type { PaperVenue } from '../../paper.exchange';
+import type { OrderRow } from '../../paper.store';
+import { venueRules, type VenueAnswer } from '../../venues/venue-rules';
+import { ExchangeStub, type StubHandler } from '../exchange-stub.server';
+import type { CcxtId } from '../ccxt.fixtures';
+import { binanceDialect } from './binance.dialect';
+import { kucoinDialect } from './kucoin.dialect';
+
+export type { StandInKey, StandInCore, Dialect } from './standin.types';
+import type { StandInKey, StandInCore } from './standin.types';
+
+export function ccxtIdOf(exchange: ExchangeName, market: MarketType): CcxtId {
+  if (exchange === 'Binance') return market === 'spot' ? 'binance' : 'binanceusdm';
+  return market === 'spot' ? 'kucoin' : 'kucoinfutures';
+}
+
+export interface VenueStandIn {
+  id: CcxtId;
+  stub: ExchangeStub;
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Starts the stand-in of one venue (exchange + market) over `venue`, for these API keys. */
+export async function startVenueStandIn(
+  venue: PaperVenue,
+  exchange: ExchangeName,
+  market: MarketType,
+  keys: readonly StandInKey[],
+  options: { now?: () => number } = {},
+): Promise<VenueStandIn> {
+  const rules = venueRules(exchange, market);
+  const now = options.now ?? Date.now;
+  const byKey = new Map(keys.map((k) => [k.apiKey, k]));
+  const core: StandInCore = {
+    venue,
+    rules,
+    exchange,
+    market,
+    now,
+    account(req) {
+      const key = String(req.headers['x-mbx-apikey'] ?? req.headers['kc-api-key'] ?? '');
+      const k = byKey.get(key);
+      return k ? venue.account(k.userId, exchange, market) : null;
+    },
+    venueAnswer: (a) => ({ status: a.status, body: { code: a.code, msg: a.msg } }),
+    answer(e) {
+      const a = rules.answers;
+      const v = (x: VenueAnswer) => core.venueAnswer(x);
+      if (e instanceof DuplicateOrderError) return v(a.duplicateClientOrderId);
+      if (e instanceof InsufficientFundsError) return v(a.insufficientFunds);
+      if (e instanceof OrderNotFoundError) return v(a.lookupUnknownOrder);
+      if (e instanceof UnknownSymbolError) return v({ status: 400, code: exchange === 'Binance' ? -1121 : '400100', msg: 'Invalid symbol.' });
+      if (e instanceof InvalidOrderError) {
+        const r = e.reason ?? '';
+        if (/client order id/.test(r)) return v(a.badClientOrderId);
+        if (/price must be a multiple/.test(r)) return v(a.priceStep);
+        if (/amount must be/.test(r)) return v(a.amountStep);
+        if (/order value/.test(r)) return v(a.minNotional);
+        if (/position side/.test(r) && a.positionSideMismatch) return v(a.positionSideMismatch);
+        return v({ status: 400, code: exchange === 'Binance' ? -2010 : '400100', msg: r || 'Order rejected.' });
+      }
+      if (e instanceof ExchangeError) return v({ status: 400, code: exchange === 'Binance' ? -1000 : '400100', msg: e.message });
+      return { status: 500, body: { code: -1000, msg: 'An unknown error occurred while processing the request.' } };
+    },
+    units: (n) => String(fromUnits(n)),
+    fillsBetween(account, symbol, from, to) {
+      return venue.fills(account, symbol, Math.max(0, from)).filter((f) => f.ts <= to);
+    },
+    window(start, end) {
+      const { maxWindowMs, startOnlyMs, noRange } = rules.tradeHistory;
+      if (start !== undefined && end !== undefined) {
+        return end - start > maxWindowMs ? { refused: core.venueAnswer(rules.answers.tradeWindowTooLong) } : { from: start, to: end, newest: false };
+      }
+      if (start !== undefined) return { from: start, to: start + startOnlyMs, newest: false };
+      if (end !== undefined) return { from: end - startOnlyMs, to: end, newest: false };
+      if (noRange === 'newest') return { from: 0, to: Infinity, newest: true };
+      return { from: now() - noRange, to: now(), newest: false };
+    },
+  };
+  const routes = (exchange === 'Binance' ? binanceDialect : kucoinDialect)(core);
+  const guarded: Record<string, StubHandler> = {};
+  for (const [k, h] of Object.entries(routes)) {
+    guarded[k] = (req) => {
+      try {
+        return h(req);
+      } catch (e) {
+        return core.answer(e);
+      }
+    };
+  }
+  const stub = await ExchangeStub.start(guarded);
+  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, close: () => stub.close() };
+}
+
+/** Binance-style order status of a paper order. */
+export function isDone(o: OrderRow): boolean {
+  return o.status !== 'open';
+}

@@ -1,0 +1,33 @@
+/**
+ * Binance USDⓈ-M futures: the documented rules a bot depends on, as data. Sources: docs/exchanges.md (Binance USDⓈ-M futures).
+ */
+import type { VenueRules } from './venue.types';
+
+import { DAY } from './binance-spot.rules';
+
+export const BINANCE_USDM: VenueRules = {
+  id: 'binance-usdm',
+  exchange: 'Binance',
+  market: 'futures',
+  fees: { maker: 0.0002, taker: 0.0005, buyFeeIn: 'quote', sellFeeIn: 'quote', discountAsset: 'BNB', discount: 0.1 },
+  clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
+  minNotional: true,
+  tradeHistory: { maxWindowMs: 7 * DAY, defaultLimit: 500, maxLimit: 1000, startOnlyMs: 7 * DAY, noRange: 7 * DAY, retentionMs: 183 * DAY },
+  positionModes: ['oneway', 'hedge'],
+  marginModes: ['isolated', 'cross'],
+  leveragePerOrder: false,
+  rateLimit: { statuses: [429, 418], retryAfterHeader: true, answer: { status: 429, code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' } },
+  answers: {
+    duplicateClientOrderId: { status: 400, code: -4116, msg: 'ClientOrderId is duplicated.' },
+    cancelUnknownOrder: { status: 400, code: -2011, msg: 'Unknown order sent.' },
+    lookupUnknownOrder: { status: 400, code: -2013, msg: 'Order does not exist.' },
+    insufficientFunds: { status: 400, code: -2019, msg: 'Margin is insufficient.' },
+    badClientOrderId: { status: 400, code: -1100, msg: "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[\\.A-Z\\:/a-z0-9_-]{1,36}$'." },
+    tradeWindowTooLong: { status: 400, code: -1127, msg: 'More than 7 days between startTime and endTime.' },
+    positionSideMismatch: { status: 400, code: -4061, msg: "Order's position side does not match user's setting." },
+    reduceOnlyInHedgeMode: { status: 400, code: -1106, msg: "Parameter 'reduceonly' sent when not required." },
+    minNotional: { status: 400, code: -4164, msg: "Order's notional must be no smaller than 100 (unless you choose reduce only)." },
+    priceStep: { status: 400, code: -4014, msg: 'Price not increased by tick size.' },
+    amountStep: { status: 400, code: -1111, msg: 'Precision is over the maximum defined for this asset.' },
+  },
+};

@@ -1,0 +1,65 @@
+/** The shape of a venue's rules (venues/<venue>.rules.ts); pure types. */
+import type { ExchangeName, MarketType, PositionMode, MarginMode } from '../exchange.port';
+
+export type VenueId = 'binance-spot' | 'binance-usdm' | 'kucoin-spot' | 'kucoin-futures';
+
+/** An error answer exactly as the venue sends it (HTTP status and body). */
+export interface VenueAnswer {
+  status: number;
+  code: string | number;
+  msg: string;
+}
+
+export interface VenueRules {
+  id: VenueId;
+  exchange: ExchangeName;
+  market: MarketType;
+  fees: {
+    /** Default (lowest tier) rates as fractions: 0.001 = 0.1 %. */
+    maker: number;
+    taker: number;
+    /** The asset a fill's fee is charged in: 'base' = the coin received on a buy (Binance spot). */
+    buyFeeIn: 'base' | 'quote';
+    sellFeeIn: 'quote';
+    /** Paying fees in BNB (Binance) / KCS (Kucoin) when the account enables it: the discount. */
+    discountAsset?: 'BNB' | 'KCS';
+    discount?: number;
+  };
+  clientOrderId: { pattern: RegExp; maxLength: number };
+  /** Does the venue refuse orders below a minimum value? (Kucoin futures: only a minimum of 1 lot.) */
+  minNotional: boolean;
+  tradeHistory: {
+    /** Longest allowed startTime..endTime span. */
+    maxWindowMs: number;
+    /** Page size: default and maximum. */
+    defaultLimit: number;
+    maxLimit: number;
+    /** With only a start time the venue answers [start, start + this]. */
+    startOnlyMs: number;
+    /** Without start and end: the newest `limit` trades, or [now − this, now]. */
+    noRange: 'newest' | number;
+    /** How far back the venue keeps trades for this endpoint (Infinity: not documented). */
+    retentionMs: number;
+  };
+  positionModes: readonly PositionMode[];
+  marginModes: readonly MarginMode[];
+  /** Kucoin futures: leverage and margin mode travel on every order. */
+  leveragePerOrder: boolean;
+  rateLimit: { statuses: readonly number[]; retryAfterHeader: boolean; answer: VenueAnswer };
+  answers: {
+    duplicateClientOrderId: VenueAnswer;
+    /** Cancel of an order that is already filled or cancelled (or never existed). */
+    cancelUnknownOrder: VenueAnswer;
+    lookupUnknownOrder: VenueAnswer;
+    insufficientFunds: VenueAnswer;
+    badClientOrderId: VenueAnswer;
+    tradeWindowTooLong: VenueAnswer;
+    /** Binance futures: an order whose positionSide does not match the account's position mode. */
+    positionSideMismatch?: VenueAnswer;
+    /** Binance futures: reduceOnly sent in hedge mode. */
+    reduceOnlyInHedgeMode?: VenueAnswer;
+    minNotional: VenueAnswer;
+    priceStep: VenueAnswer;
+    amountStep: VenueAnswer;
+  };
+}

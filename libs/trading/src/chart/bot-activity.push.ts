@@ -1,0 +1,76 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EVENT_STORE, EventStore, Subscription } from '@gridrocket/event-store';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { BOT_LIST_COLLECTION, BOT_TRADING_EVENTS, BotDoc } from '@gridrocket/bots';
+import { PUSH, PushPort } from '@gridrocket/shared/http';
+
+/** Fills come in bursts: one push per bot per this many ms is enough for a screen. */
+const COALESCE_MS = 150;
+
+/**
+ * Tells the owner's sockets `bot:activity {id, type}` when the runner records an order, a fill,
+ * a profit or a cycle of their bot, so the bot page, the cards and the chart refresh live. The
+ * lifecycle (start, stop, edit) is pushed by the bot list (bot:status, bot:changed).
+ */
+@Injectable()
+export class BotActivityPush implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger('BotActivityPush');
+  private sub: Subscription | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly owners = new Map<string, string>();
+  private readonly pending = new Map<string, { type: string; timer: NodeJS.Timeout }>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PUSH) private readonly push: PushPort,
+  ) {}
+
+  onModuleInit() {
+    const sub = this.events.subscribeToAll({ fromPosition: 'end', filter: { streamPrefixes: ['bot-'], eventTypes: BOT_TRADING_EVENTS } });
+    this.sub = sub;
+    this.loop = (async () => {
+      try {
+        for await (const e of sub) this.schedule(e.streamId.slice('bot-'.length), e.type);
+      } catch (err) {
+        this.logger.warn(`activity subscription ended: ${(err as Error).message}`);
+      }
+    })();
+  }
+
+  private schedule(id: string, type: string) {
+    const queued = this.pending.get(id);
+    if (queued) {
+      queued.type = type;
+      return;
+    }
+    const entry = { type, timer: setTimeout(() => void this.flush(id), COALESCE_MS) };
+    entry.timer.unref?.();
+    this.pending.set(id, entry);
+  }
+
+  private async flush(id: string) {
+    const entry = this.pending.get(id);
+    this.pending.delete(id);
+    if (!entry) return;
+    try {
+      let owner = this.owners.get(id);
+      if (!owner) {
+        const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id);
+        if (!doc) return;
+        owner = doc.userid;
+        this.owners.set(id, owner);
+      }
+      this.push.toUser(owner, 'bot:activity', { id, type: entry.type });
+    } catch (err) {
+      this.logger.warn(`activity push for ${id}: ${(err as Error).message}`);
+    }
+  }
+
+  async beforeApplicationShutdown() {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    await this.sub?.close();
+    await this.loop;
+  }
+}

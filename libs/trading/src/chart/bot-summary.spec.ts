@@ -1,0 +1,97 @@
+import { buildBotSummary, SummaryEvent } from './bot-summary';
+
+const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
+const ev = (type: string, data: Record<string, unknown>, at = T0): SummaryEvent => ({ type, data: { botId: 'b', ...data }, at });
+const created = ev('BotCreated', { numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 1, leverage: 1 });
+const placed = (id: string, price: number, cycle = 0, run = 4) => ev('OrderPlaced', { run, clientOrderId: id, price, amount: 1, side: 'buy', cycle });
+const fill = (id: string, price: number, at: number, amount = 1, fee = 0.1, run = 4) =>
+  ev('OrderFilled', { run, clientOrderId: id, price, amount, side: 'buy', fee, cycle: 0 }, at);
+
+describe('bot summary (the bot page figures)', () => {
+  it('given a placed ladder and two buy fills, then rung states, position, average entry and unrealised P&L at the price now', () => {
+    const s = buildBotSummary(
+      [created, ev('BotStarted', { pid: 1 }, T0), placed('b0', 100), placed('b1', 90), placed('b2', 80), fill('b0', 100, T0 + 1000), fill('b1', 90, T0 + 2000)],
+      92,
+      T0 + 3_600_000,
+    );
+    expect(s.ladder).toEqual([
+      { price: 100, size: 1, filled: 1, state: 'filled' },
+      { price: 90, size: 1, filled: 1, state: 'filled' },
+      { price: 80, size: 1, filled: 0, state: 'open' },
+    ]);
+    expect(s.position).toBe(2);
+    expect(s.averageEntry).toBe(95);
+    expect(s.unrealisedPnl).toBe(-6); // 2 × (92 − 95)
+    expect(s.feesPaid).toBe(0.2);
+    expect(s.fills).toBe(2);
+    expect(s.capitalInUse).toBe(270); // open rung 80 + held 2 × 95
+    expect(s.runtimeSeconds).toBe(3600);
+    expect(s.running).toBe(true);
+    expect(s.annualisedReturn).toBe(0);
+  });
+
+  it('given a take-profit fill and a completed cycle, then realised P&L (total and today), the cycle count, a flat position and an annualised return', () => {
+    const s = buildBotSummary(
+      [
+        created,
+        ev('BotStarted', { pid: 1 }, T0 - 86_400_000),
+        placed('b0', 100),
+        fill('b0', 100, T0 - 86_000_000),
+        ev('TakeProfitPlaced', { run: 4, clientOrderId: 'tp', price: 101, amount: 1, side: 'sell' }, T0 - 86_000_000),
+        ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp', price: 101, amount: 1, side: 'sell', fee: 0.1, profit: 0.8 }, T0 - 80_000_000),
+        ev('ProfitRealized', { amount: 0.8, totalProfit: 0.8, cycle: 0 }, T0 - 80_000_000),
+        ev('CycleCompleted', { run: 4, cycle: 0, profit: 0.8, nextCycle: 1 }, T0 - 80_000_000),
+        placed('b0-c1', 100, 1),
+        fill('b0-c1', 100, T0),
+        ev('TakeProfitPlaced', { run: 4, clientOrderId: 'tp2', price: 101, amount: 1, side: 'sell' }, T0),
+        ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp2', price: 101, amount: 1, side: 'sell', fee: 0.1, profit: 0.7 }, T0 + 1000),
+        ev('ProfitRealized', { amount: 0.7, totalProfit: 1.5, cycle: 1 }, T0 + 1000),
+        ev('CycleCompleted', { run: 4, cycle: 1, profit: 0.7, nextCycle: 2 }, T0 + 1000),
+      ],
+      100,
+      T0 + 2000,
+    );
+    expect(s.realisedPnl).toBe(1.5);
+    expect(s.realisedToday).toBe(0.7);
+    expect(s.cyclesCompleted).toBe(2);
+    expect(s.position).toBe(0);
+    expect(s.averageEntry).toBeNull();
+    expect(s.unrealisedPnl).toBe(0);
+    expect(s.ladder).toEqual([{ price: 100, size: 1, filled: 1, state: 'filled' }]);
+    expect(s.takeProfit).toEqual({ price: 101, size: 1, filled: 1, state: 'filled' });
+    // 1.5 on a ladder of 100 + 90 + 80 = 270 over one day and 2 s, scaled to a year
+    expect(s.annualisedReturn).toBeCloseTo((1.5 / 270) * (365 * 86400 / 86402) * 100, 4);
+  });
+
+  it('given a stop with cancel-all, then the open rungs are cancelled and runtime stops counting', () => {
+    const s = buildBotSummary(
+      [created, ev('BotStarted', { pid: 1 }, T0), placed('b0', 100), placed('b1', 90), fill('b0', 100, T0 + 1000),
+        ev('OrderCancelled', { run: 4, clientOrderId: 'b1', filled: 0 }, T0 + 5000), ev('BotStopped', { pid: -1 }, T0 + 60_000)],
+      100,
+      T0 + 3_600_000,
+    );
+    expect(s.ladder.map((r) => r.state)).toEqual(['filled', 'cancelled']);
+    expect(s.runtimeSeconds).toBe(60);
+    expect(s.running).toBe(false);
+    expect(s.annualisedReturn).toBeNull();
+  });
+
+  it('given a failed start after a run, then the last error in words; a later start clears it', () => {
+    const failed = buildBotSummary([created, ev('BotStartFailed', { reason: 'Insufficient balance: 12 USDT available, the ladder needs 270' }, T0)], null, T0);
+    expect(failed.lastError).toBe('Insufficient balance: 12 USDT available, the ladder needs 270');
+    expect(failed.lastErrorAt).toBe(T0);
+    const again = buildBotSummary([created, ev('BotStartFailed', { reason: 'x' }, T0), ev('BotStarted', { pid: 1 }, T0 + 1)], null, T0 + 1);
+    expect(again.lastError).toBeNull();
+  });
+
+  it('given a partial fill, then the rung stays open with its filled amount; a newer run replaces the old ladder', () => {
+    const s = buildBotSummary([created, placed('old', 100, 0, 1), placed('b0', 100), fill('b0', 100, T0, 0.4)], 100, T0);
+    expect(s.ladder).toEqual([{ price: 100, size: 1, filled: 0.4, state: 'open' }]);
+    expect(s.position).toBe(0.4);
+  });
+
+  it('given futures leverage, then the capital in use is the margin', () => {
+    const lev = ev('BotCreated', { numOfOrders: 1, orderSize: 1, interval: 1, entryPrice: 100, takeProfit: 1, leverage: 5 });
+    expect(buildBotSummary([lev, placed('b0', 100)], 100, T0).capitalInUse).toBe(20);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The figures of a bot's page, from its recorded events and the price now (pure): the ladder of
+ * the current run as a table, the position and its average entry, unrealised and realised P&L,
+ * fees, cycles, runtime, an annualised return and the last error. Amounts are in the quote
+ * currency (USDT); times are unix milliseconds.
+ */
+import { roundMoney } from '../grid/decimal';
+
+export type RungState = 'open' | 'filled' | 'cancelled';
+
+export interface SummaryRung {
+  price: number;
+  size: number;
+  /** Base amount filled so far (a partly filled rung is still open). */
+  filled: number;
+  state: RungState;
+}
+
+export interface BotSummary {
+  /** The buy ladder of the current run's latest cycle, highest price first. */
+  ladder: SummaryRung[];
+  takeProfit: SummaryRung | null;
+  /** Base amount held. */
+  position: number;
+  averageEntry: number | null;
+  lastPrice: number | null;
+  /** position × (price − average entry), before the fees of the sale. */
+  unrealisedPnl: number;
+  realisedPnl: number;
+  realisedToday: number;
+  feesPaid: number;
+  cyclesCompleted: number;
+  fills: number;
+  /** What the open buys and the held position lock: Σ price × amount ÷ leverage. */
+  capitalInUse: number;
+  runtimeSeconds: number;
+  /** Realised P&L over the ladder's cost, scaled to a year of runtime (simple, not compounded), in %. */
+  annualisedReturn: number | null;
+  running: boolean;
+  lastError: string | null;
+  lastErrorAt: number | null;
+}
+
+export interface SummaryEvent {
+  type: string;
+  data: any;
+  /** When the event was recorded (ms). */
+  at: number;
+}
+
+const EPS = 1e-12;
+/** Below this much runtime a yearly figure says nothing. */
+const MIN_RUNTIME_FOR_ANNUAL_S = 600;
+const YEAR_S = 365 * 24 * 3600;
+
+const startOfUtcDay = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+};
+
+export function buildBotSummary(events: SummaryEvent[], price: number | null, now: number): BotSummary {
+  let run = -1;
+  for (const e of events) if (typeof e.data?.run === 'number' && e.data.run > run) run = e.data.run;
+
+  const rungs = new Map<string, SummaryRung & { cycle: number }>();
+  let tp: (SummaryRung & { id: string }) | null = null;
+  let qty = 0;
+  let cost = 0;
+  let fees = 0;
+  let fills = 0;
+  let cycles = 0;
+  let realisedFromEvents = 0;
+  let sawProfitRealized = false;
+  let realisedFromTp = 0;
+  let today = 0;
+  let todayFromTp = 0;
+  const dayStart = startOfUtcDay(now);
+  let leverage = 1;
+  let config: { numOfOrders: number; orderSize: number; interval: number; entryPrice: number } | null = null;
+  let runningSince: number | null = null;
+  let runtimeMs = 0;
+  let lastError: string | null = null;
+  let lastErrorAt: number | null = null;
+
+  for (const e of events) {
+    const d = e.data ?? {};
+    switch (e.type) {
+      case 'BotCreated':
+      case 'BotEdited':
+        config = { numOfOrders: d.numOfOrders, orderSize: d.orderSize, interval: d.interval, entryPrice: d.entryPrice };
+        if (typeof d.leverage === 'number' && d.leverage >= 1) leverage = d.leverage;
+        break;
+      case 'BotStarted':
+        runningSince = e.at;
+        lastError = null;
+        lastErrorAt = null;
+        break;
+      case 'BotStartFailed':
+      case 'BotFailed':
+        lastError = typeof d.reason === 'string' ? d.reason : 'The bot stopped on an error.';
+        lastErrorAt = e.at;
+        if (runningSince !== null) runtimeMs += Math.max(0, e.at - runningSince);
+        runningSince = null;
+        break;
+      case 'BotStopped':
+        if (runningSince !== null) runtimeMs += Math.max(0, e.at - runningSince);
+        runningSince = null;
+        break;
+      case 'OrderPlaced':
+        if (d.run === run) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0 });
+        break;
+      case 'TakeProfitPlaced':
+        if (d.run === run) tp = { id: d.clientOrderId, price: d.price, size: d.amount, filled: 0, state: 'open' };
+        break;
+      case 'OrderCancelled': {
+        if (d.run !== run) break;
+        const r = rungs.get(d.clientOrderId);
+        if (r && r.state === 'open') r.state = 'cancelled';
+        if (tp && tp.id === d.clientOrderId && tp.state === 'open') tp.state = 'cancelled';
+        break;
+      }
+      case 'OrderFilled':
+      case 'TakeProfitFilled': {
+        fills += 1;
+        fees += Number(d.fee) || 0;
+        const amount = Number(d.amount) || 0;
+        if (d.side === 'buy') {
+          qty += amount;
+          cost += amount * d.price;
+        } else {
+          const avg = qty > EPS ? cost / qty : 0;
+          qty -= amount;
+          cost -= amount * avg;
+          if (qty <= EPS) {
+            qty = 0;
+            cost = 0;
+          }
+        }
+        if (e.type === 'TakeProfitFilled' && typeof d.profit === 'number') {
+          realisedFromTp += d.profit;
+          if (e.at >= dayStart) todayFromTp += d.profit;
+        }
+        if (d.run !== run) break;
+        const r = e.type === 'OrderFilled' ? rungs.get(d.clientOrderId) : tp && tp.id === d.clientOrderId ? tp : undefined;
+        if (r) {
+          r.filled += amount;
+          if (r.filled >= r.size - EPS) r.state = 'filled';
+        }
+        break;
+      }
+      case 'ProfitRealized':
+        sawProfitRealized = true;
+        realisedFromEvents += Number(d.amount) || 0;
+        if (e.at >= dayStart) today += Number(d.amount) || 0;
+        break;
+      case 'CycleCompleted':
+        cycles += 1;
+        break;
+    }
+  }
+  if (runningSince !== null) runtimeMs += Math.max(0, now - runningSince);
+
+  // the ladder on the exchange now: the latest cycle's rungs of the current run
+  let cycle = -1;
+  for (const r of rungs.values()) if (r.cycle > cycle) cycle = r.cycle;
+  const ladder = [...rungs.values()]
+    .filter((r) => r.cycle === cycle)
+    .sort((a, b) => b.price - a.price)
+    .map(({ price: p, size, filled, state }) => ({ price: p, size, filled: roundMoney(filled), state }));
+
+  const position = roundMoney(qty);
+  const averageEntry = position > 0 ? cost / qty : null;
+  const unrealised = position > 0 && averageEntry !== null && price !== null ? position * (price - averageEntry) : 0;
+  const realised = sawProfitRealized ? realisedFromEvents : realisedFromTp;
+  const openBuys = ladder.filter((r) => r.state === 'open').reduce((s, r) => s + (r.size - r.filled) * r.price, 0);
+  const capital = (openBuys + (averageEntry !== null ? position * averageEntry : 0)) / leverage;
+
+  let ladderCost = 0;
+  if (config) {
+    for (let i = 0; i < Math.min(1000, Math.floor(config.numOfOrders)); i++) {
+      const p = config.entryPrice - i * config.interval;
+      if (p > 0) ladderCost += (p * config.orderSize) / leverage;
+    }
+  }
+  const runtimeSeconds = Math.floor(runtimeMs / 1000);
+  const annualisedReturn =
+    runtimeSeconds >= MIN_RUNTIME_FOR_ANNUAL_S && ladderCost > 0 ? roundMoney((realised / ladderCost) * (YEAR_S / runtimeSeconds) * 100) : null;
+
+  return {
+    ladder,
+    takeProfit: tp ? { price: tp.price, size: tp.size, filled: roundMoney(tp.filled), state: tp.state } : null,
+    position,
+    averageEntry: averageEntry === null ? null : roundMoney(averageEntry),
+    lastPrice: price,
+    unrealisedPnl: roundMoney(unrealised),
+    realisedPnl: roundMoney(realised),
+    realisedToday: roundMoney(sawProfitRealized ? today : todayFromTp),
+    feesPaid: roundMoney(fees),
+    cyclesCompleted: cycles,
+    fills,
+    capitalInUse: roundMoney(capital),
+    runtimeSeconds,
+    annualisedReturn,
+    running: runningSince !== null,
+    lastError,
+    lastErrorAt,
+  };
+}
