@@ -64,7 +64,9 @@ export async function longHistoryBench(options: { events: number; rounds: number
   const server = await spawnServer(dataDir, { LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') });
   try {
     const c = new LightClient(server.url);
-    await c.signUp('long@example.com');
+    const { uid } = await c.signUp('long@example.com');
+    // a bot starts only with an API key for its exchange (the paper exchange is the key's sandbox)
+    await c.send('POST', '/api/api-credentials', { access: { exchange: 'Binance', apiKey: 'bench-key', keySecret: 'bench-secret-0123456789', passPhrase: '', userId: uid } });
     const socket = await c.socket();
     const longId = (await c.send('POST', '/api/bots', spotBot)).body.id as string;
     const newId = (await c.send('POST', '/api/bots', spotBot)).body.id as string;

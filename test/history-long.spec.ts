@@ -30,6 +30,7 @@ describe('a bot with a long history', () => {
     app = await startTestApp();
     alice = new Client(app.url);
     const { uid } = await alice.signUp('long-history@example.com');
+    await alice.addKey(uid);
     const created = await alice.post('/api/bots', { ...spotBot, userId: uid });
     expect(created.status).toBe(201);
     id = created.body.id;

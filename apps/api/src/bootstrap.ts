@@ -8,6 +8,7 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
+import { constants as zlibConstants } from 'node:zlib';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
@@ -78,6 +79,9 @@ export function securityHeaders(config: Pick<AppConfig, 'cookieSecure' | 'public
 export function responseCompression() {
   return compression({
     filter: (req, res) => !req.url?.startsWith('/socket.io') && compression.filter(req, res),
+    // brotli at quality 1: on a 2.7 MB CSV 5.5 ms for 281 KB, against 29.5 ms for 251 KB at the default 4
+    // (and gzip's 16 ms for 302 KB): a history is sent fast, still ten times smaller
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
   });
 }
 

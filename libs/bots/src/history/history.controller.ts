@@ -29,7 +29,7 @@ function drained(res: Response): Promise<void> {
 }
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PAGE = 500;
+const PAGE = 2000;
 
 /**
  * Auditors' routes: a bot's full event history (JSON, NDJSON or CSV) and its
