@@ -30,7 +30,7 @@ function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<num
  * create + start + stop + delete over HTTP on the embedded stack, by `workers`
  * concurrent users, each waiting for the pushes as the dashboard does.
  */
-async function httpCommands(cycles: number, workers: number): Promise<Figure[]> {
+export async function httpCommands(cycles: number, workers: number): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gr-bench-'));
   // The server runs as its own process (as `npm start` does), so the load generator does not share its core.
   // BENCH_TARGET points the load at a server that is already running (e.g. one being profiled).

@@ -4,10 +4,22 @@ import type { Fence } from './fence';
 import { FencedError } from './fence';
 import { AppendResult, ExpectedRevision, NewEvent, WrongExpectedVersionError } from './event-store.port';
 
+export function toWireEvents(events: NewEvent[]): WireEvent[] {
+  return events.map((e) => ({ id: e.id, type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) }));
+}
+
+/** An event with its data and metadata already JSON: cheap to send to the writer thread (a string clones fast). */
+export interface WireEvent {
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
 /** One append as the committing code sees it (also sent to the writer thread: structured-clonable). */
 export interface WireAppend {
   streamId: string;
-  events: NewEvent[];
+  events: WireEvent[];
   expected: ExpectedRevision;
   fence: Fence | null;
 }
@@ -59,7 +71,7 @@ export function makeAppender(db: Database.Database): (batch: WireAppend[]) => Wi
     let position = 0;
     const created = new Date().toISOString();
     for (const e of events) {
-      const info = insert.run(e.id, streamId, revision, e.type, JSON.stringify(e.data), JSON.stringify(e.metadata), created);
+      const info = insert.run(e.id, streamId, revision, e.type, e.data, e.metadata, created);
       position = Number(info.lastInsertRowid);
       revision++;
     }

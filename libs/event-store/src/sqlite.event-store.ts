@@ -17,7 +17,7 @@ import {
   WrongExpectedVersionError,
 } from './event-store.port';
 import { Fence, currentFence } from './fence';
-import { SqliteWriterThread, WireAppend, WireOutcome, makeAppender, outcomeToResult } from './sqlite-append';
+import { SqliteWriterThread, WireAppend, WireOutcome, makeAppender, outcomeToResult, toWireEvents } from './sqlite-append';
 
 interface Row {
   position: number;
@@ -123,7 +123,7 @@ export class SqliteEventStore implements EventStore {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    const wire: WireAppend[] = batch.map((p) => ({ streamId: p.streamId, events: p.events, expected: p.expected, fence: p.fence }));
+    const wire: WireAppend[] = batch.map((p) => ({ streamId: p.streamId, events: toWireEvents(p.events), expected: p.expected, fence: p.fence }));
     if (!this.writer) {
       let outcomes: WireOutcome[];
       try {
