@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { Figure, round } from './stats';
 
-const MAIN = join(__dirname, '..', 'apps/api/src/main.js');
+// BENCH_SERVER_MAIN: another build's server (e.g. the code before a change), for a comparison
+const MAIN = process.env.BENCH_SERVER_MAIN ?? join(__dirname, '..', 'apps/api/src/main.js');
 
 /** `total` bot events over total/10 bots (create, then start/stop cycles), all bots stopped at the end. */
 export async function seedBotLog(file: string, total: number): Promise<void> {
