@@ -149,6 +149,7 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
   for (let attempt = 1; ; attempt++) {
     let entry: Folded | null | undefined = cache.limit > 0 && !stale ? cache.get(streamId, decider) : undefined;
     if (entry && conflict.onConflict === 'reject' && !conflict.expectedRevisions.includes(entry.revision)) entry = undefined;
+    const cached = !!entry; // decided on the state in memory, not on a read made just now
     if (!entry) entry = await catchUp(cache, store, streamId, decider);
     stale = false;
     const state = (entry ? entry.state : decider.initialState) as S;
@@ -157,8 +158,26 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
     if (conflict.onConflict === 'reject' && revision !== null && !conflict.expectedRevisions.includes(revision)) {
       throw new PreconditionFailedError();
     }
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { state, events, position: null, revision };
+    // A refusal or a no-op decided on the state in memory writes nothing, so no revision check would
+    // catch a stale state (another process appended): it is confirmed on the stream's latest events.
+    const movedOn = async () => cached && (await catchUp(cache, store, streamId, decider))?.revision !== revision;
+    let events: E[];
+    try {
+      events = decider.decide(command, state);
+    } catch (err) {
+      if (await movedOn()) {
+        stale = true;
+        continue;
+      }
+      throw err;
+    }
+    if (events.length === 0) {
+      if (await movedOn()) {
+        stale = true;
+        continue;
+      }
+      return { state, events, position: null, revision };
+    }
     let result: AppendResult;
     try {
       result = await store.append(streamId, toNewEvents(events, ctx), revision === null ? 'no_stream' : revision);

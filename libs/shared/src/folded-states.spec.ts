@@ -90,3 +90,31 @@ describe('executeCommand keeps folded states: a command does not re-read its str
     expect((await loadState(counted, 's', list))!.state.items).toEqual([0, 1, 2, 3, 4]);
   });
 });
+
+describe('a refusal decided on the state in memory is confirmed on the stream', () => {
+  type Door = { open: boolean };
+  type DoorEv = { type: 'Opened' | 'Closed'; data: Record<string, never> };
+  const door: Decider<'open', DoorEv, Door> = {
+    initialState: { open: false },
+    decide: (_c, s) => {
+      if (s.open) throw new Error('already open');
+      return [{ type: 'Opened', data: {} }];
+    },
+    evolve: (_s, e) => ({ open: e.type === 'Opened' }),
+  };
+  const meta = { userId: 'x', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
+
+  it('decides again when another process changed the stream since it was folded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gr-folded-refuse-'));
+    const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+    const ctx = systemContext('tester');
+    await executeCommand(store, 'door', door, 'open', ctx); // folded: open
+    // another process closes it (not through this cache)
+    await store.append('door', [{ id: randomUUID(), type: 'Closed', data: {}, metadata: meta }], 0n);
+    const r = await executeCommand(store, 'door', door, 'open', ctx);
+    expect(r.revision).toBe(2n);
+    await expect(executeCommand(store, 'door', door, 'open', ctx)).rejects.toThrow('already open');
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
