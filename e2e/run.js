@@ -417,8 +417,9 @@ async function main() {
       await dialog.getByLabel('Pair').selectOption('BTCUSDT');
       const entry = dialog.getByLabel('Entry Price');
       await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
-      // the issue's numbers: a ladder of 99 orders of 9999 BTC
-      await entry.fill('1234567890');
+      // the issue's numbers: a ladder of 99 orders of 9999 BTC (from 999999999: the issue's 1234567890 is
+      // above the entry price bound of 1e9 and refused on its own field, which hides the ladder's cost)
+      await entry.fill('999999999');
       await dialog.getByLabel('Grid size').fill('99');
       await dialog.getByLabel('Order size').fill('9999');
       await dialog.getByLabel('Price interval').fill('1');
@@ -427,10 +428,11 @@ async function main() {
       await dialog.getByText(/The ladder costs .* USDT, more than the .* USDT available/).waitFor();
       if (!(await dialog.getByRole('button', { name: 'Save' }).isDisabled())) throw new Error('Save enabled for a ladder above the balance');
       // a ladder that goes below zero
-      await dialog.getByLabel('Price interval').fill('9999999999');
+      // (within the interval's bound of 1e9: the lowest order is 999999999 − 98 × 99999999)
+      await dialog.getByLabel('Price interval').fill('99999999');
       await dialog.getByLabel('Order size').fill('0.01');
       await dialog.getByLabel('Entry Price').focus();
-      await dialog.getByText(/The lowest order would be at -/).waitFor();
+      await dialog.getByText('The lowest order would be at -8799999903: lower the grid size or the price interval').waitFor();
       if ((await dialog.getByTestId('total-cost').textContent()).includes('-')) throw new Error('a negative total cost is shown');
       // off the market's price step (0.01 for BTCUSDT on the paper exchange)
       await dialog.getByLabel('Price interval').fill('100');
@@ -571,12 +573,15 @@ async function main() {
       const dlg = page.getByRole('alertdialog', { name: 'Stop Bot' });
       await dlg.getByText('Are you sure you want to stop the Bot?').waitFor();
       await dlg.getByLabel('Cancel all orders').check();
+      // "Close the position at market" is for futures bots only (this one is spot)
+      if (await dlg.getByLabel('Close the position at market').count()) throw new Error('a spot bot offers to close a position');
       await shot('bots-stop-dialog');
       await dlg.getByRole('button', { name: 'Yes' }).click();
       await toast('Bot successfully stopped!');
       await page.locator(`[data-testid="bot-page"][data-state="stopped"]`).waitFor();
       const stopUrl = requests.find((u) => u.includes('/api/stopBot'));
       if (!stopUrl || new URL(stopUrl).searchParams.get('cancelAllOrders') !== 'true') throw new Error(`stop call without cancelAllOrders=true: ${stopUrl}`);
+      if (new URL(stopUrl).searchParams.has('closePosition')) throw new Error(`a spot stop asked to close a position: ${stopUrl}`);
       await page.getByRole('table', { name: 'Ladder orders' }).locator('tr[data-state="cancelled"]').first().waitFor({ timeout: T });
       await shot('bot-page-stopped');
     });
@@ -649,6 +654,7 @@ async function main() {
       await page.locator(`[data-bot-id="${botId}"]`).waitFor({ state: 'detached' });
       await shot('bots-after-delete');
     });
+    await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)

@@ -201,6 +201,13 @@ describe('bot lifecycle, end to end on the embedded stores', () => {
     expect(tiny.body.errors[0].field).toBe('orderSize');
     expect(tiny.body.errors[0].message).toMatch(/below the market's minimum order value of 5 USDT/);
     expect((await hank.get(`/api/bot-details/${ok.body.id}`)).body.ordersize).toBe(0.01);
+    // an edit of a SPOT bot is held to the spot take-profit minimum (0.21 % at the 0.1 % maker fee),
+    // not the futures one (0.05 %): 0.205 % passed before the edit knew the bot's type
+    const edit = { exchange: 'Binance', numOfOrders: 3, orderSize: 0.01, interval: 100, entryPrice: 60000 };
+    const lowTp = await hank.put(`/api/bots/${ok.body.id}`, { ...edit, takeProfit: 0.205 });
+    expect(lowTp.status).toBe(400);
+    expect(lowTp.body.errors).toEqual([{ field: 'takeProfit', message: 'Take profit must be at least 0.21 %: the buy and the take-profit sell each pay the 0.1 % maker fee' }]);
+    expect((await hank.put(`/api/bots/${ok.body.id}`, { ...edit, takeProfit: 0.21 })).status).toBe(200);
   }, 30000);
 
   it('logout ends the session', async () => {

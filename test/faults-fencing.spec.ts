@@ -3,6 +3,12 @@
  * call is in flight when it is deposed and runner B takes the bot over. Whatever A's local view
  * says afterwards, its appends are refused (the ownership epoch in the event store) and no order
  * is placed twice on the venue.
+ *
+ * B's own first placement is held too until A has finished: A's call completes and A tries to
+ * record before B has recorded anything. Had B recorded first, A's facts (the same client order
+ * ids, the same MarkStarted) would be dropped by the bot decider as already recorded and A would
+ * have nothing to append, so nothing would meet the fence: the runner records through
+ * executeCommand, which appends only what the decider accepts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +114,8 @@ describe('fencing: a deposed runner with an exchange call in flight', () => {
     const ownA = new FencedOwnership(leaseA, events, { owner: 'runner-a' });
     const ownB = new FencedOwnership(leaseB, events, { owner: 'runner-b' });
     const a = new GridRunner({ events: watchA.store, reads, commands: directCommands(watchA.store), exchanges: gatedA.provider, ownership: ownA, name: 'runner-a', pid: 1001, logger: quiet, retryBaseMs: 20, retryMaxMs: 200 });
-    const b = new GridRunner({ events, reads, commands: directCommands(events), exchanges: paper, ownership: ownB, name: 'runner-b', pid: 1002, logger: quiet, retryBaseMs: 20, retryMaxMs: 200 });
+    const gatedB = gatedProvider(paper);
+    const b = new GridRunner({ events, reads, commands: directCommands(events), exchanges: gatedB.provider, ownership: ownB, name: 'runner-b', pid: 1002, logger: quiet, retryBaseMs: 20, retryMaxMs: 200 });
     leaseA.heartbeats(50);
     await a.start();
     await b.start();
@@ -132,19 +139,29 @@ describe('fencing: a deposed runner with an exchange call in flight', () => {
       await until('A lease lapsed', async () => !leaseA.leaseValid, 5_000);
     }
     leaseB.heartbeats(50);
-    await leaseB.moveTo([0]); // B claims the partition (epoch 1) and resumes the bot
+    gatedB.hold();
+    // B claims the partition (epoch 1) and resumes the bot (moveTo resolves once B's resume is done)
+    const moved = leaseB.moveTo([0]);
+    await until('B has its first order placement in flight', async () => gatedB.held > 0, 20_000);
     expect(ownB.epochOf(0)).toBe(1n);
     const claimedAt = (await events.readStream(ownB.streamOf(0))).at(-1)!.position;
+    expect((await events.readStream(`bot-${botId}`)).filter((e) => e.type === 'OrderPlaced' || e.type === 'BotStarted')).toEqual([]);
+
+    // A's call completes now, before B has recorded anything: whatever A records next is news to the decider
+    gatedA.release();
+    await new Promise((r) => setTimeout(r, 500));
+    await a.idle();
+
+    // then B's
+    gatedB.release();
     const port = await paper.for({ userId, exchange: 'Binance', market: 'spot' });
     const mine = async () => (await port.openOrders('BTCUSDT')).filter((o) => isOwnClientOrderId(engineBotId(botId, 1), o.clientOrderId));
     await until('B placed the ladder and reported the start', async () => {
       const s = await events.readStream(`bot-${botId}`);
       return s.some((e) => e.type === 'BotStarted') && (await mine()).length === 3;
     }, 30_000);
-
-    // A's call completes now
-    gatedA.release();
-    await new Promise((r) => setTimeout(r, 1500));
+    await moved;
+    await new Promise((r) => setTimeout(r, 500));
     await a.idle();
     await b.idle();
 

@@ -13,9 +13,9 @@ const cases: Array<[string, Record<string, unknown>, string]> = [
   ['entryPrice 1e10', { entryPrice: 1e10 }, 'entryPrice'],
   ['orderSize 1e-9', { orderSize: '1e-9' }, 'orderSize'],
   ['orderSize 9e99', { orderSize: '9e99' }, 'orderSize'],
-  ['interval above the entry price', { entryPrice: 100, interval: 150 }, 'interval'],
-  ['interval equal to the entry price', { entryPrice: 100, interval: 100 }, 'interval'],
-  ['a ladder that reaches 0', { entryPrice: 100, interval: 30, numOfOrders: 5 }, 'interval'],
+  ['interval above the entry price', { entryPrice: 100, interval: 150 }, 'numOfOrders'], // the ladder reaches 0: one rule, on Grid size (bot.rules.ts ladderBoundProblems)
+  ['interval equal to the entry price', { entryPrice: 100, interval: 100 }, 'numOfOrders'], // the ladder reaches 0: one rule, on Grid size (bot.rules.ts ladderBoundProblems)
+  ['a ladder that reaches 0', { entryPrice: 100, interval: 30, numOfOrders: 5 }, 'numOfOrders'], // the ladder reaches 0: one rule, on Grid size (bot.rules.ts ladderBoundProblems)
   ['takeProfit 9e9', { takeProfit: '9e9' }, 'takeProfit'],
   ['entryPrice with 9 decimals', { entryPrice: '0.000000001' }, 'entryPrice'],
 ];

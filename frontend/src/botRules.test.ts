@@ -8,15 +8,24 @@ import {
   ladderPreview,
   marketFieldErrors,
   maxAffordableGrid,
-  minTakeProfitPercent,
   takeProfitAfterFirstFill,
   type GridNumbers,
 } from '@gridrocket/bots/domain/bot-market.rules';
-import { parseCreateBot } from '@gridrocket/bots/domain/bot.rules';
+import { parseCreateBot, parseEditBot } from '@gridrocket/bots/domain/bot.rules';
+import { minTakeProfitPercent } from '@gridrocket/exchanges/venues';
 
 const valid = { exchange: 'Binance', symbol: 'BTCUSDT', entryPrice: '100', numOfOrders: '3', orderSize: '2', interval: '10', takeProfit: '1.5' };
 const grid: GridNumbers = { entryPrice: 100, numOfOrders: 3, orderSize: 2, interval: 10, takeProfit: 1.5, leverage: 1 };
 const market = { priceStep: 0.01, amountStep: 0.001, minNotional: 5 };
+/** The field messages a parse refused with (what the API answers in its 400). */
+const refusal = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return (err as { errors?: unknown }).errors;
+  }
+  return null;
+};
 
 describe('field rules: the server schema, in the form\'s words', () => {
   it('accepts a valid form, as the server does', () => {
@@ -86,15 +95,33 @@ describe('market rules', () => {
     );
   });
 
-  it('a ladder that reaches 0', () => {
-    expect(marketFieldErrors({ ...grid, numOfOrders: 11 }, market).numOfOrders).toBe('The lowest order would be at 0: lower the grid size or the price interval');
+  it('a ladder that reaches 0: one rule and one message, under Grid size, in the form and in the server', () => {
+    const message = 'The lowest order would be at 0: lower the grid size or the price interval';
+    expect(botFieldErrors({ ...valid, numOfOrders: '11' })).toEqual({ numOfOrders: message });
+    expect(botFieldErrors({ ...valid, numOfOrders: '11' }, 'edit')).toEqual({ numOfOrders: message });
+    expect(refusal(() => parseCreateBot({ ...valid, botType: 'Spot', numOfOrders: '11' }))).toEqual([{ field: 'numOfOrders', message }]);
+    expect(botFieldErrors({ ...valid, numOfOrders: '12', interval: '10.5' }).numOfOrders).toBe('The lowest order would be at -15.5: lower the grid size or the price interval');
+    // the market check does not repeat it (nor price a ladder below 0)
+    expect(marketFieldErrors({ ...grid, numOfOrders: 11 }, market, 1)).toEqual({});
+    expect(botFieldErrors({ ...valid, numOfOrders: '10' }).numOfOrders).toBeUndefined();
   });
 
-  it('take profit that does not pay the round-trip fees', () => {
+  it('take profit below the round trip of maker fees: one formula, one message, the market\'s maker rate', () => {
     const fees = { ...market, makerFee: 0.001, takerFee: 0.001 };
-    expect(minTakeProfitPercent(fees)).toBe(0.2);
-    expect(marketFieldErrors({ ...grid, takeProfit: 0.15 }, fees).takeProfit).toBe('Take profit must be above 0.2 %: the buy and the sell pay 0.1 % in fees each');
-    expect(marketFieldErrors({ ...grid, takeProfit: 0.25 }, fees).takeProfit).toBeUndefined();
+    const message = 'Take profit must be at least 0.21 %: the buy and the take-profit sell each pay the 0.1 % maker fee';
+    expect(minTakeProfitPercent(0.001)).toBe(0.21);
+    expect(marketFieldErrors({ ...grid, takeProfit: 0.2 }, fees).takeProfit).toBe(message);
+    expect(marketFieldErrors({ ...grid, takeProfit: 0.21 }, fees).takeProfit).toBeUndefined();
+    // the parse (the venue's default maker rate, Binance spot 0.1 %) says the very same words
+    expect(botFieldErrors({ ...valid, takeProfit: '0.2' })).toEqual({ takeProfit: message });
+    // a market whose maker rate is lower (a futures contract: 0.02 %) asks less, whatever its taker rate
+    expect(marketFieldErrors({ ...grid, takeProfit: 0.05 }, { ...market, makerFee: 0.0002, takerFee: 0.0005 }).takeProfit).toBeUndefined();
+    expect(marketFieldErrors({ ...grid, takeProfit: 0.04 }, { ...market, makerFee: 0.0002, takerFee: 0.0005 }).takeProfit).toBe(
+      'Take profit must be at least 0.05 %: the buy and the take-profit sell each pay the 0.02 % maker fee',
+    );
+    // an edit of a spot bot is held to the spot minimum
+    expect(botFieldErrors({ ...valid, takeProfit: '0.2' }, 'edit', 'Spot')).toEqual({ takeProfit: message });
+    expect(refusal(() => parseEditBot({ ...valid, takeProfit: '0.2' }, 'Spot'))).toEqual([{ field: 'takeProfit', message }]);
   });
 
   it('a ladder that costs more than the available balance (the issue\'s 1.2e15 USDT case)', () => {

@@ -297,6 +297,49 @@ describe('live status', () => {
     await waitFor(() => expect(cards()[0]).toHaveAttribute('data-state', 'stopped'));
   });
 
+  it('a spot bot\'s stop dialog has no "Close the position at market"; a futures bot\'s does, off by default, and untouched the stop is the spec\'s call', async () => {
+    const spot = makeBot({ id: 's1', botstatus: true, state: 'running', pid: 7 });
+    const fut = makeBot({ id: 'f1', bottype: 'Futures', leverage: 10, botstatus: true, state: 'running', pid: 8 });
+    const fetch = routesWith([spot, fut], {
+      'GET /api/stopBot': { status: 202, body: { ...fut, state: 'stopping' } },
+    });
+    const stopParams = () =>
+      fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/stopBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+    let dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    expect(within(dlg).queryByLabelText('Close the position at market')).not.toBeInTheDocument();
+    await userEvent.click(within(dlg).getByRole('button', { name: 'No' }));
+
+    await userEvent.click(screen.getByRole('tab', { name: /Futures bots/ }));
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    // untouched: the stop is the spec's call, without closePosition
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+    dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    expect(within(dlg).getByLabelText('Close the position at market')).not.toBeChecked();
+    await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(stopParams()).toHaveLength(1));
+    expect(stopParams()[0]).toEqual({ userId: 'u-1', id: 'f1', pid: '8', cancelAllOrders: 'false', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures' });
+  });
+
+  it('a futures bot\'s stop with "Close the position at market" ticked sends closePosition=true', async () => {
+    const fut = makeBot({ id: 'f2', bottype: 'Futures', leverage: 10, botstatus: true, state: 'running', pid: 9 });
+    const fetch = routesWith([fut], { 'GET /api/stopBot': { status: 202, body: { ...fut, state: 'stopping' } } });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    await userEvent.click(within(dlg).getByLabelText('Close the position at market'));
+    await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).startsWith('/api/stopBot'))).toBe(true));
+    const call = fetch.mock.calls.find(([u]) => String(u).startsWith('/api/stopBot'))!;
+    expect(Object.fromEntries(new URL(String(call[0]), 'http://x').searchParams)).toEqual({
+      userId: 'u-1', id: 'f2', pid: '9', cancelAllOrders: 'false', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures', closePosition: 'true',
+    });
+  });
+
   it('delete asks first; success and failure texts', async () => {
     let bots = [makeBot({ id: 'd1' }), makeBot({ id: 'd2' })];
     routesWith([], {

@@ -2,7 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
-import { describeAll, describeEvent, eventLabel, humanize, who, type HistoryEvent } from './history/events';
+import { BOT_LIFECYCLE_EVENTS, BOT_TRADING_EVENTS } from '@gridrocket/bots/domain/bot.events';
+import { describeAll, describeEvent, eventLabel, humanize, isKnownType, who, type HistoryEvent } from './history/events';
 import { ladderFromBot } from './bots/ladder';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -189,6 +190,12 @@ describe('history words', () => {
     expect(eventLabel('OrderCancelled')).toBe('Order cancelled');
     expect(eventLabel('ProfitRealized')).toBe('Profit realized');
     expect(eventLabel('BotDeleted')).toBe('Bot deleted');
+    expect(eventLabel('BotResumed')).toBe('Bot resumed');
+    expect(describeEvent({ type: 'BotResumed', data: { pid: 4343 } })).toBe('a runner took over: running in process 4343');
+    expect(describeEvent({ type: 'BotStopRequested', data: { cancelAllOrders: true, closePosition: true } })).toBe('cancel all open orders · close the position at market');
+    expect(describeEvent({ type: 'BotStopRequested', data: { cancelAllOrders: false } })).toBe('keep open orders on the exchange');
+    // every event type the server writes has its own label (none falls back to the generic words)
+    for (const type of [...BOT_LIFECYCLE_EVENTS, ...BOT_TRADING_EVENTS]) expect({ type, known: isKnownType(type) }).toEqual({ type, known: true });
     expect(humanize('FundingFeeCharged')).toBe('Funding fee charged');
     expect(humanize('KYCChecked')).toBe('KYC checked');
     expect(describeEvent({ type: 'BotStartFailed', data: { reason: 'Invalid API key' } })).toBe('Invalid API key');

@@ -61,6 +61,8 @@ export interface StartArgs {
 export interface StopArgs {
   bot: Bot;
   cancelAllOrders: boolean;
+  /** Futures only, beyond the spec: close the bot's position at market once its orders are cancelled. */
+  closePosition?: boolean;
 }
 
 export const api = createApi({
@@ -259,7 +261,7 @@ export const api = createApi({
       }),
     }),
     stopBot: b.mutation<Bot, StopArgs>({
-      query: ({ bot, cancelAllOrders }) => ({
+      query: ({ bot, cancelAllOrders, closePosition }) => ({
         url: '/api/stopBot',
         csrf: true,
         params: {
@@ -270,6 +272,8 @@ export const api = createApi({
           exchange: bot.exchange,
           symbol: bot.symbol,
           botType: bot.bottype,
+          // sent only when asked for (the spec's stop call is unchanged)
+          ...(closePosition ? { closePosition: true } : {}),
         },
       }),
     }),
@@ -283,6 +287,8 @@ export const api = createApi({
             points: Array.isArray(d.points) ? d.points : [],
             levels: Array.isArray(d.levels) ? d.levels : [],
             fills: Array.isArray(d.fills) ? d.fills : [],
+            // issue 14: the stop-loss, trailing and liquidation levels (bots/AdvancedLevels.tsx)
+            ...('risk' in d && d.risk && typeof d.risk === 'object' ? { risk: d.risk } : {}),
           },
         };
       },

@@ -15,6 +15,8 @@ import { useGetChartQuery } from '../api/api';
 import type { Bot, ChartData } from '../api/types';
 import { compact } from './format';
 import { ladderFromBot } from './ladder';
+import { AdvancedSummary, riskLines, type ChartRisk } from './AdvancedLevels';
+import type { AdvancedView } from './AdvancedSettings';
 
 export { ladderFromBot };
 
@@ -38,6 +40,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
     [data, bot.entryprice, bot.interval, bot.numoforders, bot.takeprofit],
   );
   const fills = useMemo(() => data?.fills ?? [], [data]);
+  const risk = (data as { risk?: ChartRisk } | undefined)?.risk; // issue 14: stop-loss, trailing, liquidation
 
   useEffect(() => {
     const el = host.current;
@@ -54,7 +57,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         crosshair: { horzLine: { color: '#7cf7ff' }, vertLine: { color: '#7cf7ff' } },
       });
       // the visible range covers the ladder and the take-profit too, not just the prices seen so far
-      const levelPrices = levels.map((l) => l.price).filter((p) => Number.isFinite(p) && p > 0);
+      const levelPrices = [...levels.map((l) => l.price), ...riskLines(risk).map((l) => l.price)].filter((p) => Number.isFinite(p) && p > 0);
       const series = chart.addSeries(LineSeries, {
         color: '#7cf7ff',
         lineWidth: 2,
@@ -86,6 +89,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
           title: '',
         });
       }
+      for (const line of riskLines(risk)) series.createPriceLine(line);
       const markers: SeriesMarker<Time>[] = fills
         .filter((f) => Number.isFinite(f.time) && Number.isFinite(f.price))
         .sort((a, b) => a.time - b.time)
@@ -101,7 +105,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
       console.warn('chart failed', e);
     }
     return () => chart?.remove();
-  }, [points, levels, fills]);
+  }, [points, levels, fills, risk]);
 
   const buys = levels.filter((l) => l.kind === 'buy');
   const tpLevel = levels.find((l) => l.kind === 'take-profit');
@@ -116,6 +120,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
             {tpLevel ? <>; take profit at {compact(tpLevel.price)}</> : null}.
           </p>
         ) : null}
+        <AdvancedSummary bot={bot as AdvancedView} risk={risk} />
       </div>
     );
   }
@@ -129,6 +134,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         <span><i className="swatch swatch--tp" /> take profit{tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
         <span>▲▼ fills</span>
       </figcaption>
+      <AdvancedSummary bot={bot as AdvancedView} risk={risk} />
     </figure>
   );
 }

@@ -25,6 +25,8 @@ import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './for
 import { LadderPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { BacktestPanel } from '../backtest/BacktestPanel';
+import { rungPrice } from '@gridrocket/trading/grid';
+import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
 
@@ -59,6 +61,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const user = useUser()!;
   const dispatch = useAppDispatch();
   const [values, setValues] = useState<Values>(() => initialValues(bot));
+  // Issue 14: the optional advanced settings (AdvancedSettings.tsx); empty = the spec's bot.
+  const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
+  const [advanced, setAdvanced] = useState(advancedBefore);
+  const advancedGrid = useMemo(() => {
+    const c = advancedConfig(advanced);
+    return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
+  }, [advanced]);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitted, setSubmitted] = useState(false);
   const [createBot] = useCreateBotMutation();
@@ -98,7 +107,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
     { skip: !exchange || !values.symbol },
   );
-  const fieldErrors = useMemo(() => botFieldErrors({ ...values, leverage: undefined }, editing ? 'edit' : 'create', botType), [values, editing, botType]);
+  const fieldErrors = useMemo(
+    () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined }, editing ? 'edit' : 'create', botType),
+    [values, advancedGrid, editing, botType],
+  );
+  const advErrors = useMemo(() => advancedErrors(advanced, values, botType), [advanced, values, botType]);
   const leverageOf = futures ? (leverage ?? 1) : 1;
   /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
   const ladder = useMemo(() => {
@@ -110,8 +123,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
       leverage: leverageOf,
+      ...advancedGrid,
     };
-  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf]);
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid]);
   /** Every number, once every field is valid on its own. */
   const grid: GridNumbers | null = useMemo(
     () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
@@ -122,8 +136,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
     [grid, rules, available, fieldErrors],
   );
-  const invalid = Object.values(errors).some(Boolean);
-  const lowest = ladder ? ladder.entryPrice - (Math.floor(ladder.numOfOrders) - 1) * ladder.interval : 0;
+  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean);
+  const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
   const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
   const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
 
@@ -141,6 +155,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       entryPrice: Number(values.entryPrice),
       takeProfit: Number(values.takeProfit),
       ...(futures && leverage ? { leverage } : {}),
+      ...advancedBody(advanced, advancedBefore),
     };
     dispatch(ui.showSpinner());
     if (bot) {
@@ -243,7 +258,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-entry`} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
         <Field id={`${idp}-orders`} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={4} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint="Coins per order" />
-        <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint="USDT between orders" />
+        <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
           <div className="readout">
@@ -264,6 +279,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>
+      <AdvancedSettings
+        values={advanced}
+        onChange={setAdvanced}
+        errors={advErrors}
+        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage }}
+        defaultOpen={Object.values(advancedBefore).some((v) => v !== '')}
+      />
       </div>
       <aside className="bot-form__side" aria-label="Preview">
         <LadderPreview grid={grid} available={available} />

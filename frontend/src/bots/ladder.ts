@@ -1,4 +1,5 @@
 import type { Bot, ChartData } from '../api/types';
+import { rungPrice } from '@gridrocket/trading/grid';
 import { takeProfitPrice } from './format';
 
 /**
@@ -10,7 +11,8 @@ export function ladderFromBot(bot: Bot): ChartData['levels'] {
   const n = Math.max(0, Math.min(99, Math.floor(Number(bot.numoforders))));
   const levels: ChartData['levels'] = [];
   for (let i = 0; i < n; i++) {
-    const price = Number(bot.entryprice) - i * Number(bot.interval);
+    // the engine's own rungs (issue 14: percent spacing when the bot has it)
+    const price = rungPrice({ entryPrice: Number(bot.entryprice), interval: Number(bot.interval), spacing: (bot as { spacing?: 'absolute' | 'percent' }).spacing }, i);
     if (price > 0) levels.push({ price, kind: 'buy', status: 'open' });
   }
   const tp = takeProfitPrice(bot.entryprice, bot.takeprofit);

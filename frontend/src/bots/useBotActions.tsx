@@ -16,7 +16,7 @@ type Dialog = { kind: 'edit'; bot: Bot } | { kind: 'delete'; bot: Bot } | { kind
 export const isNoKeyRefusal = (message: string) => /No API key for/i.test(message);
 
 /**
- * Start, stop (with the cancel-all choice), edit and delete of a bot, with their dialogs and
+ * Start, stop (with the cancel-all choice and, for a futures bot, closing the position), edit and delete of a bot, with their dialogs and
  * toasts (spec sections 4 and 8): shared by the bots page and the bot page.
  */
 export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) => void } = {}) {
@@ -24,6 +24,8 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
   const store = useStore<RootState>();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [cancelAll, setCancelAll] = useState(false);
+  /** Futures only, beyond the spec (issue 10), default off: close the position at market with the stop. */
+  const [closePosition, setClosePosition] = useState(false);
   const [startBot] = useStartBotMutation();
   const [stopBot] = useStopBotMutation();
   const [deleteBot] = useDeleteBotMutation();
@@ -65,13 +67,15 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
     if (dialog?.kind !== 'stop') return;
     const bot = dialog.bot;
     const cancelAllOrders = cancelAll;
+    const closeAtMarket = bot.bottype === 'Futures' && closePosition;
     setDialog(null);
     dispatch(ui.setPending({ id: bot.id, op: 'stop' }));
     patchBot(bot.id, { state: 'stopping' });
     dispatch(ui.showSpinner());
-    const res = await stopBot({ bot, cancelAllOrders });
+    const res = await stopBot({ bot, cancelAllOrders, closePosition: closeAtMarket });
     dispatch(ui.hideSpinner());
     setCancelAll(false);
+    setClosePosition(false);
     if ('error' in res && res.error) {
       dispatch(ui.clearPending(bot.id));
       patchBot(bot.id, { state: bot.state ?? 'running', botstatus: bot.botstatus });
@@ -111,6 +115,12 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
             <input type="checkbox" checked={cancelAll} onChange={(e) => setCancelAll(e.target.checked)} />
             <span>Cancel all orders</span>
           </label>
+          {dialog.bot.bottype === 'Futures' ? (
+            <label className="check">
+              <input type="checkbox" checked={closePosition} onChange={(e) => setClosePosition(e.target.checked)} />
+              <span>Close the position at market</span>
+            </label>
+          ) : null}
         </ConfirmDialog>
       ) : null}
     </>
@@ -120,6 +130,7 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
     start: (bot: Bot) => void start(bot),
     stop: (bot: Bot) => {
       setCancelAll(false);
+      setClosePosition(false);
       setDialog({ kind: 'stop', bot });
     },
     edit: (bot: Bot) => setDialog({ kind: 'edit', bot }),

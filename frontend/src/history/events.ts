@@ -47,6 +47,7 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   BotEdited: { label: 'Settings edited', tone: 'info' },
   BotStartRequested: { label: 'Start requested', tone: 'warn' },
   BotStarted: { label: 'Bot started', tone: 'ok' },
+  BotResumed: { label: 'Bot resumed', tone: 'ok' },
   BotStartFailed: { label: 'Start failed', tone: 'fail' },
   BotStopRequested: { label: 'Stop requested', tone: 'warn' },
   BotStopped: { label: 'Bot stopped', tone: 'info' },
@@ -182,11 +183,13 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return 'asked the runner to start the grid';
     case 'BotStarted':
       return d.pid !== undefined ? `running in process ${String(d.pid)}` : 'running';
+    case 'BotResumed':
+      return d.pid !== undefined ? `a runner took over: running in process ${String(d.pid)}` : 'a runner took over';
     case 'BotStartFailed':
     case 'BotFailed':
       return typeof d.reason === 'string' && d.reason ? d.reason : 'no reason given';
     case 'BotStopRequested':
-      return d.cancelAllOrders ? 'cancel all open orders' : 'keep open orders on the exchange';
+      return (d.cancelAllOrders ? 'cancel all open orders' : 'keep open orders on the exchange') + (d.closePosition ? ' · close the position at market' : '');
     case 'BotStopped':
       return 'no longer trading';
     case 'BotDeleted':

@@ -145,12 +145,19 @@ export class BotsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<BotView> {
     const bid = botId(id);
-    const input = parseEditBot(merged(body, query));
-    assertSameUser(ctx.userId, input.userId);
-    // the market is known from the bot itself; another user's bot is left to the decider (404)
+    // the bot's type and market are known from the bot itself; another user's bot (or none) is left
+    // to the decider (404), and its edit is parsed without a type (the lenient futures minimum)
     const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, bid);
-    if (doc && doc.userid === ctx.userId && doc.s.config && doc.s.botType) {
-      await this.market.assert(ctx.userId, doc.s.botType, doc.s.config.symbol, { ...input.config, leverage: input.config.leverage ?? doc.s.config.leverage });
+    const own = doc && doc.userid === ctx.userId ? doc : null;
+    // the take-profit minimum is the edited bot's (a spot bot's maker fees, not the futures ones), and the
+    // bot's stored spacing stands when the edit does not change it (issue 14), so the edit is checked as
+    // the grid it makes
+    const input = parseEditBot(merged(body, query), own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing });
+    assertSameUser(ctx.userId, input.userId);
+    if (own && own.s.config && own.s.botType) {
+      const c = own.s.config;
+      const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale };
+      await this.market.assert(ctx.userId, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage });
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));

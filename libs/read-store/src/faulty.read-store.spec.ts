@@ -141,7 +141,6 @@ describe('reactor under faults', () => {
     const events = new FaultyEventStore(raw, schedule, { dropSubscriptionsEveryMs: 40 });
     const reads = new SqliteReadStore(join(dir, 'r1-read.sqlite'));
     const handled: string[] = [];
-    let failFirst = 3;
     let failed = 0;
     const reactor = await startReactor({
       name: 'faulty',
@@ -151,7 +150,10 @@ describe('reactor under faults', () => {
       onError: () => failed++,
       async handle(e: RecordedEvent) {
         const n = (e.data as { n: number }).n;
-        if (e.streamId === 'a' && n === 2 && failFirst-- > 0) throw new Error('read store unavailable');
+        // a:2 fails until b is done (at least 3 times): b carries on only if the reactor does not wait for a.
+        // (It used to fail 3 times and assert b:4 came first: under CPU load the 3 retries of 30 ms could end
+        // before b:4 was even appended.)
+        if (e.streamId === 'a' && n === 2 && (failed < 3 || !handled.includes('b:4'))) throw new Error('read store unavailable');
         handled.push(`${e.streamId}:${n}`);
       },
     });
@@ -165,7 +167,7 @@ describe('reactor under faults', () => {
     expect(handled.filter((h) => h.startsWith('b'))).toEqual(['b:1', 'b:2', 'b:3', 'b:4']);
     // b went on while a:2 was being retried
     expect(handled.indexOf('b:4')).toBeLessThan(handled.indexOf('a:2'));
-    expect(failed).toBe(3);
+    expect(failed).toBeGreaterThanOrEqual(3);
     await reactor.stop();
     expect(await reads.getCheckpoint('faulty')).toBe(await raw.headPosition());
     await raw.close();

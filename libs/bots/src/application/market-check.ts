@@ -5,6 +5,7 @@ import { ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotFormField, marketFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
+import { defaultMakerRate } from '../domain/bot.rules';
 
 /** How long a create or edit waits for the market's rules before it goes on without them. */
 const RULES_TIMEOUT_MS = 3000;
@@ -36,7 +37,9 @@ export class MarketCheck {
       return;
     }
     if (!rules) return;
-    const errors = marketFieldErrors({ ...config, leverage: config.leverage ?? 1 }, rules);
+    // the take-profit minimum follows the market's reported maker fee, else the venue's default
+    const makerFee = typeof rules.makerFee === 'number' && Number.isFinite(rules.makerFee) && rules.makerFee >= 0 ? rules.makerFee : defaultMakerRate(config.exchange, botType);
+    const errors = marketFieldErrors({ ...config, leverage: config.leverage ?? 1 }, { ...rules, makerFee });
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
   }

@@ -4,16 +4,17 @@
  * - `botFieldErrors`: the server's own schema (bot.rules.ts: lengths, numbers above 0, bounds),
  *   one message per field, worded with the form's labels.
  * - `marketFieldErrors`: what only the market decides: price and amount steps, the minimum amount
- *   and order value, a ladder that stays above 0, a take-profit above the round-trip fees and a
- *   cost within the available balance.
+ *   and order value, a take-profit above the round trip of the market's maker fee (bot.rules.ts
+ *   takeProfitFeeError, the one rule) and a cost within the available balance.
  * - `ladderPreview` and `maxAffordableGrid`: what the form shows next to the fields.
  *
  * Venue sources: steps and minimums are the market's `precision` and `limits` as ccxt reports
  * them (Binance PRICE_FILTER / LOT_SIZE / NOTIONAL, Kucoin priceIncrement / baseIncrement /
- * minFunds); fees are the market's maker and taker rates (MarketRules.makerFee / takerFee).
+ * minFunds); the fee is the market's maker rate (MarketRules.makerFee): the grid's orders rest on the book.
  */
 import type { BotType } from '@gridrocket/shared';
-import { parseCreateBot, parseEditBot } from './bot.rules';
+import { rungPrice, rungSize } from '@gridrocket/trading/grid';
+import { parseCreateBot, parseEditBot, takeProfitFeeError } from './bot.rules';
 
 export type BotFormField = 'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit' | 'leverage';
 export type BotFieldErrors = Partial<Record<BotFormField, string>>;
@@ -82,6 +83,9 @@ export interface GridNumbers {
   takeProfit: number;
   /** 1 for spot. */
   leverage?: number;
+  /** Issue 14 (docs/risk.md): the rungs come from the grid engine's own `rungPrice`/`rungSize`. */
+  spacing?: 'absolute' | 'percent';
+  sizeScale?: number;
 }
 
 const fmt = (x: number) => String(Number(x.toPrecision(12)));
@@ -93,11 +97,14 @@ const onStep = (x: number, step: number) => {
 };
 const money = (x: number) => Math.round(x * 1e8) / 1e8;
 
-/** The rungs of the ladder: entry − i × interval, each of the order size, highest first. */
-export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice'>, maxRungs = 100): { price: number; size: number }[] {
+/**
+ * The rungs of the ladder, highest first: entry − i × interval, each of the order size (the spec's);
+ * with the optional spacing/sizeScale the engine's own rungs (grid/spacing.ts).
+ */
+export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale'>, maxRungs = 100): { price: number; size: number }[] {
   const n = Math.min(Math.floor(g.numOfOrders), maxRungs);
   const out: { price: number; size: number }[] = [];
-  for (let i = 0; i < n; i++) out.push({ price: money(g.entryPrice - i * g.interval), size: g.orderSize });
+  for (let i = 0; i < n; i++) out.push({ price: money(rungPrice(g, i)), size: money(rungSize(g, i)) });
   return out;
 }
 
@@ -121,19 +128,13 @@ export function maxAffordableGrid(g: GridNumbers, available: number, cap = 99): 
   let best = 0;
   let total = 0;
   for (let i = 0; i < cap; i++) {
-    const price = g.entryPrice - i * g.interval;
+    const price = rungPrice(g, i);
     if (price <= 0) break;
-    total += (g.orderSize * price) / (g.leverage ?? 1);
+    total += (rungSize(g, i) * price) / (g.leverage ?? 1);
     if (money(total) > available) break;
     best = i + 1;
   }
   return best;
-}
-
-/** The smallest take-profit (%) that pays the buy and the sell at the taker rate, or null without fees. */
-export function minTakeProfitPercent(rules: Pick<MarketLimits, 'makerFee' | 'takerFee'>): number | null {
-  const rate = Math.max(rules.takerFee ?? 0, rules.makerFee ?? 0);
-  return rate > 0 ? money(2 * rate * 100) : null;
 }
 
 /**
@@ -145,7 +146,7 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
   if (!onStep(g.entryPrice, rules.priceStep)) {
     out.entryPrice = `Entry Price must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
   }
-  if (!onStep(g.interval, rules.priceStep)) {
+  if (g.spacing !== 'percent' && !onStep(g.interval, rules.priceStep)) {
     out.interval = `Price interval must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
   }
   if (!onStep(g.orderSize, rules.amountStep)) {
@@ -153,17 +154,19 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
   } else if (rules.minAmount && g.orderSize < rules.minAmount) {
     out.orderSize = `Order size must be at least ${fmt(rules.minAmount)} (the market's minimum amount)`;
   }
-  const lowest = g.entryPrice - (Math.floor(g.numOfOrders) - 1) * g.interval;
-  if (lowest <= 0) {
-    out.numOfOrders = `The lowest order would be at ${fmt(money(lowest))}: lower the grid size or the price interval`;
-  } else if (!out.orderSize && money(lowest * g.orderSize) < rules.minNotional) {
-    out.orderSize = `The lowest order is worth ${fmt(money(lowest * g.orderSize))} USDT, below the market's minimum order value of ${fmt(rules.minNotional)} USDT`;
+  // (a ladder reaching 0 is the parse's rule, bot.rules.ts ladderBoundProblems: not repeated here)
+  const last = Math.floor(g.numOfOrders) - 1;
+  const lowest = rungPrice(g, last);
+  // the smallest order by value: the lowest with equal sizes; with a size scale, any rung (issue 14)
+  let smallest = money(lowest * g.orderSize);
+  if ((g.sizeScale ?? 1) !== 1) for (let i = 0; i <= last; i++) smallest = Math.min(smallest, money(rungPrice(g, i) * rungSize(g, i)));
+  if (lowest > 0 && !out.orderSize && smallest < rules.minNotional) {
+    out.orderSize = `The lowest order is worth ${fmt(smallest)} USDT, below the market's minimum order value of ${fmt(rules.minNotional)} USDT`;
   }
-  const minTp = minTakeProfitPercent(rules);
-  if (minTp !== null && g.takeProfit <= minTp) {
-    out.takeProfit = `Take profit must be above ${fmt(minTp)} %: the buy and the sell pay ${fmt(minTp / 2)} % in fees each`;
-  }
-  if (available !== null && available !== undefined && !out.numOfOrders) {
+  // the market's own maker rate, when it reports one (the parse checked the venue's default)
+  const feeError = rules.makerFee !== undefined ? takeProfitFeeError(g.takeProfit, rules.makerFee) : null;
+  if (feeError) out.takeProfit = feeError.message;
+  if (available !== null && available !== undefined && lowest > 0) {
     const cost = ladderCostOf(g);
     if (cost > available) {
       out.numOfOrders = `The ladder costs ${fmt(cost)} USDT, more than the ${fmt(money(available))} USDT available`;

@@ -13,8 +13,13 @@ import type { BotConfig, BotEvent, FillEventData } from './bot.events';
 
 export type TradingEvent = Extract<
   BotEvent,
-  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' }
+  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' }
 >;
+
+/** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
+export type RunMark =
+  | { type: 'stop-loss'; afterFills: number; cycle: number; price: number; level: number }
+  | { type: 'reanchor'; afterFills: number; from: number; to: number; cycle: number };
 
 /** A fill the bot recorded, as the grid engine replays it. */
 export type RecordedFill = Pick<FillEventData, 'clientOrderId' | 'fillId' | 'price' | 'amount' | 'fee' | 'at'> & {
@@ -33,6 +38,8 @@ export interface RunBook {
   botType: BotType;
   /** Fills recorded in this run, in stream order. */
   fills: RecordedFill[];
+  /** Stop-losses begun and re-anchors of this run, in stream order among its fills (issue 14). */
+  marks?: RunMark[];
 }
 
 /**
@@ -79,10 +86,16 @@ export function tradingFactKey(e: TradingEvent): string {
       return e.data.fillId ? `profit:${e.data.fillId}` : `profit-cycle:${e.data.cycle}:${e.data.amount}`;
     case 'CycleCompleted':
       return `cycle:${e.data.run}:${e.data.cycle}`;
+    case 'StopLossStarted':
+      return `stoploss:${e.data.run}:${e.data.cycle}`;
+    case 'StopLossTriggered':
+      return `fill:${e.data.fillId}`;
+    case 'GridReanchored':
+      return `anchor:${e.data.run}:${e.data.cycle}`;
   }
 }
 
-export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted']);
+export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored']);
 
 export function isTradingEvent(e: BotEvent): e is TradingEvent {
   return TRADING_TYPES.has(e.type);
@@ -138,8 +151,22 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
     case 'OrderCancelled':
       ledger.unclosed.delete(e.data.clientOrderId);
       return ledger;
+    case 'StopLossStarted':
+    case 'GridReanchored': {
+      const book = ledger.runs.find((r) => r.run === e.data.run) ?? ledger.runs[ledger.runs.length - 1];
+      if (!book) return ledger;
+      const marks = (book.marks ??= []);
+      const d = e.data;
+      marks.push(
+        e.type === 'StopLossStarted'
+          ? { type: 'stop-loss', afterFills: book.fills.length, cycle: d.cycle, price: (d as { price: number }).price, level: (d as { level: number }).level }
+          : { type: 'reanchor', afterFills: book.fills.length, cycle: d.cycle, from: (d as { from: number }).from, to: (d as { to: number }).to },
+      );
+      return ledger;
+    }
     case 'OrderFilled':
-    case 'TakeProfitFilled': {
+    case 'TakeProfitFilled':
+    case 'StopLossTriggered': {
       const d = e.data;
       const left = ledger.unclosed.get(d.clientOrderId);
       if (left !== undefined) {

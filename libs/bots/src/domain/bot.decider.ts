@@ -130,7 +130,9 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
   switch (event.type) {
     case 'BotEdited': {
       const { botId: _id, ...config } = event.data;
-      return { ...s, config: { ...s.config, ...config } };
+      const merged = { ...s.config, ...config } as Record<string, unknown>;
+      for (const key of Object.keys(merged)) if (merged[key] === null) delete merged[key]; // an optional setting turned off (issue 14)
+      return { ...s, config: merged as unknown as typeof s.config };
     }
     case 'BotStartRequested':
       return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType) };

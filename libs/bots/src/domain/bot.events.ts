@@ -9,7 +9,19 @@ export interface BotConfig {
   entryPrice: number;
   takeProfit: number;
   leverage: number; // 1 for spot
+  // Beyond the spec (issue 14, docs/risk.md): optional; absent = the spec's bot.
+  spacing?: 'absolute' | 'percent';
+  sizeScale?: number;
+  stopLossPercent?: number;
+  stopLossPrice?: number;
+  trailingDeviation?: number;
+  reanchor?: 'fixed' | 'follow';
+  reanchorLimit?: number;
 }
+
+/** The optional settings of issue 14 (docs/risk.md). */
+export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit'] as const;
+export type RiskSettings = Pick<BotConfig, (typeof RISK_FIELDS)[number]>;
 
 export type BotEvent =
   | { type: 'BotCreated'; data: { botId: string; userId: string; botType: BotType } & BotConfig }
@@ -35,7 +47,14 @@ export type BotEvent =
   | { type: 'OrderCancelled'; data: { botId: string; run: number; clientOrderId: string; filled: number; at: number } }
   | { type: 'OrderFilled'; data: FillEventData & { level: number; late: boolean } }
   | { type: 'TakeProfitFilled'; data: FillEventData & { tpSeq: number; profit: number } }
-  | { type: 'CycleCompleted'; data: { botId: string; run: number; cycle: number; profit: number; nextCycle: number } };
+  | { type: 'CycleCompleted'; data: { botId: string; run: number; cycle: number; profit: number; nextCycle: number } }
+  // Risk controls (issue 14, docs/risk.md), written by the grid runner through the decider.
+  /** The price reached the stop-loss: recorded BEFORE anything is cancelled or sold, so a restart finishes it. */
+  | { type: 'StopLossStarted'; data: { botId: string; run: number; cycle: number; price: number; level: number } }
+  /** A fill of the stop-loss market sell, with its loss (quote, fees included; > 0 is a loss). */
+  | { type: 'StopLossTriggered'; data: FillEventData & { loss: number; level: number } }
+  /** A `follow` grid re-anchored its ladder at the market (`cycle`: the new ladder's cycle). */
+  | { type: 'GridReanchored'; data: { botId: string; run: number; from: number; to: number; cycle: number } };
 
 export interface OrderEventData {
   botId: string;
@@ -74,6 +93,7 @@ export interface FillEventData {
 /** The runner's trading events (not lifecycle). */
 export const BOT_TRADING_EVENTS: BotEventType[] = [
   'OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted',
+  'StopLossStarted', 'StopLossTriggered', 'GridReanchored',
 ];
 
 export type BotEventType = BotEvent['type'];

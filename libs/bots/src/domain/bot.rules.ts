@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
-import { minTakeProfitPercent } from '@gridrocket/exchanges/venues';
-import { BotConfig } from './bot.events';
+import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
+import { BotConfig, RISK_FIELDS, type RiskSettings } from './bot.events';
 
 /**
  * Input rules for the bot forms (spec section 5, plus: exchange is Binance or
@@ -69,6 +69,58 @@ const leverage = z.preprocess(
     .optional(),
 );
 
+// ---- Optional settings beyond the spec (issue 14, docs/risk.md). Absent or '' = off (the spec's bot). ----
+const blank = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? Number(v) : v);
+const optionalNumber = (field: string, min: number, max: number, minIncluded: boolean, what: string) =>
+  z.preprocess(
+    blank,
+    z
+      .number({ invalid_type_error: `${field} must be ${what}` })
+      .refine((n) => Number.isFinite(n) && (minIncluded ? n >= min : n > min) && n < max, { message: `${field} must be ${what}` })
+      .optional(),
+  );
+const optionalChoice = <T extends string>(field: string, values: readonly [T, ...T[]]) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? undefined : v),
+    z.enum(values, { errorMap: () => ({ message: `${field} must be ${values.join(' or ')}` }) }).optional(),
+  );
+export const riskFields = {
+  spacing: optionalChoice('spacing', ['absolute', 'percent']),
+  sizeScale: z.preprocess(
+    blank,
+    z
+      .number({ invalid_type_error: 'sizeScale must be a number from 1 to 10' })
+      .refine((n) => Number.isFinite(n) && n >= 1 && n <= 10, { message: 'sizeScale must be a number from 1 to 10' })
+      .optional(),
+  ),
+  stopLossPercent: optionalNumber('stopLossPercent', 0, 100, false, 'a percentage greater than 0 and below 100'),
+  stopLossPrice: optionalNumber('stopLossPrice', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
+  trailingDeviation: optionalNumber('trailingDeviation', 0, 100, true, 'a percentage from 0 to below 100'),
+  reanchor: optionalChoice('reanchor', ['fixed', 'follow']),
+  reanchorLimit: optionalNumber('reanchorLimit', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
+};
+
+/** The optional settings present in the input (cross-field checks as field errors). */
+function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number }): RiskSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of RISK_FIELDS) if (v[key] !== undefined) out[key] = v[key];
+  const errors: FieldError[] = [];
+  if (out.spacing === 'percent' && !(v.interval < 100)) errors.push({ field: 'interval', message: 'interval must be below 100 (%) with percent spacing' });
+  if (typeof out.stopLossPrice === 'number' && out.stopLossPrice >= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be below the entry price' });
+  if (typeof out.reanchorLimit === 'number' && out.reanchorLimit <= v.entryPrice) errors.push({ field: 'reanchorLimit', message: 'reanchorLimit must be above the entry price' });
+  if (errors.length) throw new ValidationError(errors);
+  return out as RiskSettings;
+}
+
+/** An edit that sends an optional setting empty ('' or null) turns it off: null in BotEdited, dropped from the config. */
+function clearedRiskSettings(input: unknown): Record<string, null> {
+  const out: Record<string, null> = {};
+  if (!input || typeof input !== 'object') return out;
+  const o = input as Record<string, unknown>;
+  for (const key of RISK_FIELDS) if (key in o && (o[key] === '' || o[key] === null)) out[key] = null;
+  return out;
+}
+
 const userId = z.string({ invalid_type_error: 'userId must be text' }).max(128, 'userId is too long').optional();
 
 const editFields = {
@@ -79,6 +131,7 @@ const editFields = {
   entryPrice: positive('entryPrice'),
   takeProfit: positive('takeProfit'),
   leverage,
+  ...riskFields,
 };
 
 export const createBotSchema = z.object({ ...editFields, userId, symbol, botType });
@@ -100,14 +153,27 @@ function parse<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
   return result.data;
 }
 
+/** A number as a trader reads it: no binary noise (0.1 % maker, not 0.09999999999999999). */
+const shown = (x: number) => String(Number(x.toPrecision(12)));
+
+/** The venue's default maker rate of a bot's market (a fraction), when the market's own is not known. */
+export function defaultMakerRate(exchange: ExchangeName, botType: BotType): number {
+  return venueRules(exchange, botType === 'Futures' ? 'futures' : 'spot').fees.maker;
+}
+
 /**
  * A take-profit that cannot cover the round trip of maker fees books a loss as "profit" (issue 10):
- * refused with the venue's minimum (libs/exchanges/src/venues, docs/exchanges.md).
+ * refused with the minimum of the one formula (libs/exchanges/src/venues, docs/exchanges.md). Maker,
+ * not taker: the grid's buys and its take-profit rest on the book. The one message of this rule, for
+ * the parse (venue default rate), the server's market check and the form (the market's rate).
  */
-export function takeProfitFeeError(exchange: ExchangeName, botType: BotType, takeProfit: number): FieldError | null {
-  const min = minTakeProfitPercent(exchange, botType === 'Futures' ? 'futures' : 'spot');
+export function takeProfitFeeError(takeProfit: number, makerRate: number): FieldError | null {
+  const min = minTakeProfitPercent(makerRate);
   if (takeProfit >= min) return null;
-  return { field: 'takeProfit', message: `takeProfit must be at least ${min} % on ${exchange} ${botType === 'Futures' ? 'futures' : 'spot'} to cover the buy and sell fees` };
+  return {
+    field: 'takeProfit',
+    message: `Take profit must be at least ${shown(min)} %: the buy and the take-profit sell each pay the ${shown(makerRate * 100)} % maker fee`,
+  };
 }
 
 export function parseCreateBot(input: unknown): CreateBotInput {
@@ -116,7 +182,7 @@ export function parseCreateBot(input: unknown): CreateBotInput {
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
-  const feeError = takeProfitFeeError(v.exchange, v.botType, v.takeProfit);
+  const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -130,6 +196,7 @@ export function parseCreateBot(input: unknown): CreateBotInput {
       entryPrice: v.entryPrice,
       takeProfit: v.takeProfit,
       leverage: v.botType === 'Futures' ? (v.leverage ?? 1) : 1,
+      ...riskSettings(v),
     },
   };
 }
@@ -141,10 +208,15 @@ export function parseCreateBot(input: unknown): CreateBotInput {
 export function parseEditBot(
   input: unknown,
   botType: BotType = 'Futures',
+  /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only). */
+  stored: { spacing?: 'absolute' | 'percent' } = {},
 ): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
   const v = parse(editBotSchema, input);
-  throwIfAny(numericBoundProblems(v));
-  const feeError = takeProfitFeeError(v.exchange, botType, v.takeProfit);
+  const cleared = clearedRiskSettings(input);
+  const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
+  throwIfAny(numericBoundProblems({ ...v, spacing }));
+  if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }); // the percent interval's bound
+  const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -156,6 +228,8 @@ export function parseEditBot(
       entryPrice: v.entryPrice,
       takeProfit: v.takeProfit,
       leverage: v.leverage,
+      ...riskSettings(v),
+      ...cleared,
     },
   };
 }
@@ -189,6 +263,8 @@ export interface NumericBotFields {
   entryPrice?: number;
   takeProfit?: number;
   leverage?: number;
+  /** Issue 14: with 'percent' the interval is a percentage (checked below 100 with the risk settings). */
+  spacing?: 'absolute' | 'percent';
 }
 
 /** How many decimals a finite number has when written out (1e-9 has 9, 0.5 has 1, 1e21 has 0). */
@@ -216,17 +292,20 @@ export function fieldBoundProblem(field: BoundedField, value: number | undefined
 }
 
 /**
- * The grid as a whole: the ladder is entryPrice − i·interval for i = 0 … numOfOrders−1, so the interval
- * must lie below the entry price and the lowest order must still be priced above 0.
+ * The grid as a whole: the ladder is entryPrice − i·interval for i = 0 … numOfOrders−1, so the lowest
+ * order must still be priced above 0 (and the interval lie below the entry price). The one rule and
+ * message of a ladder reaching zero, shown by the form under Grid size and answered by the server.
  */
 export function ladderBoundProblems(v: NumericBotFields): FieldError[] {
   const { numOfOrders: n, interval, entryPrice } = v;
+  if (v.spacing === 'percent') return []; // geometric: every rung stays above 0 (docs/risk.md)
   if (![n, interval, entryPrice].every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return [];
-  if (interval! >= entryPrice!) return [{ field: 'interval', message: 'interval must be below the entry price' }];
   const lowest = entryPrice! - (n! - 1) * interval!;
   if (lowest <= 0) {
-    return [{ field: 'interval', message: `interval is too large for ${n} orders: the lowest order (entryPrice − (numOfOrders − 1) × interval) must be above 0` }];
+    const at = shown(Math.round(lowest * 1e8) / 1e8);
+    return [{ field: 'numOfOrders', message: `The lowest order would be at ${at}: lower the grid size or the price interval` }];
   }
+  if (interval! >= entryPrice!) return [{ field: 'interval', message: 'interval must be below the entry price' }];
   return [];
 }
 

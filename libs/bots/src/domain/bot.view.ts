@@ -19,6 +19,14 @@ export interface BotView {
   /** Beyond the spec: the lifecycle step and the last failure, so the dashboard can explain. */
   state: BotStatus;
   lasterror: string | null;
+  // Beyond the spec (issue 14, docs/risk.md): present only when set.
+  spacing?: 'absolute' | 'percent';
+  sizescale?: number;
+  stoplosspercent?: number;
+  stoplossprice?: number;
+  trailingdeviation?: number;
+  reanchor?: 'fixed' | 'follow';
+  reanchorlimit?: number;
 }
 
 /** What the read model keeps of a live bot: everything but the trading ledger. */
@@ -51,5 +59,12 @@ export function toBotView(state: BotSummary): BotView {
     lasterror: state.lastError,
   };
   if (state.botType === 'Futures') view.leverage = c.leverage;
+  if (c.spacing !== undefined) view.spacing = c.spacing;
+  if (c.sizeScale !== undefined) view.sizescale = c.sizeScale;
+  if (c.stopLossPercent !== undefined) view.stoplosspercent = c.stopLossPercent;
+  if (c.stopLossPrice !== undefined) view.stoplossprice = c.stopLossPrice;
+  if (c.trailingDeviation !== undefined) view.trailingdeviation = c.trailingDeviation;
+  if (c.reanchor !== undefined) view.reanchor = c.reanchor;
+  if (c.reanchorLimit !== undefined) view.reanchorlimit = c.reanchorLimit;
   return view;
 }

@@ -3,3 +3,4 @@
  * contexts' domain code imports them from here ('@gridrocket/exchanges/venues'), never the adapters.
  */
 export * from './venue-rules';
+export * from './margin-tiers';

@@ -4,10 +4,13 @@ const DAY = 86_400_000;
 
 describe('venue rules (pure)', () => {
   it('the minimum take-profit covers a round trip of maker fees, rounded up to 0.01 %', () => {
-    expect(minTakeProfitPercent('Binance', 'spot')).toBe(0.21); // (1.001 / 0.999 − 1) = 0.2002 %
-    expect(minTakeProfitPercent('Kucoin', 'spot')).toBe(0.21);
-    expect(minTakeProfitPercent('Binance', 'futures')).toBe(0.05); // 0.04 % + a hair
-    expect(minTakeProfitPercent('Kucoin', 'futures')).toBe(0.05);
+    expect(minTakeProfitPercent(BINANCE_SPOT.fees.maker)).toBe(0.21); // (1.001 / 0.999 − 1) = 0.2002 %
+    expect(minTakeProfitPercent(KUCOIN_SPOT.fees.maker)).toBe(0.21);
+    expect(minTakeProfitPercent(BINANCE_USDM.fees.maker)).toBe(0.05); // 0.04 % + a hair
+    expect(minTakeProfitPercent(KUCOIN_FUTURES.fees.maker)).toBe(0.05);
+    // a market's own maker rate (a VIP tier, a contract's listing) moves the minimum with it
+    expect(minTakeProfitPercent(0.00075)).toBe(0.16); // 0.15011 %
+    expect(minTakeProfitPercent(0)).toBe(0.01);
     // at the minimum a cycle gains, just below it a cycle loses
     const m = BINANCE_SPOT.fees.maker;
     const cycle = (tp: number) => 100 * (1 + tp / 100) * (1 - m) - 100 * (1 + m);

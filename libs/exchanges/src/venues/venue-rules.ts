@@ -49,11 +49,14 @@ export function netBoughtAmount(rules: VenueRules, amount: number, role: 'maker'
 
 /**
  * The smallest take-profit (percent above the average buy price) that covers a round trip of maker
- * fees (buy and take-profit sell both rest on the book): (1 + m) / (1 − m) − 1, rounded UP to
- * 0.01 %. A take-profit at or below it books a loss as "profit".
+ * fees: (1 + m) / (1 − m) − 1, rounded UP to the next 0.01 % strictly above it. The maker rate, not
+ * the taker rate: the grid's buys and its take-profit are resting limit orders (docs/exchanges.md,
+ * "Fee rates"), so both legs pay the maker fee. A take-profit below it books a loss as "profit".
+ * `makerRate` is a fraction (0.001 = 0.1 %): the market's reported maker fee when it has one, else
+ * the venue's default (`venueRules(exchange, market).fees.maker`).
  */
-export function minTakeProfitPercent(exchange: ExchangeName, market: MarketType): number {
-  const m = venueRules(exchange, market).fees.maker;
+export function minTakeProfitPercent(makerRate: number): number {
+  const m = makerRate;
   const breakEven = ((1 + m) / (1 - m) - 1) * 100;
   // the next 0.01 % strictly above break-even
   return Math.ceil(breakEven * 100 + 1e-9) / 100;

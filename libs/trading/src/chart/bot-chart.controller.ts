@@ -11,6 +11,9 @@ import type { PriceSubscriptionKey } from '@gridrocket/exchanges';
 import { GridChart, buildGridChart } from './grid-chart';
 import { BotSummary, buildBotSummary } from './bot-summary';
 import { PriceHistory } from './price-history';
+import { chartRisk, type ChartRisk } from './risk-levels';
+import { toGridConfig } from '../runner/bot-workflow';
+import { marginTiers } from '@gridrocket/exchanges/venues';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SPARK_POINTS = 48;
@@ -86,10 +89,13 @@ export class BotChartController {
   }
 
   @Get('bots/:id/chart')
-  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<GridChart> {
+  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<GridChart & { risk: ChartRisk }> {
     const doc = await this.owned(id, ctx);
     const [events, points] = await Promise.all([this.history(doc), this.pricePoints(doc)]);
-    return buildGridChart(events, points);
+    // Issue 14: the stop-loss, trailing and liquidation levels (additive: `risk`).
+    const config = doc.s.config!;
+    const tiers = doc.s.botType === 'Futures' ? marginTiers(config.exchange, config.symbol).tiers : undefined;
+    return { ...buildGridChart(events, points), risk: chartRisk(events, toGridConfig(config, doc.s.botType), tiers) };
   }
 
   @Get('bots/:id/summary')

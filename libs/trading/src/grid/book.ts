@@ -34,6 +34,8 @@ export function restartBook(state: GridState, config: GridConfig, rules: MarketR
     processedFillIds: state.processedFillIds.slice(),
     amountStep: rules.amountStep,
   };
+  delete restarted.stopLoss; // a new book: a stop-loss of the old one is over (risk.ts)
+  delete restarted.anchor; // and the ladder is the configuration's again
   if (carried) restarted.carriedCycle = state.cycle; // the take-profit that may still fill is of this cycle
   else delete restarted.carriedCycle;
   return restarted;

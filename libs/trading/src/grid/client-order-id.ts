@@ -4,6 +4,7 @@
  *
  *   buy of ladder level L placed in cycle C:      gr-<h>-<C>-b<L>
  *   n-th take-profit (re)placement in cycle C:    gr-<h>-<C>-tp<n>
+ *   stop-loss market sell of cycle C (risk.ts):   gr-<h>-<C>-sl<n>
  *
  * <h> is an 8-character base-36 hash of the bot id (bot ids are UUIDs, too long for the exchanges).
  * Ids use only [a-z0-9-] and are at most 32 characters (Binance allows 36, Kucoin 40).
@@ -13,7 +14,7 @@
 
 export const CLIENT_ORDER_ID_MAX_LENGTH = 32;
 const PREFIX = 'gr';
-const ID_PATTERN = /^gr-([0-9a-z]{8})-([1-9]\d*)-(b|tp)(0|[1-9]\d*)$/;
+const ID_PATTERN = /^gr-([0-9a-z]{8})-([1-9]\d*)-(b|tp|sl)(0|[1-9]\d*)$/;
 
 /** cyrb53: a fast, well-mixed 53-bit string hash (public domain). */
 function cyrb53(text: string, seed = 0): number {
@@ -70,7 +71,14 @@ export function takeProfitOrderId(botId: string, cycle: number, seq: number): st
 
 export type ParsedClientOrderId =
   | { kind: 'buy'; hash: string; cycle: number; level: number }
-  | { kind: 'take-profit'; hash: string; cycle: number; seq: number };
+  | { kind: 'take-profit'; hash: string; cycle: number; seq: number }
+  | { kind: 'stop-loss'; hash: string; cycle: number; seq: number };
+
+/** Id of the stop-loss market sell of `cycle` (one per cycle: its fixed id makes it never twice). */
+export function stopLossOrderId(botId: string, cycle: number): string {
+  checkCounter('cycle', cycle, 1);
+  return finish(`${clientOrderIdPrefix(botId)}${cycle}-sl1`);
+}
 
 /** Reads a GridRocket client order id; null when the id is not one (e.g. a manual order). */
 export function parseClientOrderId(id: string): ParsedClientOrderId | null {
@@ -79,9 +87,8 @@ export function parseClientOrderId(id: string): ParsedClientOrderId | null {
   const cycle = Number(m[2]);
   const n = Number(m[4]);
   if (!Number.isSafeInteger(cycle) || !Number.isSafeInteger(n)) return null;
-  return m[3] === 'b'
-    ? { kind: 'buy', hash: m[1], cycle, level: n }
-    : { kind: 'take-profit', hash: m[1], cycle, seq: n };
+  if (m[3] === 'b') return { kind: 'buy', hash: m[1], cycle, level: n };
+  return m[3] === 'sl' ? { kind: 'stop-loss', hash: m[1], cycle, seq: n } : { kind: 'take-profit', hash: m[1], cycle, seq: n };
 }
 
 /** True when `id` is one of this bot's client order ids. */

@@ -13,7 +13,8 @@
  * not here.
  */
 import { floorToStep, roundMoney } from './decimal';
-import type { LadderLevel } from './grid.types';
+import type { LadderLevel, Spacing } from './grid.types';
+import { isSpecLadder, rungPrice, rungSize } from './spacing';
 
 export interface CostInput {
   numOfOrders: number | string;
@@ -21,6 +22,9 @@ export interface CostInput {
   interval: number | string;
   entryPrice: number | string;
   leverage?: number | string;
+  /** Beyond the spec (spacing.ts): absent = the spec's absolute spacing and equal sizes. */
+  spacing?: Spacing;
+  sizeScale?: number | string;
 }
 
 /** The market steps the cost may round to (a subset of MarketRules). */
@@ -38,10 +42,23 @@ export function gridCost(input: CostInput, rules?: CostRounding): number | null 
   const interval = Number(input.interval);
   const entry = Number(input.entryPrice);
   const leverage = input.leverage === undefined || input.leverage === '' ? 1 : Number(input.leverage);
+  const sizeScale = input.sizeScale === undefined || input.sizeScale === '' ? 1 : Number(input.sizeScale);
   for (const v of [n, size, interval, entry, leverage]) {
     if (!Number.isFinite(v) || v <= 0) return null;
   }
+  if (!Number.isFinite(sizeScale) || sizeScale < 1) return null;
   const count = Math.floor(n);
+  const rung = { entryPrice: entry, interval, orderSize: size, spacing: input.spacing, sizeScale };
+  if (!isSpecLadder(rung)) {
+    if (count > LOOP_LIMIT) return null;
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const price = rules ? floorToStep(rungPrice(rung, i), rules.priceStep) : rungPrice(rung, i);
+      const amount = rules ? floorToStep(rungSize(rung, i), rules.amountStep) : rungSize(rung, i);
+      total += (amount * price) / leverage;
+    }
+    return roundMoney(total);
+  }
   if (!rules) {
     if (count > LOOP_LIMIT) {
       // Σ size·(entry − i·interval) = size·(count·entry − interval·count·(count−1)/2)

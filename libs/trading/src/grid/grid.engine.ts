@@ -1,3 +1,4 @@
+// Over 400 lines: the one pure state machine (fills, take-profit, stop-loss fills, desired orders, reconcile) reads best in one file.
 /**
  * The grid engine as a pure state machine, built for crash-safe reconciliation.
  *
@@ -92,6 +93,7 @@ function cloneState(state: GridState): GridState {
     levels: state.levels.map((l) => ({ ...l })),
     position: { ...state.position },
     tp: state.tp ? { ...state.tp } : null,
+    ...(state.stopLoss ? { stopLoss: { ...state.stopLoss } } : {}),
     processedFillIds: state.processedFillIds.slice(),
   };
 }
@@ -159,8 +161,10 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
 
   // take-profit (one of the cycle a restarted book carried its position from sells that position)
   const carried = draft.carriedCycle !== undefined && id.cycle === draft.carriedCycle && pos.amount > 0;
+  const stop = id.kind === 'stop-loss'; // risk.ts: the market sell of a stop-loss begun in its cycle
+  if (stop && (!draft.stopLoss || draft.stopLoss.cycle !== id.cycle || id.cycle !== draft.cycle)) return ignored(id.cycle < draft.cycle ? 'closed-cycle' : 'unknown-order');
   if (id.cycle < draft.cycle && !carried) return ignored('closed-cycle');
-  if (id.cycle > draft.cycle || !draft.tp || (!carried && id.seq > draft.tp.seq)) return ignored('unknown-order');
+  if (!stop && (id.cycle > draft.cycle || !draft.tp || (!carried && id.seq > draft.tp.seq))) return ignored('unknown-order');
   const sold = Math.min(fill.amount, pos.amount);
   const oversold = subClean(fill.amount, sold);
   let profit = -fill.fee;
@@ -178,6 +182,11 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   draft.profit = roundMoney(draft.profit + profit);
   draft.cycleProfit = roundMoney(draft.cycleProfit + profit);
   draft.feesPaid = roundMoney(draft.feesPaid + fill.fee);
+  if (stop && draft.stopLoss) {
+    draft.stopLoss = { ...draft.stopLoss, result: roundMoney(draft.stopLoss.result + profit) };
+    effects.push({ type: 'StopLossFilled', fillId: fill.fillId, clientOrderId: fill.clientOrderId, cycle: id.cycle, price: fill.price, amount: fill.amount, fee: fill.fee, profit });
+    return 'record'; // the bot stops after its stop-loss: the cycle is not completed, nothing is re-armed
+  }
   effects.push({
     type: 'TakeProfitFilled',
     fillId: fill.fillId,
@@ -195,7 +204,7 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
   const dust = pos.amount > 0 && draft.amountStep !== undefined && floorToStep(pos.amount, draft.amountStep) <= 0;
   if (sold > 0 && (pos.amount === 0 || dust)) {
     completeCycle(draft, effects);
-  } else if ((carried || id.seq < draft.tp.seq) && pos.amount > 0) {
+  } else if (draft.tp && (carried || id.seq < draft.tp.seq) && pos.amount > 0) {
     // A fill of a replaced take-profit (its cancel raced the fill): the working take-profit is now
     // larger than the position, so it is replaced by one for the position.
     defineTakeProfit(draft, effects);

@@ -17,7 +17,25 @@ export interface GridConfig {
   takeProfit: number;
   /** 1 for spot. */
   leverage: number;
+  // ---- Beyond the spec (issue 14, grid/risk.ts, docs/risk.md): all optional; absent = the spec's bot. ----
+  /** 'absolute' (the spec's: `interval` in quote) or 'percent' (each rung `interval` % below the previous). */
+  spacing?: Spacing;
+  /** Each rung's size is the previous one's times this factor (≥ 1; 1 = the spec's equal sizes). */
+  sizeScale?: number;
+  /** Stop-loss as a percentage below the average entry (e.g. 5 = −5 %). */
+  stopLossPercent?: number;
+  /** Stop-loss as a price (used when no percentage is set). */
+  stopLossPrice?: number;
+  /** Trailing take-profit: sell when the price falls back this many % from its peak above the take-profit level. */
+  trailingDeviation?: number;
+  /** 'fixed' (the spec's) or 'follow': re-anchor the ladder at the market when flat and the price rose. */
+  reanchor?: Reanchor;
+  /** With 'follow': never re-anchor above this price. */
+  reanchorLimit?: number;
 }
+
+export type Spacing = 'absolute' | 'percent';
+export type Reanchor = 'fixed' | 'follow';
 
 /** The market's trading rules (ccxt: market.precision / market.limits). */
 export interface MarketRules {
@@ -118,6 +136,19 @@ export interface GridState {
   amountStep?: number;
   /** The cycle whose position a restarted book carries (book.ts): its take-profit's fills sell it. */
   carriedCycle?: number;
+  /** The ladder's current anchor when a `follow` grid re-anchored it (risk.ts); absent: the config's entry. */
+  anchor?: number;
+  /** A stop-loss under way (risk.ts): no order is desired, the position is sold at market. */
+  stopLoss?: StopLossState;
+}
+
+/** A stop-loss begun in `cycle` (market at `price`, stop level `level`); `loss` adds up its fills' result. */
+export interface StopLossState {
+  cycle: number;
+  price: number;
+  level: number;
+  /** Sum of the stop-loss fills' profit (negative: a loss), fees included. */
+  result: number;
 }
 
 export type OrderRole = 'buy' | 'take-profit';
@@ -188,6 +219,17 @@ export type FillEffect =
       profit: number;
       /** Amount sold beyond the position (should never happen: reduce-only / balance). */
       oversold: number;
+    }
+  | {
+      type: 'StopLossFilled';
+      fillId: string;
+      clientOrderId: string;
+      cycle: number;
+      price: number;
+      amount: number;
+      fee: number;
+      /** Its result after its share of buy fees and its own fee (negative: a loss). */
+      profit: number;
     }
   | { type: 'TakeProfitDefined'; cycle: number; tpSeq: number; amount: number }
   | { type: 'CycleCompleted'; cycle: number; profit: number; nextCycle: number };

@@ -41,3 +41,25 @@ export {
   addClean,
   subClean,
 } from './decimal';
+export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, MAX_SIZE_SCALE } from './spacing';
+export type { RungInput } from './spacing';
+export {
+  riskProblem,
+  stopLossLevel,
+  stopLossPreview,
+  beginStopLoss,
+  stopLossSell,
+  stopLossDoneReason,
+  activeOrders,
+  trailingActivation,
+  trailingStop,
+  decidePrice,
+  anchorOf,
+  reanchorBook,
+} from './risk';
+export type { PriceDecision } from './risk';
+export { longLiquidationPrice, ladderLiquidation, liquidationProblem } from './liquidation';
+export type { MaintenanceTier, LadderLiquidation } from './liquidation';
+export { stopLossOrderId } from './client-order-id';
+export { riskPreview, PREVIEW_RULES } from './risk-preview';
+export type { RiskPreview } from './risk-preview';

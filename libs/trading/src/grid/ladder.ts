@@ -1,11 +1,13 @@
 /**
  * The ladder of buys: `entryPrice − i·interval` for i = 0 … numOfOrders−1, each a limit buy of
- * `orderSize`, the price rounded DOWN to the market's price step (never pay more than configured) and
+ * `orderSize` (or, with the optional spacing/sizeScale of issue 14, the rungs of spacing.ts), the price rounded DOWN to the market's price step (never pay more than configured) and
  * the amount rounded DOWN to its amount step (never spend more than configured).
  * validateGrid says in words why a configuration cannot trade on a market.
  */
 import { ladderCost } from './cost';
 import { floorToStep, roundMoney } from './decimal';
+import { rungPrice, rungSize, spacingProblem } from './spacing';
+import { riskProblem } from './risk-settings';
 import type { GridConfig, GridValidation, LadderLevel, MarketRules } from './grid.types';
 
 /** Upper bound on ladder length the engine accepts (the dashboard allows 2 digits). */
@@ -13,10 +15,9 @@ export const MAX_GRID_ORDERS = 1000;
 
 /** Prices and amounts of the ladder, without validation (levels may be ≤ 0 or below minimums). */
 export function buildLadder(config: GridConfig, rules: MarketRules): LadderLevel[] {
-  const amount = floorToStep(config.orderSize, rules.amountStep);
   const ladder: LadderLevel[] = [];
   for (let i = 0; i < config.numOfOrders; i++) {
-    ladder.push({ index: i, price: floorToStep(config.entryPrice - i * config.interval, rules.priceStep), amount });
+    ladder.push({ index: i, price: floorToStep(rungPrice(config, i), rules.priceStep), amount: floorToStep(rungSize(config, i), rules.amountStep) });
   }
   return ladder;
 }
@@ -53,7 +54,7 @@ function configProblem(config: GridConfig): string | null {
   if (!positive(config.leverage) || config.leverage < 1) {
     return `Leverage must be a number of at least 1 (got ${String(config.leverage)})`;
   }
-  return null;
+  return spacingProblem(config) ?? riskProblem(config);
 }
 
 function rulesProblem(rules: MarketRules): string | null {
@@ -94,8 +95,11 @@ export function validateGrid(config: GridConfig, rules: MarketRules): GridValida
   const ladder = buildLadder(config, rules);
   for (const level of ladder) {
     const k = level.index + 1;
-    const raw = config.entryPrice - level.index * config.interval;
-    const inputs = `(entry ${fmt(config.entryPrice)}, interval ${fmt(config.interval)})`;
+    const raw = rungPrice(config, level.index);
+    const inputs = `(entry ${fmt(config.entryPrice)}, interval ${fmt(config.interval)}${config.spacing === 'percent' ? ' %' : ''})`;
+    if (level.amount <= 0 || (rules.minAmount !== undefined && level.amount < rules.minAmount)) {
+      return { ok: false, reason: `Order ${k} of ${n} would buy ${fmt(level.amount)}, below the market's minimum amount` };
+    }
     if (raw <= 0) {
       return {
         ok: false,

@@ -5,6 +5,8 @@
  */
 import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges';
 import { validateGrid } from '../grid/ladder';
+import { liquidationProblem } from '../grid/liquidation';
+import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep } from '../grid/decimal';
 import { BotTask, UnrecoverableError, toGridRules, type TaskHost } from './bot-task';
 import { decide, toGridConfig } from './bot-workflow';
@@ -76,6 +78,14 @@ export async function prepareFutures(task: BotTask): Promise<void> {
 
 /** The balance must cover what the ladder still has to place, fees included (bot-workflow.ts). */
 export async function checkFunds(task: BotTask): Promise<void> {
+  const { id } = task;
+  if (id.market === 'futures') {
+    // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start
+    // (checked at a start only: a running bot is never stopped by it).
+    const validation = validateGrid(task.config, task.rules);
+    const problem = validation.ok ? liquidationProblem(validation.ladder, task.config.leverage, marginTiers(id.exchange, id.symbol).tiers) : null;
+    if (problem) throw new UnrecoverableError(problem);
+  }
   const w = task.workflow();
   task.ensureOwned();
   const balances = await task.call(() => task.port.balances());

@@ -1,3 +1,4 @@
+// Over 400 lines: one bot's executor (exchange events, recovery, converge, place/cancel) kept together; risk steps live in risk-steps.ts.
 /**
  * One running bot: the pure grid engine's state plus what the runner believes rests on the exchange.
  * It executes what the pure workflow (bot-workflow.ts) decides — places, cancels, records — and owns
@@ -10,6 +11,7 @@ import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotF
 import type { RunBook, TradingEvent } from '@gridrocket/bots';
 import { clientOrderIdPrefix, isOwnClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
+import { applyPrice, finishStopLoss } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 
 /** Thrown when the runner no longer owns the bot (hand-over, shutdown): the work stops silently. */
@@ -88,6 +90,9 @@ export class BotTask {
   drainScheduled = false;
   awaitingAttempts = 0;
   retryTimer: NodeJS.Timeout | null = null;
+  /** The latest market price seen (risk-steps.ts), null until a tick; the trailing peak of a cycle (in memory). */
+  lastPrice: number | null = null;
+  trail: { cycle: number; peak: number } | null = null;
   detach: (() => void) | null = null;
 
   constructor(readonly id: TaskIdentity, private readonly host: TaskHost) {
@@ -121,6 +126,10 @@ export class BotTask {
   /** An exchange call of this bot through its runner (rate limit, retries). */
   call<T>(fn: () => Promise<T>, retries?: number): Promise<T> {
     return this.host.call(this, fn, retries);
+  }
+
+  retryLater(reason: string): void {
+    this.host.retryLater(this, reason);
   }
 
   ensureOwned(): void {
@@ -224,6 +233,8 @@ export class BotTask {
    * what exists, resolve desired orders the exchange reports closed (their fills), place the rest.
    */
   async converge(): Promise<void> {
+    await this.applyPending();
+    await applyPrice(this); // stop-loss, trailing, follow (issue 14)
     for (let round = 0; round < 10; round++) {
       await this.applyPending();
       const actions = decideConverge(this.workflow());
@@ -248,6 +259,8 @@ export class BotTask {
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
+    const stopped = await finishStopLoss(this);
+    if (stopped) throw new UnrecoverableError(stopped);
     // The engine's stalledReason: the grid cannot make progress on its own (BotFailed with the reason).
     for (const a of decideConverge(this.workflow())) {
       if (a.type === 'report' && 'reason' in a.report) throw new UnrecoverableError(a.report.reason);
@@ -298,7 +311,7 @@ export class BotTask {
    */
   private deferred: TradingEvent[] | null = null;
 
-  private async recordFacts(facts: TradingEvent[]): Promise<void> {
+  async recordFacts(facts: TradingEvent[]): Promise<void> {
     if (facts.length === 0) return;
     if (this.deferred) this.deferred.push(...facts);
     else await this.host.record(this, facts);

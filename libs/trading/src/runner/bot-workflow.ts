@@ -10,7 +10,8 @@ import type { RunBook, TradingEvent } from '@gridrocket/bots';
 import type { BotConfig } from '@gridrocket/bots';
 import { restartBook } from '../grid/book';
 import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
-import { applyFills, desiredOrders, initialState, processFill, reconcile, stalledReason } from '../grid/grid.engine';
+import { applyFills, initialState, processFill, reconcile, stalledReason } from '../grid/grid.engine';
+import { activeOrders, beginStopLoss, reanchorBook } from '../grid/risk';
 import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 
@@ -91,6 +92,10 @@ export function decideFills(s: WorkflowState, fills: ExchangeFill[]): Decision {
         facts.push({ type: 'TakeProfitFilled', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'sell', price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, tpSeq: e.tpSeq, profit: e.profit, at: f.timestamp } });
         // totalProfit is decided by the bot decider (the bot's lifetime total).
         facts.push({ type: 'ProfitRealized', data: { botId, amount: e.profit, totalProfit: 0, cycle: e.cycle, run, fillId: f.fillId } });
+      } else if (e.type === 'StopLossFilled') {
+        const level = engine.stopLoss?.level ?? 0;
+        facts.push({ type: 'StopLossTriggered', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'sell', price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, loss: roundMoney(-e.profit), level, at: f.timestamp } });
+        facts.push({ type: 'ProfitRealized', data: { botId, amount: e.profit, totalProfit: 0, cycle: e.cycle, run, fillId: f.fillId } });
       } else if (e.type === 'CycleCompleted') {
         facts.push({ type: 'CycleCompleted', data: { botId, run, cycle: e.cycle, profit: e.profit, nextCycle: e.nextCycle } });
       }
@@ -103,13 +108,13 @@ export function decideFills(s: WorkflowState, fills: ExchangeFill[]): Decision {
 
 /** What the exchange should hold: cancel first (spot: the old take-profit holds the coins), then place. */
 export function decideConverge(s: WorkflowState): RunnerAction[] {
-  const plan = reconcile(desiredOrders(s.config, s.rules, s.engine), s.open, { botId: s.engine.botId, closed: s.closed });
+  const plan = reconcile(activeOrders(s.config, s.rules, s.engine), s.open, { botId: s.engine.botId, closed: s.closed });
   if (plan.awaitingFills.length > 0) return [{ type: 'await-fills', orders: plan.awaitingFills.map((a) => a.desired) }];
   const actions: RunnerAction[] = [
     ...plan.toCancel.map((o) => ({ type: 'cancel' as const, clientOrderId: o.clientOrderId })),
     ...plan.toPlace.map((order) => ({ type: 'place' as const, order })),
   ];
-  if (actions.length === 0) {
+  if (actions.length === 0 && !s.engine.stopLoss) {
     const stalled = stalledReason(s.config, s.rules, s.engine);
     if (stalled) return failure(s, stalled);
   }
@@ -118,7 +123,7 @@ export function decideConverge(s: WorkflowState): RunnerAction[] {
 
 /** The quote the buys still to place need (spec section 5's cost) plus their maker fees. */
 export function fundsNeeded(s: WorkflowState): { need: number; fees: number } {
-  const plan = reconcile(desiredOrders(s.config, s.rules, s.engine), s.open, { botId: s.engine.botId, closed: s.closed });
+  const plan = reconcile(activeOrders(s.config, s.rules, s.engine), s.open, { botId: s.engine.botId, closed: s.closed });
   const rate = s.makerFee ?? DEFAULT_FEE_RATE;
   let cost = 0;
   let fees = 0;
@@ -186,7 +191,21 @@ export function toGridConfig(c: BotConfig, botType: 'Spot' | 'Futures'): GridCon
     entryPrice: c.entryPrice,
     takeProfit: c.takeProfit,
     leverage: botType === 'Futures' ? c.leverage : 1,
+    ...riskOf(c),
   };
+}
+
+/** The optional settings of issue 14 that are set (a bot without them is the spec's). */
+function riskOf(c: BotConfig): Partial<GridConfig> {
+  const out: Partial<GridConfig> = {};
+  if (c.spacing !== undefined) out.spacing = c.spacing;
+  if (c.sizeScale !== undefined) out.sizeScale = c.sizeScale;
+  if (c.stopLossPercent !== undefined) out.stopLossPercent = c.stopLossPercent;
+  if (c.stopLossPrice !== undefined) out.stopLossPrice = c.stopLossPrice;
+  if (c.trailingDeviation !== undefined) out.trailingDeviation = c.trailingDeviation;
+  if (c.reanchor !== undefined) out.reanchor = c.reanchor;
+  if (c.reanchorLimit !== undefined) out.reanchorLimit = c.reanchorLimit;
+  return out;
 }
 
 /**
@@ -199,7 +218,16 @@ export function replayBook(runs: readonly RunBook[], rules: MarketRules, engineI
     const config = toGridConfig(r.config, r.botType);
     if (!engine) engine = initialState(config, rules, engineId);
     else if (r.restart) engine = restartBook(engine, config, rules, { dropPosition: r.dropPosition });
-    engine = applyFills(engine, r.fills.map((f) => ({ clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee, ...(f.netAmount !== undefined ? { netAmount: f.netAmount } : {}) })));
+    const fills = r.fills.map((f) => ({ clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee, ...(f.netAmount !== undefined ? { netAmount: f.netAmount } : {}) }));
+    // Risk steps (issue 14) happen among the run's fills: apply the fills before each, then the step.
+    let done = 0;
+    for (const mark of r.marks ?? []) {
+      engine = applyFills(engine, fills.slice(done, mark.afterFills));
+      done = Math.max(done, mark.afterFills);
+      if (mark.type === 'stop-loss' && mark.cycle === engine.cycle) engine = beginStopLoss(engine, mark.price, mark.level);
+      if (mark.type === 'reanchor' && mark.cycle === engine.cycle + 1) engine = reanchorBook(engine, config, rules, mark.to);
+    }
+    engine = applyFills(engine, fills.slice(done));
   }
   if (!engine) throw new Error('A bot that never started has no grid');
   return engine;

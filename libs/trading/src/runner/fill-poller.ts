@@ -25,6 +25,8 @@ export interface PollerHost<T extends PolledBot> {
   call<R>(task: T, fn: () => Promise<R>, retries?: number): Promise<R>;
   taskFor(clientOrderId: string): T | undefined;
   kick(task: T): void;
+  /** A market price of the task's symbol (risk controls, issue 14). */
+  onPrice?(task: T, price: number): void;
 }
 
 export class FillPoller<T extends PolledBot> {

@@ -82,8 +82,9 @@ export class FillSources {
     const pkey = `${exchange}|${market}|${symbol}`;
     let g = this.prices.get(pkey);
     if (!g) {
-      const unsubscribe = this.exchanges.prices.subscribe({ exchange, market, symbol }, () => {
+      const unsubscribe = this.exchanges.prices.subscribe({ exchange, market, symbol }, (tick) => {
         for (const poller of this.pollers.values()) if (poller.symbol === symbol) poller.trigger();
+        for (const t of this.prices.get(pkey)?.tasks ?? []) this.host.onPrice?.(t, tick.price); // risk controls (issue 14)
       });
       g = { unsubscribe, tasks: new Set() };
       this.prices.set(pkey, g);

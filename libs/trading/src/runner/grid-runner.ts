@@ -1,3 +1,4 @@
+// Over 400 lines: the lifecycle, ownership and error handling of all bots in one runner, plus the price hook of the risk controls.
 /**
  * The grid runner: many bots per process, each an asynchronous task (BotTask) driven by the pure
  * workflow (bot-workflow.ts) and grid engine against the exchange port. Framework-free (the Nest
@@ -29,6 +30,7 @@ import { readBotRun, type BotRun } from './bot-stream';
 import { RunnerIndexWriter } from './runner-index';
 import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
+import { watchesPrice } from './risk-steps';
 import type { GridRunnerOptions, RunnerLogger } from './runner-options';
 
 export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
@@ -382,6 +384,13 @@ export class GridRunner implements TaskHost {
         this.converged(task);
       });
     });
+  }
+
+  /** A market price for a bot: one that watches prices (stop-loss, trailing, follow) re-checks in its lane. */
+  onPrice(task: BotTask, price: number): void {
+    if (task.released || !watchesPrice(task)) return;
+    task.lastPrice = price;
+    if (task.ready && task.started) this.kick(task);
   }
 
   private converged(task: BotTask) {

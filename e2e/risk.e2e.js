@@ -1,0 +1,93 @@
+/**
+ * Browser steps of issue 14 (docs/risk.md), called from e2e/run.js once bots can be created: a spot
+ * bot with every advanced setting (percent spacing, size scale, stop-loss %, trailing take-profit,
+ * follow with a limit) and a futures bot with a stop-loss price are created through the form's
+ * "Advanced" section, whose preview follows the settings live; each bot's page then shows its
+ * settings and levels.
+ */
+'use strict';
+
+async function riskSteps({ page, step, fillBot, shot, T }) {
+  const openAdvanced = async (dialog) => {
+    const section = dialog.getByTestId('advanced');
+    if (!(await section.evaluate((el) => el.open))) await section.locator('summary').click();
+    return section;
+  };
+  const botPageOf = async (before) => {
+    // the newest card of the tab is the bot just created
+    const ids = await page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
+    const id = ids.find((x) => !before.includes(x));
+    if (!id) throw new Error('the new bot has no card');
+    await page.locator(`[data-bot-id="${id}"]`).getByRole('link', { name: /^Details of / }).click();
+    await page.waitForURL((u) => new URL(u).pathname === `/bots/${id}`, { timeout: T });
+    await page.getByTestId('bot-page').waitFor();
+    return id;
+  };
+  const cardIds = () => page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
+
+  await step('advanced: a spot bot with percent spacing, size scale, stop-loss, trailing and follow; the preview follows live', async () => {
+    await page.goto(new URL('/bots?tab=spot', page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('tab', { name: /Spot bots/, selected: true }).waitFor();
+    const before = await cardIds();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+    await fillBot(dialog, { exchange: 'Binance', symbol: 'ETCUSDT' });
+    const section = await openAdvanced(dialog);
+    const rows = () => section.getByTestId('advanced-preview').locator('tbody tr').allTextContents();
+    const equal = await rows();
+    await section.getByLabel('Spacing').selectOption('percent');
+    await dialog.getByLabel('Price interval').fill('1');
+    await section.getByLabel('Size scale').fill('1.5');
+    await section.getByLabel('Stop-loss', { exact: true }).fill('8');
+    await section.getByLabel('Trailing take-profit').fill('0.5');
+    await section.getByLabel('Grid', { exact: true }).selectOption('follow');
+    const entry = Number(await dialog.getByLabel('Entry Price').inputValue());
+    await section.getByLabel('Follow up to').fill(String(Math.round(entry * 1.5)));
+    await dialog.getByLabel('Grid size').focus();
+    const scaled = await rows();
+    if (scaled.length !== 3 || JSON.stringify(scaled) === JSON.stringify(equal)) throw new Error(`the preview did not follow: ${equal.join(' / ')} → ${scaled.join(' / ')}`);
+    await section.getByTestId('advanced-stop').waitFor();
+    await section.getByText(/Trailing from/).waitFor();
+    const save = dialog.getByRole('button', { name: 'Save' });
+    if (await save.isDisabled()) throw new Error(`Save is disabled: ${(await dialog.locator('.field__error').allTextContents()).join(' | ')}`);
+    await shot('bots-create-advanced');
+    await save.click();
+    await page.locator('.toast').filter({ hasText: 'Bot successfully added!' }).first().waitFor({ state: 'visible', timeout: T });
+    await page.getByTestId('bot-card').first().waitFor();
+    await botPageOf(before);
+    const summary = page.getByTestId('advanced-summary');
+    await summary.waitFor({ timeout: T });
+    const text = (await summary.textContent()) || '';
+    for (const want of [/Percent spacing/, /Order sizes × 1\.5/, /Stop-loss 8 % below the average entry/, /Trailing take-profit 0\.5 %/, /Follows the price up to/]) {
+      if (!want.test(text)) throw new Error(`the bot page does not show ${want}: ${text}`);
+    }
+    await shot('bot-page-advanced');
+  });
+
+  await step('advanced: a futures bot with a stop-loss price; its liquidation price is shown before the start and on its page', async () => {
+    await page.goto(new URL('/bots?tab=futures', page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
+    const before = await cardIds();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+    await fillBot(dialog, { exchange: 'Binance', symbol: 'ETCUSDT' });
+    const section = await openAdvanced(dialog);
+    const entry = Number(await dialog.getByLabel('Entry Price').inputValue());
+    const stop = (entry * 0.8).toFixed(2);
+    await section.getByLabel('Stop-loss price').fill(stop);
+    await dialog.getByLabel('Grid size').focus();
+    await section.getByTestId('advanced-liquidation').waitFor();
+    await section.getByTestId('advanced-stop').filter({ hasText: new RegExp(Number(stop).toLocaleString('en-US').replace(/\./g, '\\.')) }).waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.toast').filter({ hasText: 'Bot successfully added!' }).first().waitFor({ state: 'visible', timeout: T });
+    await botPageOf(before);
+    const summary = page.getByTestId('advanced-summary');
+    await summary.waitFor({ timeout: T });
+    const text = (await summary.textContent()) || '';
+    if (!/Stop-loss at/.test(text) || !/Liquidation of the full ladder/.test(text)) throw new Error(`the futures bot page shows: ${text}`);
+    await shot('bot-page-advanced-futures');
+  });
+  await page.goto(new URL('/bots', page.url()).toString(), { waitUntil: 'domcontentloaded' });
+}
+
+module.exports = { riskSteps };

@@ -1,0 +1,148 @@
+/**
+ * Risk controls of a grid beyond the spec (issue 14, docs/risk.md), pure like the engine:
+ *  - stop-loss: when the price reaches `stopLossPercent` % below the average entry (or `stopLossPrice`)
+ *    the bot begins a stop-loss (`beginStopLoss`): no order is desired any more and the position is
+ *    sold at market under one fixed id per cycle (`stopLossOrderId`), so it is never sold twice;
+ *  - trailing take-profit (`trailingDeviation` %): no take-profit rests; once the price reaches the
+ *    take-profit level the runner follows the peak and sells at market under the take-profit's id
+ *    when the price falls back by the deviation (the engine books it as the take-profit's fill);
+ *  - follow (`reanchor: 'follow'`): flat and the price more than one interval above the anchor →
+ *    the ladder is re-anchored at the market (`reanchorBook`: a new cycle, so new ids).
+ * A bot with none of these settings behaves exactly as the spec's (its orders: `desiredOrders`).
+ */
+import { stopLossOrderId, takeProfitOrderId } from './client-order-id';
+import { floorToStep, roundMoney } from './decimal';
+import { desiredOrders, takeProfitPrice } from './grid.engine';
+import { validateGrid } from './ladder';
+import { oneInterval } from './spacing';
+export { riskProblem } from './risk-settings';
+import type { DesiredOrder, GridConfig, GridState, MarketRules } from './grid.types';
+
+const positiveNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+/** The price at which the bot's stop-loss triggers now, or null (none set, or nothing held). */
+export function stopLossLevel(config: GridConfig, rules: MarketRules, state: GridState): number | null {
+  if (state.position.amount <= 0 || floorToStep(state.position.amount, rules.amountStep) <= 0) return null;
+  if (positiveNumber(config.stopLossPercent)) return floorToStep(state.position.averageEntry * (1 - config.stopLossPercent / 100), rules.priceStep);
+  if (positiveNumber(config.stopLossPrice)) return config.stopLossPrice;
+  return null;
+}
+
+/** The stop-loss level for a chart or a preview before anything is held: below the ladder's average if every rung filled. */
+export function stopLossPreview(config: GridConfig, averageEntry: number): number | null {
+  if (positiveNumber(config.stopLossPercent)) return roundMoney(averageEntry * (1 - config.stopLossPercent / 100));
+  if (positiveNumber(config.stopLossPrice)) return config.stopLossPrice;
+  return null;
+}
+
+/** The state once a stop-loss has begun at market `price` (idempotent: an ongoing one stays). */
+export function beginStopLoss(state: GridState, price: number, level: number): GridState {
+  if (state.stopLoss) return state;
+  return { ...state, stopLoss: { cycle: state.cycle, price, level, result: 0 } };
+}
+
+/** The market sell a stop-loss still needs (what is held, whole amount steps), or null when it is done. */
+export function stopLossSell(config: GridConfig, rules: MarketRules, state: GridState): DesiredOrder | null {
+  if (!state.stopLoss) return null;
+  const amount = floorToStep(state.position.amount, rules.amountStep);
+  if (amount <= 0) return null;
+  return {
+    clientOrderId: stopLossOrderId(state.botId, state.stopLoss.cycle),
+    role: 'take-profit',
+    side: 'sell',
+    type: 'limit', // placed at market by the runner
+    price: 0,
+    amount,
+    reduceOnly: config.botType === 'Futures',
+    cycle: state.stopLoss.cycle,
+  };
+}
+
+/** A stop-loss begun and finished (nothing left to sell): the bot stops with this reason. */
+export function stopLossDoneReason(rules: MarketRules, state: GridState, quote = 'USDT'): string | null {
+  const sl = state.stopLoss;
+  if (!sl || floorToStep(state.position.amount, rules.amountStep) > 0) return null;
+  if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the take-profit had already sold the position, nothing was left to sell`;
+  return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the position was sold at market, loss ${roundMoney(-sl.result)} ${quote}`;
+}
+
+/** The orders that should rest now with the risk settings: none during a stop-loss, no resting take-profit when trailing. */
+export function activeOrders(config: GridConfig, rules: MarketRules, state: GridState): DesiredOrder[] {
+  if (state.stopLoss) return [];
+  const orders = desiredOrders(config, rules, state);
+  return positiveNumber(config.trailingDeviation) ? orders.filter((o) => o.role !== 'take-profit') : orders;
+}
+
+/** Trailing: where the take-profit level is now (null: nothing to sell). */
+export function trailingActivation(config: GridConfig, rules: MarketRules, state: GridState): number | null {
+  if (!positiveNumber(config.trailingDeviation) || !state.tp || state.position.amount <= 0) return null;
+  return takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep);
+}
+
+/** The trailing sell price for a peak: peak × (1 − deviation). */
+export function trailingStop(config: GridConfig, rules: MarketRules, peak: number): number {
+  return floorToStep(peak * (1 - (config.trailingDeviation ?? 0) / 100), rules.priceStep);
+}
+
+export type PriceDecision =
+  | { type: 'none'; peak: number | null }
+  | { type: 'stop-loss'; level: number }
+  | { type: 'trail'; peak: number }
+  | { type: 'trail-sell'; peak: number; order: DesiredOrder }
+  | { type: 'reanchor'; from: number; to: number };
+
+/** The ladder's current anchor (the config's entry until a follow grid re-anchored it). */
+export function anchorOf(config: GridConfig, state: GridState): number {
+  return state.anchor ?? config.entryPrice;
+}
+
+/**
+ * What a market price asks of the bot, given the trailing peak seen so far in this cycle (null: not
+ * activated). Stop-loss first, then trailing, then follow.
+ */
+export function decidePrice(config: GridConfig, rules: MarketRules, state: GridState, price: number, peak: number | null): PriceDecision {
+  if (state.stopLoss || !(price > 0)) return { type: 'none', peak };
+  const sl = stopLossLevel(config, rules, state);
+  if (sl !== null && price <= sl) return { type: 'stop-loss', level: sl };
+  const activation = trailingActivation(config, rules, state);
+  if (activation !== null && state.tp) {
+    const top = peak === null ? (price >= activation ? price : null) : Math.max(peak, price);
+    if (top === null) return { type: 'none', peak: null };
+    const amount = floorToStep(state.position.amount, rules.amountStep);
+    if (price <= trailingStop(config, rules, top) && amount > 0) {
+      const order: DesiredOrder = {
+        clientOrderId: takeProfitOrderId(state.botId, state.cycle, state.tp.seq),
+        role: 'take-profit', side: 'sell', type: 'limit', price: 0, amount, reduceOnly: config.botType === 'Futures', cycle: state.cycle, tpSeq: state.tp.seq,
+      };
+      return { type: 'trail-sell', peak: top, order };
+    }
+    return top !== peak ? { type: 'trail', peak: top } : { type: 'none', peak };
+  }
+  if (config.reanchor === 'follow' && state.position.amount <= 0 && state.levels.every((l) => l.filled === 0)) {
+    const from = anchorOf(config, state);
+    let to = floorToStep(price, rules.priceStep);
+    if (positiveNumber(config.reanchorLimit)) to = Math.min(to, floorToStep(config.reanchorLimit, rules.priceStep));
+    if (to - from > oneInterval(config, from) && price > from) return { type: 'reanchor', from, to };
+  }
+  return { type: 'none', peak };
+}
+
+/** The ladder re-anchored at `to`: a new cycle (fresh ids), every rung armed, flat. Throws when not flat or invalid. */
+export function reanchorBook(state: GridState, config: GridConfig, rules: MarketRules, to: number): GridState {
+  if (state.position.amount > 0) throw new Error('A grid that holds a position is not re-anchored');
+  const validation = validateGrid({ ...config, entryPrice: to }, rules);
+  if (!validation.ok) throw new Error(`Invalid grid: ${validation.reason}`);
+  const next = state.cycle + 1;
+  const out: GridState = {
+    ...state,
+    cycle: next,
+    levels: validation.ladder.map((l) => ({ index: l.index, price: l.price, amount: l.amount, armedCycle: next, filled: 0, status: 'open' as const })),
+    position: { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 },
+    tp: null,
+    cycleProfit: 0,
+    processedFillIds: state.processedFillIds.slice(),
+    anchor: to,
+  };
+  delete out.carriedCycle;
+  return out;
+}

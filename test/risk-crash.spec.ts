@@ -1,0 +1,214 @@
+/**
+ * Crash safety of the risk controls (issue 14), with the machinery of test/runner-crash.spec.ts: the
+ * runner is its own OS process (crash-runner.child.ts) on a data folder, the paper venue lives in THIS
+ * process (an independent actor, like a real exchange) and is reached over RPC. The runner is
+ * SIGKILLed in the middle of a stop-loss (as soon as it has recorded StopLossStarted, and once its
+ * market sell is on the exchange) and in the middle of a re-anchor (as soon as GridReanchored is
+ * recorded). Before the restart the price moves back, so only the history can tell the restarted runner
+ * what to finish. After the restart each finishes exactly once: one stop-loss sell, the coins sold, no
+ * order left open, the bot stopped with the reason; one re-anchor, the new ladder and nothing of the old.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import type { BotConfig } from '@gridrocket/bots';
+import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { buyOrderId, isOwnClientOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice } from '@gridrocket/trading';
+import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
+
+jest.setTimeout(120_000);
+
+const root = join(__dirname, '..');
+
+// BTCUSDT: three buys fill (average 59000, stop level 56050), the price falls to 56000, then recovers to 58000.
+// SOLUSDT: a rally to 146 before any buy (follow re-anchors at 146), then the price falls back to 143.
+const PATH = [
+  'ms,exchange,symbol,price',
+  '1000,Binance,BTCUSDT,61000',
+  '1000,Binance,SOLUSDT,141',
+  '2000,Binance,BTCUSDT,59500',
+  '3000,Binance,BTCUSDT,58500',
+  '4000,Binance,BTCUSDT,57500',
+  '5000,Binance,BTCUSDT,56000',
+  '6000,Binance,BTCUSDT,58000', // back above the stop level, below the take-profit (59590)
+  '7000,Binance,SOLUSDT,146',
+  '8000,Binance,SOLUSDT,143',
+].join('\n');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>, timeoutMs = 30_000, everyMs = 10): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+function startChild(dir: string, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'libs/trading/src/testing/crash-runner.child.ts')], {
+    env: { ...process.env, DATA_DIR: dir, PAPER_RPC_URL: url, POLL_MS: '20' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      if (String(d).includes('ready')) resolve(child);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`runner child exited (${code ?? signal}) before ready: ${err}`)));
+  });
+}
+
+function kill9(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('risk controls survive SIGKILL', () => {
+  let dir: string;
+  let venue: PaperVenue;
+  let provider: PaperExchangeProvider;
+  let events: SqliteEventStore;
+  let rpc: PaperRpcServer;
+  let child: ChildProcess | null = null;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gr-risk-crash-'));
+    venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(PATH) });
+    provider = new PaperExchangeProvider(venue);
+    events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
+    // The venue answers cancels and market orders a little slowly (as a real one does): the kills land
+    // inside the stop-loss and the re-anchor however fast or loaded the machine is.
+    const slow = new Set(['cancelOrder', 'createMarketOrder', 'createLimitOrder']);
+    const slowProvider = {
+      ...provider,
+      prices: provider.prices,
+      mode: provider.mode,
+      for: async (ref: Parameters<typeof provider.for>[0]) => {
+        const port = await provider.for(ref);
+        return new Proxy(port, {
+          get(target, key, receiver) {
+            const v = Reflect.get(target, key, receiver);
+            if (typeof v !== 'function') return v;
+            return slow.has(String(key)) ? async (...args: unknown[]) => (await sleep(60), v.apply(target, args)) : v.bind(target);
+          },
+        });
+      },
+    } as typeof provider;
+    rpc = await servePaperRpc(slowProvider);
+    venue.advanceTo(1000);
+    child = await startChild(dir, rpc.url);
+  });
+  afterEach(async () => {
+    if (child) await kill9(child);
+    await rpc.close();
+    await events.close();
+    venue.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function createAndStart(userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) {
+    const id = randomUUID();
+    const cmd = new BotCommandRunner(events);
+    const ctx = { userId, correlationId: randomUUID() };
+    await cmd.run({ type: 'CreateBot', botId: id, userId, botType: 'Spot', config: { exchange: 'Binance', leverage: 1, ...config } }, ctx);
+    await cmd.run({ type: 'StartBot', botId: id, userId }, ctx);
+    await until('started', async () => (await events.readStream(`bot-${id}`)).some((e) => e.type === 'BotStarted'));
+    return id;
+  }
+  const stream = (id: string) => events.readStream(`bot-${id}`);
+  const port = (userId: string) => provider.for({ userId, exchange: 'Binance', market: 'spot' });
+  const own = async (userId: string, id: string, symbol: string) => (await (await port(userId)).openOrders(symbol)).filter((o) => isOwnClientOrderId(id, o.clientOrderId));
+
+  async function stopLossStory(killWhen: 'recorded' | 'sell-on-exchange') {
+    const userId = `sl-${killWhen}`;
+    const id = await createAndStart(userId, { symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 1000, entryPrice: 60000, takeProfit: 1, stopLossPercent: 5 });
+    for (const [ms, left] of [[2000, 2], [3000, 1], [4000, 0]] as const) {
+      venue.advanceTo(ms);
+      await until(`buys left ${left}`, async () => {
+        const fills = (await stream(id)).filter((e) => e.type === 'OrderFilled').length;
+        const tp = (await own(userId, id, 'BTCUSDT')).some((o) => o.side === 'sell' && o.amount === roundMoney(0.00999 * (3 - left)));
+        return fills === 3 - left && tp;
+      });
+    }
+    venue.advanceTo(5000); // 56000 ≤ 56050: the stop-loss begins
+    const sl = stopLossOrderId(id, 1);
+    if (killWhen === 'recorded') await until('StopLossStarted', async () => (await stream(id)).some((e) => e.type === 'StopLossStarted'), 30_000, 1);
+    else await until('stop-loss sell on the exchange', async () => (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null, 30_000, 1);
+    await kill9(child!);
+    child = null;
+    const history = await stream(id);
+    const halfDone = !history.some((e) => e.type === 'BotFailed');
+    const soldBeforeKill = (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null;
+    venue.advanceTo(6000); // the price recovers above the stop level while the runner is down (58000)
+    child = await startChild(dir, rpc.url);
+    const failed = await until('stopped by the stop-loss', async () => (await stream(id)).find((e) => e.type === 'BotFailed'));
+    const after = await stream(id);
+    const p = await port(userId);
+    const fills = (await p.recentFills('BTCUSDT', 0)).filter((f) => f.clientOrderId === sl);
+    expect(fills).toHaveLength(1); // sold once, never twice
+    // sold at 56000 when the sell was on the exchange before the kill, else at the market after the restart (58000)
+    const at = soldBeforeKill ? 56000 : 58000;
+    expect(fills[0].price).toBe(at);
+    expect(fills[0].amount).toBe(0.02997);
+    expect(after.filter((e) => e.type === 'StopLossStarted')).toHaveLength(1);
+    expect(after.filter((e) => e.type === 'StopLossTriggered')).toHaveLength(1);
+    expect(after.filter((e) => e.type === 'BotFailed')).toHaveLength(1);
+    const loss = 0.00999 * (60000 + 59000 + 58000) + (0.6 + 0.59 + 0.58) + 0.02997 * at * 0.001 - 0.02997 * at;
+    expect((failed.data as { reason: string }).reason).toBe(`Stop-loss triggered at 56000 (stop level 56050): the position was sold at market, loss ${roundMoney(loss)} USDT`);
+    expect(await own(userId, id, 'BTCUSDT')).toEqual([]); // nothing left open
+    expect((await p.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0).toBeLessThan(0.00001);
+    return halfDone;
+  }
+
+  it('killed as soon as the stop-loss is recorded: after the restart it is finished once, although the price recovered', async () => {
+    expect(await stopLossStory('recorded')).toBe(true);
+  });
+
+  it('killed once the stop-loss sell is on the exchange: after the restart it is recorded once, never sold twice', async () => {
+    expect(await stopLossStory('sell-on-exchange')).toBe(true);
+  });
+
+  it('killed as soon as a re-anchor is recorded: after the restart the new ladder stands once and nothing of the old one', async () => {
+    const userId = 'follow';
+    const id = await createAndStart(userId, { symbol: 'SOLUSDT', numOfOrders: 3, orderSize: 1, interval: 5, entryPrice: 140, takeProfit: 1, reanchor: 'follow' });
+    await until('ladder', async () => (await own(userId, id, 'SOLUSDT')).length === 3);
+    venue.advanceTo(7000); // 146
+    await until('GridReanchored', async () => (await stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
+    await kill9(child!);
+    child = null;
+    const left = await own(userId, id, 'SOLUSDT');
+    const halfDone = left.some((o) => o.clientOrderId === buyOrderId(id, 1, 0)) || !left.some((o) => o.clientOrderId === buyOrderId(id, 2, 2));
+    venue.advanceTo(8000); // 143: no second re-anchor (not above 146 + 5), and buy 0 at 146 is no longer at the market
+    child = await startChild(dir, rpc.url);
+    const p = await port(userId);
+    const line = (o: { side: string; clientOrderId: string; price: number; amount: number }) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`;
+    // The new first rung (146) fills once: at 146 when it was placed before the kill, else at the market
+    // it crosses after the restart (143); its take-profit covers it, the other rungs wait below.
+    const first = await until('the new first rung filled', async () => (await p.recentFills('SOLUSDT', 0)).find((f) => f.clientOrderId === buyOrderId(id, 2, 0)));
+    const expected = [
+      `buy ${buyOrderId(id, 2, 1)} 141 1`,
+      `buy ${buyOrderId(id, 2, 2)} 136 1`,
+      `sell ${takeProfitOrderId(id, 2, 1)} ${takeProfitPrice(first.price, 1, 0.01)} 0.999`,
+    ].sort();
+    await until('new ladder', async () => JSON.stringify((await own(userId, id, 'SOLUSDT')).map(line).sort()) === JSON.stringify(expected));
+    await sleep(500); // nothing else happens afterwards
+    expect((await own(userId, id, 'SOLUSDT')).map(line).sort()).toEqual(expected);
+    const after = await stream(id);
+    expect(after.filter((e) => e.type === 'GridReanchored').map((e) => e.data)).toEqual([expect.objectContaining({ from: 140, to: 146, cycle: 2 })]);
+    const buys = (await p.recentFills('SOLUSDT', 0)).filter((f) => isOwnClientOrderId(id, f.clientOrderId));
+    expect(buys.map((f) => f.clientOrderId)).toEqual([buyOrderId(id, 2, 0)]); // the new first rung, once
+    expect(after.filter((e) => e.type === 'BotFailed')).toHaveLength(0);
+    expect(halfDone).toBe(true);
+  });
+});
