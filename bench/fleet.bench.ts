@@ -56,7 +56,8 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
   }
   const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(rows.join('\n')), startingUsdt: '100000' });
   const provider = new PaperExchangeProvider(venue);
-  const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, (process.env.FLEET_SYNC as any) ?? 'FULL');
+  // as the product runs it: commits on the event store's writer thread (FLEET_WRITER=inline: on the loop)
+  const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, (process.env.FLEET_SYNC as any) ?? 'FULL', { writerThread: process.env.FLEET_WRITER !== 'inline' });
   const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
   venue.advanceTo(1000);
 

@@ -18,7 +18,7 @@ export class LightClient {
     this.port = Number(u.port);
   }
 
-  private cookieHeader() {
+  cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { lifecycleBench } from './lifecycle.bench';
 import { streamingBench } from './streaming.bench';
 import { fleetBench } from './fleet.bench';
+import { longHistoryBench } from './long-history.bench';
+import { restartBench } from './restart.bench';
 import { backtestBench } from './backtest.bench';
 import { Figure } from './stats';
 
 /**
  * `npm run bench`: the figures BENCHMARKS.md records. Sizes can be reduced
  * for a quick look: BENCH_CYCLES, BENCH_WORKERS, BENCH_REBUILD_EVENTS, BENCH_FLEET_BOTS,
- * BENCH_FLEET_SECONDS, and those of streaming.bench.ts.
+ * BENCH_FLEET_SECONDS, BENCH_LONG_EVENTS, BENCH_RESTART_EVENTS, and those of streaming.bench.ts.
  */
 async function main() {
   const cycles = Number(process.env.BENCH_CYCLES ?? 2000);
@@ -18,10 +20,14 @@ async function main() {
   const rebuildEvents = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
   const fleetBots = Number(process.env.BENCH_FLEET_BOTS ?? 10_000);
   const fleetSeconds = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
+  const longEvents = Number(process.env.BENCH_LONG_EVENTS ?? 10_000);
+  const restartEvents = Number(process.env.BENCH_RESTART_EVENTS ?? 1_000_000);
   console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
   const figures: Figure[] = [];
   const sections: [string, () => Promise<Figure[]>][] = [
     ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })],
+    ['Long histories (a bot with many events)', () => longHistoryBench({ events: longEvents, rounds: 20 })],
+    ['Restart and first start on a large log', () => restartBench({ events: restartEvents })],
     ['Streams and audit (forwarder, replay)', () => streamingBench()],
     ['Runner fleet (paper bots in one process)', () => fleetBench({ bots: fleetBots, seconds: fleetSeconds })],
     ['Backtest (issue 15)', () => backtestBench()],

@@ -3,10 +3,12 @@ import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
+import { constants as zlibConstants } from 'node:zlib';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
@@ -68,6 +70,21 @@ export function securityHeaders(config: Pick<AppConfig, 'cookieSecure' | 'public
   });
 }
 
+/**
+ * Compressed responses (gzip or brotli, as the client accepts) for what compresses well: JSON lists,
+ * histories (streamed: compressed as they are written), the chart. Left alone: socket.io (its own
+ * framing), bodies under 1 KB, types that are already compressed (images, fonts) and assets served
+ * precompressed (they carry their Content-Encoding already).
+ */
+export function responseCompression() {
+  return compression({
+    filter: (req, res) => !req.url?.startsWith('/socket.io') && compression.filter(req, res),
+    // brotli at quality 1: on a 2.7 MB CSV 5.5 ms for 281 KB, against 29.5 ms for 251 KB at the default 4
+    // (and gzip's 16 ms for 302 KB): a history is sent fast, still ten times smaller
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
+  });
+}
+
 /** Builds and starts the whole product on one port: API, socket.io, dashboard, embedded runner. */
 export async function startApp(config: AppConfig, options: { adapters?: AdapterOverrides } = {}): Promise<RunningApp> {
   // Routing is exact: /API/bots and /api/bots/ are not /api/bots (they answer 404), so no spelling of
@@ -83,6 +100,7 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   app.use(securityHeaders(config));
+  app.use(responseCompression());
   installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   app.use(express.json({ limit: '64kb' }));
   // Malformed or oversized bodies get the same error shape as every other 4xx.

@@ -18,7 +18,7 @@ export interface AdapterOverrides {
 
 export function createEventStore(config: AppConfig, wrap: (store: EventStore) => EventStore = (s) => s): EventStore {
   const store =
-    config.eventStore.kind === 'kurrentdb' ? new KurrentDbEventStore(config.eventStore.url) : new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+    config.eventStore.kind === 'kurrentdb' ? new KurrentDbEventStore(config.eventStore.url) : new SqliteEventStore(join(config.dataDir, 'events.sqlite'), undefined, 'FULL', { writerThread: true });
   // appends and reads whose error is transient (timeout, leader change) are made again: appends are idempotent by event id
   return new ResilientEventStore(wrap(store));
 }

@@ -31,6 +31,8 @@ export class SystemController {
       headPosition: head.toString(),
       projectionPosition: projection.position.toString(),
       projectionLag: (head - projection.position).toString(),
+      // catch-up progress of the read models (100 when live): the health answers throughout a catch-up
+      catchUpPercent: head === 0n ? 100 : Number((projection.position * 1000n) / head) / 10,
       projectionError: projection.failed,
       consumers,
       pid: process.pid,

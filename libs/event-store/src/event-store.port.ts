@@ -59,6 +59,11 @@ export interface SubscriptionFilter {
 export interface SubscribeOptions {
   fromPosition?: bigint | 'start' | 'end'; // exclusive when a bigint
   filter?: SubscriptionFilter;
+  /**
+   * Called when every event up to `position` has been delivered or did not match the filter: lets a
+   * filtered subscriber checkpoint past events it never sees. Adapters may not call it.
+   */
+  onProgress?(position: bigint): void;
 }
 
 /** An async-iterable subscription that can be closed from outside. */

@@ -10,6 +10,8 @@ export interface ResubscribeOptions {
   onDrop?(err: Error, attempt: number): void;
   /** Resubscribed after a drop. */
   onResume?(from: bigint): void;
+  /** Passed on from the store (SubscribeOptions.onProgress); a resumed subscription starts after it. */
+  onProgress?(position: bigint): void;
 }
 
 export function defaultBackoff(attempt: number): number {
@@ -36,7 +38,15 @@ export function resubscribing(store: EventStore, options: ResubscribeOptions = {
     while (!closed) {
       try {
         subscribedAt = Date.now();
-        inner = base.subscribeToAll({ fromPosition: from, filter: options.filter });
+        inner = base.subscribeToAll({
+          fromPosition: from,
+          filter: options.filter,
+          onProgress: (at) => {
+            if (closed) return;
+            if (from === 'start' || at > from) from = at;
+            options.onProgress?.(at);
+          },
+        });
         if (attempt > 0) options.onResume?.(from === 'start' ? 0n : from);
         for await (const event of inner) {
           if (closed) return;

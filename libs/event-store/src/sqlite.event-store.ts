@@ -13,10 +13,11 @@ import {
   StreamNotFoundError,
   SubscribeOptions,
   Subscription,
+  SubscriptionFilter,
   WrongExpectedVersionError,
-  matchesFilter,
 } from './event-store.port';
-import { Fence, FencedError, currentFence } from './fence';
+import { Fence, currentFence } from './fence';
+import { SqliteWriterThread, WireAppend, WireOutcome, makeAppender, outcomeToResult, toWireEvents } from './sqlite-append';
 
 interface Row {
   position: number;
@@ -30,6 +31,8 @@ interface Row {
 }
 
 const BATCH = 1000;
+/** Positions one subscription query looks at, at most (a filter that matches little scans this many rows). */
+const SCAN_WINDOW = 50_000;
 
 interface PendingAppend {
   streamId: string;
@@ -56,15 +59,23 @@ export class SqliteEventStore implements EventStore {
   private readonly appended = new EventEmitter();
   private closed = false;
   private readonly stmts;
-  private readonly commitBatch: (batch: PendingAppend[]) => void;
+  private commitInline: ((batch: WireAppend[]) => WireOutcome[]) | null = null;
+  private writer: SqliteWriterThread | null = null;
+  private inFlight = false;
+  private idle: (() => void)[] = [];
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
 
   /**
    * `synchronous` stays FULL in the product (durable before acknowledged);
-   * benchmarks may seed data with OFF.
+   * benchmarks may seed data with OFF. `writerThread`: commits run on a worker thread (the product).
    */
-  constructor(file: string, private readonly pollMs = 200, synchronous: 'FULL' | 'NORMAL' | 'OFF' = 'FULL') {
+  constructor(
+    file: string,
+    private readonly pollMs = 200,
+    synchronous: 'FULL' | 'NORMAL' | 'OFF' = 'FULL',
+    options: { writerThread?: boolean } = {},
+  ) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -85,9 +96,6 @@ export class SqliteEventStore implements EventStore {
     this.appended.setMaxListeners(0);
     this.stmts = {
       head: this.db.prepare<[string], { rev: number | null }>('SELECT max(revision) AS rev FROM events WHERE stream_id = ?'),
-      insert: this.db.prepare(
-        'INSERT INTO events (id, stream_id, revision, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
       byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
       fwd: this.db.prepare<[string, number, number], Row>(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
@@ -103,93 +111,58 @@ export class SqliteEventStore implements EventStore {
         .raw(true),
       maxPos: this.db.prepare<[], { pos: number | null }>('SELECT max(position) AS pos FROM events'),
     };
-    // Group commit: the appends of one event-loop turn share one transaction and
-    // one fsync; each runs in its own savepoint, so a conflict undoes only itself.
-    const one = this.db.transaction(this.appendTx);
-    const all = this.db.transaction((batch: PendingAppend[]) => {
-      for (const p of batch) {
-        try {
-          p.result = one(p.streamId, p.events, p.expected, p.fence);
-        } catch (err) {
-          p.error = err as Error;
-        }
-      }
-    });
-    this.commitBatch = (batch) => all.immediate(batch);
+    // Group commit: the appends of one event-loop turn share one transaction and one fsync (see
+    // makeAppender), made here or, with `writerThread`, on the writer thread while this loop goes on.
+    if (options.writerThread && file !== ':memory:') this.writer = new SqliteWriterThread(file, synchronous);
+    else this.commitInline = makeAppender(this.db);
   }
 
   private flush = () => {
     this.flushScheduled = false;
+    if (this.inFlight) return; // sent when the batch under way is committed
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
-    try {
-      this.commitBatch(batch);
-    } catch (err) {
-      for (const p of batch) p.reject(err as Error);
+    const wire: WireAppend[] = batch.map((p) => ({ streamId: p.streamId, events: toWireEvents(p.events), expected: p.expected, fence: p.fence }));
+    if (!this.writer) {
+      let outcomes: WireOutcome[];
+      try {
+        outcomes = this.commitInline!(wire);
+      } catch (err) {
+        for (const p of batch) p.reject(err as Error);
+        return;
+      }
+      this.settle(batch, outcomes);
       return;
     }
+    this.inFlight = true;
+    this.writer
+      .commit(wire)
+      .then(
+        (outcomes) => this.settle(batch, outcomes),
+        (err: Error) => {
+          for (const p of batch) p.reject(err);
+        },
+      )
+      .finally(() => {
+        this.inFlight = false;
+        if (this.pending.length) this.flush();
+        if (!this.inFlight) for (const idle of this.idle.splice(0)) idle();
+      });
+  };
+
+  private settle(batch: PendingAppend[], outcomes: WireOutcome[]) {
     let last = 0n;
-    for (const p of batch) {
-      if (p.error) p.reject(p.error);
+    batch.forEach((p, i) => {
+      const r = outcomeToResult(outcomes[i]);
+      if (r instanceof Error) p.reject(r);
       else {
-        p.resolve(p.result!);
-        if (p.result!.position > last) last = p.result!.position;
+        p.resolve(r);
+        if (r.position > last) last = r.position;
       }
-    }
+    });
     if (last > 0n) this.appended.emit('append', last);
-  };
-
-  private readonly appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision, fence: Fence | null = null): AppendResult => {
-    if (fence) {
-      // checked in the append's own transaction: no other writer can move the fence in between
-      const at = this.stmts.head.get(fence.streamId)?.rev ?? null;
-      if (at === null || BigInt(at) !== fence.revision) throw new FencedError(fence, at === null ? 'no_stream' : BigInt(at));
-    }
-    const headRow = this.stmts.head.get(streamId);
-    const current = headRow?.rev ?? null;
-
-    // Idempotent re-append: the same event ids already stored, in order, in this stream.
-    const first = events.length ? this.stmts.byId.get(events[0].id) : undefined;
-    if (first) {
-      const rows = events.map((e) => this.stmts.byId.get(e.id));
-      const sameRun = rows.every(
-        (r, i) => r && r.stream_id === streamId && r.revision === first.revision + i,
-      );
-      if (sameRun && first.stream_id === streamId) {
-        const last = rows[rows.length - 1]!;
-        return { nextExpectedRevision: BigInt(last.revision), position: BigInt(last.position) };
-      }
-      throw new WrongExpectedVersionError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
-    }
-
-    if (expected === 'no_stream' && current !== null) {
-      throw new WrongExpectedVersionError(streamId, expected, BigInt(current));
-    }
-    if (expected === 'stream_exists' && current === null) {
-      throw new WrongExpectedVersionError(streamId, expected, 'no_stream');
-    }
-    if (typeof expected === 'bigint' && (current === null || BigInt(current) !== expected)) {
-      throw new WrongExpectedVersionError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
-    }
-    let revision = current === null ? 0 : current + 1;
-    let position = 0;
-    const created = new Date().toISOString();
-    for (const e of events) {
-      const info = this.stmts.insert.run(
-        e.id,
-        streamId,
-        revision,
-        e.type,
-        JSON.stringify(e.data),
-        JSON.stringify(e.metadata),
-        created,
-      );
-      position = Number(info.lastInsertRowid);
-      revision++;
-    }
-    return { nextExpectedRevision: BigInt(revision - 1), position: BigInt(position) };
-  };
+  }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.closed) throw new Error('Event store is closed');
@@ -229,6 +202,27 @@ export class SqliteEventStore implements EventStore {
     return BigInt(this.stmts.maxPos.get()?.pos ?? 0);
   }
 
+  /**
+   * The filter's rows from positions (from, to], in SQL: rows of other streams and types are never
+   * parsed (issue 16: each reactor parses only its events).
+   */
+  private filteredRead(filter: SubscriptionFilter | undefined): (from: number, to: number, limit: number) => RawRow[] {
+    const prefixes = filter?.streamPrefixes?.length ? filter.streamPrefixes : [];
+    const types = filter?.eventTypes?.length ? filter.eventTypes : [];
+    const where = ['position > ?', 'position <= ?'];
+    if (prefixes.length) where.push(`(${prefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
+    if (types.length) where.push(`type IN (${types.map(() => '?').join(', ')})`);
+    const stmt = this.db
+      .prepare<unknown[], RawRow>(
+        `SELECT position, id, stream_id, revision, type, data, metadata, created FROM events WHERE ${where.join(' AND ')} ORDER BY position ASC LIMIT ?`,
+      )
+      .raw(true);
+    const params: unknown[] = [];
+    for (const p of prefixes) params.push(p.length, p);
+    params.push(...types);
+    return (from, to, limit) => stmt.all(from, to, ...params, limit);
+  }
+
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     const store = this;
     let stopped = false;
@@ -237,6 +231,7 @@ export class SqliteEventStore implements EventStore {
     this.appended.on('append', onAppend);
     const closeSignal = () => wake?.();
     this.appended.on('close', closeSignal);
+    const read = this.filteredRead(options.filter);
 
     async function* iterate(): AsyncGenerator<RecordedEvent> {
       let from: number;
@@ -245,24 +240,32 @@ export class SqliteEventStore implements EventStore {
       else from = Number(options.fromPosition);
       try {
         while (!stopped && !store.closed) {
-          const rows = store.stmts.all.all(from, BATCH);
+          // A window of positions at a time, so that a filter matching little never scans the whole
+          // log in one go; the event loop gets a turn between windows (catch-up never goes deaf).
+          const head = store.stmts.maxPos.get()?.pos ?? 0;
+          const to = Math.min(head, from + SCAN_WINDOW);
+          const rows = to > from ? read(from, to, BATCH) : [];
           for (const row of rows) {
-            from = row[0];
             const event = rawToRecorded(row);
-            if (matchesFilter(event, options.filter)) yield event;
+            yield event;
             if (stopped) return;
           }
-          if (rows.length < BATCH) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(done, store.pollMs);
-              function done() {
-                clearTimeout(timer);
-                wake = null;
-                resolve();
-              }
-              wake = done;
-            });
+          from = rows.length === BATCH ? rows[rows.length - 1][0] : to;
+          if (stopped) return;
+          options.onProgress?.(BigInt(from));
+          if (from < head) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            continue;
           }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, store.pollMs);
+            function done() {
+              clearTimeout(timer);
+              wake = null;
+              resolve();
+            }
+            wake = done;
+          });
         }
       } finally {
         store.appended.off('append', onAppend);
@@ -284,6 +287,12 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    // what was asked before the close is committed (or refused) before the writer stops
+    while (this.inFlight || this.pending.length) {
+      if (!this.inFlight) this.flush();
+      else await new Promise<void>((resolve) => this.idle.push(resolve));
+    }
+    await this.writer?.close();
     this.appended.emit('close');
     this.db.close();
   }

@@ -57,6 +57,13 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
   const sub = resubscribing(events, {
     fromPosition: position,
     filter: options.filter,
+    // The store tells how far it has looked: events its filter skipped move the checkpoint too, from
+    // the first batch on, so a reactor whose events are rare does not rescan the log on every start.
+    onProgress: (at) => {
+      if (stopping) return;
+      inOrder.push({ position: at, done: true });
+      settle();
+    },
     onDrop: (err) => health.failed(err),
     onResume: () => {
       if (failing.size === 0) health.recovered();

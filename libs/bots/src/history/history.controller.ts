@@ -11,8 +11,25 @@ import { AuditorPolicy } from './auditor.policy';
 import { BotStateAt, botStateAt } from './bot-state-at';
 import { CONTENT_TYPES, csvHeader, eventTime, csvRow, negotiateFormat, ndjsonRow, parseAt, toHistoryEntry } from './history.format';
 
+/** Resolves when the response can take more, or is gone (a client that left must not hang the read). */
+function drained(res: Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.reject(new Error('response closed'));
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      res.off('close', gone);
+      resolve();
+    };
+    const gone = () => {
+      res.off('drain', done);
+      reject(new Error('response closed'));
+    };
+    res.once('drain', done);
+    res.once('close', gone);
+  });
+}
+
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PAGE = 500;
+const PAGE = 2000;
 
 /**
  * Auditors' routes: a bot's full event history (JSON, NDJSON or CSV) and its
@@ -71,7 +88,9 @@ export class HistoryController {
       res.setHeader('content-disposition', `attachment; filename="bot-${id.toLowerCase()}-history.${chosen}"`);
     }
     let n = 0;
-    const write = (page: RecordedEvent[]) => {
+    // Page by page, as it is read (compressed on the way by the compression middleware): a long
+    // history is never held whole, and a slow client slows the reading down (backpressure).
+    const write = async (page: RecordedEvent[]) => {
       let chunk = '';
       for (const e of page) {
         const entry = toHistoryEntry(e);
@@ -80,13 +99,13 @@ export class HistoryController {
         else chunk += (n ? ',' : '') + JSON.stringify(entry);
         n++;
       }
-      if (chunk) res.write(chunk);
+      if (chunk && !res.write(chunk)) await drained(res);
     };
     try {
       if (chosen === 'csv') res.write(csvHeader());
       if (chosen === 'json') res.write('[');
-      if (!first.done) write(first.value);
-      for await (const page of pages) write(page);
+      if (!first.done) await write(first.value);
+      for await (const page of pages) await write(page);
       if (chosen === 'json') res.write(']');
       res.end();
     } catch {

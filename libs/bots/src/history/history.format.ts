@@ -52,11 +52,16 @@ export const CSV_COLUMNS = [
   'revision', 'position', 'id', 'type', 'occurredAt', 'created', 'userId', 'correlationId', 'causationId', 'schemaVersion', 'data', 'metadata',
 ] as const;
 
+const FORMULA = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTE = /"/g;
+
 /** RFC 4180 quoting, and a leading quote for cells a spreadsheet would run as a formula. */
 export function csvCell(value: unknown): string {
+  if (typeof value === 'number' && value >= 0) return String(value); // digits, '.', 'e', '+' after the first: nothing to guard
   let s = value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (FORMULA.test(s)) s = `'${s}`;
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(QUOTE, '""')}"` : s;
 }
 
 export function csvHeader(): string {

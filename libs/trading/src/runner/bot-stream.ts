@@ -6,6 +6,7 @@ import type { EventStore, RecordedEvent } from '@gridrocket/event-store';
 import { StreamNotFoundError } from '@gridrocket/event-store';
 import { botDecider, type LiveBot } from '@gridrocket/bots';
 import type { BotEvent } from '@gridrocket/bots';
+import { loadState } from '@gridrocket/shared/runtime';
 
 export interface BotRun {
   bot: LiveBot;
@@ -15,16 +16,29 @@ export interface BotRun {
   stopEvent: RecordedEvent | null;
 }
 
-/** Reads and folds a bot's stream; null when the bot is absent, deleted, or was never started. */
+/**
+ * The bot's state (the folded state kept in memory, caught up with the store) and the events of its
+ * current run only: a bot with a long history is not re-read (issue 16). Null when the bot is absent,
+ * deleted, stopped, or was never started.
+ */
 export async function readBotRun(store: EventStore, botId: string): Promise<BotRun | null> {
+  const folded = await loadState(store, `bot-${botId}`, botDecider);
+  const state = folded?.state;
+  // a stopped bot needs nothing more (the runner treats it as absent: lets a task go, does nothing)
+  if (!folded || !state || state.kind !== 'live' || state.run < 0 || state.status === 'stopped') return null;
   let events: RecordedEvent[];
   try {
-    events = await store.readStream(`bot-${botId}`);
+    events = await store.readStream(`bot-${botId}`, { fromRevision: BigInt(state.run) });
   } catch (err) {
     if (err instanceof StreamNotFoundError) return null;
     throw err;
   }
-  return foldBotRun(events);
+  const runEvent = events[0];
+  if (!runEvent || Number(runEvent.revision) !== state.run) return null;
+  let stopEvent: RecordedEvent | null = null;
+  // only what the state has folded: a stop request appended since is the next sync's work
+  for (const e of events) if (e.type === 'BotStopRequested' && e.revision > runEvent.revision && e.revision <= folded.revision) stopEvent = e;
+  return { bot: state, runEvent, stopEvent };
 }
 
 export function foldBotRun(events: RecordedEvent[]): BotRun | null {

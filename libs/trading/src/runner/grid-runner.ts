@@ -27,6 +27,7 @@ import { isExchangeError } from '@gridrocket/exchanges';
 import { BotTask, NotOwnedError, UnrecoverableError, type TaskHost } from './bot-task';
 import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
 import { readBotRun, type BotRun } from './bot-stream';
+import { RunnerIndexWriter } from './runner-index';
 import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
 import { watchesPrice } from './risk-steps';
@@ -52,6 +53,7 @@ export class GridRunner implements TaskHost {
   private readonly calls: ExchangeCaller;
   private readonly sources: FillSources;
   private reactor: RunningReactor | null = null;
+  private readonly index: RunnerIndexWriter;
   private running = false;
   readonly pid: number;
   readonly name: string;
@@ -70,6 +72,7 @@ export class GridRunner implements TaskHost {
       onError: (exchange, code) => o.metrics?.exchangeError(exchange, code),
     });
     this.sources = new FillSources(o.exchanges, this, o.pollMs ?? 2000);
+    this.index = new RunnerIndexWriter(o.reads, RUNNER_INDEX, `${this.name}-index`);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -127,12 +130,10 @@ export class GridRunner implements TaskHost {
   private async react(event: RecordedEvent): Promise<void> {
     const botId = event.streamId.slice('bot-'.length);
     const active = event.type === 'BotStartRequested' || event.type === 'BotStarted' || event.type === 'BotStopRequested';
-    await this.o.reads.commit(RUNNER_INDEX, [{ id: botId, rev: Number(event.revision), doc: { id: botId, active } }], {
-      name: `${this.name}-index`,
-      position: event.position,
-    });
+    await this.index.write(botId, Number(event.revision), active, event.position);
     if (this.o.ownership.owns(botId)) await this.sync(botId);
   }
+
 
   private async resume(partitions: number[]): Promise<void> {
     const wanted = new Set(partitions);

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { spawn } from 'node:child_process';
+import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { Figure, round } from './stats';
+
+// BENCH_SERVER_MAIN: another build's server (e.g. the code before a change), for a comparison
+const MAIN = process.env.BENCH_SERVER_MAIN ?? join(__dirname, '..', 'apps/api/src/main.js');
+
+/** `total` bot events over total/10 bots (create, then start/stop cycles), all bots stopped at the end. */
+export async function seedBotLog(file: string, total: number): Promise<void> {
+  const events = new SqliteEventStore(file, 200, 'OFF');
+  const perBot = 10;
+  const meta = { userId: 'u-bench', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
+  const cycle = ['BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped'];
+  for (let b = 0; b < total / perBot; b++) {
+    const botId = randomUUID();
+    const batch: NewEvent[] = [
+      { id: randomUUID(), type: 'BotCreated', data: { botId, userId: `u${b % 1000}`, botType: 'Spot', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 }, metadata: meta },
+    ];
+    for (let i = 1; i < perBot; i++) {
+      const type = cycle[(i - 1) % 4];
+      batch.push({ id: randomUUID(), type, data: type === 'BotStarted' ? { botId, pid: 1 } : type === 'BotStopRequested' ? { botId, cancelAllOrders: true } : { botId }, metadata: meta });
+    }
+    // the last cycle ends in a stop: every bot is stopped
+    if (batch[batch.length - 1].type !== 'BotStopped') batch.push({ id: randomUUID(), type: 'BotStopped', data: { botId }, metadata: meta });
+    await events.append(`bot-${botId}`, batch, 'no_stream');
+  }
+  await events.close();
+}
+
+function health(url: string): Promise<{ ms: number; body: { projectionLag?: string; catchUpPercent?: number } | null }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const req = request(`${url}/api/health`, { timeout: 30_000 }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ ms: performance.now() - t0, body: res.statusCode === 200 ? JSON.parse(text) : null }));
+    });
+    req.on('error', () => resolve({ ms: performance.now() - t0, body: null }));
+    req.end();
+  });
+}
+
+/**
+ * Starts the built server on `dataDir` and probes /api/health every 100 ms from the moment it listens
+ * until every projection has caught up. Returns the time to the first answer, the time to caught-up
+ * (from the spawn), and the slowest health answer meanwhile.
+ */
+async function startAndProbe(dataDir: string): Promise<{ listening: number; caughtUp: number; slowest: number; answers: number; sawProgress: boolean; stop(): Promise<void> }> {
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 300_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /GridRocket listening on (http:\/\/[^\s]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  const listening = performance.now() - t0;
+  const times: number[] = [];
+  let sawProgress = false;
+  for (;;) {
+    const h = await health(url);
+    times.push(h.ms);
+    if (h.body && h.body.catchUpPercent !== undefined && h.body.catchUpPercent < 100) sawProgress = true;
+    if (h.body && h.body.projectionLag === '0') break;
+    if (performance.now() - t0 > 600_000) throw new Error('no catch-up within 10 minutes');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const caughtUp = performance.now() - t0;
+  return {
+    listening,
+    caughtUp,
+    slowest: Math.max(...times),
+    answers: times.length,
+    sawProgress,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Issue 16: the first start on a large log nothing has seen yet, then a restart on it. */
+export async function restartBench(options: { events: number }): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gr-bench-restart-'));
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    await seedBotLog(join(dataDir, 'events.sqlite'), options.events);
+    const first = await startAndProbe(dataDir);
+    await first.stop();
+    const again = await startAndProbe(dataDir);
+    await again.stop();
+    const n = options.events.toLocaleString('en');
+    return [
+      { name: `first start on a ${n}-event log: slowest /api/health answer during catch-up`, value: round(first.slowest, 1), unit: `ms (${first.answers} answers, progress reported: ${first.sawProgress ? 'yes' : 'no'})`, aim: '≤ 1000' },
+      { name: `first start on a ${n}-event log: listening / caught up`, value: round(first.listening / 1000, 2), unit: `s / ${round(first.caughtUp / 1000, 1)} s` },
+      { name: `restart to healthy and caught up, ${n}-event log`, value: round(again.caughtUp / 1000, 2), unit: `s (listening after ${round(again.listening / 1000, 2)} s)`, aim: '≤ 2' },
+    ];
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+

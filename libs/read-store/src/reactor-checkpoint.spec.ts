@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { until } from '@gridrocket/shared/testing/until';
+import { startReactor } from './reactor';
+import { SqliteReadStore } from './sqlite.read-store';
+
+const ev = (type: string, n: number): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data: { n },
+  metadata: { userId: 'u', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
+});
+
+/** Issue 16: a reactor whose events are rare (the credential shredder) must not rescan the log on every start. */
+describe('reactor checkpoint past events its filter skips', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-reactor-cp-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('checkpoints at the head from its first batch although no event matched', async () => {
+    const events = new SqliteEventStore(join(dir, 'e.sqlite'), 20, 'OFF');
+    const reads = new SqliteReadStore(join(dir, 'r.sqlite'));
+    for (let i = 0; i < 120; i++) await events.append(`bot-${i % 7}`, Array.from({ length: 1000 }, (_, j) => ev('Other', j)), 'any');
+    const head = await events.headPosition();
+    let handled = 0;
+    const reactor = await startReactor({ name: 'rare', events, reads, filter: { streamPrefixes: ['cred-'], eventTypes: ['CredentialRemoved'] }, handle: async () => void handled++ });
+    await until('checkpoint at the head', async () => (await reads.getCheckpoint('rare')) === head, 20_000);
+    await reactor.stop();
+    expect(handled).toBe(0);
+
+    // later events that match are still handled, after the checkpoint
+    await events.append('cred-1', [ev('CredentialRemoved', 1)], 'any');
+    const again = await startReactor({ name: 'rare', events, reads, filter: { streamPrefixes: ['cred-'], eventTypes: ['CredentialRemoved'] }, handle: async () => void handled++ });
+    await until('the new event handled', async () => handled === 1, 20_000);
+    await again.stop();
+    expect(await reads.getCheckpoint('rare')).toBe(await events.headPosition());
+    await events.close();
+    await reads.close();
+  }, 60_000);
+
+  it('lets timers run while it catches up on a long log (the event loop is never held for long)', async () => {
+    const events = new SqliteEventStore(join(dir, 'e2.sqlite'), 20, 'OFF');
+    const reads = new SqliteReadStore(join(dir, 'r2.sqlite'));
+    for (let i = 0; i < 200; i++) await events.append(`bot-${i}`, Array.from({ length: 1000 }, (_, j) => ev('T', j)), 'no_stream');
+    let handled = 0;
+    let longest = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 5);
+    const reactor = await startReactor({ name: 'all', events, reads, handle: async () => void handled++ });
+    await until('every event handled', async () => handled === 200_000, 60_000);
+    clearInterval(tick);
+    await reactor.stop();
+    expect(longest).toBeLessThan(1000);
+    await events.close();
+    await reads.close();
+  }, 90_000);
+});
