@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// Over 400 lines: one sequential browser scenario (each step needs the state the previous one left), plus its screenshot and layout checks.
 /* Over 400 lines: one browser session walks the whole product in order, and reads best as one file. */
 /**
  * GridRocket browser test (issue 6): playwright-core driving Debian's Chromium against the built app.
