@@ -110,7 +110,8 @@ module.exports = {
         'The dashboard shares only pure modules with the server (so both build from one rule instead of restating it): ' +
         'files of the pure folders (domain, grid engine, venue rules) and the pure shared kernel; nothing else of the server.',
       from: { path: '^frontend/src/' },
-      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market)\\.ts$'] },
+      // bot-summary.ts: the bot page's figures as a pure function (it imports only the grid engine's decimals)
+      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market)\\.ts$', '^libs/trading/src/chart/bot-summary\\.ts$'] },
     },
   ],
   options: {

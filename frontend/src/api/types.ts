@@ -85,34 +85,8 @@ export function isBusy(bot: Pick<Bot, 'state' | 'botstatus'>): boolean {
   return botPhase(bot) !== 'stopped';
 }
 
-export type RungState = 'open' | 'filled' | 'cancelled';
-export interface SummaryRung {
-  price: number;
-  size: number;
-  filled: number;
-  state: RungState;
-}
-
-/** GET /api/bots/{id}/summary: the bot page's figures (libs/trading/src/chart/bot-summary.ts). */
-export interface BotSummary {
-  ladder: SummaryRung[];
-  takeProfit: SummaryRung | null;
-  position: number;
-  averageEntry: number | null;
-  lastPrice: number | null;
-  unrealisedPnl: number;
-  realisedPnl: number;
-  realisedToday: number;
-  feesPaid: number;
-  cyclesCompleted: number;
-  fills: number;
-  capitalInUse: number;
-  runtimeSeconds: number;
-  annualisedReturn: number | null;
-  running: boolean;
-  lastError: string | null;
-  lastErrorAt: number | null;
-}
+/** GET /api/bots/{id}/summary: the bot page's figures, typed by the server's pure summary module. */
+export type { BotSummary, RungState, SummaryRung } from '@gridrocket/trading/chart/bot-summary';
 
 /** GET /api/bots-overview: one entry per bot for the strip and the cards. */
 export interface BotOverview {
