@@ -3,13 +3,13 @@ import { AppliedChange, Projector } from '@gridrocket/read-store';
 import { PUSH, PushPort } from '@gridrocket/shared/http';
 import { BotDoc } from './bot-list.projection';
 import { toBotView } from './domain/bot.view';
-
-const STATUS_EVENTS = new Set(['BotStarted', 'BotStopped', 'BotStartFailed', 'BotFailed']);
+import { STATUS_EVENTS } from './application/bot-status.announce';
 
 /**
  * After the bot list projection has applied a change, tell the owner's sockets:
  * `bot:status {id, botstatus, pid}` on start and stop, `bot:changed {id}` on
- * anything else that changes the card, `bot:deleted {id}`.
+ * anything else that changes the card, `bot:deleted {id}`. (The status is also announced as soon as
+ * its append resolves: application/bot-status.announce.ts.)
  */
 @Injectable()
 export class BotPushListener implements OnModuleInit, OnModuleDestroy {

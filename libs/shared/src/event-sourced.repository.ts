@@ -145,6 +145,12 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
   conflict: ConflictPolicy = REDECIDE,
 ): Promise<DecisionResult<S, E>> {
   const cache = cacheOf(store);
+  // A stream this process has not folded is most often one the command creates: try that first,
+  // guarded by `no_stream`, instead of reading a stream that does not exist (issue 16).
+  if (conflict.onConflict !== 'reject' && cache.limit > 0 && cache.peek(streamId) === undefined) {
+    const created = await createOptimistically(cache, store, streamId, decider, command, ctx);
+    if (created) return created;
+  }
   let stale = false; // a conflict showed the fold is behind the store
   for (let attempt = 1; ; attempt++) {
     let entry: Folded | null | undefined = cache.limit > 0 && !stale ? cache.get(streamId, decider) : undefined;
@@ -203,4 +209,36 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
     }
     return { state: next, events, position: result.position, revision: result.nextExpectedRevision };
   }
+}
+
+/**
+ * Decides on the initial state and appends with `no_stream`. Null (nothing written) when the decider
+ * refuses or does nothing on a missing aggregate, or when the stream turns out to exist: the caller
+ * then reads it and decides as usual, so an existing aggregate is never decided on a blank state.
+ */
+async function createOptimistically<C, E extends { type: string; data: unknown }, S>(
+  cache: FoldedStates,
+  store: EventStore,
+  streamId: string,
+  decider: Decider<C, E, S>,
+  command: C,
+  ctx: CommandContext,
+): Promise<DecisionResult<S, E> | null> {
+  let events: E[];
+  try {
+    events = decider.decide(command, decider.initialState);
+  } catch {
+    return null;
+  }
+  if (events.length === 0) return null;
+  let result: AppendResult;
+  try {
+    result = await store.append(streamId, toNewEvents(events, ctx), 'no_stream');
+  } catch (err) {
+    if (err instanceof WrongExpectedVersionError) return null;
+    throw err;
+  }
+  const state = events.reduce((s, e) => decider.evolve(s, e), decider.initialState);
+  if (cache.peek(streamId) === undefined) cache.set(streamId, { decider, state, revision: result.nextExpectedRevision });
+  return { state, events, position: result.position, revision: result.nextExpectedRevision };
 }

@@ -52,10 +52,20 @@ describe('executeCommand keeps folded states: a command does not re-read its str
 
   it('decides on the state in memory once the stream has been folded', async () => {
     for (let i = 0; i < 50; i++) await executeCommand(counted, 's', list, { type: 'Add', n: i }, ctx);
-    expect(reads).toHaveLength(1); // the first command only (the stream did not exist)
+    expect(reads).toHaveLength(0); // the first command created the stream without reading it
     const r = await executeCommand(counted, 's', list, { type: 'Add', n: 50 }, ctx);
     expect(r.revision).toBe(50n);
     expect(r.state.items).toEqual(Array.from({ length: 51 }, (_, i) => i));
+  });
+
+  it('decides on the stream, not on a blank state, when a stream it never folded already exists', async () => {
+    const meta = { userId: 'x', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
+    // written by another process: this process has no fold of 's'
+    await store.append('s', [5, 6, 7].map((n) => ({ id: randomUUID(), type: 'Added', data: { n }, metadata: meta })), 'no_stream');
+    const r = await executeCommand(counted, 's', list, { type: 'Add', n: 8 }, ctx);
+    expect(r.revision).toBe(3n);
+    expect(r.state.items).toEqual([5, 6, 7, 8]);
+    expect((await store.readStream('s')).map((e) => (e.data as { n: number }).n)).toEqual([5, 6, 7, 8]);
   });
 
   it('catches up with another writer on a conflict by reading only the events it missed', async () => {
