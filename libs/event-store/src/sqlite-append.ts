@@ -118,48 +118,84 @@ parentPort.on('message', (m) => {
  * The event store's writer on its own thread (issue 16): the transaction, the JSON encoding and the
  * fsync run there, so the event loop serves requests meanwhile and the second core does the writing.
  * Acknowledged only after the commit returned (synchronous=FULL): as durable as inline.
+ *
+ * If the thread dies (an uncaught error, resources exhausted), the commits it had under way fail (they
+ * may or may not be on disk: a retry with the same event ids is recognised as the same append) and
+ * the next commit starts a new thread: a dead writer never leaves the store unable to write. A thread
+ * that dies on start (the file cannot be opened) is retried at most once a second.
  */
 export class SqliteWriterThread {
-  private readonly worker: Worker;
+  private worker: Worker | null = null;
   private next = 1;
   private readonly waiting = new Map<number, { resolve(o: WireOutcome[]): void; reject(err: Error): void }>();
-  private failure: Error | null = null;
+  private closing = false;
+  private lastSpawn = 0;
+  private lastFailure: Error | null = null;
+  /** The last thread died before it committed anything (e.g. the file cannot be opened). */
+  private diedOnStart = false;
+  /** How many writer threads were started (1 unless one died). */
+  spawned = 0;
 
-  constructor(file: string, synchronous: string) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, synchronous, driver: require.resolve('better-sqlite3') } });
-    this.worker.unref(); // referenced only while a commit is under way
-    this.worker.on('message', (m: { id: number; outcomes?: WireOutcome[]; error?: string }) => {
+  constructor(
+    private readonly file: string,
+    private readonly synchronous: string,
+  ) {
+    this.spawn();
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, synchronous: this.synchronous, driver: require.resolve('better-sqlite3') } });
+    this.spawned++;
+    this.lastSpawn = Date.now();
+    worker.unref(); // referenced only while a commit is under way
+    let served = false;
+    worker.on('message', (m: { id: number; outcomes?: WireOutcome[]; error?: string }) => {
+      served = true;
       const w = this.waiting.get(m.id);
       if (!w) return;
       this.waiting.delete(m.id);
-      if (this.waiting.size === 0) this.worker.unref();
+      if (this.waiting.size === 0) worker.unref();
       if (m.error !== undefined) w.reject(new Error(m.error));
       else w.resolve(m.outcomes!);
     });
+    let failed = false;
     const fail = (err: Error) => {
-      this.failure = err;
+      if (failed) return;
+      failed = true;
+      if (this.worker === worker) this.worker = null;
+      if (!this.closing) this.lastFailure = err;
+      this.diedOnStart = !served;
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', () => fail(new Error('Event store writer stopped')));
+    worker.on('error', (err) => fail(new Error(`Event store writer failed: ${err.message}`)));
+    worker.on('exit', () => fail(new Error('Event store writer stopped')));
+    this.worker = worker;
+    return worker;
   }
 
   commit(batch: WireAppend[]): Promise<WireOutcome[]> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new Error('Event store is closed'));
+    let worker = this.worker;
+    if (!worker) {
+      if (this.diedOnStart && Date.now() - this.lastSpawn < 1000) return Promise.reject(this.lastFailure ?? new Error('Event store writer stopped'));
+      worker = this.spawn();
+    }
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ id, batch });
+      worker.ref();
+      worker.postMessage({ id, batch });
     });
   }
 
   async close(): Promise<void> {
-    if (this.failure) return;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.ref();
-    this.worker.postMessage({ close: true });
+    this.closing = true;
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
+    worker.postMessage({ close: true });
     await exited;
   }
 }

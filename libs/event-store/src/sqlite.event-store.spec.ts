@@ -46,4 +46,24 @@ describe('SQLite event store with its writer thread (the product: commits off th
     expect((await b.readAll()).length).toBe(201);
     await b.close();
   });
+
+  it('starts a new writer when its thread dies: what was under way settles, a retry with the same ids is one append, later appends work', async () => {
+    const file = join(dir, 'writer-dies.sqlite');
+    const store = new SqliteEventStore(file, 50, 'FULL', { writerThread: true });
+    const meta = { userId: 'u', correlationId: 'c', causationId: null, occurredAt: 'x', schemaVersion: 1 };
+    const ev = (id: string) => [{ id, type: 'T', data: { id }, metadata: meta }];
+    await store.append('bot-1', ev('a'), 'no_stream');
+    const writer = (store as unknown as { writer: { worker: import('node:worker_threads').Worker; spawned: number } }).writer;
+    // the thread dies while an append is under way: the append settles (committed or refused), never hangs
+    const underWay = store.append('bot-1', ev('b'), 0n);
+    await writer.worker.terminate();
+    const settled = await Promise.race([underWay.then(() => 'committed', () => 'failed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    expect(['committed', 'failed']).toContain(settled);
+    // the caller retries the same event: stored exactly once either way
+    await store.append('bot-1', ev('b'), 0n);
+    await store.append('bot-1', ev('c'), 1n);
+    expect(writer.spawned).toBe(2);
+    expect((await store.readStream('bot-1')).map((e) => e.id)).toEqual(['a', 'b', 'c']);
+    await store.close();
+  });
 });
