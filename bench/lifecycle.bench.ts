@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -49,6 +49,8 @@ export async function httpCommands(cycles: number, workers: number): Promise<Fig
     const latencies: number[] = [];
     const pushes: number[] = [];
     let next = 0;
+    const serverCpu0 = server ? processCpuSeconds(server.proc.pid) : null;
+    const clientCpu0 = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       users.map(async ({ c, socket }) => {
@@ -77,6 +79,8 @@ export async function httpCommands(cycles: number, workers: number): Promise<Fig
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const serverCpu = server && serverCpu0 !== null ? processCpuSeconds(server.proc.pid)! - serverCpu0 : null;
+    const clientCpu = process.cpuUsage(clientCpu0);
     const who = workers === 1 ? '1 user' : `${workers} users at once`;
     users.forEach((u) => {
       u.socket.close();
@@ -88,12 +92,31 @@ export async function httpCommands(cycles: number, workers: number): Promise<Fig
       { name: `HTTP command latency p99, ${who}`, value: round(percentile(latencies, 99), 2), unit: 'ms' },
       { name: `push latency start/stop request → bot:status p50, ${who}`, value: round(percentile(pushes, 50), 2), unit: 'ms' },
       { name: `push latency start/stop request → bot:status p99, ${who}`, value: round(percentile(pushes, 99), 2), unit: 'ms', aim: workers === 32 ? '≤ 25' : undefined },
+      // Where the time goes (same run): CPU per command of the server process (every thread) and of the
+      // load generator. On 2 cores, N commands/s need (server + generator) × N ≤ 2 CPU-seconds per second.
+      ...(serverCpu === null
+        ? []
+        : [{ name: `server CPU per command (all threads), ${who}`, value: round((1000 * serverCpu) / latencies.length, 3), unit: 'ms' }]),
+      { name: `load generator CPU per command, ${who}`, value: round((clientCpu.user + clientCpu.system) / 1000 / latencies.length, 3), unit: 'ms' },
     ];
   } finally {
     if (server) await stop(server.proc);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** CPU seconds (user + system, every thread) a process has used, from /proc (Linux); null elsewhere. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    // fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)). */
+const CLOCK_TICKS = 100;
 
 /** Projection rebuild of `total` bot events, from an event store seeded directly. */
 async function rebuild(total: number): Promise<Figure[]> {
