@@ -135,6 +135,9 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
   }
   // FLEET_PROFILE=<file.cpuprofile>: a CPU profile of the ticking phase only (not the start).
   const profile = process.env.FLEET_PROFILE ? await startProfile() : null;
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  const fills0 = venue.store.allFills().length;
   measuring = true;
   const end = performance.now() + seconds * 1000;
   let n = 0;
@@ -146,9 +149,12 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
   }
   await runner.idle();
   measuring = false;
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0);
   if (profile) await profile(process.env.FLEET_PROFILE!);
   const failed = bots - runner.runningBots().length;
   const fills = venue.store.allFills().length;
+  const cpuPerFill = (cpu.user + cpu.system) / 1000 / Math.max(1, fills - fills0);
 
   await runner.stop();
   await events.close();
@@ -167,6 +173,7 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
     { name: 'fleet: reactions measured (bot converged after its fill)', value: latencies.length, unit: 'reactions' },
     { name: 'fleet: tick-to-orders latency p50', value: round(percentile(latencies, 50), 1), unit: 'ms' },
     { name: 'fleet: tick-to-orders latency p99', value: round(percentile(latencies, 99), 1), unit: 'ms', aim: '< 50 ms' },
+    { name: 'fleet: CPU per fill while ticking (all threads) / event-loop utilisation', value: round(cpuPerFill, 3), unit: `ms / ${round(elu.utilization * 100, 0)} %` },
     { name: 'fleet: (former measure, from the latest tick) p50 / p99', value: round(percentile(sinceLatest, 50), 1), unit: `/ ${round(percentile(sinceLatest, 99), 1)} ms` },
   ];
 }

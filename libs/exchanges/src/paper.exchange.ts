@@ -94,15 +94,15 @@ export class PaperExchange implements ExchangePort {
 
   async createLimitOrder(request: LimitOrderRequest): Promise<Order> {
     if (request.price === undefined || request.price === null) throw new InvalidOrderError('a limit order needs a price');
-    return toOrder(this.venue.createOrder(this.account, request));
+    return toOrder(await this.venue.submitOrder(this.account, request));
   }
 
   async createMarketOrder(request: MarketOrderRequest): Promise<Order> {
-    return toOrder(this.venue.createOrder(this.account, { ...request, price: undefined }));
+    return toOrder(await this.venue.submitOrder(this.account, { ...request, price: undefined }));
   }
 
   async cancelOrder(symbol: string, clientOrderId: string): Promise<Order> {
-    return toOrder(this.venue.cancelOrder(this.account, symbol, clientOrderId));
+    return toOrder(await this.venue.submitCancel(this.account, symbol, clientOrderId));
   }
 
   async openOrders(symbol: string): Promise<Order[]> {

@@ -1,8 +1,9 @@
 /**
  * SQLite persistence of the paper exchange (better-sqlite3, WAL). Holds every account's balances,
  * futures positions and leverage, all orders, all fills and the price feed's position. Writes are
- * batched: one transaction per API call and one per feed advance, so a SIGKILL loses nothing that
- * was acknowledged and never leaves half a tick behind.
+ * batched: the API calls of one event-loop turn share one transaction (the venue's group commit),
+ * a feed advance commits with them, and nothing is acknowledged before its commit, so a SIGKILL loses
+ * nothing that was acknowledged and never leaves half a tick behind.
  * Money columns are integers in 1e-8 units (see fixed-point.ts).
  */
 import Database from 'better-sqlite3';
@@ -248,6 +249,10 @@ export class PaperStore {
 
   maxFillId(): number {
     return (this.stmt.maxFillId.get() as { n: number }).n;
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
   }
 
   close(): void {
