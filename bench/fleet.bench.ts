@@ -145,7 +145,7 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
     lastTick = performance.now();
     venue.advanceTo(1000 + ++n * 1000);
     await new Promise((r) => setTimeout(r, tickMs));
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
   }
   await runner.idle();
   measuring = false;
