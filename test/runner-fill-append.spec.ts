@@ -46,7 +46,7 @@ describe('grid runner: one append for a fill and its take-profit', () => {
     const userId = 'user-1';
     const cmd = new BotCommandRunner(events);
     const ctx = { userId, correlationId: 'c-1' };
-    const config = { exchange: 'Binance', symbol: 'LTCUSDT', numOfOrders: 3, orderSize: 0.067, interval: 0.09, entryPrice: 90, takeProfit: 0.3, leverage: 1 };
+    const config = { exchange: 'Binance' as const, symbol: 'LTCUSDT', numOfOrders: 3, orderSize: 0.067, interval: 0.09, entryPrice: 90, takeProfit: 0.3, leverage: 1 };
     await cmd.run({ type: 'CreateBot', botId, userId, botType: 'Spot', config }, ctx);
     await cmd.run({ type: 'StartBot', botId, userId }, ctx);
     await until('the bot runs', () => runner.runningBots().includes(botId));
