@@ -59,7 +59,8 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
     const price = base * (1.01 - (phase < 15 ? phase : 30 - phase) * 0.0015);
     rows.push(`${1000 + i * 1000},Binance,${sym},${price.toFixed(4)}`);
   }
-  const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(rows.join('\n')), startingUsdt: '100000' });
+  // as the product opens it (PaperVenue.open): WAL checkpoints on a background thread
+  const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(rows.join('\n')), startingUsdt: '100000', checkpointEveryMs: 200 });
   const provider = new PaperExchangeProvider(venue);
   // as the product runs it: commits on the event store's writer thread (FLEET_WRITER=inline: on the loop)
   const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, (process.env.FLEET_SYNC as any) ?? 'FULL', { writerThread: process.env.FLEET_WRITER !== 'inline' });

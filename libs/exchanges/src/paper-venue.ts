@@ -40,6 +40,8 @@ export type { Account } from './paper-accounts';
 export interface PaperVenueOptions {
   /** Path of the SQLite file (e.g. `<data>/paper-exchange.sqlite`), or an open store. */
   store: string | PaperStore;
+  /** With a path: WAL checkpoints on a background thread every this many ms (the product: 200). */
+  checkpointEveryMs?: number;
   feed: PaperPriceFeed;
   startingUsdt?: string;
   symbols?: readonly PaperSymbolSpec[];
@@ -69,7 +71,7 @@ export class PaperVenue {
 
   constructor(options: PaperVenueOptions) {
     this.ownsStore = typeof options.store === 'string';
-    this.store = typeof options.store === 'string' ? new PaperStore(options.store) : options.store;
+    this.store = typeof options.store === 'string' ? new PaperStore(options.store, { checkpointEveryMs: options.checkpointEveryMs }) : options.store;
     this.feed = options.feed;
     this.startingUsdt = parseUnits(options.startingUsdt ?? PAPER_STARTING_USDT);
     this.clock = options.clock;
@@ -81,7 +83,7 @@ export class PaperVenue {
   static open(options: { dataDir?: string; dbPath?: string; pricesCsv?: string; seed?: number | string; startingUsdt?: string }): PaperVenue {
     const dbPath = options.dbPath ?? join(options.dataDir ?? 'data', 'paper-exchange.sqlite');
     const feed = options.pricesCsv ? CsvReplayFeed.fromFile(options.pricesCsv) : new RandomWalkFeed({ seed: options.seed ?? 1 });
-    return new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt });
+    return new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt, checkpointEveryMs: 200 });
   }
 
   private load(): void {

@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { ExchangeName, MarketType, OrderSide, OrderStatus } from './exchange.port';
 
 export interface AccountRow {
@@ -112,6 +113,25 @@ const MIGRATIONS: Array<[table: string, column: string, ddl: string]> = [
   ['positions', 'margin_mode', "ALTER TABLE positions ADD COLUMN margin_mode TEXT NOT NULL DEFAULT 'cross'"],
 ];
 
+/**
+ * WAL checkpoints on a thread of their own (issue 16): half the cost of a commit was the checkpoint
+ * SQLite runs in the committing call every 1,000 pages. A PASSIVE checkpoint never blocks the writer
+ * and changes nothing about durability (the WAL holds every commit until it is copied back).
+ */
+const CHECKPOINT_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} }, workerData.everyMs);
+parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+`;
+
+export interface PaperStoreOptions {
+  /** Checkpoint the WAL on a background thread every this many ms instead of in the committing call. */
+  checkpointEveryMs?: number;
+}
+
 function toOrder(row: any): OrderRow {
   return { ...row, reduceOnly: row.reduceOnly === 1 };
 }
@@ -119,12 +139,29 @@ function toOrder(row: any): OrderRow {
 export class PaperStore {
   private readonly db: Database.Database;
   private readonly stmt: Record<string, Database.Statement>;
+  private readonly checkpointer: Worker | null = null;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: PaperStoreOptions = {},
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    if (options.checkpointEveryMs && path !== ':memory:') {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Worker(CHECKPOINT_SOURCE, {
+        eval: true,
+        workerData: { file: path, driver: require.resolve('better-sqlite3'), everyMs: options.checkpointEveryMs },
+      });
+      this.checkpointer.unref();
+      // without it (it could not open the file, or stopped): SQLite's own checkpoints again
+      const fallBack = () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      };
+      this.checkpointer.on('error', fallBack);
+    }
     this.db.exec(SCHEMA);
     for (const [table, column, ddl] of MIGRATIONS) {
       const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
@@ -256,6 +293,7 @@ export class PaperStore {
   }
 
   close(): void {
+    this.checkpointer?.postMessage('close');
     if (this.db.open) this.db.close();
   }
 }
