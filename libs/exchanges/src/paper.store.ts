@@ -173,7 +173,7 @@ export class PaperStore {
       setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       insertAccount: p('INSERT OR IGNORE INTO accounts (user_id, exchange, market) VALUES (@userId, @exchange, @market)'),
       upsertBalance: p(`INSERT INTO balances (user_id, exchange, market, asset, total, locked)
-        VALUES (@userId, @exchange, @market, @asset, @total, @locked)
+        VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (user_id, exchange, market, asset) DO UPDATE SET total = excluded.total, locked = excluded.locked`),
       upsertPosition: p(`INSERT INTO positions (user_id, exchange, market, symbol, qty, cost, leverage, margin_mode)
         VALUES (@userId, @exchange, @market, @symbol, @qty, @cost, @leverage, @marginMode)
@@ -181,14 +181,12 @@ export class PaperStore {
           leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
       upsertOrder: p(`INSERT INTO orders (id, user_id, exchange, market, symbol, client_order_id, side, price, amount,
           filled, status, reduce_only, reserved, fee, fill_cost, created_at, updated_at)
-        VALUES (@id, @userId, @exchange, @market, @symbol, @clientOrderId, @side, @price, @amount,
-          @filled, @status, @reduceOnly, @reserved, @fee, @fillCost, @createdAt, @updatedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO UPDATE SET filled = excluded.filled, status = excluded.status, reserved = excluded.reserved,
           fee = excluded.fee, fill_cost = excluded.fill_cost, updated_at = excluded.updated_at`),
       insertFill: p(`INSERT INTO fills (id, user_id, exchange, market, order_id, client_order_id, symbol, side, price,
           amount, fee, fee_asset, fee_cost, realized_pnl, ts)
-        VALUES (@id, @userId, @exchange, @market, @orderId, @clientOrderId, @symbol, @side, @price,
-          @amount, @fee, @feeAsset, @feeCost, @realizedPnl, @ts)`),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       orderByClientId: p(`SELECT ${ORDER_COLUMNS} FROM orders
         WHERE user_id = ? AND exchange = ? AND market = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1`),
       orderById: p(`SELECT ${ORDER_COLUMNS} FROM orders WHERE user_id = ? AND exchange = ? AND market = ? AND id = ?`),
@@ -217,7 +215,8 @@ export class PaperStore {
   }
 
   upsertBalance(b: BalanceRow): void {
-    this.stmt.upsertBalance.run({ userId: b.userId, exchange: b.exchange, market: b.market, asset: b.asset, total: b.total, locked: b.locked });
+    // positional parameters: the hot path of every order and fill (no object per row)
+    this.stmt.upsertBalance.run(b.userId, b.exchange, b.market, b.asset, b.total, b.locked);
   }
 
   upsertPosition(p: PositionRow): void {
@@ -228,19 +227,17 @@ export class PaperStore {
   }
 
   upsertOrder(o: OrderRow): void {
-    this.stmt.upsertOrder.run({
-      id: o.id, userId: o.userId, exchange: o.exchange, market: o.market, symbol: o.symbol, clientOrderId: o.clientOrderId,
-      side: o.side, price: o.price, amount: o.amount, filled: o.filled, status: o.status, reduceOnly: o.reduceOnly ? 1 : 0,
-      reserved: o.reserved, fee: o.fee, fillCost: o.fillCost, createdAt: o.createdAt, updatedAt: o.updatedAt,
-    });
+    this.stmt.upsertOrder.run(
+      o.id, o.userId, o.exchange, o.market, o.symbol, o.clientOrderId, o.side, o.price, o.amount,
+      o.filled, o.status, o.reduceOnly ? 1 : 0, o.reserved, o.fee, o.fillCost, o.createdAt, o.updatedAt,
+    );
   }
 
   insertFill(f: FillRow): void {
-    this.stmt.insertFill.run({
-      id: f.id, userId: f.userId, exchange: f.exchange, market: f.market, orderId: f.orderId, clientOrderId: f.clientOrderId,
-      symbol: f.symbol, side: f.side, price: f.price, amount: f.amount, fee: f.fee, feeAsset: f.feeAsset, feeCost: f.feeCost,
-      realizedPnl: f.realizedPnl, ts: f.ts,
-    });
+    this.stmt.insertFill.run(
+      f.id, f.userId, f.exchange, f.market, f.orderId, f.clientOrderId, f.symbol, f.side, f.price,
+      f.amount, f.fee, f.feeAsset, f.feeCost, f.realizedPnl, f.ts,
+    );
   }
 
   accounts(): AccountRow[] {
