@@ -50,6 +50,16 @@ describe('paper venue: group commit (orders of one event-loop turn in one transa
     venue.close();
   });
 
+  it('reports an open order placed this turn only once it is on disk', async () => {
+    const { venue, onDisk } = setup();
+    const p = await port(venue);
+    void p.createLimitOrder(buy('a', 94000));
+    const open = await p.openOrders('BTCUSDT');
+    expect(open.map((o) => o.clientOrderId)).toEqual(['a']);
+    expect(onDisk('a')?.status).toBe('open');
+    venue.close();
+  });
+
   it('pushes an order update only after its commit', async () => {
     const { venue, onDisk } = setup();
     const p = await port(venue);
@@ -67,6 +77,7 @@ describe('paper venue: group commit (orders of one event-loop turn in one transa
     const placing = p.createLimitOrder(buy('a', 94000));
     const cancelling = p.cancelOrder('BTCUSDT', 'a');
     expect((await p.orderByClientId('BTCUSDT', 'a'))?.status).toBe('cancelled');
+    expect(onDisk('a')?.status).toBe('cancelled'); // answered only once on disk
     const again = p.cancelOrder('BTCUSDT', 'a'); // already closed: answered as it stands
     expect((await placing).status).toBe('open');
     expect((await cancelling).status).toBe('cancelled');

@@ -434,6 +434,11 @@ export class PaperVenue {
     this.group.flush(false);
   }
 
+  /** Resolves once `order`'s latest change is on disk (at once when it is): an answer about it is then an acknowledgement. */
+  settled(order: OrderRow): Promise<void> {
+    return this.group.current.orders.has(order) ? this.group.committed() : Promise.resolve();
+  }
+
   /** Commits what is pending (the store then holds everything: audits, determinism checks). */
   flush(): void {
     this.group.flush(false);

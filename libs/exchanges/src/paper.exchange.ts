@@ -106,12 +106,18 @@ export class PaperExchange implements ExchangePort {
   }
 
   async openOrders(symbol: string): Promise<Order[]> {
-    return this.venue.openOrders(this.account, symbol).map(toOrder);
+    const open = this.venue.openOrders(this.account, symbol);
+    const views = open.map(toOrder);
+    await Promise.all(open.map((o) => this.venue.settled(o))); // never report an order not yet on disk
+    return views;
   }
 
   async orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null> {
     const o = this.venue.findOrder(this.account, symbol, clientOrderId);
-    return o ? toOrder(o) : null;
+    if (!o) return null;
+    const view = toOrder(o);
+    await this.venue.settled(o); // never report an order not yet on disk
+    return view;
   }
 
   async recentFills(symbol: string, sinceMs: number): Promise<Fill[]> {

@@ -186,7 +186,7 @@ export class BotTask {
   /** Orders this bot is cancelling now (their cancel's own update needs no converge). */
   private readonly cancelling = new Set<string>();
 
-  /** Applies the queued fills (exchange order), recording them before anything acts on them. */
+  /** Applies the queued fills (exchange order), recording them before anything acts on them (in converge's batch: in one append with what acts on them). */
   async applyPending(): Promise<boolean> {
     if (this.pendingFills.length === 0) return false;
     const fills = this.pendingFills;
