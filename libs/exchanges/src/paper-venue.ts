@@ -1,8 +1,10 @@
+// Over 400 lines: every venue operation (order, cancel, fill, leverage) applied and group-committed in one place; money rules live in paper-accounts.ts.
 /**
  * The paper venue: the one simulated exchange of the process (Binance/Kucoin, spot and USDT-margined
  * futures, for every user). It owns the price feed, the SQLite store, the accounts and the book of
- * open orders; every call and every feed advance is one unit of work committed in one transaction,
- * then pushed to order watchers. The rules it applies come from the venue rules
+ * open orders; every call and every feed advance is one unit of work, committed in one transaction
+ * before it is pushed to order watchers and acknowledged: the calls of one event-loop turn share one
+ * transaction (group commit, paper-group-commit.ts), a feed advance commits with whatever is pending. The rules it applies come from the venue rules
  * (paper-order-rules.ts, venues/), the money movements from paper-accounts.ts, fill prices and roles
  * from paper-matching.ts. What it simulates and what not: docs/exchanges.md.
  * Money is integer 1e-8 units; time is the feed's (or an injected clock), so a replay is exact.
@@ -29,6 +31,7 @@ import { checkOrder, symbolRulesOf, type PaperOrderRequest } from './paper-order
 import { PAPER_DEFAULT_LEVERAGE, PAPER_STARTING_USDT, PAPER_SYMBOLS, type PaperSymbolSpec } from './paper.constants';
 import { CsvReplayFeed, RandomWalkFeed, type FeedTick, type PaperPriceFeed } from './paper-price-feed';
 import { PaperStore, type FillRow, type OrderRow } from './paper.store';
+import { PaperGroupCommit } from './paper-group-commit';
 import { toFill, toOrder } from './paper-views';
 import { venueRules } from './venues/venue-rules';
 
@@ -37,6 +40,8 @@ export type { Account } from './paper-accounts';
 export interface PaperVenueOptions {
   /** Path of the SQLite file (e.g. `<data>/paper-exchange.sqlite`), or an open store. */
   store: string | PaperStore;
+  /** With a path: WAL checkpoints on a background thread every this many ms (the product: 200). */
+  checkpointEveryMs?: number;
   feed: PaperPriceFeed;
   startingUsdt?: string;
   symbols?: readonly PaperSymbolSpec[];
@@ -59,10 +64,14 @@ export class PaperVenue {
   private nextOrderId = 1;
   private nextFillId = 1;
   private readonly clock: (() => number) | undefined;
+  private readonly group = new PaperGroupCommit(
+    (uow, withFeed) => this.commit(uow, withFeed),
+    (uow) => this.notify(uow),
+  );
 
   constructor(options: PaperVenueOptions) {
     this.ownsStore = typeof options.store === 'string';
-    this.store = typeof options.store === 'string' ? new PaperStore(options.store) : options.store;
+    this.store = typeof options.store === 'string' ? new PaperStore(options.store, { checkpointEveryMs: options.checkpointEveryMs }) : options.store;
     this.feed = options.feed;
     this.startingUsdt = parseUnits(options.startingUsdt ?? PAPER_STARTING_USDT);
     this.clock = options.clock;
@@ -74,7 +83,7 @@ export class PaperVenue {
   static open(options: { dataDir?: string; dbPath?: string; pricesCsv?: string; seed?: number | string; startingUsdt?: string }): PaperVenue {
     const dbPath = options.dbPath ?? join(options.dataDir ?? 'data', 'paper-exchange.sqlite');
     const feed = options.pricesCsv ? CsvReplayFeed.fromFile(options.pricesCsv) : new RandomWalkFeed({ seed: options.seed ?? 1 });
-    return new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt });
+    return new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt, checkpointEveryMs: 200 });
   }
 
   private load(): void {
@@ -157,13 +166,12 @@ export class PaperVenue {
     const before = this.feed.nowMs();
     const ticks = this.feed.advanceTo(ms);
     if (ticks.length === 0 && this.feed.nowMs() === before) return ticks;
-    const uow = new UnitOfWork();
+    const uow = this.group.current; // with the calls of this turn not committed yet
     for (const tick of ticks) {
       const crossed = this.book.takeCrossed(bookKey(tick.exchange, tick.symbol), tick.price);
       for (const order of crossed) this.fill(order, this.stamp(tick.ms), uow);
     }
-    this.commit(uow, true);
-    this.notify(uow);
+    this.group.flush(true);
     for (const tick of ticks) {
       const listeners = this.priceListeners.get(bookKey(tick.exchange, tick.symbol));
       if (!listeners) continue;
@@ -266,14 +274,30 @@ export class PaperVenue {
   // ---------------------------------------------------------------------------------------------
   // Account operations (synchronous; PaperExchange wraps them in promises)
 
-  /** A limit order, or a market order (`req.price` undefined): it fills at once at the current price. */
+  /** A limit order, or a market order (`req.price` undefined): it fills at once at the current price. Committed on return. */
   createOrder(account: Account, req: PaperOrderRequest): OrderRow {
+    const order = this.applyCreate(account, req);
+    this.group.flush(false);
+    return order;
+  }
+
+  /** createOrder, group-committed: resolves (with the order as placed) once it is on disk. */
+  submitOrder(account: Account, req: PaperOrderRequest): Promise<OrderRow> {
+    try {
+      const placed = { ...this.applyCreate(account, req) };
+      return this.group.committed().then(() => placed);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private applyCreate(account: Account, req: PaperOrderRequest): OrderRow {
     const rules = this.symbolRules(req.symbol);
     const venue = venueRules(account.exchange, account.market);
     const current = this.priceUnits(account.exchange, rules.spec.symbol);
     const checked = checkOrder(account, rules, venue, req, current);
     const now = this.stamp(this.feed.nowMs());
-    const uow = new UnitOfWork();
+    const uow = this.group.current;
     // a crossing (or market) order takes liquidity and pays the taker rate, a resting one the maker rate
     const takes = takesOnPlacement({ side: req.side, price: checked.price }, current, checked.market);
     const reserved = hold(account, rules, venue, { ...checked, side: req.side, feeBps: holdRateBps(venue, takes) }, uow);
@@ -304,21 +328,37 @@ export class PaperVenue {
       this.book.add(bookKey(order.exchange, checked.symbol), order);
       uow.updates.push({ account, order });
     }
-    this.commit(uow, false);
-    this.notify(uow);
     return order;
   }
 
-  /** Cancels an open order; a filled or cancelled one is returned as it is; unknown → OrderNotFound. */
+  /** Cancels an open order; a filled or cancelled one is returned as it is; unknown → OrderNotFound. Committed on return. */
   cancelOrder(account: Account, symbol: string, clientOrderId: string): OrderRow {
+    const { order, changed } = this.applyCancel(account, symbol, clientOrderId);
+    if (changed) this.group.flush(false);
+    return order;
+  }
+
+  /** cancelOrder, group-committed: resolves (with the order as cancelled) once it is on disk. */
+  submitCancel(account: Account, symbol: string, clientOrderId: string): Promise<OrderRow> {
+    try {
+      const { order, changed } = this.applyCancel(account, symbol, clientOrderId);
+      const result = { ...order };
+      // an order already closed: answered as it stands, once what is pending about it is committed
+      return changed || this.group.pending ? this.group.committed().then(() => result) : Promise.resolve(result);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private applyCancel(account: Account, symbol: string, clientOrderId: string): { order: OrderRow; changed: boolean } {
     const s = this.symbolRules(symbol).spec.symbol;
     const order = account.open.get(clientOrderId);
     if (!order || order.symbol !== s) {
-      const past = this.store.orderByClientId(account, clientOrderId);
-      if (past && past.symbol === s) return past;
+      const past = this.pastOrder(account, clientOrderId);
+      if (past && past.symbol === s) return { order: past, changed: false };
       throw new OrderNotFoundError(clientOrderId);
     }
-    const uow = new UnitOfWork();
+    const uow = this.group.current;
     this.book.remove(bookKey(order.exchange, order.symbol), order);
     account.open.delete(clientOrderId);
     release(account, this.symbolRules(order.symbol), order, uow);
@@ -326,22 +366,26 @@ export class PaperVenue {
     order.updatedAt = this.stamp(this.feed.nowMs());
     uow.orders.add(order);
     uow.updates.push({ account, order });
-    this.commit(uow, false);
-    this.notify(uow);
-    return order;
+    return { order, changed: true };
+  }
+
+  /** A closed order by client order id: written this turn and not committed yet, else from the store. */
+  private pastOrder(account: Account, clientOrderId: string): OrderRow | undefined {
+    return this.group.pendingOrder(account, clientOrderId) ?? this.store.orderByClientId(account, clientOrderId);
   }
 
   findOrder(account: Account, symbol: string, clientOrderId: string): OrderRow | null {
     const s = this.symbolRules(symbol).spec.symbol;
     const open = account.open.get(clientOrderId);
     if (open) return open.symbol === s ? open : null;
-    const past = this.store.orderByClientId(account, clientOrderId);
+    const past = this.pastOrder(account, clientOrderId);
     return past && past.symbol === s ? past : null;
   }
 
   /** An order of the account by the venue's order id (stand-ins: lookups by exchange order id). */
   findOrderById(account: Account, id: number): OrderRow | null {
     for (const o of account.open.values()) if (o.id === id) return o;
+    this.group.flush(false); // the store then holds every order written so far
     return this.store.orderById(account, id) ?? null;
   }
 
@@ -351,6 +395,7 @@ export class PaperVenue {
   }
 
   fills(account: Account, symbol: string, sinceMs: number): FillRow[] {
+    this.group.flush(false); // the store then holds every fill so far
     return this.store.fillsSince(account, this.symbolRules(symbol).spec.symbol, sinceMs);
   }
 
@@ -385,12 +430,22 @@ export class PaperVenue {
   setLeverage(account: Account, symbol: string, leverage: number, marginMode: MarginMode = 'isolated'): void {
     const s = this.symbolRules(symbol).spec.symbol;
     changeLeverage(account, s, leverage, marginMode);
-    const uow = new UnitOfWork();
-    uow.position(account, s);
-    this.commit(uow, false);
+    this.group.current.position(account, s);
+    this.group.flush(false);
+  }
+
+  /** Resolves once `order`'s latest change is on disk (at once when it is): an answer about it is then an acknowledgement. */
+  settled(order: OrderRow): Promise<void> {
+    return this.group.current.orders.has(order) ? this.group.committed() : Promise.resolve();
+  }
+
+  /** Commits what is pending (the store then holds everything: audits, determinism checks). */
+  flush(): void {
+    this.group.flush(false);
   }
 
   close(): void {
+    if (this.store.isOpen) this.group.flush(false);
     if (this.ownsStore) this.store.close();
   }
 }

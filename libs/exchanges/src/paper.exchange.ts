@@ -94,24 +94,30 @@ export class PaperExchange implements ExchangePort {
 
   async createLimitOrder(request: LimitOrderRequest): Promise<Order> {
     if (request.price === undefined || request.price === null) throw new InvalidOrderError('a limit order needs a price');
-    return toOrder(this.venue.createOrder(this.account, request));
+    return toOrder(await this.venue.submitOrder(this.account, request));
   }
 
   async createMarketOrder(request: MarketOrderRequest): Promise<Order> {
-    return toOrder(this.venue.createOrder(this.account, { ...request, price: undefined }));
+    return toOrder(await this.venue.submitOrder(this.account, { ...request, price: undefined }));
   }
 
   async cancelOrder(symbol: string, clientOrderId: string): Promise<Order> {
-    return toOrder(this.venue.cancelOrder(this.account, symbol, clientOrderId));
+    return toOrder(await this.venue.submitCancel(this.account, symbol, clientOrderId));
   }
 
   async openOrders(symbol: string): Promise<Order[]> {
-    return this.venue.openOrders(this.account, symbol).map(toOrder);
+    const open = this.venue.openOrders(this.account, symbol);
+    const views = open.map(toOrder);
+    await Promise.all(open.map((o) => this.venue.settled(o))); // never report an order not yet on disk
+    return views;
   }
 
   async orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null> {
     const o = this.venue.findOrder(this.account, symbol, clientOrderId);
-    return o ? toOrder(o) : null;
+    if (!o) return null;
+    const view = toOrder(o);
+    await this.venue.settled(o); // never report an order not yet on disk
+    return view;
   }
 
   async recentFills(symbol: string, sinceMs: number): Promise<Fill[]> {

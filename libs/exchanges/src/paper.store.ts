@@ -1,13 +1,15 @@
 /**
  * SQLite persistence of the paper exchange (better-sqlite3, WAL). Holds every account's balances,
  * futures positions and leverage, all orders, all fills and the price feed's position. Writes are
- * batched: one transaction per API call and one per feed advance, so a SIGKILL loses nothing that
- * was acknowledged and never leaves half a tick behind.
+ * batched: the API calls of one event-loop turn share one transaction (the venue's group commit),
+ * a feed advance commits with them, and nothing is acknowledged before its commit, so a SIGKILL loses
+ * nothing that was acknowledged and never leaves half a tick behind.
  * Money columns are integers in 1e-8 units (see fixed-point.ts).
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { ExchangeName, MarketType, OrderSide, OrderStatus } from './exchange.port';
 
 export interface AccountRow {
@@ -111,6 +113,25 @@ const MIGRATIONS: Array<[table: string, column: string, ddl: string]> = [
   ['positions', 'margin_mode', "ALTER TABLE positions ADD COLUMN margin_mode TEXT NOT NULL DEFAULT 'cross'"],
 ];
 
+/**
+ * WAL checkpoints on a thread of their own (issue 16): half the cost of a commit was the checkpoint
+ * SQLite runs in the committing call every 1,000 pages. A PASSIVE checkpoint never blocks the writer
+ * and changes nothing about durability (the WAL holds every commit until it is copied back).
+ */
+const CHECKPOINT_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} }, workerData.everyMs);
+parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+`;
+
+export interface PaperStoreOptions {
+  /** Checkpoint the WAL on a background thread every this many ms instead of in the committing call. */
+  checkpointEveryMs?: number;
+}
+
 function toOrder(row: any): OrderRow {
   return { ...row, reduceOnly: row.reduceOnly === 1 };
 }
@@ -118,12 +139,29 @@ function toOrder(row: any): OrderRow {
 export class PaperStore {
   private readonly db: Database.Database;
   private readonly stmt: Record<string, Database.Statement>;
+  private readonly checkpointer: Worker | null = null;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: PaperStoreOptions = {},
+  ) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    if (options.checkpointEveryMs && path !== ':memory:') {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Worker(CHECKPOINT_SOURCE, {
+        eval: true,
+        workerData: { file: path, driver: require.resolve('better-sqlite3'), everyMs: options.checkpointEveryMs },
+      });
+      this.checkpointer.unref();
+      // without it (it could not open the file, or stopped): SQLite's own checkpoints again
+      const fallBack = () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      };
+      this.checkpointer.on('error', fallBack);
+    }
     this.db.exec(SCHEMA);
     for (const [table, column, ddl] of MIGRATIONS) {
       const cols = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
@@ -135,7 +173,7 @@ export class PaperStore {
       setMeta: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       insertAccount: p('INSERT OR IGNORE INTO accounts (user_id, exchange, market) VALUES (@userId, @exchange, @market)'),
       upsertBalance: p(`INSERT INTO balances (user_id, exchange, market, asset, total, locked)
-        VALUES (@userId, @exchange, @market, @asset, @total, @locked)
+        VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (user_id, exchange, market, asset) DO UPDATE SET total = excluded.total, locked = excluded.locked`),
       upsertPosition: p(`INSERT INTO positions (user_id, exchange, market, symbol, qty, cost, leverage, margin_mode)
         VALUES (@userId, @exchange, @market, @symbol, @qty, @cost, @leverage, @marginMode)
@@ -143,14 +181,12 @@ export class PaperStore {
           leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
       upsertOrder: p(`INSERT INTO orders (id, user_id, exchange, market, symbol, client_order_id, side, price, amount,
           filled, status, reduce_only, reserved, fee, fill_cost, created_at, updated_at)
-        VALUES (@id, @userId, @exchange, @market, @symbol, @clientOrderId, @side, @price, @amount,
-          @filled, @status, @reduceOnly, @reserved, @fee, @fillCost, @createdAt, @updatedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO UPDATE SET filled = excluded.filled, status = excluded.status, reserved = excluded.reserved,
           fee = excluded.fee, fill_cost = excluded.fill_cost, updated_at = excluded.updated_at`),
       insertFill: p(`INSERT INTO fills (id, user_id, exchange, market, order_id, client_order_id, symbol, side, price,
           amount, fee, fee_asset, fee_cost, realized_pnl, ts)
-        VALUES (@id, @userId, @exchange, @market, @orderId, @clientOrderId, @symbol, @side, @price,
-          @amount, @fee, @feeAsset, @feeCost, @realizedPnl, @ts)`),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       orderByClientId: p(`SELECT ${ORDER_COLUMNS} FROM orders
         WHERE user_id = ? AND exchange = ? AND market = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1`),
       orderById: p(`SELECT ${ORDER_COLUMNS} FROM orders WHERE user_id = ? AND exchange = ? AND market = ? AND id = ?`),
@@ -179,7 +215,8 @@ export class PaperStore {
   }
 
   upsertBalance(b: BalanceRow): void {
-    this.stmt.upsertBalance.run({ userId: b.userId, exchange: b.exchange, market: b.market, asset: b.asset, total: b.total, locked: b.locked });
+    // positional parameters: the hot path of every order and fill (no object per row)
+    this.stmt.upsertBalance.run(b.userId, b.exchange, b.market, b.asset, b.total, b.locked);
   }
 
   upsertPosition(p: PositionRow): void {
@@ -190,19 +227,17 @@ export class PaperStore {
   }
 
   upsertOrder(o: OrderRow): void {
-    this.stmt.upsertOrder.run({
-      id: o.id, userId: o.userId, exchange: o.exchange, market: o.market, symbol: o.symbol, clientOrderId: o.clientOrderId,
-      side: o.side, price: o.price, amount: o.amount, filled: o.filled, status: o.status, reduceOnly: o.reduceOnly ? 1 : 0,
-      reserved: o.reserved, fee: o.fee, fillCost: o.fillCost, createdAt: o.createdAt, updatedAt: o.updatedAt,
-    });
+    this.stmt.upsertOrder.run(
+      o.id, o.userId, o.exchange, o.market, o.symbol, o.clientOrderId, o.side, o.price, o.amount,
+      o.filled, o.status, o.reduceOnly ? 1 : 0, o.reserved, o.fee, o.fillCost, o.createdAt, o.updatedAt,
+    );
   }
 
   insertFill(f: FillRow): void {
-    this.stmt.insertFill.run({
-      id: f.id, userId: f.userId, exchange: f.exchange, market: f.market, orderId: f.orderId, clientOrderId: f.clientOrderId,
-      symbol: f.symbol, side: f.side, price: f.price, amount: f.amount, fee: f.fee, feeAsset: f.feeAsset, feeCost: f.feeCost,
-      realizedPnl: f.realizedPnl, ts: f.ts,
-    });
+    this.stmt.insertFill.run(
+      f.id, f.userId, f.exchange, f.market, f.orderId, f.clientOrderId, f.symbol, f.side, f.price,
+      f.amount, f.fee, f.feeAsset, f.feeCost, f.realizedPnl, f.ts,
+    );
   }
 
   accounts(): AccountRow[] {
@@ -250,7 +285,12 @@ export class PaperStore {
     return (this.stmt.maxFillId.get() as { n: number }).n;
   }
 
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
   close(): void {
+    this.checkpointer?.postMessage('close');
     if (this.db.open) this.db.close();
   }
 }

@@ -32,9 +32,18 @@ function cyrb53(text: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
+/** Hashes of the bot ids seen lately: every desired order of every converge asks for one (bounded). */
+const hashes = new Map<string, string>();
+
 /** The 8-character base-36 short hash of a bot id (about 41 bits). */
 export function botHash(botId: string): string {
-  return cyrb53(botId).toString(36).padStart(11, '0').slice(-8);
+  let h = hashes.get(botId);
+  if (h === undefined) {
+    h = cyrb53(botId).toString(36).padStart(11, '0').slice(-8);
+    if (hashes.size >= 100_000) hashes.clear();
+    hashes.set(botId, h);
+  }
+  return h;
 }
 
 /** The prefix shared by every client order id of one bot: `gr-<h>-`. */

@@ -9,9 +9,9 @@
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
 import type { RunBook, TradingEvent } from '@gridrocket/bots';
-import { clientOrderIdPrefix, isOwnClientOrderId } from '../grid/client-order-id';
+import { clientOrderIdPrefix, parseClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { applyPrice, finishStopLoss } from './risk-steps';
+import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 
 /** Thrown when the runner no longer owns the bot (hand-over, shutdown): the work stops silently. */
@@ -120,7 +120,8 @@ export class BotTask {
   }
 
   owns(clientOrderId: string): boolean {
-    return clientOrderId.startsWith(this.prefix) && isOwnClientOrderId(this.engineId, clientOrderId);
+    // the prefix carries the bot's hash: a well-formed id under it is this bot's (isOwnClientOrderId, without re-hashing)
+    return clientOrderId.startsWith(this.prefix) && parseClientOrderId(clientOrderId) !== null;
   }
 
   /** An exchange call of this bot through its runner (rate limit, retries). */
@@ -171,14 +172,21 @@ export class BotTask {
     this.pendingFills.push(fill);
   }
 
-  /** An order update without a fill: closed orders are remembered (never re-placed). */
-  acceptOrder(order: Order): void {
-    if (!this.owns(order.clientOrderId) || order.status === 'open') return;
+  /**
+   * An order update without a fill: closed orders are remembered (never re-placed). True when it is
+   * news to the bot (not the answer to a cancel it is making): then it should converge.
+   */
+  acceptOrder(order: Order): boolean {
+    if (!this.owns(order.clientOrderId) || order.status === 'open') return false;
     this.open.delete(order.clientOrderId);
     this.closed.set(order.clientOrderId, order);
+    return !this.cancelling.has(order.clientOrderId);
   }
 
-  /** Applies the queued fills (exchange order), recording them before anything acts on them. */
+  /** Orders this bot is cancelling now (their cancel's own update needs no converge). */
+  private readonly cancelling = new Set<string>();
+
+  /** Applies the queued fills (exchange order), recording them before anything acts on them (in converge's batch: in one append with what acts on them). */
   async applyPending(): Promise<boolean> {
     if (this.pendingFills.length === 0) return false;
     const fills = this.pendingFills;
@@ -233,6 +241,15 @@ export class BotTask {
    * what exists, resolve desired orders the exchange reports closed (their fills), place the rest.
    */
   async converge(): Promise<void> {
+    // A bot without price-watching risk steps (they record before they act) records a fill together with
+    // what it asks of the exchange (the cancel of the old take-profit, the new one) in ONE append, after
+    // those calls: a crash in between is a crash between an exchange action and its record, which the
+    // resume repairs (missed fills fetched, orders adopted by client order id, cancels found).
+    if (!watchesPrice(this) && !this.state.stopLoss) return this.batch(() => this.convergeNow());
+    return this.convergeNow();
+  }
+
+  private async convergeNow(): Promise<void> {
     await this.applyPending();
     await applyPrice(this); // stop-loss, trailing, follow (issue 14)
     for (let round = 0; round < 10; round++) {
@@ -325,7 +342,15 @@ export class BotTask {
     } finally {
       const facts = this.deferred;
       this.deferred = null;
-      if (facts.length) await this.host.record(this, facts);
+      if (facts.length) {
+        try {
+          await this.host.record(this, facts);
+        } catch (err) {
+          // The engine may have moved past facts the history lacks: resume from the history (as after a crash).
+          this.ready = false;
+          throw err;
+        }
+      }
     }
   }
 
@@ -333,10 +358,13 @@ export class BotTask {
   async cancel(clientOrderId: string): Promise<void> {
     this.ensureOwned();
     let final: Order | null = null;
+    this.cancelling.add(clientOrderId);
     try {
       final = await this.host.call(this, () => this.port.cancelOrder(this.id.symbol, clientOrderId));
     } catch (err) {
       if (!(err instanceof OrderNotFoundError)) throw err;
+    } finally {
+      this.cancelling.delete(clientOrderId);
     }
     this.open.delete(clientOrderId);
     this.closed.set(clientOrderId, final ?? { clientOrderId, status: 'cancelled' });

@@ -104,7 +104,7 @@ export class FillSources {
     const task = this.host.taskFor(u.order.clientOrderId);
     if (!task || task.released) return;
     if (u.fill) task.acceptFill(u.fill as ExchangeFill);
-    task.acceptOrder(u.order);
-    if (u.fill || u.order.status !== 'open') this.host.kick(task);
+    const news = task.acceptOrder(u.order);
+    if (u.fill || news) this.host.kick(task);
   }
 }
