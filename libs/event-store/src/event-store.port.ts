@@ -49,6 +49,8 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   fromPosition?: bigint; // exclusive; default: the start
   maxCount?: number;
+  /** Only the events that match (a projection rebuild reads only what its projections handle). */
+  filter?: SubscriptionFilter;
 }
 
 export interface SubscriptionFilter {

@@ -107,6 +107,7 @@ export class KurrentDbEventStore implements EventStore {
     })) {
       const e = toRecorded(resolved);
       if (!e || (from !== undefined && e.position <= from)) continue; // KurrentDB reads from a position inclusively
+      if (!matchesFilter(e, options.filter)) continue;
       out.push(e);
       if (out.length >= max) break;
     }

@@ -65,6 +65,7 @@ export class SqliteEventStore implements EventStore {
   private idle: (() => void)[] = [];
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
+  private readonly filteredReads = new Map<string, (from: number, to: number, limit: number) => RawRow[]>();
 
   /**
    * `synchronous` stays FULL in the product (durable before acknowledged);
@@ -190,7 +191,14 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.stmts.all.all(Number(options.fromPosition ?? 0n), options.maxCount ?? Number.MAX_SAFE_INTEGER).map(rawToRecorded);
+    const from = Number(options.fromPosition ?? 0n);
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    if (!options.filter?.streamPrefixes?.length && !options.filter?.eventTypes?.length) return this.stmts.all.all(from, limit).map(rawToRecorded);
+    // filtered in SQL: rows of other streams and types are never parsed
+    const key = JSON.stringify(options.filter);
+    let read = this.filteredReads.get(key);
+    if (!read) this.filteredReads.set(key, (read = this.filteredRead(options.filter)));
+    return read(from, Number.MAX_SAFE_INTEGER, limit).map(rawToRecorded);
   }
 
   /** Synchronous batch read, for projections that rebuild in bulk. */

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from '@gridrocket/event-store';
 import { matchesFilter, resubscribing } from '@gridrocket/event-store';
 import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
-import { CollectionCommit, Doc, DocWrite, ReadStore } from './read-store.port';
+import { CollectionCommit, Doc, DocWrite, ReadStore, RebuildSession, StoredDoc } from './read-store.port';
 
 /**
  * A projection keeps one document per key up to date. `reduce` is pure: given
@@ -28,6 +28,17 @@ export interface AppliedChange<D extends Doc = Doc> {
 }
 
 const BATCH = 1000;
+/** Events a rebuild reads at a time, and documents it folds in memory before writing them out. */
+const REBUILD_WINDOW = Number(process.env.RB_WIN ?? 20_000);
+const REBUILD_DOCS = Number(process.env.RB_DOCS ?? 200_000);
+
+/** What any of the projections handles (looser is fine: each projection filters again). */
+function unionFilter(projections: Projection<any>[]): SubscriptionFilter | undefined {
+  if (projections.length === 0 || projections.some((p) => !p.filter.streamPrefixes?.length && !p.filter.eventTypes?.length)) return undefined;
+  const prefixes = projections.every((p) => p.filter.streamPrefixes?.length) ? [...new Set(projections.flatMap((p) => p.filter.streamPrefixes!))] : undefined;
+  const types = projections.every((p) => p.filter.eventTypes?.length) ? [...new Set(projections.flatMap((p) => p.filter.eventTypes!))] : undefined;
+  return { streamPrefixes: prefixes, eventTypes: types };
+}
 
 /**
  * Runs projections from one checkpointed catch-up subscription. Each projection
@@ -220,30 +231,107 @@ export class Projector implements ReportsStatus {
     return changes;
   }
 
-  /** Empties the read models and applies the whole log again; returns the events applied. */
+  /**
+   * Builds the read models again from the whole log; returns the events applied. Each document is
+   * folded in memory across the log (up to REBUILD_DOCS documents at a time) and written once, into
+   * fresh copies swapped in whole at the end where the store can (`beginRebuild`): until then the old
+   * read model is served, and a crash leaves it as it was. Elsewhere the collections are emptied and
+   * rebuilt in place, documents and checkpoints moving together. Only the events some projection
+   * handles are read (filtered in the store), a large window at a time.
+   */
   async rebuild(onProgress?: (done: bigint, head: bigint) => void): Promise<number> {
     await this.stop();
-    await this.store.reset(
+    const head = await this.events.headPosition();
+    const session = await this.beginRebuild();
+    const folds = this.projections.map((p) => ({ p, docs: new Map<string, { doc: Doc | null; rev: number; dirty: boolean }>() }));
+    const filter = unionFilter(this.projections);
+    let from = 0n;
+    let count = 0;
+    let held = 0;
+    let flushed = false; // documents written and dropped from memory: those seen again are read back
+    const write = async () => {
+      await session.write(
+        folds.map(({ p, docs }) => {
+          const writes: DocWrite[] = [];
+          for (const [id, w] of docs) if (w.dirty) writes.push({ id, rev: w.rev, doc: w.doc });
+          return { collection: p.collection, writes };
+        }),
+        from,
+      );
+    };
+    try {
+      for (;;) {
+        const batch = await this.events.readAll({ fromPosition: from, maxCount: REBUILD_WINDOW, filter });
+        if (batch.length === 0) break;
+        for (const { p, docs } of folds) {
+          const relevant: { event: RecordedEvent; id: string }[] = [];
+          for (const event of batch) {
+            if (!matchesFilter(event, p.filter)) continue;
+            const id = p.docId(event);
+            if (id) relevant.push({ event, id });
+          }
+          if (flushed) {
+            const missing = [...new Set(relevant.filter((r) => !docs.has(r.id)).map((r) => r.id))];
+            const stored = missing.length ? await session.getMany<Doc>(p.collection, missing) : new Map<string, StoredDoc>();
+            for (const [id, d] of stored) docs.set(id, { ...d, dirty: false });
+          }
+          for (const { event, id } of relevant) {
+            let w = docs.get(id);
+            if (!w) {
+              docs.set(id, (w = { doc: null, rev: -1, dirty: false }));
+              held++;
+            }
+            const rev = Number(event.revision);
+            if (rev <= w.rev) continue; // already reflected
+            const next = p.reduce(w.doc, event);
+            w.rev = rev;
+            w.dirty = true;
+            if (next !== undefined) w.doc = next;
+          }
+        }
+        from = batch[batch.length - 1].position;
+        count += batch.length;
+        if (held > REBUILD_DOCS) {
+          await write();
+          for (const f of folds) f.docs.clear();
+          held = 0;
+          flushed = true;
+        }
+        onProgress?.(from, head);
+      }
+      await write();
+      // filtered reads end at the last matching event: every event up to the head has been looked at
+      const done = from > head ? from : head;
+      await session.complete(this.projections.map((p) => ({ name: p.name, position: done })));
+      for (const p of this.projections) this.checkpoints.set(p.name, done);
+      this.processed = done;
+      onProgress?.(done, head);
+    } catch (err) {
+      await session.abandon();
+      throw err;
+    }
+    return count;
+  }
+
+  /** The store's fresh copies, or the collections emptied and rebuilt in place. */
+  private async beginRebuild(): Promise<RebuildSession> {
+    const store = this.store;
+    if (store.beginRebuild) return store.beginRebuild(this.projections.map((p) => ({ collection: p.collection, indexes: p.indexes })));
+    await store.reset(
       this.projections.map((p) => p.collection),
       this.projections.map((p) => p.name),
     );
-    for (const p of this.projections) {
-      await this.store.ensureCollection(p.collection, p.indexes);
-      this.checkpoints.set(p.name, 0n);
-    }
-    const head = await this.events.headPosition();
-    let from = 0n;
-    let count = 0;
-    for (;;) {
-      const batch = await this.events.readAll({ fromPosition: from, maxCount: BATCH * 5 });
-      if (batch.length === 0) break;
-      await this.applyBatch(batch, false); // nobody listens to a rebuild
-      from = batch[batch.length - 1].position;
-      this.processed = from;
-      count += batch.length;
-      onProgress?.(from, head);
-    }
-    return count;
+    for (const p of this.projections) await store.ensureCollection(p.collection, p.indexes);
+    const names = new Map(this.projections.map((p) => [p.collection, p.name]));
+    const commit = (writes: { collection: string; writes: DocWrite[] }[], upTo: bigint) =>
+      store.commitMany(writes.map((w) => ({ ...w, checkpoint: { name: names.get(w.collection)!, position: upTo } })));
+    return {
+      getMany: (collection, ids) => store.getMany(collection, ids),
+      write: commit,
+      complete: (checkpoints) =>
+        store.commitMany(this.projections.map((p) => ({ collection: p.collection, writes: [], checkpoint: checkpoints.find((c) => c.name === p.name)! }))),
+      abandon: async () => undefined, // what was written is consistent with its checkpoints: catch-up goes on from there
+    };
   }
 
   /** Position, and the error while the projector is retrying (null when it is through). */

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
+import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, RebuildSession, StoredDoc, Where } from './read-store.port';
 
 const NAME = /^[a-z][a-z0-9_]{0,40}$/;
 const FIELD = /^[a-zA-Z_][a-zA-Z0-9_]{0,40}$/;
+const TABLE_COLUMNS = '(id TEXT PRIMARY KEY, rev INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)';
 
 /** Embedded read store: one SQLite table per collection, JSON documents. */
 export class SqliteReadStore implements ReadStore {
@@ -25,12 +26,17 @@ export class SqliteReadStore implements ReadStore {
   private table(collection: string): string {
     if (!NAME.test(collection)) throw new Error(`Bad collection name ${collection}`);
     if (!this.known.has(collection)) {
-      this.db.exec(
-        `CREATE TABLE IF NOT EXISTS "c_${collection}" (id TEXT PRIMARY KEY, rev INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)`,
-      );
+      this.db.exec(`CREATE TABLE IF NOT EXISTS "c_${collection}" ${TABLE_COLUMNS}`);
       this.known.add(collection);
     }
     return `"c_${collection}"`;
+  }
+
+  private indexes(collection: string, indexedFields: string[]): void {
+    for (const f of indexedFields) {
+      if (!FIELD.test(f)) throw new Error(`Bad field ${f}`);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "i_${collection}_${f}" ON "c_${collection}" (json_extract(doc, '$.${f}')) WHERE deleted = 0`);
+    }
   }
 
   private stmt(sql: string): Database.Statement {
@@ -43,11 +49,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async ensureCollection(collection: string, indexedFields: string[] = []): Promise<void> {
-    const t = this.table(collection);
-    for (const f of indexedFields) {
-      if (!FIELD.test(f)) throw new Error(`Bad field ${f}`);
-      this.db.exec(`CREATE INDEX IF NOT EXISTS "i_${collection}_${f}" ON ${t} (json_extract(doc, '$.${f}')) WHERE deleted = 0`);
-    }
+    this.table(collection);
+    this.indexes(collection, indexedFields);
   }
 
   async get<D extends Doc>(collection: string, id: string): Promise<D | null> {
@@ -59,9 +62,9 @@ export class SqliteReadStore implements ReadStore {
     return this.getManySync<D>(collection, ids);
   }
 
-  private getManySync<D extends Doc>(collection: string, ids: string[]): Map<string, StoredDoc<D>> {
+  private getManySync<D extends Doc>(collection: string, ids: string[], table = this.table(collection)): Map<string, StoredDoc<D>> {
     const out = new Map<string, StoredDoc<D>>();
-    const s = this.stmt(`SELECT id, rev, deleted, doc FROM ${this.table(collection)} WHERE id = ?`);
+    const s = this.stmt(`SELECT id, rev, deleted, doc FROM ${table} WHERE id = ?`);
     for (const id of ids) {
       const row = s.get(id) as { id: string; rev: number; deleted: number; doc: string | null } | undefined;
       if (row) out.set(id, { rev: row.rev, doc: row.deleted || row.doc === null ? null : (JSON.parse(row.doc) as D) });
@@ -114,8 +117,10 @@ export class SqliteReadStore implements ReadStore {
     })();
   }
 
-  private commitSync({ collection, writes, checkpoint }: CollectionCommit): string[] {
-    const t = this.table(collection);
+  private commitSync(
+    { collection, writes, checkpoint }: { collection: string; writes: DocWrite<any>[]; checkpoint?: CollectionCommit['checkpoint'] },
+    t = this.table(collection),
+  ): string[] {
     const upsert = this.stmt(
       `INSERT INTO ${t} (id, rev, deleted, doc) VALUES (@id, @rev, @deleted, @doc)
        ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, doc = excluded.doc WHERE excluded.rev > rev`,
@@ -128,7 +133,7 @@ export class SqliteReadStore implements ReadStore {
       const info = upsert.run({ id: w.id, rev: w.rev, deleted: w.doc ? 0 : 1, doc: w.doc ? JSON.stringify(w.doc) : null });
       if (info.changes > 0) written.push(w.id);
     }
-    cp.run(checkpoint.name, Number(checkpoint.position));
+    if (checkpoint) cp.run(checkpoint.name, Number(checkpoint.position));
     return written;
   }
 
@@ -142,6 +147,54 @@ export class SqliteReadStore implements ReadStore {
       for (const c of collections) this.db.exec(`DELETE FROM ${this.table(c)}`);
       for (const name of checkpoints) this.stmt('DELETE FROM checkpoints WHERE name = ?').run(name);
     })();
+  }
+
+  /**
+   * The fresh copies are tables `r_<collection>` in the same file, written in large transactions and
+   * renamed over the served tables in one transaction with the checkpoints (indexes built then, once).
+   * A crash before that leaves the old read model and its checkpoints as they were; the leftover
+   * copies are dropped by the next rebuild.
+   */
+  async beginRebuild(collections: { collection: string; indexes?: string[] }[]): Promise<RebuildSession> {
+    const fresh = new Map<string, string>();
+    for (const { collection, indexes } of collections) {
+      if (!NAME.test(collection)) throw new Error(`Bad collection name ${collection}`);
+      for (const f of indexes ?? []) if (!FIELD.test(f)) throw new Error(`Bad field ${f}`);
+      const t = `"r_${collection}"`;
+      this.db.exec(`DROP TABLE IF EXISTS ${t}; CREATE TABLE ${t} ${TABLE_COLUMNS}`);
+      fresh.set(collection, t);
+    }
+    const tableOf = (collection: string) => {
+      const t = fresh.get(collection);
+      if (!t) throw new Error(`${collection} is not being rebuilt`);
+      return t;
+    };
+    return {
+      getMany: async <D extends Doc>(collection: string, ids: string[]) => this.getManySync<D>(collection, ids, tableOf(collection)),
+      write: async (commits) => {
+        this.db.transaction(() => {
+          for (const c of commits) this.commitSync({ collection: c.collection, writes: c.writes }, tableOf(c.collection));
+        })();
+      },
+      complete: async (checkpoints) => {
+        this.db.transaction(() => {
+          for (const { collection, indexes } of collections) {
+            this.db.exec(`DROP TABLE IF EXISTS "c_${collection}"; ALTER TABLE ${tableOf(collection)} RENAME TO "c_${collection}"`);
+            this.known.add(collection);
+            this.indexes(collection, indexes ?? []);
+          }
+          const cp = this.db.prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position');
+          for (const c of checkpoints) cp.run(c.name, Number(c.position));
+        })();
+        fresh.clear();
+        this.stmtCache.clear(); // statements on the replaced tables are prepared again
+      },
+      abandon: async () => {
+        for (const t of fresh.values()) this.db.exec(`DROP TABLE IF EXISTS ${t}`);
+        fresh.clear();
+        this.stmtCache.clear();
+      },
+    };
   }
 
   async close(): Promise<void> {
