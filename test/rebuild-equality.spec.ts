@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
@@ -148,6 +148,7 @@ describe('projection rebuild equals incremental projection', () => {
     dir = mkdtempSync(join(tmpdir(), 'gr-rebuild-eq-'));
     events = new SqliteEventStore(join(dir, 'events.sqlite'), 5);
     await append(events, mixedLog());
+    await incremental(join(dir, 'live.sqlite'));
   });
 
   afterAll(async () => {
@@ -166,7 +167,6 @@ describe('projection rebuild equals incremental projection', () => {
 
   it('with every projection the app registers and every event type they handle, in one window or in many small ones', async () => {
     expect(projections.map((p) => p.name).sort()).toEqual(['backtest-list', 'bot-list', 'credential-list', 'sessions', 'user-tokens', 'users']);
-    await incremental(join(dir, 'live.sqlite'));
     const live = dump(join(dir, 'live.sqlite'), projections);
     // the log reached every projection, with deletes (tombstones) in the collections that have them
     for (const p of projections) expect({ collection: p.collection, docs: live.tables[p.collection].length > 0 }).toEqual({ collection: p.collection, docs: true });
@@ -178,6 +178,30 @@ describe('projection rebuild equals incremental projection', () => {
       const count = await new Projector(events, reads, [...projections]).rebuild(undefined, window);
       await reads.close();
       expect(count).toBeGreaterThan(0);
+      expect(dump(file, projections)).toEqual(live);
+    }
+  });
+
+  it('with the bot list folded on worker threads (the compiled build, as `npm run projections:rebuild` runs it)', async () => {
+    // worker threads load compiled JavaScript: this runs the build of these sources (npm test builds it first)
+    const dist = join(__dirname, '..', 'dist', 'libs');
+    if (!existsSync(join(dist, 'read-store', 'src', 'rebuild-fold.js'))) throw new Error('Build first: npm run build:server (npm test does)');
+    const built = require(join(dist, 'read-store', 'src', 'projector.js')) as typeof import('@gridrocket/read-store');
+    const builtBots = require(join(dist, 'bots', 'src', 'bot-list.projection.js')) as typeof import('../libs/bots/src/bot-list.projection');
+    const onThreads = projections.map((p) => (p.name === 'bot-list' ? builtBots.botListProjection : p));
+    expect(onThreads.find((p) => p.name === 'bot-list')!.source!.module).toMatch(/\.js$/);
+    const live = dump(join(dir, 'live.sqlite'), projections);
+    const oneThread = new SqliteReadStore(join(dir, 'one-thread.sqlite'));
+    const folded = await new Projector(events, oneThread, [...projections]).rebuild();
+    await oneThread.close();
+    for (const threads of [2, 3]) {
+      const file = join(dir, `rebuilt-threads-${threads}.sqlite`);
+      const reads = new SqliteReadStore(file);
+      const progress: bigint[] = [];
+      const count = await new built.Projector(events, reads, onThreads).rebuild((done) => progress.push(done), { events: 7, docs: 5, threads });
+      await reads.close();
+      expect(count).toBe(folded); // every event counted once
+      expect(progress[progress.length - 1]).toBe(await events.headPosition());
       expect(dump(file, projections)).toEqual(live);
     }
   });

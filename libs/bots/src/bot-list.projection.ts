@@ -28,6 +28,8 @@ export const botListProjection: Projection<BotDoc> = {
   indexes: ['userid'],
   filter: { streamPrefixes: ['bot-'] },
   docId: (event: RecordedEvent) => event.streamId.slice('bot-'.length),
+  // one document per bot stream: a rebuild may fold half the bots on a worker thread
+  source: { module: __filename, exportName: 'botListProjection' },
   reduce(doc, event) {
     // The projection needs no ledger (it decides nothing): each event folds into an empty one.
     const before = doc ? ({ ...doc.s, kind: 'live', version: doc.s.version ?? 0, run: doc.s.run ?? -1, trading: emptyLedger() } as LiveBot) : initialBotState;

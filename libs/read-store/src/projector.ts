@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from '@gridrocket/event-store';
 import { matchesFilter, resubscribing } from '@gridrocket/event-store';
+import { RebuildWindow, foldLog, foldOnWorker, loadableInWorker, unionFilter } from './rebuild-fold';
 import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
 import { CollectionCommit, Doc, DocWrite, ReadStore, RebuildSession, StoredDoc } from './read-store.port';
 
@@ -17,6 +18,11 @@ export interface Projection<D extends Doc = Doc> {
   filter: SubscriptionFilter;
   docId(event: RecordedEvent): string | null;
   reduce(doc: D | null, event: RecordedEvent): D | null | undefined;
+  /**
+   * Where a rebuild's worker thread loads this projection from (the module's file and the export's
+   * name). Only for a projection each of whose documents is folded from the events of one stream.
+   */
+  source?: { module: string; exportName: string };
 }
 
 export interface AppliedChange<D extends Doc = Doc> {
@@ -32,15 +38,8 @@ const BATCH = 1000;
  * Events a rebuild reads at a time, and documents it folds in memory before writing them out (measured
  * on 1M events: smaller read windows keep fewer objects alive across young-generation collections).
  */
-export const REBUILD_WINDOW = { events: 2_000, docs: 100_000 };
+export const REBUILD_WINDOW: RebuildWindow = { events: 2_000, docs: 100_000, threads: 2 };
 
-/** What any of the projections handles (looser is fine: each projection filters again). */
-function unionFilter(projections: Projection<any>[]): SubscriptionFilter | undefined {
-  if (projections.length === 0 || projections.some((p) => !p.filter.streamPrefixes?.length && !p.filter.eventTypes?.length)) return undefined;
-  const prefixes = projections.every((p) => p.filter.streamPrefixes?.length) ? [...new Set(projections.flatMap((p) => p.filter.streamPrefixes!))] : undefined;
-  const types = projections.every((p) => p.filter.eventTypes?.length) ? [...new Set(projections.flatMap((p) => p.filter.eventTypes!))] : undefined;
-  return { streamPrefixes: prefixes, eventTypes: types };
-}
 
 /**
  * Runs projections from one checkpointed catch-up subscription. Each projection
@@ -239,80 +238,64 @@ export class Projector implements ReportsStatus {
    * fresh copies swapped in whole at the end where the store can (`beginRebuild`): until then the old
    * read model is served, and a crash leaves it as it was. Elsewhere the collections are emptied and
    * rebuilt in place, documents and checkpoints moving together. Only the events some projection
-   * handles are read (filtered in the store), a large window at a time.
+   * handles are read (filtered in the store), a window at a time. With fresh copies, a SQLite event
+   * store and projections a worker can load (`source`), those are folded on `window.threads` worker
+   * threads (2 by default), each a partition of the streams, while this thread folds the others and
+   * writes what all of them folded.
    */
-  async rebuild(onProgress?: (done: bigint, head: bigint) => void, window = REBUILD_WINDOW): Promise<number> {
+  async rebuild(onProgress?: (done: bigint, head: bigint) => void, window: RebuildWindow = REBUILD_WINDOW): Promise<number> {
     await this.stop();
     const head = await this.events.headPosition();
     const session = await this.beginRebuild();
-    const folds = this.projections.map((p) => ({ p, docs: new Map<string, { doc: Doc | null; rev: number; dirty: boolean }>() }));
-    const filter = unionFilter(this.projections);
-    let from = 0n;
-    let count = 0;
-    let held = 0;
-    let flushed = false; // documents written and dropped from memory: those seen again are read back
-    const write = async () => {
-      await session.write(
-        folds.map(({ p, docs }) => {
-          const writes: DocWrite[] = [];
-          for (const [id, w] of docs) if (w.dirty) writes.push({ id, rev: w.rev, doc: w.doc });
-          return { collection: p.collection, writes };
-        }),
-        from,
-      );
+    const file = (this.events as { file?: unknown }).file;
+    const threads = Math.max(1, Math.floor(window.threads ?? 1));
+    const onWorker =
+      threads > 1 && this.store.beginRebuild && this.events.kind === 'sqlite' && typeof file === 'string' && file !== ':memory:'
+        ? this.projections.filter(loadableInWorker)
+        : [];
+    // the worker threads fold the streams of `onWorker` (a partition each); this thread the other projections
+    const partitions = onWorker.length ? threads : 0;
+    const here = this.projections.filter((p) => !onWorker.includes(p));
+    // progress: how far the slowest of the folds has read
+    const reached = new Array<bigint>(partitions + 1).fill(0n);
+    if (!here.length) reached[partitions] = head;
+    const progress = (fold: number) => (position: bigint) => {
+      reached[fold] = position;
+      onProgress?.(reached.reduce((min, p) => (p < min ? p : min)), head);
     };
+    const workers = Array.from({ length: partitions }, (_, index) =>
+      foldOnWorker(
+        { file: file as string, sources: onWorker.map((p) => p.source!), filter: unionFilter(onWorker), partition: { count: partitions, index }, window },
+        session,
+        progress(index),
+      ),
+    );
     try {
-      for (;;) {
-        const batch = await this.events.readAll({ fromPosition: from, maxCount: window.events, filter });
-        if (batch.length === 0) break;
-        for (const { p, docs } of folds) {
-          const relevant: { event: RecordedEvent; id: string }[] = [];
-          for (const event of batch) {
-            if (!matchesFilter(event, p.filter)) continue;
-            const id = p.docId(event);
-            if (id) relevant.push({ event, id });
-          }
-          if (flushed) {
-            const missing = [...new Set(relevant.filter((r) => !docs.has(r.id)).map((r) => r.id))];
-            const stored = missing.length ? await session.getMany<Doc>(p.collection, missing) : new Map<string, StoredDoc>();
-            for (const [id, d] of stored) docs.set(id, { ...d, dirty: false });
-          }
-          for (const { event, id } of relevant) {
-            let w = docs.get(id);
-            if (!w) {
-              docs.set(id, (w = { doc: null, rev: -1, dirty: false }));
-              held++;
-            }
-            const rev = Number(event.revision);
-            if (rev <= w.rev) continue; // already reflected
-            const next = p.reduce(w.doc, event);
-            w.rev = rev;
-            w.dirty = true;
-            if (next !== undefined) w.doc = next;
-          }
-        }
-        from = batch[batch.length - 1].position;
-        count += batch.length;
-        if (held > window.docs) {
-          await write();
-          for (const f of folds) f.docs.clear();
-          held = 0;
-          flushed = true;
-        }
-        onProgress?.(from, head);
-      }
-      await write();
+      const mine = here.length
+        ? foldLog({
+            read: (from) => this.events.readAll({ fromPosition: from, maxCount: window.events, filter: unionFilter(here) }),
+            projections: here,
+            sink: session,
+            docs: window.docs,
+            onWindow: progress(partitions),
+          })
+        : { count: 0, last: 0n };
+      // both sides finish (or fail) before the fresh copies are swapped in or dropped
+      const settled = await Promise.allSettled([mine, ...workers]);
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      const results = settled.map((r) => (r as PromiseFulfilledResult<{ count: number; last: bigint }>).value);
       // filtered reads end at the last matching event: every event up to the head has been looked at
-      const done = from > head ? from : head;
+      const done = results.reduce((max, r) => (r.last > max ? r.last : max), head);
       await session.complete(this.projections.map((p) => ({ name: p.name, position: done })));
       for (const p of this.projections) this.checkpoints.set(p.name, done);
       this.processed = done;
       onProgress?.(done, head);
+      return results.reduce((n, r) => n + r.count, 0);
     } catch (err) {
       await session.abandon();
       throw err;
     }
-    return count;
   }
 
   /** The store's fresh copies, or the collections emptied and rebuilt in place. */

@@ -173,7 +173,18 @@ export class SqliteReadStore implements ReadStore {
       getMany: async <D extends Doc>(collection: string, ids: string[]) => this.getManySync<D>(collection, ids, tableOf(collection)),
       write: async (commits) => {
         this.db.transaction(() => {
-          for (const c of commits) this.commitSync({ collection: c.collection, writes: c.writes }, tableOf(c.collection));
+          for (const c of commits) {
+            // rowid = the position of the document's first event: the order incremental projection inserts them in
+            const t = tableOf(c.collection);
+            const upsert = this.stmt(
+              `INSERT INTO ${t} (rowid, id, rev, deleted, doc) VALUES (@first, @id, @rev, @deleted, @doc)
+               ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, doc = excluded.doc WHERE excluded.rev > rev`,
+            );
+            for (const w of c.writes) {
+              const json = w.json !== undefined ? w.json : w.doc ? JSON.stringify(w.doc) : null;
+              upsert.run({ first: w.first ?? null, id: w.id, rev: w.rev, deleted: json === null ? 1 : 0, doc: json });
+            }
+          }
         })();
       },
       complete: async (checkpoints) => {
