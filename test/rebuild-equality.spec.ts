@@ -187,7 +187,7 @@ describe('projection rebuild equals incremental projection', () => {
     const dist = join(__dirname, '..', 'dist', 'libs');
     if (!existsSync(join(dist, 'read-store', 'src', 'rebuild-fold.js'))) throw new Error('Build first: npm run build:server (npm test does)');
     const built = require(join(dist, 'read-store', 'src', 'projector.js')) as typeof import('@gridrocket/read-store');
-    const builtBots = require(join(dist, 'bots', 'src', 'bot-list.projection.js')) as typeof import('../libs/bots/src/bot-list.projection');
+    const builtBots = require(join(dist, 'bots', 'src', 'bot-list.projection.js')) as Pick<typeof import('@gridrocket/bots'), 'botListProjection'>;
     const onThreads = projections.map((p) => (p.name === 'bot-list' ? builtBots.botListProjection : p));
     expect(onThreads.find((p) => p.name === 'bot-list')!.source!.module).toMatch(/\.js$/);
     const live = dump(join(dir, 'live.sqlite'), projections);

@@ -1,29 +1,13 @@
 import { EventEmitter } from 'node:events';
-import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from '@gridrocket/event-store';
+import type { EventStore, RecordedEvent, Subscription } from '@gridrocket/event-store';
 import { matchesFilter, resubscribing } from '@gridrocket/event-store';
+import type { Projection } from './projection';
 import { RebuildWindow, foldLog, foldOnWorker, loadableInWorker, unionFilter } from './rebuild-fold';
+
+export type { Projection } from './projection';
 import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
 import { CollectionCommit, Doc, DocWrite, ReadStore, RebuildSession, StoredDoc } from './read-store.port';
 
-/**
- * A projection keeps one document per key up to date. `reduce` is pure: given
- * the document as it stands (null when absent or deleted) and an event, it
- * returns the new document, null to delete, or undefined for "no change".
- * The revision guard is the stream revision: a document never moves backwards.
- */
-export interface Projection<D extends Doc = Doc> {
-  name: string;
-  collection: string;
-  indexes?: string[];
-  filter: SubscriptionFilter;
-  docId(event: RecordedEvent): string | null;
-  reduce(doc: D | null, event: RecordedEvent): D | null | undefined;
-  /**
-   * Where a rebuild's worker thread loads this projection from (the module's file and the export's
-   * name). Only for a projection each of whose documents is folded from the events of one stream.
-   */
-  source?: { module: string; exportName: string };
-}
 
 export interface AppliedChange<D extends Doc = Doc> {
   projection: string;

@@ -1,7 +1,7 @@
-import type { MessagePort } from 'node:worker_threads';
+import { MessagePort, Worker } from 'node:worker_threads';
 import type { ReadAllOptions, RecordedEvent, SubscriptionFilter } from '@gridrocket/event-store';
 import { SqliteEventStore, matchesFilter, streamPartition } from '@gridrocket/event-store';
-import type { Projection } from './projector';
+import type { Projection } from './projection';
 import type { Doc, RebuildSession, RebuildWrite, StoredDoc } from './read-store.port';
 
 /** Events a rebuild reads at a time, documents it holds in memory before writing them out, threads it folds on. */
@@ -169,8 +169,6 @@ require(workerData.entry).runRebuildWorker(workerData.data, parentPort);
  * (in order, on this thread). Resolves with the events it folded and the last position it read.
  */
 export function foldOnWorker(data: WorkerData, session: RebuildSession, onWindow?: (position: bigint) => void): Promise<{ count: number; last: bigint }> {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
   // a larger young generation: measured, a quarter of the worker's time went to young-generation collections at the default
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { entry: __filename, data }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
   return new Promise((resolve, reject) => {

@@ -117,10 +117,8 @@ export class SqliteReadStore implements ReadStore {
     })();
   }
 
-  private commitSync(
-    { collection, writes, checkpoint }: { collection: string; writes: DocWrite<any>[]; checkpoint?: CollectionCommit['checkpoint'] },
-    t = this.table(collection),
-  ): string[] {
+  private commitSync({ collection, writes, checkpoint }: CollectionCommit): string[] {
+    const t = this.table(collection);
     const upsert = this.stmt(
       `INSERT INTO ${t} (id, rev, deleted, doc) VALUES (@id, @rev, @deleted, @doc)
        ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, doc = excluded.doc WHERE excluded.rev > rev`,
@@ -133,7 +131,7 @@ export class SqliteReadStore implements ReadStore {
       const info = upsert.run({ id: w.id, rev: w.rev, deleted: w.doc ? 0 : 1, doc: w.doc ? JSON.stringify(w.doc) : null });
       if (info.changes > 0) written.push(w.id);
     }
-    if (checkpoint) cp.run(checkpoint.name, Number(checkpoint.position));
+    cp.run(checkpoint.name, Number(checkpoint.position));
     return written;
   }
 
