@@ -69,7 +69,10 @@ export async function foldLog(args: {
       if (flushed) {
         const missing = [...new Set(relevant.filter((r) => !docs.has(r.id)).map((r) => r.id))];
         const stored = missing.length ? await sink.getMany<Doc>(p.collection, missing) : new Map<string, StoredDoc>();
-        for (const [id, d] of stored) docs.set(id, { ...d, dirty: false });
+        for (const [id, d] of stored) {
+          docs.set(id, { ...d, dirty: false });
+          held++;
+        }
       }
       for (const { event, id } of relevant) {
         let w = docs.get(id);
