@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
-import { Projection, Projector, SqliteReadStore } from '@gridrocket/read-store';
+import { CollectionCommit, Projection, Projector, ReadStore, SqliteReadStore } from '@gridrocket/read-store';
 import { startTestApp } from './support/test-app';
 
 jest.setTimeout(120_000);
@@ -221,6 +221,24 @@ describe('projection rebuild equals incremental projection', () => {
     const someBot = JSON.parse((live.tables.bots as { doc: string | null }[]).find((r) => r.doc)!.doc!);
     expect((await reads.find<{ id: string }>('bots', { userid: someBot.userid })).map((d) => d.id)).toContain(someBot.id);
     await reads.close();
+    expect(dump(file, projections)).toEqual(live);
+  });
+
+  it('in place, on a store without fresh copies (as on Mongo): emptied, then documents and checkpoints written together', async () => {
+    const file = join(dir, 'in-place.sqlite');
+    await incremental(file);
+    const live = dump(file, projections);
+    const reads = new SqliteReadStore(file);
+    const withoutCopies: ReadStore = Object.assign(Object.create(reads) as ReadStore, { beginRebuild: undefined });
+    const checkpoints: bigint[] = [];
+    const commitMany = reads.commitMany.bind(reads);
+    withoutCopies.commitMany = async (commits: CollectionCommit[]) => {
+      checkpoints.push(commits[0].checkpoint.position);
+      return commitMany(commits);
+    };
+    await new Projector(events, withoutCopies, [...projections]).rebuild(undefined, { events: 7, docs: 5 });
+    await reads.close();
+    expect(checkpoints.length).toBeGreaterThan(2); // written a window at a time, checkpoints moving with the documents
     expect(dump(file, projections)).toEqual(live);
   });
 

@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '@gridrocket/event-store';
 import { matchesFilter, resubscribing } from '@gridrocket/event-store';
+import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
 import type { Projection } from './projection';
+import { CollectionCommit, Doc, DocWrite, ReadStore, RebuildSession } from './read-store.port';
 import { RebuildWindow, foldLog, foldOnWorker, loadableInWorker, unionFilter } from './rebuild-fold';
 
 export type { Projection } from './projection';
-import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
-import { CollectionCommit, Doc, DocWrite, ReadStore, RebuildSession, StoredDoc } from './read-store.port';
 
 
 export interface AppliedChange<D extends Doc = Doc> {
@@ -23,7 +23,6 @@ const BATCH = 1000;
  * on 1M events: smaller read windows keep fewer objects alive across young-generation collections).
  */
 export const REBUILD_WINDOW: RebuildWindow = { events: 2_000, docs: 100_000, threads: 2 };
-
 
 /**
  * Runs projections from one checkpointed catch-up subscription. Each projection
@@ -247,14 +246,12 @@ export class Projector implements ReportsStatus {
       reached[fold] = position;
       onProgress?.(reached.reduce((min, p) => (p < min ? p : min)), head);
     };
-    const workers = Array.from({ length: partitions }, (_, index) =>
-      foldOnWorker(
-        { file: file as string, sources: onWorker.map((p) => p.source!), filter: unionFilter(onWorker), partition: { count: partitions, index }, window },
-        session,
-        progress(index),
-      ),
-    );
+    const workers: Promise<{ count: number; last: bigint }>[] = [];
     try {
+      for (let index = 0; index < partitions; index++) {
+        const data = { file: file as string, sources: onWorker.map((p) => p.source!), filter: unionFilter(onWorker), partition: { count: partitions, index }, window };
+        workers.push(foldOnWorker(data, session, progress(index)));
+      }
       const mine = here.length
         ? foldLog({
             read: (from) => this.events.readAll({ fromPosition: from, maxCount: window.events, filter: unionFilter(here) }),
@@ -277,6 +274,7 @@ export class Projector implements ReportsStatus {
       onProgress?.(done, head);
       return results.reduce((n, r) => n + r.count, 0);
     } catch (err) {
+      await Promise.allSettled(workers); // nothing writes to the fresh copies once they are dropped
       await session.abandon();
       throw err;
     }
