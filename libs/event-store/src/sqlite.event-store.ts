@@ -206,6 +206,63 @@ export class SqliteEventStore implements EventStore {
     return this.path;
   }
 
+  /**
+   * Splits the streams that `filter` lets through into up to `count` ranges of stream ids with about
+   * as many events each (split points taken from the `(stream_id, revision)` index), counting events
+   * up to position `to`: a rebuild folds a range per thread, reading only its streams.
+   */
+  streamRanges(filter: SubscriptionFilter | undefined, count: number, to: bigint): StreamRange[] {
+    const { bounds, where, params } = this.rangeQuery(filter, Number(to));
+    const given = bounds.filter((b): b is string => b !== undefined);
+    const rows = this.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM events WHERE ${where}`).get(...given, ...params)!.n;
+    const at = this.db.prepare<unknown[], { s: string }>(`SELECT stream_id AS s FROM events WHERE ${where} ORDER BY stream_id LIMIT 1 OFFSET ?`);
+    const splits: string[] = [];
+    for (let i = 1; i < count; i++) {
+      const s = at.get(...given, ...params, Math.floor((rows * i) / count))?.s;
+      if (s !== undefined && s !== splits[splits.length - 1]) splits.push(s);
+    }
+    const edges = [bounds[0] ?? null, ...splits, bounds[1] ?? null];
+    return edges.slice(0, -1).map((from, i) => ({ from, to: edges[i + 1], events: Math.round(rows / (edges.length - 1)) }));
+  }
+
+  /**
+   * The events of the streams in `range` that `filter` lets through, up to position `to`, stream by
+   * stream in revision order (through the `(stream_id, revision)` index), one at a time.
+   */
+  *readStreamRange(range: StreamRange, filter: SubscriptionFilter | undefined, to: bigint): Generator<RecordedEvent> {
+    const { where, params } = this.rangeQuery(filter, Number(to), range);
+    const stmt = this.db
+      .prepare<unknown[], RawRow>(`SELECT position, id, stream_id, revision, type, data, metadata, created FROM events WHERE ${where} ORDER BY stream_id, revision`)
+      .raw(true);
+    const bounds = [range.from, range.to].filter((b): b is string => b !== null);
+    for (const row of stmt.iterate(...bounds, ...params)) yield rawToRecorded(row);
+  }
+
+  /** The WHERE of a stream-ordered read: stream id bounds (one prefix: its own range of the index), the filter, positions up to `to`. */
+  private rangeQuery(filter: SubscriptionFilter | undefined, to: number, range?: StreamRange): { bounds: (string | undefined)[]; where: string; params: unknown[] } {
+    const prefixes = filter?.streamPrefixes?.length ? filter.streamPrefixes : [];
+    const types = filter?.eventTypes?.length ? filter.eventTypes : [];
+    const only = prefixes.length === 1 && prefixes[0].length ? prefixes[0] : undefined;
+    // the first string after every id that starts with `only`
+    const past = only ? only.slice(0, -1) + String.fromCharCode(only.charCodeAt(only.length - 1) + 1) : undefined;
+    const from = range ? range.from ?? undefined : only;
+    const upTo = range ? range.to ?? undefined : past;
+    const where: string[] = [];
+    if (from !== undefined) where.push('stream_id >= ?');
+    if (upTo !== undefined) where.push('stream_id < ?');
+    const params: unknown[] = [];
+    if (prefixes.length) {
+      where.push(`(${prefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
+      for (const p of prefixes) params.push(p.length, p);
+    }
+    if (types.length) {
+      where.push(`type IN (${types.map(() => '?').join(', ')})`);
+      params.push(...types);
+    }
+    where.push(`position <= ${Math.floor(to)}`);
+    return { bounds: [from, upTo], where: where.join(' AND '), params };
+  }
+
   /** Synchronous batch read, for projections that rebuild in bulk. */
   readAllBatch(fromPosition: bigint, maxCount: number): RecordedEvent[] {
     return this.stmts.all.all(Number(fromPosition), maxCount).map(rawToRecorded);
@@ -314,6 +371,13 @@ export class SqliteEventStore implements EventStore {
 }
 
 type RawRow = [number, string, string, number, string, string, string, string];
+
+/** Stream ids in [from, to) (null: unbounded) and about how many events they hold. */
+export interface StreamRange {
+  from: string | null;
+  to: string | null;
+  events: number;
+}
 
 function rawToRecorded(r: RawRow): RecordedEvent {
   return {
