@@ -194,11 +194,11 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const from = Number(options.fromPosition ?? 0n);
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
-    if (!options.filter?.streamPrefixes?.length && !options.filter?.eventTypes?.length && !options.partition) return this.stmts.all.all(from, limit).map(rawToRecorded);
+    if (!options.filter?.streamPrefixes?.length && !options.filter?.eventTypes?.length) return this.stmts.all.all(from, limit).map(rawToRecorded);
     // filtered in SQL: rows of other streams and types are never parsed
-    const key = JSON.stringify([options.filter, options.partition]);
+    const key = JSON.stringify(options.filter);
     let read = this.filteredReads.get(key);
-    if (!read) this.filteredReads.set(key, (read = this.filteredRead(options.filter, options.partition)));
+    if (!read) this.filteredReads.set(key, (read = this.filteredRead(options.filter)));
     return read(from, Number.MAX_SAFE_INTEGER, limit).map(rawToRecorded);
   }
 
@@ -291,14 +291,12 @@ export class SqliteEventStore implements EventStore {
    * The filter's rows from positions (from, to], in SQL: rows of other streams and types are never
    * parsed (issue 16: each reactor parses only its events).
    */
-  private filteredRead(filter: SubscriptionFilter | undefined, partition?: ReadAllOptions['partition']): (from: number, to: number, limit: number) => RawRow[] {
+  private filteredRead(filter: SubscriptionFilter | undefined): (from: number, to: number, limit: number) => RawRow[] {
     const prefixes = filter?.streamPrefixes?.length ? filter.streamPrefixes : [];
     const types = filter?.eventTypes?.length ? filter.eventTypes : [];
     const where = ['position > ?', 'position <= ?'];
     if (prefixes.length) where.push(`(${prefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
     if (types.length) where.push(`type IN (${types.map(() => '?').join(', ')})`);
-    // streamPartition in SQL
-    if (partition) where.push(`coalesce(unicode(substr(stream_id, -1)), 0) % ${Math.floor(partition.count)} = ${Math.floor(partition.index)}`);
     const stmt = this.db
       .prepare<unknown[], RawRow>(
         `SELECT position, id, stream_id, revision, type, data, metadata, created FROM events WHERE ${where.join(' AND ')} ORDER BY position ASC LIMIT ?`,
