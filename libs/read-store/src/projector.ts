@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '@gridrocket/event-store';
-import { SqliteEventStore, matchesFilter, resubscribing } from '@gridrocket/event-store';
+import { matchesFilter, resubscribing } from '@gridrocket/event-store';
 import { ConsumerHealth, ConsumerStatus, ReportsStatus, Sleeper, batchBackoff } from './consumer-health';
 import type { Projection } from './projection';
 import { CollectionCommit, Doc, DocWrite, ReadStore, RebuildSession } from './read-store.port';
-import { RebuildWindow, foldLog, foldOnWorker, loadableInWorker, pooledWrites, unionFilter } from './rebuild-fold';
+import { RebuildWindow, foldLog, foldOnWorker, loadableInWorker, unionFilter } from './rebuild-fold';
 
 export type { Projection } from './projection';
 
@@ -222,44 +222,43 @@ export class Projector implements ReportsStatus {
    * read model is served, and a crash leaves it as it was. Elsewhere the collections are emptied and
    * rebuilt in place, documents and checkpoints moving together. Only the events some projection
    * handles are read (filtered in the store), a window at a time. With fresh copies, a SQLite event
-   * store and projections a worker can load (`source`: one stream per document), those are folded on
-   * `window.threads` worker threads (2 by default), each a range of stream ids read in stream order
-   * through the stream index (a document is complete, encoded and sent when its stream ends), while
-   * this thread folds the others and writes what all of them folded.
+   * store and projections a worker can load (`source`), those are folded on `window.threads` worker
+   * threads (2 by default), each a partition of the streams, while this thread folds the others and
+   * writes what all of them folded.
    */
   async rebuild(onProgress?: (done: bigint, head: bigint) => void, window: RebuildWindow = REBUILD_WINDOW): Promise<number> {
     await this.stop();
     const head = await this.events.headPosition();
     const session = await this.beginRebuild();
-    const sqlite = this.events instanceof SqliteEventStore && this.events.file !== ':memory:' ? this.events : undefined;
+    const file = (this.events as { file?: unknown }).file;
     const threads = Math.max(1, Math.floor(window.threads ?? 1));
-    const onWorker = threads > 1 && this.store.beginRebuild && sqlite ? this.projections.filter(loadableInWorker) : [];
-    // the worker threads fold the streams of `onWorker` (a range of stream ids each, read in stream
-    // order up to the head); this thread the other projections
-    const ranges = onWorker.length ? sqlite!.streamRanges(unionFilter(onWorker), threads, head) : [];
+    const onWorker =
+      threads > 1 && this.store.beginRebuild && this.events.kind === 'sqlite' && typeof file === 'string' && file !== ':memory:'
+        ? this.projections.filter(loadableInWorker)
+        : [];
+    // the worker threads fold the streams of `onWorker` (a partition each); this thread the other projections
+    const partitions = onWorker.length ? threads : 0;
     const here = this.projections.filter((p) => !onWorker.includes(p));
-    // progress: how far the slowest of the folds has come (a worker's share of its range, as a position)
-    const reached = new Array<bigint>(ranges.length + 1).fill(0n);
-    if (!here.length) reached[ranges.length] = head;
+    // progress: how far the slowest of the folds has read
+    const reached = new Array<bigint>(partitions + 1).fill(0n);
+    if (!here.length) reached[partitions] = head;
     const progress = (fold: number) => (position: bigint) => {
       reached[fold] = position;
       onProgress?.(reached.reduce((min, p) => (p < min ? p : min)), head);
     };
     const workers: Promise<{ count: number; last: bigint }>[] = [];
-    const pooled = pooledWrites(session, window.docs);
     try {
-      ranges.forEach((range, index) => {
-        const data = { file: sqlite!.file, sources: onWorker.map((p) => p.source!), filter: unionFilter(onWorker), range, to: String(head) };
-        const share = (count: number) => progress(index)((head * BigInt(Math.min(count, range.events))) / BigInt(Math.max(1, range.events)));
-        workers.push(foldOnWorker(data, pooled, share).then((count) => ({ count, last: head })));
-      });
+      for (let index = 0; index < partitions; index++) {
+        const data = { file: file as string, sources: onWorker.map((p) => p.source!), filter: unionFilter(onWorker), partition: { count: partitions, index }, window };
+        workers.push(foldOnWorker(data, session, progress(index)));
+      }
       const mine = here.length
         ? foldLog({
             read: (from) => this.events.readAll({ fromPosition: from, maxCount: window.events, filter: unionFilter(here) }),
             projections: here,
             sink: session,
             docs: window.docs,
-            onWindow: progress(ranges.length),
+            onWindow: progress(partitions),
           })
         : { count: 0, last: 0n };
       // both sides finish (or fail) before the fresh copies are swapped in or dropped
@@ -267,10 +266,8 @@ export class Projector implements ReportsStatus {
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
       const results = settled.map((r) => (r as PromiseFulfilledResult<{ count: number; last: bigint }>).value);
-      await pooled.flush();
       // filtered reads end at the last matching event: every event up to the head has been looked at
-      // (the workers fold exactly up to the head: past it, catch-up goes on from the head)
-      const done = ranges.length ? head : results.reduce((max, r) => (r.last > max ? r.last : max), head);
+      const done = results.reduce((max, r) => (r.last > max ? r.last : max), head);
       await session.complete(this.projections.map((p) => ({ name: p.name, position: done })));
       for (const p of this.projections) this.checkpoints.set(p.name, done);
       this.processed = done;

@@ -1,6 +1,6 @@
 import { MessagePort, Worker } from 'node:worker_threads';
-import type { RecordedEvent, StreamRange, SubscriptionFilter } from '@gridrocket/event-store';
-import { SqliteEventStore, matchesFilter } from '@gridrocket/event-store';
+import type { ReadAllOptions, RecordedEvent, SubscriptionFilter } from '@gridrocket/event-store';
+import { SqliteEventStore, matchesFilter, streamPartition } from '@gridrocket/event-store';
 import type { Projection } from './projection';
 import type { Doc, RebuildSession, RebuildWrite, StoredDoc } from './read-store.port';
 
@@ -107,89 +107,53 @@ export function loadableInWorker(p: Projection<any>): boolean {
   return !!p.source && p.source.module.endsWith('.js') && __filename.endsWith('.js');
 }
 
-/**
- * Folds the events of `projections` whose documents are each folded from one stream, given stream by
- * stream: a stream's documents are complete when it ends, so they are encoded then and dropped (none
- * held across the log, none read back). `emit` gets them `batch` documents at a time, with the events
- * folded so far. Returns the events folded.
- */
-export function foldStreams(args: {
-  events: Iterable<RecordedEvent>;
-  projections: readonly Projection<any>[];
-  batch: number;
-  emit: (writes: Writes, count: number) => void;
-}): number {
-  const { projections } = args;
-  const held = projections.map(() => new Map<string, { doc: Doc | null; rev: number; first: number }>());
-  let out = projections.map(() => [] as RebuildWrite[]);
-  let pending = 0;
-  let count = 0;
-  let stream: string | undefined;
-  const close = () => {
-    for (let i = 0; i < projections.length; i++) {
-      for (const [id, w] of held[i]) out[i].push({ id, rev: w.rev, first: w.first, doc: null, json: w.doc ? JSON.stringify(w.doc) : null });
-      pending += held[i].size;
-      held[i].clear();
-    }
-  };
-  const send = () => {
-    args.emit(projections.map((p, i) => ({ collection: p.collection, writes: out[i] })), count);
-    out = projections.map(() => []);
-    pending = 0;
-  };
-  for (const event of args.events) {
-    if (event.streamId !== stream) {
-      close();
-      if (pending >= args.batch) send();
-      stream = event.streamId;
-    }
-    count++;
-    for (let i = 0; i < projections.length; i++) {
-      const p = projections[i];
-      if (!matchesFilter(event, p.filter)) continue;
-      const id = p.docId(event);
-      if (!id) continue;
-      let w = held[i].get(id);
-      // the position of the document's first event: its place in the table
-      if (!w) held[i].set(id, (w = { doc: null, rev: -1, first: Number(event.position) }));
-      const rev = Number(event.revision);
-      if (rev <= w.rev) continue; // already reflected (the projector's revision guard)
-      const next = p.reduce(w.doc, event);
-      w.rev = rev;
-      if (next !== undefined) w.doc = next;
-    }
-  }
-  close();
-  send();
-  return count;
-}
-
-/** Documents a worker sends the main thread at a time (measured: see BENCH_ONLY=rebuild). */
-const DOCS_PER_MESSAGE = 5_000;
-
 interface WorkerData {
   file: string;
   sources: { module: string; exportName: string }[];
   filter: SubscriptionFilter | undefined;
-  range: StreamRange;
-  /** The last position folded (the head when the rebuild began). */
-  to: string;
+  partition: { count: number; index: number };
+  window: RebuildWindow;
 }
 
-type FromWorker = { type: 'write'; writes: Writes; count: number } | { type: 'done'; count: number } | { type: 'failed'; message: string };
+type FromWorker =
+  | { type: 'write'; writes: Writes; upTo: string }
+  | { type: 'getMany'; id: number; collection: string; ids: string[] }
+  | { type: 'progress'; position: string }
+  | { type: 'done'; count: number; last: string }
+  | { type: 'failed'; message: string };
 
-/** The worker's side: its own connection to the event store file, its range of the streams read in stream order, documents sent back encoded. */
+/** The worker's side: its own connection to the event store file, its partition of the streams, writes sent back. */
 export async function runRebuildWorker(data: WorkerData, port: MessagePort): Promise<void> {
   const events = new SqliteEventStore(data.file, 200, 'NORMAL');
   try {
     const projections = data.sources.map((s) => require(s.module)[s.exportName] as Projection<any>);
-    const count = foldStreams({
-      events: events.readStreamRange(data.range, data.filter, BigInt(data.to)),
-      projections,
-      batch: DOCS_PER_MESSAGE,
-      emit: (writes, count) => port.postMessage({ type: 'write', writes, count } satisfies FromWorker),
+    const pending = new Map<number, (docs: Map<string, StoredDoc<any>>) => void>();
+    let next = 0;
+    port.on('message', (m: { id: number; docs: [string, StoredDoc<any>][] }) => {
+      pending.get(m.id)?.(new Map(m.docs));
+      pending.delete(m.id);
     });
-    port.postMessage({ type: 'done', count } satisfies FromWorker);
+    const options: ReadAllOptions = { maxCount: data.window.events, filter: data.filter, partition: data.partition };
+    const { count, last } = await foldLog({
+      read: (from) => events.readAll({ ...options, fromPosition: from }),
+      projections,
+      docs: data.window.docs,
+      onWindow: (position) => port.postMessage({ type: 'progress', position: String(position) } satisfies FromWorker),
+      sink: {
+        getMany: <D extends Doc>(collection: string, ids: string[]) =>
+          new Promise<Map<string, StoredDoc<D>>>((resolve) => {
+            const id = next++;
+            pending.set(id, resolve as (docs: Map<string, StoredDoc<any>>) => void);
+            port.postMessage({ type: 'getMany', id, collection, ids } satisfies FromWorker);
+          }),
+        // encoded here: the main thread only stores them
+        write: async (writes, upTo) => {
+          const encoded = writes.map((c) => ({ collection: c.collection, writes: c.writes.map((w) => ({ id: w.id, rev: w.rev, first: w.first, doc: null, json: w.doc ? JSON.stringify(w.doc) : null })) }));
+          port.postMessage({ type: 'write', writes: encoded, upTo: String(upTo) } satisfies FromWorker);
+        },
+      },
+    });
+    port.postMessage({ type: 'done', count, last: String(last) } satisfies FromWorker);
   } catch (err) {
     port.postMessage({ type: 'failed', message: (err as Error).stack ?? String(err) } satisfies FromWorker);
   } finally {
@@ -204,13 +168,12 @@ require(workerData.entry).runRebuildWorker(workerData.data, parentPort);
 `;
 
 /**
- * Folds the streams of `data.range` on a worker thread; what it folds is written to `session` (in order,
- * on this thread). `onCount`: the events folded so far. Resolves with the events it folded.
+ * Folds partition `index` of the projections' streams on a worker thread; its writes go to `session`
+ * (in order, on this thread). Resolves with the events it folded and the last position it read.
  */
-export function foldOnWorker(data: WorkerData, session: Pick<RebuildSession, 'write'>, onCount?: (count: number) => void): Promise<number> {
+export function foldOnWorker(data: WorkerData, session: RebuildSession, onWindow?: (position: bigint) => void): Promise<{ count: number; last: bigint }> {
   // a larger young generation: measured, a quarter of the worker's time went to young-generation collections at the default
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { entry: __filename, data }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
-  const upTo = BigInt(data.to);
   return new Promise((resolve, reject) => {
     let chain = Promise.resolve();
     let settled = false;
@@ -221,16 +184,16 @@ export function foldOnWorker(data: WorkerData, session: Pick<RebuildSession, 'wr
       reject(err);
     };
     worker.on('message', (m: FromWorker) => {
+      if (m.type === 'progress') return onWindow?.(BigInt(m.position));
       chain = chain.then(async () => {
         if (settled) return;
         try {
-          if (m.type === 'write') {
-            await session.write(m.writes, upTo);
-            onCount?.(m.count);
-          } else if (m.type === 'failed') fail(new Error(`Rebuild worker failed: ${m.message}`));
+          if (m.type === 'write') await session.write(m.writes, BigInt(m.upTo));
+          else if (m.type === 'getMany') worker.postMessage({ id: m.id, docs: [...(await session.getMany(m.collection, m.ids))] });
+          else if (m.type === 'failed') fail(new Error(`Rebuild worker failed: ${m.message}`));
           else {
             settled = true;
-            resolve(m.count);
+            resolve({ count: m.count, last: BigInt(m.last) });
           }
         } catch (err) {
           fail(err as Error);
@@ -240,36 +203,4 @@ export function foldOnWorker(data: WorkerData, session: Pick<RebuildSession, 'wr
     worker.on('error', fail);
     worker.on('exit', (code) => chain.then(() => fail(new Error(`Rebuild worker exited (${code}) before it was done`))));
   });
-}
-
-/**
- * The workers' writes gathered into few large transactions, each in table order (`first`): documents
- * arrive in stream order, so small transactions each rewrite pages all over the fresh table
- * (measured: two thirds of this thread's time at 5,000 documents a transaction). Holds up to `docs`
- * encoded documents; `flush` writes what it holds.
- */
-export function pooledWrites(session: RebuildSession, docs: number): { write: RebuildSession['write']; flush(): Promise<void> } {
-  const held = new Map<string, RebuildWrite[]>();
-  let count = 0;
-  let upTo = 0n;
-  const flush = async () => {
-    if (!held.size) return;
-    const writes = [...held].map(([collection, w]) => ({ collection, writes: w.sort((a, b) => (a.first ?? 0) - (b.first ?? 0)) }));
-    held.clear();
-    count = 0;
-    await session.write(writes, upTo);
-  };
-  return {
-    write: async (writes, to) => {
-      for (const c of writes) {
-        let list = held.get(c.collection);
-        if (!list) held.set(c.collection, (list = []));
-        for (const w of c.writes) list.push(w);
-        count += c.writes.length;
-      }
-      if (to > upTo) upTo = to;
-      if (count >= docs) await flush();
-    },
-    flush,
-  };
 }

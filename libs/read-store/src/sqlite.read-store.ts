@@ -5,8 +5,6 @@ import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, RebuildSession
 
 const NAME = /^[a-z][a-z0-9_]{0,40}$/;
 const FIELD = /^[a-zA-Z_][a-zA-Z0-9_]{0,40}$/;
-/** The page cache while a rebuild writes (negative: KiB). */
-const REBUILD_CACHE_KB = -262_144;
 const TABLE_COLUMNS = '(id TEXT PRIMARY KEY, rev INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, doc TEXT)';
 
 /** Embedded read store: one SQLite table per collection, JSON documents. */
@@ -168,12 +166,7 @@ export class SqliteReadStore implements ReadStore {
     // the end instead, the setting restored (measured: the writes took half the time).
     const autoCheckpoint = Number(this.db.pragma('wal_autocheckpoint', { simple: true }));
     this.db.pragma('wal_autocheckpoint = 0');
-    // A page cache that holds the fresh tables: documents arrive in stream order, not table order, so
-    // each write lands on a page of its own (measured: at the default 2 MB most of them were read back).
-    const cacheSize = Number(this.db.pragma('cache_size', { simple: true }));
-    this.db.pragma(`cache_size = ${REBUILD_CACHE_KB}`);
     const restore = () => {
-      this.db.pragma(`cache_size = ${cacheSize}`);
       this.db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
       this.db.pragma('wal_checkpoint(PASSIVE)');
     };
