@@ -1,12 +1,8 @@
-import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { botListProjection } from '@gridrocket/bots';
-import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
-import { Projector, SqliteReadStore } from '@gridrocket/read-store';
 import type { Socket } from 'socket.io-client';
 import { spotBot } from '../test/support/http-client';
 import { LightClient } from './light-client';
@@ -118,82 +114,11 @@ function processCpuSeconds(pid: number | undefined): number | null {
 /** USER_HZ: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)). */
 const CLOCK_TICKS = 100;
 
-/** Projection rebuild of `total` bot events, from an event store seeded directly. */
-async function rebuild(total: number): Promise<Figure[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-rebuild-'));
-  try {
-    const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, 'OFF');
-    const perBot = 10;
-    const meta = { userId: 'u-bench', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
-    const cycle = ['BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped'];
-    for (let b = 0; b < total / perBot; b++) {
-      const botId = randomUUID();
-      const batch: NewEvent[] = [
-        { id: randomUUID(), type: 'BotCreated', data: { botId, userId: `u${b % 1000}`, botType: 'Spot', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 }, metadata: meta },
-      ];
-      for (let i = 1; i < perBot; i++) {
-        const type = cycle[(i - 1) % 4];
-        batch.push({ id: randomUUID(), type, data: type === 'BotStarted' ? { botId, pid: 1 } : type === 'BotStopRequested' ? { botId, cancelAllOrders: true } : { botId }, metadata: meta });
-      }
-      await events.append(`bot-${botId}`, batch, 'no_stream');
-    }
-    const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
-    const projector = new Projector(events, reads, [botListProjection]);
-    const t0 = performance.now();
-    const count = await projector.rebuild();
-    const seconds = (performance.now() - t0) / 1000;
-    await events.close();
-    await reads.close();
-    return [{ name: `projection rebuild of ${count.toLocaleString('en')} events`, value: round(count / seconds, 0), unit: 'events/s', aim: '≥ 250000' }];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Raw better-sqlite3 on the same machine and run, for comparison. */
-function rawSqlite(rows: number): Figure[] {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-raw-'));
-  try {
-    const db = new Database(join(dir, 'raw.sqlite'));
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (position INTEGER PRIMARY KEY, stream TEXT, data TEXT)');
-    const insert = db.prepare('INSERT INTO t (stream, data) VALUES (?, ?)');
-    const payload = JSON.stringify({ botId: randomUUID(), exchange: 'Binance', symbol: 'BTCUSDT', entryPrice: 60000 });
-    const t0 = performance.now();
-    db.transaction(() => {
-      for (let i = 0; i < rows; i++) insert.run(`bot-${i % 100000}`, payload);
-    })();
-    const t1 = performance.now();
-    let n = 0;
-    for (const row of db.prepare('SELECT * FROM t').iterate()) if (row) n++;
-    const t2 = performance.now();
-    const fsyncs = 500;
-    db.pragma('synchronous = FULL');
-    const t3 = performance.now();
-    for (let i = 0; i < fsyncs; i++) insert.run('durable', payload);
-    const t4 = performance.now();
-    db.close();
-    return [
-      { name: 'raw better-sqlite3 insert (one transaction)', value: round(rows / ((t1 - t0) / 1000), 0), unit: 'rows/s' },
-      { name: 'raw better-sqlite3 scan', value: round(n / ((t2 - t1) / 1000), 0), unit: 'rows/s' },
-      { name: 'raw better-sqlite3 durable commits (WAL, synchronous=FULL)', value: round(fsyncs / ((t4 - t3) / 1000), 0), unit: 'commits/s' },
-    ];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-export async function lifecycleBench(options: { cycles: number; workers: number; rebuildEvents: number }): Promise<Figure[]> {
+export async function lifecycleBench(options: { cycles: number; workers: number }): Promise<Figure[]> {
   // one user alone (what a trader feels), then many at once (what the server sustains)
   return [
     ...(await httpCommands(Math.min(300, options.cycles), 1)),
     ...(options.workers > 8 ? await httpCommands(Math.min(1000, options.cycles), 8) : []),
     ...(await httpCommands(options.cycles, options.workers)),
-    ...(await (async () => {
-      const built = await rebuild(options.rebuildEvents);
-      const raw = rawSqlite(options.rebuildEvents);
-      const scan = raw.find((f) => f.name === 'raw better-sqlite3 scan')!.value;
-      return [...built, ...raw, { name: 'projection rebuild ÷ raw scan (same run)', value: round((100 * built[0].value) / scan, 1), unit: '%', aim: '≥ 25' }];
-    })()),
   ];
 }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { lifecycleBench } from './lifecycle.bench';
+import { rebuildBench } from './rebuild.bench';
 import { streamingBench } from './streaming.bench';
 import { fleetBench } from './fleet.bench';
 import { longHistoryBench } from './long-history.bench';
@@ -25,15 +26,16 @@ async function main() {
   console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
   const figures: Figure[] = [];
   const sections: [string, () => Promise<Figure[]>][] = [
-    ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers, rebuildEvents })],
+    ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers })],
+    ['Projection rebuild', () => rebuildBench({ events: rebuildEvents })],
     ['Long histories (a bot with many events)', () => longHistoryBench({ events: longEvents, rounds: 20 })],
     ['Restart and first start on a large log', () => restartBench({ events: restartEvents })],
     ['Streams and audit (forwarder, replay)', () => streamingBench()],
     ['Runner fleet (paper bots in one process)', () => fleetBench({ bots: fleetBots, seconds: fleetSeconds })],
     ['Backtest (issue 15)', () => backtestBench()],
   ];
-  const only = process.env.BENCH_ONLY; // e.g. BENCH_ONLY=Backtest runs just the sections whose title contains it
-  if (only) sections.splice(0, sections.length, ...sections.filter(([title]) => title.includes(only)));
+  const only = process.env.BENCH_ONLY; // e.g. BENCH_ONLY=Backtest (or BENCH_ONLY=rebuild) runs just the sections whose title contains it
+  if (only) sections.splice(0, sections.length, ...sections.filter(([title]) => title.toLowerCase().includes(only.toLowerCase())));
   for (const [title, run] of sections) {
     console.log(`\n## ${title}`);
     for (const f of await run()) {

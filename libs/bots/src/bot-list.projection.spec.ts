@@ -1,5 +1,5 @@
 import { projectionSpec, type GivenEvent } from '@gridrocket/read-store/testing/projection-spec';
-import { BotDoc, botListProjection, publicBot } from './bot-list.projection';
+import { BotDoc, botListProjection, publicBot, sameData } from './bot-list.projection';
 import type { BotEvent } from './domain/bot.events';
 
 const A = '11111111-1111-4111-8111-111111111111';
@@ -72,5 +72,31 @@ describe.each([
     expect(await spec.replayed()).toEqual(before);
     expect(spec.announced).toEqual([]); // nobody is pushed a change twice
     expect((await spec.stored(B))!.doc).toBeNull();
+  });
+});
+
+describe('sameData (the bot list compares states in place instead of as JSON)', () => {
+  const cases: [unknown, unknown][] = [
+    [{ a: 1, b: 'x', c: null }, { a: 1, b: 'x', c: null }],
+    [{ a: 1, b: undefined }, { a: 1 }],
+    [{ a: 1 }, { a: 1, b: 2 }],
+    [{ a: 1, b: 2 }, { a: 1, b: 3 }],
+    [{ a: { x: 1, y: [1, 2] } }, { a: { x: 1, y: [1, 2] } }],
+    [{ a: { x: 1, y: [1, 2] } }, { a: { x: 1, y: [2, 1] } }],
+    [{ a: [undefined, 1] }, { a: [null, 1] }],
+    [{ a: NaN }, { a: null }],
+    [{ a: 0 }, { a: -0 }],
+    [{ a: null }, { a: {} }],
+    [{ a: {} }, { a: [] }],
+    [{ a: '1' }, { a: 1 }],
+    [{ a: true }, { a: 1 }],
+  ];
+  it.each(cases)('agrees with comparing JSON: %j vs %j', (a, b) => {
+    expect(sameData(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b));
+    expect(sameData(b, a)).toBe(JSON.stringify(a) === JSON.stringify(b));
+  });
+  it('leaves out the keys it is told to ignore, at the top only', () => {
+    expect(sameData({ version: 1, trading: [1], a: 1 }, { version: 2, trading: [], a: 1 }, new Set(['version', 'trading']))).toBe(true);
+    expect(sameData({ version: 1, a: { version: 1 } }, { version: 2, a: { version: 2 } }, new Set(['version']))).toBe(false);
   });
 });

@@ -28,18 +28,63 @@ export const botListProjection: Projection<BotDoc> = {
   indexes: ['userid'],
   filter: { streamPrefixes: ['bot-'] },
   docId: (event: RecordedEvent) => event.streamId.slice('bot-'.length),
+  // one document per bot stream: a rebuild may fold half the bots on a worker thread
+  source: { module: __filename, exportName: 'botListProjection' },
   reduce(doc, event) {
     // The projection needs no ledger (it decides nothing): each event folds into an empty one.
     const before = doc ? ({ ...doc.s, kind: 'live', version: doc.s.version ?? 0, run: doc.s.run ?? -1, trading: emptyLedger() } as LiveBot) : initialBotState;
     const after = evolveBot(before, { type: event.type, data: event.data } as BotEvent);
     if (after.kind === 'absent') return undefined;
     if (after.kind === 'deleted') return null;
+    // no change (but the version) is no change: compared in place, without building JSON (issue 16)
+    if (doc && sameData(before, after, IGNORED)) return undefined;
     const s = botSummary(after);
-    if (doc && JSON.stringify(botSummary({ ...before, version: s.version } as LiveBot)) === JSON.stringify(s)) return undefined;
     const at = event.metadata.occurredAt;
     return { id: after.botId, userid: after.userId, createdat: doc?.createdat ?? at, updatedat: at, status: after.status, s };
   },
 };
+
+const IGNORED = new Set(['trading', 'version']);
+
+/** A value as JSON writes it: undefined (and functions) are left out of objects, non-finite numbers become null. */
+function jsonValue(v: unknown): unknown {
+  if (typeof v === 'number' && !Number.isFinite(v)) return null;
+  return v;
+}
+
+/**
+ * Whether two plain data values have the same JSON, their objects' keys (other than `ignored` at the
+ * top) and values compared in place: what `JSON.stringify(a) === JSON.stringify(b)` answers for the
+ * folded states here, whose objects that have the same keys have them in the same order (each is a
+ * spread of the one before).
+ */
+export function sameData(a: unknown, b: unknown, ignored?: ReadonlySet<string>): boolean {
+  a = jsonValue(a);
+  b = jsonValue(b);
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let inX = 0;
+  for (const k in x) {
+    const v = x[k];
+    if (v === undefined || typeof v === 'function' || ignored?.has(k)) continue;
+    inX++;
+    if (!sameData(v, y[k])) return false;
+  }
+  let inY = 0;
+  for (const k in y) {
+    const v = y[k];
+    if (v === undefined || typeof v === 'function' || ignored?.has(k)) continue;
+    inY++;
+  }
+  return inX === inY;
+}
 
 export function publicBot(doc: BotDoc): BotView {
   return toBotView(doc.s);

@@ -49,6 +49,15 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   fromPosition?: bigint; // exclusive; default: the start
   maxCount?: number;
+  /** Only the events that match (a projection rebuild reads only what its projections handle). */
+  filter?: SubscriptionFilter;
+  /** Only the streams of one partition (`streamPartition`): a rebuild splits streams across threads. */
+  partition?: { count: number; index: number };
+}
+
+/** The partition of a stream among `count` (from its last character: a uuid's hex digit spreads evenly). */
+export function streamPartition(streamId: string, count: number): number {
+  return (streamId.charCodeAt(streamId.length - 1) || 0) % count;
 }
 
 export interface SubscriptionFilter {

@@ -29,6 +29,7 @@ import {
   Subscription,
   WrongExpectedVersionError,
   matchesFilter,
+  streamPartition,
 } from './event-store.port';
 import { FencedError, currentFence } from './fence';
 
@@ -107,6 +108,8 @@ export class KurrentDbEventStore implements EventStore {
     })) {
       const e = toRecorded(resolved);
       if (!e || (from !== undefined && e.position <= from)) continue; // KurrentDB reads from a position inclusively
+      if (!matchesFilter(e, options.filter)) continue;
+      if (options.partition && streamPartition(e.streamId, options.partition.count) !== options.partition.index) continue;
       out.push(e);
       if (out.length >= max) break;
     }

@@ -65,19 +65,20 @@ export class SqliteEventStore implements EventStore {
   private idle: (() => void)[] = [];
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
+  private readonly filteredReads = new Map<string, (from: number, to: number, limit: number) => RawRow[]>();
 
   /**
    * `synchronous` stays FULL in the product (durable before acknowledged);
    * benchmarks may seed data with OFF. `writerThread`: commits run on a worker thread (the product).
    */
   constructor(
-    file: string,
+    private readonly path: string,
     private readonly pollMs = 200,
     synchronous: 'FULL' | 'NORMAL' | 'OFF' = 'FULL',
     options: { writerThread?: boolean } = {},
   ) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${synchronous}`);
     this.db.pragma('busy_timeout = 5000');
@@ -113,7 +114,7 @@ export class SqliteEventStore implements EventStore {
     };
     // Group commit: the appends of one event-loop turn share one transaction and one fsync (see
     // makeAppender), made here or, with `writerThread`, on the writer thread while this loop goes on.
-    if (options.writerThread && file !== ':memory:') this.writer = new SqliteWriterThread(file, synchronous);
+    if (options.writerThread && path !== ':memory:') this.writer = new SqliteWriterThread(path, synchronous);
     else this.commitInline = makeAppender(this.db);
   }
 
@@ -190,7 +191,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.stmts.all.all(Number(options.fromPosition ?? 0n), options.maxCount ?? Number.MAX_SAFE_INTEGER).map(rawToRecorded);
+    const from = Number(options.fromPosition ?? 0n);
+    const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
+    if (!options.filter?.streamPrefixes?.length && !options.filter?.eventTypes?.length && !options.partition) return this.stmts.all.all(from, limit).map(rawToRecorded);
+    // filtered in SQL: rows of other streams and types are never parsed
+    const key = JSON.stringify([options.filter, options.partition]);
+    let read = this.filteredReads.get(key);
+    if (!read) this.filteredReads.set(key, (read = this.filteredRead(options.filter, options.partition)));
+    return read(from, Number.MAX_SAFE_INTEGER, limit).map(rawToRecorded);
+  }
+
+  /** The file (a rebuild's worker thread opens its own connection to it). */
+  get file(): string {
+    return this.path;
   }
 
   /** Synchronous batch read, for projections that rebuild in bulk. */
@@ -206,12 +219,14 @@ export class SqliteEventStore implements EventStore {
    * The filter's rows from positions (from, to], in SQL: rows of other streams and types are never
    * parsed (issue 16: each reactor parses only its events).
    */
-  private filteredRead(filter: SubscriptionFilter | undefined): (from: number, to: number, limit: number) => RawRow[] {
+  private filteredRead(filter: SubscriptionFilter | undefined, partition?: ReadAllOptions['partition']): (from: number, to: number, limit: number) => RawRow[] {
     const prefixes = filter?.streamPrefixes?.length ? filter.streamPrefixes : [];
     const types = filter?.eventTypes?.length ? filter.eventTypes : [];
     const where = ['position > ?', 'position <= ?'];
     if (prefixes.length) where.push(`(${prefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
     if (types.length) where.push(`type IN (${types.map(() => '?').join(', ')})`);
+    // streamPartition in SQL
+    if (partition) where.push(`coalesce(unicode(substr(stream_id, -1)), 0) % ${Math.floor(partition.count)} = ${Math.floor(partition.index)}`);
     const stmt = this.db
       .prepare<unknown[], RawRow>(
         `SELECT position, id, stream_id, revision, type, data, metadata, created FROM events WHERE ${where.join(' AND ')} ORDER BY position ASC LIMIT ?`,

@@ -53,7 +53,38 @@ export interface ReadStore {
   getCheckpoint(name: string): Promise<bigint | null>;
   /** Empties collections and checkpoints, for a rebuild from zero. */
   reset(collections: string[], checkpoints: string[]): Promise<void>;
+  /**
+   * Optional: builds fresh copies of collections beside the ones served, swapped in whole by
+   * `complete` (one transaction with the checkpoints). Until then the old read model is served
+   * unchanged, and a crash mid-rebuild leaves it as it was. Stores without it are rebuilt in place.
+   */
+  beginRebuild?(collections: { collection: string; indexes?: string[] }[]): Promise<RebuildSession>;
   close(): Promise<void>;
+}
+
+/**
+ * A document a rebuild writes; `first`: the position of its first event, which orders the documents as
+ * incremental projection creates them (where the store keeps an order) even when threads write them;
+ * `json`: the document already encoded as JSON by the thread that folded it (null: deleted).
+ */
+export interface RebuildWrite<D extends Doc = Doc> extends DocWrite<D> {
+  first?: number;
+  json?: string | null;
+}
+
+/** A rebuild under way (see `ReadStore.beginRebuild`). */
+export interface RebuildSession {
+  /** Documents already written to the fresh copy (tombstones as `doc: null`). */
+  getMany<D extends Doc>(collection: string, ids: string[]): Promise<Map<string, StoredDoc<D>>>;
+  /**
+   * Writes folded documents that reflect every event up to `upTo` into the fresh copy (a store rebuilt
+   * in place moves the checkpoints with them; the fresh copy's count only once `complete` is called).
+   */
+  write(writes: { collection: string; writes: RebuildWrite[] }[], upTo: bigint): Promise<void>;
+  /** Puts the fresh copies in place of the old ones and sets the checkpoints, atomically. */
+  complete(checkpoints: { name: string; position: bigint }[]): Promise<void>;
+  /** Drops the fresh copies; the old read model stays. */
+  abandon(): Promise<void>;
 }
 
 export const READ_STORE = Symbol('READ_STORE');

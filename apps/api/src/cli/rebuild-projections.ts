@@ -6,9 +6,10 @@ import { loadConfig } from '@gridrocket/shared/runtime';
 import { AppModule } from '../app.module';
 
 /**
- * `npm run projections:rebuild`: empties every read model and applies the whole
- * event log again, with the same projections the app registers. Stop the
- * server first (it would keep projecting from its own checkpoint meanwhile).
+ * `npm run projections:rebuild`: builds every read model again from the whole
+ * event log, with the same projections the app registers, into fresh tables
+ * swapped in at the end (until then, and after a failure, the old ones stay).
+ * Stop the server first (it would keep projecting from its own checkpoint meanwhile).
  */
 async function main() {
   const config = loadConfig(process.env, { embeddedRunner: false, logLevel: 'error', forwarder: false });
