@@ -5,29 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { botListProjection } from '@gridrocket/bots';
-import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteEventStore } from '@gridrocket/event-store';
 import { Projector, SqliteReadStore } from '@gridrocket/read-store';
+import { seedBotLog } from './seed';
 import { Figure, round } from './stats';
 
 /** Projection rebuild of `total` bot events (bots of 10 events each), from an event store seeded directly. */
 async function rebuild(total: number): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'gr-rebuild-'));
   try {
-    const events = new SqliteEventStore(join(dir, 'events.sqlite'), 200, 'OFF');
-    const perBot = 10;
-    const meta = { userId: 'u-bench', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
-    const cycle = ['BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped'];
-    for (let b = 0; b < total / perBot; b++) {
-      const botId = randomUUID();
-      const batch: NewEvent[] = [
-        { id: randomUUID(), type: 'BotCreated', data: { botId, userId: `u${b % 1000}`, botType: 'Spot', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 }, metadata: meta },
-      ];
-      for (let i = 1; i < perBot; i++) {
-        const type = cycle[(i - 1) % 4];
-        batch.push({ id: randomUUID(), type, data: type === 'BotStarted' ? { botId, pid: 1 } : type === 'BotStopRequested' ? { botId, cancelAllOrders: true } : { botId }, metadata: meta });
-      }
-      await events.append(`bot-${botId}`, batch, 'no_stream');
-    }
+    await seedBotLog(join(dir, 'events.sqlite'), total, { allStopped: false });
+    const events = new SqliteEventStore(join(dir, 'events.sqlite'));
     const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
     const projector = new Projector(events, reads, [botListProjection]);
     const t0 = performance.now();

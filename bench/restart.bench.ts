@@ -1,37 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
-import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { seedBotLog } from './seed';
 import { Figure, round } from './stats';
 
 // BENCH_SERVER_MAIN: another build's server (e.g. the code before a change), for a comparison
 const MAIN = process.env.BENCH_SERVER_MAIN ?? join(__dirname, '..', 'apps/api/src/main.js');
-
-/** `total` bot events over total/10 bots (create, then start/stop cycles), all bots stopped at the end. */
-export async function seedBotLog(file: string, total: number): Promise<void> {
-  const events = new SqliteEventStore(file, 200, 'OFF');
-  const perBot = 10;
-  const meta = { userId: 'u-bench', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
-  const cycle = ['BotStartRequested', 'BotStarted', 'BotStopRequested', 'BotStopped'];
-  for (let b = 0; b < total / perBot; b++) {
-    const botId = randomUUID();
-    const batch: NewEvent[] = [
-      { id: randomUUID(), type: 'BotCreated', data: { botId, userId: `u${b % 1000}`, botType: 'Spot', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 }, metadata: meta },
-    ];
-    for (let i = 1; i < perBot; i++) {
-      const type = cycle[(i - 1) % 4];
-      batch.push({ id: randomUUID(), type, data: type === 'BotStarted' ? { botId, pid: 1 } : type === 'BotStopRequested' ? { botId, cancelAllOrders: true } : { botId }, metadata: meta });
-    }
-    // the last cycle ends in a stop: every bot is stopped
-    if (batch[batch.length - 1].type !== 'BotStopped') batch.push({ id: randomUUID(), type: 'BotStopped', data: { botId }, metadata: meta });
-    await events.append(`bot-${botId}`, batch, 'no_stream');
-  }
-  await events.close();
-}
 
 function health(url: string): Promise<{ ms: number; body: { projectionLag?: string; catchUpPercent?: number } | null }> {
   const t0 = performance.now();
