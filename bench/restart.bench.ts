@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawn } from 'node:child_process';
 import { seedBotLog } from './seed';
+import { spawnServer, stop } from '../test/support/server-process';
 import { Figure, round } from './stats';
 
 // BENCH_SERVER_MAIN: another build's server (e.g. the code before a change), for a comparison
@@ -30,25 +30,7 @@ function health(url: string): Promise<{ ms: number; body: { projectionLag?: stri
  */
 async function startAndProbe(dataDir: string): Promise<{ listening: number; caughtUp: number; slowest: number; answers: number; sawProgress: boolean; stop(): Promise<void> }> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 300_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /GridRocket listening on (http:\/\/[^\s]+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+  const { proc, url } = await spawnServer(dataDir, { WEB_DIST: join(dataDir, 'none') }, { main: MAIN, startTimeoutMs: 300_000 });
   const listening = performance.now() - t0;
   const times: number[] = [];
   let sawProgress = false;
@@ -67,11 +49,7 @@ async function startAndProbe(dataDir: string): Promise<{ listening: number; caug
     slowest: Math.max(...times),
     answers: times.length,
     sawProgress,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
+    stop: () => stop(proc),
   };
 }
 

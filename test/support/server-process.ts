@@ -5,15 +5,22 @@ import { join, sep } from 'node:path';
 const ROOT = __dirname.includes(`${sep}dist${sep}`) ? join(__dirname, '../..') : join(__dirname, '../../dist');
 const MAIN = join(ROOT, 'apps/api/src/main.js');
 
-/** The built server as its own OS process (what `npm start` runs), for crash tests. */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, [MAIN], {
+/**
+ * The built server as its own OS process (what `npm start` runs), for crash tests and benchmarks.
+ * `main`: another build's server (a benchmark's comparison); `startTimeoutMs`: how long it may take to listen.
+ */
+export async function spawnServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: { main?: string; startTimeoutMs?: number } = {},
+): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, [options.main ?? MAIN], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.startTimeoutMs ?? 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = /GridRocket listening on (http:\/\/[^\s]+)/.exec(output);
