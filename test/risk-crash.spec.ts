@@ -8,7 +8,7 @@
  * what to finish. After the restart each finishes exactly once: one stop-loss sell, the coins sold, no
  * order left open, the bot stopped with the reason; one re-anchor, the new ladder and nothing of the old.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +19,11 @@ import type { BotConfig } from '@gridrocket/bots';
 import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { buyOrderId, isOwnClientOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice } from '@gridrocket/trading';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
+import { startCrashRunner } from './support/crash-runner';
+import { kill9 } from './support/server-process';
 
 jest.setTimeout(120_000);
 
-const root = join(__dirname, '..');
 
 // BTCUSDT: three buys fill (average 59000, stop level 56050), the price falls to 56000, then recovers to 58000.
 // SOLUSDT: a rally to 146 before any buy (follow re-anchors at 146), then the price falls back to 143.
@@ -49,29 +50,6 @@ async function until<T>(what: string, probe: () => Promise<T | false | null | un
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
     await sleep(everyMs);
   }
-}
-
-function startChild(dir: string, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'libs/trading/src/testing/crash-runner.child.ts')], {
-    env: { ...process.env, DATA_DIR: dir, PAPER_RPC_URL: url, POLL_MS: '20' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      if (String(d).includes('ready')) resolve(child);
-    });
-    child.once('exit', (code, signal) => reject(new Error(`runner child exited (${code ?? signal}) before ready: ${err}`)));
-  });
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 }
 
 describe('risk controls survive SIGKILL', () => {
@@ -107,7 +85,7 @@ describe('risk controls survive SIGKILL', () => {
     } as typeof provider;
     rpc = await servePaperRpc(slowProvider);
     venue.advanceTo(1000);
-    child = await startChild(dir, rpc.url);
+    child = await startCrashRunner(dir, rpc.url);
   });
   afterEach(async () => {
     if (child) await kill9(child);
@@ -151,7 +129,7 @@ describe('risk controls survive SIGKILL', () => {
     const halfDone = !history.some((e) => e.type === 'BotFailed');
     const soldBeforeKill = (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null;
     venue.advanceTo(6000); // the price recovers above the stop level while the runner is down (58000)
-    child = await startChild(dir, rpc.url);
+    child = await startCrashRunner(dir, rpc.url);
     const failed = await until('stopped by the stop-loss', async () => (await stream(id)).find((e) => e.type === 'BotFailed'));
     const after = await stream(id);
     const p = await port(userId);
@@ -190,7 +168,7 @@ describe('risk controls survive SIGKILL', () => {
     const left = await own(userId, id, 'SOLUSDT');
     const halfDone = left.some((o) => o.clientOrderId === buyOrderId(id, 1, 0)) || !left.some((o) => o.clientOrderId === buyOrderId(id, 2, 2));
     venue.advanceTo(8000); // 143: no second re-anchor (not above 146 + 5), and buy 0 at 146 is no longer at the market
-    child = await startChild(dir, rpc.url);
+    child = await startCrashRunner(dir, rpc.url);
     const p = await port(userId);
     const line = (o: { side: string; clientOrderId: string; price: number; amount: number }) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`;
     // The new first rung (146) fills once: at 146 when it was placed before the kill, else at the market

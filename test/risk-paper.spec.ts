@@ -3,17 +3,14 @@
  * the real Nest app (embedded runner), bots created and started over HTTP with the optional settings,
  * the test moving the venue's feed one row at a time. One symbol per story (the feed is shared).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, stopLossOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { GridRunnerService } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { startPaperReplayApp } from './support/test-app';
 
 jest.setTimeout(90_000);
 
@@ -48,24 +45,16 @@ const CSV = [
 ].join('\n');
 
 describe('risk controls on the paper exchange (replayed CSV)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
+  let app: Awaited<ReturnType<typeof startPaperReplayApp>>['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let csvDir: string;
 
   beforeAll(async () => {
-    csvDir = mkdtempSync(join(tmpdir(), 'gr-risk-csv-'));
-    const csv = join(csvDir, 'prices.csv');
-    writeFileSync(csv, CSV);
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    replay = await startPaperReplayApp(CSV, T0);
+    ({ app, provider, venue } = replay);
   });
-  afterAll(async () => {
-    await app.close();
-    rmSync(csvDir, { recursive: true, force: true });
-  });
+  afterAll(() => replay.close());
 
   async function user(email: string) {
     const c = new Client(app.url);

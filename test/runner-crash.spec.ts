@@ -10,7 +10,7 @@
  * missing. At the end every exchange fill is recorded once, and each bot's profit equals that of a
  * run of the same bots on the same price path without crashes.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +28,11 @@ import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
 import { until } from '@gridrocket/shared/testing/until';
 import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { startCrashRunner } from './support/crash-runner';
+import { kill9 } from './support/server-process';
 
 jest.setTimeout(150_000);
 
-const root = join(__dirname, '..');
 const SEED = Number(process.env.CRASH_SEED ?? 20251);
 const KILLS = 20;
 const STEPS = 44;
@@ -147,29 +148,6 @@ class World {
   }
 }
 
-function startChild(dir: string, url: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'libs/trading/src/testing/crash-runner.child.ts')], {
-    env: { ...process.env, DATA_DIR: dir, PAPER_RPC_URL: url, POLL_MS: '20', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      if (String(d).includes('ready')) resolve(child);
-    });
-    child.once('exit', (code, signal) => reject(new Error(`runner child exited (${code ?? signal}) before ready: ${err}`)));
-  });
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
 describe('grid runner crash safety (SIGKILL at random moments)', () => {
   const dirs: string[] = [];
   const tmp = () => {
@@ -208,7 +186,7 @@ describe('grid runner crash safety (SIGKILL at random moments)', () => {
       rpc = await servePaperRpc(world.provider);
       world.venue.advanceTo(1000);
       const random = rng(SEED);
-      child = await startChild(world.dir, rpc.url);
+      child = await startCrashRunner(world.dir, rpc.url);
       await createAndStart(world.events);
       // kill #1 lands during the first start (ladders being placed)
       await sleep(40 + random() * 250);
@@ -220,7 +198,7 @@ describe('grid runner crash safety (SIGKILL at random moments)', () => {
         // the runner is dead, the exchange is still: was it killed with work half done?
         if (!(await world.converged())) midWork++;
         kinds.push(where);
-        child = await startChild(world.dir, rpc!.url);
+        child = await startCrashRunner(world.dir, rpc!.url);
       };
       const kinds: string[] = [];
       await killAndRestart('during start');
@@ -360,7 +338,7 @@ describe('grid runner crash safety on the ccxt adapter against the four venue st
         STANDIN_KEYS: JSON.stringify(Object.fromEntries(KEYS.map((k) => [k.userId, { apiKey: k.apiKey, secret: k.secret, passphrase: k.passphrase }]))),
       };
       const random = rng(SEED + 1);
-      child = await startChild(world.dir, 'http://127.0.0.1:1', env);
+      child = await startCrashRunner(world.dir, 'http://127.0.0.1:1', env);
       await createAndStart(world.events, CCXT_BOTS);
       let kills = 0;
       let midWork = 0;
@@ -368,7 +346,7 @@ describe('grid runner crash safety on the ccxt adapter against the four venue st
         await kill9(child!);
         kills++;
         if (!(await world.converged())) midWork++; // killed with fills unrecorded or orders not yet replaced
-        child = await startChild(world.dir, 'http://127.0.0.1:1', env);
+        child = await startCrashRunner(world.dir, 'http://127.0.0.1:1', env);
       };
       await sleep(60 + random() * 200);
       await killAndRestart(); // during the first start

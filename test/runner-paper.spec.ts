@@ -3,16 +3,13 @@
  * (embedded runner), bots created and started over HTTP, the test moving the venue's feed one row
  * at a time and reading the exchange's open orders and the bot's profit.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { engineBotId } from '@gridrocket/trading';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { startPaperReplayApp } from './support/test-app';
 import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(60_000);
@@ -36,24 +33,16 @@ const CSV = [
 ].join('\n');
 
 describe('grid runner on the paper exchange (replayed CSV)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
+  let app: Awaited<ReturnType<typeof startPaperReplayApp>>['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let csvDir: string;
 
   beforeAll(async () => {
-    csvDir = mkdtempSync(join(tmpdir(), 'gr-csv-'));
-    const csv = join(csvDir, 'prices.csv');
-    writeFileSync(csv, CSV);
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    replay = await startPaperReplayApp(CSV, T0);
+    ({ app, provider, venue } = replay);
   });
-  afterAll(async () => {
-    await app.close();
-    rmSync(csvDir, { recursive: true, force: true });
-  });
+  afterAll(() => replay.close());
 
   async function user(email: string) {
     const c = new Client(app.url);

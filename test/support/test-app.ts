@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
+import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../../apps/api/src/bootstrap';
 
@@ -15,6 +17,29 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Ru
     async close() {
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The real app on the paper exchange with a replayed price CSV (`PAPER_PRICES`), the venue's feed at
+ * `startMs`: the test then moves the feed one row at a time (`venue.advanceTo`).
+ */
+export async function startPaperReplayApp(csv: string, startMs: number) {
+  const csvDir = mkdtempSync(join(tmpdir(), 'gr-csv-'));
+  const file = join(csvDir, 'prices.csv');
+  writeFileSync(file, csv);
+  const app = await startTestApp({ PAPER_PRICES: file });
+  const provider = app.app.get(EXCHANGE_PROVIDER) as PaperExchangeProvider;
+  const venue: PaperVenue = provider.venue;
+  venue.advanceTo(startMs);
+  return {
+    app,
+    provider,
+    venue,
+    async close() {
+      await app.close();
+      rmSync(csvDir, { recursive: true, force: true });
     },
   };
 }
