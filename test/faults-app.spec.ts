@@ -218,7 +218,9 @@ describe(`the whole app under injected faults (${DURATION / 1000} s, seed ${SEED
     await until('forwarder caught up', async () => forwarder.position >= (await head()), 60_000);
     await until('every consumer live', async () => {
       const h = await users[0].c.get('/api/health');
-      return h.status === 200 && h.body.status === 'ok' && h.body.consumers.every((c: { state: string; lag: string }) => c.state === 'live' && c.lag === '0');
+      if (h.status === 200 && h.body.status === 'ok' && h.body.consumers.every((c: { state: string; lag: string }) => c.state === 'live' && c.lag === '0')) return true;
+      // what the failure message shows: each consumer's state and lag
+      throw new Error(`health ${h.status} ${h.body?.status}: ${JSON.stringify(h.body?.consumers?.map((c: { name: string; state: string; lag: string }) => [c.name, c.state, c.lag]))}`);
     }, 60_000);
     const health = (await users[0].c.get('/api/health')).body;
     const log = await raw.readAll();
