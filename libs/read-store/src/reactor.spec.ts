@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { NewEvent, RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
+import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
+import { until } from '@gridrocket/shared/testing/until';
 import { startReactor } from './reactor';
 import { SqliteReadStore } from './sqlite.read-store';
+import { FaultyReadStore } from './testing/faulty.read-store';
 
 const ev = (type: string, n: number): NewEvent => ({
   id: randomUUID(),
@@ -50,5 +53,31 @@ describe('reactor (checkpointed process-manager subscription)', () => {
     expect(seen).toEqual(['bot-a:5']);
     await events.close();
     await reads.close();
+  });
+
+  // A CI run of faults-app timed out with the credential shredder 'retrying' at lag 0 after the faults
+  // stopped: a failed checkpoint write counted as a failure, and only a resume or a recovered event undid it.
+  it('is live again once a checkpoint write that failed goes through', async () => {
+    const events = new SqliteEventStore(join(dir, 'e-cp.sqlite'), 20);
+    const inner = new SqliteReadStore(join(dir, 'r-cp.sqlite'));
+    const schedule = new FaultSchedule(7);
+    schedule.off();
+    const reads = new FaultyReadStore(inner, schedule, { rejectCommitRate: 1 });
+    const reactor = await startReactor({ name: 'cp', events, reads, handle: async () => undefined, checkpointEveryMs: 10 });
+    try {
+      schedule.on(); // every checkpoint write is refused from now on
+      await events.append('bot-a', [ev('T', 1)], 'any');
+      await until('the reactor retrying its checkpoint', async () => (await reactor.status()).state === 'retrying', 5_000);
+      expect(await inner.getCheckpoint('cp')).toBeNull();
+
+      schedule.off();
+      await until('the reactor live', async () => (await reactor.status()).state === 'live', 5_000);
+      expect(await inner.getCheckpoint('cp')).toBe(await events.headPosition());
+    } finally {
+      schedule.off();
+      await reactor.stop();
+    }
+    await events.close();
+    await inner.close();
   });
 });

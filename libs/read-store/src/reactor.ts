@@ -54,6 +54,10 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
   const health = new ConsumerHealth(name, 'reactor');
   health.running = true;
   const failing = new Set<RecordedEvent>();
+  // A reactor is retrying while its subscription is down, an event fails or its checkpoint is not
+  // written; it is through again only when none of the three holds.
+  let dropped = false;
+  let checkpointFailing = false;
   const sub = resubscribing(events, {
     fromPosition: position,
     filter: options.filter,
@@ -64,9 +68,13 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
       inOrder.push({ position: at, done: true });
       settle();
     },
-    onDrop: (err) => health.failed(err),
+    onDrop: (err) => {
+      dropped = true;
+      health.failed(err);
+    },
     onResume: () => {
-      if (failing.size === 0) health.recovered();
+      dropped = false;
+      if (failing.size === 0 && !checkpointFailing) health.recovered();
     },
   });
   const chains = new Map<string, Promise<void>>();
@@ -82,7 +90,12 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
     try {
       await reads.commit(collection, [], { name, position: at });
       saved = at;
+      if (checkpointFailing) {
+        checkpointFailing = false;
+        if (failing.size === 0 && !dropped) health.recovered();
+      }
     } catch (err) {
+      checkpointFailing = true;
       health.failed(err as Error);
       if (!stopping) scheduleSave(); // written again with the next tick
       else throw err;
@@ -100,7 +113,7 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
     for (let attempt = 1; !stopping; attempt++) {
       try {
         await options.handle(event);
-        if (failing.delete(event) && failing.size === 0) health.recovered();
+        if (failing.delete(event) && failing.size === 0 && !dropped && !checkpointFailing) health.recovered();
         return true;
       } catch (err) {
         if (stopping) break;
