@@ -121,3 +121,48 @@ describe('security: live connections', () => {
     expect(fourth.error).toMatch(/at most 3 open live connections/);
   }, 60_000);
 });
+
+describe('security: a live connection whose session expires', () => {
+  const SESSION_MS = 6_000;
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp({ PUBLIC_URL, SESSION_DAYS: String(SESSION_MS / 86_400_000) });
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await app.close();
+  });
+
+  // Pushes no longer read each socket's session (issue 16): the socket keeps its session's expiry,
+  // and the first push after it ends the socket instead of reaching it.
+  it('receives no bot event after the expiry: the next push signs it out', async () => {
+    const c = new Client(app.url);
+    const signedUpAt = Date.now();
+    const { uid } = await c.signUp('expiring-socket@example.com');
+    const { socket, ready } = await open(app, c);
+    sockets.push(socket);
+    expect(ready).toBe(true);
+    const events: string[] = [];
+    let error: string | undefined;
+    socket.onAny((name: string) => events.push(name));
+    socket.on('auth:error', (e: { message: string }) => (error = e.message));
+
+    await new Promise((r) => setTimeout(r, SESSION_MS / 2));
+    const other = new Client(app.url); // signed in later: still live when the first session has expired
+    expect((await other.post('/api/auth/login', { email: 'expiring-socket@example.com', password: 'correct-horse-1' })).status).toBe(200);
+    const otherSocket = await open(app, other);
+    sockets.push(otherSocket.socket);
+    const otherEvents: string[] = [];
+    otherSocket.socket.onAny((name: string) => otherEvents.push(name));
+
+    await until('the first session expired', () => Date.now() > signedUpAt + SESSION_MS + 500, SESSION_MS * 2);
+    expect(socket.connected).toBe(true); // nothing told it yet
+    expect((await other.post('/api/bots', { ...spotBot, userId: uid })).status).toBe(201);
+    await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
+    await until('the expired socket is disconnected', () => socket.disconnected, 10_000);
+    expect(error).toBe('Signed out');
+    expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
+  }, 60_000);
+});

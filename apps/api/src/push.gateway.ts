@@ -43,16 +43,18 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 /**
  * socket.io on the API's own port (path /socket.io). A socket is admitted only from an allowed
  * Origin, with a live session cookie, within the user's socket quota; it joins its user's room and
- * nothing is ever sent to a room but its owner's. Every push re-checks each socket's session, and a
- * session that ends (logout, password change, revocation) disconnects its sockets at once.
+ * nothing is ever sent to a room but its owner's. Every push re-checks each socket's session (once per
+ * batch of pushes that leave together), and a session that ends (logout, password change, revocation)
+ * disconnects its sockets at once.
  */
 @WebSocketGateway({ path: '/socket.io', serveClient: false })
 export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Push');
   @WebSocketServer() server!: Server;
   private off: (() => void) | null = null;
-  /** Pushes leave in the order they were asked for, each after its session checks. */
-  private queue: Promise<void> = Promise.resolve();
+  /** Pushes leave in the order they were asked for, after their sockets' session checks. */
+  private pending: Pending[] = [];
+  private flushing = false;
 
   constructor(
     private readonly sessions: SessionService,
@@ -97,6 +99,11 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
       client.data.uid = uid;
       client.data.sessionId = sessionId;
       await client.join(room(uid));
+      // From here on, a session that ends disconnects this socket (onModuleInit). One more read closes
+      // the window in which it could have ended before the socket was marked with it.
+      const again = await this.sessions.resolveId(sessionId);
+      if (!again || again.session.uid !== uid) return this.refuse(client, 'Signed out');
+      client.data.expiresAt = again.expiresAt;
       client.emit('ready', { uid });
     } catch (err) {
       this.logger.warn(`Socket refused: ${(err as Error).message}`);
@@ -119,25 +126,89 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
 
   toUser(uid: string, event: string, payload: unknown): void {
     if (!this.server) return;
-    this.queue = this.queue
-      .then(() => this.deliver(uid, event, payload))
-      .catch((err) => this.logger.warn(`Push failed: ${(err as Error).message}`));
+    this.pending.push({ uid, event, payload });
+    if (this.flushing) return;
+    this.flushing = true;
+    // Pushes asked for in the same run (the projector applies a batch of events at once) leave together.
+    queueMicrotask(() => void this.flush());
   }
 
-  private async deliver(uid: string, event: string, payload: unknown) {
-    const sockets = await this.server.in(room(uid)).fetchSockets();
-    const checked = new Map<string, boolean>();
-    for (const socket of sockets) {
-      const sessionId = socket.data.sessionId as string | undefined;
-      if (!sessionId) continue;
-      if (!checked.has(sessionId)) checked.set(sessionId, (await this.sessions.resolveId(sessionId))?.session.uid === uid);
-      if (checked.get(sessionId)) socket.emit(event, payload);
-      else {
-        socket.emit('auth:error', { message: 'Signed out' });
-        socket.disconnect(true);
+  /**
+   * Delivers what is pending, batch after batch, in the order asked. Each batch checks each socket's
+   * session once, just before its pushes are emitted (issue 16: a check per push cost two read-store
+   * reads each, and a command causes three to four pushes).
+   */
+  private async flush() {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        try {
+          await this.deliver(batch);
+        } catch (err) {
+          this.logger.warn(`Push failed: ${(err as Error).message}`);
+        }
       }
+    } finally {
+      this.flushing = false;
     }
   }
+
+  private async deliver(batch: Pending[]) {
+    const byUser = new Map<string, Pending[]>();
+    for (const p of batch) {
+      const list = byUser.get(p.uid);
+      if (list) list.push(p);
+      else byUser.set(p.uid, [p]);
+    }
+    // While this process runs the projections, a session that ends disconnects its sockets as soon as
+    // the read model drops it (onModuleInit), and a session document never changes otherwise: a socket
+    // still connected before its session's expiry is as good as a read. Without the projections here,
+    // each batch reads every socket's session.
+    const watched = this.config.projections;
+    const now = Date.now();
+    const sessionsOk = new Map<string, Promise<boolean>>();
+    const targets: Array<{ socket: Socket; uid: string; sessionId: string }> = [];
+    for (const uid of byUser.keys()) {
+      for (const socket of this.socketsOf(uid)) {
+        const sessionId = socket.data.sessionId as string | undefined;
+        if (!sessionId) continue;
+        targets.push({ socket, uid, sessionId });
+        if (sessionsOk.has(sessionId)) continue;
+        if (watched && socket.data.uid === uid && ((socket.data.expiresAt as number | undefined) ?? 0) > now) sessionsOk.set(sessionId, Promise.resolve(true));
+        else sessionsOk.set(sessionId, this.sessions.resolveId(sessionId).then((r) => r?.session.uid === uid));
+      }
+    }
+    const ok = new Map<string, boolean>();
+    for (const [sessionId, check] of sessionsOk) ok.set(sessionId, await check);
+    for (const { socket, uid, sessionId } of targets) {
+      if (!socket.connected) continue;
+      if (!ok.get(sessionId)) {
+        socket.emit('auth:error', { message: 'Signed out' });
+        socket.disconnect(true);
+        continue;
+      }
+      for (const p of byUser.get(uid)!) socket.emit(p.event, p.payload);
+    }
+  }
+
+  /** This process's sockets in the user's room. */
+  private socketsOf(uid: string): Socket[] {
+    const ids = this.server.sockets.adapter.rooms.get(room(uid));
+    if (!ids) return [];
+    const out: Socket[] = [];
+    for (const id of ids) {
+      const socket = this.server.sockets.sockets.get(id);
+      if (socket) out.push(socket);
+    }
+    return out;
+  }
+}
+
+interface Pending {
+  uid: string;
+  event: string;
+  payload: unknown;
 }
 
 @Global()

@@ -89,18 +89,19 @@ export class SessionService {
   }
 
   /** The user behind a session token, or null when the session is unknown, ended or expired. */
-  async resolve(token: string | undefined): Promise<{ session: SessionUser; user: UserDoc } | null> {
+  async resolve(token: string | undefined): Promise<ResolvedSession | null> {
     if (!token || token.length > 200) return null;
     return this.resolveId(sessionIdOf(token));
   }
 
   /** The same, by session id (the token's digest): sockets re-check their session with it before each push. */
-  async resolveId(sessionId: string): Promise<{ session: SessionUser; user: UserDoc } | null> {
+  async resolveId(sessionId: string): Promise<ResolvedSession | null> {
     const session = await this.reads.get<SessionDoc>(SESSIONS, sessionId);
-    if (!session || Date.parse(session.expiresAt) <= Date.now()) return null;
+    const expiresAt = session ? Date.parse(session.expiresAt) : 0;
+    if (!session || expiresAt <= Date.now()) return null;
     const user = await this.reads.get<UserDoc>(USERS, session.uid);
     if (!user) return null;
-    return { session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true }, user };
+    return { session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true }, user, expiresAt };
   }
 
   /** Seals a password hash for storage in an event (argon2id, then AES-GCM under the master key). */
@@ -117,6 +118,13 @@ export class SessionService {
       throw err;
     }
   }
+}
+
+/** A live session: its user, and when it expires (ms since the epoch). */
+export interface ResolvedSession {
+  session: SessionUser;
+  user: UserDoc;
+  expiresAt: number;
 }
 
 export function publicUser(user: UserDoc) {
