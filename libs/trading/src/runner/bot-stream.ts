@@ -5,7 +5,6 @@
 import type { EventStore, RecordedEvent } from '@gridrocket/event-store';
 import { StreamNotFoundError } from '@gridrocket/event-store';
 import { botDecider, type LiveBot } from '@gridrocket/bots';
-import type { BotEvent } from '@gridrocket/bots';
 import { loadState } from '@gridrocket/shared/runtime';
 
 export interface BotRun {
@@ -16,37 +15,44 @@ export interface BotRun {
   stopEvent: RecordedEvent | null;
 }
 
+/** How many of the latest events are looked through first for the stop request (then 8× more each time). */
+const STOP_LOOKBACK = 32;
+
 /**
- * The bot's state (the folded state kept in memory, caught up with the store) and the events of its
- * current run only: a bot with a long history is not re-read (issue 16). Null when the bot is absent,
- * deleted, stopped, or was never started.
+ * The bot's state (the folded state kept in memory, caught up with the store) and the two events of
+ * its current run the runner's work is caused by, each read by itself: neither a long history nor a
+ * long run is re-read (issue 16; a bot that ran for weeks has tens of thousands of events in its run).
+ * Null when the bot is absent, deleted, stopped, or was never started.
  */
 export async function readBotRun(store: EventStore, botId: string): Promise<BotRun | null> {
-  const folded = await loadState(store, `bot-${botId}`, botDecider);
+  const streamId = `bot-${botId}`;
+  const folded = await loadState(store, streamId, botDecider);
   const state = folded?.state;
   // a stopped bot needs nothing more (the runner treats it as absent: lets a task go, does nothing)
   if (!folded || !state || state.kind !== 'live' || state.run < 0 || state.status === 'stopped') return null;
-  let events: RecordedEvent[];
+  const runRevision = BigInt(state.run);
   try {
-    events = await store.readStream(`bot-${botId}`, { fromRevision: BigInt(state.run) });
+    const [runEvent] = await store.readStream(streamId, { fromRevision: runRevision, maxCount: 1 });
+    if (!runEvent || runEvent.revision !== runRevision) return null;
+    // only a stopping bot has a stop request in its run, and only what the state has folded counts (a
+    // stop request appended since is the next sync's work): the latest one up to the folded revision
+    const stopEvent = state.status === 'stopping' ? await latestStopRequest(store, streamId, runRevision, folded.revision) : null;
+    return { bot: state, runEvent, stopEvent };
   } catch (err) {
     if (err instanceof StreamNotFoundError) return null;
     throw err;
   }
-  const runEvent = events[0];
-  if (!runEvent || Number(runEvent.revision) !== state.run) return null;
-  let stopEvent: RecordedEvent | null = null;
-  // only what the state has folded: a stop request appended since is the next sync's work
-  for (const e of events) if (e.type === 'BotStopRequested' && e.revision > runEvent.revision && e.revision <= folded.revision) stopEvent = e;
-  return { bot: state, runEvent, stopEvent };
 }
 
-export function foldBotRun(events: RecordedEvent[]): BotRun | null {
-  const state = events.reduce((s, e) => botDecider.evolve(s, { type: e.type, data: e.data } as BotEvent), botDecider.initialState);
-  if (state.kind !== 'live' || state.run < 0) return null;
-  const runEvent = events.find((e) => Number(e.revision) === state.run);
-  if (!runEvent) return null;
-  let stopEvent: RecordedEvent | null = null;
-  for (const e of events) if (e.type === 'BotStopRequested' && Number(e.revision) > state.run) stopEvent = e;
-  return { bot: state, runEvent, stopEvent };
+/** The latest BotStopRequested after the run's start, up to `upTo`: pages read backwards, each larger. */
+async function latestStopRequest(store: EventStore, streamId: string, runRevision: bigint, upTo: bigint): Promise<RecordedEvent | null> {
+  let from = upTo;
+  for (let page = STOP_LOOKBACK; from > runRevision; page *= 8) {
+    const events = await store.readStream(streamId, { fromRevision: from, direction: 'backwards', maxCount: Math.min(page, Number(from - runRevision)) });
+    const found = events.find((e) => e.type === 'BotStopRequested'); // newest first
+    if (found) return found;
+    if (events.length === 0) return null;
+    from = events[events.length - 1].revision - 1n;
+  }
+  return null;
 }
