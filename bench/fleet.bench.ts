@@ -82,6 +82,7 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
     commands: directCommands(events),
     exchanges: provider,
     ownership: new EmbeddedOwnership(),
+    ...(process.env.FLEET_WAVE ? { reactionWave: Number(process.env.FLEET_WAVE) } : {}),
     logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
     onConverged: (botId) => {
       if (!measuring) {
