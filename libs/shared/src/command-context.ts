@@ -20,7 +20,8 @@ export function systemContext(userId = 'system', causationId: string | null = nu
 /**
  * Event ids are time-ordered UUIDs (v7): the event store's unique index on ids then grows at its end
  * instead of at a random page per event, so a commit of a few hundred appends writes a few pages of
- * that index, not hundreds (issue 16: the writer's commit of a fleet tick went from ~20 to ~5 ms).
+ * that index, not hundreds (issue 16: with the WAL checkpoints off the writer thread, its commit of a fleet
+ * tick went from ~20 to ~5 ms).
  */
 export function toNewEvents<E extends { type: string; data: unknown }>(events: E[], ctx: CommandContext): NewEvent[] {
   const occurredAt = (ctx.now ?? new Date()).toISOString();
