@@ -6,7 +6,8 @@
  * orders being reconciled on the exchange and its fills recorded in the event store (p50, p99),
  * measured from the tick that filled the order even when later ticks came meanwhile (the former
  * measure, from the latest tick, is also given: it under-reports reactions that outlast a tick).
- * FLEET_PROFILE=<file> writes a CPU profile of the ticking phase.
+ * FLEET_PROFILE=<file> writes a CPU profile of the ticking phase. FLEET_WAVE=<n> sets how many bots react to
+ * fills at once (GridRunnerOptions.reactionWave, default 32; 0: all at once, as before issue 16's waves).
  *
  * Run alone: `npm run build:server && node -e "require('./dist/bench/fleet.bench').fleetBench({bots:10000,seconds:20}).then(console.table)"`
  */
@@ -82,6 +83,7 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
     commands: directCommands(events),
     exchanges: provider,
     ownership: new EmbeddedOwnership(),
+    ...(process.env.FLEET_WAVE ? { reactionWave: Number(process.env.FLEET_WAVE) } : {}),
     logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
     onConverged: (botId) => {
       if (!measuring) {

@@ -105,14 +105,36 @@ const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 5000');
+// WAL checkpoints run on the checkpointer thread, not in this thread's commits (SqliteWriterThread)
+if (workerData.checkpointElsewhere) db.pragma('wal_autocheckpoint = 0');
 const makeAppender = (${makeAppender.toString()});
 const commit = makeAppender(db);
 parentPort.on('message', (m) => {
   if (m.close) { db.close(); parentPort.close(); return; }
+  if (m.autocheckpoint) { db.pragma('wal_autocheckpoint = 1000'); return; }
   try { parentPort.postMessage({ id: m.id, outcomes: commit(m.batch) }); }
   catch (e) { parentPort.postMessage({ id: m.id, error: String((e && e.message) || e) }); }
 });
 `;
+
+/**
+ * WAL checkpoints on a thread of their own (issue 16): SQLite otherwise runs a checkpoint inside the
+ * commit that crosses 1,000 WAL pages, copying pages back and syncing the database file while the
+ * appends of that batch (and every reaction waiting on them) wait; in the fleet bench that was one
+ * commit in three, at 3× a commit's time. A PASSIVE checkpoint never blocks the writer and changes
+ * nothing about durability (the WAL holds every commit until it is copied back).
+ */
+const CHECKPOINT_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} }, workerData.everyMs);
+parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
+`;
+
+/** How often the checkpointer thread copies the WAL back (ms). */
+const CHECKPOINT_EVERY_MS = 200;
 
 /**
  * The event store's writer on its own thread (issue 16): the transaction, the JSON encoding and the
@@ -136,15 +158,36 @@ export class SqliteWriterThread {
   /** How many writer threads were started (1 unless one died). */
   spawned = 0;
 
+  /** Runs the WAL checkpoints (null if it could not run: the writer then checkpoints in its commits, as SQLite does by default). */
+  private checkpointer: Worker | null = null;
+
   constructor(
     private readonly file: string,
     private readonly synchronous: string,
   ) {
+    this.startCheckpointer();
     this.spawn();
   }
 
+  private startCheckpointer(): void {
+    const checkpointer = new Worker(CHECKPOINT_SOURCE, { eval: true, workerData: { file: this.file, driver: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS } });
+    checkpointer.unref();
+    this.checkpointer = checkpointer;
+    // without it (it could not open the file, or stopped): the writer checkpoints in its commits again
+    const fallBack = () => {
+      if (this.checkpointer !== checkpointer) return;
+      this.checkpointer = null;
+      this.worker?.postMessage({ autocheckpoint: true });
+    };
+    checkpointer.on('error', fallBack);
+    checkpointer.on('exit', fallBack);
+  }
+
   private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, synchronous: this.synchronous, driver: require.resolve('better-sqlite3') } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.file, synchronous: this.synchronous, driver: require.resolve('better-sqlite3'), checkpointElsewhere: this.checkpointer !== null },
+    });
     this.spawned++;
     this.lastSpawn = Date.now();
     worker.unref(); // referenced only while a commit is under way
@@ -191,6 +234,14 @@ export class SqliteWriterThread {
 
   async close(): Promise<void> {
     this.closing = true;
+    const checkpointer = this.checkpointer;
+    this.checkpointer = null;
+    if (checkpointer) {
+      const stopped = new Promise<void>((resolve) => checkpointer.once('exit', () => resolve()));
+      checkpointer.ref(); // the process waits for it
+      checkpointer.postMessage('close');
+      await stopped;
+    }
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

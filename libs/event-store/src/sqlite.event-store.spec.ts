@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { until } from '@gridrocket/shared/testing/until';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventStoreContract } from './event-store.contract';
@@ -46,6 +47,18 @@ describe('SQLite event store with its writer thread (the product: commits off th
     expect((await b.readAll()).length).toBe(201);
     await b.close();
   });
+
+  it('copies the WAL back into the database file on its checkpointer thread while it runs, not in the commits', async () => {
+    const file = join(dir, 'checkpoints.sqlite');
+    const store = new SqliteEventStore(file, 50, 'FULL', { writerThread: true });
+    const meta = { userId: 'u', correlationId: 'c', causationId: null, occurredAt: 'x', schemaVersion: 1 };
+    const empty = statSync(file).size;
+    // far fewer pages than SQLite's own checkpoint threshold (1,000): only the checkpointer copies them back
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.append(`bot-${i}`, [{ id: `cp${i}`, type: 'T', data: { i }, metadata: meta }], 'no_stream')));
+    await until('the appended pages are in the database file', () => statSync(file).size > empty, 10_000);
+    expect((await store.readAll()).length).toBe(100);
+    await store.close();
+  }, 20_000);
 
   it('starts a new writer when its thread dies: what was under way settles, a retry with the same ids is one append, later appends work', async () => {
     const file = join(dir, 'writer-dies.sqlite');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { EventMetadata, NewEvent } from '@gridrocket/event-store';
 
 /** Who asks for a change and why: becomes every resulting event's metadata. */
@@ -16,6 +17,12 @@ export function systemContext(userId = 'system', causationId: string | null = nu
   return { userId, correlationId, causationId };
 }
 
+/**
+ * Event ids are time-ordered UUIDs (v7): the event store's unique index on ids then grows at its end
+ * instead of at a random page per event, so a commit of a few hundred appends writes a few pages of
+ * that index, not hundreds (issue 16: with the WAL checkpoints off the writer thread, its commit of a fleet
+ * tick went from ~20 to ~5 ms).
+ */
 export function toNewEvents<E extends { type: string; data: unknown }>(events: E[], ctx: CommandContext): NewEvent[] {
   const occurredAt = (ctx.now ?? new Date()).toISOString();
   return events.map((e) => {
@@ -26,6 +33,6 @@ export function toNewEvents<E extends { type: string; data: unknown }>(events: E
       occurredAt,
       schemaVersion: SCHEMA_VERSION,
     };
-    return { id: randomUUID(), type: e.type, data: e.data, metadata };
+    return { id: timeOrderedUuid(), type: e.type, data: e.data, metadata };
   });
 }

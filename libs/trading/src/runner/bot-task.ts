@@ -94,6 +94,8 @@ export class BotTask {
   lastPrice: number | null = null;
   trail: { cycle: number; peak: number } | null = null;
   detach: (() => void) | null = null;
+  /** Frees this bot's place in the runner's reaction gate (reaction-gate.ts) while it reacts to a fill. */
+  reactionSlot: (() => void) | null = null;
 
   constructor(readonly id: TaskIdentity, private readonly host: TaskHost) {
     this.botId = id.botId;

@@ -31,6 +31,7 @@ import { RunnerIndexWriter } from './runner-index';
 import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
 import { watchesPrice } from './risk-steps';
+import { ReactionGate } from './reaction-gate';
 import type { GridRunnerOptions, RunnerLogger } from './runner-options';
 
 export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
@@ -52,6 +53,8 @@ export class GridRunner implements TaskHost {
   private readonly unexpected = new Map<string, number>();
   private readonly calls: ExchangeCaller;
   private readonly sources: FillSources;
+  /** Fill reactions in waves (paper only): see reaction-gate.ts. */
+  private readonly gate: ReactionGate | null;
   private reactor: RunningReactor | null = null;
   private readonly index: RunnerIndexWriter;
   private running = false;
@@ -72,6 +75,8 @@ export class GridRunner implements TaskHost {
       onError: (exchange, code) => o.metrics?.exchangeError(exchange, code),
     });
     this.sources = new FillSources(o.exchanges, this, o.pollMs ?? 2000);
+    const wave = o.reactionWave ?? 32;
+    this.gate = o.exchanges.mode === 'paper' && wave > 0 ? new ReactionGate(wave) : null;
     this.index = new RunnerIndexWriter(o.reads, RUNNER_INDEX, `${this.name}-index`);
   }
 
@@ -339,6 +344,10 @@ export class GridRunner implements TaskHost {
   async record(task: BotTask, facts: TradingEvent[]): Promise<void> {
     if (facts.length === 0) return;
     task.ensureOwned();
+    // what is left of a fill's reaction is the append's round trip: the next bot may start reacting
+    const slot = task.reactionSlot;
+    task.reactionSlot = null;
+    slot?.();
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
     await this.fenced(task, () => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts)));
   }
@@ -377,12 +386,23 @@ export class GridRunner implements TaskHost {
     if (task.drainScheduled || task.released) return;
     task.drainScheduled = true;
     void this.serial(task.botId, async () => {
-      task.drainScheduled = false;
-      if (task.released) return;
-      await this.guard(task, async () => {
-        await task.converge();
-        this.converged(task);
-      });
+      if (task.released) {
+        task.drainScheduled = false;
+        return;
+      }
+      const release = this.gate ? await this.gate.enter() : null;
+      task.drainScheduled = false; // fills that came while it waited for its wave are applied now
+      task.reactionSlot = release;
+      try {
+        if (task.released) return;
+        await this.guard(task, async () => {
+          await task.converge();
+          this.converged(task);
+        });
+      } finally {
+        task.reactionSlot = null;
+        release?.();
+      }
     });
   }
 

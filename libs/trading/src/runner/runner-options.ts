@@ -40,6 +40,11 @@ export interface GridRunnerOptions {
   rateLimit?: { capacity: number; perSecond: number };
   /** A rate limiter shared by every runner (per user and exchange, in the read store); default: one per process. */
   rateLimiter?: SharedLimiters;
+  /**
+   * On the paper venue: how many bots react to fills at once (reaction-gate.ts), default 32; 0: no limit.
+   * Live venues are never gated (their calls take network time, a wave would only wait on them).
+   */
+  reactionWave?: number;
   /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
   onConverged?: (botId: string) => void;
 }
