@@ -82,10 +82,13 @@ export async function foldLog(args: {
         }
         const rev = Number(event.revision);
         if (rev <= w.rev) continue; // already reflected
-        const next = p.reduce(w.doc, event);
+        // the document is the rebuild's own: folded in place where the projection can
+        if (!(w.doc && p.reduceInPlace?.(w.doc, event))) {
+          const next = p.reduce(w.doc, event);
+          if (next !== undefined) w.doc = next;
+        }
         w.rev = rev;
         w.dirty = true;
-        if (next !== undefined) w.doc = next;
       }
     }
     from = batch[batch.length - 1].position;
