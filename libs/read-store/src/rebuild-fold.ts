@@ -88,21 +88,28 @@ export async function foldLog(args: {
     const batch = await read(from);
     if (batch.length === 0) break;
     for (const { p, docs, queued } of folds) {
-      const relevant: { event: RecordedEvent; id: string }[] = [];
+      // the events this projection folds and their documents' ids (two arrays: no object per event)
+      const events: RecordedEvent[] = [];
+      const ids: string[] = [];
       for (const event of batch) {
         if (!matchesFilter(event, p.filter) || skip?.(p, event)) continue;
         const id = p.docId(event);
-        if (id) relevant.push({ event, id });
+        if (id) {
+          events.push(event);
+          ids.push(id);
+        }
       }
       if (flushed) {
-        const missing = [...new Set(relevant.filter((r) => !docs.has(r.id)).map((r) => r.id))];
+        const missing = [...new Set(ids.filter((id) => !docs.has(id)))];
         const stored = missing.length ? await sink.getMany<Doc>(p.collection, missing) : new Map<string, StoredDoc>();
         for (const [id, d] of stored) {
           docs.set(id, { id, doc: d.doc, rev: d.rev, dirty: false, touched: window, queued: false, written: false });
           held++;
         }
       }
-      for (const { event, id } of relevant) {
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i];
+        const id = ids[i];
         let w = docs.get(id);
         if (!w) {
           docs.set(id, (w = { id, doc: null, rev: -1, dirty: false, first: Number(event.position), touched: window, queued: false, written: false }));
