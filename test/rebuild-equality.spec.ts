@@ -248,6 +248,16 @@ describe('projection rebuild equals incremental projection', () => {
     }
   });
 
+  it('answers a caller waiting for a position once the rebuild has reached it (the rebuild CLI waited 57 s for a backtest resume to time out)', async () => {
+    const reads = new SqliteReadStore(join(dir, 'waited.sqlite'));
+    const projector = new Projector(events, reads, [...projections]);
+    const waited = projector.waitFor(await events.headPosition(), 60_000);
+    await projector.rebuild();
+    const answer = await Promise.race([waited, new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 2_000))]);
+    await reads.close();
+    expect(answer).toBe(true);
+  });
+
   it('over a read model already served: replaced in whole, leftovers of a crashed rebuild dropped', async () => {
     const file = join(dir, 'served.sqlite');
     await incremental(file);

@@ -273,6 +273,8 @@ export class Projector implements ReportsStatus {
       await session.complete(this.projections.map((p) => ({ name: p.name, position: done })));
       for (const p of this.projections) this.checkpoints.set(p.name, done);
       this.processed = done;
+      // callers waiting for a position (waitFor) are answered now, not at their timeout
+      this.emitter.emit('progress', this.processed);
       onProgress?.(done, head);
       return results.reduce((n, r) => n + r.count, 0);
     } catch (err) {
