@@ -195,8 +195,9 @@ describe('projection rebuild equals incremental projection', () => {
     const folded = await new Projector(events, oneThread, [...projections]).rebuild();
     await oneThread.close();
     // small windows: documents written out and read back; or held, written out early and again when they change
-    for (const window of [{ events: 7, docs: 5, threads: 2 }, { events: 7, docs: 5, threads: 3 }, { events: 7, docs: 10_000, threads: 2, early: 3 }]) {
-      const file = join(dir, `rebuilt-threads-${window.threads}-${window.docs}.sqlite`);
+    const windows = [{ events: 7, docs: 5, threads: 2 }, { events: 7, docs: 5, threads: 3 }, { events: 7, docs: 10_000, threads: 2, early: 3 }, { events: 7, docs: 20, threads: 2, early: 2 }];
+    for (const window of windows) {
+      const file = join(dir, `rebuilt-threads-${window.threads}-${window.docs}-${window.early ?? 0}.sqlite`);
       const reads = new SqliteReadStore(file);
       const progress: bigint[] = [];
       const count = await new built.Projector(events, reads, onThreads).rebuild((done) => progress.push(done), window);
