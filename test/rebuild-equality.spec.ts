@@ -156,11 +156,11 @@ describe('projection rebuild equals incremental projection', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function incremental(file: string): Promise<void> {
+  async function incremental(file: string, from = events): Promise<void> {
     const reads = new SqliteReadStore(file);
-    const projector = new Projector(events, reads, [...projections]);
+    const projector = new Projector(from, reads, [...projections]);
     await projector.start();
-    expect(await projector.waitFor(await events.headPosition(), 30_000)).toBe(true);
+    expect(await projector.waitFor(await from.headPosition(), 30_000)).toBe(true);
     await projector.stop();
     await reads.close();
   }
@@ -194,16 +194,69 @@ describe('projection rebuild equals incremental projection', () => {
     const oneThread = new SqliteReadStore(join(dir, 'one-thread.sqlite'));
     const folded = await new Projector(events, oneThread, [...projections]).rebuild();
     await oneThread.close();
-    for (const threads of [2, 3]) {
-      const file = join(dir, `rebuilt-threads-${threads}.sqlite`);
+    // small windows: documents written out and read back; or held, written out early and again when they change
+    const windows = [{ events: 7, docs: 5, threads: 2 }, { events: 7, docs: 5, threads: 3 }, { events: 7, docs: 10_000, threads: 2, early: 3 }, { events: 7, docs: 20, threads: 2, early: 2 }];
+    for (const window of windows) {
+      const file = join(dir, `rebuilt-threads-${window.threads}-${window.docs}-${window.early ?? 0}.sqlite`);
       const reads = new SqliteReadStore(file);
       const progress: bigint[] = [];
-      const count = await new built.Projector(events, reads, onThreads).rebuild((done) => progress.push(done), { events: 7, docs: 5, threads });
+      const count = await new built.Projector(events, reads, onThreads).rebuild((done) => progress.push(done), window);
       await reads.close();
       expect(count).toBe(folded); // every event counted once
       expect(progress[progress.length - 1]).toBe(await events.headPosition());
       expect(dump(file, projections)).toEqual(live);
     }
+  });
+
+  it('with documents written out early on the worker threads: streams that end (written once) and streams that go on (written again)', async () => {
+    const dist = join(__dirname, '..', 'dist', 'libs');
+    if (!existsSync(join(dist, 'read-store', 'src', 'rebuild-fold.js'))) throw new Error('Build first: npm run build:server (npm test does)');
+    const built = require(join(dist, 'read-store', 'src', 'projector.js')) as typeof import('@gridrocket/read-store');
+    const builtBots = require(join(dist, 'bots', 'src', 'bot-list.projection.js')) as Pick<typeof import('@gridrocket/bots'), 'botListProjection'>;
+    const onThreads = projections.map((p) => (p.name === 'bot-list' ? builtBots.botListProjection : p));
+    // each stream appended whole, one after another (bots created, run, stopped and left), then a mixed log interleaved
+    const store = new SqliteEventStore(join(dir, 'whole-streams.sqlite'), 5);
+    try {
+      let t = Date.parse('2025-02-01T00:00:00.000Z');
+      const again = () => mixedLog().filter((s) => !s.stream.startsWith('runner-')); // the runner streams' names are fixed
+      for (const { stream, events: es } of [...mixedLog(), ...again()]) {
+        const batch: NewEvent[] = es.map((e) => ({
+          id: randomUUID(),
+          type: e.type,
+          data: e.data,
+          metadata: { userId: 'u', correlationId: randomUUID(), causationId: null, occurredAt: new Date((t += 1000)).toISOString(), schemaVersion: 1 },
+        }));
+        await store.append(stream, batch, 'no_stream');
+      }
+      await append(store, again());
+      await incremental(join(dir, 'whole-live.sqlite'), store);
+      const live = dump(join(dir, 'whole-live.sqlite'), projections);
+      const file = join(dir, 'whole-rebuilt.sqlite');
+      const reads = new SqliteReadStore(file);
+      // the writes the rebuild makes: more than one per thread when documents are written out early
+      let writes = 0;
+      const begin = reads.beginRebuild.bind(reads);
+      reads.beginRebuild = async (collections) => {
+        const session = await begin(collections);
+        return { ...session, write: (w, upTo) => (writes++, session.write(w, upTo)) };
+      };
+      await new built.Projector(store, reads, onThreads).rebuild(undefined, { events: 5, docs: 10_000, threads: 2, early: 2 });
+      await reads.close();
+      expect(writes).toBeGreaterThan(3);
+      expect(dump(file, projections)).toEqual(live);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers a caller waiting for a position once the rebuild has reached it (the rebuild CLI waited 57 s for a backtest resume to time out)', async () => {
+    const reads = new SqliteReadStore(join(dir, 'waited.sqlite'));
+    const projector = new Projector(events, reads, [...projections]);
+    const waited = projector.waitFor(await events.headPosition(), 60_000);
+    await projector.rebuild();
+    const answer = await Promise.race([waited, new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 2_000))]);
+    await reads.close();
+    expect(answer).toBe(true);
   });
 
   it('over a read model already served: replaced in whole, leftovers of a crashed rebuild dropped', async () => {

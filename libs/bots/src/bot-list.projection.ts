@@ -42,7 +42,71 @@ export const botListProjection: Projection<BotDoc> = {
     const at = event.metadata.occurredAt;
     return { id: after.botId, userid: after.userId, createdat: doc?.createdat ?? at, updatedat: at, status: after.status, s };
   },
+  reduceInPlace: lifecycleInPlace,
 };
+
+/**
+ * A rebuild's fold of the lifecycle events (most of a long log) into the document in place: exactly what
+ * `reduce` gives (bot-list.in-place.spec.ts proves it over random histories), without copying the bot's
+ * state four times per event (issue 16). Other events, and documents of another shape, are left to `reduce`.
+ */
+function lifecycleInPlace(doc: BotDoc, event: RecordedEvent): boolean {
+  const s = doc.s as BotSummary & { [k: string]: unknown };
+  // the keys reduce would keep in place (a key it would add goes last: left to reduce)
+  if (s.kind !== 'live' || typeof s.version !== 'number' || typeof s.run !== 'number' || doc.createdat == null) return false;
+  if (!('status' in s && 'pid' in s && 'lastError' in s && 'cancelAllOrders' in s && 'closePosition' in s)) return false;
+  if (!('updatedat' in doc && 'status' in doc) || doc.id !== s.botId || doc.userid !== s.userId) return false;
+  const d = event.data as { pid?: number; reason?: string; cancelAllOrders?: boolean; closePosition?: boolean };
+  let { status, pid, lastError, run, cancelAllOrders, closePosition } = s;
+  switch (event.type) {
+    case 'BotStartRequested':
+      status = 'starting';
+      lastError = null;
+      run = s.version;
+      break;
+    case 'BotStarted':
+      status = 'running';
+      pid = d.pid as number;
+      break;
+    case 'BotResumed':
+      pid = d.pid as number;
+      break;
+    case 'BotStartFailed':
+    case 'BotFailed':
+      status = 'stopped';
+      pid = -1;
+      lastError = d.reason as string;
+      break;
+    case 'BotStopRequested':
+      status = 'stopping';
+      cancelAllOrders = d.cancelAllOrders as boolean;
+      closePosition = d.closePosition === true;
+      break;
+    case 'BotStopped':
+      status = 'stopped';
+      pid = -1;
+      break;
+    default:
+      return false;
+  }
+  // no change (but the version) is no change, as reduce decides it
+  if (same(s.status, status) && same(s.pid, pid) && same(s.lastError, lastError) && same(s.run, run) && same(s.cancelAllOrders, cancelAllOrders) && same(s.closePosition, closePosition)) return true;
+  s.status = status;
+  s.pid = pid;
+  s.lastError = lastError;
+  s.run = run;
+  s.cancelAllOrders = cancelAllOrders;
+  s.closePosition = closePosition;
+  s.version += 1;
+  doc.updatedat = event.metadata.occurredAt;
+  doc.status = status;
+  return true;
+}
+
+/** What sameData answers for a field of two objects (a field whose value is undefined is not there). */
+function same(a: unknown, b: unknown): boolean {
+  return a === undefined || b === undefined ? a === b : sameData(a, b);
+}
 
 const IGNORED = new Set(['trading', 'version']);
 

@@ -20,9 +20,11 @@ export interface AppliedChange<D extends Doc = Doc> {
 const BATCH = 1000;
 /**
  * Events a rebuild reads at a time, and documents it folds in memory before writing them out (measured
- * on 1M events: smaller read windows keep fewer objects alive across young-generation collections).
+ * on 1M events: smaller read windows keep fewer objects alive across young-generation collections);
+ * the worker threads write the documents a window left unchanged early, 10,000 at a time (measured on
+ * 1M events: after the last worker, 60 ms of writes were left instead of 230-400 ms).
  */
-export const REBUILD_WINDOW: RebuildWindow = { events: 2_000, docs: 100_000, threads: 2 };
+export const REBUILD_WINDOW: RebuildWindow = { events: 2_000, docs: 100_000, threads: 2, early: 10_000 };
 
 /**
  * Runs projections from one checkpointed catch-up subscription. Each projection
@@ -271,6 +273,8 @@ export class Projector implements ReportsStatus {
       await session.complete(this.projections.map((p) => ({ name: p.name, position: done })));
       for (const p of this.projections) this.checkpoints.set(p.name, done);
       this.processed = done;
+      // callers waiting for a position (waitFor) are answered now, not at their timeout
+      this.emitter.emit('progress', this.processed);
       onProgress?.(done, head);
       return results.reduce((n, r) => n + r.count, 0);
     } catch (err) {

@@ -9,6 +9,8 @@ export interface RebuildWindow {
   events: number;
   docs: number;
   threads?: number;
+  /** Documents a worker thread writes out early at a time, once a read window has left them untouched (see foldLog). */
+  early?: number;
 }
 
 type Writes = { collection: string; writes: RebuildWrite[] }[];
@@ -28,10 +30,32 @@ export function unionFilter(projections: readonly Projection<any>[]): Subscripti
 }
 
 /**
+ * A document being folded: `touched`, the read window that last changed it; `queued`, waiting to be
+ * written out early; `written`, written out early and unchanged since.
+ */
+interface Held {
+  id: string;
+  doc: Doc | null;
+  rev: number;
+  dirty: boolean;
+  first?: number;
+  touched: number;
+  queued: boolean;
+  written: boolean;
+}
+
+/**
  * Folds the log into documents held in memory (each reduced exactly as the projector does it, the
- * revision guard included), writing them out once `window.docs` are held and at the end; documents
- * seen again after they were written out are read back from the sink. `skip(p, event)`: events
- * another thread folds for `p`.
+ * revision guard included), writing them out once `docs` are held and at the end; documents seen
+ * again after they were written out are read back from the sink. `skip(p, event)`: events another
+ * thread folds for `p`.
+ *
+ * `early` (issue 16; only for a sink whose writes move no checkpoint and encode the documents at once,
+ * as a worker thread's does): a document that a whole read window left unchanged is written out then,
+ * `early` documents at a time, and kept, so that the writing overlaps the folding instead of following
+ * it; it is written again only if it changes. Where documents keep changing long after they were
+ * written (streams interleaved over the whole log), early writes are stopped: once a quarter of them
+ * proved premature.
  */
 export async function foldLog(args: {
   read: (from: bigint) => Promise<RecordedEvent[]>;
@@ -39,66 +63,127 @@ export async function foldLog(args: {
   skip?: (p: Projection<any>, event: RecordedEvent) => boolean;
   sink: FoldSink;
   docs: number;
+  early?: number;
   onWindow?: (position: bigint) => void;
 }): Promise<{ count: number; last: bigint }> {
   const { read, skip, sink } = args;
-  const folds = args.projections.map((p) => ({ p, docs: new Map<string, { doc: Doc | null; rev: number; dirty: boolean; first?: number }>() }));
+  let early = Math.max(0, args.early ?? 0);
+  const folds = args.projections.map((p) => ({ p, docs: new Map<string, Held>(), queued: [] as Held[], idle: [] as Held[] }));
   let from = 0n;
   let count = 0;
   let held = 0;
+  let idle = 0; // documents found unchanged for a window, to be written early
+  let writtenEarly = 0;
+  let premature = 0; // documents that changed after they were written early
   let flushed = false; // documents written and dropped from memory: those seen again are read back
-  const write = () =>
-    sink.write(
-      folds.map(({ p, docs }) => {
-        const writes: RebuildWrite[] = [];
-        for (const [id, w] of docs) if (w.dirty) writes.push({ id, rev: w.rev, doc: w.doc, first: w.first });
-        return { collection: p.collection, writes };
-      }),
-      from,
-    );
-  for (;;) {
+  const write = async (which: (f: (typeof folds)[number]) => Iterable<Held>) => {
+    const out = folds.map((f) => {
+      const writes: RebuildWrite[] = [];
+      for (const w of which(f)) if (w.dirty) writes.push({ id: w.id, rev: w.rev, doc: w.doc, first: w.first });
+      return { collection: f.p.collection, writes };
+    });
+    await sink.write(out, from);
+  };
+  for (let window = 0; ; window++) {
     const batch = await read(from);
     if (batch.length === 0) break;
-    for (const { p, docs } of folds) {
-      const relevant: { event: RecordedEvent; id: string }[] = [];
+    for (const { p, docs, queued } of folds) {
+      // the events this projection folds and their documents' ids (two arrays: no object per event)
+      const events: RecordedEvent[] = [];
+      const ids: string[] = [];
       for (const event of batch) {
         if (!matchesFilter(event, p.filter) || skip?.(p, event)) continue;
         const id = p.docId(event);
-        if (id) relevant.push({ event, id });
+        if (id) {
+          events.push(event);
+          ids.push(id);
+        }
       }
       if (flushed) {
-        const missing = [...new Set(relevant.filter((r) => !docs.has(r.id)).map((r) => r.id))];
+        const missing = [...new Set(ids.filter((id) => !docs.has(id)))];
         const stored = missing.length ? await sink.getMany<Doc>(p.collection, missing) : new Map<string, StoredDoc>();
         for (const [id, d] of stored) {
-          docs.set(id, { ...d, dirty: false });
+          docs.set(id, { id, doc: d.doc, rev: d.rev, dirty: false, touched: window, queued: false, written: false });
           held++;
         }
       }
-      for (const { event, id } of relevant) {
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i];
+        const id = ids[i];
         let w = docs.get(id);
         if (!w) {
-          docs.set(id, (w = { doc: null, rev: -1, dirty: false, first: Number(event.position) }));
+          docs.set(id, (w = { id, doc: null, rev: -1, dirty: false, first: Number(event.position), touched: window, queued: false, written: false }));
           held++;
         }
         const rev = Number(event.revision);
         if (rev <= w.rev) continue; // already reflected
-        const next = p.reduce(w.doc, event);
+        // the document is the rebuild's own: folded in place where the projection can
+        if (!(w.doc && p.reduceInPlace?.(w.doc, event))) {
+          const next = p.reduce(w.doc, event);
+          if (next !== undefined) w.doc = next;
+        }
         w.rev = rev;
         w.dirty = true;
-        if (next !== undefined) w.doc = next;
+        w.touched = window;
+        if (w.written) {
+          w.written = false;
+          premature++;
+        }
+        if (early && !w.queued) {
+          w.queued = true;
+          queued.push(w);
+        }
       }
     }
     from = batch[batch.length - 1].position;
     count += batch.length;
     if (held > args.docs) {
-      await write();
-      for (const f of folds) f.docs.clear();
+      await write((f) => f.docs.values());
+      for (const f of folds) {
+        f.docs.clear();
+        f.queued = [];
+        f.idle = [];
+      }
       held = 0;
+      idle = 0;
       flushed = true;
+    } else if (early) {
+      for (const f of folds) {
+        const still: Held[] = [];
+        for (const w of f.queued) {
+          if (w.touched < window) {
+            f.idle.push(w);
+            idle++;
+          } else still.push(w);
+        }
+        f.queued = still;
+      }
+      if (idle >= early) {
+        await write((f) => f.idle);
+        for (const f of folds) {
+          for (const w of f.idle) {
+            w.dirty = false;
+            w.written = true;
+            w.queued = false;
+          }
+          f.idle = [];
+        }
+        writtenEarly += idle;
+        idle = 0;
+      }
+      if (writtenEarly >= early && premature * 4 > writtenEarly) {
+        early = 0; // the streams are interleaved: the documents are written at the end
+        for (const f of folds) {
+          for (const w of [...f.queued, ...f.idle]) w.queued = false;
+          f.queued = [];
+          f.idle = [];
+        }
+        idle = 0;
+      }
     }
     args.onWindow?.(from);
   }
-  await write();
+  await write((f) => f.docs.values());
   return { count, last: from };
 }
 
@@ -138,6 +223,7 @@ export async function runRebuildWorker(data: WorkerData, port: MessagePort): Pro
       read: (from) => events.readAll({ ...options, fromPosition: from }),
       projections,
       docs: data.window.docs,
+      early: data.window.early,
       onWindow: (position) => port.postMessage({ type: 'progress', position: String(position) } satisfies FromWorker),
       sink: {
         getMany: <D extends Doc>(collection: string, ids: string[]) =>

@@ -183,12 +183,13 @@ export class SqliteReadStore implements ReadStore {
             // rowid = the position of the document's first event: the order incremental projection inserts them in
             const t = tableOf(c.collection);
             const upsert = this.stmt(
-              `INSERT INTO ${t} (rowid, id, rev, deleted, doc) VALUES (@first, @id, @rev, @deleted, @doc)
+              `INSERT INTO ${t} (rowid, id, rev, deleted, doc) VALUES (?, ?, ?, ?, ?)
                ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted, doc = excluded.doc WHERE excluded.rev > rev`,
             );
             for (const w of c.writes) {
               const json = w.json !== undefined ? w.json : w.doc ? JSON.stringify(w.doc) : null;
-              upsert.run({ first: w.first ?? null, id: w.id, rev: w.rev, deleted: json === null ? 1 : 0, doc: json });
+              // positional parameters: measured, binding an object per row took a third of the write (issue 16)
+              upsert.run(w.first ?? null, w.id, w.rev, json === null ? 1 : 0, json);
             }
           }
         })();

@@ -12,7 +12,8 @@ import { AppModule } from '../app.module';
  * Stop the server first (it would keep projecting from its own checkpoint meanwhile).
  */
 async function main() {
-  const config = loadConfig(process.env, { embeddedRunner: false, logLevel: 'error', forwarder: false });
+  // projections: false: the projector does not start catching up, only to be stopped by the rebuild
+  const config = loadConfig(process.env, { embeddedRunner: false, logLevel: 'error', forwarder: false, projections: false });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error'] });
   const projector = app.get(Projector);
   const started = Date.now();
