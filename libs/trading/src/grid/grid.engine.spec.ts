@@ -258,7 +258,7 @@ describe('grid engine', () => {
       const state = given();
       const desired = desiredOrders(spotConfig, rules, state);
       const closedBuy = { clientOrderId: buyOrderId(BOT, 1, 2) };
-      const r = reconcile(desired, [], { closed: [closedBuy] });
+      const r = reconcile(desired, [], { closed: new Map([[closedBuy.clientOrderId, closedBuy]]) });
       expect(r.awaitingFills.map((a) => a.desired.clientOrderId)).toEqual([closedBuy.clientOrderId]);
       expect(r.toPlace.map((o) => o.clientOrderId)).not.toContain(closedBuy.clientOrderId);
     });

@@ -364,10 +364,11 @@ export interface ReconcileOptions {
   /** When given, only open orders with this bot's client order ids are considered; others are `foreign`. */
   botId?: string;
   /**
-   * The bot's recently closed orders on the exchange (filled or cancelled). A desired order found here
-   * is not placed again: its fills must be fetched and applied first (`awaitingFills`).
+   * The bot's recently closed orders on the exchange (filled or cancelled), by client order id. A
+   * desired order found here is not placed again: its fills must be fetched and applied first
+   * (`awaitingFills`).
    */
-  closed?: readonly ExchangeOrderRef[];
+  closed?: ReadonlyMap<string, ExchangeOrderRef>;
 }
 
 /**
@@ -397,11 +398,9 @@ export function reconcile<O extends ExchangeOrderRef>(
       result.toCancel.push(order); // not desired, or a second order under the same id
     }
   }
-  const closed = new Map<string, ExchangeOrderRef>();
-  for (const c of options.closed ?? []) closed.set(c.clientOrderId, c);
   for (const d of wanted.values()) {
     if (adoptedIds.has(d.clientOrderId)) continue;
-    const done = closed.get(d.clientOrderId);
+    const done = options.closed?.get(d.clientOrderId);
     if (done) result.awaitingFills.push({ desired: d, onExchange: done });
     else result.toPlace.push(d);
   }

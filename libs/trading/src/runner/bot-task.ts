@@ -156,7 +156,7 @@ export class BotTask {
       rules: this.rules,
       engine: this.state,
       open: [...this.open.values()],
-      closed: [...this.closed.values()],
+      closed: this.closed, // read only by the deciders: not copied (it holds every order the run closed)
       started: this.started,
       quote,
       base: market === 'spot' ? symbol.slice(0, symbol.length - quote.length) : undefined,

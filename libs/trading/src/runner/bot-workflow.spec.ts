@@ -38,7 +38,7 @@ function given(g: Given = {}) {
   let state: WorkflowState = {
     botId: 'b1', run: 1, config: cfg, rules, engine,
     open: g.open ?? desiredOrders(cfg, rules, engine).map((d) => ({ clientOrderId: d.clientOrderId })),
-    closed: g.closed ?? [], started: g.started ?? true, quote: 'USDT', base: 'BTC', venue: 'Binance spot', makerFee: 0.001,
+    closed: new Map((g.closed ?? []).map((c) => [c.clientOrderId, c])), started: g.started ?? true, quote: 'USDT', base: 'BTC', venue: 'Binance spot', makerFee: 0.001,
   };
   const api = {
     get state() {

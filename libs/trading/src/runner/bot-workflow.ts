@@ -36,7 +36,7 @@ export interface WorkflowState {
   /** The bot's orders open on the exchange (by client order id). */
   open: ExchangeOrderRef[];
   /** The bot's orders the exchange reported closed (filled or cancelled): never placed again. */
-  closed: ExchangeOrderRef[];
+  closed: ReadonlyMap<string, ExchangeOrderRef>;
   /** BotStarted was recorded (a failure is then BotFailed, else BotStartFailed). */
   started: boolean;
   /** The quote asset the buys are paid in (USDT for futures margin). */
