@@ -1,5 +1,6 @@
 import { io, Socket } from 'socket.io-client';
 import { until } from '@gridrocket/shared/testing/until';
+import { READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -78,6 +79,39 @@ describe('security: live connections', () => {
     await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
     expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
     expect(otherSocket.socket.connected).toBe(true);
+  }, 60_000);
+
+  // Issue 16: pushes read a socket's session at most once a second while the projections run here (a
+  // session that ends disconnects its sockets at once); that read stays as a second line.
+  it('a session that ends without its sockets being told gets no push after the next read of it', async () => {
+    const c = new Client(app.url);
+    const { uid } = await c.signUp('missed-disconnect@example.com');
+    const { socket, ready } = await open(app, c);
+    sockets.push(socket);
+    expect(ready).toBe(true);
+    const events: string[] = [];
+    let error: string | undefined;
+    socket.onAny((name: string) => events.push(name));
+    socket.on('auth:error', (e: { message: string }) => (error = e.message));
+    const other = new Client(app.url);
+    expect((await other.post('/api/auth/login', { email: 'missed-disconnect@example.com', password: 'correct-horse-1' })).status).toBe(200);
+    const otherSocket = await open(app, other);
+    sockets.push(otherSocket.socket);
+    const otherEvents: string[] = [];
+    otherSocket.socket.onAny((name: string) => otherEvents.push(name));
+
+    // the first session's document goes from the read model without the projector (so no disconnect)
+    const reads = app.app.get<ReadStore>(READ_STORE);
+    const [first] = (await reads.find<{ id: string; expiresAt: string }>('sessions', { uid })).sort((a, b) => a.expiresAt.localeCompare(b.expiresAt));
+    await reads.commit('sessions', [{ id: first.id, rev: Number.MAX_SAFE_INTEGER, doc: null }], { name: 'test-missed-disconnect', position: 1n });
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(socket.connected).toBe(true);
+
+    expect((await other.post('/api/bots', { ...spotBot, userId: uid })).status).toBe(201);
+    await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
+    await until('the first socket is disconnected', () => socket.disconnected, 10_000);
+    expect(error).toBe('Signed out');
+    expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
   }, 60_000);
 
   it('a password change (reset link) disconnects every socket of the user', async () => {

@@ -9,6 +9,9 @@ import { PUSH, PushPort } from '@gridrocket/shared/http';
 
 const room = (uid: string) => `user:${uid}`;
 
+/** How long a socket's session, once read, is trusted without another read (while projections run here). */
+const RECHECK_MS = 1_000;
+
 function parseCookie(header: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of header.split(';')) {
@@ -43,9 +46,9 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 /**
  * socket.io on the API's own port (path /socket.io). A socket is admitted only from an allowed
  * Origin, with a live session cookie, within the user's socket quota; it joins its user's room and
- * nothing is ever sent to a room but its owner's. Every push re-checks each socket's session (once per
- * batch of pushes that leave together), and a session that ends (logout, password change, revocation)
- * disconnects its sockets at once.
+ * nothing is ever sent to a room but its owner's. Every push checks each socket's session (its expiry
+ * each time, a read at most once a second while the projections run here), and a session that ends
+ * (logout, password change, revocation) disconnects its sockets at once.
  */
 @WebSocketGateway({ path: '/socket.io', serveClient: false })
 export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort, OnModuleInit, OnModuleDestroy {
@@ -104,6 +107,7 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
       const again = await this.sessions.resolveId(sessionId);
       if (!again || again.session.uid !== uid) return this.refuse(client, 'Signed out');
       client.data.expiresAt = again.expiresAt;
+      client.data.checkedAt = Date.now();
       client.emit('ready', { uid });
     } catch (err) {
       this.logger.warn(`Socket refused: ${(err as Error).message}`);
@@ -162,9 +166,10 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
       else byUser.set(p.uid, [p]);
     }
     // While this process runs the projections, a session that ends disconnects its sockets as soon as
-    // the read model drops it (onModuleInit), and a session document never changes otherwise: a socket
-    // still connected before its session's expiry is as good as a read. Without the projections here,
-    // each batch reads every socket's session.
+    // the read model drops it (onModuleInit), and a session document changes in no other way: a socket
+    // whose session was read less than RECHECK_MS ago, and is not expired, needs no read (issue 16: two
+    // read-store reads per push). The read every RECHECK_MS stays as a second line should a disconnect be
+    // missed. Without the projections here, each batch reads every socket's session.
     const watched = this.config.projections;
     const now = Date.now();
     const sessionsOk = new Map<string, Promise<boolean>>();
@@ -175,8 +180,9 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
         if (!sessionId) continue;
         targets.push({ socket, uid, sessionId });
         if (sessionsOk.has(sessionId)) continue;
-        if (watched && socket.data.uid === uid && ((socket.data.expiresAt as number | undefined) ?? 0) > now) sessionsOk.set(sessionId, Promise.resolve(true));
-        else sessionsOk.set(sessionId, this.sessions.resolveId(sessionId).then((r) => r?.session.uid === uid));
+        const { expiresAt = 0, checkedAt = 0 } = socket.data as { expiresAt?: number; checkedAt?: number };
+        if (watched && socket.data.uid === uid && expiresAt > now && now - checkedAt < RECHECK_MS) sessionsOk.set(sessionId, Promise.resolve(true));
+        else sessionsOk.set(sessionId, this.checkSession(sessionId, uid));
       }
     }
     const ok = new Map<string, boolean>();
@@ -190,6 +196,17 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
       }
       for (const p of byUser.get(uid)!) socket.emit(p.event, p.payload);
     }
+  }
+
+  /** Reads the session; a live one is noted on its sockets (expiry, time of the read). */
+  private async checkSession(sessionId: string, uid: string): Promise<boolean> {
+    const resolved = await this.sessions.resolveId(sessionId);
+    if (resolved?.session.uid !== uid) return false;
+    const checkedAt = Date.now();
+    for (const socket of this.socketsOf(uid)) {
+      if (socket.data.sessionId === sessionId) Object.assign(socket.data, { expiresAt: resolved.expiresAt, checkedAt });
+    }
+    return true;
   }
 
   /** This process's sockets in the user's room. */
