@@ -26,106 +26,118 @@ function open(app: { url: string }, c: Client, origin?: string): Promise<{ socke
   });
 }
 
-describe('security: live connections', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  const sockets: Socket[] = [];
+type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
+/** The app of a describe block, started before its tests, and the sockets they open (closed after). */
+function appFor(env: Record<string, string>) {
+  const ctx = { app: null as unknown as TestApp, sockets: [] as Socket[] };
   beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL, QUOTA_SOCKETS: '3' });
+    ctx.app = await startTestApp(env);
   }, 60_000);
   afterAll(async () => {
-    for (const s of sockets) s.close();
-    await app.close();
+    for (const s of ctx.sockets) s.close();
+    await ctx.app.close();
   });
+  return ctx;
+}
+
+/** What a socket hears: the events' names, and the message of the last auth:error. */
+function listen(socket: Socket) {
+  const heard = { events: [] as string[], error: undefined as string | undefined, bot: () => heard.events.filter((e) => e.startsWith('bot:')) };
+  socket.onAny((name: string) => heard.events.push(name));
+  socket.on('auth:error', (e: { message: string }) => (heard.error = e.message));
+  return heard;
+}
+
+/**
+ * A user signed up with a socket open, and a second session of the same user with its own socket,
+ * signed in `secondAfterMs` later.
+ */
+async function twoSessions(ctx: { app: TestApp; sockets: Socket[] }, email: string, secondAfterMs = 0) {
+  const c = new Client(ctx.app.url);
+  const { uid } = await c.signUp(email);
+  const first = await open(ctx.app, c);
+  ctx.sockets.push(first.socket);
+  expect(first.ready).toBe(true);
+  const heard = listen(first.socket);
+  if (secondAfterMs > 0) await new Promise((r) => setTimeout(r, secondAfterMs));
+  const other = new Client(ctx.app.url);
+  expect((await other.post('/api/auth/login', { email, password: 'correct-horse-1' })).status).toBe(200);
+  const second = await open(ctx.app, other);
+  ctx.sockets.push(second.socket);
+  return { uid, c, socket: first.socket, heard, other, otherSocket: second.socket, otherHeard: listen(second.socket) };
+}
+
+/** The second session creates a bot: it hears of it, and the first socket is signed out instead. */
+async function nextPushSignsOutFirst(s: Awaited<ReturnType<typeof twoSessions>>) {
+  expect((await s.other.post('/api/bots', { ...spotBot, userId: s.uid })).status).toBe(201);
+  await until('the other session hears of the bot', () => s.otherHeard.events.includes('bot:changed'), 10_000);
+  await until('the first socket is signed out', () => s.socket.disconnected, 10_000);
+  expect(s.heard.error).toBe('Signed out');
+  expect(s.heard.bot()).toEqual([]);
+}
+
+describe('security: live connections', () => {
+  const ctx = appFor({ PUBLIC_URL, QUOTA_SOCKETS: '3' });
 
   it('a foreign Origin is refused; the public URL\'s origin and the server\'s own are admitted', async () => {
-    const c = new Client(app.url);
+    const c = new Client(ctx.app.url);
     await c.signUp('origin@example.com');
-    const evil = await open(app, c, 'https://evil.example');
-    sockets.push(evil.socket);
+    const evil = await open(ctx.app, c, 'https://evil.example');
+    ctx.sockets.push(evil.socket);
     expect(evil.ready).toBe(false);
-    const lookalike = await open(app, c, 'http://localhost:5173.evil.example');
-    sockets.push(lookalike.socket);
+    const lookalike = await open(ctx.app, c, 'http://localhost:5173.evil.example');
+    ctx.sockets.push(lookalike.socket);
     expect(lookalike.ready).toBe(false);
-    const good = await open(app, c, PUBLIC_URL);
-    sockets.push(good.socket);
+    const good = await open(ctx.app, c, PUBLIC_URL);
+    ctx.sockets.push(good.socket);
     expect(good.ready).toBe(true);
-    const self = await open(app, c, app.url);
-    sockets.push(self.socket);
+    const self = await open(ctx.app, c, ctx.app.url);
+    ctx.sockets.push(self.socket);
     expect(self.ready).toBe(true);
     good.socket.close();
     self.socket.close();
   }, 60_000);
 
   it('logout disconnects the session\'s sockets at once, and they receive no bot event after it', async () => {
-    const c = new Client(app.url);
-    const { uid } = await c.signUp('logout-socket@example.com');
-    const { socket, ready } = await open(app, c);
-    sockets.push(socket);
-    expect(ready).toBe(true);
-    const events: string[] = [];
-    socket.onAny((name: string) => events.push(name));
-    const other = new Client(app.url); // a second session of the same user stays signed in
-    expect((await other.post('/api/auth/login', { email: 'logout-socket@example.com', password: 'correct-horse-1' })).status).toBe(200);
-    const otherSocket = await open(app, other);
-    sockets.push(otherSocket.socket);
-    const otherEvents: string[] = [];
-    otherSocket.socket.onAny((name: string) => otherEvents.push(name));
-
+    // the second session of the same user stays signed in
+    const { uid, c, socket, heard, other, otherSocket, otherHeard } = await twoSessions(ctx, 'logout-socket@example.com');
     expect((await c.post('/api/auth/logout')).status).toBe(204);
     await until('the socket is disconnected', () => socket.disconnected, 10_000);
     const bot = await other.post('/api/bots', { ...spotBot, userId: uid });
     expect(bot.status).toBe(201);
-    await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
-    expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
-    expect(otherSocket.socket.connected).toBe(true);
+    await until('the other session hears of the bot', () => otherHeard.events.includes('bot:changed'), 10_000);
+    expect(heard.bot()).toEqual([]);
+    expect(otherSocket.connected).toBe(true);
   }, 60_000);
 
   // Issue 16: pushes read a socket's session at most once a second while the projections run here (a
   // session that ends disconnects its sockets at once); that read stays as a second line.
   it('a session that ends without its sockets being told gets no push after the next read of it', async () => {
-    const c = new Client(app.url);
-    const { uid } = await c.signUp('missed-disconnect@example.com');
-    const { socket, ready } = await open(app, c);
-    sockets.push(socket);
-    expect(ready).toBe(true);
-    const events: string[] = [];
-    let error: string | undefined;
-    socket.onAny((name: string) => events.push(name));
-    socket.on('auth:error', (e: { message: string }) => (error = e.message));
-    const other = new Client(app.url);
-    expect((await other.post('/api/auth/login', { email: 'missed-disconnect@example.com', password: 'correct-horse-1' })).status).toBe(200);
-    const otherSocket = await open(app, other);
-    sockets.push(otherSocket.socket);
-    const otherEvents: string[] = [];
-    otherSocket.socket.onAny((name: string) => otherEvents.push(name));
-
+    const sessions = await twoSessions(ctx, 'missed-disconnect@example.com');
+    const { uid, socket } = sessions;
     // the first session's document goes from the read model without the projector (so no disconnect)
-    const reads = app.app.get<ReadStore>(READ_STORE);
+    const reads = ctx.app.app.get<ReadStore>(READ_STORE);
     const [first] = (await reads.find<{ id: string; expiresAt: string }>('sessions', { uid })).sort((a, b) => a.expiresAt.localeCompare(b.expiresAt));
     await reads.commit('sessions', [{ id: first.id, rev: Number.MAX_SAFE_INTEGER, doc: null }], { name: 'test-missed-disconnect', position: 1n });
     await new Promise((r) => setTimeout(r, 1_100));
     expect(socket.connected).toBe(true);
 
-    expect((await other.post('/api/bots', { ...spotBot, userId: uid })).status).toBe(201);
-    await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
-    await until('the first socket is disconnected', () => socket.disconnected, 10_000);
-    expect(error).toBe('Signed out');
-    expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
+    await nextPushSignsOutFirst(sessions);
   }, 60_000);
 
   it('a password change (reset link) disconnects every socket of the user', async () => {
-    const c = new Client(app.url);
+    const c = new Client(ctx.app.url);
     await c.signUp('reset-socket@example.com');
-    const { socket, ready } = await open(app, c);
-    sockets.push(socket);
+    const { socket, ready } = await open(ctx.app, c);
+    ctx.sockets.push(socket);
     expect(ready).toBe(true);
     // The reset signs out every session: the socket goes with them.
     const { readdirSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    expect((await new Client(app.url).post('/api/auth/forgot-password', { email: 'reset-socket@example.com' })).status).toBe(202);
+    expect((await new Client(ctx.app.url).post('/api/auth/forgot-password', { email: 'reset-socket@example.com' })).status).toBe(202);
     const token = await until('the reset mail', () => {
-      const dir = join(app.dataDir, 'mail');
+      const dir = join(ctx.app.dataDir, 'mail');
       for (const f of readdirSync(dir)) {
         const raw = readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
         if (/^To: reset-socket@example.com$/m.test(raw)) {
@@ -135,22 +147,22 @@ describe('security: live connections', () => {
       }
       return null;
     });
-    expect((await new Client(app.url).post('/api/auth/reset-password', { token, password: 'new-horse-22' })).status).toBe(200);
+    expect((await new Client(ctx.app.url).post('/api/auth/reset-password', { token, password: 'new-horse-22' })).status).toBe(200);
     await until('the socket is disconnected', () => socket.disconnected, 10_000);
   }, 60_000);
 
   it('sockets per user are limited (QUOTA_SOCKETS)', async () => {
-    const c = new Client(app.url);
+    const c = new Client(ctx.app.url);
     await c.signUp('many-sockets@example.com');
     const opened = [];
     for (let i = 0; i < 3; i++) {
-      const s = await open(app, c);
-      sockets.push(s.socket);
+      const s = await open(ctx.app, c);
+      ctx.sockets.push(s.socket);
       opened.push(s.ready);
     }
     expect(opened).toEqual([true, true, true]);
-    const fourth = await open(app, c);
-    sockets.push(fourth.socket);
+    const fourth = await open(ctx.app, c);
+    ctx.sockets.push(fourth.socket);
     expect(fourth.ready).toBe(false);
     expect(fourth.error).toMatch(/at most 3 open live connections/);
   }, 60_000);
@@ -158,45 +170,17 @@ describe('security: live connections', () => {
 
 describe('security: a live connection whose session expires', () => {
   const SESSION_MS = 6_000;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  const sockets: Socket[] = [];
+  const ctx = appFor({ PUBLIC_URL, SESSION_DAYS: String(SESSION_MS / 86_400_000) });
 
-  beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL, SESSION_DAYS: String(SESSION_MS / 86_400_000) });
-  }, 60_000);
-  afterAll(async () => {
-    for (const s of sockets) s.close();
-    await app.close();
-  });
-
-  // Pushes no longer read each socket's session (issue 16): the socket keeps its session's expiry,
-  // and the first push after it ends the socket instead of reaching it.
+  // Pushes no longer read each socket's session each time (issue 16): the socket keeps its session's
+  // expiry, and the first push after it ends the socket instead of reaching it.
   it('receives no bot event after the expiry: the next push signs it out', async () => {
-    const c = new Client(app.url);
     const signedUpAt = Date.now();
-    const { uid } = await c.signUp('expiring-socket@example.com');
-    const { socket, ready } = await open(app, c);
-    sockets.push(socket);
-    expect(ready).toBe(true);
-    const events: string[] = [];
-    let error: string | undefined;
-    socket.onAny((name: string) => events.push(name));
-    socket.on('auth:error', (e: { message: string }) => (error = e.message));
-
-    await new Promise((r) => setTimeout(r, SESSION_MS / 2));
-    const other = new Client(app.url); // signed in later: still live when the first session has expired
-    expect((await other.post('/api/auth/login', { email: 'expiring-socket@example.com', password: 'correct-horse-1' })).status).toBe(200);
-    const otherSocket = await open(app, other);
-    sockets.push(otherSocket.socket);
-    const otherEvents: string[] = [];
-    otherSocket.socket.onAny((name: string) => otherEvents.push(name));
+    // the second session signs in later: still live when the first has expired
+    const sessions = await twoSessions(ctx, 'expiring-socket@example.com', SESSION_MS / 2);
 
     await until('the first session expired', () => Date.now() > signedUpAt + SESSION_MS + 500, SESSION_MS * 2);
-    expect(socket.connected).toBe(true); // nothing told it yet
-    expect((await other.post('/api/bots', { ...spotBot, userId: uid })).status).toBe(201);
-    await until('the other session hears of the bot', () => otherEvents.includes('bot:changed'), 10_000);
-    await until('the expired socket is disconnected', () => socket.disconnected, 10_000);
-    expect(error).toBe('Signed out');
-    expect(events.filter((e) => e.startsWith('bot:'))).toEqual([]);
+    expect(sessions.socket.connected).toBe(true); // nothing told it yet
+    await nextPushSignsOutFirst(sessions);
   }, 60_000);
 });
