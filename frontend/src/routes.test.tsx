@@ -46,7 +46,9 @@ describe('guards and redirects (spec section 2)', () => {
   it('a stale stored user is signed out when the server says 401', async () => {
     mockFetch(baseRoutes(null));
     renderApp('/dashboard', { user: USER });
-    expect(await screen.findByTestId('location')).toHaveTextContent('/sign-in');
+    // the page renders at /dashboard first: wait for the 401 to send it to sign-in (a CI run caught
+    // the location before the answer, with findByTestId alone)
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/sign-in'));
     expect(JSON.parse(window.localStorage.getItem('user')!)).toBeNull();
   });
 
