@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,10 +7,10 @@ import type { Consumer } from 'kafkajs';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { allTopics, createKafka, defaultTopicMap, kafkaSettingsFromEnv } from '@gridrocket/streaming';
 import { until } from '@gridrocket/shared/testing/until';
+import { startTsChild } from './support/ts-child';
 
 jest.setTimeout(120_000);
 
-const root = join(__dirname, '..');
 const STREAMS = 12;
 const TOTAL = 1500;
 
@@ -29,20 +29,7 @@ function ev(n: number): NewEvent {
   };
 }
 
-function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'libs/streaming/src/testing/forwarder-child.ts')], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      if (String(d).includes('ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`forwarder child exited ${code}: ${err}`)));
-  });
-}
+const startChild = (env: Record<string, string>) => startTsChild('libs/streaming/src/testing/forwarder-child.ts', env, 'forwarder');
 
 const exited = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
 

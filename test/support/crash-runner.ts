@@ -1,7 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-
-const root = join(__dirname, '../..');
+import type { ChildProcess } from 'node:child_process';
+import { startTsChild } from './ts-child';
 
 /**
  * The grid runner in a child process of its own (libs/trading/src/testing/crash-runner.child.ts), on
@@ -9,16 +7,5 @@ const root = join(__dirname, '../..');
  * Resolves once the child says it is ready.
  */
 export function startCrashRunner(dir: string, paperRpcUrl: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'libs/trading/src/testing/crash-runner.child.ts')], {
-    env: { ...process.env, DATA_DIR: dir, PAPER_RPC_URL: paperRpcUrl, POLL_MS: '20', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      if (String(d).includes('ready')) resolve(child);
-    });
-    child.once('exit', (code, signal) => reject(new Error(`runner child exited (${code ?? signal}) before ready: ${err}`)));
-  });
+  return startTsChild('libs/trading/src/testing/crash-runner.child.ts', { DATA_DIR: dir, PAPER_RPC_URL: paperRpcUrl, POLL_MS: '20', ...env }, 'runner');
 }
