@@ -139,8 +139,7 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
 
   /**
    * Delivers what is pending, batch after batch, in the order asked. Each batch checks each socket's
-   * session once, just before its pushes are emitted (issue 16: a check per push cost two read-store
-   * reads each, and a command causes three to four pushes).
+   * session once, just before its pushes are emitted (how: `deliver`).
    */
   private async flush() {
     try {
