@@ -104,3 +104,49 @@ export class ExchangeNotSupportedError extends ExchangeError {
 export function isExchangeError(e: unknown): e is ExchangeError {
   return e instanceof ExchangeError;
 }
+
+/** An error as it crosses a thread or process boundary (paper venue thread, crash-test RPC). */
+export interface WireError {
+  /** The ExchangeErrorCode, or 'INTERNAL' for an error that is not an exchange error. */
+  code: string;
+  message: string;
+  reason?: string;
+  clientOrderId?: string;
+  symbol?: string;
+  exchange?: string;
+  retryAfterMs?: number;
+}
+
+export function errorToWire(err: unknown): WireError {
+  const e = err as Partial<ExchangeError> & { clientOrderId?: string; symbol?: string; exchange?: string; retryAfterMs?: number; message?: string };
+  if (!isExchangeError(err)) return { code: 'INTERNAL', message: String(e?.message ?? err) };
+  return { code: err.code, message: err.message, reason: err.reason, clientOrderId: e.clientOrderId, symbol: e.symbol, exchange: e.exchange, retryAfterMs: e.retryAfterMs };
+}
+
+/** The exchange error a WireError stands for (same class, so `instanceof` and `retryable` hold); a plain Error otherwise. */
+export function errorFromWire(w: WireError): Error {
+  switch (w.code) {
+    case 'BAD_API_KEY':
+      return new BadApiKeyError(w.reason);
+    case 'INSUFFICIENT_FUNDS':
+      return new InsufficientFundsError(w.reason);
+    case 'RATE_LIMITED':
+      return new RateLimitedError(w.reason, w.retryAfterMs);
+    case 'EXCHANGE_DOWN':
+      return new ExchangeDownError(w.reason);
+    case 'ORDER_NOT_FOUND':
+      return new OrderNotFoundError(w.clientOrderId);
+    case 'INVALID_ORDER':
+      return new InvalidOrderError(w.reason);
+    case 'DUPLICATE_ORDER':
+      return new DuplicateOrderError(w.clientOrderId ?? '');
+    case 'UNKNOWN_SYMBOL':
+      return new UnknownSymbolError(w.symbol ?? '');
+    case 'MISSING_CREDENTIAL':
+      return new MissingCredentialError(w.exchange ?? '');
+    case 'NOT_SUPPORTED':
+      return new ExchangeNotSupportedError(w.reason ?? w.message);
+    default:
+      return new Error(w.message);
+  }
+}

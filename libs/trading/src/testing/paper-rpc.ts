@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ExchangeMode, ExchangeName, ExchangePort, ExchangeProvider, ExchangeRef, MarketType, PriceSubscriptions } from '@gridrocket/exchanges';
-import { DuplicateOrderError, ExchangeDownError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError, UnknownSymbolError, isExchangeError } from '@gridrocket/exchanges';
+import { ExchangeDownError, errorFromWire, errorToWire } from '@gridrocket/exchanges';
 import { PriceHub } from '@gridrocket/exchanges';
 import { CcxtExchangeProvider, type ExchangeCredential } from '@gridrocket/exchanges';
 
@@ -40,8 +40,7 @@ export async function servePaperRpc(provider: ExchangeProvider): Promise<PaperRp
         const port = (await provider.for(ref)) as any;
         out = { ok: (await port[method](...args)) ?? null };
       } catch (err) {
-        const e = err as any;
-        out = { error: { code: isExchangeError(e) ? e.code : 'INTERNAL', message: e.message, reason: e.reason, clientOrderId: e.clientOrderId, symbol: e.symbol } };
+        out = { error: errorToWire(err) };
       }
       if (res.destroyed) return;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -59,23 +58,6 @@ export async function servePaperRpc(provider: ExchangeProvider): Promise<PaperRp
         server.close(() => resolve());
       }),
   };
-}
-
-function toError(e: { code: string; message: string; reason?: string; clientOrderId?: string; symbol?: string }): Error {
-  switch (e.code) {
-    case 'DUPLICATE_ORDER':
-      return new DuplicateOrderError(e.clientOrderId ?? '');
-    case 'ORDER_NOT_FOUND':
-      return new OrderNotFoundError(e.clientOrderId);
-    case 'INSUFFICIENT_FUNDS':
-      return new InsufficientFundsError(e.reason);
-    case 'INVALID_ORDER':
-      return new InvalidOrderError(e.reason);
-    case 'UNKNOWN_SYMBOL':
-      return new UnknownSymbolError(e.symbol ?? '');
-    default:
-      return new Error(e.message);
-  }
 }
 
 /** The runner side: ExchangePorts that call the test's venue over HTTP. */
@@ -109,7 +91,7 @@ export class RemotePaperProvider implements ExchangeProvider {
       throw new ExchangeDownError((err as Error).name);
     }
     const body = (await res.json()) as { ok?: unknown; error?: any };
-    if (body.error) throw toError(body.error);
+    if (body.error) throw errorFromWire(body.error);
     return body.ok;
   }
 
