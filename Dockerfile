@@ -11,6 +11,8 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+# a larger young generation for the API and the runner (as `npm start`; measured in BENCHMARKS.md, issue 16)
+ENV NODE_OPTIONS=--max-semi-space-size=64
 COPY --from=build /app /app
 VOLUME /data
 EXPOSE 3000

@@ -23,7 +23,7 @@ async function main() {
   const fleetSeconds = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
   const longEvents = Number(process.env.BENCH_LONG_EVENTS ?? 10_000);
   const restartEvents = Number(process.env.BENCH_RESTART_EVENTS ?? 1_000_000);
-  console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
+  console.log(`GridRocket benchmarks — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, node flags: ${[...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim() || 'none'} (npm run bench: those of npm start)`);
   const figures: Figure[] = [];
   const sections: [string, () => Promise<Figure[]>][] = [
     ['Embedded stack (bot lifecycle)', () => lifecycleBench({ cycles, workers })],

@@ -74,7 +74,7 @@ async function startServer(dataDir) {
   const entry = stub ? path.join(__dirname, 'stub-server.js') : path.join(ROOT, 'dist/apps/api/src/main.js');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, stub ? [entry] : ['--max-semi-space-size=64', entry], { // as `npm start` (package.json)
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: process.env.NODE_ENV || 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],

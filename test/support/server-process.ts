@@ -6,6 +6,14 @@ const ROOT = __dirname.includes(`${sep}dist${sep}`) ? join(__dirname, '../..') :
 const MAIN = join(ROOT, 'apps/api/src/main.js');
 
 /**
+ * The node flags the product's processes run with (`npm start`, `npm run start:runner`, the Docker
+ * image's NODE_OPTIONS; test/node-flags.spec.ts keeps them the same): a 64 MB young generation
+ * semi-space, which made the fleet's tick-to-orders p99 drop from 55–64 ms to about 40 ms (issue 16,
+ * BENCHMARKS.md).
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+/**
  * The built server as its own OS process (what `npm start` runs), for crash tests and benchmarks.
  * `main`: another build's server (a benchmark's comparison); `startTimeoutMs`: how long it may take to listen.
  */
@@ -14,7 +22,7 @@ export async function spawnServer(
   env: Record<string, string> = {},
   options: { main?: string; startTimeoutMs?: number } = {},
 ): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, [options.main ?? MAIN], {
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, options.main ?? MAIN], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
