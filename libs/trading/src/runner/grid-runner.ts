@@ -247,7 +247,6 @@ export class GridRunner implements TaskHost {
       }, { type: 'MarkStopped' });
       this.release(task);
       this.failures.delete(task.botId);
-      this.updateMetrics();
     } catch (err) {
       if (err instanceof NotOwnedError) return;
       this.release(task);
