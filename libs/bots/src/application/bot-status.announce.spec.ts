@@ -40,6 +40,24 @@ describe('a bot status change is announced as soon as its append resolves (no pr
     expect(pushed[1]).toEqual(['u1', 'bot:status', { id: 'b1', botstatus: false, pid: -1 }]);
   });
 
+  it('tells the owner when the status change comes in the same append as trading facts (a start\'s placements, a stop\'s cancels)', async () => {
+    await bots.run({ type: 'CreateBot', botId: 'b3', userId: 'u3', botType: 'Spot', config }, ctx);
+    const { revision } = await bots.run({ type: 'StartBot', botId: 'b3', userId: 'u3' }, ctx);
+    const run = Number(revision);
+    const placed = {
+      type: 'OrderPlaced' as const,
+      data: { botId: 'b3', run, clientOrderId: 'c0', exchangeOrderId: 'x0', side: 'buy' as const, price: 60000, amount: 0.01, cycle: 1, reduceOnly: false, at: 10, role: 'buy' as const, level: 0 },
+    };
+    await bots.run({ type: 'RecordTrading', botId: 'b3', run, facts: [placed], report: { type: 'MarkStarted', botId: 'b3', pid: 7 } }, ctx);
+    expect(pushed).toEqual([['u3', 'bot:status', { id: 'b3', botstatus: true, pid: 7 }]]);
+    await bots.run({ type: 'StopBot', botId: 'b3', userId: 'u3', cancelAllOrders: true }, ctx);
+    const cancelled = { type: 'OrderCancelled' as const, data: { botId: 'b3', run, clientOrderId: 'c0', filled: 0, at: 20 } };
+    await bots.run({ type: 'RecordTrading', botId: 'b3', run, facts: [cancelled], report: { type: 'MarkStopped', botId: 'b3' } }, ctx);
+    expect(pushed[1]).toEqual(['u3', 'bot:status', { id: 'b3', botstatus: false, pid: -1 }]);
+    // facts alone change no status: nothing more is pushed
+    expect(pushed).toHaveLength(2);
+  });
+
   it('tells the owner of a start that failed, with the bot not running', async () => {
     await bots.run({ type: 'CreateBot', botId: 'b2', userId: 'u2', botType: 'Spot', config }, ctx);
     await bots.run({ type: 'StartBot', botId: 'b2', userId: 'u2' }, ctx);

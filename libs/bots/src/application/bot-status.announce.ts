@@ -9,7 +9,9 @@ export const STATUS_EVENTS: ReadonlySet<string> = new Set(['BotStarted', 'BotSto
 
 /**
  * `bot:status {id, botstatus, pid}` to the owner as soon as the append that changed the bot's status
- * has resolved (issue 16: the shortest push path, without waiting for the projector). The bot list
+ * has resolved (issue 16: the shortest push path, without waiting for the projector), whichever command
+ * decided it: a lifecycle report, or the runner's trading facts carrying one (a start's placements and
+ * BotStarted in one append) — what counts is the events of the decision. The bot list
  * projection announces the same status again once the read model shows it, so a dashboard that
  * refetches on `bot:changed` in between still ends on the right status; the payload is idempotent.
  */

@@ -56,15 +56,18 @@ export class ReportBotLifecycleCommand implements AppCommand {
  * The runner's observations of one run on the exchange (orders placed and cancelled, fills, profit,
  * completed cycles), decided by the bot decider against the bot's current run: facts already in the
  * history are dropped, so recording the same thing twice (a retry, a crash between the exchange
- * action and the append) writes it once.
+ * action and the append) writes it once. `report`, when given, is the lifecycle report these facts
+ * end with (a start's placements then MarkStarted, a stop's cancels then MarkStopped): decided after
+ * the facts, on the state they lead to, and appended with them in ONE append (issue 16).
  */
 export class RecordTradingCommand implements AppCommand {
-  /** Facts are re-decided against the fresh stream: ones already recorded are dropped, so a retry is safe. */
+  /** Facts and report are re-decided against the fresh stream: ones already recorded are dropped, so a retry is safe. */
   readonly conflict = REDECIDE;
   constructor(
     readonly ctx: CommandContext,
     readonly botId: string,
     readonly run: number,
     readonly facts: TradingEvent[],
+    readonly report?: RunnerReport,
   ) {}
 }

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import type { RunnerCommand } from '../domain/bot.decider';
+import type { LifecycleReport } from '../domain/bot.decider';
 import { BotCommandRunner, BotDecision } from './bot-command.runner';
 import { ReportBotLifecycleCommand, RunnerReport } from './bot.commands';
 
 /** The runner's report as the decider's command. */
-export function lifecycleCommand(botId: string, report: RunnerReport): RunnerCommand {
+export function lifecycleCommand(botId: string, report: RunnerReport): LifecycleReport {
   switch (report.type) {
     case 'MarkStarted':
     case 'MarkResumed':

@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '@gridrocket/shared';
 import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import { BotCommand, allowedNext, botDecider, initialBotState } from './bot.decider';
 import { BotConfig, BotEvent } from './bot.events';
+import { STALE_RUN, TradingEvent } from './bot-trading';
 
 const config: BotConfig = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 };
 const created: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...config } };
@@ -84,6 +85,58 @@ describe('bot decider', () => {
     });
     it('given a bot that is not stopping, when the runner marks it stopped, then nothing', () => {
       given(created, startRequested, started).when({ type: 'MarkStopped', botId: 'b1' }).then();
+    });
+  });
+
+  describe('trading facts and the lifecycle report they end with, in one decision (one append)', () => {
+    // startRequested is revision 1: the run is 1
+    const placed = (coid: string, level: number): TradingEvent => ({
+      type: 'OrderPlaced',
+      data: { botId: 'b1', run: 1, clientOrderId: coid, exchangeOrderId: `x-${coid}`, side: 'buy', price: 60000 - level * 100, amount: 0.01, cycle: 1, reduceOnly: false, at: 10, role: 'buy', level },
+    });
+    const cancelled = (coid: string): TradingEvent => ({ type: 'OrderCancelled', data: { botId: 'b1', run: 1, clientOrderId: coid, filled: 0, at: 40 } });
+    const markStarted: Extract<BotCommand, { type: 'MarkStarted' }> = { type: 'MarkStarted', botId: 'b1', pid: 42 };
+    const record = (facts: TradingEvent[], report?: Extract<BotCommand, { type: 'MarkStarted' | 'MarkStopped' }>): BotCommand => ({
+      type: 'RecordTrading', botId: 'b1', run: 1, facts, ...(report ? { report } : {}),
+    });
+
+    it('given a starting bot, when its placements come with MarkStarted, then the placements and BotStarted', () => {
+      given(created, startRequested).when(record([placed('c0', 0), placed('c1', 1)], markStarted)).then(placed('c0', 0), placed('c1', 1), started);
+    });
+    it('given a starting bot whose orders were all recorded (adopted), when the start reports with them, then BotStarted alone', () => {
+      given(created, startRequested, placed('c0', 0)).when(record([placed('c0', 0)], markStarted)).then(started);
+    });
+    it('given a bot stopped while it was starting, when the placements come with MarkStarted, then the placements only', () => {
+      given(created, startRequested, stopRequested).when(record([placed('c0', 0)], markStarted)).then(placed('c0', 0));
+    });
+    it('given a stopping bot, when its cancels come with MarkStopped, then the cancels and BotStopped', () => {
+      given(created, startRequested, started, placed('c0', 0), placed('c1', 1), stopRequested)
+        .when(record([cancelled('c0'), cancelled('c1')], { type: 'MarkStopped', botId: 'b1' }))
+        .then(cancelled('c0'), cancelled('c1'), stopped);
+    });
+    it('given a bot in another run, when facts of the old run come with a report, then conflict and no report', () => {
+      const again: BotEvent = { type: 'BotStartRequested', data: { botId: 'b1' } }; // revision 5: run 5
+      given(created, startRequested, started, stopRequested, stopped, again).when(record([placed('c0', 0)], markStarted)).thenThrows(ConflictError, STALE_RUN);
+    });
+    it('a report of another bot is refused', () => {
+      given(created, startRequested).when(record([placed('c0', 0)], { ...markStarted, botId: 'b2' })).thenThrows(ConflictError);
+    });
+    it('deciding leaves the given state as it was (the fold held in memory): the facts are not in its ledger', () => {
+      const spec = given(created, startRequested);
+      const before = { version: (spec.state as { version: number }).version, seen: [...(spec.state as { trading: { seen: Set<string> } }).trading.seen] };
+      spec.when(record([placed('c0', 0)], markStarted)).then(placed('c0', 0), started);
+      expect((spec.state as { version: number }).version).toBe(before.version);
+      expect([...(spec.state as { trading: { seen: Set<string> } }).trading.seen]).toEqual(before.seen);
+      // and deciding it again gives the same answer
+      spec.when(record([placed('c0', 0)], markStarted)).then(placed('c0', 0), started);
+    });
+    it('the combined events are each allowed after the ones before them', () => {
+      let state = [created, startRequested].reduce(botDecider.evolve, initialBotState);
+      for (const e of botDecider.decide(record([placed('c0', 0)], markStarted), state)) {
+        expect([...allowedNext(state), 'OrderPlaced']).toContain(e.type);
+        state = botDecider.evolve(state, e);
+      }
+      expect(state).toMatchObject({ status: 'running', pid: 42 });
     });
   });
 

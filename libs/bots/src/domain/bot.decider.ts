@@ -32,14 +32,22 @@ export type BotState =
   | { kind: 'deleted'; botId: string; userId: string; version: number }
   | LiveBot;
 
-export type RunnerCommand =
+/** What the runner reports of a bot's lifecycle. */
+export type LifecycleReport =
   | { type: 'MarkStarted'; botId: string; pid: number }
   | { type: 'MarkResumed'; botId: string; pid: number }
   | { type: 'MarkStartFailed'; botId: string; reason: string }
   | { type: 'MarkStopped'; botId: string }
-  | { type: 'MarkFailed'; botId: string; reason: string }
-  /** The runner's observations of `run` on the exchange (bot-trading.ts). */
-  | { type: 'RecordTrading'; botId: string; run: number; facts: TradingEvent[] };
+  | { type: 'MarkFailed'; botId: string; reason: string };
+
+export type RunnerCommand =
+  | LifecycleReport
+  /**
+   * The runner's observations of `run` on the exchange (bot-trading.ts), and optionally the lifecycle
+   * report they end with (a start's placements and BotStarted, a stop's cancels and BotStopped): both
+   * decided together, so they go in ONE append (issue 16).
+   */
+  | { type: 'RecordTrading'; botId: string; run: number; facts: TradingEvent[]; report?: LifecycleReport };
 
 export type BotCommand =
   | { type: 'CreateBot'; botId: string; userId: string; botType: BotType; config: BotConfig }
@@ -109,10 +117,25 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'MarkFailed':
       if (state.kind !== 'live' || state.status === 'stopped') return [];
       return [{ type: 'BotFailed', data: { botId, reason: command.reason } }];
-    case 'RecordTrading':
+    case 'RecordTrading': {
       if (state.kind !== 'live') throw new NotFoundError(BOT_NOT_FOUND);
-      return decideTrading(state, command.run, command.facts);
+      const facts = decideTrading(state, command.run, command.facts);
+      if (!command.report) return facts;
+      if (command.report.botId !== botId) throw new ConflictError('A lifecycle report of another bot');
+      // The report is decided on the state the facts lead to, as if they had been appended first.
+      return [...facts, ...decideBot(command.report, foldFacts(state, facts))];
+    }
   }
+}
+
+/**
+ * The bot after its trading facts, for the decision of the report that comes with them. Its ledger is
+ * left out of the fold (a fresh one takes the facts): evolve adds to a ledger in place (TradingLedger),
+ * and `state` may be a fold held in memory, which deciding must not change. No lifecycle report reads
+ * the ledger; they read the status and pid, which the same evolve computes here.
+ */
+function foldFacts(state: LiveBot, facts: readonly BotEvent[]): BotState {
+  return facts.reduce<BotState>((s, e) => evolveBot(s, e), { ...state, trading: emptyLedger() });
 }
 
 export function evolveBot(state: BotState, event: BotEvent): BotState {

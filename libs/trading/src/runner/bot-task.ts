@@ -8,11 +8,21 @@
  */
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
-import type { RunBook, TradingEvent } from '@gridrocket/bots';
+import type { RunBook, RunnerReport, TradingEvent } from '@gridrocket/bots';
 import { clientOrderIdPrefix, parseClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
+import { boundedSteps } from './bounded-steps';
+
+/**
+ * Orders of one bot placed (or cancelled) at once in a round (issue 16). A start's ladder is usually
+ * a handful of orders and goes out whole; a long one (50 rungs) goes out 8 at a time. Each placement
+ * makes a rate-limited lookup first (ExchangeCaller: 10 at once, then 8 a second per user+exchange on
+ * live venues), so more than 8 in flight would only queue at the token bucket, and each step's
+ * ownership check stays close to its call; on paper, 8 placements share one group commit.
+ */
+export const ORDERS_IN_FLIGHT = 8;
 
 /** Thrown when the runner no longer owns the bot (hand-over, shutdown): the work stops silently. */
 export class NotOwnedError extends Error {
@@ -29,8 +39,11 @@ export interface TaskHost {
   owns(botId: string): boolean;
   /** An exchange call with rate limiting and retries of retryable errors. */
   call<T>(task: BotTask, fn: () => Promise<T>, retries?: number): Promise<T>;
-  /** Records the run's trading facts through the bot decider. */
-  record(task: BotTask, facts: TradingEvent[]): Promise<void>;
+  /**
+   * Records the run's trading facts through the bot decider; `report`, when given, is the lifecycle
+   * report they end with, recorded in the same append (or alone when there are no facts).
+   */
+  record(task: BotTask, facts: TradingEvent[], report?: RunnerReport): Promise<void>;
   /** Asks for a later converge of this bot (after a transient problem). */
   retryLater(task: BotTask, reason: string): void;
   backoff(attempt: number): Promise<void>;
@@ -241,14 +254,17 @@ export class BotTask {
   /**
    * Brings the exchange to the engine's desired orders: cancel what is not desired (first), adopt
    * what exists, resolve desired orders the exchange reports closed (their fills), place the rest.
+   * `report` (a start's MarkStarted, a resume's MarkResumed) is recorded once converge succeeded: in
+   * the same append as what it placed, or alone when it placed nothing.
    */
-  async converge(): Promise<void> {
+  async converge(report?: RunnerReport): Promise<void> {
     // A bot without price-watching risk steps (they record before they act) records a fill together with
     // what it asks of the exchange (the cancel of the old take-profit, the new one) in ONE append, after
     // those calls: a crash in between is a crash between an exchange action and its record, which the
     // resume repairs (missed fills fetched, orders adopted by client order id, cancels found).
-    if (!watchesPrice(this) && !this.state.stopLoss) return this.batch(() => this.convergeNow());
-    return this.convergeNow();
+    if (!watchesPrice(this) && !this.state.stopLoss) return this.batch(() => this.convergeNow(), report);
+    await this.convergeNow();
+    if (report) await this.host.record(this, [], report);
   }
 
   private async convergeNow(): Promise<void> {
@@ -262,18 +278,26 @@ export class BotTask {
         if (await this.resolveAwaiting(awaiting.orders)) continue;
         return; // retried later
       }
+      const stalled = actions.findIndex((a) => a.type === 'report'); // stalled: said below, after its cancels
+      const planned = stalled < 0 ? actions : actions.slice(0, stalled);
+      const cancels = planned.flatMap((a) => (a.type === 'cancel' ? [a.clientOrderId] : []));
+      const places = planned.flatMap((a) => (a.type === 'place' ? [a.order] : []));
       let changed = false;
       await this.batch(async () => {
-        for (const a of actions) {
-          if (a.type === 'report') break; // stalled: said below
-          if (a.type === 'cancel') await this.cancel(a.clientOrderId);
-          if (a.type !== 'place') continue;
-          await this.place(a.order);
-          if (this.pendingFills.length > 0 || this.closed.has(a.order.clientOrderId)) {
-            changed = true;
-            break; // a fill or a closed order changes what is desired: plan again
-          }
-        }
+        // The round's cancels together, then its placements together (cancels first: they free the funds
+        // and, on spot, the coins the old take-profit held). What succeeded is recorded by the batch
+        // even when one of them fails; the earliest failure is then thrown.
+        await boundedSteps(cancels, ORDERS_IN_FLIGHT, (id) => this.cancel(id));
+        await boundedSteps(
+          places,
+          ORDERS_IN_FLIGHT,
+          async (order) => {
+            await this.place(order);
+            // a fill or an order closed at once changes what is desired: plan again (no further placement)
+            if (this.pendingFills.length > 0 || this.closed.has(order.clientOrderId)) changed = true;
+          },
+          () => changed || this.pendingFills.length > 0,
+        );
       });
       if (!changed && this.pendingFills.length === 0) break;
     }
@@ -336,25 +360,43 @@ export class BotTask {
     else await this.host.record(this, facts);
   }
 
-  async batch<T>(work: () => Promise<T>): Promise<T> {
-    if (this.deferred) return work();
+  /**
+   * `report`: the lifecycle report the batch ends with when its work succeeds (a start's MarkStarted, a
+   * stop's MarkStopped), recorded in the same append as the batch's facts (one command, one append), or
+   * alone when there are none. A batch that fails records its facts without the report. Inside another
+   * batch, the report goes with the outer batch's record.
+   */
+  async batch<T>(work: () => Promise<T>, report?: RunnerReport): Promise<T> {
+    if (this.deferred) {
+      const result = await work();
+      if (report) this.deferredReport = report;
+      return result;
+    }
     this.deferred = [];
+    this.deferredReport = null;
+    let done = false;
     try {
-      return await work();
+      const result = await work();
+      done = true;
+      return result;
     } finally {
       const facts = this.deferred;
+      const carried = done ? (report ?? this.deferredReport ?? undefined) : undefined;
       this.deferred = null;
-      if (facts.length) {
+      this.deferredReport = null;
+      if (facts.length || carried) {
         try {
-          await this.host.record(this, facts);
+          await this.host.record(this, facts, carried);
         } catch (err) {
           // The engine may have moved past facts the history lacks: resume from the history (as after a crash).
-          this.ready = false;
+          if (facts.length) this.ready = false;
           throw err;
         }
       }
     }
   }
+
+  private deferredReport: RunnerReport | null = null;
 
   /** Cancels one of the bot's orders and records it. */
   async cancel(clientOrderId: string): Promise<void> {
@@ -426,11 +468,10 @@ export class BotTask {
     await this.recordFacts([placedFact(this.botId, this.id.run, d, order)]);
   }
 
-  /** Cancels every open order of this bot (stop with cancel-all, a failed bot). */
+  /** Cancels every open order of this bot (stop with cancel-all, a failed bot), several at once. */
   async cancelAll(): Promise<void> {
     const open = await this.host.call(this, () => this.port.openOrders(this.id.symbol));
-    await this.batch(async () => {
-      for (const o of open) if (this.owns(o.clientOrderId)) await this.cancel(o.clientOrderId);
-    });
+    const own = open.filter((o) => this.owns(o.clientOrderId)).map((o) => o.clientOrderId);
+    await this.batch(() => boundedSteps(own, ORDERS_IN_FLIGHT, (id) => this.cancel(id)));
   }
 }

@@ -211,13 +211,17 @@ export class GridRunner implements TaskHost {
       await task.recover([...info.bot.trading.unclosed.keys()]);
       task.ready = true;
       if (starting) await checkFunds(task);
-      await task.converge();
-      if (starting) {
-        await this.report(task, { type: 'MarkStarted', pid: this.pid });
-        task.started = true;
-      } else if (info.bot.status === 'running' && info.bot.pid !== this.pid) {
-        await this.report(task, { type: 'MarkResumed', pid: this.pid });
-      }
+      // The start's report goes in the same append as the orders the start placed (issue 16: one append
+      // and one push fewer on the start path), or alone when it placed nothing (all adopted). A crash can
+      // no longer leave the placements recorded without BotStarted; it leaves both or neither. Neither is
+      // what a crash just before the old first append left (the bot still starting, its orders on the
+      // exchange but not in its history), and the next sync boots again: recover lists the bot's open
+      // orders by client order id, each placement looks its id up first and adopts it, so nothing is
+      // placed twice and the orders are recorded then, with BotStarted. A start that fails records what
+      // it placed without the report (the batch drops it) and ends in BotStartFailed as before.
+      const resumed = !starting && info.bot.status === 'running' && info.bot.pid !== this.pid;
+      await task.converge(starting ? { type: 'MarkStarted', pid: this.pid } : resumed ? { type: 'MarkResumed', pid: this.pid } : undefined);
+      if (starting) task.started = true;
       this.updateMetrics();
       this.converged(task);
     });
@@ -231,14 +235,18 @@ export class GridRunner implements TaskHost {
     }
     try {
       if (!attached || !task.hasPort) await prepare(task, info, this.o.exchanges);
-      // profit of fills that happened meanwhile is still counted; cancels lost in a crash are recorded
-      await task.recover([...info.bot.trading.unclosed.keys()]);
-      if (info.bot.cancelAllOrders) await task.cancelAll();
-      if (info.bot.closePosition) await closePosition(task);
-      task.ensureOwned();
+      // One append for the whole stop (issue 16): the fills that happened meanwhile (profit still
+      // counted), cancels lost in a crash, the stop's cancels, and BotStopped. A crash before it records
+      // nothing: the bot is still stopping and the next sync stops it again (recover finds the cancels
+      // by client order id, the close position's fixed id is looked up before it is sold).
+      await task.batch(async () => {
+        await task.recover([...info.bot.trading.unclosed.keys()]);
+        if (info.bot.cancelAllOrders) await task.cancelAll();
+        if (info.bot.closePosition) await closePosition(task);
+        task.ensureOwned();
+      }, { type: 'MarkStopped' });
       this.release(task);
       this.failures.delete(task.botId);
-      await this.reportFor(task, { type: 'MarkStopped' });
     } catch (err) {
       if (err instanceof NotOwnedError) return;
       this.release(task);
@@ -341,20 +349,17 @@ export class GridRunner implements TaskHost {
     return this.calls.call(task.id, fn, retries, () => task.ensureOwned());
   }
 
-  async record(task: BotTask, facts: TradingEvent[]): Promise<void> {
-    if (facts.length === 0) return;
+  async record(task: BotTask, facts: TradingEvent[], report?: RunnerReport): Promise<void> {
+    if (facts.length === 0 && !report) return;
     task.ensureOwned();
     // what is left of a fill's reaction is the append's round trip: the next bot may start reacting
     const slot = task.reactionSlot;
     task.reactionSlot = null;
     slot?.();
+    if (facts.length === 0 && report) return this.reportFor(task, report); // the report alone, as ever
     const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    await this.fenced(task, () => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts)));
-  }
-
-  private async report(task: BotTask, report: RunnerReport): Promise<void> {
-    task.ensureOwned();
-    await this.reportFor(task, report);
+    // the facts and the report they end with: one command, one decision, one append, under the fence
+    await this.fenced(task, () => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts, report)));
   }
 
   private async reportFor(task: BotTask, report: RunnerReport): Promise<void> {
