@@ -47,11 +47,13 @@ const MAX_QUEUED = 4 * TAIL_BATCH;
 
 /**
  * The shared live read of a store (issue 16): the subscriptions at the head of the log do not each run a
- * query and parse its rows on every append; the tail reads the new rows once (after this process's
- * commits, and every `pollMs` for appends made by other processes), parses each row at most once, and
- * queues the one parsed event for every live subscription whose filter it matches, in position order.
- * Subscriptions that are behind read by themselves (catch-up) and join the tail when they reach the head.
- * Events are shared between subscriptions: consumers treat them as read-only.
+ * query and parse its rows on every append. The tail takes the rows this process committed from the
+ * appends themselves (it reads only when another process's rows may lie between), reads every `pollMs`
+ * for the appends of other processes, parses each row at most once, and queues the one parsed event for
+ * every live subscription whose filter it matches, in position order. Subscriptions that are behind read
+ * by themselves (catch-up) and join the tail when they reach the head. Events are shared between
+ * subscriptions: consumers treat them as read-only (no consumer of the product changes one: the server
+ * tests pass with them deep-frozen).
  */
 export class SqliteTail {
   private readonly live = new Set<LiveReader>();
@@ -95,11 +97,33 @@ export class SqliteTail {
     queueMicrotask(this.pull);
   };
 
+  /**
+   * This process committed these rows (position order, from the appends it sent: no read needed). Handed
+   * out as they are when they follow the last row handed out; when they do not (another process appended
+   * in between, or a read already saw them), the tail reads instead.
+   */
+  committed(rows: RawRow[]): void {
+    if (this.closed || this.live.size === 0) return;
+    let next = this.lastSeen + 1;
+    for (const row of rows) {
+      if (row[0] !== next) return this.poke();
+      next++;
+    }
+    this.handOut(rows);
+  }
+
   private readonly pull = (): void => {
     this.scheduled = false;
     if (this.closed || this.live.size === 0) return;
     const rows = this.readAfter(this.lastSeen, TAIL_BATCH);
     if (rows.length === 0) return;
+    this.handOut(rows);
+    // more rows than one read takes (a burst from another process): the rest after a turn of the loop
+    if (rows.length === TAIL_BATCH) setImmediate(this.poke);
+  };
+
+  /** Queues each row, parsed once, for every live subscription it matches; `rows` follow `lastSeen`. */
+  private handOut(rows: RawRow[]): void {
     for (const row of rows) {
       const position = row[0];
       let event: RecordedEvent | null = null;
@@ -119,9 +143,7 @@ export class SqliteTail {
       }
       reader.wake();
     }
-    // more rows than one read takes (a burst from another process): the rest after a turn of the loop
-    if (rows.length === TAIL_BATCH) setImmediate(this.poke);
-  };
+  }
 
   /** The store closes: every live subscription is woken (and ends). */
   close(): void {

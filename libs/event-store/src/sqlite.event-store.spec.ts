@@ -111,20 +111,24 @@ describe('SQLite event store: the live subscriptions share one read of the new r
     await here.append('s-here', evs(3), 'no_stream');
     const a: RecordedEvent[] = [];
     const live = (async () => {
-      for await (const e of here.subscribeToAll({ fromPosition: 0n })) if (a.push(e) === 23) break;
+      for await (const e of here.subscribeToAll({ fromPosition: 0n })) if (a.push(e) === 25) break;
     })();
     await new Promise((r) => setTimeout(r, 50));
     await other.append('s-other', evs(10), 'no_stream');
-    const joined = take(here.subscribeToAll({ fromPosition: 3n }), 20);
+    const joined = take(here.subscribeToAll({ fromPosition: 3n }), 22);
     await new Promise((r) => setTimeout(r, 50));
     // only the other process appends: the poll brings it to both
     await other.append('s-other', evs(5), 9n);
     await until("both subscriptions have the other process's appends", () => a.length === 18, 5000);
+    // the other process appends just before this one, long before the next poll: this one's commit is
+    // not handed out alone (the rows between come first)
+    await other.append('s-other', evs(2), 14n);
     await here.append('s-here', evs(5), 2n);
     const [, b] = await Promise.all([live, joined]);
     const all = positions(await here.readAll());
     expect(positions(a)).toEqual(all);
     expect(positions(b)).toEqual(all.slice(3));
+    expect(a.map((e) => e.streamId).slice(-7)).toEqual([...Array(2).fill('s-other'), ...Array(5).fill('s-here')]);
     await other.close();
     await here.close();
   }, 20_000);
@@ -146,6 +150,21 @@ describe('SQLite event store: the live subscriptions share one read of the new r
     expect(positions(await eager)).toEqual(all);
     await store.close();
   }, 60_000);
+
+  it('hands a live subscription nothing for an idempotent re-append or a refused one', async () => {
+    const store = new SqliteEventStore(join(dir, 'again.sqlite'), 50, 'FULL', { writerThread: true });
+    const seen = take(store.subscribeToAll({ fromPosition: 0n }), 4);
+    await new Promise((r) => setTimeout(r, 50));
+    const batch = evs(2);
+    await store.append('s-a', batch, 'no_stream');
+    // the same events again, and a conflicting append, in one commit with a good one
+    const [again, refused] = await Promise.allSettled([store.append('s-a', batch, 'no_stream'), store.append('s-a', evs(1), 'no_stream'), store.append('s-b', evs(1), 'no_stream')]);
+    expect(again.status).toBe('fulfilled');
+    expect(refused.status).toBe('rejected');
+    await store.append('s-a', evs(1), 1n);
+    expect(positions(await seen)).toEqual(positions(await store.readAll()));
+    await store.close();
+  }, 20_000);
 
   it('tells a filtered live subscription how far it has looked past events it does not match', async () => {
     const store = new SqliteEventStore(join(dir, 'progress.sqlite'), 50, 'FULL', { writerThread: true });

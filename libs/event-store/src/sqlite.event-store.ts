@@ -134,14 +134,14 @@ export class SqliteEventStore implements EventStore {
         for (const p of batch) p.reject(err as Error);
         return;
       }
-      this.settle(batch, outcomes);
+      this.settle(batch, outcomes, wire);
       return;
     }
     this.inFlight = true;
     this.writer
       .commit(wire)
       .then(
-        (outcomes) => this.settle(batch, outcomes),
+        (outcomes) => this.settle(batch, outcomes, wire),
         (err: Error) => {
           for (const p of batch) p.reject(err);
         },
@@ -153,17 +153,22 @@ export class SqliteEventStore implements EventStore {
       });
   };
 
-  private settle(batch: PendingAppend[], outcomes: WireOutcome[]) {
-    let last = 0n;
+  private settle(batch: PendingAppend[], outcomes: WireOutcome[], wire: WireAppend[]) {
+    // the rows this batch wrote, as the table holds them (in position order: the appends commit in batch order)
+    const written: RawRow[] = [];
     batch.forEach((p, i) => {
-      const r = outcomeToResult(outcomes[i]);
+      const o = outcomes[i];
+      const r = outcomeToResult(o);
       if (r instanceof Error) p.reject(r);
-      else {
-        p.resolve(r);
-        if (r.position > last) last = r.position;
+      else p.resolve(r);
+      if (o.ok && o.created !== undefined) {
+        const { streamId, events } = wire[i];
+        const first = o.position - events.length + 1;
+        const firstRevision = o.revision - events.length + 1;
+        events.forEach((e, k) => written.push([first + k, e.id, streamId, firstRevision + k, e.type, e.data, e.metadata, o.created!]));
       }
     });
-    if (last > 0n) this.tail.poke();
+    if (written.length) this.tail.committed(written);
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
