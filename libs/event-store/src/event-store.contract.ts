@@ -101,6 +101,20 @@ export function eventStoreContract(makeStore: () => Promise<EventStore>) {
 
     it('a missing stream is StreamNotFoundError', async () => {
       await expect(store.readStream(stream('missing'))).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(stream('missing'), { fromRevision: 3n })).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(stream('missing'), { maxCount: 0 })).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(stream('missing'), { direction: 'backwards' })).rejects.toBeInstanceOf(StreamNotFoundError);
+    });
+
+    it('an existing stream read from past its head, or for no event, is empty (not missing)', async () => {
+      const s = stream('past');
+      await store.append(s, [ev('A'), ev('B')], 'no_stream');
+      expect(await store.readStream(s, { fromRevision: 2n })).toEqual([]);
+      expect(await store.readStream(s, { fromRevision: 7n })).toEqual([]);
+      expect(await store.readStream(s, { maxCount: 0 })).toEqual([]);
+      expect(await store.readStream(s, { fromRevision: 1n, maxCount: 0 })).toEqual([]);
+      expect((await store.readStream(s, { fromRevision: 1n })).map((e) => e.type)).toEqual(['B']);
+      expect((await store.readStream(s, { fromRevision: 1n, maxCount: 1 })).map((e) => e.revision)).toEqual([1n]);
     });
 
     it('readAll returns every event in one global, increasing order', async () => {

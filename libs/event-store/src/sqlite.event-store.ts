@@ -188,12 +188,24 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
-    const rows =
-      options.direction === 'backwards'
-        ? this.stmts.bwd.all(streamId, options.fromRevision === undefined ? Number.MAX_SAFE_INTEGER : Number(options.fromRevision), limit)
-        : this.stmts.fwd.all(streamId, Number(options.fromRevision ?? 0n), limit);
-    if (rows.length === 0 && this.stmts.head.get(streamId)?.rev == null) throw new StreamNotFoundError(streamId);
-    return rows.map(toRecorded);
+    if (options.direction === 'backwards') {
+      const rows = this.stmts.bwd.all(streamId, options.fromRevision === undefined ? Number.MAX_SAFE_INTEGER : Number(options.fromRevision), limit);
+      if (rows.length === 0 && this.stmts.head.get(streamId)?.rev == null) throw new StreamNotFoundError(streamId);
+      return rows.map(toRecorded);
+    }
+    // Forwards, the row before `fromRevision` is read too (and dropped): it proves that the stream exists
+    // without a second query when nothing follows it (issue 16: a command on a cached aggregate reads from
+    // its head + 1). Revisions start at 0 and have no gaps, so from 0 an empty read means no stream.
+    const from = Number(options.fromRevision ?? 0n);
+    const before = from > 0 ? 1 : 0;
+    const rows = this.stmts.fwd.all(streamId, from - before, Math.min(limit + before, Number.MAX_SAFE_INTEGER));
+    if (before && rows.length && rows[0].revision === from - 1) rows.shift();
+    else if (rows.length === 0) {
+      // from 0 with a count, no row means no stream; otherwise the head tells
+      const exists = !before && limit > 0 ? false : this.stmts.head.get(streamId)?.rev != null;
+      if (!exists) throw new StreamNotFoundError(streamId);
+    }
+    return rows.slice(0, limit).map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
