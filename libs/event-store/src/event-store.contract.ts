@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventStore, NewEvent, RecordedEvent, StreamNotFoundError, WrongExpectedVersionError } from './event-store.port';
+import { EventStore, NewEvent, RecordedEvent, StreamNotFoundError, Subscription, SubscriptionFilter, WrongExpectedVersionError, matchesFilter } from './event-store.port';
 
 /**
  * The one contract every event-store adapter passes (KurrentDB semantics).
@@ -101,6 +101,20 @@ export function eventStoreContract(makeStore: () => Promise<EventStore>) {
 
     it('a missing stream is StreamNotFoundError', async () => {
       await expect(store.readStream(stream('missing'))).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(stream('missing'), { fromRevision: 3n })).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(stream('missing'), { maxCount: 0 })).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(stream('missing'), { direction: 'backwards' })).rejects.toBeInstanceOf(StreamNotFoundError);
+    });
+
+    it('an existing stream read from past its head, or for no event, is empty (not missing)', async () => {
+      const s = stream('past');
+      await store.append(s, [ev('A'), ev('B')], 'no_stream');
+      expect(await store.readStream(s, { fromRevision: 2n })).toEqual([]);
+      expect(await store.readStream(s, { fromRevision: 7n })).toEqual([]);
+      expect(await store.readStream(s, { maxCount: 0 })).toEqual([]);
+      expect(await store.readStream(s, { fromRevision: 1n, maxCount: 0 })).toEqual([]);
+      expect((await store.readStream(s, { fromRevision: 1n })).map((e) => e.type)).toEqual(['B']);
+      expect((await store.readStream(s, { fromRevision: 1n, maxCount: 1 })).map((e) => e.revision)).toEqual([1n]);
     });
 
     it('readAll returns every event in one global, increasing order', async () => {
@@ -150,5 +164,72 @@ export function eventStoreContract(makeStore: () => Promise<EventStore>) {
       await sub.close();
       expect(seen).toEqual(['Keep', 'Keep']);
     });
+
+    /** What `sub` delivers until it has `count` events. */
+    const take = (sub: Subscription, count: number) =>
+      (async () => {
+        const seen: RecordedEvent[] = [];
+        if (count === 0) return seen;
+        for await (const e of sub) {
+          seen.push(e);
+          if (seen.length === count) break;
+        }
+        await sub.close();
+        return seen;
+      })();
+    /** The ids of the events after `from` that match `filter`, in the log's order (what a subscription owes). */
+    const owed = async (from: bigint, filter: SubscriptionFilter) => (await store.readAll({ fromPosition: from })).filter((e) => matchesFilter(e, filter)).map((e) => e.id);
+
+    it('several live subscriptions with different filters each receive their events of the same appends, in order, once', async () => {
+      const p = stream('m');
+      const filters: SubscriptionFilter[] = [
+        { streamPrefixes: [p] },
+        { streamPrefixes: [`${p}-x`] },
+        { streamPrefixes: [p], eventTypes: ['B'] },
+        { streamPrefixes: [`${p}-x`, `${p}-y`], eventTypes: ['A', 'C'] },
+      ];
+      const streams = Array.from({ length: 20 }, (_, i) => `${p}-${'xyz'[i % 3]}${i}`);
+      const counts = filters.map((f) => streams.flatMap((streamId) => ['A', 'B', 'C'].map((type) => ({ streamId, type }))).filter((e) => matchesFilter(e, f)).length);
+      expect(counts).toEqual([60, 21, 20, 28]);
+      const from = await store.headPosition();
+      const subs = filters.map((filter) => store.subscribeToAll({ fromPosition: from, filter }));
+      const seen = subs.map((sub, i) => take(sub, counts[i]));
+      await new Promise((r) => setTimeout(r, 50));
+      // one turn's appends to three streams (committed together), then more in later turns
+      const three = (i: number) => [ev('A', { i }), ev('B', { i }), ev('C', { i })];
+      await Promise.all(streams.slice(0, 10).map((s, i) => store.append(s, three(i), 'no_stream')));
+      for (let i = 10; i < 20; i++) await store.append(streams[i], three(i), 'no_stream');
+      const got = await Promise.all(seen);
+      for (let i = 0; i < filters.length; i++) {
+        expect(got[i].map((e) => e.id)).toEqual(await owed(from, filters[i]));
+        for (let j = 1; j < got[i].length; j++) expect(got[i][j].position > got[i][j - 1].position).toBe(true);
+      }
+      // the same event, as every subscription that matched it received it
+      const first = (await store.readAll({ fromPosition: from, maxCount: 1 }))[0];
+      for (const i of [0, 1, 3]) expect(got[i][0]).toEqual(first);
+    }, 30_000);
+
+    it('a subscription that starts behind catches up and goes live while others are live, missing and repeating nothing', async () => {
+      const p = stream('n');
+      const filter = { streamPrefixes: [p] };
+      const before = await store.headPosition();
+      // a backlog longer than one read of most adapters
+      for (let i = 0; i < 12; i++) await store.append(`${p}-old`, Array.from({ length: 100 }, (_, n) => ev('Old', { i, n })), 'any');
+      const afterBacklog = await store.headPosition();
+      const live = store.subscribeToAll({ fromPosition: afterBacklog, filter });
+      const liveSeen = take(live, 100);
+      let behindSeen: Promise<RecordedEvent[]> | null = null;
+      for (let i = 0; i < 20; i++) {
+        await store.append(`${p}-new`, Array.from({ length: 5 }, (_, n) => ev('New', { i, n })), 'any');
+        // starts behind while the appends go on, and must end up with the backlog and every new event
+        if (i === 5) behindSeen = take(store.subscribeToAll({ fromPosition: before, filter }), 1300);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const [caughtUp, wasLive] = await Promise.all([behindSeen!, liveSeen]);
+      const all = await owed(before, filter);
+      expect(all).toHaveLength(1300);
+      expect(caughtUp.map((e) => e.id)).toEqual(all);
+      expect(wasLive.map((e) => e.id)).toEqual(all.slice(1200));
+    }, 60_000);
   });
 }

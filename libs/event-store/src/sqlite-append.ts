@@ -25,7 +25,8 @@ export interface WireAppend {
 }
 
 export type WireOutcome =
-  | { ok: true; revision: number; position: number }
+  /** `created`: only when this append wrote its events (not when it was an idempotent re-append). */
+  | { ok: true; revision: number; position: number; created?: string }
   | { ok: false; kind: 'wrong'; streamId: string; expected: ExpectedRevision; actual: bigint | 'no_stream' }
   | { ok: false; kind: 'fenced'; fence: Fence; actual: bigint | 'no_stream' }
   | { ok: false; kind: 'other'; message: string };
@@ -75,7 +76,7 @@ export function makeAppender(db: Database.Database): (batch: WireAppend[]) => Wi
       position = Number(info.lastInsertRowid);
       revision++;
     }
-    return { ok: true, revision: revision - 1, position };
+    return { ok: true, revision: revision - 1, position, created };
   };
   const one = db.transaction(appendOne);
   const all = db.transaction((batch: WireAppend[]) =>

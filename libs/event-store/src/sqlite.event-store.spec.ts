@@ -3,7 +3,23 @@ import { until } from '@gridrocket/shared/testing/until';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventStoreContract } from './event-store.contract';
+import type { NewEvent, RecordedEvent, Subscription } from './event-store.port';
 import { SqliteEventStore } from './sqlite.event-store';
+
+const meta = { userId: 'u', correlationId: 'c', causationId: null, occurredAt: 'x', schemaVersion: 1 };
+let ids = 0;
+const evs = (n: number, type = 'T'): NewEvent[] => Array.from({ length: n }, () => ({ id: `ev-${++ids}`, type, data: { n: ids }, metadata: meta }));
+/** What `sub` delivers until it has `count` events. */
+async function take(sub: Subscription, count: number): Promise<RecordedEvent[]> {
+  const seen: RecordedEvent[] = [];
+  for await (const e of sub) {
+    seen.push(e);
+    if (seen.length === count) break;
+  }
+  await sub.close();
+  return seen;
+}
+const positions = (events: RecordedEvent[]) => events.map((e) => e.position);
 
 describe('SQLite event store (embedded default)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gr-es-'));
@@ -79,4 +95,106 @@ describe('SQLite event store with its writer thread (the product: commits off th
     expect((await store.readStream('bot-1')).map((e) => e.id)).toEqual(['a', 'b', 'c']);
     await store.close();
   });
+});
+
+// The subscriptions at the head share one read of the new rows (sqlite-tail.ts); these are the cases
+// a shared read can get wrong that the contract does not reach.
+describe('SQLite event store: the live subscriptions share one read of the new rows', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-es-tail-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("sees another process's appends by its poll, and a subscription that read them itself before the poll does not get them twice", async () => {
+    const file = join(dir, 'two-processes.sqlite');
+    // a long poll, so that the second subscription reads the other process's rows before the poll does
+    const here = new SqliteEventStore(file, 1000, 'FULL', { writerThread: true });
+    const other = new SqliteEventStore(file, 50);
+    await here.append('s-here', evs(3), 'no_stream');
+    const a: RecordedEvent[] = [];
+    const live = (async () => {
+      for await (const e of here.subscribeToAll({ fromPosition: 0n })) if (a.push(e) === 25) break;
+    })();
+    await new Promise((r) => setTimeout(r, 50));
+    await other.append('s-other', evs(10), 'no_stream');
+    const joined = take(here.subscribeToAll({ fromPosition: 3n }), 22);
+    await new Promise((r) => setTimeout(r, 50));
+    // only the other process appends: the poll brings it to both
+    await other.append('s-other', evs(5), 9n);
+    await until("both subscriptions have the other process's appends", () => a.length === 18, 5000);
+    // the other process appends just before this one, long before the next poll: this one's commit is
+    // not handed out alone (the rows between come first)
+    await other.append('s-other', evs(2), 14n);
+    await here.append('s-here', evs(5), 2n);
+    const [, b] = await Promise.all([live, joined]);
+    const all = positions(await here.readAll());
+    expect(positions(a)).toEqual(all);
+    expect(positions(b)).toEqual(all.slice(3));
+    expect(a.map((e) => e.streamId).slice(-7)).toEqual([...Array(2).fill('s-other'), ...Array(5).fill('s-here')]);
+    await other.close();
+    await here.close();
+  }, 20_000);
+
+  it('a consumer that falls far behind is let go by the shared read, catches up by itself and misses nothing', async () => {
+    const store = new SqliteEventStore(join(dir, 'slow.sqlite'), 50, 'FULL', { writerThread: true });
+    const slow = store.subscribeToAll({ fromPosition: 0n });
+    const it = slow[Symbol.asyncIterator]();
+    const first = await Promise.all([it.next(), store.append('s-0', evs(1), 'no_stream')]).then(([r]) => r.value as RecordedEvent);
+    const eager = take(store.subscribeToAll({ fromPosition: 0n }), 6001);
+    // far more than the shared read queues for one subscription, while the slow one takes nothing
+    for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 100 }, (_, j) => store.append(`s-${i}-${j}`, evs(10), 'no_stream')));
+    const rest: RecordedEvent[] = [];
+    while (rest.length < 6000) rest.push((await it.next()).value as RecordedEvent);
+    await slow.close();
+    const all = positions(await store.readAll());
+    expect(all).toHaveLength(6001);
+    expect(positions([first, ...rest])).toEqual(all);
+    expect(positions(await eager)).toEqual(all);
+    await store.close();
+  }, 60_000);
+
+  it('hands a live subscription nothing for an idempotent re-append or a refused one', async () => {
+    const store = new SqliteEventStore(join(dir, 'again.sqlite'), 50, 'FULL', { writerThread: true });
+    const seen = take(store.subscribeToAll({ fromPosition: 0n }), 4);
+    await new Promise((r) => setTimeout(r, 50));
+    const batch = evs(2);
+    await store.append('s-a', batch, 'no_stream');
+    // the same events again, and a conflicting append, in one commit with a good one
+    const [again, refused] = await Promise.allSettled([store.append('s-a', batch, 'no_stream'), store.append('s-a', evs(1), 'no_stream'), store.append('s-b', evs(1), 'no_stream')]);
+    expect(again.status).toBe('fulfilled');
+    expect(refused.status).toBe('rejected');
+    await store.append('s-a', evs(1), 1n);
+    expect(positions(await seen)).toEqual(positions(await store.readAll()));
+    await store.close();
+  }, 20_000);
+
+  it('tells a filtered live subscription how far it has looked past events it does not match', async () => {
+    const store = new SqliteEventStore(join(dir, 'progress.sqlite'), 50, 'FULL', { writerThread: true });
+    let progress = 0n;
+    const sub = store.subscribeToAll({ fromPosition: 'end', filter: { eventTypes: ['Wanted'] }, onProgress: (at) => (progress = at) });
+    const wanted = take(sub, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    const skipped = await store.append('s-p', evs(4, 'Other'), 'no_stream');
+    await until('progress passes the unmatched events', () => progress >= skipped.position, 5000);
+    const hit = await store.append('s-p', evs(1, 'Wanted'), 3n);
+    expect((await wanted).map((e) => e.position)).toEqual([hit.position]);
+    await store.close();
+  }, 20_000);
+
+  it('ends a live subscription waiting at the head when it is closed, and all of them when the store closes', async () => {
+    const store = new SqliteEventStore(join(dir, 'close.sqlite'), 50, 'FULL', { writerThread: true });
+    await store.append('s-c', evs(2), 'no_stream');
+    const drain = (sub: Subscription) =>
+      (async () => {
+        let n = 0;
+        for await (const _ of sub) n++;
+        return n;
+      })();
+    const a = store.subscribeToAll({ fromPosition: 'start' });
+    const b = store.subscribeToAll({ fromPosition: 'start' });
+    const [ends, endsWithStore] = [drain(a), drain(b)];
+    await new Promise((r) => setTimeout(r, 100));
+    await a.close();
+    expect(await ends).toBe(2);
+    await store.close();
+    expect(await endsWithStore).toBe(2);
+  }, 20_000);
 });

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
@@ -18,6 +17,7 @@ import {
 } from './event-store.port';
 import { Fence, currentFence } from './fence';
 import { SqliteWriterThread, WireAppend, WireOutcome, makeAppender, outcomeToResult, toWireEvents } from './sqlite-append';
+import { LiveReader, RawRow, SqliteTail, rawToRecorded, rowMatcher } from './sqlite-tail';
 
 interface Row {
   position: number;
@@ -56,7 +56,8 @@ interface PendingAppend {
 export class SqliteEventStore implements EventStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
-  private readonly appended = new EventEmitter();
+  /** The shared live read of the subscriptions at the head (sqlite-tail.ts). */
+  private readonly tail: SqliteTail;
   private closed = false;
   private readonly stmts;
   private commitInline: ((batch: WireAppend[]) => WireOutcome[]) | null = null;
@@ -94,7 +95,6 @@ export class SqliteEventStore implements EventStore {
         created   TEXT NOT NULL,
         UNIQUE (stream_id, revision)
       );`);
-    this.appended.setMaxListeners(0);
     this.stmts = {
       head: this.db.prepare<[string], { rev: number | null }>('SELECT max(revision) AS rev FROM events WHERE stream_id = ?'),
       byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
@@ -112,6 +112,7 @@ export class SqliteEventStore implements EventStore {
         .raw(true),
       maxPos: this.db.prepare<[], { pos: number | null }>('SELECT max(position) AS pos FROM events'),
     };
+    this.tail = new SqliteTail((after, limit) => this.stmts.all.all(after, limit), pollMs);
     // Group commit: the appends of one event-loop turn share one transaction and one fsync (see
     // makeAppender), made here or, with `writerThread`, on the writer thread while this loop goes on.
     if (options.writerThread && path !== ':memory:') this.writer = new SqliteWriterThread(path, synchronous);
@@ -133,14 +134,14 @@ export class SqliteEventStore implements EventStore {
         for (const p of batch) p.reject(err as Error);
         return;
       }
-      this.settle(batch, outcomes);
+      this.settle(batch, outcomes, wire);
       return;
     }
     this.inFlight = true;
     this.writer
       .commit(wire)
       .then(
-        (outcomes) => this.settle(batch, outcomes),
+        (outcomes) => this.settle(batch, outcomes, wire),
         (err: Error) => {
           for (const p of batch) p.reject(err);
         },
@@ -152,17 +153,22 @@ export class SqliteEventStore implements EventStore {
       });
   };
 
-  private settle(batch: PendingAppend[], outcomes: WireOutcome[]) {
-    let last = 0n;
+  private settle(batch: PendingAppend[], outcomes: WireOutcome[], wire: WireAppend[]) {
+    // the rows this batch wrote, as the table holds them (in position order: the appends commit in batch order)
+    const written: RawRow[] = [];
     batch.forEach((p, i) => {
-      const r = outcomeToResult(outcomes[i]);
+      const o = outcomes[i];
+      const r = outcomeToResult(o);
       if (r instanceof Error) p.reject(r);
-      else {
-        p.resolve(r);
-        if (r.position > last) last = r.position;
+      else p.resolve(r);
+      if (o.ok && o.created !== undefined) {
+        const { streamId, events } = wire[i];
+        const first = o.position - events.length + 1;
+        const firstRevision = o.revision - events.length + 1;
+        events.forEach((e, k) => written.push([first + k, e.id, streamId, firstRevision + k, e.type, e.data, e.metadata, o.created!]));
       }
     });
-    if (last > 0n) this.appended.emit('append', last);
+    if (written.length) this.tail.committed(written);
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -182,12 +188,24 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? Number.MAX_SAFE_INTEGER;
-    const rows =
-      options.direction === 'backwards'
-        ? this.stmts.bwd.all(streamId, options.fromRevision === undefined ? Number.MAX_SAFE_INTEGER : Number(options.fromRevision), limit)
-        : this.stmts.fwd.all(streamId, Number(options.fromRevision ?? 0n), limit);
-    if (rows.length === 0 && this.stmts.head.get(streamId)?.rev == null) throw new StreamNotFoundError(streamId);
-    return rows.map(toRecorded);
+    if (options.direction === 'backwards') {
+      const rows = this.stmts.bwd.all(streamId, options.fromRevision === undefined ? Number.MAX_SAFE_INTEGER : Number(options.fromRevision), limit);
+      if (rows.length === 0 && this.stmts.head.get(streamId)?.rev == null) throw new StreamNotFoundError(streamId);
+      return rows.map(toRecorded);
+    }
+    // Forwards, the row before `fromRevision` is read too (and dropped): it proves that the stream exists
+    // without a second query when nothing follows it (issue 16: a command on a cached aggregate reads from
+    // its head + 1). Revisions start at 0 and have no gaps, so from 0 an empty read means no stream.
+    const from = Number(options.fromRevision ?? 0n);
+    const before = from > 0 ? 1 : 0;
+    const rows = this.stmts.fwd.all(streamId, from - before, Math.min(limit + before, Number.MAX_SAFE_INTEGER));
+    if (before && rows.length && rows[0].revision === from - 1) rows.shift();
+    else if (rows.length === 0) {
+      // from 0 with a count, no row means no stream; otherwise the head tells
+      const exists = !before && limit > 0 ? false : this.stmts.head.get(streamId)?.rev != null;
+      if (!exists) throw new StreamNotFoundError(streamId);
+    }
+    return rows.slice(0, limit).map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -242,21 +260,50 @@ export class SqliteEventStore implements EventStore {
     const store = this;
     let stopped = false;
     let wake: (() => void) | null = null;
-    const onAppend = () => wake?.();
-    this.appended.on('append', onAppend);
-    const closeSignal = () => wake?.();
-    this.appended.on('close', closeSignal);
     const read = this.filteredRead(options.filter);
+    // at the head, the subscription is one of the tail's readers (sqlite-tail.ts): it waits for its queue
+    const reader: LiveReader = { from: 0, matches: rowMatcher(options.filter), queue: [], taken: 0, detached: false, wake: () => wake?.() };
+    let live = false;
 
     async function* iterate(): AsyncGenerator<RecordedEvent> {
       let from: number;
       if (options.fromPosition === 'end') from = Number(await store.headPosition());
       else if (options.fromPosition === 'start' || options.fromPosition === undefined) from = 0;
       else from = Number(options.fromPosition);
+      let reported = -1;
       try {
         while (!stopped && !store.closed) {
-          // A window of positions at a time, so that a filter matching little never scans the whole
-          // log in one go; the event loop gets a turn between windows (catch-up never goes deaf).
+          if (live) {
+            // what the tail queued, in order; it may queue more while an event is out
+            const queue = reader.queue;
+            while (reader.taken < queue.length) {
+              yield queue[reader.taken++];
+              if (stopped) return;
+              // a consumer that stays a little behind never empties its queue: drop what it has taken
+              if (reader.taken >= BATCH) {
+                queue.splice(0, reader.taken);
+                reader.taken = 0;
+              }
+            }
+            queue.length = 0;
+            reader.taken = 0;
+            if (reader.from > reported) options.onProgress?.(BigInt((reported = reader.from)));
+            if (reader.detached) {
+              // let go by the tail (its queue grew too long): reads by itself again from where it was
+              live = false;
+              from = reader.from;
+              continue;
+            }
+            await new Promise<void>((resolve) => {
+              wake = () => {
+                wake = null;
+                resolve();
+              };
+            });
+            continue;
+          }
+          // Catch-up: a window of positions at a time, so that a filter matching little never scans the
+          // whole log in one go; the event loop gets a turn between windows (catch-up never goes deaf).
           const head = store.stmts.maxPos.get()?.pos ?? 0;
           const to = Math.min(head, from + SCAN_WINDOW);
           const rows = to > from ? read(from, to, BATCH) : [];
@@ -267,24 +314,18 @@ export class SqliteEventStore implements EventStore {
           }
           from = rows.length === BATCH ? rows[rows.length - 1][0] : to;
           if (stopped) return;
-          options.onProgress?.(BigInt(from));
-          if (from < head) {
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            continue;
+          options.onProgress?.(BigInt((reported = from)));
+          if (from >= head) {
+            // at the head: the tail hands it what comes next
+            reader.from = from;
+            reader.queue = [];
+            reader.taken = 0;
+            live = store.tail.attach(reader);
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(done, store.pollMs);
-            function done() {
-              clearTimeout(timer);
-              wake = null;
-              resolve();
-            }
-            wake = done;
-          });
+          if (!live) await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } finally {
-        store.appended.off('append', onAppend);
-        store.appended.off('close', closeSignal);
+        store.tail.detach(reader);
       }
     }
     const gen = iterate();
@@ -308,24 +349,9 @@ export class SqliteEventStore implements EventStore {
       else await new Promise<void>((resolve) => this.idle.push(resolve));
     }
     await this.writer?.close();
-    this.appended.emit('close');
+    this.tail.close();
     this.db.close();
   }
-}
-
-type RawRow = [number, string, string, number, string, string, string, string];
-
-function rawToRecorded(r: RawRow): RecordedEvent {
-  return {
-    id: r[1],
-    streamId: r[2],
-    revision: BigInt(r[3]),
-    position: BigInt(r[0]),
-    type: r[4],
-    data: JSON.parse(r[5]),
-    metadata: JSON.parse(r[6]),
-    created: r[7],
-  };
 }
 
 function toRecorded(row: Row): RecordedEvent {
