@@ -9,6 +9,7 @@ import { InsufficientFundsError, type ExchangePort, type ExchangeProvider } from
 import type { BotConfig } from '@gridrocket/bots';
 import { until } from '@gridrocket/shared/testing/until';
 import { ORDERS_IN_FLIGHT } from '@gridrocket/trading';
+import { runningReactors } from '@gridrocket/read-store';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);
@@ -136,6 +137,33 @@ describe('runner: a start places its ladder together and reports BotStarted in t
 
     expect(appendsOf(id)).toEqual([['BotStartRequested'], ['BotStarted']]);
     expect(venue.placements).toBe(placed);
+  });
+
+  it('given a bot whose commands this process decided, when it is started, stopped and deleted, then the runner reads none of its stream again', async () => {
+    const id = await world.create('u1', 'Spot', ladder(5));
+    const reads: string[] = [];
+    const readStream = world.events.readStream.bind(world.events);
+    jest.spyOn(world.events, 'readStream').mockImplementation((streamId, options) => {
+      if (streamId === `bot-${id}`) reads.push(JSON.stringify(options ?? {}, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+      return readStream(streamId, options);
+    });
+    const appended = (type: string) => appendsOf(id).flat().includes(type);
+
+    await world.run({ type: 'StartBot', botId: id, userId: 'u1' }, 'u1');
+    await until('the bot started', async () => appended('BotStarted'));
+    await world.run({ type: 'StopBot', botId: id, userId: 'u1', cancelAllOrders: true }, 'u1');
+    await until('the bot stopped', async () => appended('BotStopped'));
+    await world.run({ type: 'DeleteBot', botId: id, userId: 'u1' }, 'u1');
+    await until('the bot deleted', async () => appended('BotDeleted'));
+    // the runner has handled every lifecycle event, the delete included, once its reactor is past the head
+    const head = await world.events.headPosition();
+    await until('the runner handled them all', async () => runningReactors(world.reads).some((r) => r.name === 'grid-runner' && r.position >= head));
+
+    // every lifecycle event was handled on the state the command that appended it had folded: before
+    // issue 16's change each of the five (start and stop requested, started, stopped, deleted) read it again
+    expect(reads).toEqual([]);
+    const port = await world.paper.for({ userId: 'u1', exchange: 'Binance', market: 'spot' });
+    expect(await port.openOrders('BTCUSDT')).toEqual([]);
   });
 
   it('given a venue that refuses one placement of the ladder, when the bot starts, then the others are recorded (without BotStarted), cancelled, and the start fails with the reason', async () => {

@@ -88,13 +88,21 @@ export function setFoldedStateLimit(store: EventStore, limit: number): void {
 /**
  * The stream's current state: the cached fold caught up with the events after its revision (one
  * indexed read, usually empty), or a full read on a miss. Null when the stream does not exist.
+ *
+ * `atLeast`: a reader that only needs a state that has folded this revision (a reactor handling the
+ * event at that revision, which will be handed every later event of the stream too) takes the fold in
+ * memory without the read when it has got that far (issue 16: the runner read every bot's stream again
+ * on each lifecycle event, although the command that appended it had just folded it).
  */
 export async function loadState<E extends { type: string; data: unknown }, S>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>,
+  options: { atLeast?: bigint } = {},
 ): Promise<{ state: S; revision: bigint } | null> {
-  const folded = await catchUp(cacheOf(store), store, streamId, decider);
+  const cache = cacheOf(store);
+  const known = options.atLeast === undefined ? undefined : cache.get(streamId, decider);
+  const folded = known && known.revision >= options.atLeast! ? known : await catchUp(cache, store, streamId, decider);
   return folded && { state: folded.state as S, revision: folded.revision };
 }
 

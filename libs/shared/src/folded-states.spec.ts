@@ -93,6 +93,21 @@ describe('executeCommand keeps folded states: a command does not re-read its str
     expect((await loadState(counted, 's', list))!.state.items).toEqual([0, 1, 2]);
   });
 
+  it('gives a reader that needs only a given revision the fold in memory without a read, and reads when the fold is behind it', async () => {
+    for (let i = 0; i < 3; i++) await executeCommand(counted, 's', list, { type: 'Add', n: i }, ctx);
+    // a reactor handling the event at revision 2 (this process's own): the fold has it
+    expect((await loadState(counted, 's', list, { atLeast: 2n }))!.state.items).toEqual([0, 1, 2]);
+    expect(reads).toEqual([]);
+    // another process appends revision 3; a reactor handling it needs that revision: caught up by a read
+    await store.append('s', [{ id: randomUUID(), type: 'Added', data: { n: 30 }, metadata: { userId: 'x', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 } }], 2n);
+    const r = await loadState(counted, 's', list, { atLeast: 3n });
+    expect(r).toMatchObject({ revision: 3n, state: { items: [0, 1, 2, 30] } });
+    expect(reads).toEqual([{ from: 3n }]);
+    // without the hint a load still checks the store (one indexed read, empty here)
+    await loadState(counted, 's', list);
+    expect(reads).toHaveLength(2);
+  });
+
   it('re-reads the whole stream every time when the cache is off (the comparison)', async () => {
     setFoldedStateLimit(counted, 0);
     for (let i = 0; i < 5; i++) await executeCommand(counted, 's', list, { type: 'Add', n: i }, ctx);

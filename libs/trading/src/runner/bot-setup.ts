@@ -31,6 +31,7 @@ export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTa
     host,
   );
   task.fillsSinceMs = fillsSince(info, mode);
+  task.runEvent = info.runEvent;
   return task;
 }
 

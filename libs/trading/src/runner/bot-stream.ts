@@ -23,20 +23,31 @@ const STOP_LOOKBACK = 32;
  * its current run the runner's work is caused by, each read by itself: neither a long history nor a
  * long run is re-read (issue 16; a bot that ran for weeks has tens of thousands of events in its run).
  * Null when the bot is absent, deleted, stopped, or was never started.
+ *
+ * `trigger`: the event of the bot's stream being reacted to. Every later event of the stream is reacted
+ * to as well, so a state that has folded the trigger is enough (no read when the fold in memory has),
+ * and the trigger is not read again when it is the run's start request or the latest stop request.
+ * `runEvent`: the start request of the run a task here already runs (not read again either).
  */
-export async function readBotRun(store: EventStore, botId: string): Promise<BotRun | null> {
+export async function readBotRun(store: EventStore, botId: string, trigger?: RecordedEvent, known: { runEvent?: RecordedEvent | null } = {}): Promise<BotRun | null> {
   const streamId = `bot-${botId}`;
-  const folded = await loadState(store, streamId, botDecider);
+  const folded = await loadState(store, streamId, botDecider, { atLeast: trigger?.revision });
   const state = folded?.state;
   // a stopped bot needs nothing more (the runner treats it as absent: lets a task go, does nothing)
   if (!folded || !state || state.kind !== 'live' || state.run < 0 || state.status === 'stopped') return null;
   const runRevision = BigInt(state.run);
   try {
-    const [runEvent] = await store.readStream(streamId, { fromRevision: runRevision, maxCount: 1 });
+    const given = [trigger, known.runEvent].find((e) => e?.revision === runRevision && e.type === 'BotStartRequested');
+    const [runEvent] = given ? [given] : await store.readStream(streamId, { fromRevision: runRevision, maxCount: 1 });
     if (!runEvent || runEvent.revision !== runRevision) return null;
     // only a stopping bot has a stop request in its run, and only what the state has folded counts (a
     // stop request appended since is the next sync's work): the latest one up to the folded revision
-    const stopEvent = state.status === 'stopping' ? await latestStopRequest(store, streamId, runRevision, folded.revision) : null;
+    const stopEvent =
+      state.status !== 'stopping'
+        ? null
+        : trigger?.type === 'BotStopRequested' && trigger.revision === folded.revision
+          ? trigger
+          : await latestStopRequest(store, streamId, runRevision, folded.revision);
     return { bot: state, runEvent, stopEvent };
   } catch (err) {
     if (err instanceof StreamNotFoundError) return null;

@@ -6,6 +6,7 @@
  * fills, reconciles, stops and hand-overs of one bot never interleave. Before every exchange call and
  * every record the task checks that its runner still owns the bot.
  */
+import type { RecordedEvent } from '@gridrocket/event-store';
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
 import type { RunBook, RunnerReport, TradingEvent } from '@gridrocket/bots';
@@ -96,6 +97,8 @@ export class BotTask {
   pendingFills: ExchangeFill[] = [];
   /** Exchange time from which missed fills are fetched. */
   fillsSinceMs = 0;
+  /** The start request of the run this task runs (a stop of an attached task does not read it again). */
+  runEvent: RecordedEvent | null = null;
   started = false;
   /** Prepared and recovered: safe to converge. */
   ready = false;

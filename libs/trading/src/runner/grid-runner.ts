@@ -136,7 +136,20 @@ export class GridRunner implements TaskHost {
     const botId = event.streamId.slice('bot-'.length);
     const active = event.type === 'BotStartRequested' || event.type === 'BotStarted' || event.type === 'BotStopRequested';
     await this.index.write(botId, Number(event.revision), active, event.position);
-    if (this.o.ownership.owns(botId)) await this.sync(botId);
+    if (this.o.ownership.owns(botId)) await this.sync(botId, event);
+  }
+
+  /**
+   * Whether the lifecycle event asks nothing of this runner (issue 16: no read, no converge for it).
+   * Every later event of the bot is reacted to as well, so only what THIS event could change counts:
+   * - its own BotStarted, while the task that reported it runs the bot here;
+   * - an end (stopped, failed, start failed, deleted) while no task of the bot is attached here: there
+   *   is nothing to let go, and a new run would begin with a start request of its own.
+   */
+  private asksNothing(botId: string, event: RecordedEvent): boolean {
+    const task = this.tasks.get(botId);
+    if (event.type === 'BotStarted') return !!task && task.started && task.ready && (event.data as { pid?: number }).pid === this.pid;
+    return !task && (event.type === 'BotStopped' || event.type === 'BotFailed' || event.type === 'BotStartFailed' || event.type === 'BotDeleted');
   }
 
 
@@ -174,15 +187,18 @@ export class GridRunner implements TaskHost {
     return next;
   }
 
-  /** Does what the bot's current lifecycle state asks. Idempotent. */
-  sync(botId: string): Promise<void> {
-    return this.serial(botId, () => this.syncNow(botId));
+  /** Does what the bot's current lifecycle state asks (`trigger`: the event reacted to). Idempotent. */
+  sync(botId: string, trigger?: RecordedEvent): Promise<void> {
+    return this.serial(botId, () => this.syncNow(botId, trigger));
   }
 
-  private async syncNow(botId: string): Promise<void> {
+  private async syncNow(botId: string, trigger?: RecordedEvent): Promise<void> {
     if (!this.running || !this.o.ownership.owns(botId)) return;
-    const info = await readBotRun(this.o.events, botId);
+    // decided in the lane, after what came before it (a start still booting has not reported yet)
+    if (trigger && this.asksNothing(botId, trigger)) return;
     let task = this.tasks.get(botId);
+    const info = await readBotRun(this.o.events, botId, trigger, { runEvent: task?.runEvent });
+    task = this.tasks.get(botId);
     const status = info?.bot.status ?? 'stopped';
     if (task && (!info || task.id.run !== info.bot.run || !ACTIVE_STATUSES.has(status))) {
       this.release(task); // another run, or stopped/failed/deleted elsewhere: let it go
