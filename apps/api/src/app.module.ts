@@ -9,6 +9,7 @@ import { AppConfig } from '@gridrocket/shared/runtime';
 import { TradingModule } from '@gridrocket/trading/nest';
 import { ChartModule } from '@gridrocket/trading/nest';
 import { AdapterOverrides, InfrastructureModule } from './infrastructure.module';
+import { IdempotencyModule } from './idempotency.interceptor';
 import { PushModule } from './push.gateway';
 import { SystemController } from './system.controller';
 
@@ -22,6 +23,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         StreamingModule,
         PushModule,
+        IdempotencyModule,
         IdentityModule,
         BotsModule,
         CredentialsModule,

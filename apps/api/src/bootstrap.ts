@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { INestApplication, LogLevel } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
@@ -12,13 +12,11 @@ import { constants as zlibConstants } from 'node:zlib';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
-import { READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
-import { AllExceptionsFilter, sameUserQueryInterceptor, toHttpError } from '@gridrocket/shared/http';
+import { AppConfig } from '@gridrocket/shared/runtime';
+import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
 import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
 import type { AdapterOverrides } from './infrastructure.module';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { serveDashboard } from './static-assets';
 
 export interface RunningApp {
@@ -114,12 +112,9 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   app.use(csrfMiddleware(config.cookieSecure));
   app.setGlobalPrefix('api');
   app.useGlobalFilters(new AllExceptionsFilter());
-  // After the guards: a userId in the query string that is not the session user's is 403 on every
-  // route; creates marked @Idempotent() honour the Idempotency-Key header.
-  app.useGlobalInterceptors(
-    sameUserQueryInterceptor(),
-    new IdempotencyInterceptor(app.get(Reflector), app.get<ReadStore>(READ_STORE), app.get<Keyring>(KEYRING_TOKEN).deriveKey('idempotency')),
-  );
+  // No global interceptor (issue 16: each puts every request through Nest's interceptor chain). A userId
+  // in the query string that is not the session user's is 403 on every route (SessionGuard); creates
+  // marked @Idempotent() honour the Idempotency-Key header (IdempotencyModule, in AppModule).
   app.enableShutdownHooks();
 
   const doc = SwaggerModule.createDocument(

@@ -1,11 +1,13 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Global, Injectable, Module, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash, createHmac } from 'node:crypto';
-import { Observable, from, of, switchMap, tap, catchError, throwError } from 'rxjs';
+import { Observable, from, of, switchMap, catchError, throwError } from 'rxjs';
 import { updateDoc } from '@gridrocket/identity';
 import type { ReadStore } from '@gridrocket/read-store';
 import { AppError, ValidationError } from '@gridrocket/shared';
-import { AppRequest, IDEMPOTENCY_HEADER, IDEMPOTENT } from '@gridrocket/shared/http';
+import { AppRequest, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IDEMPOTENT } from '@gridrocket/shared/http';
+import { READ_STORE } from '@gridrocket/read-store';
+import { KEYRING_TOKEN, type Keyring } from '@gridrocket/shared/runtime';
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
 const KEY = /^[\x21-\x7e]{1,200}$/;
@@ -139,3 +141,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     await updateDoc<IdempotencyDoc, void>(this.store, IDEMPOTENCY_COLLECTION, id, (doc) => ({ next: doc?.state === 'pending' ? null : undefined, result: undefined }));
   }
 }
+
+/** Provides the app's IdempotencyInterceptor to the routes marked @Idempotent() (IdempotencyGate). */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: IDEMPOTENCY_HANDLER,
+      inject: [Reflector, READ_STORE, KEYRING_TOKEN],
+      useFactory: (reflector: Reflector, store: ReadStore, keyring: Keyring) => new IdempotencyInterceptor(reflector, store, keyring.deriveKey('idempotency')),
+    },
+  ],
+  exports: [IDEMPOTENCY_HANDLER],
+})
+export class IdempotencyModule {}

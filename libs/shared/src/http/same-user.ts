@@ -1,4 +1,3 @@
-import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { AppRequest } from './request-context';
 import { ForbiddenError } from '../errors';
 
@@ -29,18 +28,11 @@ export function queryUserIds(url: string): string[] {
 }
 
 /**
- * A global interceptor (it runs after the guards, so the session user is known): on every route, a
- * `userId` in the query string that is not the session user's is 403, whether or not the handler reads
- * it and whatever the body says.
+ * On every route with a session user (SessionGuard calls it as soon as the user is known): a `userId`
+ * in the query string that is not the session user's is 403, whether or not the handler reads it and
+ * whatever the body says. (Issue 16: it was a global Nest interceptor, and any global interceptor puts
+ * every request through Nest's interceptor chain: 16 % more commands/s without the two there were.)
  */
-export function sameUserQueryInterceptor(): NestInterceptor {
-  return {
-    intercept(context: ExecutionContext, next: CallHandler) {
-      if (context.getType() === 'http') {
-        const req = context.switchToHttp().getRequest<AppRequest>();
-        if (req.user) for (const value of queryUserIds(req.originalUrl ?? req.url)) assertSameUser(req.user.uid, value);
-      }
-      return next.handle();
-    },
-  };
+export function assertSameUserQuery(req: Pick<AppRequest, 'originalUrl' | 'url'>, sessionUid: string): void {
+  for (const value of queryUserIds(req.originalUrl ?? req.url)) assertSameUser(sessionUid, value);
 }
