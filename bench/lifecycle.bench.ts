@@ -26,11 +26,16 @@ function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<num
  * create + start + stop + delete over HTTP on the embedded stack, by `workers`
  * concurrent users, each waiting for the pushes as the dashboard does.
  */
-export async function httpCommands(cycles: number, workers: number): Promise<Figure[]> {
+export async function httpCommands(cycles: number, workers: number, options: { floor?: boolean } = {}): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gr-bench-'));
   // The server runs as its own process (as `npm start` does), so the load generator does not share its core.
   // BENCH_TARGET points the load at a server that is already running (e.g. one being profiled).
-  const server = process.env.BENCH_TARGET ? null : await spawnServer(dataDir, { LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') });
+  // `floor`: the same load on bare Express + socket.io with no work behind it (floor-server.ts).
+  const server = options.floor
+    ? await spawnServer(dataDir, {}, { main: join(__dirname, 'floor-server.js') })
+    : process.env.BENCH_TARGET
+      ? null
+      : await spawnServer(dataDir, { LOG_LEVEL: 'error', WEB_DIST: join(dataDir, 'none') });
   const app = { url: process.env.BENCH_TARGET ?? server!.url };
   try {
     const users = await Promise.all(
@@ -77,17 +82,18 @@ export async function httpCommands(cycles: number, workers: number): Promise<Fig
     const seconds = (performance.now() - started) / 1000;
     const serverCpu = server && serverCpu0 !== null ? processCpuSeconds(server.proc.pid)! - serverCpu0 : null;
     const clientCpu = process.cpuUsage(clientCpu0);
-    const who = workers === 1 ? '1 user' : `${workers} users at once`;
+    const who = (workers === 1 ? '1 user' : `${workers} users at once`) + (options.floor ? ', FLOOR (bare Express + socket.io, no work)' : '');
+    const aimed = workers === 32 && !options.floor;
     users.forEach((u) => {
       u.socket.close();
       u.c.close();
     });
     return [
-      { name: `HTTP commands create/start/stop/delete, ${who}`, value: round(latencies.length / seconds, 0), unit: 'commands/s', aim: workers === 32 ? '≥ 2000' : undefined },
+      { name: `HTTP commands create/start/stop/delete, ${who}`, value: round(latencies.length / seconds, 0), unit: 'commands/s', aim: aimed ? '≥ 2000' : undefined },
       { name: `HTTP command latency p50, ${who}`, value: round(percentile(latencies, 50), 2), unit: 'ms' },
       { name: `HTTP command latency p99, ${who}`, value: round(percentile(latencies, 99), 2), unit: 'ms' },
       { name: `push latency start/stop request → bot:status p50, ${who}`, value: round(percentile(pushes, 50), 2), unit: 'ms' },
-      { name: `push latency start/stop request → bot:status p99, ${who}`, value: round(percentile(pushes, 99), 2), unit: 'ms', aim: workers === 32 ? '≤ 25' : undefined },
+      { name: `push latency start/stop request → bot:status p99, ${who}`, value: round(percentile(pushes, 99), 2), unit: 'ms', aim: aimed ? '≤ 25' : undefined },
       // Where the time goes (same run): CPU per command of the server process (every thread) and of the
       // load generator. On 2 cores, N commands/s need (server + generator) × N ≤ 2 CPU-seconds per second.
       ...(serverCpu === null
@@ -120,5 +126,8 @@ export async function lifecycleBench(options: { cycles: number; workers: number 
     ...(await httpCommands(Math.min(300, options.cycles), 1)),
     ...(options.workers > 8 ? await httpCommands(Math.min(1000, options.cycles), 8) : []),
     ...(await httpCommands(options.cycles, options.workers)),
+    // the same load with nothing behind it, in the same run: what HTTP, socket.io and the load generator
+    // cost by themselves on this machine; everything the product costs above it is its own work
+    ...(await httpCommands(options.cycles, options.workers, { floor: true })),
   ];
 }

@@ -31,7 +31,7 @@ export async function spawnServer(
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.startTimeoutMs ?? 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const m = /GridRocket listening on (http:\/\/[^\s]+)/.exec(output);
+      const m = / listening on (http:\/\/[^\s]+)/.exec(output);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
