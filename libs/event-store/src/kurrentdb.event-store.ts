@@ -1,19 +1,5 @@
-import {
-  BACKWARDS,
-  END,
-  FORWARDS,
-  KurrentDBClient,
-  START,
-  StreamNotFoundError as KStreamNotFound,
-  StreamDeletedError as KStreamDeleted,
-  WrongExpectedVersionError as KWrongVersion,
-  jsonEvent,
-  streamNameFilter,
-  excludeSystemEvents,
-  type AllStreamResolvedEvent,
-  type ResolvedEvent,
-  type Position,
-} from '@kurrent/kurrentdb-client';
+import type * as Kurrent from '@kurrent/kurrentdb-client';
+import type { AllStreamResolvedEvent, KurrentDBClient, Position, ResolvedEvent } from '@kurrent/kurrentdb-client';
 import {
   AppendResult,
   EventMetadata,
@@ -34,6 +20,13 @@ import {
 import { FencedError, currentFence } from './fence';
 
 /**
+ * The client library, loaded when the first KurrentDB store is built: 70 ms of module loading that a
+ * process on the embedded SQLite store (and every projection-rebuild worker) no longer pays (issue 16).
+ */
+let loaded: typeof Kurrent | null = null;
+const kurrent = (): typeof Kurrent => (loaded ??= require('@kurrent/kurrentdb-client') as typeof Kurrent);
+
+/**
  * Production event store: KurrentDB (formerly EventStoreDB) through its
  * maintained gRPC client `@kurrent/kurrentdb-client`, the successor of
  * `@eventstore/db-client`. The global `position` is KurrentDB's commit position.
@@ -43,7 +36,7 @@ export class KurrentDbEventStore implements EventStore {
   private readonly client: KurrentDBClient;
 
   constructor(connectionString: string) {
-    this.client = KurrentDBClient.connectionString(connectionString);
+    this.client = kurrent().KurrentDBClient.connectionString(connectionString);
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -62,16 +55,16 @@ export class KurrentDbEventStore implements EventStore {
     try {
       const result = await this.client.appendToStream(
         streamId,
-        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata as never })),
+        events.map((e) => kurrent().jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: e.metadata as never })),
         { streamState: expected },
       );
       return { nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? 0n };
     } catch (err) {
-      if (err instanceof KWrongVersion) {
+      if (err instanceof kurrent().WrongExpectedVersionError) {
         const actual = typeof err.actualState === 'bigint' ? err.actualState : 'no_stream';
         throw new WrongExpectedVersionError(streamId, expected, actual);
       }
-      if (err instanceof KStreamDeleted) throw new StreamDeletedError(streamId);
+      if (err instanceof kurrent().StreamDeletedError) throw new StreamDeletedError(streamId);
       throw err;
     }
   }
@@ -81,16 +74,16 @@ export class KurrentDbEventStore implements EventStore {
     try {
       const backwards = options.direction === 'backwards';
       for await (const resolved of this.client.readStream(streamId, {
-        fromRevision: options.fromRevision ?? (backwards ? END : START),
-        direction: backwards ? BACKWARDS : FORWARDS,
+        fromRevision: options.fromRevision ?? (backwards ? kurrent().END : kurrent().START),
+        direction: backwards ? kurrent().BACKWARDS : kurrent().FORWARDS,
         maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
       })) {
         const e = toRecorded(resolved);
         if (e) out.push(e);
       }
     } catch (err) {
-      if (err instanceof KStreamNotFound) throw new StreamNotFoundError(streamId);
-      if (err instanceof KStreamDeleted) throw new StreamDeletedError(streamId);
+      if (err instanceof kurrent().StreamNotFoundError) throw new StreamNotFoundError(streamId);
+      if (err instanceof kurrent().StreamDeletedError) throw new StreamDeletedError(streamId);
       throw err;
     }
     return out;
@@ -101,10 +94,10 @@ export class KurrentDbEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     const max = options.maxCount ?? Number.MAX_SAFE_INTEGER;
     for await (const resolved of this.client.readAll({
-      fromPosition: from === undefined || from === 0n ? START : position(from),
-      direction: FORWARDS,
+      fromPosition: from === undefined || from === 0n ? kurrent().START : position(from),
+      direction: kurrent().FORWARDS,
       maxCount: max + 1,
-      filter: excludeSystemEvents(),
+      filter: kurrent().excludeSystemEvents(),
     })) {
       const e = toRecorded(resolved);
       if (!e || (from !== undefined && e.position <= from)) continue; // KurrentDB reads from a position inclusively
@@ -117,7 +110,7 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   async headPosition(): Promise<bigint> {
-    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, filter: excludeSystemEvents() })) {
+    for await (const resolved of this.client.readAll({ fromPosition: kurrent().END, direction: kurrent().BACKWARDS, maxCount: 1, filter: kurrent().excludeSystemEvents() })) {
       return resolved.event?.position?.commit ?? 0n;
     }
     return 0n;
@@ -127,8 +120,8 @@ export class KurrentDbEventStore implements EventStore {
     const from = options.fromPosition;
     const prefixes = options.filter?.streamPrefixes;
     const sub = this.client.subscribeToAll({
-      fromPosition: from === undefined || from === 'start' || from === 0n ? START : from === 'end' ? END : position(from),
-      filter: prefixes?.length ? streamNameFilter({ prefixes }) : excludeSystemEvents(),
+      fromPosition: from === undefined || from === 'start' || from === 0n ? kurrent().START : from === 'end' ? kurrent().END : position(from),
+      filter: prefixes?.length ? kurrent().streamNameFilter({ prefixes }) : kurrent().excludeSystemEvents(),
     });
     async function* iterate(): AsyncGenerator<RecordedEvent> {
       for await (const resolved of sub) {
