@@ -104,7 +104,7 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
       await client.join(room(uid));
       // From here on, a session that ends disconnects this socket (onModuleInit). One more read closes
       // the window in which it could have ended before the socket was marked with it.
-      const again = await this.sessions.resolveId(sessionId);
+      const again = await this.sessions.resolveId(sessionId, { fresh: true });
       if (!again || again.session.uid !== uid) return this.refuse(client, 'Signed out');
       client.data.expiresAt = again.expiresAt;
       client.data.checkedAt = Date.now();
@@ -199,7 +199,7 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
 
   /** Reads the session; a live one is noted on its sockets (expiry, time of the read). */
   private async checkSession(sessionId: string, uid: string): Promise<boolean> {
-    const resolved = await this.sessions.resolveId(sessionId);
+    const resolved = await this.sessions.resolveId(sessionId, { fresh: true });
     if (resolved?.session.uid !== uid) return false;
     const checkedAt = Date.now();
     for (const socket of this.socketsOf(uid)) {

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
-import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { AppliedChange, Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
 import { CommandContext, UnauthorizedError, fold } from '@gridrocket/shared';
 import { QuotaExceededError, SessionUser } from '@gridrocket/shared/http';
@@ -17,11 +17,27 @@ export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** How long a resolved session is served from memory at most (a second line: its end is seen at once). */
+const RECENT_MS = 1_000;
+/** Sessions kept in memory at most. */
+const RECENT_MAX = 10_000;
+
 /** Registration, sign-in, sign-out and session lookup (event-sourced in `user-<uid>`). */
 @Injectable()
-export class SessionService {
+export class SessionService implements OnModuleInit, OnModuleDestroy {
   private readonly hasher: PasswordHasher;
   private readonly idKey: Buffer;
+  /**
+   * Sessions resolved in the last RECENT_MS (issue 16: two read-store reads on every request). Only while
+   * this process runs the projections on the embedded read store, which no other process writes: every
+   * change of a session or user document is then applied here, and drops what it changes from memory
+   * as soon as it is committed (`forget`), so an ended session is refused on the next request as before.
+   */
+  private readonly recent = new Map<string, { resolved: ResolvedSession; at: number }>();
+  private readonly keepsRecent: boolean;
+  /** Session and user changes applied so far: a read during which one was applied is not kept. */
+  private changes = 0;
+  private off: (() => void) | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -32,6 +48,24 @@ export class SessionService {
   ) {
     this.hasher = new PasswordHasher(keyring);
     this.idKey = keyring.deriveKey('user-id');
+    this.keepsRecent = config.projections && config.readStore.kind === 'sqlite';
+  }
+
+  onModuleInit() {
+    if (this.keepsRecent) this.off = this.projector.onChange((change) => this.forget(change));
+  }
+
+  onModuleDestroy() {
+    this.off?.();
+  }
+
+  /** A session or user document changed: whatever memory holds of it is dropped. */
+  private forget(change: AppliedChange) {
+    if (change.projection === 'sessions' || change.projection === 'users') this.changes++;
+    if (change.projection === 'sessions') this.recent.delete(change.id);
+    else if (change.projection === 'users') {
+      for (const [id, r] of this.recent) if (r.resolved.session.uid === change.id) this.recent.delete(id);
+    }
   }
 
   uidFor(email: string): string {
@@ -94,14 +128,30 @@ export class SessionService {
     return this.resolveId(sessionIdOf(token));
   }
 
-  /** The same, by session id (the token's digest): sockets re-check their session with it before each push. */
-  async resolveId(sessionId: string): Promise<ResolvedSession | null> {
+  /**
+   * The same, by session id (the token's digest): sockets re-check their session with it before each
+   * push. `fresh`: read from the store even when the session was resolved moments ago.
+   */
+  async resolveId(sessionId: string, options: { fresh?: boolean } = {}): Promise<ResolvedSession | null> {
+    const now = Date.now();
+    if (this.keepsRecent && !options.fresh) {
+      const hit = this.recent.get(sessionId);
+      if (hit && now - hit.at < RECENT_MS && hit.resolved.expiresAt > now) return { ...hit.resolved, session: { ...hit.resolved.session } };
+    }
+    const seen = this.changes;
     const session = await this.reads.get<SessionDoc>(SESSIONS, sessionId);
     const expiresAt = session ? Date.parse(session.expiresAt) : 0;
     if (!session || expiresAt <= Date.now()) return null;
     const user = await this.reads.get<UserDoc>(USERS, session.uid);
     if (!user) return null;
-    return { session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true }, user, expiresAt };
+    const resolved = { session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true }, user, expiresAt };
+    // what was read while the projector applied a session or user change is not kept: it may be the old value
+    if (this.keepsRecent && this.changes === seen) {
+      this.recent.delete(sessionId);
+      if (this.recent.size >= RECENT_MAX) this.recent.delete(this.recent.keys().next().value as string);
+      this.recent.set(sessionId, { resolved, at: now });
+    }
+    return { ...resolved, session: { ...resolved.session } };
   }
 
   /** Seals a password hash for storage in an event (argon2id, then AES-GCM under the master key). */
