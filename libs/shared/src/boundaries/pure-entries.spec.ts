@@ -70,8 +70,13 @@ describe('pure entries load no driver and no framework', () => {
     expect(offending(`@gridrocket/${ctx}`, NEST)).toEqual([]);
   });
 
+  it('the event store loads the KurrentDB client only when a KurrentDB store is built (issue 16: not in every rebuild worker)', () => {
+    expect(loaded['@gridrocket/event-store']).toContain('better-sqlite3');
+    expect(loaded['@gridrocket/event-store']).not.toContain('@kurrent/kurrentdb-client');
+  });
+
   it('the probe sees drivers and Nest where they are loaded (so the checks above can fail)', () => {
-    expect(offending('@gridrocket/shared/runtime', DRIVERS)).toEqual(expect.arrayContaining(['better-sqlite3', '@kurrent/kurrentdb-client']));
+    expect(offending('@gridrocket/shared/runtime', DRIVERS)).toEqual(expect.arrayContaining(['better-sqlite3']));
     expect(offending('@gridrocket/bots/nest', NEST)).toEqual(expect.arrayContaining(['@nestjs/core', '@nestjs/common']));
   });
 });
