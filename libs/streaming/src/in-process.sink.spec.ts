@@ -58,6 +58,18 @@ describe('in-process sink: the live tail', () => {
     expect(sink.published).toBe(4);
   });
 
+  it('keeps the newest `capacity` in order however often the window has turned, for snapshots and tails from the beginning', async () => {
+    const sink = new InProcessSink(3);
+    await sink.start(['gridrocket.bots']);
+    for (let n = 1; n <= 8; n++) await sink.publish([msg(n % 2 ? 'BotStarted' : 'BotStopped', n)]);
+    expect(sink.snapshot().map((m) => m.headers['event-id'])).toEqual(['e6', 'e7', 'e8']);
+    const fromStart = sink.tail({ fromBeginning: true, types: ['BotStarted'] });
+    const it = fromStart[Symbol.asyncIterator]();
+    expect((await it.next()).value.headers['event-id']).toBe('e7');
+    fromStart.close();
+    expect(sink.published).toBe(8);
+  });
+
   it('refuses a topic it was not started with', async () => {
     const sink = new InProcessSink();
     await sink.start(['a']);

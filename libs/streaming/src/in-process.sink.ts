@@ -23,7 +23,9 @@ export interface Tail extends AsyncIterable<StreamMessage> {
 export class InProcessSink implements EventSink {
   readonly kind = 'in-process';
   private readonly emitter = new EventEmitter();
+  /** The newest `capacity` messages: a ring (`next` is where the next one goes once it is full). */
   private readonly recent: StreamMessage[] = [];
+  private next = 0;
   private readonly created = new Set<string>();
   private offset = 0;
 
@@ -44,16 +46,20 @@ export class InProcessSink implements EventSink {
       if (!this.created.has(m.topic)) throw new Error(`Unknown topic ${m.topic}: start the sink with it`);
     }
     for (const m of messages) {
-      this.recent.push(m);
+      // a ring, not push + splice: the splice moved the whole window on every batch once it was full
+      if (this.recent.length < this.capacity) this.recent.push(m);
+      else if (this.capacity > 0) {
+        this.recent[this.next] = m;
+        this.next = (this.next + 1) % this.capacity;
+      }
       this.offset++;
       this.emitter.emit('message', m);
     }
-    if (this.recent.length > this.capacity) this.recent.splice(0, this.recent.length - this.capacity);
   }
 
   /** Messages published since start-up (at most `capacity`), oldest first. */
   snapshot(): StreamMessage[] {
-    return [...this.recent];
+    return [...this.recent.slice(this.next), ...this.recent.slice(0, this.next)];
   }
 
   get published(): number {
@@ -63,7 +69,7 @@ export class InProcessSink implements EventSink {
   tail(options: TailOptions = {}): Tail {
     const wanted = (m: StreamMessage) =>
       (!options.types?.length || options.types.includes(m.headers['event-type'])) && (!options.topics?.length || options.topics.includes(m.topic));
-    const queue: StreamMessage[] = options.fromBeginning ? this.recent.filter(wanted) : [];
+    const queue: StreamMessage[] = options.fromBeginning ? this.snapshot().filter(wanted) : [];
     let wake: (() => void) | null = null;
     let closed = false;
     const onMessage = (m: StreamMessage) => {

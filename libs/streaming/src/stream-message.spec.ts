@@ -34,6 +34,21 @@ describe('stream messages', () => {
     expect(m.key).toBe('credential-1');
   });
 
+  it('builds a message\'s value when it is first read, once, and without the secrets (issue 16)', () => {
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      const m = toStreamMessage(recorded('credential-1', { keySecret: 'shh', exchange: 'Kucoin' }));
+      expect(stringify).not.toHaveBeenCalled(); // nothing scrubbed or serialised for a message nobody reads
+      const first = m.value;
+      expect(m.value).toBe(first);
+      expect(stringify).toHaveBeenCalledTimes(1);
+      expect(JSON.parse(first)).toMatchObject({ data: { exchange: 'Kucoin' }, redacted: ['data.keySecret'] });
+      expect(first).not.toContain('shh');
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it('formats a line for the terminal', () => {
     const v = JSON.parse(toStreamMessage(recorded('bot-9', { pid: 1 })).value);
     expect(formatForTerminal(v)).toBe('2025-01-01T00:00:00.000Z  #42  bot-9@2  Something           user=u  corr=c  {"pid":1}');
