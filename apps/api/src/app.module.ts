@@ -9,7 +9,7 @@ import { AppConfig } from '@gridrocket/shared/runtime';
 import { TradingModule } from '@gridrocket/trading/nest';
 import { ChartModule } from '@gridrocket/trading/nest';
 import { AdapterOverrides, InfrastructureModule } from './infrastructure.module';
-import { IdempotencyModule } from './idempotency.interceptor';
+import { IdempotencyModule } from './idempotency.service';
 import { PushModule } from './push.gateway';
 import { SystemController } from './system.controller';
 

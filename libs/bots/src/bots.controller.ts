@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Optional, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
-import { AppRequest, Ctx, Idempotent, assertSameUser, idempotentIdOf } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, Idempotent, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
   CreateBotCommand,
@@ -65,6 +65,7 @@ export class BotsController {
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly market: MarketCheck,
+    @Optional() @Inject(IDEMPOTENCY_HANDLER) private readonly idempotency?: IdempotencyHandler,
   ) {}
 
   /** Answers after the read model reflects the change, so a following GET sees it. */
@@ -116,19 +117,21 @@ export class BotsController {
     required: false,
     description: 'Retry safely: the same key and body answer the first answer and create nothing more; the same key with another body is 422',
   })
-  async create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
-    const input = parseCreateBot(merged(body, query));
-    assertSameUser(ctx.userId, input.userId);
-    await this.market.assert(ctx.userId, input.botType, input.config.symbol, input.config);
-    // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
-    // crash) finds the bot it created instead of creating a second.
-    const id = idempotentIdOf(req) ?? randomUUID();
-    if (idempotentIdOf(req)) {
-      const existing = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id);
-      if (existing && existing.userid === ctx.userId) return publicBot(existing);
-    }
-    const decision: BotDecision = await this.commands.execute(new CreateBotCommand(ctx, id, input.botType, input.config));
-    return this.view(decision, id);
+  create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
+    return idempotently(this.idempotency, req, 'BotsController.create', async () => {
+      const input = parseCreateBot(merged(body, query));
+      assertSameUser(ctx.userId, input.userId);
+      await this.market.assert(ctx.userId, input.botType, input.config.symbol, input.config);
+      // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
+      // crash) finds the bot it created instead of creating a second.
+      const id = idempotentIdOf(req) ?? randomUUID();
+      if (idempotentIdOf(req)) {
+        const existing = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id);
+        if (existing && existing.userid === ctx.userId) return publicBot(existing);
+      }
+      const decision: BotDecision = await this.commands.execute(new CreateBotCommand(ctx, id, input.botType, input.config));
+      return this.view(decision, id);
+    });
   }
 
   /**

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
-import { AppRequest, Ctx, Idempotent, QuotaExceededError, assertSameUser, idempotentIdOf } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, Idempotent, IdempotencyHandler, QuotaExceededError, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
@@ -26,34 +26,37 @@ export class CredentialsController {
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(IDEMPOTENCY_HANDLER) private readonly idempotency?: IdempotencyHandler,
   ) {}
 
   @Post()
   @HttpCode(201)
   @Idempotent()
-  async add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
-    const input = parseAddCredential(body);
-    assertSameUser(ctx.userId, input.userId);
-    // Idempotency-Key (issue 11): the id derives from it, so a retry after a lost answer adds no second key.
-    const id = idempotentIdOf(req) ?? randomUUID();
-    const existing = idempotentIdOf(req) ? await this.reads.get<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, id) : null;
-    if (existing && existing.userid === ctx.userId) return publicCredential(existing);
-    const limit = this.config.quotas.keys;
-    if ((await this.reads.count(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId })) >= limit) {
-      throw new QuotaExceededError('keys', limit, 'Delete an API key you no longer use before adding another.');
-    }
-    const decision: CredentialDecision = await this.commands.execute(
-      new AddCredentialCommand(
-        ctx,
-        id,
-        input.exchange,
-        input.apiKeyId,
-        new SecretValue(input.secret),
-        input.passphrase === null ? null : new SecretValue(input.passphrase),
-      ),
-    );
-    await this.projector.waitFor(decision.position);
-    return { id, exchange: input.exchange, apikeyid: input.apiKeyId };
+  add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
+    return idempotently(this.idempotency, req, 'CredentialsController.add', async () => {
+      const input = parseAddCredential(body);
+      assertSameUser(ctx.userId, input.userId);
+      // Idempotency-Key (issue 11): the id derives from it, so a retry after a lost answer adds no second key.
+      const id = idempotentIdOf(req) ?? randomUUID();
+      const existing = idempotentIdOf(req) ? await this.reads.get<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, id) : null;
+      if (existing && existing.userid === ctx.userId) return publicCredential(existing);
+      const limit = this.config.quotas.keys;
+      if ((await this.reads.count(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId })) >= limit) {
+        throw new QuotaExceededError('keys', limit, 'Delete an API key you no longer use before adding another.');
+      }
+      const decision: CredentialDecision = await this.commands.execute(
+        new AddCredentialCommand(
+          ctx,
+          id,
+          input.exchange,
+          input.apiKeyId,
+          new SecretValue(input.secret),
+          input.passphrase === null ? null : new SecretValue(input.passphrase),
+        ),
+      );
+      await this.projector.waitFor(decision.position);
+      return { id, exchange: input.exchange, apikeyid: input.apiKeyId };
+    });
   }
 
   @Get(':userId')

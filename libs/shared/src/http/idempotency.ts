@@ -1,32 +1,33 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, Optional, SetMetadata, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { SetMetadata } from '@nestjs/common';
 import type { AppRequest } from './request-context';
 
 export const IDEMPOTENT = 'gridrocket:idempotent';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
-/** The interceptor that honours the header (the API app provides it: idempotency.interceptor.ts). */
+/**
+ * What honours the `Idempotency-Key` header on a create (the API app provides it under
+ * IDEMPOTENCY_HANDLER: apps/api/src/idempotency.service.ts). The two create handlers call it around their
+ * work rather than through a Nest interceptor: a route with any interceptor goes through Nest's
+ * interceptor chain on every request, with or without the header (issue 16).
+ */
+export interface IdempotencyHandler {
+  /** Runs `work` once per user, route and key: a retry with the same request answers the stored answer. */
+  run<T>(req: AppRequest, route: string, work: () => Promise<T>): Promise<T>;
+}
+
 export const IDEMPOTENCY_HANDLER = Symbol('IDEMPOTENCY_HANDLER');
 
-/**
- * What `@Idempotent()` puts on its route: hands the request to the app's IDEMPOTENCY_HANDLER (none in a
- * process that serves no HTTP). Only the marked routes go through an interceptor: a global one would put
- * every request through Nest's interceptor chain (issue 16).
- */
-@Injectable()
-export class IdempotencyGate implements NestInterceptor {
-  constructor(@Optional() @Inject(IDEMPOTENCY_HANDLER) private readonly handler?: NestInterceptor) {}
-
-  intercept(context: ExecutionContext, next: CallHandler) {
-    return this.handler ? this.handler.intercept(context, next) : next.handle();
-  }
+/** `work` through the app's handler, or as it is where there is none (a process that serves no HTTP). */
+export function idempotently<T>(handler: IdempotencyHandler | undefined, req: AppRequest, route: string, work: () => Promise<T>): Promise<T> {
+  return handler ? handler.run(req, route, work) : work();
 }
 
 /**
  * Marks a create route that honours the `Idempotency-Key` header: the same key with the same request
  * answers the first answer again and creates nothing more; the same key with a different request is
- * 422. The interceptor lives in the API app (idempotency.interceptor.ts).
+ * 422. Its handler runs its work through `idempotently` (see IdempotencyHandler).
  */
-export const Idempotent = () => applyDecorators(SetMetadata(IDEMPOTENT, true), UseInterceptors(IdempotencyGate));
+export const Idempotent = () => SetMetadata(IDEMPOTENT, true);
 
 /**
  * The id the created resource takes when the request carries an Idempotency-Key: derived from the user

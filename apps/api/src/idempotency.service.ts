@@ -1,11 +1,9 @@
-import { CallHandler, ExecutionContext, Global, Injectable, Module, NestInterceptor } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Global, Injectable, Module } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
-import { Observable, from, of, switchMap, catchError, throwError } from 'rxjs';
 import { updateDoc } from '@gridrocket/identity';
 import type { ReadStore } from '@gridrocket/read-store';
 import { AppError, ValidationError } from '@gridrocket/shared';
-import { AppRequest, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IDEMPOTENT } from '@gridrocket/shared/http';
+import { AppRequest, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IdempotencyHandler } from '@gridrocket/shared/http';
 import { READ_STORE } from '@gridrocket/read-store';
 import { KEYRING_TOKEN, type Keyring } from '@gridrocket/shared/runtime';
 
@@ -62,8 +60,9 @@ function uuidFrom(digest: Buffer): string {
 }
 
 /**
- * `Idempotency-Key` on the routes marked @Idempotent() (creates of bots and API keys). Per user and
- * route, a key is remembered 24 h in the read store (so replicas share it):
+ * `Idempotency-Key` on the routes marked @Idempotent() (creates of bots and API keys), whose handlers
+ * run their work through it. Per user and route, a key is remembered 24 h in the read store (so
+ * replicas share it):
  * - first use: the request runs; its answer is stored;
  * - same key, same request (method, route, body, query): the stored answer, nothing runs again;
  * - same key, different request: 422; same key while the first is still running: 409.
@@ -71,41 +70,39 @@ function uuidFrom(digest: Buffer): string {
  * between the write and the stored answer finds the same resource instead of making a second one.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyService implements IdempotencyHandler {
   private ready: Promise<void> | null = null;
 
   constructor(
-    private readonly reflector: Reflector,
     private readonly store: ReadStore,
     private readonly idKey: Buffer,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
-    const req = context.switchToHttp().getRequest<AppRequest & { idempotentId?: string }>();
+  async run<T>(req: AppRequest & { idempotentId?: string }, route: string, work: () => Promise<T>): Promise<T> {
     const key = req.header(IDEMPOTENCY_HEADER);
-    if (key === undefined || !req.user) return next.handle();
+    if (key === undefined || !req.user) return work();
     if (!KEY.test(key)) {
       throw new ValidationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 200 visible ASCII characters' }]);
     }
-    const route = `${context.getClass().name}.${context.getHandler().name}`;
     const scope = `${req.user.uid}|${route}|${key}`;
     const id = createHash('sha256').update(scope).digest('hex');
     const fingerprint = createHash('sha256').update(canonical({ method: req.method, body: req.body ?? null, query: req.query ?? {} })).digest('hex');
     req.idempotentId = uuidFrom(createHmac('sha256', this.idKey).update(scope).digest());
 
-    return from(this.claim(id, fingerprint)).pipe(
-      switchMap((stored) => {
-        if (stored) {
-          context.switchToHttp().getResponse().setHeader('Idempotent-Replayed', 'true');
-          return of(stored.body);
-        }
-        return next.handle().pipe(
-          switchMap((body) => from(this.finish(id, fingerprint, body)).pipe(switchMap(() => of(body)))),
-          catchError((err) => from(this.release(id)).pipe(switchMap(() => throwError(() => err)))),
-        );
-      }),
-    );
+    const stored = await this.claim(id, fingerprint);
+    if (stored) {
+      req.res?.setHeader('Idempotent-Replayed', 'true');
+      return stored.body as T;
+    }
+    let body: T;
+    try {
+      body = await work();
+    } catch (err) {
+      await this.release(id);
+      throw err;
+    }
+    await this.finish(id, fingerprint, body);
+    return body;
   }
 
   private init(): Promise<void> {
@@ -142,14 +139,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Provides the app's IdempotencyInterceptor to the routes marked @Idempotent() (IdempotencyGate). */
+/** Provides the app's IdempotencyService to the create handlers marked @Idempotent(). */
 @Global()
 @Module({
   providers: [
     {
       provide: IDEMPOTENCY_HANDLER,
-      inject: [Reflector, READ_STORE, KEYRING_TOKEN],
-      useFactory: (reflector: Reflector, store: ReadStore, keyring: Keyring) => new IdempotencyInterceptor(reflector, store, keyring.deriveKey('idempotency')),
+      inject: [READ_STORE, KEYRING_TOKEN],
+      useFactory: (store: ReadStore, keyring: Keyring) => new IdempotencyService(store, keyring.deriveKey('idempotency')),
     },
   ],
   exports: [IDEMPOTENCY_HANDLER],
