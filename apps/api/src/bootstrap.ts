@@ -114,7 +114,7 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   app.useGlobalFilters(new AllExceptionsFilter());
   // No global interceptor (issue 16: each puts every request through Nest's interceptor chain). A userId
   // in the query string that is not the session user's is 403 on every route (SessionGuard); creates
-  // marked @Idempotent() honour the Idempotency-Key header (IdempotencyModule, in AppModule).
+  // of bots and API keys honour the Idempotency-Key header (IdempotencyModule, in AppModule).
   app.enableShutdownHooks();
 
   const doc = SwaggerModule.createDocument(

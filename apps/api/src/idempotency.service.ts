@@ -1,10 +1,9 @@
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
 import { updateDoc } from '@gridrocket/identity';
-import type { ReadStore } from '@gridrocket/read-store';
 import { AppError, ValidationError } from '@gridrocket/shared';
 import { AppRequest, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IdempotencyHandler } from '@gridrocket/shared/http';
-import { READ_STORE } from '@gridrocket/read-store';
+import { READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { KEYRING_TOKEN, type Keyring } from '@gridrocket/shared/runtime';
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys';
@@ -60,8 +59,8 @@ function uuidFrom(digest: Buffer): string {
 }
 
 /**
- * `Idempotency-Key` on the routes marked @Idempotent() (creates of bots and API keys), whose handlers
- * run their work through it. Per user and route, a key is remembered 24 h in the read store (so
+ * `Idempotency-Key` on the creates of bots and API keys, whose handlers run their work through it
+ * (`idempotently`). Per user and route, a key is remembered 24 h in the read store (so
  * replicas share it):
  * - first use: the request runs; its answer is stored;
  * - same key, same request (method, route, body, query): the stored answer, nothing runs again;
@@ -69,7 +68,6 @@ function uuidFrom(digest: Buffer): string {
  * The created resource's id is derived from the user and key (idempotentIdOf), so a retry after a crash
  * between the write and the stored answer finds the same resource instead of making a second one.
  */
-@Injectable()
 export class IdempotencyService implements IdempotencyHandler {
   private ready: Promise<void> | null = null;
 
@@ -139,7 +137,7 @@ export class IdempotencyService implements IdempotencyHandler {
   }
 }
 
-/** Provides the app's IdempotencyService to the create handlers marked @Idempotent(). */
+/** Provides the app's IdempotencyService to the create handlers (IDEMPOTENCY_HANDLER). */
 @Global()
 @Module({
   providers: [

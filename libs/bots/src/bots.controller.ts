@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
-import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, Idempotent, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
   CreateBotCommand,
@@ -111,7 +111,6 @@ export class BotsController {
 
   @Post('bots')
   @HttpCode(201)
-  @Idempotent()
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
-import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, Idempotent, IdempotencyHandler, QuotaExceededError, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, QuotaExceededError, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
@@ -31,7 +31,6 @@ export class CredentialsController {
 
   @Post()
   @HttpCode(201)
-  @Idempotent()
   add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
     return idempotently(this.idempotency, req, 'CredentialsController.add', async () => {
       const input = parseAddCredential(body);

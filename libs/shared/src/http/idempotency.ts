@@ -1,14 +1,13 @@
-import { SetMetadata } from '@nestjs/common';
 import type { AppRequest } from './request-context';
 
-export const IDEMPOTENT = 'gridrocket:idempotent';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /**
- * What honours the `Idempotency-Key` header on a create (the API app provides it under
- * IDEMPOTENCY_HANDLER: apps/api/src/idempotency.service.ts). The two create handlers call it around their
- * work rather than through a Nest interceptor: a route with any interceptor goes through Nest's
- * interceptor chain on every request, with or without the header (issue 16).
+ * What honours the `Idempotency-Key` header on a create: the same key with the same request answers the
+ * first answer again and creates nothing more; the same key with a different request is 422 (the API app
+ * provides it under IDEMPOTENCY_HANDLER: apps/api/src/idempotency.service.ts). The two creates (bots, API
+ * keys) run their work through `idempotently` rather than a Nest interceptor: a route with any
+ * interceptor goes through Nest's interceptor chain on every request, with or without the header (issue 16).
  */
 export interface IdempotencyHandler {
   /** Runs `work` once per user, route and key: a retry with the same request answers the stored answer. */
@@ -21,13 +20,6 @@ export const IDEMPOTENCY_HANDLER = Symbol('IDEMPOTENCY_HANDLER');
 export function idempotently<T>(handler: IdempotencyHandler | undefined, req: AppRequest, route: string, work: () => Promise<T>): Promise<T> {
   return handler ? handler.run(req, route, work) : work();
 }
-
-/**
- * Marks a create route that honours the `Idempotency-Key` header: the same key with the same request
- * answers the first answer again and creates nothing more; the same key with a different request is
- * 422. Its handler runs its work through `idempotently` (see IdempotencyHandler).
- */
-export const Idempotent = () => SetMetadata(IDEMPOTENT, true);
 
 /**
  * The id the created resource takes when the request carries an Idempotency-Key: derived from the user

@@ -31,7 +31,7 @@ export function queryUserIds(url: string): string[] {
  * On every route with a session user (SessionGuard calls it as soon as the user is known): a `userId`
  * in the query string that is not the session user's is 403, whether or not the handler reads it and
  * whatever the body says. (Issue 16: it was a global Nest interceptor, and any global interceptor puts
- * every request through Nest's interceptor chain: 16 % more commands/s without the two there were.)
+ * every request through Nest's interceptor chain; BENCHMARKS.md has the measurement.)
  */
 export function assertSameUserQuery(req: Pick<AppRequest, 'originalUrl' | 'url'>, sessionUid: string): void {
   for (const value of queryUserIds(req.originalUrl ?? req.url)) assertSameUser(sessionUid, value);
