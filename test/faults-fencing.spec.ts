@@ -83,9 +83,9 @@ function watchedStore(inner: EventStore) {
     subscribeToAll: (o) => inner.subscribeToAll(o),
     headPosition: () => inner.headPosition(),
     close: async () => undefined,
-    async append(stream, events, expected) {
+    async append(stream, events, expected, options) {
       try {
-        const r = await inner.append(stream, events, expected);
+        const r = await inner.append(stream, events, expected, options);
         log.push({ stream, types: events.map((e) => e.type), outcome: 'ok', position: r.position });
         return r;
       } catch (err) {

@@ -54,9 +54,9 @@ describe('grid runner: one append for a fill and its take-profit', () => {
 
     const appends: string[][] = [];
     const append = events.append.bind(events);
-    jest.spyOn(events, 'append').mockImplementation((streamId: string, evs: NewEvent[], expected) => {
+    jest.spyOn(events, 'append').mockImplementation((streamId: string, evs: NewEvent[], expected, options) => {
       if (streamId === `bot-${botId}`) appends.push(evs.map((e) => e.type));
-      return append(streamId, evs, expected);
+      return append(streamId, evs, expected, options);
     });
     converged.length = 0;
     venue.advanceTo(T0 + 1000); // 89.95: the buy at 90 fills

@@ -75,11 +75,11 @@ describe('runner: a start places its ladder together and reports BotStarted in t
     venue = new WatchedVenue(world.paper);
     appends = new Map();
     const append = world.events.append.bind(world.events);
-    jest.spyOn(world.events, 'append').mockImplementation((streamId: string, evs: NewEvent[], expected) => {
+    jest.spyOn(world.events, 'append').mockImplementation((streamId: string, evs: NewEvent[], expected, options) => {
       const list = appends.get(streamId) ?? [];
       list.push(evs.map((e) => e.type));
       appends.set(streamId, list);
-      return append(streamId, evs, expected);
+      return append(streamId, evs, expected, options);
     });
     await world.runner({ exchanges: venue.provider() });
   });

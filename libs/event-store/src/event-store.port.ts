@@ -10,6 +10,7 @@
  * - `subscribeToAll` starts after `fromPosition` (exclusive), catches up,
  *   then goes live.
  */
+import type { Fence } from './fence';
 export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | bigint;
 
 export interface EventMetadata {
@@ -75,6 +76,11 @@ export interface SubscribeOptions {
   onProgress?(position: bigint): void;
 }
 
+export interface AppendOptions {
+  /** Append only while the fence's stream is still at its revision (a runner's ownership epoch). */
+  fence?: Fence | null;
+}
+
 /** An async-iterable subscription that can be closed from outside. */
 export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
@@ -83,10 +89,10 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
 export interface EventStore {
   readonly kind: string;
   /**
-   * Appends with an expected revision. Inside `withFence(fence, …)` (fence.ts) the append is also
-   * refused with FencedError unless the fence stream is still at the fence's revision.
+   * Appends with an expected revision. With `options.fence` (fence.ts) the append is also refused
+   * with FencedError unless the fence stream is still at the fence's revision.
    */
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
   /** Throws StreamNotFoundError when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;

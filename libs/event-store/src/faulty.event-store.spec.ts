@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eventStoreContract } from './event-store.contract';
 import { NewEvent, RecordedEvent } from './event-store.port';
-import { FencedError, withFence } from './fence';
+import { FencedError } from './fence';
 import { ResilientEventStore } from './resilient.event-store';
 import { resubscribing } from './resubscribe';
 import { SqliteEventStore } from './sqlite.event-store';
@@ -87,16 +87,16 @@ describe('append fence (ownership epoch)', () => {
     const store = new SqliteEventStore(join(dir, 'fence.sqlite'), 10);
     const claim = await store.append('ownership-p0', [ev(1)], 'no_stream'); // runner A's epoch: revision 0
     const fenceA = { streamId: 'ownership-p0', revision: claim.nextExpectedRevision };
-    await withFence(fenceA, () => store.append('bot-1', [ev(1)], 'any'));
+    await store.append('bot-1', [ev(1)], 'any', { fence: fenceA });
     await store.append('ownership-p0', [ev(2)], 0n); // runner B claims: epoch 1
-    await expect(withFence(fenceA, () => store.append('bot-1', [ev(2)], 'any'))).rejects.toBeInstanceOf(FencedError);
+    await expect(store.append('bot-1', [ev(2)], 'any', { fence: fenceA })).rejects.toBeInstanceOf(FencedError);
     // in the same group commit as B's claim: still refused
-    const racing = withFence(fenceA, () => store.append('bot-1', [ev(3)], 'any'));
+    const racing = store.append('bot-1', [ev(3)], 'any', { fence: fenceA });
     const bClaims = store.append('ownership-p0', [ev(3)], 1n);
     await bClaims;
     await expect(racing).rejects.toBeInstanceOf(FencedError);
     expect((await store.readStream('bot-1')).map((e) => (e.data as { n: number }).n)).toEqual([1]);
-    await withFence({ streamId: 'ownership-p0', revision: 2n }, () => store.append('bot-1', [ev(4)], 'any'));
+    await store.append('bot-1', [ev(4)], 'any', { fence: { streamId: 'ownership-p0', revision: 2n } });
     expect((await store.readStream('bot-1')).map((e) => (e.data as { n: number }).n)).toEqual([1, 4]);
     await store.close();
   });

@@ -1,6 +1,7 @@
 import type * as Kurrent from '@kurrent/kurrentdb-client';
 import type { AllStreamResolvedEvent, KurrentDBClient, Position, ResolvedEvent } from '@kurrent/kurrentdb-client';
 import {
+  AppendOptions,
   AppendResult,
   EventMetadata,
   EventStore,
@@ -17,7 +18,7 @@ import {
   matchesFilter,
   streamPartition,
 } from './event-store.port';
-import { FencedError, currentFence } from './fence';
+import { FencedError } from './fence';
 
 /**
  * The client library, loaded when the first KurrentDB store is built: 70 ms of module loading that a
@@ -39,8 +40,8 @@ export class KurrentDbEventStore implements EventStore {
     this.client = kurrent().KurrentDBClient.connectionString(connectionString);
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const fence = currentFence();
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+    const fence = options.fence;
     if (fence) {
       // KurrentDB has no conditional append on another stream's revision, so the fence is read
       // just before the append. The window of one round trip that remains is covered by the

@@ -1,4 +1,4 @@
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 import { defaultBackoff, resubscribing } from './resubscribe';
 
 /** Errors after which the same call may simply be made again (the server was away or slow). */
@@ -50,8 +50,8 @@ export class ResilientEventStore implements EventStore {
     return this.inner;
   }
 
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.retry(`append to ${streamId}`, () => this.inner.append(streamId, events, expected));
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult> {
+    return this.retry(`append to ${streamId}`, () => this.inner.append(streamId, events, expected, options));
   }
 
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

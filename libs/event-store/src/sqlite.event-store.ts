@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -15,7 +16,7 @@ import {
   SubscriptionFilter,
   WrongExpectedVersionError,
 } from './event-store.port';
-import { Fence, currentFence } from './fence';
+import type { Fence } from './fence';
 import { SqliteWriterThread, WireAppend, WireOutcome, makeAppender, outcomeToResult, toWireEvents } from './sqlite-append';
 import { LiveReader, RawRow, SqliteTail, rawToRecorded, rowMatcher } from './sqlite-tail';
 
@@ -171,14 +172,14 @@ export class SqliteEventStore implements EventStore {
     if (written.length) this.tail.committed(written);
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     if (this.closed) throw new Error('Event store is closed');
     if (events.length === 0) {
       const rev = this.stmts.head.get(streamId)?.rev ?? null;
       return { nextExpectedRevision: rev === null ? -1n : BigInt(rev), position: await this.headPosition() };
     }
     return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, events, expected, fence: currentFence(), resolve, reject });
+      this.pending.push({ streamId, events, expected, fence: options.fence ?? null, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(this.flush);

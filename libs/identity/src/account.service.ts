@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
-import { AppError, CommandContext, ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { AppError, CommandContext, ConflictError, correlated, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider } from './domain/user.decider';
 import { OAuthProvider, userStream } from './domain/user.events';
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
@@ -79,9 +79,9 @@ export class AccountService implements BeforeApplicationShutdown {
     if (r.events.length === 0) return false;
     const link = `${this.config.publicUrl}/verify-email-address?token=${token}`;
     try {
-      await this.mailer.send(verifyEmailMessage(r.state.email!, link, Math.round(ttl / 3600)));
+      await this.mailer.send(verifyEmailMessage(r.state.email!, link, Math.round(ttl / 3600)), ctx.correlationId);
     } catch (err) {
-      this.logger.error(`Could not send the verification email: ${(err as Error).message}`);
+      this.logger.error(correlated(`Could not send the verification email: ${(err as Error).message}`, ctx.correlationId));
       throw new MailUnavailableError();
     }
     return true;
@@ -92,7 +92,7 @@ export class AccountService implements BeforeApplicationShutdown {
     try {
       await this.sendVerification(uid, ctx);
     } catch (err) {
-      if (!(err instanceof MailUnavailableError)) this.logger.error(`Could not send the verification email: ${(err as Error).message}`);
+      if (!(err instanceof MailUnavailableError)) this.logger.error(correlated(`Could not send the verification email: ${(err as Error).message}`, ctx.correlationId));
     }
   }
 
@@ -110,7 +110,7 @@ export class AccountService implements BeforeApplicationShutdown {
    * address has an account.
    */
   requestPasswordReset(email: string, ctx: Ctx): void {
-    this.inBackground(async () => {
+    this.inBackground(ctx, async () => {
       const uid = this.sessions.uidFor(email);
       const state = await this.sessions.loadUser(uid);
       if (!state?.exists) return;
@@ -119,7 +119,7 @@ export class AccountService implements BeforeApplicationShutdown {
       const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
       const r = await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt }, ctx);
       const link = `${this.config.publicUrl}/reset-password?token=${token}`;
-      await this.mailer.send(resetPasswordMessage(r.state.email!, link, ttl / 3600));
+      await this.mailer.send(resetPasswordMessage(r.state.email!, link, ttl / 3600), ctx.correlationId);
     });
   }
 
@@ -186,9 +186,10 @@ export class AccountService implements BeforeApplicationShutdown {
 
   // ---- background work -----------------------------------------------------
 
-  private inBackground(work: () => Promise<void>) {
+  /** Work a request started and does not wait for; its log lines carry the request's correlation id. */
+  private inBackground(ctx: Ctx, work: () => Promise<void>) {
     const p = work()
-      .catch((err) => this.logger.error(`Background identity work failed: ${(err as Error).message}`))
+      .catch((err) => this.logger.error(correlated(`Background identity work failed: ${(err as Error).message}`, ctx.correlationId)))
       .finally(() => this.background.delete(p));
     this.background.add(p);
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { v7 as timeOrderedUuid } from 'uuid';
-import type { EventMetadata, NewEvent } from '@gridrocket/event-store';
+import type { EventMetadata, Fence, NewEvent } from '@gridrocket/event-store';
 
 /** Who asks for a change and why: becomes every resulting event's metadata. */
 export interface CommandContext {
@@ -9,9 +9,24 @@ export interface CommandContext {
   causationId?: string | null;
   /** Overrides the clock (tests, replays). */
   now?: Date;
+  /**
+   * The appends of this command are refused (FencedError) unless the fence's stream is still at its
+   * revision: a runner's ownership epoch (event-store fence.ts). Never part of the events' metadata.
+   */
+  fence?: Fence | null;
 }
 
 export const SCHEMA_VERSION = 1;
+
+/**
+ * A log message for the request or command it is written for: the JSON line then carries its
+ * `correlationId` (`new Logger('X').warn(correlated('…', ctx.correlationId))`). Passed explicitly at
+ * each call (issue 16): an AsyncLocalStorage carried it before, which on Node 20 puts a hook on every
+ * promise of the process.
+ */
+export function correlated(msg: string, correlationId: string | undefined): string | { msg: string; correlationId: string } {
+  return correlationId ? { msg, correlationId } : msg;
+}
 
 export function systemContext(userId = 'system', causationId: string | null = null, correlationId = randomUUID()): CommandContext {
   return { userId, correlationId, causationId };

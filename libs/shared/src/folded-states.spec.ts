@@ -34,7 +34,7 @@ describe('executeCommand keeps folded states: a command does not re-read its str
     reads = [];
     counted = {
       kind: 'counted',
-      append: (s, e, x) => store.append(s, e, x),
+      append: (s, e, x, o) => store.append(s, e, x, o),
       readAll: (o) => store.readAll(o),
       subscribeToAll: (o) => store.subscribeToAll(o),
       headPosition: () => store.headPosition(),

@@ -18,8 +18,8 @@ export const PARTITION_CLAIMED = 'PartitionClaimed';
  * Bot ownership with a fence in the event store. When the inner adapter (Kafka group, embedded)
  * assigns a partition, this runner first appends a `PartitionClaimed` event to the partition's
  * ownership stream, with the expected revision it read: the revision of that claim is its epoch.
- * Only then are the partition's bots resumed. The runner appends inside
- * `withFence(fenceFor(botId), …)`: the event store refuses the append once the ownership stream
+ * Only then are the partition's bots resumed. The runner appends with `fenceFor(botId)` as its
+ * commands' fence (CommandContext.fence): the event store refuses the append once the ownership stream
  * has moved past the epoch, that is once another runner has claimed the partition. So a deposed
  * runner (its session expired, its lease lapsed, its exchange call still in flight) cannot record
  * anything after the new owner took over, whatever its local view says.

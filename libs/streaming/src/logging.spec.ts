@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { correlated } from '@gridrocket/shared';
+import { AllExceptionsFilter, AppRequest, correlationIdOf } from '@gridrocket/shared/http';
 import { PinoNestLogger, createLogger, loggablePath, requestLogger } from './logging';
 import { MetricsService } from './metrics.service';
 
@@ -26,7 +28,8 @@ describe('JSON logs with correlation ids', () => {
     app.use(requestLogger(logger, metrics));
     app.use(express.json());
     app.post('/api/things', (req, res) => {
-      nest.log('handling a thing', 'ThingsController'); // a log line inside the request carries its id
+      // a log line written for the request carries its id (passed with the message)
+      nest.log(correlated('handling a thing', correlationIdOf(req as AppRequest)), 'ThingsController');
       res.status(201).json({ ok: true });
     });
     const server = app.listen(0, '127.0.0.1');
@@ -75,6 +78,34 @@ describe('JSON logs with correlation ids', () => {
       ['error', 'Projector', 'broke'],
     ]);
     expect(lines[1].stack).toContain('Error: broke');
+  });
+
+  it("logs an unexpected error's stack with the correlation id of the request that met it, and answers a bare 500", () => {
+    const { lines, destination } = capture();
+    Logger.overrideLogger(new PinoNestLogger(createLogger({ level: 'info', destination })));
+    const sent: { status?: number; body?: unknown } = {};
+    const res = {
+      headersSent: false,
+      setHeader: () => undefined,
+      status(code: number) {
+        sent.status = code;
+        return this;
+      },
+      json(body: unknown) {
+        sent.body = body;
+      },
+    };
+    const req = { header: (name: string) => (name === 'x-correlation-id' ? 'corr-500' : undefined) } as unknown as AppRequest;
+    const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => req }) };
+    try {
+      new AllExceptionsFilter().catch(new Error('disk on fire'), host as never);
+    } finally {
+      Logger.overrideLogger(['error', 'warn', 'log']);
+    }
+    expect(sent).toEqual({ status: 500, body: { statusCode: 500, message: 'Internal server error' } });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'error', context: 'HTTP', correlationId: 'corr-500' });
+    expect(lines[0].msg).toContain('Error: disk on fire');
   });
 
   it('masks token-like path segments but keeps ids', () => {

@@ -17,7 +17,7 @@ import type { Fence } from '@gridrocket/event-store';
  *   turns false synchronously the moment a hand-over begins, before
  *   `onRevoked` is even called, so a revoked runner stops at once.
  *
- * - append with `withFence(ownership.fenceFor(botId), …)` (event-store fence.ts): once another
+ * - append with `ownership.fenceFor(botId)` as the fence (event-store fence.ts): once another
  *   runner has claimed the partition, the event store refuses the deposed runner's appends
  *   (FencedError), even those already on their way (FencedOwnership, fenced.ownership.ts).
  *

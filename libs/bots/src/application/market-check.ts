@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
-import { ValidationError } from '@gridrocket/shared';
+import { ValidationError, correlated, type CommandContext } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotFormField, marketFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
@@ -23,7 +23,7 @@ export class MarketCheck {
 
   constructor(@Optional() @Inject(EXCHANGE_PROVIDER) private readonly exchanges?: ExchangeProvider) {}
 
-  async assert(userId: string, botType: BotType, symbol: string, config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number }): Promise<void> {
+  async assert({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: BotType, symbol: string, config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number }): Promise<void> {
     if (!this.exchanges) return;
     let rules;
     try {
@@ -33,7 +33,7 @@ export class MarketCheck {
         new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref()),
       ]);
     } catch (err) {
-      this.logger.debug?.(`market rules of ${config.exchange} ${symbol} unavailable: ${(err as Error).message}`);
+      this.logger.debug?.(correlated(`market rules of ${config.exchange} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
       return;
     }
     if (!rules) return;

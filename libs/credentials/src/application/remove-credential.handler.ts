@@ -1,6 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { correlated } from '@gridrocket/shared';
 import { executeCommand } from '@gridrocket/shared/runtime';
 import { CredentialVault } from '../crypto/credential-vault';
 import { credentialDecider } from '../domain/credential.decider';
@@ -38,7 +39,7 @@ export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential
     try {
       if (keyId) await this.vault.shred(keyId);
     } catch (err) {
-      this.logger.error(`Could not destroy the data key of credential ${c.credentialId} yet (the shredder retries): ${(err as Error).name}`);
+      this.logger.error(correlated(`Could not destroy the data key of credential ${c.credentialId} yet (the shredder retries): ${(err as Error).name}`, c.ctx.correlationId));
     }
     if (userId && exchange) this.exchanges.forget(userId, exchange);
     return decision;

@@ -1,4 +1,4 @@
-import type { AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
+import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
 import { FaultSchedule, InjectedFault } from './fault-schedule';
 
 export interface EventStoreFaults {
@@ -31,14 +31,14 @@ export class FaultyEventStore implements EventStore {
     this.kind = inner.kind;
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult> {
     if (this.schedule.hit('append.fail', this.faults.failAppendRate)) throw new InjectedFault(`append to ${streamId} refused`, 'append.fail');
     if (this.schedule.hit('append.timeout', this.faults.appendTimeoutRate)) {
-      const result = await this.inner.append(streamId, events, expected).catch(() => null);
+      const result = await this.inner.append(streamId, events, expected, options).catch(() => null);
       await new Promise((r) => setTimeout(r, this.faults.appendTimeoutMs ?? 50));
       throw new InjectedFault(`append to ${streamId} timed out${result ? ' (written)' : ''}`, 'append.timeout', !!result);
     }
-    return this.inner.append(streamId, events, expected);
+    return this.inner.append(streamId, events, expected, options);
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

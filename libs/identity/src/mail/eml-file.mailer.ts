@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { correlated } from '@gridrocket/shared';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ export class EmlFileMailer implements Mailer {
     private readonly from: string,
   ) {}
 
-  async send(message: MailMessage): Promise<void> {
+  async send(message: MailMessage, correlationId?: string): Promise<void> {
     const info = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
@@ -29,6 +30,6 @@ export class EmlFileMailer implements Mailer {
     // Written then renamed, so a reader never sees half a message.
     await writeFile(tmp, info.message as Buffer, { mode: 0o600 });
     await rename(tmp, join(this.folder, name));
-    this.logger.log(`Mail to ${message.to} "${message.subject}" written to ${join(this.folder, name)}${message.link ? `; link: ${message.link}` : ''}`);
+    this.logger.log(correlated(`Mail to ${message.to} "${message.subject}" written to ${join(this.folder, name)}${message.link ? `; link: ${message.link}` : ''}`, correlationId));
   }
 }

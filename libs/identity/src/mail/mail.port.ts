@@ -10,7 +10,8 @@ export interface MailMessage {
 /** Sends mail: to files in the data folder by default, over SMTP when SMTP_URL is set. */
 export interface Mailer {
   readonly kind: 'file' | 'smtp';
-  send(message: MailMessage): Promise<void>;
+  /** `correlationId`: of the request the mail is sent for (its log line carries it). */
+  send(message: MailMessage, correlationId?: string): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { correlated } from '@gridrocket/shared';
 import nodemailer, { Transporter } from 'nodemailer';
 import type { Mailer, MailMessage } from './mail.port';
 
@@ -15,10 +16,10 @@ export class SmtpMailer implements Mailer {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 
-  async send(message: MailMessage): Promise<void> {
+  async send(message: MailMessage, correlationId?: string): Promise<void> {
     const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
     // The link is a credential: it goes to the recipient, not to the log.
-    this.logger.log(`Mail to ${message.to} "${message.subject}" sent over SMTP (${info.messageId})`);
+    this.logger.log(correlated(`Mail to ${message.to} "${message.subject}" sent over SMTP (${info.messageId})`, correlationId));
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@ import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
-import { AppError } from '@gridrocket/shared';
+import { AppError, correlated } from '@gridrocket/shared';
 import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService, PROVIDER_LABEL, ProviderProfile } from '../account.service';
 import type { OAuthProvider } from '../domain/user.events';
@@ -62,7 +62,7 @@ export class OAuthController {
     if (!this.configured[provider]) return this.page(res, { ok: false, error: `${PROVIDER_LABEL[provider]} sign-in is not configured` });
     res.setHeader('Cache-Control', 'no-store');
     this.passport.authenticate(provider, AUTHORIZE_OPTIONS[provider], (err: Error | null) => {
-      this.logger.warn(`${PROVIDER_LABEL[provider]} sign-in could not start: ${err?.message}`);
+      this.logger.warn(correlated(`${PROVIDER_LABEL[provider]} sign-in could not start: ${err?.message}`, correlationIdOf(req)));
       this.page(res, { ok: false, error: `${PROVIDER_LABEL[provider]} sign-in could not start, please try again` });
     })(req, res, () => undefined);
   }
@@ -81,7 +81,7 @@ export class OAuthController {
           return finish({ ok: false, error: `${label} sign-in was cancelled: you did not allow GridRocket to use your ${label} account` });
         }
         if (err || !profile) {
-          if (err) this.logger.warn(`${label} sign-in failed: ${err.message}`);
+          if (err) this.logger.warn(correlated(`${label} sign-in failed: ${err.message}`, correlationIdOf(req)));
           return finish({ ok: false, error: `${label} sign-in failed, please try again` });
         }
         try {
@@ -95,7 +95,7 @@ export class OAuthController {
           });
           finish({ ok: true });
         } catch (e) {
-          if (!(e instanceof AppError)) this.logger.error(`${label} sign-in failed: ${(e as Error).stack}`);
+          if (!(e instanceof AppError)) this.logger.error(correlated(`${label} sign-in failed: ${(e as Error).stack}`, correlationIdOf(req)));
           finish({ ok: false, error: e instanceof AppError && e.status < 500 ? e.message : `${label} sign-in failed, please try again` });
         }
       })(req, res, () => undefined);

@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { WrongExpectedVersionError } from '@gridrocket/event-store';
+import { correlated } from '../command-context';
 import { AppError, TooManyRequestsError, ValidationError } from '../errors';
+import { AppRequest, correlationIdOf } from './request-context';
 
 /**
  * One error shape for every route: `{statusCode, message, errors?: [{field, message}]}`.
@@ -15,7 +17,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, body, headers } = toHttpError(exception);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (status >= 500) {
+      const req = host.switchToHttp().getRequest<AppRequest>();
+      this.logger.error(correlated((exception instanceof Error ? exception.stack : undefined) ?? String(exception), req ? correlationIdOf(req) : undefined));
+    }
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.status(status).json(body);

@@ -16,7 +16,7 @@
  * - Never leaves a bot stuck: every error of a start, a run or a stop ends, after bounded retries of
  *   what may pass, in a terminal state (start failed, failed, stopped) with the reason.
  */
-import { FencedError, withFence, type RecordedEvent } from '@gridrocket/event-store';
+import { FencedError, type RecordedEvent } from '@gridrocket/event-store';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store';
 import type { OwnershipListener } from '@gridrocket/streaming';
 import type { TradingEvent } from '@gridrocket/bots';
@@ -372,22 +372,25 @@ export class GridRunner implements TaskHost {
     task.reactionSlot = null;
     slot?.();
     if (facts.length === 0 && report) return this.reportFor(task, report); // the report alone, as ever
-    const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
     // the facts and the report they end with: one command, one decision, one append, under the fence
-    await this.fenced(task, () => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts, report)));
+    await this.fenced(task, (ctx) => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts, report)));
   }
 
   private async reportFor(task: BotTask, report: RunnerReport): Promise<void> {
     if (!this.o.ownership.owns(task.botId) || !this.running) return;
-    const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId };
-    await this.fenced(task, () => this.o.commands.execute(new ReportBotLifecycleCommand(ctx, task.botId, report)));
+    await this.fenced(task, (ctx) => this.o.commands.execute(new ReportBotLifecycleCommand(ctx, task.botId, report)));
     this.updateMetrics();
   }
 
-  /** An append with this runner's ownership epoch: refused (NotOwnedError) once another runner claimed the bot's partition. */
-  private async fenced<T>(task: BotTask, append: () => Promise<T>): Promise<T> {
+  /**
+   * A command whose appends carry this runner's ownership epoch (the context's fence): refused
+   * (NotOwnedError) once another runner claimed the bot's partition.
+   */
+  private async fenced<T>(task: BotTask, append: (ctx: CommandContext) => Promise<T>): Promise<T> {
+    const fence = this.o.ownership.fenceFor?.(task.botId) ?? null;
+    const ctx: CommandContext = { userId: 'runner', correlationId: task.id.correlationId, causationId: task.id.causationId, fence };
     try {
-      return await withFence(this.o.ownership.fenceFor?.(task.botId) ?? null, append);
+      return await append(ctx);
     } catch (err) {
       if (err instanceof FencedError) throw new NotOwnedError(task.botId);
       throw err;
