@@ -194,7 +194,7 @@ export async function executeCommand<C, E extends { type: string; data: unknown 
     }
     let result: AppendResult;
     try {
-      result = await store.append(streamId, toNewEvents(events, ctx), revision === null ? 'no_stream' : revision, ctx.fence ? { fence: ctx.fence } : undefined);
+      result = await store.append(streamId, toNewEvents(events, ctx), revision === null ? 'no_stream' : revision, { fence: ctx.fence });
     } catch (err) {
       if (!(err instanceof WrongExpectedVersionError)) {
         if (entry && cache.peek(streamId) === entry) cache.delete(streamId); // written or not: unknown
@@ -241,7 +241,7 @@ async function createOptimistically<C, E extends { type: string; data: unknown }
   if (events.length === 0) return null;
   let result: AppendResult;
   try {
-    result = await store.append(streamId, toNewEvents(events, ctx), 'no_stream', ctx.fence ? { fence: ctx.fence } : undefined);
+    result = await store.append(streamId, toNewEvents(events, ctx), 'no_stream', { fence: ctx.fence });
   } catch (err) {
     if (err instanceof WrongExpectedVersionError) return null;
     throw err;
