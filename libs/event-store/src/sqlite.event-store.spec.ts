@@ -86,7 +86,9 @@ describe('SQLite event store with its writer thread (the product: commits off th
     // the thread dies while an append is under way: the append settles (committed or refused), never hangs
     const underWay = store.append('bot-1', ev('b'), 0n);
     await writer.worker.terminate();
-    const settled = await Promise.race([underWay.then(() => 'committed', () => 'failed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([underWay.then(() => 'committed', () => 'failed'), new Promise((r) => (timer = setTimeout(() => r('hung'), 5000)))]);
+    clearTimeout(timer);
     expect(['committed', 'failed']).toContain(settled);
     // the caller retries the same event: stored exactly once either way
     await store.append('bot-1', ev('b'), 0n);
