@@ -45,14 +45,13 @@ describe('bot activity push', () => {
     await events.close();
   });
 
-  /** Appends to a bot's stream once the subscription is at the head (it starts from the end). */
+  /** Appends to a bot's stream (the subscription, from the end, has read the head before: in onModuleInit's microtasks). */
   const record = async (botId: string, ...types: string[]) => {
     await events.append(`bot-${botId}`, types.map(event), 'any');
   };
 
   it("tells the bot's owner, and only them, what its runner recorded last in a burst", async () => {
     owners.set('a', 'alice').set('b', 'bob');
-    await new Promise((r) => setTimeout(r, 20));
     await record('a', 'OrderPlaced', 'OrderPlaced', 'OrderFilled');
     await record('b', 'OrderCancelled');
     await until('both pushes', () => heard.length >= 2);
@@ -68,7 +67,6 @@ describe('bot activity push', () => {
 
   it('pushes nothing for lifecycle events, nor for a bot that is gone from the list', async () => {
     owners.set('a', 'alice');
-    await new Promise((r) => setTimeout(r, 20));
     await record('a', 'BotStartRequested', 'BotStarted');
     await record('ghost', 'OrderPlaced');
     await until('the ghost looked up', () => lookups.includes('ghost'));
@@ -79,7 +77,6 @@ describe('bot activity push', () => {
   it('keeps at most `ownersKept` owners, forgets a deleted bot, and still reaches the right owner after either', async () => {
     activity.ownersKept = 2;
     owners.set('a', 'alice').set('b', 'bob').set('c', 'carol');
-    await new Promise((r) => setTimeout(r, 20));
     for (const id of ['a', 'b', 'c']) {
       await record(id, 'OrderPlaced');
       await until(`the push for ${id}`, () => heard.some((h) => (h.payload as { id: string }).id === id));
@@ -95,7 +92,6 @@ describe('bot activity push', () => {
     // a deleted bot is forgotten: were its id used again, its owner would be read afresh
     await record('c', 'BotDeleted');
     owners.set('c', 'dave');
-    await new Promise((r) => setTimeout(r, 20));
     await record('c', 'OrderPlaced');
     await until('the push for c after the deletion', () => heard.some((h) => h.uid === 'dave'));
     expect(heard.filter((h) => h.uid !== 'dave').map((h) => [h.uid, (h.payload as { id: string }).id])).toEqual([

@@ -7,7 +7,7 @@ import { PUSH, PushPort } from '@gridrocket/shared/http';
 /** Fills come in bursts: one push per bot per this many ms is enough for a screen. */
 const COALESCE_MS = 150;
 /** Owners remembered (a bot's owner never changes); beyond this the least recently used is read again. */
-export const OWNERS_KEPT = 10_000;
+const OWNERS_KEPT = 10_000;
 
 /**
  * Tells the owner's sockets `bot:activity {id, type}` when the runner records an order, a fill,
