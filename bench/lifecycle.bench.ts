@@ -122,12 +122,26 @@ const CLOCK_TICKS = 100;
 
 export async function lifecycleBench(options: { cycles: number; workers: number }): Promise<Figure[]> {
   // one user alone (what a trader feels), then many at once (what the server sustains)
-  return [
-    ...(await httpCommands(Math.min(300, options.cycles), 1)),
-    ...(options.workers > 8 ? await httpCommands(Math.min(1000, options.cycles), 8) : []),
-    ...(await httpCommands(options.cycles, options.workers)),
-    // the same load with nothing behind it, in the same run: what HTTP, socket.io and the load generator
-    // cost by themselves on this machine; everything the product costs above it is its own work
-    ...(await httpCommands(options.cycles, options.workers, { floor: true })),
-  ];
+  const alone = await httpCommands(Math.min(300, options.cycles), 1);
+  const eight = options.workers > 8 ? await httpCommands(Math.min(1000, options.cycles), 8) : [];
+  const loaded = await httpCommands(options.cycles, options.workers);
+  // the same load with nothing behind it, in the same run: what HTTP, socket.io and the load generator
+  // cost by themselves on this machine; everything the product costs above it is its own work
+  const floor = await httpCommands(options.cycles, options.workers, { floor: true });
+  return [...alone, ...eight, ...loaded, ...floor, ...againstFloor(loaded, floor, options.workers)];
+}
+
+/**
+ * The product's figures under load as a share of the floor's, from the same run. The host's speed moves
+ * both alike (the floor measured 8,776 commands/s on 2026-11-24 and 4,271–5,335 on 2026-11-26, same code),
+ * so these say what the product itself costs, whatever the day's machine.
+ */
+export function againstFloor(product: Figure[], floor: Figure[], workers: number): Figure[] {
+  const pick = (figures: Figure[], start: string) => figures.find((f) => f.name.startsWith(start))?.value;
+  const rate = [pick(product, 'HTTP commands'), pick(floor, 'HTTP commands')];
+  const push = [pick(product, 'push latency start/stop request → bot:status p99'), pick(floor, 'push latency start/stop request → bot:status p99')];
+  const out: Figure[] = [];
+  if (rate[0] !== undefined && rate[1]) out.push({ name: `commands/s, ${workers} users, as a share of the floor's (same run)`, value: round((100 * rate[0]) / rate[1], 1), unit: '%' });
+  if (push[0] !== undefined && push[1]) out.push({ name: `push p99, ${workers} users, over the floor's push p99 (same run)`, value: round(push[0] / push[1], 2), unit: '×' });
+  return out;
 }
