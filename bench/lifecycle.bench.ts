@@ -136,7 +136,7 @@ export async function lifecycleBench(options: { cycles: number; workers: number 
  * both alike (the floor measured 8,776 commands/s on 2026-11-24 and 4,271–5,335 on 2026-11-26, same code),
  * so these say what the product itself costs, whatever the day's machine.
  */
-export function againstFloor(product: Figure[], floor: Figure[], workers: number): Figure[] {
+function againstFloor(product: Figure[], floor: Figure[], workers: number): Figure[] {
   const pick = (figures: Figure[], start: string) => figures.find((f) => f.name.startsWith(start))?.value;
   const rate = [pick(product, 'HTTP commands'), pick(floor, 'HTTP commands')];
   const push = [pick(product, 'push latency start/stop request → bot:status p99'), pick(floor, 'push latency start/stop request → bot:status p99')];
