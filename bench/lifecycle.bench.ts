@@ -133,8 +133,8 @@ export async function lifecycleBench(options: { cycles: number; workers: number 
 
 /**
  * The product's figures under load as a share of the floor's, from the same run. The host's speed moves
- * both alike (the floor measured 8,776 commands/s on 2026-11-24 and 4,271–5,335 on 2026-11-26, same code),
- * so these say what the product itself costs, whatever the day's machine.
+ * both alike (BENCHMARKS.md, issue 16: the same code's floor measured 8,776 commands/s on one day and about
+ * 5,300 two days later), so these say what the product itself costs, whatever the day's machine.
  */
 function againstFloor(product: Figure[], floor: Figure[], workers: number): Figure[] {
   const pick = (figures: Figure[], start: string) => figures.find((f) => f.name.startsWith(start))?.value;
