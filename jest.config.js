@@ -22,6 +22,9 @@ const aliases = {
   '^@gridrocket/(shared|event-store|read-store|bots|identity|credentials|exchanges|trading|streaming|backtest)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 module.exports = {
+  // a real Kafka broker for the Kafka suites, or the reason they skip (test/support/kafka-global-setup.js)
+  globalSetup: '<rootDir>/test/support/kafka-global-setup.js',
+  globalTeardown: '<rootDir>/test/support/kafka-global-teardown.js',
   reporters: ['default', '<rootDir>/scripts/summary-reporter.js'],
   projects: [
     {
