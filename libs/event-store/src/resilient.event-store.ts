@@ -1,12 +1,22 @@
 import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import { isRetriableKurrentError } from './kurrentdb.event-store';
 import { defaultBackoff, resubscribing } from './resubscribe';
 
-/** Errors after which the same call may simply be made again (the server was away or slow). */
-const TRANSIENT = new Set(['InjectedFault', 'TimeoutError', 'DeadlineExceededError', 'UnavailableError', 'NotLeaderError', 'CancelledError']);
-
+/**
+ * Errors after which the same call may simply be made again (the server was away or slow), in the
+ * vocabulary of the store's own driver:
+ * - KurrentDB: the client's UnavailableError, NotLeaderError, CancelledError (server side),
+ *   DeadlineExceededError and TimeoutError, told by their `type` (isRetriableKurrentError says
+ *   which and why; every error of that client is named `Error`, so its name cannot tell);
+ * - SQLite: `SQLITE_BUSY` (another connection holds the write lock longer than the busy timeout).
+ * `InjectedFault` is still transient for the fault wrappers of the read store and the sink
+ * (testing/fault-schedule.ts), until they throw their own drivers' errors; FaultyEventStore throws
+ * the KurrentDB client's errors.
+ */
 export function isTransient(err: unknown): boolean {
-  const e = err as { name?: string; code?: string } | null;
-  return !!e && (TRANSIENT.has(e.name ?? '') || e.code === 'SQLITE_BUSY');
+  const e = err as { name?: string; code?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  return e.code === 'SQLITE_BUSY' || e.name === 'InjectedFault' || isRetriableKurrentError(err);
 }
 
 export interface ResilienceOptions {
@@ -70,6 +80,7 @@ export class ResilientEventStore implements EventStore {
     return resubscribing(this.inner, {
       fromPosition: options.fromPosition,
       filter: options.filter,
+      onProgress: options.onProgress,
       retryDelay: this.options.retryDelay,
       onDrop: (err, attempt) => this.options.onRetry?.('subscription', err, attempt),
     });

@@ -1,5 +1,14 @@
 import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
-import { FaultSchedule, InjectedFault } from './fault-schedule';
+import { FaultSchedule } from './fault-schedule';
+import { deadlineExceeded, readUnavailable, unavailable } from './kurrentdb-errors';
+
+/** The timed-out appends that had been written before their answer was lost. */
+const applied = new WeakSet<Error>();
+
+/** True when `err` is a timed-out append of a FaultyEventStore that was in fact written. */
+export function appliedBeforeFault(err: unknown): boolean {
+  return err instanceof Error && applied.has(err);
+}
 
 export interface EventStoreFaults {
   /** Every live subscription is dropped after this many ms (± half, from the schedule). */
@@ -17,7 +26,11 @@ export interface EventStoreFaults {
 /**
  * The event store port with faults injected on a schedule: what KurrentDB does on a restart, a
  * leader change or a keep-alive timeout (the subscription errors out), and on a slow or lost
- * answer (the append times out, having been written or not).
+ * answer (the append times out, having been written or not). The faults are the KurrentDB client's
+ * own errors, made as the client makes them (testing/kurrentdb-errors.ts): a refused append or a
+ * dropped subscription is its UnavailableError (gRPC UNAVAILABLE), a failed read the
+ * UnavailableError of its native reader, a timed-out append its DeadlineExceededError (written or
+ * not: `appliedBeforeFault(err)`).
  */
 export class FaultyEventStore implements EventStore {
   readonly kind: string;
@@ -32,22 +45,24 @@ export class FaultyEventStore implements EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult> {
-    if (this.schedule.hit('append.fail', this.faults.failAppendRate)) throw new InjectedFault(`append to ${streamId} refused`, 'append.fail');
+    if (this.schedule.hit('append.fail', this.faults.failAppendRate)) throw unavailable(`injected fault: append to ${streamId} refused`);
     if (this.schedule.hit('append.timeout', this.faults.appendTimeoutRate)) {
       const result = await this.inner.append(streamId, events, expected, options).catch(() => null);
       await new Promise((r) => setTimeout(r, this.faults.appendTimeoutMs ?? 50));
-      throw new InjectedFault(`append to ${streamId} timed out${result ? ' (written)' : ''}`, 'append.timeout', !!result);
+      const err = deadlineExceeded(`injected fault: append to ${streamId} timed out${result ? ' (written)' : ''}`);
+      if (result) applied.add(err);
+      throw err;
     }
     return this.inner.append(streamId, events, expected, options);
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    if (this.schedule.hit('read.fail', this.faults.failReadRate)) throw new InjectedFault(`read of ${streamId} failed`, 'read.fail');
+    if (this.schedule.hit('read.fail', this.faults.failReadRate)) throw readUnavailable(`injected fault: read of ${streamId} failed`);
     return this.inner.readStream(streamId, options);
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    if (this.schedule.hit('read.fail', this.faults.failReadRate)) throw new InjectedFault('read of $all failed', 'read.fail');
+    if (this.schedule.hit('read.fail', this.faults.failReadRate)) throw readUnavailable('injected fault: read of $all failed');
     return this.inner.readAll(options);
   }
 
@@ -66,7 +81,7 @@ export class FaultyEventStore implements EventStore {
     const drop = () => {
       if (!schedule.active) return arm();
       schedule.hit('subscription.drop', 1);
-      dropped = new InjectedFault('subscription dropped', 'subscription.drop');
+      dropped = unavailable('injected fault: subscription dropped');
       fail?.(dropped);
     };
     const arm = () => {
