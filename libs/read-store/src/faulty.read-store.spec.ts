@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { NewEvent, RecordedEvent, SqliteEventStore, isTransient } from '@gridrocket/event-store';
+import { NewEvent, RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
 import { FaultyEventStore } from '@gridrocket/event-store/testing/faulty.event-store';
+import { isTransientReadStoreError } from './mongo.read-store';
 import { Projection, Projector } from './projector';
 import { startReactor } from './reactor';
 import { readStoreContract } from './read-store.contract';
@@ -22,7 +23,10 @@ const ev = (type: string, n: number): NewEvent => ({
   metadata: { userId: 'u', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
 });
 
-/** What every caller of the port does with a transient error: the same call again (commits are idempotent). */
+/**
+ * What every caller of the port does with a transient error: the same call again (commits are idempotent).
+ * The faults are the MongoDB driver's errors, so they are told apart as the driver's (not by `err.name`).
+ */
 function retrying(store: ReadStore): ReadStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
@@ -33,7 +37,7 @@ function retrying(store: ReadStore): ReadStore {
           try {
             return await value.apply(target, args);
           } catch (err) {
-            if (!isTransient(err) || attempt > 30) throw err;
+            if (!isTransientReadStoreError(err) || attempt > 30) throw err;
           }
         }
       };

@@ -1,5 +1,133 @@
-import { Long, MongoClient, MongoServerError, type AnyBulkWriteOperation, type ClientSession, type Db, type Document, MongoBulkWriteError } from 'mongodb';
-import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, StoredDoc, Where } from './read-store.port';
+import {
+  Long,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoError,
+  MongoErrorLabel,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type Document,
+} from 'mongodb';
+import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, RebuildSession, RebuildWrite, StoredDoc, Where } from './read-store.port';
+
+/**
+ * How much one request carries (docs/resilience.md, "MongoDB read store"). A transaction must end within
+ * `transactionLifetimeLimitSeconds` (60 s by default) or the server aborts it (NoSuchTransaction, labelled
+ * TransientTransactionError), and the driver's `withTransaction` then runs the whole of it again, for up to
+ * 120 s (node_modules/mongodb/lib/sessions.js): one that cannot end in time never does. Each oplog entry of
+ * a transaction is a BSON document of at most 16 MB, and MongoDB advises changing no more than 1,000
+ * documents in one transaction. A rebuild writes its fresh collections outside transactions, in bulk
+ * writes of the same size (the driver would split at 100,000 operations or 48 MB itself).
+ */
+export const MONGO_BATCH = { docsPerTransaction: 1_000, docsPerBulkWrite: 1_000 };
+
+/** One transaction's share of a commit: its documents, and the checkpoint where they are the last of it. */
+export interface CommitPart {
+  collection: string;
+  writes: DocWrite<any>[];
+  checkpoint?: { name: string; position: bigint };
+}
+
+/**
+ * Splits commits into transactions of at most `max` documents, in order. A projection's checkpoint goes
+ * into the transaction that writes its last documents, never into an earlier one: if a later transaction
+ * fails, the documents already written are ahead of their checkpoint, and applying their events again
+ * changes nothing (the revision guard); a checkpoint is never ahead of its documents.
+ */
+export function planTransactions(commits: CollectionCommit[], max: number = MONGO_BATCH.docsPerTransaction): CommitPart[][] {
+  if (!(max >= 1)) throw new Error(`A transaction holds at least one document (asked for ${max})`);
+  const out: CommitPart[][] = [];
+  let current: CommitPart[] = [];
+  let size = 0;
+  for (const c of commits) {
+    for (let i = 0; ; ) {
+      if (size >= max) {
+        out.push(current);
+        current = [];
+        size = 0;
+      }
+      const take = c.writes.slice(i, i + (max - size));
+      i += take.length;
+      const last = i >= c.writes.length;
+      current.push({ collection: c.collection, writes: take, ...(last ? { checkpoint: c.checkpoint } : {}) });
+      size += take.length;
+      if (last) break;
+    }
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+/** `items` in slices of at most `size`. */
+export function slices<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Server codes after which the same operation may simply be made again: the driver's retryable read and
+ * write codes (node_modules/mongodb/lib/error.js: HostUnreachable 6, HostNotFound 7, NetworkTimeout 89,
+ * ShutdownInProgress 91, PrimarySteppedDown 189, ExceededTimeLimit 262, SocketException 9001,
+ * NotWritablePrimary 10107, InterruptedAtShutdown 11600, InterruptedDueToReplStateChange 11602,
+ * NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436, ReadConcernMajorityNotAvailableYet 134),
+ * plus WriteConcernTimeout 64 (not enough members acknowledged in time: our writes are idempotent) and
+ * WriteConflict 112.
+ */
+const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 134, 64, 112]);
+
+/**
+ * True when a MongoDB driver error means "the server was away, busy or changing primary: make the same
+ * call again", in the driver's own vocabulary (classes and labels, not `err.name`): a network error
+ * (MongoNetworkError, MongoNetworkTimeoutError), no server selectable (MongoServerSelectionError, an
+ * election), a server error labelled TransientTransactionError, RetryableWriteError or
+ * UnknownTransactionCommitResult, or one of the retryable codes above (also inside a bulk write's
+ * write-concern error). Not transient: duplicate keys, validation, TransactionTooLarge (257), bad queries.
+ */
+export function isTransientMongoError(err: unknown): boolean {
+  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return true;
+  if (!(err instanceof MongoError)) return false;
+  if (
+    err.hasErrorLabel(MongoErrorLabel.TransientTransactionError) ||
+    err.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
+    err.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult)
+  ) {
+    return true;
+  }
+  if (typeof err.code === 'number' && TRANSIENT_CODES.has(err.code)) return true;
+  if (err instanceof MongoBulkWriteError) {
+    const wce = err.result?.getWriteConcernError?.();
+    return !!wce && TRANSIENT_CODES.has(wce.code ?? -1);
+  }
+  return false;
+}
+
+/**
+ * What a caller of any read store may simply try again: a transient MongoDB driver error
+ * (isTransientMongoError) or SQLite's SQLITE_BUSY. (The projector and the reactors retry every failed
+ * commit whatever its error; this is for callers that retry only what is worth retrying.)
+ */
+export function isTransientReadStoreError(err: unknown): boolean {
+  return isTransientMongoError(err) || (err as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+}
+
+/** The collection a rebuild writes beside the served `c_<collection>`, renamed over it at the end. */
+const freshName = (collection: string) => `r_${collection}`;
+const servedName = (collection: string) => `c_${collection}`;
+/** The one swap under way (a document in `rebuild_swaps`): what a restart finishes. */
+const SWAP_ID = 'swap';
+
+interface SwapPlan {
+  _id: string;
+  collections: string[];
+  checkpoints: { name: string; position: Long }[];
+  at: Date;
+}
 
 interface Stored extends Document {
   _id: string;
@@ -38,6 +166,8 @@ export class MongoReadStore implements ReadStore {
     this.db = this.client.db(this.dbName);
     const hello = await this.client.db('admin').command({ hello: 1 });
     this.transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+    // a rebuild's swap that a crash interrupted is finished before anything is served
+    await this.finishSwap();
     return this;
   }
 
@@ -89,17 +219,17 @@ export class MongoReadStore implements ReadStore {
   }
 
   /** Outside a transaction: conditional upserts; a duplicate key means the stored revision was newer. */
-  private async writeDocs(collection: string, writes: DocWrite<any>[]): Promise<string[]> {
+  private async writeDocs(collection: string | Collection<Stored>, writes: DocWrite<any>[], seq: (w: DocWrite<any>) => number = () => Date.now()): Promise<string[]> {
     if (!writes.length) return [];
     const ops: AnyBulkWriteOperation<Stored>[] = writes.map((w) => ({
       updateOne: {
         filter: { _id: w.id, $or: [{ _rev: { $lt: w.rev } }, { _rev: { $exists: false } }] },
-        update: { $set: { _rev: w.rev, _deleted: w.doc === null, doc: w.doc }, $setOnInsert: { _seq: Date.now() } },
+        update: { $set: { _rev: w.rev, _deleted: w.doc === null, doc: w.doc }, $setOnInsert: { _seq: seq(w) } },
         upsert: true,
       },
     }));
     try {
-      await this.col(collection).bulkWrite(ops, { ordered: false });
+      await (typeof collection === 'string' ? this.col(collection) : collection).bulkWrite(ops, { ordered: false });
       return writes.map((w) => w.id);
     } catch (err) {
       if (!(err instanceof MongoBulkWriteError)) throw err;
@@ -157,7 +287,11 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
-  /** Every projection's documents and checkpoint in one transaction where the deployment has them. */
+  /**
+   * Every projection's documents and checkpoint in transactions where the deployment has them: one
+   * transaction for an ordinary batch, several of at most MONGO_BATCH.docsPerTransaction documents for a
+   * large one (see planTransactions: a checkpoint is written with, never before, its last documents).
+   */
   async commitMany(commits: CollectionCommit[]): Promise<void> {
     if (!this.transactions) {
       // a standalone server: the revision guard makes a partial commit harmless on replay
@@ -166,16 +300,18 @@ export class MongoReadStore implements ReadStore {
     }
     const session = this.client.startSession();
     try {
-      // withTransaction retries on TransientTransactionError and UnknownTransactionCommitResult
-      await session.withTransaction(
-        async () => {
-          for (const c of commits) {
-            await this.writeDocsIn(session, c.collection, c.writes);
-            await this.moveCheckpoint(c.checkpoint.name, c.checkpoint.position, session);
-          }
-        },
-        { writeConcern: { w: 'majority' }, readConcern: { level: 'snapshot' } },
-      );
+      for (const part of planTransactions(commits, MONGO_BATCH.docsPerTransaction)) {
+        // withTransaction retries on TransientTransactionError and UnknownTransactionCommitResult
+        await session.withTransaction(
+          async () => {
+            for (const c of part) {
+              await this.writeDocsIn(session, c.collection, c.writes);
+              if (c.checkpoint) await this.moveCheckpoint(c.checkpoint.name, c.checkpoint.position, session);
+            }
+          },
+          { writeConcern: { w: 'majority' }, readConcern: { level: 'snapshot' } },
+        );
+      }
     } finally {
       await session.endSession();
     }
@@ -191,9 +327,118 @@ export class MongoReadStore implements ReadStore {
     await this.checkpoints().deleteMany({ _id: { $in: checkpoints } });
   }
 
+  private swaps() {
+    return this.db.collection<SwapPlan>('rebuild_swaps');
+  }
+
+  private async exists(name: string): Promise<boolean> {
+    return (await this.db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
+  }
+
+  private async drop(name: string): Promise<void> {
+    try {
+      await this.db.dropCollection(name);
+    } catch (err) {
+      if (!(err instanceof MongoServerError && err.code === 26)) throw err; // NamespaceNotFound (servers before 7.0)
+    }
+  }
+
+  /**
+   * Finishes the swap a rebuild recorded (`rebuild_swaps`), if one is there: each fresh collection still
+   * present is renamed over the served one (renameCollection with dropTarget: one oplog entry, so a reader
+   * sees the old collection or the new one, never none), then the checkpoints are set, then the record is
+   * removed. Every step can be done again, so a crash anywhere in it is finished by the next call
+   * (connect, beginRebuild). Renames come before checkpoints: until its checkpoint is set, a swapped
+   * collection is ahead of it, and events applied again change nothing; a checkpoint is never ahead of
+   * its collection. Returns whether there was one.
+   */
+  async finishSwap(): Promise<boolean> {
+    const plan = await this.swaps().findOne({ _id: SWAP_ID });
+    if (!plan) return false;
+    for (const c of plan.collections) {
+      if (!(await this.exists(freshName(c)))) continue; // renamed before the crash
+      try {
+        await this.db.renameCollection(freshName(c), servedName(c), { dropTarget: true });
+      } catch (err) {
+        if (!(err instanceof MongoServerError && err.code === 26)) throw err; // renamed meanwhile by another finisher
+      }
+    }
+    for (const cp of plan.checkpoints) {
+      await this.checkpoints().updateOne({ _id: cp.name }, { $set: { position: cp.position } }, { upsert: true, writeConcern: { w: 'majority' } });
+    }
+    await this.swaps().deleteOne({ _id: SWAP_ID }, { writeConcern: { w: 'majority' } });
+    return true;
+  }
+
+  /**
+   * A rebuild into fresh collections `r_<collection>` beside the served `c_<collection>`, which are
+   * served unchanged until `complete`: a rebuild that fails or is killed leaves the old read model and its
+   * checkpoints as they were (the leftovers are dropped by the next rebuild). The fresh collections are
+   * written outside transactions (nothing reads them), in bulk writes of MONGO_BATCH.docsPerBulkWrite;
+   * `complete` builds their indexes, records the swap, then does it (finishSwap).
+   */
+  async beginRebuild(collections: { collection: string; indexes?: string[] }[]): Promise<RebuildSession> {
+    await this.finishSwap(); // an earlier rebuild's swap is finished, not overtaken
+    const names = new Set(collections.map((c) => c.collection));
+    for (const { collection } of collections) {
+      await this.drop(freshName(collection));
+      // created even if nothing is written to it: an empty read model replaces the old one too
+      await this.db.createCollection(freshName(collection));
+    }
+    const fresh = (collection: string) => {
+      if (!names.has(collection)) throw new Error(`${collection} is not being rebuilt`);
+      return this.db.collection<Stored>(freshName(collection));
+    };
+    let open = true;
+    return {
+      getMany: async <D extends Doc>(collection: string, ids: string[]) => {
+        const out = new Map<string, StoredDoc<D>>();
+        for (const part of slices(ids, MONGO_BATCH.docsPerBulkWrite)) {
+          for (const row of await fresh(collection).find({ _id: { $in: part } }).toArray()) {
+            out.set(row._id, { rev: row._rev, doc: row._deleted ? null : (row.doc as D) });
+          }
+        }
+        return out;
+      },
+      write: async (commits) => {
+        for (const c of commits) {
+          const writes = c.writes.map(decode);
+          // _seq: the position of the document's first event, the order incremental projection inserts in
+          for (const part of slices(writes, MONGO_BATCH.docsPerBulkWrite)) await this.writeDocs(fresh(c.collection), part, (w) => (w as RebuildWrite).first ?? Date.now());
+        }
+      },
+      complete: async (checkpoints) => {
+        for (const { collection, indexes } of collections) {
+          for (const f of indexes ?? []) await fresh(collection).createIndex({ [`doc.${f}`]: 1 });
+        }
+        const plan: SwapPlan = {
+          _id: SWAP_ID,
+          collections: collections.map((c) => c.collection),
+          checkpoints: checkpoints.map((c) => ({ name: c.name, position: Long.fromBigInt(c.position) })),
+          at: new Date(),
+        };
+        // from here on the swap is done, now or by the next connect: the fresh collections are kept
+        await this.swaps().replaceOne({ _id: SWAP_ID }, plan, { upsert: true, writeConcern: { w: 'majority' } });
+        open = false;
+        await this.finishSwap();
+      },
+      abandon: async () => {
+        if (!open || (await this.swaps().findOne({ _id: SWAP_ID }))) return; // recorded: finished, not dropped
+        open = false;
+        for (const { collection } of collections) await this.drop(freshName(collection));
+      },
+    };
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/** A rebuild's write as stored: encoded by a worker thread (`json`) or not. */
+function decode(w: RebuildWrite): RebuildWrite {
+  if (w.json === undefined) return w;
+  return { id: w.id, rev: w.rev, first: w.first, doc: w.json === null ? null : JSON.parse(w.json) };
 }
 
 function toBigInt(position: Long | string): bigint {

@@ -9,6 +9,9 @@ import { AppModule } from '../app.module';
  * `npm run projections:rebuild`: builds every read model again from the whole
  * event log, with the same projections the app registers, into fresh tables
  * swapped in at the end (until then, and after a failure, the old ones stay).
+ * Both read stores do this: SQLite renames its `r_` tables in one transaction; MongoDB writes
+ * `r_<collection>` collections in bulk writes of 1,000 and renames each over the served one at the end
+ * (a swap cut short by a crash is recorded and finished by the next start; docs/resilience.md).
  * Stop the server first (it would keep projecting from its own checkpoint meanwhile).
  */
 async function main() {
