@@ -69,6 +69,21 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
     expect(text).toMatch(/gridrocket_exchange_errors_total\{exchange="Binance",kind="network"\} 1/);
     expect(text).toMatch(/gridrocket_http_requests_total\{method="POST",route="\/api\/bots",status="201"\} 1/);
     expect(text).toMatch(/gridrocket_process_cpu_seconds_total/);
+    // whether events get out (finding 5): delivering, nothing waiting, at most one batch held
+    expect(text).toMatch(/^gridrocket_forwarder_delivering 1$/m);
+    expect(text).toMatch(/^gridrocket_forwarder_undelivered_seconds 0$/m);
+    expect(text).toMatch(/^gridrocket_forwarder_buffered_events 0$/m);
+    expect(text).toMatch(/^gridrocket_forwarder_last_delivery_timestamp_seconds \d+(\.\d+)?$/m);
+    expect(text).toMatch(/# TYPE gridrocket_forwarder_publish_failures_total counter/);
+    expect(text).toMatch(/# TYPE gridrocket_forwarder_producer_resets_total counter/);
+  });
+
+  it('reports in /api/health whether the forwarder delivers', async () => {
+    const health = (await alice.get('/api/health')).body;
+    expect(health.status).toBe('ok');
+    expect(health.forwarder).toMatchObject({ state: 'live', delivering: true, undeliveredSeconds: 0, failedAttempts: 0, buffered: 0, batchSize: 500 });
+    expect(Date.now() - Date.parse(health.forwarder.lastDeliveryAt)).toBeLessThan(60_000);
+    expect(health.forwarder.secondsSinceLastDelivery).toBeGreaterThanOrEqual(0);
   });
 
   it('counts refused commands apart', async () => {

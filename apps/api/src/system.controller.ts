@@ -23,7 +23,9 @@ export class SystemController {
     const projection = this.projector.health();
     // projector, reactors (runner, …) and forwarder: live, catching up or retrying, with lag and last error
     const consumers = await consumerStatuses(this.config.projections ? this.projector : null, this.forwarder ?? null, this.reads);
-    const ok = projection.failed === null && consumers.every((c) => c.state !== 'retrying');
+    // whether events get out to the stream: not while publishes fail or hang (the broker away), with how long
+    const forwarder = this.forwarder && this.config.forwarder ? await this.forwarder.delivery() : null;
+    const ok = projection.failed === null && consumers.every((c) => c.state !== 'retrying') && (forwarder === null || forwarder.state !== 'retrying');
     return {
       status: ok ? 'ok' : 'degraded',
       eventStore: this.events.kind,
@@ -35,6 +37,7 @@ export class SystemController {
       catchUpPercent: head === 0n ? 100 : Number((projection.position * 1000n) / head) / 10,
       projectionError: projection.failed,
       consumers,
+      forwarder,
       pid: process.pid,
     };
   }

@@ -18,9 +18,13 @@ export interface ForwarderOptions {
   batchSize?: number;
   /** How long stop() waits for the batch in hand to be published (ms, default 10 s); after that it is resent on the next start. */
   drainTimeoutMs?: number;
-  /** Back-off between attempts to publish a batch (ms), by attempt number. */
+  /** Back-off between attempts to publish a batch (ms), by attempt number (default 200 ms doubling, at most 10 s). */
   retryDelay?: (attempt: number) => number;
   onError?(err: Error, attempt: number): void;
+  /** A publish or checkpoint write of a batch failed (it is retried): metrics. */
+  onPublishFailed?(err: Error, attempt: number): void;
+  /** A publish in flight longer than this (ms, default 10 s) counts as not delivering (health, metrics). */
+  stallAfterMs?: number;
   /** After a batch is published and checkpointed (metrics). */
   onPublished?(messages: StreamMessage[], events: RecordedEvent[]): void;
 }
@@ -34,6 +38,36 @@ export interface ForwarderLag {
   behind: bigint;
   /** Time from the store's write to Kafka's ack, for the last batch. */
   lastLatencyMs: number | null;
+}
+
+/**
+ * Whether the forwarder gets events out (GET /api/health's `forwarder`, the gridrocket_forwarder_* gauges).
+ * - `live`: nothing failing; `catching-up`: publishing, behind the head;
+ * - `retrying`: the batch in hand was refused (it is retried with back-off) or its publish has hung
+ *   longer than `stallAfterMs`: events are not getting out;
+ * - `stopped`.
+ */
+export type DeliveryState = 'live' | 'catching-up' | 'retrying' | 'stopped';
+
+export interface ForwarderDelivery {
+  state: DeliveryState;
+  /** False while publishes fail or hang (state `retrying`) and when stopped. */
+  delivering: boolean;
+  /** When the sink last acknowledged a batch (ISO), null before the first. */
+  lastDeliveryAt: string | null;
+  /** Seconds since then (since start-up before the first). */
+  secondsSinceLastDelivery: number | null;
+  /** How long the batch in hand has been waiting for the sink (seconds; 0 when there is none). */
+  undeliveredSeconds: number;
+  /** Attempts at the batch in hand that failed in a row. */
+  failedAttempts: number;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Events held in memory (the batch in hand and those read after it): at most the batch size. */
+  buffered: number;
+  /** The most ever held since start-up. */
+  bufferedMax: number;
+  batchSize: number;
 }
 
 /** Thrown inside the retry loop when the forwarder is stopping. */
@@ -67,6 +101,14 @@ export class Forwarder implements ReportsStatus {
   private checkpoint = 0n;
   private lastLatencyMs: number | null = null;
   private wakeRetry: (() => void) | null = null;
+  /** The batch being published (with `buffer`, what the forwarder holds). */
+  private inHand: RecordedEvent[] | null = null;
+  private bufferedMax = 0;
+  private readonly stallAfterMs: number;
+  private startedAt = 0;
+  private lastDeliveryAt: number | null = null;
+  /** When the batch in hand was taken (null when none). */
+  private pendingSince: number | null = null;
 
   constructor(private readonly options: ForwarderOptions) {
     this.name = options.name ?? `forwarder-${options.sink.kind}`;
@@ -74,6 +116,7 @@ export class Forwarder implements ReportsStatus {
     this.batchSize = options.batchSize ?? 500;
     this.emitter.setMaxListeners(0);
     this.consumer = new ConsumerHealth(this.name, 'forwarder');
+    this.stallAfterMs = options.stallAfterMs ?? 10_000;
   }
 
   get topics(): string[] {
@@ -98,6 +141,7 @@ export class Forwarder implements ReportsStatus {
     this.stopped = false;
     this.draining = false;
     this.consumer.running = true;
+    this.startedAt = Date.now();
     // resumed after a drop from the last event received, with back-off
     const sub = resubscribing(events, {
       fromPosition: this.checkpoint,
@@ -112,7 +156,10 @@ export class Forwarder implements ReportsStatus {
       try {
         for await (const event of sub) {
           this.buffer.push(event);
-          if (this.buffer.length >= this.batchSize) await this.flush();
+          const held = this.buffered;
+          if (held > this.bufferedMax) this.bufferedMax = held;
+          // at most one batch in memory: while the sink is slow or away, stop reading the log
+          if (held >= this.batchSize) await this.flush();
           else this.scheduleFlush();
         }
       } catch (err) {
@@ -140,12 +187,17 @@ export class Forwarder implements ReportsStatus {
         if (this.buffer.length === 0) return;
         const batch = this.buffer;
         this.buffer = [];
+        this.inHand = batch;
+        this.pendingSince = Date.now();
         try {
           await this.publishWithRetry(batch);
         } catch (err) {
           // Stopping: the batch is not checkpointed, so it is sent again after the restart.
           this.buffer = batch.concat(this.buffer);
           throw err;
+        } finally {
+          this.inHand = null;
+          this.pendingSince = null;
         }
       });
     return this.flushing;
@@ -167,8 +219,9 @@ export class Forwarder implements ReportsStatus {
       } catch (err) {
         this.consumer.failed(err as Error);
         this.options.onError?.(err as Error, attempt);
+        this.options.onPublishFailed?.(err as Error, attempt);
         if (this.draining && attempt >= 3) throw new Stopping('stopping');
-        const delay = this.options.retryDelay?.(attempt) ?? Math.min(30_000, 100 * 2 ** Math.min(attempt, 9));
+        const delay = this.options.retryDelay?.(attempt) ?? Math.min(10_000, 100 * 2 ** Math.min(attempt, 7));
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, delay);
           const self = this;
@@ -184,6 +237,7 @@ export class Forwarder implements ReportsStatus {
     this.checkpoint = last;
     this.consumer.recovered();
     const now = Date.now();
+    this.lastDeliveryAt = now;
     const created = Date.parse(batch[batch.length - 1].created);
     this.lastLatencyMs = Number.isFinite(created) ? Math.max(0, now - created) : null;
     this.options.onPublished?.(messages, batch);
@@ -219,12 +273,52 @@ export class Forwarder implements ReportsStatus {
     return { position: this.checkpoint, head, behind: head > this.checkpoint ? head - this.checkpoint : 0n, lastLatencyMs: this.lastLatencyMs };
   }
 
-  health(): { running: boolean; position: bigint; failed: string | null } {
-    return { running: !this.stopped, position: this.checkpoint, failed: this.consumer.retries > 0 ? this.consumer.lastError : null };
+  /** Events held in memory: the batch in hand and what was read after it. */
+  get buffered(): number {
+    return this.buffer.length + (this.inHand?.length ?? 0);
+  }
+
+  /** Whether the batch in hand has been refused, or has hung longer than `stallAfterMs`. */
+  private get failing(): boolean {
+    if (this.consumer.retries > 0) return true;
+    return this.pendingSince !== null && Date.now() - this.pendingSince > this.stallAfterMs;
+  }
+
+  health(): { running: boolean; position: bigint; failed: string | null; delivering: boolean } {
+    const running = !this.stopped;
+    const failing = running && this.failing;
+    const failed = this.consumer.retries > 0 ? this.consumer.lastError : failing ? `publish pending for ${Math.round((Date.now() - this.pendingSince!) / 1000)} s` : null;
+    return { running, position: this.checkpoint, failed, delivering: running && !failing };
+  }
+
+  /** What the forwarder reports about getting events out (see DeliveryState). */
+  async delivery(): Promise<ForwarderDelivery> {
+    const head = await this.options.events.headPosition().catch(() => this.checkpoint);
+    const now = Date.now();
+    const running = !this.stopped;
+    const failing = running && this.failing;
+    const state: DeliveryState = !running ? 'stopped' : failing ? 'retrying' : head > this.checkpoint ? 'catching-up' : 'live';
+    const since = this.lastDeliveryAt ?? (this.startedAt || null);
+    return {
+      state,
+      delivering: running && !failing,
+      lastDeliveryAt: this.lastDeliveryAt === null ? null : new Date(this.lastDeliveryAt).toISOString(),
+      secondsSinceLastDelivery: since === null ? null : (now - since) / 1000,
+      undeliveredSeconds: this.pendingSince === null ? 0 : (now - this.pendingSince) / 1000,
+      failedAttempts: this.consumer.retries,
+      lastError: this.consumer.lastError,
+      lastErrorAt: this.consumer.lastErrorAt,
+      buffered: this.buffered,
+      bufferedMax: this.bufferedMax,
+      batchSize: this.batchSize,
+    };
   }
 
   async status(): Promise<ConsumerStatus> {
-    return this.consumer.snapshot(this.checkpoint, await this.options.events.headPosition());
+    const status = this.consumer.snapshot(this.checkpoint, await this.options.events.headPosition());
+    // a publish that hangs (the broker away, requests timing out) is not delivering either
+    if (status.state !== 'stopped' && status.state !== 'retrying' && this.failing) return { ...status, state: 'retrying' };
+    return status;
   }
 
   /** Stops taking events, publishes what it holds (a few attempts), then closes the sink. */

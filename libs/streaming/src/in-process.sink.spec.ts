@@ -5,7 +5,15 @@ import type { StreamMessage } from './stream-message';
 import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
 import { FaultyEventStore } from '@gridrocket/event-store/testing/faulty.event-store';
 import { FaultyReadStore } from '@gridrocket/read-store/testing/faulty.read-store';
-import { FaultySink } from './testing/faulty.sink';
+import { FaultySink, KafkaFaultKind, kafkaFault } from './testing/faulty.sink';
+import { randomUUID } from 'node:crypto';
+import { KafkaJSConnectionError, KafkaJSError, KafkaJSNumberOfRetriesExceeded } from 'kafkajs';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { until } from '@gridrocket/shared/testing/until';
+import type { EventSink } from './event-sink.port';
+import { Forwarder } from './forwarder';
+import { isFatalProducerError } from './kafka.sink';
 
 const toReceived = (m: StreamMessage): ReceivedMessage => ({ topic: m.topic, key: m.key, headers: { ...m.headers }, value: JSON.parse(m.value) as StreamValue });
 
@@ -115,7 +123,7 @@ describe('under injected faults', () => {
     {
       events: (e) => new FaultyEventStore(e, schedule, { dropSubscriptionsEveryMs: 80 }),
       reads: (r) => new FaultyReadStore(r, schedule, { rejectCommitRate: 0.2 }),
-      sink: (s) => new FaultySink(s, schedule, { failPublishRate: 0.2, timeoutRate: 0.1, timeoutMs: 30 }),
+      sink: (s) => new FaultySink(s, schedule, { failPublishRate: 0.2, timeoutRate: 0.1, timeoutMs: 30, fatalRate: 0.05 }),
     },
   );
   afterAll(() => {
@@ -123,5 +131,77 @@ describe('under injected faults', () => {
     console.log(`forwarder contract under faults: injected ${JSON.stringify(hit)}`);
     expect(hit['publish.fail'] ?? 0).toBeGreaterThan(0);
     expect(hit['commit.reject'] ?? 0).toBeGreaterThan(0);
+    expect(hit['publish.timeout'] ?? 0).toBeGreaterThan(0);
+  });
+});
+
+// Each error a KafkaSink's publish can reject with (kafkajs's own classes and broker codes, as
+// FaultySink throws them): the forwarder reports it (health: retrying, not delivering), retries the
+// whole batch with back-off, and delivers every event in order; none is skipped.
+describe('the forwarder on each kafkajs error', () => {
+  const kinds: KafkaFaultKind[] = ['connection', 'retries-exceeded', 'not-enough-replicas', 'not-leader', 'timeout', 'unknown-producer', 'out-of-order'];
+  const classOf: Record<KafkaFaultKind, string> = {
+    connection: 'KafkaJSConnectionError',
+    'retries-exceeded': 'KafkaJSNumberOfRetriesExceeded',
+    'not-enough-replicas': 'KafkaJSProtocolError',
+    'not-leader': 'KafkaJSProtocolError',
+    timeout: 'KafkaJSRequestTimeoutError',
+    'unknown-producer': 'KafkaJSProtocolError',
+    'out-of-order': 'KafkaJSProtocolError',
+  };
+
+  it('builds them as kafkajs does (class, broker code, retriable)', () => {
+    expect(kafkaFault('unknown-producer')).toMatchObject({ name: 'KafkaJSProtocolError', type: 'UNKNOWN_PRODUCER_ID', code: 59, retriable: false });
+    expect(kafkaFault('out-of-order')).toMatchObject({ type: 'OUT_OF_ORDER_SEQUENCE_NUMBER', code: 45, retriable: false });
+    expect(kafkaFault('not-enough-replicas')).toMatchObject({ type: 'NOT_ENOUGH_REPLICAS', code: 19, retriable: true });
+    expect(kafkaFault('not-leader')).toMatchObject({ type: 'NOT_LEADER_FOR_PARTITION', code: 6, retriable: true });
+    expect(kafkaFault('retries-exceeded')).toBeInstanceOf(KafkaJSNumberOfRetriesExceeded);
+    expect((kafkaFault('retries-exceeded') as Error & { cause?: Error }).cause).toBeInstanceOf(KafkaJSConnectionError);
+    for (const k of kinds) expect(kafkaFault(k)).toBeInstanceOf(KafkaJSError);
+    expect(kinds.filter((k) => isFatalProducerError(kafkaFault(k)))).toEqual(['unknown-producer', 'out-of-order']);
+  });
+
+  it.each(kinds)('%s: reported, retried, and every event delivered in order', async (kind) => {
+    const events = new SqliteEventStore(':memory:', 20);
+    const reads = new SqliteReadStore(':memory:');
+    const inner = new InProcessSink();
+    let failuresLeft = 3;
+    const thrown: Error[] = [];
+    const sink: EventSink = {
+      kind: 'kafka',
+      start: (t) => inner.start(t),
+      publish: async (m) => {
+        if (failuresLeft-- > 0) {
+          const err = kafkaFault(kind);
+          thrown.push(err);
+          throw err;
+        }
+        await inner.publish(m);
+      },
+      close: () => inner.close(),
+    };
+    const seen: Error[] = [];
+    const f = new Forwarder({ events, reads, sink, topics: defaultTopicMap(), batchSize: 10, retryDelay: () => 30, onPublishFailed: (e) => seen.push(e) });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        const e = { id: randomUUID(), type: 'BotStarted', data: { i }, metadata: { userId: 'u', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 } };
+        await events.append(`bot-${i % 3}`, [e], 'any');
+        ids.push(e.id);
+      }
+      await f.start();
+      await until('the forwarder reports the failure', async () => (await f.delivery()).state === 'retrying');
+      expect(f.health().delivering).toBe(false);
+      expect((await f.delivery()).lastError).toBe(thrown[0].message);
+      expect(await f.waitFor(await events.headPosition(), 5_000)).toBe(true);
+      expect(seen.map((e) => e.name)).toEqual([classOf[kind], classOf[kind], classOf[kind]]);
+      expect(seen).toEqual(thrown);
+      expect(inner.snapshot().map((m) => m.headers['event-id'])).toEqual(ids);
+      expect(await f.delivery()).toMatchObject({ state: 'live', delivering: true, failedAttempts: 0 });
+    } finally {
+      await f.stop();
+      await events.close();
+      await reads.close();
+    }
   });
 });

@@ -1,7 +1,43 @@
-import { CompressionTypes, Kafka, Partitioners, Producer } from 'kafkajs';
+import { CompressionTypes, Kafka, KafkaJSNonRetriableError, KafkaJSProtocolError, Partitioners, Producer, RetryOptions } from 'kafkajs';
 import type { EventSink } from './event-sink.port';
 import { KafkaSettings, createKafka, ensureTopics } from './kafka.client';
 import type { StreamMessage } from './stream-message';
+
+/**
+ * The broker's answers after which an idempotent producer cannot go on (kafkajs's vocabulary,
+ * src/protocol/error.js; none is retriable): the broker lost or refused the producer's state
+ * (UNKNOWN_PRODUCER_ID: its records expired or the log was wiped; OUT_OF_ORDER_SEQUENCE_NUMBER: the
+ * sequence kafkajs holds no longer matches the broker's), or another producer took its epoch.
+ * kafkajs never re-initialises the producer id itself (its eosManager calls InitProducerId only on
+ * connect), so every retry on the same producer meets the same error: only a new producer recovers.
+ */
+export const FATAL_PRODUCER_ERRORS: readonly string[] = ['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED'];
+
+/** Whether `err` (or what it wraps: KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded) is a fatal producer error. */
+export function isFatalProducerError(err: unknown): boolean {
+  // the error itself, or the cause chain kafkajs's wrappers keep (KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded)
+  let e = err as { name?: string; type?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++, e = e.cause as typeof e) {
+    if ((e instanceof KafkaJSProtocolError || e.name === 'KafkaJSProtocolError') && FATAL_PRODUCER_ERRORS.includes(String(e.type))) return true;
+    if (!(e instanceof KafkaJSNonRetriableError) && !(e instanceof KafkaJSProtocolError)) return false;
+  }
+  return false;
+}
+
+/**
+ * The producer's own retry of one publish: bounded (about 10 s of back-off when the broker refuses
+ * connections; each attempt also waits at most the request timeout, 30 s), so that a broker outage
+ * surfaces as KafkaJSNumberOfRetriesExceeded to the forwarder, which reports it (health, metrics) and
+ * retries the batch with its own back-off, without limit.
+ */
+export const PUBLISH_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRetryTime: 5_000 };
+
+export interface KafkaSinkOptions {
+  /** The producer's retry of one publish (default PUBLISH_RETRY). */
+  retry?: RetryOptions;
+  /** Called when a fatal error made the sink drop its producer (the next publish makes a new one). */
+  onProducerReset?(err: Error): void;
+}
 
 /**
  * The production event stream: Kafka through kafkajs. An idempotent producer
@@ -9,35 +45,56 @@ import type { StreamMessage } from './stream-message';
  * resolves only once all in-sync replicas have it (acks = -1). The Java-compatible
  * murmur2 partitioner puts a stream's events on one partition, in order.
  *
- * Retries: the idempotent producer's guarantees hold only with unlimited retries (kafkajs warns
- * "Limiting retries for the idempotent producer may invalidate EoS guarantees" otherwise, and the
- * client-wide retry of createKafka is limited), so the producer gets its own, unlimited, retry.
- * A publish therefore waits for the broker rather than failing; the forwarder's stop() bounds the
- * wait and closing the producer ends it.
+ * Retries: a publish is retried by the producer a bounded number of times (PUBLISH_RETRY), then
+ * fails (KafkaJSNumberOfRetriesExceeded) and the forwarder sends the whole batch again from its
+ * checkpoint, later, on the same producer (its sequence numbers were rolled back, so the broker
+ * de-duplicates what it already had). kafkajs warns that limiting an idempotent producer's retries
+ * "may invalidate EoS guarantees": exactly-once within the producer is not what the stream promises
+ * anyway (at-least-once, consumers de-duplicate by `event-id`); per-key order still holds because the
+ * forwarder sends one batch at a time and resends from the checkpoint.
+ *
+ * A fatal producer error (isFatalProducerError) closes the producer; the next publish (the
+ * forwarder's retry of the same batch) connects a new one, which gets a new producer id.
  */
 export class KafkaSink implements EventSink {
   readonly kind = 'kafka';
   private readonly kafka: Kafka;
   private producer: Producer | null = null;
+  private started = false;
+  /** Producers dropped after a fatal error since start-up. */
+  producerResets = 0;
 
-  constructor(private readonly settings: KafkaSettings, kafka?: Kafka) {
+  constructor(private readonly settings: KafkaSettings, kafka?: Kafka, private readonly options: KafkaSinkOptions = {}) {
     this.kafka = kafka ?? createKafka(settings);
   }
 
   async start(topics: string[]): Promise<void> {
     await ensureTopics(this.kafka, topics, this.settings.partitions ?? 6, this.settings.replicationFactor ?? -1);
-    this.producer = this.kafka.producer({
+    this.started = true;
+    await this.connectedProducer();
+  }
+
+  private async connectedProducer(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    const producer = this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 30_000 },
+      retry: this.options.retry ?? PUBLISH_RETRY,
     });
-    await this.producer.connect();
+    try {
+      await producer.connect(); // InitProducerId: a new producer id
+    } catch (err) {
+      await producer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    this.producer = producer;
+    return producer;
   }
 
   async publish(messages: StreamMessage[]): Promise<void> {
-    if (!this.producer) throw new Error('The Kafka sink is not started');
+    if (!this.started) throw new Error('The Kafka sink is not started');
     if (!messages.length) return;
     const byTopic = new Map<string, StreamMessage[]>();
     for (const m of messages) {
@@ -45,18 +102,32 @@ export class KafkaSink implements EventSink {
       list.push(m);
       byTopic.set(m.topic, list);
     }
-    await this.producer.sendBatch({
-      acks: -1,
-      compression: CompressionTypes.None,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } })),
-      })),
-    });
+    const producer = await this.connectedProducer();
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        compression: CompressionTypes.None,
+        topicMessages: [...byTopic].map(([topic, list]) => ({
+          topic,
+          messages: list.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } })),
+        })),
+      });
+    } catch (err) {
+      if (isFatalProducerError(err) && this.producer === producer) {
+        // this producer cannot go on: drop it; the caller's retry connects a new one (new producer id)
+        this.producer = null;
+        this.producerResets++;
+        await producer.disconnect().catch(() => undefined);
+        this.options.onProducerReset?.(err as Error);
+      }
+      throw err;
+    }
   }
 
   async close(): Promise<void> {
-    await this.producer?.disconnect();
+    this.started = false;
+    const producer = this.producer;
     this.producer = null;
+    await producer?.disconnect();
   }
 }

@@ -2,6 +2,15 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ConsumerStatus } from '@gridrocket/read-store';
 
 export type Source = () => Promise<number | null> | number | null;
+export type SourceName =
+  | 'forwarderLag'
+  | 'forwarderDelivering'
+  | 'forwarderUndeliveredSeconds'
+  | 'forwarderLastDelivery'
+  | 'forwarderBuffered'
+  | 'projectionLag'
+  | 'headPosition'
+  | 'runningBots';
 
 /**
  * The operators' numbers, in Prometheus format (GET /metrics). One registry per
@@ -11,6 +20,10 @@ export type Source = () => Promise<number | null> | number | null;
  * Names: gridrocket_commands_total{command,outcome}, gridrocket_command_seconds,
  * gridrocket_events_appended_total{type,category}, gridrocket_events_forwarded_total{topic},
  * gridrocket_forwarder_lag_events, gridrocket_forwarder_latency_seconds,
+ * gridrocket_forwarder_delivering (1 while publishes go through, 0 while they fail or hang or the forwarder is stopped),
+ * gridrocket_forwarder_undelivered_seconds (how long the batch in hand has waited for the sink),
+ * gridrocket_forwarder_last_delivery_timestamp_seconds, gridrocket_forwarder_buffered_events,
+ * gridrocket_forwarder_publish_failures_total{error}, gridrocket_forwarder_producer_resets_total,
  * gridrocket_projection_lag_events, gridrocket_running_bots,
  * gridrocket_exchange_errors_total{exchange,kind}, gridrocket_http_requests_total{method,route,status},
  * gridrocket_http_request_seconds{method,route},
@@ -25,6 +38,8 @@ export class MetricsService {
   readonly eventsAppended: Counter<'type' | 'category'>;
   readonly eventsForwarded: Counter<'topic'>;
   readonly forwarderLatency: Histogram;
+  readonly forwarderFailures: Counter<'error'>;
+  readonly producerResets: Counter;
   readonly exchangeErrors: Counter<'exchange' | 'kind'>;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpSeconds: Histogram<'method' | 'route'>;
@@ -40,6 +55,8 @@ export class MetricsService {
     this.eventsAppended = new Counter({ name: 'gridrocket_events_appended_total', help: 'Events appended to the event store (seen by this process since it started)', labelNames: ['type', 'category'], registers });
     this.eventsForwarded = new Counter({ name: 'gridrocket_events_forwarded_total', help: 'Events the forwarder published, by topic', labelNames: ['topic'], registers });
     this.forwarderLatency = new Histogram({ name: 'gridrocket_forwarder_latency_seconds', help: 'From the event store write to the stream ack, per batch', registers, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30] });
+    this.forwarderFailures = new Counter({ name: 'gridrocket_forwarder_publish_failures_total', help: 'Publishes (and checkpoint writes) of the forwarder that failed and are retried, by error (kafkajs error type or name)', labelNames: ['error'], registers });
+    this.producerResets = new Counter({ name: 'gridrocket_forwarder_producer_resets_total', help: 'Kafka producers the sink closed and replaced after a fatal error (UNKNOWN_PRODUCER_ID, OUT_OF_ORDER_SEQUENCE_NUMBER, ...)', registers });
     this.exchangeErrors = new Counter({ name: 'gridrocket_exchange_errors_total', help: 'Errors from exchanges, by exchange and kind', labelNames: ['exchange', 'kind'], registers });
     this.httpRequests = new Counter({ name: 'gridrocket_http_requests_total', help: 'HTTP requests, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.httpSeconds = new Histogram({ name: 'gridrocket_http_request_seconds', help: 'HTTP request duration', labelNames: ['method', 'route'], registers, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] });
@@ -61,6 +78,10 @@ export class MetricsService {
         },
       });
     gauge('gridrocket_forwarder_lag_events', 'Events in the store not yet published by the forwarder', 'forwarderLag');
+    gauge('gridrocket_forwarder_delivering', 'Whether the forwarder gets events out: 1 while publishes go through, 0 while they fail or hang (or it is stopped)', 'forwarderDelivering');
+    gauge('gridrocket_forwarder_undelivered_seconds', 'How long the batch the forwarder holds has waited for the stream (0 when none)', 'forwarderUndeliveredSeconds');
+    gauge('gridrocket_forwarder_last_delivery_timestamp_seconds', 'When the stream last acknowledged a batch of the forwarder (Unix time)', 'forwarderLastDelivery');
+    gauge('gridrocket_forwarder_buffered_events', 'Events the forwarder holds in memory (at most one batch)', 'forwarderBuffered');
     gauge('gridrocket_projection_lag_events', 'Events in the store not yet applied by the projections', 'projectionLag');
     gauge('gridrocket_event_store_head_position', 'Position of the newest event in the store', 'headPosition');
     const self = this;
@@ -98,8 +119,8 @@ export class MetricsService {
     gauge('gridrocket_running_bots', 'Bots running (as the runner reports it, else as the bot list shows it)', 'runningBots');
   }
 
-  /** Registers what a gauge reads at scrape time: forwarderLag, projectionLag, headPosition, runningBots. */
-  setSource(name: 'forwarderLag' | 'projectionLag' | 'headPosition' | 'runningBots', source: Source): void {
+  /** Registers what a gauge reads at scrape time. */
+  setSource(name: SourceName, source: Source): void {
     if (name === 'runningBots' && this.runningBotsValue !== null) return;
     this.sources.set(name, source);
   }
@@ -116,6 +137,13 @@ export class MetricsService {
 
   eventAppended(type: string, streamId: string): void {
     this.eventsAppended.inc({ type, category: streamId.split('-')[0] || 'other' });
+  }
+
+  /** A failed publish or checkpoint write of the forwarder, labelled by kafkajs's error type (UNKNOWN_PRODUCER_ID, ...) or class name. */
+  forwarderFailed(err: Error): void {
+    const type = (err as { type?: unknown }).type;
+    const label = typeof type === 'string' && /^[A-Z_]+$/.test(type) ? type : /^[A-Za-z]+$/.test(err.name) ? err.name : 'Error';
+    this.forwarderFailures.inc({ error: label });
   }
 
   exchangeError(exchange: string, kind = 'error'): void {

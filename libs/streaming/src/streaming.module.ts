@@ -37,10 +37,16 @@ export async function consumerStatuses(projector: Projector | null, forwarder: F
   return Promise.all(all);
 }
 
-export function createSink(config: AppConfig, env: NodeJS.ProcessEnv = process.env): EventSink {
+export function createSink(config: AppConfig, env: NodeJS.ProcessEnv = process.env, metrics?: MetricsService): EventSink {
   if (!config.kafkaBrokers.length) return new InProcessSink();
   const settings = kafkaSettingsFromEnv({ ...env, KAFKA_BROKERS: config.kafkaBrokers.join(',') })!;
-  return new KafkaSink(settings);
+  const logger = new Logger('KafkaSink');
+  return new KafkaSink(settings, undefined, {
+    onProducerReset: (err) => {
+      metrics?.producerResets.inc();
+      logger.warn(`Fatal producer error (${err.message}): closed the producer, the retry connects a new one`);
+    },
+  });
 }
 
 /**
@@ -103,6 +109,13 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
     this.metrics.setSource('runningBots', () => this.reads.count(BOT_LIST, { status: 'running' }).catch(() => null));
     if (this.config.forwarder) {
       this.metrics.setSource('forwarderLag', async () => Number((await this.forwarder.lag()).behind));
+      this.metrics.setSource('forwarderDelivering', () => (this.forwarder.health().delivering ? 1 : 0));
+      this.metrics.setSource('forwarderUndeliveredSeconds', async () => (await this.forwarder.delivery()).undeliveredSeconds);
+      this.metrics.setSource('forwarderLastDelivery', async () => {
+        const at = (await this.forwarder.delivery()).lastDeliveryAt;
+        return at === null ? null : Date.parse(at) / 1000;
+      });
+      this.metrics.setSource('forwarderBuffered', () => this.forwarder.buffered);
       this.starting = this.startForwarder();
     }
     this.startMeter();
@@ -151,8 +164,9 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
     { provide: MetricsService, useFactory: () => new MetricsService() },
     {
       provide: EVENT_SINK,
-      inject: [APP_CONFIG, { token: EVENT_SINK_WRAPPER, optional: true }],
-      useFactory: (config: AppConfig, wrap?: (sink: EventSink) => EventSink) => (wrap ?? ((s: EventSink) => s))(createSink(config)),
+      inject: [APP_CONFIG, MetricsService, { token: EVENT_SINK_WRAPPER, optional: true }],
+      useFactory: (config: AppConfig, metrics: MetricsService, wrap?: (sink: EventSink) => EventSink) =>
+        (wrap ?? ((s: EventSink) => s))(createSink(config, process.env, metrics)),
     },
     {
       provide: Forwarder,
@@ -166,6 +180,7 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
           sink,
           topics: defaultTopicMap(settings?.topicPrefix ?? ''),
           onError: (err, attempt) => logger.warn(`Publishing failed (attempt ${attempt}), retrying: ${err.message}`),
+          onPublishFailed: (err) => metrics.forwarderFailed(err),
           onPublished: (messages, batch) => {
             for (const m of messages) metrics.eventsForwarded.inc({ topic: m.topic });
             const created = Date.parse(batch[batch.length - 1].created);
