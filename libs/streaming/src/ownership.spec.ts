@@ -18,8 +18,12 @@ function recorder() {
   return { calls, listener };
 }
 
-/** A stand-in for a kafkajs consumer: the test plays the group coordinator. */
-function fakeConsumer() {
+/**
+ * A stand-in for a kafkajs consumer: the test plays the group coordinator. As kafkajs does, every
+ * answer read emits consumer.network.request (apiName, createdAt = the wall clock when the request
+ * was made, before it was written) before the HEARTBEAT / GROUP_JOIN it confirms.
+ */
+function fakeConsumer(wall: () => number = Date.now) {
   const emitter = new EventEmitter();
   const events = {
     GROUP_JOIN: 'consumer.group_join',
@@ -27,6 +31,11 @@ function fakeConsumer() {
     CRASH: 'consumer.crash',
     STOP: 'consumer.stop',
     HEARTBEAT: 'consumer.heartbeat',
+    REQUEST: 'consumer.network.request',
+  };
+  const answered = (apiName: string, createdAt: number) => {
+    const now = wall();
+    emitter.emit(events.REQUEST, { type: events.REQUEST, payload: { apiName, createdAt, sentAt: createdAt, duration: now - createdAt } });
   };
   const log: string[] = [];
   let config: ConsumerConfig | null = null;
@@ -50,10 +59,22 @@ function fakeConsumer() {
       config = c;
       return consumer as unknown as Consumer;
     },
-    join(partitions: number[], topic = OWNERSHIP_TOPIC, memberId?: string) {
+    /** A SyncGroup sent at `sentAt` (default: now) is answered with this assignment. */
+    join(partitions: number[], topic = OWNERSHIP_TOPIC, memberId?: string, sentAt = wall()) {
+      answered('SyncGroup', sentAt);
       emitter.emit(events.GROUP_JOIN, { type: events.GROUP_JOIN, payload: { memberId, memberAssignment: { [topic]: partitions } } });
     },
-    heartbeat() {
+    /** A heartbeat sent at `sentAt` (default: now) is answered without error. */
+    heartbeat(sentAt = wall()) {
+      answered('Heartbeat', sentAt);
+      emitter.emit(events.HEARTBEAT, { type: events.HEARTBEAT, payload: {} });
+    },
+    /** A heartbeat sent at `sentAt` is answered with an error (REBALANCE_IN_PROGRESS, …): no HEARTBEAT event. */
+    heartbeatRefused(sentAt = wall()) {
+      answered('Heartbeat', sentAt);
+    },
+    /** A HEARTBEAT event with no answer read before it (kafkajs never does this). */
+    heartbeatEventOnly() {
       emitter.emit(events.HEARTBEAT, { type: events.HEARTBEAT, payload: {} });
     },
     rebalance() {
@@ -82,7 +103,7 @@ describe('embedded ownership', () => {
 
 describe('Kafka consumer-group ownership (unit, with a stand-in consumer)', () => {
   const make = (extra: Partial<ConstructorParameters<typeof KafkaOwnership>[0]> = {}) => {
-    const fake = fakeConsumer();
+    const fake = fakeConsumer(extra.wallNow ?? Date.now);
     const ensured: [string, number][] = [];
     const errors: Error[] = [];
     const ownership = new KafkaOwnership({
@@ -203,21 +224,117 @@ describe('Kafka consumer-group ownership (unit, with a stand-in consumer)', () =
     expect(calls).toHaveLength(2);
   });
 
+  /** A monotonic and a wall clock that the test moves (a pause moves both; a step only the wall). */
+  const clocks = () => {
+    const c = { mono: 5_000, wall: 1_700_000_000_000 };
+    return {
+      c,
+      pass(ms: number) {
+        c.mono += ms;
+        c.wall += ms;
+      },
+      options: { now: () => c.mono, wallNow: () => c.wall },
+    };
+  };
+
   it('owns nothing once its lease lapses without an answered heartbeat; a heartbeat renews it', async () => {
-    let now = 1_000_000;
-    const { fake, ownership } = make({ leaseMs: 5_000, now: () => now });
+    const clock = clocks();
+    const { fake, ownership } = make({ leaseMs: 5_000, ...clock.options });
     await ownership.start(recorder().listener);
     fake.join([0, 1, 2, 3, 4, 5, 6, 7]);
     const bot = randomUUID();
     expect(ownership.owns(bot)).toBe(true);
-    now += 4_000;
+    clock.pass(4_000);
     fake.heartbeat();
-    now += 4_000;
+    clock.pass(4_000);
     expect(ownership.owns(bot)).toBe(true); // 4 s after the heartbeat
-    now += 1_001;
+    clock.pass(1_001);
     expect(ownership.owns(bot)).toBe(false); // heartbeats stopped: lapsed before the 10 s session timeout
     fake.heartbeat();
     expect(ownership.owns(bot)).toBe(true);
+  });
+
+  it('a heartbeat answered after a pause longer than the session renews nothing: the lease runs from when it was sent', async () => {
+    const clock = clocks();
+    const { fake, ownership } = make({ leaseMs: 5_000, ...clock.options });
+    await ownership.start(recorder().listener);
+    fake.join([0, 1, 2, 3, 4, 5, 6, 7]);
+    const bot = randomUUID();
+    expect(ownership.owns(bot)).toBe(true);
+    clock.pass(1_000);
+    const sent = clock.c.wall; // a heartbeat goes out; the coordinator answers it at once…
+    clock.pass(12_000); // …but the event loop stands still (SIGSTOP, GC) past the 10 s session timeout
+    expect(ownership.owns(bot)).toBe(false);
+    fake.heartbeat(sent); // the answer, buffered by the OS, is read on resume
+    // the coordinator's session ran from (after) `sent`: it has expired, the partitions may be another's
+    expect(ownership.owns(bot)).toBe(false);
+    expect(ownership.leaseLeft).toBe(0);
+    // a heartbeat sent now and answered renews it
+    fake.heartbeat();
+    expect(ownership.owns(bot)).toBe(true);
+    expect(ownership.leaseLeft).toBe(5_000);
+  });
+
+  it('a heartbeat answered late renews only what is left from its send; a slow SyncGroup likewise', async () => {
+    const clock = clocks();
+    const { fake, ownership } = make({ leaseMs: 5_000, ...clock.options });
+    await ownership.start(recorder().listener);
+    const syncSent = clock.c.wall;
+    clock.pass(3_000); // the SyncGroup's answer took 3 s
+    fake.join([0, 1, 2, 3, 4, 5, 6, 7], OWNERSHIP_TOPIC, 'm-1', syncSent);
+    expect(ownership.leaseLeft).toBe(2_000);
+    const sent = clock.c.wall;
+    clock.pass(1_500);
+    fake.heartbeat(sent);
+    expect(ownership.leaseLeft).toBe(3_500);
+  });
+
+  it('renews only on a heartbeat answered without error, and only from an answer read', async () => {
+    const clock = clocks();
+    const { fake, ownership } = make({ leaseMs: 5_000, ...clock.options });
+    await ownership.start(recorder().listener);
+    fake.join([0, 1, 2, 3, 4, 5, 6, 7]);
+    const bot = randomUUID();
+    clock.pass(4_000);
+    fake.heartbeatEventOnly(); // a HEARTBEAT with no Heartbeat answer read before it: no send time, no renewal
+    fake.heartbeatRefused(); // REBALANCE_IN_PROGRESS, UNKNOWN_MEMBER_ID…: kafkajs emits no HEARTBEAT
+    clock.pass(1_000);
+    expect(ownership.owns(bot)).toBe(false);
+    fake.heartbeat();
+    expect(ownership.owns(bot)).toBe(true);
+  });
+
+  it('a wall clock set back while a heartbeat is out renews nothing (its age is unknown); the next one does', async () => {
+    const clock = clocks();
+    const { fake, ownership } = make({ leaseMs: 5_000, ...clock.options });
+    await ownership.start(recorder().listener);
+    fake.join([0, 1, 2, 3, 4, 5, 6, 7]);
+    const bot = randomUUID();
+    const sent = clock.c.wall;
+    clock.pass(12_000); // paused past the session…
+    clock.c.wall -= 60_000; // …and the wall clock was stepped back a minute meanwhile
+    fake.heartbeat(sent); // (sent − now) on the wall clock would say "sent in the future"
+    expect(ownership.owns(bot)).toBe(false);
+    clock.pass(1_000);
+    fake.heartbeat();
+    expect(ownership.owns(bot)).toBe(true);
+  });
+
+  it('a suspended machine (the monotonic clock stood still, the wall clock did not) lapses the lease', async () => {
+    const clock = clocks();
+    const { fake, ownership } = make({ leaseMs: 5_000, ...clock.options });
+    await ownership.start(recorder().listener);
+    fake.join([0, 1, 2, 3, 4, 5, 6, 7]);
+    const bot = randomUUID();
+    clock.c.wall += 30_000; // CLOCK_MONOTONIC does not count a suspend on Linux
+    expect(ownership.owns(bot)).toBe(false);
+  });
+
+  it('refuses a lease that would not lapse before the coordinator can move the partitions', () => {
+    expect(() => make({ leaseMs: 10_000 })).toThrow(RangeError); // = the 10 s session timeout
+    expect(() => make({ leaseMs: 4_000, consumerConfig: { groupId: 'g', sessionTimeout: 10_000, rebalanceTimeout: 3_000 } })).toThrow(RangeError);
+    expect(() => make({ leaseMs: 1_000 })).toThrow(RangeError); // not longer than the 1 s heartbeat interval
+    expect(() => make({ consumerConfig: { groupId: 'g', sessionTimeout: 6_000, rebalanceTimeout: 6_000, heartbeatInterval: 500 } })).not.toThrow(); // 3 s
   });
 
   it('a re-join under a new member id (session expired, no REBALANCING from kafkajs) revokes everything before it assigns', async () => {

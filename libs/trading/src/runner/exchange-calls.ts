@@ -23,11 +23,18 @@ export class ExchangeCaller {
     this.limiters = o.rateLimiter ?? new RateLimiters(rl.capacity, rl.perSecond);
   }
 
-  /** `fn` with rate limiting; retryable errors are retried up to `retries` times (`beforeRetry` may throw). */
-  async call<T>(account: { userId: string; exchange: string }, fn: () => Promise<T>, retries: number, beforeRetry: () => void): Promise<T> {
+  /**
+   * `fn` with rate limiting; retryable errors are retried up to `retries` times. `beforeAttempt` runs
+   * immediately before EVERY attempt, the first included, after any wait for the rate limit or a
+   * back-off: the runner's ownership check (`task.ensureOwned()`), which throws once the runner lost
+   * the bot or its lease lapsed, so that no attempt starts after that (docs/resilience.md, "Exchange
+   * calls of a deposed runner").
+   */
+  async call<T>(account: { userId: string; exchange: string }, fn: () => Promise<T>, retries: number, beforeAttempt: () => void): Promise<T> {
     const limiter = this.o.paper ? null : this.limiters.for(`${account.userId}|${account.exchange}`);
     for (let attempt = 1; ; attempt++) {
       if (limiter) await limiter.take();
+      beforeAttempt();
       try {
         return await fn();
       } catch (err) {
@@ -35,7 +42,6 @@ export class ExchangeCaller {
           this.o.onError?.(account.exchange, err.code);
           if (err.retryable && attempt < retries) {
             await this.backoff(attempt);
-            beforeRetry();
             continue;
           }
         }

@@ -360,6 +360,7 @@ export class GridRunner implements TaskHost {
     return this.running && this.o.ownership.owns(botId);
   }
 
+  /** Every attempt, the first included, is made only if the runner still owns the bot right then. */
   call<T>(task: BotTask, fn: () => Promise<T>, retries = 4): Promise<T> {
     return this.calls.call(task.id, fn, retries, () => task.ensureOwned());
   }
