@@ -9,14 +9,14 @@ import { defaultBackoff, resubscribing } from './resubscribe';
  *   DeadlineExceededError and TimeoutError, told by their `type` (isRetriableKurrentError says
  *   which and why; every error of that client is named `Error`, so its name cannot tell);
  * - SQLite: `SQLITE_BUSY` (another connection holds the write lock longer than the busy timeout).
- * `InjectedFault` is still transient for the fault wrappers of the read store and the sink
- * (testing/fault-schedule.ts), until they throw their own drivers' errors; FaultyEventStore throws
- * the KurrentDB client's errors.
+ * The fault-injecting wrappers throw these same classes (FaultyEventStore: the KurrentDB client's;
+ * FaultyReadStore: the MongoDB driver's, told by read-store's isTransientMongoError; FaultySink:
+ * kafkajs's), so what the resilience suites prove is what the real clients do.
  */
 export function isTransient(err: unknown): boolean {
   const e = err as { name?: string; code?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
-  return e.code === 'SQLITE_BUSY' || e.name === 'InjectedFault' || isRetriableKurrentError(err);
+  return e.code === 'SQLITE_BUSY' || isRetriableKurrentError(err);
 }
 
 export interface ResilienceOptions {

@@ -49,16 +49,3 @@ export class FaultSchedule {
     return Object.fromEntries([...this.counts].sort());
   }
 }
-
-/** What the wrappers throw: looks like the servers' transient errors (timeout, unavailable). */
-export class InjectedFault extends Error {
-  constructor(
-    message: string,
-    readonly kind: string,
-    /** True when the operation did take effect before the error (an answer lost on the way back). */
-    readonly applied = false,
-  ) {
-    super(`injected fault: ${message}`);
-    this.name = 'InjectedFault';
-  }
-}
