@@ -11,7 +11,10 @@ export interface CommandContext {
   now?: Date;
   /**
    * The appends of this command are refused (FencedError) unless the fence's stream is still at its
-   * revision: a runner's ownership epoch (event-store fence.ts). Never part of the events' metadata.
+   * revision: a runner's ownership epoch (event-store fence.ts). Recorded in the events' metadata as
+   * `fence: {streamId, revision}` (revision as a decimal string), so the log itself says under which
+   * ownership epoch each runner append was made: an auditor (and test/scale-out-kafka.spec.ts) can
+   * check that on a bot's stream the epochs never go back, i.e. that no two runners wrote for it at once.
    */
   fence?: Fence | null;
 }
@@ -48,6 +51,7 @@ export function toNewEvents<E extends { type: string; data: unknown }>(events: E
       occurredAt,
       schemaVersion: SCHEMA_VERSION,
     };
+    if (ctx.fence) metadata.fence = { streamId: ctx.fence.streamId, revision: String(ctx.fence.revision) };
     return { id: timeOrderedUuid(), type: e.type, data: e.data, metadata };
   });
 }
