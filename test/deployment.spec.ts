@@ -63,6 +63,7 @@ describe('deployment files', () => {
   it('Kafka UI is read-only and asks for a login', () => {
     const ui = env(compose.services['kafka-ui']);
     expect(ui.KAFKA_CLUSTERS_0_READONLY).toBe('true');
+    expect(ui.DYNAMIC_CONFIG_ENABLED).toBe('false');
     expect(ui.AUTH_TYPE).toBe('LOGIN_FORM');
     expect(ui.SPRING_SECURITY_USER_PASSWORD).toMatch(/^\$\{KAFKA_UI_PASSWORD:\?/); // no default password
   });

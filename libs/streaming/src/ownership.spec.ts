@@ -412,7 +412,7 @@ function murmur2Reference(key: string): number {
 // Against a real Kafka when KAFKA_BROKERS is set: two members of one group
 // split the partitions without overlap, and the survivor takes all on a stop.
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
-(brokers.length ? describe : describe.skip)(`Kafka ownership on a broker (${brokers.length ? brokers.join(',') : 'skipped: KAFKA_BROKERS not set'})`, () => {
+(brokers.length ? describe : describe.skip)(`Kafka ownership on a broker (${brokers.length ? brokers.join(',') : `skipped: ${process.env.KAFKA_SKIP_REASON ?? 'KAFKA_BROKERS not set'}`})`, () => {
   jest.setTimeout(90_000);
   it('splits partitions between two runners, then hands all to the one left', async () => {
     const { createKafka } = await import('./kafka.client');
