@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
 import { EVENT_STORE, EventStore, NewEvent } from '@gridrocket/event-store';
-import { allTopics, createKafka, defaultTopicMap } from '@gridrocket/streaming';
+import { allTopics, createKafka, defaultTopicMap, type ForwarderDelivery } from '@gridrocket/streaming';
 import { until } from '@gridrocket/shared/testing/until';
 import { startTestApp } from './support/test-app';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -46,18 +46,7 @@ function ev(n: number): NewEvent {
 interface Health {
   status: string;
   consumers: { name: string; kind: string; state: string; retries: number; lastError: string | null }[];
-  forwarder: {
-    state: string;
-    delivering: boolean;
-    lastDeliveryAt: string | null;
-    secondsSinceLastDelivery: number | null;
-    undeliveredSeconds: number;
-    failedAttempts: number;
-    lastError: string | null;
-    buffered: number;
-    bufferedMax: number;
-    batchSize: number;
-  } | null;
+  forwarder: ForwarderDelivery | null;
 }
 
 const gauge = (text: string, name: string): number | null => {
