@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { NewEvent, RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
 import { FaultyEventStore } from '@gridrocket/event-store/testing/faulty.event-store';
-import { isTransientReadStoreError } from './mongo.read-store';
+import { isTransientReadStoreError } from './mongo.errors';
 import { Projection, Projector } from './projector';
 import { startReactor } from './reactor';
 import { readStoreContract } from './read-store.contract';

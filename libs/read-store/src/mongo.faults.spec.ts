@@ -1,6 +1,6 @@
 import { MongoBulkWriteError, MongoError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError, TopologyType } from 'mongodb';
 import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
-import { isTransientMongoError, isTransientReadStoreError } from './mongo.read-store';
+import { isTransientMongoError, isTransientReadStoreError } from './mongo.errors';
 import { SqliteReadStore } from './sqlite.read-store';
 import { FaultyReadStore, injectedFault } from './testing/faulty.read-store';
 

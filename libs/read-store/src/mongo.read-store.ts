@@ -2,11 +2,7 @@ import {
   Long,
   MongoBulkWriteError,
   MongoClient,
-  MongoError,
-  MongoErrorLabel,
-  MongoNetworkError,
   MongoServerError,
-  MongoServerSelectionError,
   type AnyBulkWriteOperation,
   type ClientSession,
   type Collection,
@@ -14,107 +10,7 @@ import {
   type Document,
 } from 'mongodb';
 import { CollectionCommit, Doc, DocWrite, FindOptions, ReadStore, RebuildSession, RebuildWrite, StoredDoc, Where } from './read-store.port';
-
-/**
- * How much one request carries (docs/resilience.md, "MongoDB read store"). A transaction must end within
- * `transactionLifetimeLimitSeconds` (60 s by default) or the server aborts it (NoSuchTransaction, labelled
- * TransientTransactionError), and the driver's `withTransaction` then runs the whole of it again, for up to
- * 120 s (node_modules/mongodb/lib/sessions.js): one that cannot end in time never does. Each oplog entry of
- * a transaction is a BSON document of at most 16 MB, and MongoDB advises changing no more than 1,000
- * documents in one transaction. A rebuild writes its fresh collections outside transactions, in bulk
- * writes of the same size (the driver would split at 100,000 operations or 48 MB itself).
- */
-export const MONGO_BATCH = { docsPerTransaction: 1_000, docsPerBulkWrite: 1_000 };
-
-/** One transaction's share of a commit: its documents, and the checkpoint where they are the last of it. */
-export interface CommitPart {
-  collection: string;
-  writes: DocWrite<any>[];
-  checkpoint?: { name: string; position: bigint };
-}
-
-/**
- * Splits commits into transactions of at most `max` documents, in order. A projection's checkpoint goes
- * into the transaction that writes its last documents, never into an earlier one: if a later transaction
- * fails, the documents already written are ahead of their checkpoint, and applying their events again
- * changes nothing (the revision guard); a checkpoint is never ahead of its documents.
- */
-export function planTransactions(commits: CollectionCommit[], max: number = MONGO_BATCH.docsPerTransaction): CommitPart[][] {
-  if (!(max >= 1)) throw new Error(`A transaction holds at least one document (asked for ${max})`);
-  const out: CommitPart[][] = [];
-  let current: CommitPart[] = [];
-  let size = 0;
-  for (const c of commits) {
-    for (let i = 0; ; ) {
-      if (size >= max) {
-        out.push(current);
-        current = [];
-        size = 0;
-      }
-      const take = c.writes.slice(i, i + (max - size));
-      i += take.length;
-      const last = i >= c.writes.length;
-      current.push({ collection: c.collection, writes: take, ...(last ? { checkpoint: c.checkpoint } : {}) });
-      size += take.length;
-      if (last) break;
-    }
-  }
-  if (current.length) out.push(current);
-  return out;
-}
-
-/** `items` in slices of at most `size`. */
-export function slices<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/**
- * Server codes after which the same operation may simply be made again: the driver's retryable read and
- * write codes (node_modules/mongodb/lib/error.js: HostUnreachable 6, HostNotFound 7, NetworkTimeout 89,
- * ShutdownInProgress 91, PrimarySteppedDown 189, ExceededTimeLimit 262, SocketException 9001,
- * NotWritablePrimary 10107, InterruptedAtShutdown 11600, InterruptedDueToReplStateChange 11602,
- * NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436, ReadConcernMajorityNotAvailableYet 134),
- * plus WriteConcernTimeout 64 (not enough members acknowledged in time: our writes are idempotent) and
- * WriteConflict 112.
- */
-const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 134, 64, 112]);
-
-/**
- * True when a MongoDB driver error means "the server was away, busy or changing primary: make the same
- * call again", in the driver's own vocabulary (classes and labels, not `err.name`): a network error
- * (MongoNetworkError, MongoNetworkTimeoutError), no server selectable (MongoServerSelectionError, an
- * election), a server error labelled TransientTransactionError, RetryableWriteError or
- * UnknownTransactionCommitResult, or one of the retryable codes above (also inside a bulk write's
- * write-concern error). Not transient: duplicate keys, validation, TransactionTooLarge (257), bad queries.
- */
-export function isTransientMongoError(err: unknown): boolean {
-  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return true;
-  if (!(err instanceof MongoError)) return false;
-  if (
-    err.hasErrorLabel(MongoErrorLabel.TransientTransactionError) ||
-    err.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
-    err.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult)
-  ) {
-    return true;
-  }
-  if (typeof err.code === 'number' && TRANSIENT_CODES.has(err.code)) return true;
-  if (err instanceof MongoBulkWriteError) {
-    const wce = err.result?.getWriteConcernError?.();
-    return !!wce && TRANSIENT_CODES.has(wce.code ?? -1);
-  }
-  return false;
-}
-
-/**
- * What a caller of any read store may simply try again: a transient MongoDB driver error
- * (isTransientMongoError) or SQLite's SQLITE_BUSY. (The projector and the reactors retry every failed
- * commit whatever its error; this is for callers that retry only what is worth retrying.)
- */
-export function isTransientReadStoreError(err: unknown): boolean {
-  return isTransientMongoError(err) || (err as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
-}
+import { MONGO_BATCH, planTransactions, slices } from './mongo.batching';
 
 /** The collection a rebuild writes beside the served `c_<collection>`, renamed over it at the end. */
 const freshName = (collection: string) => `r_${collection}`;
