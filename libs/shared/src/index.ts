@@ -10,3 +10,5 @@ export * from './decider';
 export * from './market';
 export * from './command';
 export * from './revision-tag';
+export * from './quota/quota';
+export * from './quota/allotment.decider';
