@@ -3,9 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
-import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, QuotaExceededError, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
@@ -25,7 +24,6 @@ export class CredentialsController {
     private readonly commands: CommandBus,
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(IDEMPOTENCY_HANDLER) private readonly idempotency?: IdempotencyHandler,
   ) {}
 
@@ -39,10 +37,7 @@ export class CredentialsController {
       const id = idempotentIdOf(req) ?? randomUUID();
       const existing = idempotentIdOf(req) ? await this.reads.get<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, id) : null;
       if (existing && existing.userid === ctx.userId) return publicCredential(existing);
-      const limit = this.config.quotas.keys;
-      if ((await this.reads.count(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId })) >= limit) {
-        throw new QuotaExceededError('keys', limit, 'Delete an API key you no longer use before adding another.');
-      }
+      // QUOTA_KEYS is decided by the command, on the user's allotment in the event store (issue 28).
       const decision: CredentialDecision = await this.commands.execute(
         new AddCredentialCommand(
           ctx,

@@ -1,7 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { DecisionResult, executeCommand } from '@gridrocket/shared/runtime';
+import { READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig, DecisionResult, allotmentLedgerOf, executeCommand, loadState } from '@gridrocket/shared/runtime';
+import { CREDENTIAL_LIST_COLLECTION, CredentialDoc } from '../credential-list.projection';
 import { CredentialVault } from '../crypto/credential-vault';
 import { CredentialState, credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
@@ -12,17 +14,37 @@ export type CredentialDecision = DecisionResult<CredentialState, CredentialEvent
 /**
  * Seals the secret and passphrase under a fresh data key, then records CredentialAdded with the
  * ciphertext only. If the event cannot be recorded, the new data key is destroyed again.
+ * Per-user quota (QUOTA_KEYS), issue 28: the key first takes a slot of the user's allotment on the
+ * event store (`quota-<uid>-keys`, appended with its expected revision), so adds at once cannot pass
+ * the limit together; an add that fails frees the slot it took.
  */
 @CommandHandler(AddCredentialCommand)
 export class AddCredentialHandler implements ICommandHandler<AddCredentialCommand, CredentialDecision> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly vault: CredentialVault,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute(c: AddCredentialCommand): Promise<CredentialDecision> {
-    const who = { credentialId: c.credentialId, userId: c.ctx.userId, exchange: c.exchange };
-    const sealed = await this.vault.seal(who, { secret: c.secret.reveal(), passphrase: c.passphrase?.reveal() ?? null });
+    const userId = c.ctx.userId;
+    const ledger = allotmentLedgerOf(this.events);
+    const { taken } = await ledger.take('keys', c.ctx, c.credentialId, this.config.quotas.keys, {
+      seed: async () => (await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, { userid: userId })).map((k) => k.id),
+      isGone: async (id) => {
+        const key = await loadState(this.events, credentialStream(id), credentialDecider);
+        return !key || key.state.removed;
+      },
+    });
+    const who = { credentialId: c.credentialId, userId, exchange: c.exchange };
+    let sealed;
+    try {
+      sealed = await this.vault.seal(who, { secret: c.secret.reveal(), passphrase: c.passphrase?.reveal() ?? null });
+    } catch (err) {
+      if (taken) await ledger.free('keys', c.ctx, [c.credentialId], 'failed').catch(() => undefined);
+      throw err;
+    }
     try {
       return await executeCommand(
         this.events,
@@ -34,6 +56,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
       );
     } catch (err) {
       await this.vault.shred(sealed.keyId).catch(() => undefined);
+      if (taken) await ledger.free('keys', c.ctx, [c.credentialId], 'failed').catch(() => undefined);
       throw err;
     }
   }

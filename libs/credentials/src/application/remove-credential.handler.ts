@@ -2,7 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { correlated } from '@gridrocket/shared';
-import { executeCommand } from '@gridrocket/shared/runtime';
+import { allotmentLedgerOf, executeCommand } from '@gridrocket/shared/runtime';
 import { CredentialVault } from '../crypto/credential-vault';
 import { credentialDecider } from '../domain/credential.decider';
 import { credentialStream } from '../domain/credential.events';
@@ -42,6 +42,9 @@ export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential
       this.logger.error(correlated(`Could not destroy the data key of credential ${c.credentialId} yet (the shredder retries): ${(err as Error).name}`, c.ctx.correlationId));
     }
     if (userId && exchange) this.exchanges.forget(userId, exchange);
+    // Its slot of QUOTA_KEYS is free again (should this not be written, the next add that finds the
+    // limit reached reclaims it: the key is removed).
+    if (decision.events.length > 0) await allotmentLedgerOf(this.events).free('keys', c.ctx, [c.credentialId], 'deleted').catch(() => undefined);
     return decision;
   }
 }
