@@ -1,8 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { timingSafeEqual } from 'node:crypto';
 import { ForbiddenError } from '@gridrocket/shared';
-import type { AppRequest } from '@gridrocket/shared/http';
+import { AppRequest, sameSecret } from '@gridrocket/shared/http';
 import { CSRF_COOKIE, CSRF_FRESH, CSRF_HEADER } from './csrf.middleware';
 
 export const CSRF_MESSAGE = 'Missing or invalid CSRF token: send the csrf_token cookie value in the X-CSRF-Token header';
@@ -31,7 +30,7 @@ export function csrfTokenValid(req: AppRequest): boolean {
   const token: string | undefined = req.cookies?.[CSRF_COOKIE];
   const sent = req.header(CSRF_HEADER);
   if (!token || !sent || req.cookies?.[CSRF_FRESH] === '1') return false;
-  return sent.length === token.length && timingSafeEqual(Buffer.from(sent), Buffer.from(token));
+  return sameSecret(sent, token);
 }
 
 /**

@@ -4,7 +4,7 @@ import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-
 import { AppliedChange, Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
 import { CommandContext, UnauthorizedError, fold } from '@gridrocket/shared';
-import { QuotaExceededError, SessionUser } from '@gridrocket/shared/http';
+import { SessionUser } from '@gridrocket/shared/http';
 import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
 import { SignInMethod, UserEvent, userStream } from './domain/user.events';
 import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
@@ -90,7 +90,6 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null) {
-    await this.assertSessionQuota(uid);
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
@@ -98,7 +97,8 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
       this.events,
       userStream(uid),
       userDecider,
-      { type: 'SignIn', sessionId, expiresAt, method, checkedPasswordHash },
+      // QUOTA_SESSIONS is decided on the user's stream (issue 28), not counted on the read model
+      { type: 'SignIn', sessionId, expiresAt, method, checkedPasswordHash, maxSessions: this.config.quotas.sessions, now: new Date().toISOString() },
       { ...ctx, userId: uid },
     );
     await this.projector.waitFor(r.position);
@@ -110,16 +110,6 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   async logout(user: SessionUser, ctx: CommandContext): Promise<void> {
     const r = await executeCommand(this.events, userStream(user.uid), userDecider, { type: 'SignOut', sessionId: user.sessionId }, ctx);
     await this.projector.waitFor(r.position);
-  }
-
-  /** Refuses a new session when the user already has the configured number of live ones. */
-  private async assertSessionQuota(uid: string): Promise<void> {
-    const limit = this.config.quotas.sessions;
-    const now = Date.now();
-    const live = (await this.reads.find<SessionDoc>(SESSIONS, { uid })).filter((s) => Date.parse(s.expiresAt) > now).length;
-    if (live >= limit) {
-      throw new QuotaExceededError('sessions', limit, 'Sign out on another device, or wait until an old session expires.');
-    }
   }
 
   /** The user behind a session token, or null when the session is unknown, ended or expired. */

@@ -1,4 +1,4 @@
-import { ConflictError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { ConflictError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import {
   PROVIDER_EMAIL_UNVERIFIED,
@@ -42,6 +42,18 @@ describe('user decider', () => {
     });
     it('refuses a provider sign-in for a provider that is not linked', () => {
       given(registered).when({ type: 'SignIn', sessionId: 's1', expiresAt: NOW, method: 'google' }).thenThrows(UnauthorizedError, 'not linked to Google');
+    });
+    it('given QUOTA_SESSIONS live sessions, when signing in, then 409 (sessions expired or signed out do not count)', () => {
+      const signIn = { type: 'SignIn', sessionId: 's9', expiresAt: '2030-01-01T00:00:00.000Z', method: 'password', checkedPasswordHash: 'sealed-1', maxSessions: 2, now: NOW } as const;
+      given(registered, signedIn('s1'), signedIn('s2'))
+        .when(signIn)
+        .thenThrows(QuotaExceededError, 'Limit reached: at most 2 signed-in sessions per user. Sign out on another device, or wait until an old session expires.');
+      given(registered, signedIn('s1'), signedIn('s2', '2024-01-01T00:00:00.000Z'))
+        .when(signIn)
+        .then({ type: 'UserSignedIn', data: { sessionId: 's9', expiresAt: '2030-01-01T00:00:00.000Z', method: 'password' } });
+      given(registered, signedIn('s1'), signedIn('s2'), { type: 'UserSignedOut', data: { sessionId: 's2', reason: 'logout' } })
+        .when(signIn)
+        .then({ type: 'UserSignedIn', data: { sessionId: 's9', expiresAt: '2030-01-01T00:00:00.000Z', method: 'password' } });
     });
   });
 

@@ -1,4 +1,4 @@
-import { ConflictError, Decider, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { ConflictError, Decider, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { OAuthProvider, SignInMethod, UserEvent } from './user.events';
 
 export interface PendingToken {
@@ -46,6 +46,9 @@ export type UserCommand =
       method: SignInMethod;
       /** For password sign-in: the sealed hash the password was checked against (refuses a sign-in raced by a password change). */
       checkedPasswordHash?: string | null;
+      /** QUOTA_SESSIONS: sessions still alive at `now` beyond which the sign-in is refused (409). */
+      maxSessions?: number;
+      now?: string;
     }
   | { type: 'SignOut'; sessionId: string }
   | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string }
@@ -99,6 +102,14 @@ function endSessions(state: UserState, now: string, reason: 'password-changed' |
     .map(([sessionId]) => ({ type: 'UserSignedOut' as const, data: { sessionId, reason } }));
 }
 
+/** How many of the user's sessions are alive at `now`. */
+export function liveSessions(state: UserState, now: string): number {
+  const t = Date.parse(now);
+  let n = 0;
+  for (const expiresAt of state.sessions.values()) if (Date.parse(expiresAt) > t) n++;
+  return n;
+}
+
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'Register': {
@@ -128,6 +139,11 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         if (!state.passwordHash || command.checkedPasswordHash !== state.passwordHash) throw new UnauthorizedError(INVALID_CREDENTIALS);
       } else if (!state.providers[command.method]) {
         throw new UnauthorizedError(`This account is not linked to ${PROVIDER_NAMES[command.method]}`);
+      }
+      // Decided on the user's stream and appended with its revision (issue 28): sign-ins at once cannot
+      // pass the limit together, as they could when it was counted on the lagging read model.
+      if (command.maxSessions !== undefined && liveSessions(state, command.now ?? new Date().toISOString()) >= command.maxSessions) {
+        throw new QuotaExceededError('sessions', command.maxSessions);
       }
       return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method } }];
     case 'SignOut':
