@@ -1,8 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { timingSafeEqual } from 'node:crypto';
 import pino, { DestinationStream, Logger } from 'pino';
-import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
+import { AppRequest, correlationIdOf, sameSecret } from '@gridrocket/shared/http';
 import type { MetricsService } from './metrics.service';
 
 const LEVELS = new Set(['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace']);
@@ -129,7 +128,7 @@ export function metricsEndpoint(metrics: MetricsService, token?: string | null) 
     if (req.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     if (token) {
       const sent = (req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
-      const ok = sent.length === token.length && timingSafeEqual(Buffer.from(sent), Buffer.from(token));
+      const ok = sameSecret(sent, token);
       if (!ok) {
         res.status(401).json({ statusCode: 401, message: 'A bearer token is needed for /metrics' });
         return;

@@ -4,3 +4,5 @@ export * from './push.port';
 export * from './same-user';
 export * from './quota';
 export * from './idempotency';
+export * from './same-secret';
+export * from './body-depth';
