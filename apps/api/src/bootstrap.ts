@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { csrfMiddleware } from '@gridrocket/identity';
 import { AppConfig } from '@gridrocket/shared/runtime';
-import { AllExceptionsFilter, toHttpError } from '@gridrocket/shared/http';
+import { AllExceptionsFilter, bodyDepthLimit, toHttpError } from '@gridrocket/shared/http';
 import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
 import type { AdapterOverrides } from './infrastructure.module';
@@ -101,6 +101,7 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   app.use(responseCompression());
   installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   app.use(express.json({ limit: '64kb' }));
+  app.use(bodyDepthLimit()); // a body nested deeper than 32 levels is 400 (issue 28: 5,000 levels overflowed a recursion)
   // Malformed or oversized bodies get the same error shape as every other 4xx.
   app.use((err: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (!err) return next();

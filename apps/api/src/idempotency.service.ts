@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
 import { updateDoc } from '@gridrocket/identity';
 import { AppError, ValidationError } from '@gridrocket/shared';
-import { AppRequest, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IdempotencyHandler } from '@gridrocket/shared/http';
+import { AppRequest, BODY_TOO_DEEP, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IdempotencyHandler, MAX_BODY_DEPTH, nestedDeeperThan } from '@gridrocket/shared/http';
 import { READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { KEYRING_TOKEN, type Keyring } from '@gridrocket/shared/runtime';
 
@@ -82,6 +82,8 @@ export class IdempotencyService implements IdempotencyHandler {
     if (!KEY.test(key)) {
       throw new ValidationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 200 visible ASCII characters' }]);
     }
+    // canonical() recurses: the app refuses deeper bodies before routing (bodyDepthLimit); so does this, whoever calls it
+    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) throw new ValidationError([{ field: 'body', message: BODY_TOO_DEEP }], BODY_TOO_DEEP);
     const scope = `${req.user.uid}|${route}|${key}`;
     const id = createHash('sha256').update(scope).digest('hex');
     const fingerprint = createHash('sha256').update(canonical({ method: req.method, body: req.body ?? null, query: req.query ?? {} })).digest('hex');
