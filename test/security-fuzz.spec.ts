@@ -135,4 +135,67 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     expect(Object.keys(live).length).toBeGreaterThanOrEqual(4);
     expect(replayed).toEqual(live);
   }, 180_000);
+
+  /** Issue 28, finding 8: two inputs that answered 500. */
+  it('an X-CSRF-Token of the right length with a non-ASCII character is 403 like any wrong token, without a session or with one', async () => {
+    const stateChanging = ops.filter((o) => o.method !== 'GET' && o.method !== 'HEAD' && !o.path.includes('{'));
+    const stranger = new Client(app.url);
+    await stranger.fetchCsrf(); // a csrf_token cookie, no login
+    const length = stranger.csrf!.length;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(stateChanging.length - 1),
+        fc.string({ minLength: length, maxLength: length, unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_') }),
+        fc.array(fc.tuple(fc.nat(length - 1), fc.integer({ min: 0x80, max: 0xff })), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('stranger', 'victim'),
+        async (i, base, swaps, who) => {
+          const chars = [...base];
+          for (const [at, code] of swaps) chars[at] = String.fromCharCode(code);
+          const token = chars.join('');
+          const op = stateChanging[i];
+          const before = await events.headPosition();
+          const res = await fetch(app.url + op.path, {
+            method: op.method,
+            headers: { cookie: (who === 'victim' ? victim : stranger).cookieHeader(), 'x-csrf-token': token, 'content-type': 'application/json' },
+            body: JSON.stringify({ ...spotBot }),
+          });
+          const text = await res.text();
+          const call = `${who} ${op.method} ${op.path} x-csrf-token=${JSON.stringify(token)}`;
+          expect({ call, status: res.status, text }).toEqual({ call, status: 403, text: expect.stringContaining('CSRF') });
+          expect({ call, changed: (await events.headPosition()) !== before }).toEqual({ call, changed: false });
+        },
+      ),
+      { seed: SEED, numRuns: Math.min(RUNS, 60), endOnFailure: true },
+    );
+  }, 60_000);
+
+  it('a JSON body nested thousands of levels deep is 400 with a field message, with an Idempotency-Key or without', async () => {
+    const nested = (depth: number, kind: 'array' | 'object') => (kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/api/bots', '/api/api-credentials', '/api/user', '/api/auth/login'),
+        fc.oneof(fc.integer({ min: 33, max: 6000 }), fc.constant(5000)),
+        fc.constantFrom<'array' | 'object'>('array', 'object'),
+        fc.boolean(),
+        fc.option(fc.string({ minLength: 1, maxLength: 20, unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789') }), { nil: undefined }),
+        async (path, depth, kind, underAField, key) => {
+          const deep = nested(depth, kind);
+          const body = underAField ? `{"exchange":"Binance","symbol":${deep}}` : deep;
+          const headers: Record<string, string> = { cookie: fuzzer.cookieHeader(), 'x-csrf-token': fuzzer.csrf!, 'content-type': 'application/json' };
+          if (key !== undefined) headers['idempotency-key'] = `deep-${key}`;
+          const res = await fetch(app.url + path, { method: 'POST', headers, body });
+          const text = await res.text();
+          const call = `POST ${path} depth ${depth} (${kind}${underAField ? ', under a field' : ''}) key ${key ?? '-'}`;
+          expect({ call, status: res.status }).toEqual({ call, status: 400 });
+          const answer = JSON.parse(text);
+          expect(answer).toMatchObject({ statusCode: 400, errors: [{ field: 'body', message: expect.stringMatching(/nested too deeply/) }] });
+        },
+      ),
+      { seed: SEED, numRuns: Math.min(RUNS, 40), endOnFailure: true },
+    );
+    // a body nested within the limit still reaches its route (its own validation answers)
+    const fine = await fuzzer.post('/api/bots', { ...spotBot, symbol: [[[['BTCUSDT']]]] });
+    expect(fine.status).toBe(400);
+    expect(fine.body.errors?.[0]?.field).not.toBe('body');
+  }, 60_000);
 });
