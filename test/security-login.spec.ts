@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthThrottle } from '@gridrocket/identity/nest';
-import { LoginDelayPolicy, delayAfterFailures, recordFailure } from '@gridrocket/identity';
+import { LoginDelayPolicy, delayAfterFailures, recordFailure, refundPoint, reserveAttempt } from '@gridrocket/identity';
 import { SqliteReadStore } from '@gridrocket/read-store';
 import { Keyring, loadConfig } from '@gridrocket/shared/runtime';
 import { TooManyRequestsError } from '@gridrocket/shared';
@@ -76,15 +76,35 @@ describe('security: failed logins never lock the owner out', () => {
       const replicaA = new AuthThrottle(config, a, keyring);
       const replicaB = new AuthThrottle(config, b, keyring);
       const client = replicaA.clientOf('uid-1', '203.0.113.9', undefined);
-      await replicaA.loginFailed('shared@example.com', client);
-      await replicaB.loginFailed('shared@example.com', client);
-      await expect(replicaA.checkLogin('shared@example.com', client)).rejects.toBeInstanceOf(TooManyRequestsError);
-      await expect(replicaB.checkLogin('shared@example.com', client)).rejects.toBeInstanceOf(TooManyRequestsError);
-      await expect(replicaB.checkLogin('shared@example.com', replicaB.clientOf('uid-1', '192.0.2.1', undefined))).resolves.toBeUndefined();
+      // two attempts (each counted as failed until it succeeds), one on each replica
+      await replicaA.beginLogin('shared@example.com', client);
+      await replicaB.beginLogin('shared@example.com', client);
+      await expect(replicaA.beginLogin('shared@example.com', client)).rejects.toBeInstanceOf(TooManyRequestsError);
+      await expect(replicaB.beginLogin('shared@example.com', client)).rejects.toBeInstanceOf(TooManyRequestsError);
+      await expect(replicaB.beginLogin('shared@example.com', replicaB.clientOf('uid-1', '192.0.2.1', undefined))).resolves.toBeUndefined();
     } finally {
       await a.close();
       await b.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('security: the sign-in counts, pure rules (issue 28)', () => {
+  const p: LoginDelayPolicy = { freeFailures: 2, firstDelaySeconds: 5, maxDelaySeconds: 900 };
+
+  it('an attempt is refused while its client waits, else counted before the password is checked', () => {
+    const first = reserveAttempt(null, 'x', 1_000, p);
+    expect(first).toEqual({ wait: 0, next: { id: 'x', failures: 1, lastFailureAt: 1_000, blockedUntil: 1_000 } });
+    const second = reserveAttempt(first.next!, 'x', 2_000, p);
+    expect(second.next).toEqual({ id: 'x', failures: 2, lastFailureAt: 2_000, blockedUntil: 7_000 });
+    expect(reserveAttempt(second.next!, 'x', 3_000, p)).toEqual({ wait: 4_000, next: undefined });
+  });
+
+  it('a success gives back the point it spent, in the same window only', () => {
+    expect(refundPoint({ id: 'b', count: 3, windowStart: 0 }, 10, 100)).toEqual({ id: 'b', count: 2, windowStart: 0 });
+    expect(refundPoint({ id: 'b', count: 3, windowStart: 0 }, 100, 100)).toBeUndefined();
+    expect(refundPoint({ id: 'b', count: 0, windowStart: 0 }, 10, 100)).toBeUndefined();
+    expect(refundPoint(null, 10, 100)).toBeUndefined();
   });
 });

@@ -95,7 +95,8 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
     logger: LEVELS[config.logLevel] ? appLogger(config) : appLogger({ logLevel: 'info' }),
     bodyParser: false,
   });
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For names the client (req.ip), which the auth limits count by: TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(securityHeaders(config));
   app.use(responseCompression());

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
-import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
+import { CommandContext } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService } from './account.service';
 import { AuthThrottle, DEVICE_COOKIE } from './auth.throttle';
@@ -69,25 +69,17 @@ export class AuthController {
   @HttpCode(200)
   async login(@Body() body: unknown, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response) {
     const { email, password } = parseOrThrow(credentialsSchema, body);
-    // Failed attempts are counted per account AND client (a browser that signed in here before, or else
-    // the IP address): an attacker elsewhere never delays the owner.
+    // Judged before the password hash runs (a refused attempt costs no hashing): a browser that signed in
+    // to this account before by its own limit only; any other client per account and address, per account
+    // across addresses, and per address (a budget apart from register's and forgot-password's).
     const client = this.throttle.clientOf(this.sessions.uidFor(email), req.ip, req.cookies?.[DEVICE_COOKIE]);
-    await this.throttle.checkLogin(email, client);
-    if (!client.trusted) await this.throttle.checkIp(req.ip);
-    try {
-      const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) });
-      await this.throttle.loginSucceeded(email, client);
-      this.setSession(res, token);
-      this.setDevice(res, user.uid, client.deviceId);
-      return publicUser(user);
-    } catch (err) {
-      // Only failed attempts count: a trader who types the password right is never slowed down.
-      if (err instanceof UnauthorizedError) {
-        await this.throttle.loginFailed(email, client);
-        if (!client.trusted) await this.throttle.consume(req.ip, undefined);
-      }
-      throw err;
-    }
+    await this.throttle.beginLogin(email, client);
+    // The attempt counts as failed unless it succeeds: a trader who types the password right is never slowed down.
+    const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) });
+    await this.throttle.loginSucceeded(email, client);
+    this.setSession(res, token);
+    this.setDevice(res, user.uid, client.deviceId);
+    return publicUser(user);
   }
 
   @Post('verify-email')

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /** Everything the deployment decides, from the environment. Adapter choice is configuration only. */
@@ -26,6 +27,12 @@ export interface AppConfig {
   oauth: { google: OAuthProviderConfig | null; facebook: OAuthProviderConfig | null };
   /** Rate limits on login, register, forgot-password and resend-verification. */
   authThrottle: AuthThrottleConfig;
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): which peers' X-Forwarded-For decides the client address that the
+   * auth limits count by. `loopback` (default), a hop count, a list of names/addresses/CIDR ranges, or
+   * false (never trust the header).
+   */
+  trustProxy: TrustProxy;
   /** Lifetimes of the emailed links, in seconds (24 h to verify, 1 h to reset). */
   tokenTtl: { verifyEmailSeconds: number; resetPasswordSeconds: number };
   /** Which exchange adapter serves balances, prices and orders: the paper exchange (default) or ccxt. */
@@ -70,11 +77,50 @@ export interface OAuthProviderConfig {
 
 export interface AuthThrottleConfig {
   enabled: boolean;
-  /** Points per IP address per window (each register, forgot, resend and failed login costs 1). */
+  /** Points per IP address per window for register, forgot-password and resend-verification (1 each). */
   perIp: number;
-  /** Points per email address per window (each forgot, resend and failed login costs 1). */
+  /**
+   * Points per email address per window (each forgot and resend costs 1); also the free failed logins of
+   * one account from one client (a known browser, or else an address) before its delays start.
+   */
   perEmail: number;
+  /** Free failed logins of one account from all browsers without its device cookie, whatever their address. */
+  perAccount: number;
+  /** Failed logins per IP address per window from browsers without a device cookie (a budget of its own). */
+  loginPerIp: number;
   windowSeconds: number;
+}
+
+/** Express `trust proxy` values we accept: false, a hop count, or names (loopback …), addresses and CIDR ranges. */
+export type TrustProxy = false | number | string | string[];
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Parses TRUST_PROXY with Express's semantics, refusing what Express would take silently: `true` (trust
+ * every peer, so anyone could choose their own address), names Express does not know, and malformed
+ * addresses or prefixes (proxy-addr would throw only at the first request).
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = (value ?? '').trim();
+  if (v === '') return 'loopback';
+  const fail = (why: string) => new Error(`TRUST_PROXY ${why} (got ${JSON.stringify(value)}): give a hop count, loopback, or proxy addresses/CIDR ranges separated by commas, or false`);
+  if (/^(false|none)$/i.test(v)) return false;
+  if (/^true$/i.test(v)) throw fail('true would trust every peer: anyone could pick the address the limits count by');
+  if (/^[-+]?\d+(\.\d*)?$/.test(v)) {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw fail('must be a whole number of hops');
+    return n === 0 ? false : n;
+  }
+  const items = v.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const item of items) {
+    if (PROXY_NAMES.includes(item)) continue;
+    const [addr, prefix, extra] = item.split('/');
+    const family = isIP(addr);
+    if (!family || extra !== undefined) throw fail(`has ${JSON.stringify(item)}, which is not an address or CIDR range`);
+    if (prefix !== undefined && (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128))) throw fail(`has a bad prefix in ${JSON.stringify(item)}`);
+  }
+  return items.length === 1 ? items[0] : items;
 }
 
 function positiveNumber(value: string | undefined, fallback: number): number {
@@ -153,8 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       enabled: env.AUTH_THROTTLE !== 'off',
       perIp: positiveNumber(env.AUTH_THROTTLE_PER_IP, 300),
       perEmail: positiveNumber(env.AUTH_THROTTLE_PER_EMAIL, 10),
+      perAccount: positiveNumber(env.AUTH_THROTTLE_PER_ACCOUNT, 20),
+      loginPerIp: positiveNumber(env.AUTH_THROTTLE_LOGIN_PER_IP, 100),
       windowSeconds: positiveNumber(env.AUTH_THROTTLE_WINDOW_SECONDS, 900),
     },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     tokenTtl: {
       verifyEmailSeconds: positiveNumber(env.VERIFY_EMAIL_TOKEN_TTL_SECONDS, 24 * 3600),
       resetPasswordSeconds: positiveNumber(env.RESET_PASSWORD_TOKEN_TTL_SECONDS, 3600),

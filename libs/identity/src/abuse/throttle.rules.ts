@@ -57,3 +57,19 @@ export function recordFailure(doc: FailureDoc | null, id: string, now: number, p
 export function loginWaitMs(doc: FailureDoc | null, now: number): number {
   return doc ? Math.max(0, doc.blockedUntil - now) : 0;
 }
+
+/**
+ * An attempt to sign in, counted before the password is checked (so a flood of guesses is refused before
+ * the hash runs, and concurrent guesses cannot all pass one check): refused while the client must wait,
+ * else recorded as a failure until it succeeds (a success clears the document).
+ */
+export function reserveAttempt(doc: FailureDoc | null, id: string, now: number, p: LoginDelayPolicy): { wait: number; next: FailureDoc | undefined } {
+  const wait = loginWaitMs(doc, now);
+  return wait > 0 ? { wait, next: undefined } : { wait: 0, next: recordFailure(doc, id, now, p) };
+}
+
+/** Gives back a point spent in the current window (a login that succeeded); undefined: nothing to give back. */
+export function refundPoint(doc: WindowDoc | null, now: number, windowMs: number): WindowDoc | undefined {
+  if (!doc || now - doc.windowStart >= windowMs || doc.count <= 0) return undefined;
+  return { ...doc, count: doc.count - 1 };
+}
