@@ -6,7 +6,7 @@ import { AppError } from '../errors';
  */
 export class QuotaExceededError extends AppError {
   readonly status = 409;
-  constructor(readonly quota: 'bots' | 'keys' | 'sessions' | 'sockets', limit: number, advice: string) {
+  constructor(readonly quota: 'bots' | 'keys' | 'sessions' | 'sockets' | 'uploads' | 'uploadBytes', limit: number, advice: string) {
     super(`Limit reached: at most ${limit} ${quotaLabel[quota]} per user. ${advice}`);
     this.name = 'QuotaExceededError';
   }
@@ -17,4 +17,6 @@ const quotaLabel: Record<QuotaExceededError['quota'], string> = {
   keys: 'API keys',
   sessions: 'signed-in sessions',
   sockets: 'open live connections',
+  uploads: 'uploaded candle files',
+  uploadBytes: 'bytes of uploaded candles',
 };
