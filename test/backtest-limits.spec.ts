@@ -91,11 +91,19 @@ describe('upload quota per user', () => {
     const c = new Client(app.url);
     await c.signUp('lim-quota@example.com');
     const small = csvOf(10); // 10 × 27 bytes
-    expect((await upload(c, small)).status).toBe(201);
+    const first = await upload(c, small);
+    expect(first.status).toBe(201);
     expect((await upload(c, small)).status).toBe(201);
     const third = await upload(c, small);
     expect(third.status).toBe(409);
     expect(third.body.message).toBe('Limit reached: at most 2 uploaded candle files per user. Delete an upload first.');
+    // deleting one makes room; another user cannot delete it
+    const stranger = new Client(app.url);
+    await stranger.signUp('lim-quota-stranger@example.com');
+    expect((await stranger.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(404);
+    expect((await c.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(204);
+    expect((await c.post('/api/backtests', { ...BOT, candles: first.body.candlesId })).status).toBe(400); // gone
+    expect((await upload(c, small)).status).toBe(201);
 
     const d = new Client(app.url);
     await d.signUp('lim-quota-bytes@example.com');

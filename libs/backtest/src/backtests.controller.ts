@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { StringDecoder } from 'node:string_decoder';
 import { ApiTags } from '@nestjs/swagger';
@@ -57,6 +57,13 @@ export class BacktestsController {
       if (err instanceof CsvCandleError) throw new ValidationError([{ field: 'csv', message: err.message }]);
       throw err;
     }
+  }
+
+  /** Deletes one of the user's uploads: 204; 404 when unknown or another user's. */
+  @Delete('candles/:id')
+  @HttpCode(204)
+  async removeUpload(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
+    if (!ID.test(id) || !this.backtests.uploads.remove(ctx.userId, id.toLowerCase())) throw new NotFoundError('No uploaded CSV of candles with this id');
   }
 
   @Post()

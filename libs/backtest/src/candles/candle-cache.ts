@@ -107,6 +107,18 @@ export class CandleCache {
     })();
   }
 
+  /** Removes a key's candles, ranges and recorded size; false when it held nothing. */
+  remove(k: CacheKey): boolean {
+    let had = false;
+    this.db.transaction(() => {
+      const args = [k.exchange, k.market, k.symbol, k.timeframe];
+      this.db.prepare('DELETE FROM candles WHERE exchange=? AND market=? AND symbol=? AND timeframe=?').run(...args);
+      had = this.db.prepare('DELETE FROM candle_ranges WHERE exchange=? AND market=? AND symbol=? AND timeframe=?').run(...args).changes > 0;
+      this.db.prepare('DELETE FROM upload_sizes WHERE exchange=? AND market=? AND symbol=?').run(k.exchange, k.market, k.symbol);
+    })();
+    return had;
+  }
+
   read(k: CacheKey, from: number, to: number): Candle[] {
     return this.db
       .prepare('SELECT time, open, high, low, close, volume FROM candles WHERE exchange=? AND market=? AND symbol=? AND timeframe=? AND time >= ? AND time < ? ORDER BY time')

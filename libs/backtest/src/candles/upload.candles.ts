@@ -62,6 +62,11 @@ export class CandleUploads {
     return { candlesId, candles: series.length, from, to };
   }
 
+  /** Deletes the user's upload (frees its room in the quota); false when unknown or another user's. */
+  remove(userId: string, candlesId: string): boolean {
+    return this.cache.remove(key(userId, candlesId));
+  }
+
   /** How many candles the user's upload holds, or null (unknown, or another user's). */
   rows(userId: string, candlesId: string): number | null {
     const k = key(userId, candlesId);
