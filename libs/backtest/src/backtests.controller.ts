@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
+import { StringDecoder } from 'node:string_decoder';
 import { ApiTags } from '@nestjs/swagger';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { NotFoundError, ValidationError, type CommandContext } from '@gridrocket/shared';
@@ -9,7 +10,7 @@ import { parseBacktestRequest, parseSweepRequest } from './application/backtest.
 import { BacktestService } from './application/backtest.service';
 import { BACKTEST_COLLECTION, type BacktestDoc } from './backtest-list.projection';
 import { BACKTEST_NOT_FOUND } from './domain/backtest.decider';
-import { CsvCandleError } from './candles/csv.candles';
+import { CandleCsvParser, CsvCandleError } from './candles/csv.candles';
 import { MAX_UPLOAD_BYTES, type UploadSummary } from './candles/upload.candles';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,26 +26,44 @@ export class BacktestsController {
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
-  /** An uploaded CSV of candles (Content-Type text/csv, at most 8 MB): 201 {candlesId, candles, from, to}. */
+  /**
+   * An uploaded CSV of candles (Content-Type text/csv, at most 8 MB, within the user's upload quota):
+   * 201 {candlesId, candles, from, to}. Parsed as it streams in (only the unfinished line is held);
+   * a bad line, or the quota passed, stops the read.
+   */
   @Post('candles')
   @HttpCode(201)
   async upload(@Req() req: Request, @Ctx() ctx: CommandContext): Promise<UploadSummary> {
     if (!/^text\/(csv|plain)\b/i.test(String(req.headers['content-type'] ?? ''))) {
       throw new ValidationError([{ field: 'csv', message: 'Send the candles as text/csv: time,open,high,low,close[,volume] per line' }]);
     }
-    const chunks: Buffer[] = [];
+    const usage = this.backtests.uploads.usage(ctx.userId);
+    const announced = Number(req.headers['content-length']);
+    this.backtests.assertUploadRoom(ctx.userId, Number.isFinite(announced) && announced > 0 ? announced : 0, usage); // before reading
+    const parser = new CandleCsvParser();
+    const decoder = new StringDecoder('utf8');
     let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
-      chunks.push(chunk);
-    }
     try {
-      return this.backtests.uploads.store(ctx.userId, Buffer.concat(chunks).toString('utf8'));
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+        this.backtests.assertUploadRoom(ctx.userId, size, usage);
+        parser.push(decoder.write(chunk));
+      }
+      parser.push(decoder.end());
+      const candles = parser.end();
+      return this.backtests.uploads.store(ctx.userId, candles, size, (now) => this.backtests.assertUploadRoom(ctx.userId, size, now));
     } catch (err) {
       if (err instanceof CsvCandleError) throw new ValidationError([{ field: 'csv', message: err.message }]);
       throw err;
     }
+  }
+
+  /** Deletes one of the user's uploads: 204; 404 when unknown or another user's. */
+  @Delete('candles/:id')
+  @HttpCode(204)
+  async removeUpload(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
+    if (!ID.test(id) || !this.backtests.uploads.remove(ctx.userId, id.toLowerCase())) throw new NotFoundError('No uploaded CSV of candles with this id');
   }
 
   @Post()
@@ -60,8 +79,8 @@ export class BacktestsController {
   @Post('sweep')
   @HttpCode(202)
   async sweep(@Body() body: unknown, @Ctx() ctx: CommandContext): Promise<{ id: string; status: 'running' }> {
-    const request = parseSweepRequest(body, Date.now(), this.backtests.sourceKind);
-    this.backtests.assertUpload(ctx.userId, request);
+    // the cap counts the candles the sweep really runs over: an upload's rows, else the period's
+    const request = parseSweepRequest(body, Date.now(), this.backtests.sourceKind, (r) => this.backtests.candleRows(ctx.userId, r));
     const { id, position } = await this.backtests.request(ctx, 'sweep', request);
     if (position !== null) await this.projector.waitFor(position);
     return { id, status: 'running' };

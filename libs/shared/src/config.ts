@@ -51,6 +51,8 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Per-user limits (QUOTA_BOTS, QUOTA_KEYS, QUOTA_SESSIONS, QUOTA_SOCKETS); beyond them a 409 says which. */
   quotas: QuotaConfig;
+  /** Uploaded CSVs of candles per user (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES); beyond them a 409 says which. */
+  uploads: { maxFiles: number; maxBytes: number };
 }
 
 export interface QuotaConfig {
@@ -220,6 +222,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       keys: positiveNumber(env.QUOTA_KEYS, 20),
       sessions: positiveNumber(env.QUOTA_SESSIONS, 50),
       sockets: positiveNumber(env.QUOTA_SOCKETS, 20),
+    },
+    uploads: {
+      maxFiles: positiveNumber(env.UPLOAD_MAX_FILES, 20),
+      maxBytes: positiveNumber(env.UPLOAD_MAX_BYTES, 64 * 1024 * 1024),
     },
   };
   return { ...config, ...overrides };

@@ -3,17 +3,48 @@
  * (same rules and messages as creating a bot); the rest bounds what a request may cost.
  */
 import { z } from 'zod';
-import { parseCreateBot, toFieldErrors } from '@gridrocket/bots';
+import { botFieldProblem, parseCreateBot, toFieldErrors, type SweptBotField } from '@gridrocket/bots';
 import { ValidationError, type FieldError } from '@gridrocket/shared';
 import type { GridConfig } from '@gridrocket/trading/grid';
 import { TIMEFRAMES, type Timeframe } from '../domain/candle';
 import type { BacktestRequest } from '../domain/backtest.events';
 import { MAX_CANDLES } from '../candles/candle-source.port';
-import { SWEEP_MEASURES, sweepSize, type SweepMeasure, type SweepRanges } from '../domain/sweep';
+import { SWEEP_MEASURES, expandRange, sweepSize, type SweepMeasure, type SweepRanges } from '../domain/sweep';
 
 /** Most combinations of one sweep over the API, and most candle-runs (combinations × candles). */
 export const MAX_API_SWEEP = 2000;
 export const MAX_SWEEP_WORK = 400_000_000;
+
+/** The candles a request's period holds: (to − from) ÷ timeframe (the paper history has exactly these). */
+export function periodCandles(request: Pick<BacktestRequest, 'from' | 'to' | 'timeframe'>): number {
+  return Math.ceil((request.to - request.from) / TIMEFRAMES[request.timeframe]);
+}
+
+/**
+ * The cap on a sweep's work, counted on the candles it really runs over (`rows`: an upload's rows, the
+ * period's candles otherwise): a field message, or null.
+ */
+export function sweepWorkProblem(combinations: number, rows: number): FieldError | null {
+  if (combinations * rows <= MAX_SWEEP_WORK) return null;
+  return { field: 'ranges', message: `The sweep is too large: ${combinations} combinations × ${rows} candles; at most ${MAX_SWEEP_WORK} candle-runs` };
+}
+
+const SWEPT_FIELDS: readonly SweptBotField[] = ['interval', 'numOfOrders', 'takeProfit'];
+
+/** Every value a sweep tries must be one the bot form accepts (its rules and message); one error per range. */
+export function sweepRangeProblems(ranges: SweepRanges, market: Parameters<typeof botFieldProblem>[2]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of SWEPT_FIELDS) {
+    for (const value of expandRange(ranges[field])) {
+      const problem = botFieldProblem(field, value, market);
+      if (problem) {
+        errors.push({ field: `ranges.${field}`, message: `${problem} (the range has ${value})` });
+        break;
+      }
+    }
+  }
+  return errors;
+}
 const DAY = 86_400_000;
 
 const num = (field: string) =>
@@ -112,8 +143,11 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
   };
 }
 
-/** A sweep: a single backtest's body plus `ranges` {interval, numOfOrders, takeProfit: {from, to, step}} and `measure`. */
-export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
+/**
+ * A sweep: a single backtest's body plus `ranges` {interval, numOfOrders, takeProfit: {from, to, step}} and `measure`.
+ * `rowsOf` counts the candles the request will run over (an upload's rows); by default the period's.
+ */
+export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 'exchange', rowsOf: (request: BacktestRequest) => number = periodCandles): BacktestRequest {
   const errors: FieldError[] = [];
   let base: BacktestRequest | null = null;
   try {
@@ -130,13 +164,13 @@ export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 
     else throw err;
   }
   if (errors.length || !base || !sweep) throw new ValidationError(errors);
+  const rangeErrors = sweepRangeProblems(sweep.ranges, { exchange: base.exchange, botType: base.config.botType });
+  if (rangeErrors.length) throw new ValidationError(rangeErrors);
   const size = sweepSize(sweep.ranges);
   if (size > MAX_API_SWEEP) {
     throw new ValidationError([{ field: 'ranges', message: `The sweep has ${size} combinations; at most ${MAX_API_SWEEP} are allowed` }]);
   }
-  const candles = (base.to - base.from) / TIMEFRAMES[base.timeframe];
-  if (size * candles > MAX_SWEEP_WORK) {
-    throw new ValidationError([{ field: 'ranges', message: `The sweep is too large: ${size} combinations × ${candles} candles; at most ${MAX_SWEEP_WORK} candle-runs` }]);
-  }
+  const work = sweepWorkProblem(size, rowsOf(base));
+  if (work) throw new ValidationError([work]);
   return { ...base, sweep: { ranges: sweep.ranges, measure: sweep.measure ?? 'profit' } };
 }

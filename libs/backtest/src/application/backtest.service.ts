@@ -12,7 +12,7 @@ import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, executeCommand, type AppConfig } from '@gridrocket/shared/runtime';
 import { TooManyRequestsError, ValidationError, systemContext, type CommandContext } from '@gridrocket/shared';
-import { PUSH, type PushPort } from '@gridrocket/shared/http';
+import { PUSH, QuotaExceededError, type PushPort } from '@gridrocket/shared/http';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/exchanges';
 import { feeTermsOf, runBacktest } from '../domain/backtest.engine';
@@ -24,8 +24,9 @@ import { CandleCache } from '../candles/candle-cache';
 import { CcxtCandleSource } from '../candles/ccxt.candles';
 import type { CandleSource } from '../candles/candle-source.port';
 import { PaperCandleSource } from '../candles/paper.candles';
-import { CandleUploads } from '../candles/upload.candles';
+import { CandleUploads, uploadQuotaProblem, type UploadUsage } from '../candles/upload.candles';
 import { runSweep } from '../sweep/sweep.pool';
+import { periodCandles, sweepWorkProblem } from './backtest.input';
 
 /** Backtests one user may have running at once. */
 export const MAX_RUNNING_PER_USER = 3;
@@ -92,11 +93,27 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     return new CandleUploads(this.cache());
   }
 
+  /** Throws the 409 of the upload quota when the user's uploads and `bytes` more would pass it. */
+  assertUploadRoom(userId: string, bytes: number, usage: UploadUsage = this.uploads.usage(userId)): void {
+    const limits = this.config.uploads;
+    const problem = uploadQuotaProblem(usage, limits, bytes);
+    if (problem) throw new QuotaExceededError(problem, problem === 'uploads' ? limits.maxFiles : limits.maxBytes, 'Delete an upload first.');
+  }
+
   /** Throws a field error when a request names an upload that is not the user's. */
   assertUpload(userId: string, request: BacktestRequest): void {
-    if (request.candlesId && !this.uploads.read(userId, request.candlesId)) {
-      throw new ValidationError([{ field: 'candles', message: 'No uploaded CSV of candles with this id' }]);
-    }
+    this.candleRows(userId, request);
+  }
+
+  /**
+   * The candles a request will run over: the rows of its upload (a field error when the upload is not
+   * the user's), else the period's candles. What a sweep's cap counts.
+   */
+  candleRows(userId: string, request: BacktestRequest): number {
+    if (!request.candlesId) return periodCandles(request);
+    const rows = this.uploads.rows(userId, request.candlesId);
+    if (rows === null) throw new ValidationError([{ field: 'candles', message: 'No uploaded CSV of candles with this id' }]);
+    return rows;
   }
 
   /** Records the request and starts it; resolves with the id and the event's position. */
@@ -152,6 +169,9 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
         data = { backtestId: id, terms, candles: series.length, result };
       } else {
         const configs = sweepConfigs(request.config, request.sweep.ranges);
+        // the cap again on the candles really read (a request recorded before the cap counted rows, an exchange's answer)
+        const tooLarge = sweepWorkProblem(configs.length, series.length);
+        if (tooLarge) throw new Error(tooLarge.message);
         const cells = await runSweep(series, configs, {
           rules: terms.rules,
           ...feeTermsOf(terms),

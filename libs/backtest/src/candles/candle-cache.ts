@@ -27,6 +27,8 @@ export class CandleCache {
       CREATE TABLE IF NOT EXISTS candle_ranges (
         exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL, timeframe TEXT NOT NULL,
         range_from INTEGER NOT NULL, range_to INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS upload_sizes (
+        exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (exchange, market, symbol)) WITHOUT ROWID;
     `);
   }
 
@@ -79,6 +81,42 @@ export class CandleCache {
       }
       if (cur) add.run(k.exchange, k.market, k.symbol, k.timeframe, cur[0], cur[1]);
     })();
+  }
+
+  /** How many candles a key holds. */
+  count(k: CacheKey): number {
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM candles WHERE exchange=? AND market=? AND symbol=? AND timeframe=?').get(k.exchange, k.market, k.symbol, k.timeframe) as { n: number };
+    return row.n;
+  }
+
+  /**
+   * What the keys of an exchange and market hold (the uploads of one user: exchange 'upload', market =
+   * user id): how many keys, and the bytes recorded with them (`storeSized`).
+   */
+  usage(exchange: string, market: string): { keys: number; bytes: number } {
+    const keys = this.db.prepare('SELECT COUNT(DISTINCT symbol) AS n FROM candle_ranges WHERE exchange=? AND market=?').get(exchange, market) as { n: number };
+    const bytes = this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS b FROM upload_sizes WHERE exchange=? AND market=?').get(exchange, market) as { b: number };
+    return { keys: keys.n, bytes: bytes.b };
+  }
+
+  /** `store`, with the size of the file the candles came from recorded in the same transaction. */
+  storeSized(k: CacheKey, from: number, to: number, candles: readonly Candle[], bytes: number): void {
+    this.db.transaction(() => {
+      this.store(k, from, to, candles);
+      this.db.prepare('INSERT OR REPLACE INTO upload_sizes (exchange, market, symbol, bytes) VALUES (?,?,?,?)').run(k.exchange, k.market, k.symbol, bytes);
+    })();
+  }
+
+  /** Removes a key's candles, ranges and recorded size; false when it held nothing. */
+  remove(k: CacheKey): boolean {
+    let had = false;
+    this.db.transaction(() => {
+      const args = [k.exchange, k.market, k.symbol, k.timeframe];
+      this.db.prepare('DELETE FROM candles WHERE exchange=? AND market=? AND symbol=? AND timeframe=?').run(...args);
+      had = this.db.prepare('DELETE FROM candle_ranges WHERE exchange=? AND market=? AND symbol=? AND timeframe=?').run(...args).changes > 0;
+      this.db.prepare('DELETE FROM upload_sizes WHERE exchange=? AND market=? AND symbol=?').run(k.exchange, k.market, k.symbol);
+    })();
+    return had;
   }
 
   read(k: CacheKey, from: number, to: number): Candle[] {

@@ -1,4 +1,4 @@
-import { CsvCandleError, CsvCandleSource, parseCandleCsv } from './csv.candles';
+import { CandleCsvParser, CsvCandleError, CsvCandleSource, parseCandleCsv } from './csv.candles';
 import { PaperCandleSource } from './paper.candles';
 
 describe('CSV candles', () => {
@@ -13,6 +13,24 @@ describe('CSV candles', () => {
     expect(() => parseCandleCsv('1700000000000,1,2,0.5,1.5\n1700000060000,1,0.9,0.5,1')).toThrow(new CsvCandleError('CSV line 2: low/high do not contain open and close'));
     expect(() => parseCandleCsv('1700000000000,1,2')).toThrow(/CSV line 1: expected time,open,high,low,close/);
     expect(() => parseCandleCsv('')).toThrow(/no candles/);
+  });
+
+  it('reads a file in pieces cut anywhere (an upload as it streams in), with the same lines', () => {
+    const good = 'time,open,high,low,close\r\n1700000000000,1,2,0.5,1.5\r\n\r\n1700000060,2,3,1,2.5\n';
+    for (const size of [1, 3, 7, 64]) {
+      const parser = new CandleCsvParser();
+      for (let i = 0; i < good.length; i += size) parser.push(good.slice(i, i + size));
+      expect(parser.end().map((c) => c.time)).toEqual([1_700_000_000_000, 1_700_000_060_000]);
+    }
+    const bad = new CandleCsvParser();
+    bad.push(good + '1700000120000,1,0.9,');
+    expect(() => bad.push('0.5,1\n')).toThrow(new CsvCandleError('CSV line 5: low/high do not contain open and close'));
+  });
+
+  it('refuses a time given twice, naming both lines (seconds and ms of one time are the same time)', () => {
+    expect(() => parseCandleCsv('1700000000,1,2,0.5,1.5\n1700000060,1,2,0.5,1.5\n1700000000000,1,2,0.5,1.5')).toThrow(
+      new CsvCandleError('CSV line 3: time 2023-11-14T22:13:20.000Z is also on line 1'),
+    );
   });
 });
 

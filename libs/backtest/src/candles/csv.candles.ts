@@ -17,24 +17,56 @@ function parseTime(cell: string): number {
   return Number.isFinite(t) ? t : NaN;
 }
 
-export function parseCandleCsv(text: string, maxRows = MAX_CANDLES): Candle[] {
-  const out: Candle[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === '' || line.startsWith('#')) continue;
+/**
+ * A CSV of candles read a piece at a time (an upload as its request streams in): `push` each chunk
+ * of text, `end` for the candles. Only the unfinished last line is kept between chunks. A time given
+ * twice (1700000000 and 1700000000000 are the same time) is refused, naming both lines: a backtest
+ * must not silently keep one of two candles.
+ */
+export class CandleCsvParser {
+  private readonly out: Candle[] = [];
+  private readonly lineOf = new Map<number, number>();
+  private rest = '';
+  private line = 0;
+
+  constructor(private readonly maxRows = MAX_CANDLES) {}
+
+  push(text: string): void {
+    const lines = (this.rest + text).split('\n');
+    this.rest = lines.pop()!;
+    for (const l of lines) this.take(l);
+  }
+
+  end(): Candle[] {
+    if (this.rest !== '') this.take(this.rest);
+    this.rest = '';
+    if (this.out.length === 0) throw new CsvCandleError('CSV: no candles');
+    return this.out;
+  }
+
+  private take(raw: string): void {
+    const n = ++this.line;
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
     const cells = line.split(/[,;\t]/).map((c) => c.trim());
-    if (out.length === 0 && Number.isNaN(parseTime(cells[0]))) continue; // header
-    if (cells.length < 5) throw new CsvCandleError(`CSV line ${i + 1}: expected time,open,high,low,close`);
+    if (this.out.length === 0 && Number.isNaN(parseTime(cells[0]))) return; // header
+    if (cells.length < 5) throw new CsvCandleError(`CSV line ${n}: expected time,open,high,low,close`);
     const [open, high, low, close] = cells.slice(1, 5).map(Number);
     const c: Candle = { time: parseTime(cells[0]), open, high, low, close };
     const problem = candleProblem(c);
-    if (problem) throw new CsvCandleError(`CSV line ${i + 1}: ${problem}`);
-    out.push(c);
-    if (out.length > maxRows) throw new CsvCandleError(`CSV: more than ${maxRows} candles`);
+    if (problem) throw new CsvCandleError(`CSV line ${n}: ${problem}`);
+    const first = this.lineOf.get(c.time);
+    if (first !== undefined) throw new CsvCandleError(`CSV line ${n}: time ${new Date(c.time).toISOString()} is also on line ${first}`);
+    this.lineOf.set(c.time, n);
+    this.out.push(c);
+    if (this.out.length > this.maxRows) throw new CsvCandleError(`CSV: more than ${this.maxRows} candles`);
   }
-  if (out.length === 0) throw new CsvCandleError('CSV: no candles');
-  return out;
+}
+
+export function parseCandleCsv(text: string, maxRows = MAX_CANDLES): Candle[] {
+  const parser = new CandleCsvParser(maxRows);
+  parser.push(text);
+  return parser.end();
 }
 
 export class CsvCandleSource implements CandleSource {

@@ -322,3 +322,20 @@ export function numericBoundProblems(v: NumericBotFields): FieldError[] {
 function throwIfAny(errors: FieldError[]): void {
   if (errors.length > 0) throw new ValidationError(errors);
 }
+
+/** The fields a sweep may vary (libs/backtest): each value it tries is a value the bot form accepts. */
+export type SweptBotField = 'interval' | 'numOfOrders' | 'takeProfit';
+
+/**
+ * One value of a bot field, as the bot form judges it: the form's text rules (length, number > 0,
+ * whole number), the numeric bounds and, for the take-profit, the round trip of the venue's default
+ * maker fee. The same schema and functions as parseCreateBot; the message, or null when valid.
+ */
+export function botFieldProblem(field: SweptBotField, value: number, market: { exchange: ExchangeName; botType: BotType }): string | null {
+  const parsed = createBotSchema.shape[field].safeParse(value);
+  if (!parsed.success) return parsed.error.issues[0].message;
+  const bound = fieldBoundProblem(field, parsed.data);
+  if (bound) return bound;
+  if (field === 'takeProfit') return takeProfitFeeError(parsed.data, defaultMakerRate(market.exchange, market.botType))?.message ?? null;
+  return null;
+}

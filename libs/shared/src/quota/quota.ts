@@ -1,13 +1,15 @@
 import { AppError } from '../errors';
 
 /** The per-user limits (QUOTA_* settings). */
-export type QuotaKind = 'bots' | 'keys' | 'sessions' | 'sockets';
+export type QuotaKind = 'bots' | 'keys' | 'sessions' | 'sockets' | 'uploads' | 'uploadBytes';
 
 const quotaLabel: Record<QuotaKind, string> = {
   bots: 'bots',
   keys: 'API keys',
   sessions: 'signed-in sessions',
   sockets: 'open live connections',
+  uploads: 'uploaded candle files',
+  uploadBytes: 'bytes of uploaded candles',
 };
 
 /** What the user can do about a limit reached, said in its 409. */
@@ -16,6 +18,8 @@ export const QUOTA_ADVICE: Record<QuotaKind, string> = {
   keys: 'Delete an API key you no longer use before adding another.',
   sessions: 'Sign out on another device, or wait until an old session expires.',
   sockets: 'Close another tab.',
+  uploads: 'Delete an upload first.',
+  uploadBytes: 'Delete an upload first.',
 };
 
 /**
