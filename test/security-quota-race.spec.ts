@@ -11,7 +11,18 @@ describe('security: quotas under concurrency (issue 28)', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
 
   beforeAll(async () => {
-    app = await startTestApp({ QUOTA_BOTS: '5', QUOTA_KEYS: '5', QUOTA_SESSIONS: '5', QUOTA_SOCKETS: '5' });
+    // The sign-in limits count an attempt as failed until its password is checked (so that a burst is
+    // throttled before it reaches the hash): 50 logins at once from one address would meet them first.
+    // They are raised here so that the session quota is what decides (test/security-login-proxy.spec.ts tests them).
+    app = await startTestApp({
+      QUOTA_BOTS: '5',
+      QUOTA_KEYS: '5',
+      QUOTA_SESSIONS: '5',
+      QUOTA_SOCKETS: '5',
+      AUTH_THROTTLE_PER_EMAIL: '200',
+      AUTH_THROTTLE_PER_ACCOUNT: '200',
+      AUTH_THROTTLE_LOGIN_PER_IP: '1000',
+    });
   }, 60_000);
   afterAll(async () => {
     await app.close();
