@@ -8,7 +8,7 @@ export interface BacktestDoc {
   id: string;
   userid: string;
   kind: 'single' | 'sweep';
-  status: 'running' | 'done' | 'failed';
+  status: 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
   request: BacktestRequest;
   createdat: string;
   finishedat: string | null;
@@ -51,6 +51,12 @@ export const backtestListProjection: Projection<BacktestDoc> = {
       case 'BacktestFailed':
         if (!doc) return undefined;
         return { ...doc, status: 'failed', finishedat: event.metadata.occurredAt, error: e.data.reason };
+      case 'BacktestCancelled':
+        if (!doc) return undefined;
+        return { ...doc, status: 'cancelled', finishedat: event.metadata.occurredAt, error: 'Cancelled' };
+      case 'BacktestInterrupted':
+        if (!doc) return undefined;
+        return { ...doc, status: 'interrupted', finishedat: event.metadata.occurredAt, error: 'The server stopped while this backtest ran; run it again' };
       default:
         return undefined;
     }

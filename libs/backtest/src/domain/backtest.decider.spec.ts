@@ -27,3 +27,20 @@ describe('backtest decider', () => {
     spec.given().when({ type: 'CompleteBacktest', data: completed.data }).thenThrows(NotFoundError, /not found/);
   });
 });
+
+describe('backtest decider: cancel and interrupt (issue 28)', () => {
+  const spec = deciderSpec(backtestDecider);
+  const cancel = { type: 'CancelBacktest' as const, data: { backtestId: 'b1', userId: 'u1' } };
+  it('the owner cancels a running backtest once; a finished one is a conflict; another user\'s is not found', () => {
+    spec.given(requested).when(cancel).then({ type: 'BacktestCancelled', data: { backtestId: 'b1' } });
+    spec.given(requested, completed).when(cancel).thenThrows(ConflictError, /already finished/);
+    spec.given(requested, { type: 'BacktestCancelled', data: { backtestId: 'b1' } }).when(cancel).thenThrows(ConflictError, /already finished/);
+    spec.given(requested).when({ type: 'CancelBacktest', data: { backtestId: 'b1', userId: 'u2' } }).thenThrows(NotFoundError, /not found/);
+    spec.given().when(cancel).thenThrows(NotFoundError, /not found/);
+  });
+  it('a cancelled backtest completes no more; a running one found at start-up is interrupted once', () => {
+    spec.given(requested, { type: 'BacktestCancelled', data: { backtestId: 'b1' } }).when({ type: 'CompleteBacktest', data: completed.data }).then();
+    spec.given(requested).when({ type: 'InterruptBacktest', data: { backtestId: 'b1' } }).then({ type: 'BacktestInterrupted', data: { backtestId: 'b1' } });
+    spec.given(requested, completed).when({ type: 'InterruptBacktest', data: { backtestId: 'b1' } }).then();
+  });
+});

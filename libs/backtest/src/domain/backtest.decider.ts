@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, type Decider } from '@gridrocket/shared';
 import type { BacktestEvent, BacktestRequest } from './backtest.events';
 
 export interface BacktestState {
-  status: 'none' | 'running' | 'done' | 'failed';
+  status: 'none' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
   userId: string | null;
   kind: 'single' | 'sweep' | null;
   request: BacktestRequest | null;
@@ -11,9 +11,13 @@ export interface BacktestState {
 export type BacktestCommand =
   | { type: 'RequestBacktest'; data: Extract<BacktestEvent, { type: 'BacktestRequested' }>['data'] }
   | { type: 'CompleteBacktest'; data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'] }
-  | { type: 'FailBacktest'; data: { backtestId: string; reason: string } };
+  | { type: 'FailBacktest'; data: { backtestId: string; reason: string } }
+  /** The owner's cancel: `userId` must be the owner's (another user's backtest is not found). */
+  | { type: 'CancelBacktest'; data: { backtestId: string; userId: string } }
+  | { type: 'InterruptBacktest'; data: { backtestId: string } };
 
 export const BACKTEST_NOT_FOUND = 'Backtest not found';
+export const BACKTEST_FINISHED = 'The backtest has already finished';
 
 const initial: BacktestState = { status: 'none', userId: null, kind: null, request: null };
 
@@ -30,6 +34,14 @@ export function decideBacktest(command: BacktestCommand, state: BacktestState): 
       if (state.status === 'none') throw new NotFoundError(BACKTEST_NOT_FOUND);
       if (state.status !== 'running') return [];
       return [{ type: 'BacktestFailed', data: command.data }];
+    case 'CancelBacktest':
+      if (state.status === 'none' || state.userId !== command.data.userId) throw new NotFoundError(BACKTEST_NOT_FOUND);
+      if (state.status !== 'running') throw new ConflictError(BACKTEST_FINISHED);
+      return [{ type: 'BacktestCancelled', data: { backtestId: command.data.backtestId } }];
+    case 'InterruptBacktest':
+      if (state.status === 'none') throw new NotFoundError(BACKTEST_NOT_FOUND);
+      if (state.status !== 'running') return [];
+      return [{ type: 'BacktestInterrupted', data: command.data }];
   }
 }
 
@@ -41,6 +53,10 @@ export function evolveBacktest(state: BacktestState, event: BacktestEvent): Back
       return { ...state, status: 'done' };
     case 'BacktestFailed':
       return { ...state, status: 'failed' };
+    case 'BacktestCancelled':
+      return { ...state, status: 'cancelled' };
+    case 'BacktestInterrupted':
+      return { ...state, status: 'interrupted' };
     default:
       return state;
   }

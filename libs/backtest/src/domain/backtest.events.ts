@@ -55,7 +55,11 @@ export type BacktestEvent =
         sweep?: { points: SweepPoint[]; best: SweepPoint | null };
       };
     }
-  | { type: 'BacktestFailed'; data: { backtestId: string; reason: string } };
+  | { type: 'BacktestFailed'; data: { backtestId: string; reason: string } }
+  /** Its owner cancelled it (DELETE /api/backtests/{id}) while it was queued or running. */
+  | { type: 'BacktestCancelled'; data: { backtestId: string } }
+  /** The process stopped while it ran (found `running` at the next start): never run again. */
+  | { type: 'BacktestInterrupted'; data: { backtestId: string } };
 
 export const BACKTEST_STREAM_PREFIX = 'backtest-';
 export const backtestStream = (id: string) => `${BACKTEST_STREAM_PREFIX}${id}`;

@@ -1,0 +1,83 @@
+import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
+import { runBacktest } from '../domain/backtest.engine';
+import { sweepConfigs } from '../domain/sweep';
+import { randomWalkCandles } from '../domain/synthetic-candles';
+import { JobCancelledError, JobPool } from './job-pool';
+
+jest.setTimeout(60_000);
+
+const rules: MarketRules = { priceStep: 0.01, amountStep: 0.001, minNotional: 5 };
+const base: GridConfig = { botType: 'Spot', numOfOrders: 5, orderSize: 0.1, interval: 1, entryPrice: 140, takeProfit: 1, leverage: 1 };
+const walk = (count: number) => randomWalkCandles({ seed: 'pool', startPrice: 140, priceStep: 0.01, from: 1_700_000_000_000, count, timeframeMs: 60_000, maxMoveBps: 5 });
+const small = walk(3000);
+const long = walk(1_000_000);
+const many = sweepConfigs(base, { interval: { from: 0.5, to: 5, step: 0.5 }, numOfOrders: { from: 2, to: 21, step: 1 }, takeProfit: { from: 0.5, to: 5, step: 0.5 } }); // 2000
+
+describe('JobPool', () => {
+  let pool: JobPool;
+  afterEach(async () => pool?.close());
+
+  it('runs a single backtest and a sweep in worker threads with the in-thread answers', async () => {
+    pool = new JobPool({ size: 2, budgetMs: 60_000 });
+    const single = await pool.run({ id: 's', userId: 'u', series: small, rules, fees: { feeBps: 10 }, single: base });
+    const { fillLog: _f, ...want } = runBacktest(small, { config: base, rules, feeBps: 10 });
+    expect(single).toEqual({ result: want });
+    const configs = many.slice(0, 12);
+    const progress: number[] = [];
+    const sweep = await pool.run({ id: 'w', userId: 'u', series: small, rules, fees: { feeBps: 10 }, sweep: configs, onProgress: (d) => progress.push(d) });
+    if (!('cells' in sweep)) throw new Error('not a sweep');
+    configs.forEach((c, i) => expect(sweep.cells[i].result!.profit).toBe(runBacktest(small, { config: c, rules, feeBps: 10 }).profit));
+    expect(progress[progress.length - 1]).toBe(12);
+    // an engine error is the job's error, with the engine's reason
+    await expect(pool.run({ id: 'bad', userId: 'u', series: small, rules, fees: { feeBps: 10 }, single: { ...base, interval: 50 } })).rejects.toThrow(/minimum order value/);
+  });
+
+  it('serves users round-robin: a user who asks last is not behind all of another user\'s jobs', async () => {
+    pool = new JobPool({ size: 1, budgetMs: 60_000 });
+    const finished: string[] = [];
+    const job = (id: string, userId: string) =>
+      pool.run({ id, userId, series: small, rules, fees: { feeBps: 10 }, single: base }).then(() => finished.push(id));
+    await Promise.all([job('a1', 'a'), job('a2', 'a'), job('a3', 'a'), job('b1', 'b')]);
+    expect(finished).toEqual(['a1', 'a2', 'b1', 'a3']); // first come, first served would be a1 a2 a3 b1
+  });
+
+  it('cancels a running job within a second (its worker terminated) and a queued one at once', async () => {
+    pool = new JobPool({ size: 1, budgetMs: 600_000 });
+    let done = 0;
+    const running = pool.run({ id: 'r', userId: 'u', series: long, rules, fees: { feeBps: 10 }, sweep: many, onProgress: (d) => (done = d) });
+    const queued = pool.run({ id: 'q', userId: 'v', series: small, rules, fees: { feeBps: 10 }, single: base });
+    expect(pool.stats()).toMatchObject({ running: 1, queued: 1 });
+    expect(pool.cancel('q')).toBe(true);
+    await expect(queued).rejects.toBeInstanceOf(JobCancelledError);
+    await new Promise((r) => setTimeout(r, 1000)); // the worker is deep in the sweep (several seconds of work)
+    const t0 = Date.now();
+    expect(pool.cancel('r')).toBe(true);
+    await expect(running).rejects.toBeInstanceOf(JobCancelledError);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(done).toBeLessThan(many.length);
+    expect(pool.cancel('r')).toBe(false);
+    // the pool goes on with a new worker
+    await expect(pool.run({ id: 'next', userId: 'u', series: small, rules, fees: { feeBps: 10 }, single: base })).resolves.toHaveProperty('result');
+  });
+
+  it('stops a job past its computing budget with a clear error', async () => {
+    pool = new JobPool({ size: 2, budgetMs: 700 });
+    const t0 = Date.now();
+    await expect(pool.run({ id: 'big', userId: 'u', series: long, rules, fees: { feeBps: 10 }, sweep: many })).rejects.toThrow(
+      'The backtest used its computing budget of 0.7 s and was stopped; backtest a shorter period or fewer combinations',
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('close() ends running and queued jobs and terminates the workers', async () => {
+    pool = new JobPool({ size: 1, budgetMs: 600_000 });
+    const a = pool.run({ id: 'a', userId: 'u', series: long, rules, fees: { feeBps: 10 }, sweep: many });
+    const b = pool.run({ id: 'b', userId: 'u', series: small, rules, fees: { feeBps: 10 }, single: base });
+    await new Promise((r) => setTimeout(r, 300));
+    const ended = Promise.all([expect(a).rejects.toMatchObject({ reason: 'shutdown' }), expect(b).rejects.toMatchObject({ reason: 'shutdown' })]);
+    await pool.close();
+    await ended;
+    expect(pool.stats().workers).toBe(0);
+    await expect(pool.run({ id: 'c', userId: 'u', series: small, rules, fees: { feeBps: 10 }, single: base })).rejects.toBeInstanceOf(JobCancelledError);
+  });
+});
