@@ -15,7 +15,7 @@ import { MAX_UPLOAD_BYTES, type UploadSummary } from './candles/upload.candles';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A user's backtests: request one (202 + id, progress on the socket), list them, read one. */
+/** A user's backtests: request one (202 + id, progress on the socket), list them, read one, cancel one. */
 @ApiTags('backtests')
 @Controller('backtests')
 @UseGuards(SessionGuard)
@@ -95,6 +95,17 @@ export class BacktestsController {
       result: result ? { ...result, curve: undefined } : null,
       sweep: sweep ? { best: sweep.best, count: sweep.points.length } : null,
     }));
+  }
+
+  /**
+   * Cancels one of the user's backtests while it waits or runs: 204, its worker terminated, the
+   * backtest `cancelled`; 404 for an unknown id or another user's; 409 once it has finished.
+   */
+  @Delete(':id')
+  @HttpCode(204)
+  async cancel(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
+    if (!ID.test(id)) throw new NotFoundError(BACKTEST_NOT_FOUND);
+    await this.backtests.cancel(ctx, id.toLowerCase());
   }
 
   @Get(':id')

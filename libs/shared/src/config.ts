@@ -53,6 +53,11 @@ export interface AppConfig {
   quotas: QuotaConfig;
   /** Uploaded CSVs of candles per user (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES); beyond them a 409 says which. */
   uploads: { maxFiles: number; maxBytes: number };
+  /**
+   * The backtest job runner: worker threads (BACKTEST_WORKERS, default min(2, cores); 0 = that default)
+   * and the computing budget of one backtest or sweep (BACKTEST_BUDGET_SECONDS, default 600).
+   */
+  backtests: { workers: number; budgetSeconds: number };
 }
 
 export interface QuotaConfig {
@@ -226,6 +231,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploads: {
       maxFiles: positiveNumber(env.UPLOAD_MAX_FILES, 20),
       maxBytes: positiveNumber(env.UPLOAD_MAX_BYTES, 64 * 1024 * 1024),
+    },
+    backtests: {
+      workers: Math.floor(positiveNumber(env.BACKTEST_WORKERS, 0)),
+      budgetSeconds: positiveNumber(env.BACKTEST_BUDGET_SECONDS, 600),
     },
   };
   return { ...config, ...overrides };

@@ -1,9 +1,11 @@
 /**
- * Runs requested backtests and sweeps: BacktestRequested is recorded first (the request is then
- * never lost: after a restart every backtest still `running` is run again from its event), the
- * candles are read from the venue's source, the engine runs (a sweep in worker threads, one sweep at
- * a time per process), progress is pushed to the owner's sockets, and BacktestCompleted or
- * BacktestFailed closes the stream.
+ * Runs requested backtests and sweeps: BacktestRequested is recorded first, the candles are read from
+ * the venue's source (here, on the API's thread: asynchronous reads), the engine runs in the job pool's
+ * worker threads (never on the request thread; `jobs/job-pool.ts`: bounded, round-robin by user, a
+ * computing budget per job), progress is pushed to the owner's sockets, and BacktestCompleted,
+ * BacktestFailed or BacktestCancelled (the owner's DELETE) closes the stream. A backtest still
+ * `running` when the process stopped is marked BacktestInterrupted at the next start (in the
+ * background), never run again at boot.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +17,7 @@ import { TooManyRequestsError, ValidationError, systemContext, type CommandConte
 import { PUSH, QuotaExceededError, type PushPort } from '@gridrocket/shared/http';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/exchanges';
-import { feeTermsOf, runBacktest } from '../domain/backtest.engine';
+import { feeTermsOf } from '../domain/backtest.engine';
 import { backtestDecider } from '../domain/backtest.decider';
 import { backtestStream, type BacktestEvent, type BacktestRequest, type SweepPoint } from '../domain/backtest.events';
 import { bestCell, sweepConfigs, type SweepCell } from '../domain/sweep';
@@ -25,10 +27,10 @@ import { CcxtCandleSource } from '../candles/ccxt.candles';
 import type { CandleSource } from '../candles/candle-source.port';
 import { PaperCandleSource } from '../candles/paper.candles';
 import { CandleUploads, uploadQuotaProblem, type UploadUsage } from '../candles/upload.candles';
-import { runSweep } from '../sweep/sweep.pool';
+import { JobCancelledError, JobPool } from '../jobs/job-pool';
 import { periodCandles, sweepWorkProblem } from './backtest.input';
 
-/** Backtests one user may have running at once. */
+/** Backtests one user may have running or queued at once (more: 429). */
 export const MAX_RUNNING_PER_USER = 3;
 
 export function toSweepPoint(c: SweepCell): SweepPoint {
@@ -53,7 +55,9 @@ export function toSweepPoint(c: SweepCell): SweepPoint {
 export class BacktestService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Backtest');
   private readonly running = new Map<string, number>();
-  private sweeps: Promise<unknown> = Promise.resolve();
+  readonly pool: JobPool;
+  /** Cancelled by their owner while their candles were read or they ran: nothing more to record. */
+  private readonly cancelled = new Set<string>();
   private readonly paper: PaperCandleSource;
   private exchange: CcxtCandleSource | null = null;
   private candleCache: CandleCache | null = null;
@@ -70,6 +74,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     private readonly projector: Projector,
   ) {
     this.paper = new PaperCandleSource(1);
+    this.pool = new JobPool({ size: config.backtests?.workers || undefined, budgetMs: (config.backtests?.budgetSeconds ?? 600) * 1000, maxHeapMb: 512 });
   }
 
   /** paper mode backtests on the paper venue's history; live/testnet on the exchange's candles. */
@@ -119,7 +124,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   /** Records the request and starts it; resolves with the id and the event's position. */
   async request(ctx: CommandContext, kind: 'single' | 'sweep', request: BacktestRequest): Promise<{ id: string; position: bigint | null }> {
     if ((this.running.get(ctx.userId) ?? 0) >= MAX_RUNNING_PER_USER) {
-      throw new TooManyRequestsError(5, `At most ${MAX_RUNNING_PER_USER} backtests may run at once; wait for one to finish`);
+      throw new TooManyRequestsError(5, `At most ${MAX_RUNNING_PER_USER} backtests may run or wait at once; wait for one to finish or cancel one`);
     }
     const id = randomUUID();
     this.running.set(ctx.userId, (this.running.get(ctx.userId) ?? 0) + 1); // counted before the await: no race past the limit
@@ -137,9 +142,9 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   private start(id: string, userId: string, kind: 'single' | 'sweep', request: BacktestRequest, ctx: CommandContext, counted = false): void {
     this.started.add(id);
     if (!counted) this.running.set(userId, (this.running.get(userId) ?? 0) + 1);
-    const job = kind === 'sweep' ? (this.sweeps = this.sweeps.then(() => this.run(id, userId, request, ctx))) : this.run(id, userId, request, ctx);
-    const p = (job as Promise<void>).finally(() => {
+    const p = this.run(id, userId, request, ctx).finally(() => {
       this.running.set(userId, (this.running.get(userId) ?? 1) - 1);
+      this.cancelled.delete(id);
       this.inFlight.delete(p);
     });
     this.inFlight.add(p);
@@ -162,29 +167,31 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       const series = request.candlesId ? this.uploads.read(userId, request.candlesId) : await source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
       if (!series) throw new Error('The uploaded CSV of candles is gone');
       if (series.length === 0) throw new Error(`No candles for ${request.symbol} on ${request.exchange} in this period`);
+      if (this.cancelled.has(id)) return;
       let data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'];
+      const job = { id, userId, series, rules: terms.rules, fees: feeTermsOf(terms) };
       if (!request.sweep) {
         progress('running', 0, 1);
-        const { fillLog: _f, ...result } = runBacktest(series, { config: request.config, rules: terms.rules, ...feeTermsOf(terms) });
-        data = { backtestId: id, terms, candles: series.length, result };
+        const answer = await this.pool.run({ ...job, single: request.config });
+        if (!('result' in answer)) throw new Error('The backtest gave no result');
+        data = { backtestId: id, terms, candles: series.length, result: answer.result };
       } else {
         const configs = sweepConfigs(request.config, request.sweep.ranges);
         // the cap again on the candles really read (a request recorded before the cap counted rows, an exchange's answer)
         const tooLarge = sweepWorkProblem(configs.length, series.length);
         if (tooLarge) throw new Error(tooLarge.message);
-        const cells = await runSweep(series, configs, {
-          rules: terms.rules,
-          ...feeTermsOf(terms),
-          signal: this.abort.signal,
-          onProgress: (done, total) => progress('running', done, total),
-        });
+        progress('running', 0, configs.length);
+        const answer = await this.pool.run({ ...job, sweep: configs, onProgress: (done, total) => progress('running', done, total) });
+        if (!('cells' in answer)) throw new Error('The sweep gave no cells');
+        const cells = answer.cells;
         const best = bestCell(cells, request.sweep.measure);
         data = { backtestId: id, terms, candles: series.length, sweep: { points: cells.map(toSweepPoint), best: best ? toSweepPoint(best) : null } };
       }
-      await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'CompleteBacktest', data }, next);
-      this.push.toUser(userId, 'backtest:done', { id, status: 'done' });
+      const completed = await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'CompleteBacktest', data }, next);
+      if (completed.events.length > 0) this.push.toUser(userId, 'backtest:done', { id, status: 'done' });
     } catch (err) {
-      if (this.abort.signal.aborted) return; // shutting down: it runs again on the next start
+      // shutting down: marked interrupted at the next start; cancelled: the cancel recorded it
+      if (this.abort.signal.aborted || this.cancelled.has(id) || err instanceof JobCancelledError) return;
       const reason = this.reason(err);
       try {
         await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'FailBacktest', data: { backtestId: id, reason } }, next);
@@ -203,26 +210,41 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     return mapCcxtError(err).message;
   }
 
-  /** Backtests recorded as requested but never finished (a restart) run again from their request. */
-  onApplicationBootstrap(): void {
-    // In the background: the projector may start after this hook; wait until it has read everything.
-    this.resumed = this.resume().catch((err) => this.logger.warn(`Could not resume backtests: ${(err as Error).message}`));
+  /**
+   * The owner's cancel: BacktestCancelled is recorded (404 for an unknown id or another user's, 409 for
+   * a finished one: the decider decides), then the job leaves the queue or its worker is terminated,
+   * and `backtest:done {status: 'cancelled'}` is pushed.
+   */
+  async cancel(ctx: CommandContext, id: string): Promise<void> {
+    await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'CancelBacktest', data: { backtestId: id, userId: ctx.userId } }, ctx);
+    this.cancelled.add(id);
+    this.pool.cancel(id);
+    this.push.toUser(ctx.userId, 'backtest:done', { id, status: 'cancelled' });
   }
 
-  /** Resolves once unfinished backtests found at start-up have been restarted (tests). */
-  resumed: Promise<void> = Promise.resolve();
+  /** Backtests recorded as requested but never finished (the process stopped) are marked interrupted. */
+  onApplicationBootstrap(): void {
+    // In the background (never delays the server's start or /api/health): the projector may start after
+    // this hook; wait until it has read everything.
+    this.interrupted = this.interrupt().catch((err) => this.logger.warn(`Could not mark unfinished backtests: ${(err as Error).message}`));
+  }
 
-  private async resume(): Promise<void> {
+  /** Resolves once unfinished backtests found at start-up have been marked interrupted (tests). */
+  interrupted: Promise<void> = Promise.resolve();
+
+  private async interrupt(): Promise<void> {
     await this.projector.waitFor(await this.events.headPosition(), 60_000);
     const pending = await this.reads.find<BacktestDoc>(BACKTEST_COLLECTION, { status: 'running' });
     for (const doc of pending) {
       if (this.started.has(doc.id) || this.abort.signal.aborted) continue;
-      this.start(doc.id, doc.userid, doc.kind, doc.request, systemContext(doc.userid));
+      await executeCommand(this.events, backtestStream(doc.id), backtestDecider, { type: 'InterruptBacktest', data: { backtestId: doc.id } }, systemContext(doc.userid));
     }
   }
 
+  /** Shutdown: every job ends at once (the workers are terminated); unfinished ones are interrupted at the next start. */
   async onApplicationShutdown(): Promise<void> {
     this.abort.abort();
+    await this.pool.close();
     await Promise.allSettled([...this.inFlight]);
     this.candleCache?.close();
   }
