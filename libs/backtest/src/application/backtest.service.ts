@@ -24,11 +24,14 @@ import { bestCell, sweepConfigs, type SweepCell } from '../domain/sweep';
 import { BACKTEST_COLLECTION, type BacktestDoc } from '../backtest-list.projection';
 import { CandleCache } from '../candles/candle-cache';
 import { CcxtCandleSource } from '../candles/ccxt.candles';
-import type { CandleSource } from '../candles/candle-source.port';
+import type { CandleQuery, CandleSource } from '../candles/candle-source.port';
 import { PaperCandleSource } from '../candles/paper.candles';
 import { CandleUploads, uploadQuotaProblem, type UploadUsage } from '../candles/upload.candles';
 import { JobCancelledError, JobPool } from '../jobs/job-pool';
 import { periodCandles, sweepWorkProblem } from './backtest.input';
+
+/** The paper history's seed (the same query always gives the same candles). */
+const PAPER_SEED = 1;
 
 /** Backtests one user may have running or queued at once (more: 429). */
 export const MAX_RUNNING_PER_USER = 3;
@@ -73,7 +76,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
     private readonly projector: Projector,
   ) {
-    this.paper = new PaperCandleSource(1);
+    this.paper = new PaperCandleSource(PAPER_SEED);
     this.pool = new JobPool({ size: config.backtests?.workers || undefined, budgetMs: (config.backtests?.budgetSeconds ?? 600) * 1000, maxHeapMb: 512 });
   }
 
@@ -164,7 +167,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       const query = { exchange: request.exchange, market: request.market, symbol: request.symbol, timeframe: request.timeframe, from: request.from, to: request.to };
       progress('candles', 0, 1);
       const terms = await source.terms(query);
-      const series = request.candlesId ? this.uploads.read(userId, request.candlesId) : await source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
+      const series = request.candlesId ? this.uploads.read(userId, request.candlesId) : await this.candles(id, userId, source, query, progress);
       if (!series) throw new Error('The uploaded CSV of candles is gone');
       if (series.length === 0) throw new Error(`No candles for ${request.symbol} on ${request.exchange} in this period`);
       if (this.cancelled.has(id)) return;
@@ -200,6 +203,18 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       }
       this.push.toUser(userId, 'backtest:done', { id, status: 'failed', error: reason });
     }
+  }
+
+  /**
+   * The period's candles: the paper venue's history is made in the job pool (a year of 1-minute
+   * candles is 2.3 s of computing); an exchange's are fetched here (network, and the candle store).
+   */
+  private async candles(id: string, userId: string, source: CandleSource, query: CandleQuery, progress: (phase: 'candles', done: number, total: number) => void) {
+    if (source !== this.paper) return source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
+    const made = await this.pool.run({ id, userId, paper: { seed: PAPER_SEED, query } });
+    if (!('series' in made)) throw new Error('No candles were made');
+    progress('candles', 1000, 1000);
+    return made.series;
   }
 
   /** A message safe to show: our own errors as they are, the exchange's mapped (never its raw text). */

@@ -32,7 +32,11 @@ export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'
 export class PaperCandleSource implements CandleSource {
   readonly name = 'paper';
 
-  constructor(private readonly seed: string | number = 1) {}
+  /** `shared`: the candles in a SharedArrayBuffer (made in a worker thread, read by others). */
+  constructor(
+    private readonly seed: string | number = 1,
+    private readonly shared = false,
+  ) {}
 
   async candles(q: CandleQuery, onProgress?: (fraction: number) => void): Promise<CandleSeries> {
     const s = spec(q.symbol);
@@ -48,6 +52,7 @@ export class PaperCandleSource implements CandleSource {
       timeframeMs: tf,
       ticksPerCandle: 6,
       maxMoveBps: Math.max(1, Math.round(5 * Math.sqrt(tf / 60_000))),
+      shared: this.shared,
     });
     onProgress?.(1);
     return series;

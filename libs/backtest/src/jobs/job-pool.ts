@@ -17,7 +17,8 @@ import { availableParallelism } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
-import { allocateSeries, bufferOf, type CandleSeries } from '../domain/candle';
+import { allocateSeries, bufferOf, seriesOver, type CandleSeries } from '../domain/candle';
+import type { CandleQuery } from '../candles/candle-source.port';
 import type { BacktestResult, FeeTerms } from '../domain/backtest.engine';
 import type { SweepCell } from '../domain/sweep';
 import { FairQueue } from './fair-queue';
@@ -28,9 +29,14 @@ export interface PieceSetup {
   rules: MarketRules;
   fees: FeeTerms;
 }
+export interface PaperQuery {
+  seed: string | number;
+  query: CandleQuery;
+}
 export interface PieceMessage {
   piece: number;
-  setup: PieceSetup;
+  setup?: PieceSetup;
+  paper?: PaperQuery;
   single?: GridConfig;
   configs?: GridConfig[];
 }
@@ -39,16 +45,19 @@ type PieceAnswer = { piece: number; ok: true; value: unknown } | { piece: number
 export interface JobSpec {
   id: string;
   userId: string;
-  series: CandleSeries;
-  rules: MarketRules;
-  fees: FeeTerms;
+  /** The candles to backtest over, or … */
+  series?: CandleSeries;
+  /** … (alone) the paper venue's history to make (resolves with `{series}`). */
+  paper?: PaperQuery;
+  rules?: MarketRules;
+  fees?: FeeTerms;
   /** One backtest of this grid (resolves with its result), or … */
   single?: GridConfig;
   /** … a sweep over these grids (resolves with one cell each, in order). */
   sweep?: readonly GridConfig[];
   onProgress?: (done: number, total: number) => void;
 }
-export type JobResult = { result: Omit<BacktestResult, 'fillLog'> } | { cells: SweepCell[] };
+export type JobResult = { result: Omit<BacktestResult, 'fillLog'> } | { cells: SweepCell[] } | { series: CandleSeries };
 
 /** The job was cancelled (its owner, or the pool closing): nothing to record as failed. */
 export class JobCancelledError extends Error {
@@ -94,7 +103,9 @@ function sharedCopy(series: CandleSeries): CandleSeries {
 interface Job {
   id: string;
   userId: string;
-  setup: PieceSetup;
+  setup?: PieceSetup;
+  paper?: PaperQuery;
+  series?: CandleSeries;
   single?: GridConfig;
   configs: readonly GridConfig[];
   batch: number;
@@ -146,14 +157,15 @@ export class JobPool {
   run(spec: JobSpec): Promise<JobResult> {
     if (this.closed) return Promise.reject(new JobCancelledError('shutdown'));
     if (this.jobs.has(spec.id)) return Promise.reject(new Error(`Job ${spec.id} is already in the pool`));
-    const shared = sharedCopy(spec.series);
+    const shared = spec.series ? sharedCopy(spec.series) : null;
     const configs = spec.sweep ?? [];
-    const total = spec.single ? 1 : configs.length;
+    const total = spec.single || spec.paper ? 1 : configs.length;
     return new Promise<JobResult>((resolvePromise, reject) => {
       const job: Job = {
         id: spec.id,
         userId: spec.userId,
-        setup: { buffer: bufferOf(shared) as SharedArrayBuffer, length: shared.length, rules: spec.rules, fees: spec.fees },
+        setup: shared ? { buffer: bufferOf(shared) as SharedArrayBuffer, length: shared.length, rules: spec.rules!, fees: spec.fees ?? { feeBps: 0 } } : undefined,
+        paper: spec.paper,
         single: spec.single,
         configs,
         batch: Math.max(1, Math.min(25, Math.ceil(total / (this.size * 8)))),
@@ -198,7 +210,7 @@ export class JobPool {
       const job = this.queue.peek();
       if (!job) return;
       const start = job.next;
-      const count = job.single ? 1 : Math.min(job.batch, job.total - start);
+      const count = job.single || job.paper ? 1 : Math.min(job.batch, job.total - start);
       job.next = start + count;
       this.queue.rotate(job.next >= job.total);
       this.startPiece(slot, job, start, count);
@@ -215,9 +227,11 @@ export class JobPool {
     job.running.add(slot);
     const left = Math.max(0, this.options.budgetMs - job.usedMs);
     slot.timer = setTimeout(() => this.overBudget(job), left);
-    const message: PieceMessage = job.single
-      ? { piece: slot.piece, setup: job.setup, single: job.single }
-      : { piece: slot.piece, setup: job.setup, configs: job.configs.slice(start, start + count) as GridConfig[] };
+    const message: PieceMessage = job.paper
+      ? { piece: slot.piece, paper: job.paper }
+      : job.single
+        ? { piece: slot.piece, setup: job.setup, single: job.single }
+        : { piece: slot.piece, setup: job.setup, configs: job.configs.slice(start, start + count) as GridConfig[] };
     worker.postMessage(message);
   }
 
@@ -235,7 +249,10 @@ export class JobPool {
         this.finish(job, new Error(m.message));
         return this.dispatch();
       }
-      if (job.single) job.result = m.value as Omit<BacktestResult, 'fillLog'>;
+      if (job.paper) {
+        const made = m.value as { buffer: SharedArrayBuffer; length: number };
+        job.series = seriesOver(made.buffer, made.length);
+      } else if (job.single) job.result = m.value as Omit<BacktestResult, 'fillLog'>;
       else (m.value as SweepCell[]).forEach((c, k) => (job.cells[slot.start + k] = c));
       job.done += slot.count;
       job.onProgress?.(job.done, job.total);
@@ -286,7 +303,7 @@ export class JobPool {
       this.stopWorker(slot);
     }
     if (error) job.reject(error);
-    else job.resolve(job.single ? { result: job.result! } : { cells: job.cells });
+    else job.resolve(job.paper ? { series: job.series! } : job.single ? { result: job.result! } : { cells: job.cells });
     if (!this.closed) queueMicrotask(() => this.dispatch());
   }
 

@@ -1,17 +1,26 @@
 /**
- * A job pool's worker thread: backtests one piece of a job (a single backtest, or a batch of a
- * sweep's combinations) over the job's candles, shared through a SharedArrayBuffer (not copied).
+ * A job pool's worker thread: makes a paper history, or backtests one piece of a job (a single
+ * backtest, or a batch of a sweep's combinations) over the job's candles, shared through a
+ * SharedArrayBuffer (not copied).
  */
 import { parentPort } from 'node:worker_threads';
 import { seriesOver } from '../domain/candle';
 import { runBacktest } from '../domain/backtest.engine';
 import { sweepCell } from '../domain/sweep';
+import { bufferOf } from '../domain/candle';
+import { PaperCandleSource } from '../candles/paper.candles';
 import type { PieceMessage } from './job-pool';
 
-parentPort!.on('message', (m: PieceMessage) => {
+parentPort!.on('message', async (m: PieceMessage) => {
   try {
-    const series = seriesOver(m.setup.buffer, m.setup.length);
-    const params = { rules: m.setup.rules, ...m.setup.fees };
+    if (m.paper) {
+      // the paper venue's history (2.3 s for a year of 1-minute candles): made here, shared, not copied
+      const made = await new PaperCandleSource(m.paper.seed, true).candles(m.paper.query);
+      parentPort!.postMessage({ piece: m.piece, ok: true, value: { buffer: bufferOf(made), length: made.length } });
+      return;
+    }
+    const series = seriesOver(m.setup!.buffer, m.setup!.length);
+    const params = { rules: m.setup!.rules, ...m.setup!.fees };
     if (m.single) {
       const { fillLog: _f, ...result } = runBacktest(series, { ...params, config: m.single });
       parentPort!.postMessage({ piece: m.piece, ok: true, value: result });
