@@ -23,12 +23,16 @@ export class LightClient {
   }
 
   send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return this.sendRaw(method, path, body === undefined ? undefined : JSON.stringify(body), 'application/json');
+  }
+
+  /** A request with a body sent as it is (e.g. a CSV upload), JSON answer. */
+  sendRaw(method: string, path: string, payload: string | Buffer | undefined, contentType: string): Promise<{ status: number; body: any }> {
     const headers: Record<string, string> = { cookie: this.cookieHeader() };
     const csrf = this.cookies.get('csrf_token');
     if (csrf) headers['x-csrf-token'] = csrf;
     if (payload) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = contentType;
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
     return new Promise((resolve, reject) => {
@@ -42,7 +46,13 @@ export class LightClient {
         res.on('data', (d) => chunks.push(d));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+          let body: any;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = text;
+          }
+          resolve({ status: res.statusCode ?? 0, body });
         });
       });
       req.on('error', reject);

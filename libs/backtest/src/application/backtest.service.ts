@@ -167,7 +167,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       const query = { exchange: request.exchange, market: request.market, symbol: request.symbol, timeframe: request.timeframe, from: request.from, to: request.to };
       progress('candles', 0, 1);
       const terms = await source.terms(query);
-      const series = request.candlesId ? this.uploads.read(userId, request.candlesId) : await this.candles(id, userId, source, query, progress);
+      const series = request.candlesId ? await this.uploads.read(userId, request.candlesId) : await this.candles(id, userId, source, query, progress);
       if (!series) throw new Error('The uploaded CSV of candles is gone');
       if (series.length === 0) throw new Error(`No candles for ${request.symbol} on ${request.exchange} in this period`);
       if (this.cancelled.has(id)) return;
