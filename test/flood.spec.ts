@@ -5,7 +5,8 @@
  * over and over. Idle is measured first, in the same run, on the same process (bench/flood.bench.ts).
  *
  * What this asserts is what a user would notice, robust on a loaded 2-core CI: the server never stalls
- * (no /api/health answer over 1 s; the victim's commands all answer) and the victim's work is not starved
+ * (no /api/health answer over 2 s, where the issue found 4.5–19.5 s; the slowest measured here is about
+ * 0.6 s, and a loaded CI machine moves it; the victim's commands all answer) and the victim's work is not starved
  * (every one of its small sweeps finishes, each within 30 s). The aims themselves (health p99 ≤ 250 ms,
  * the victim's command p99 and sweep within 2× idle) are speed goals: measured in `npm run bench`
  * (BENCH_ONLY=flood) and recorded in BENCHMARKS.md, never in a timed test. The figures are printed.
@@ -26,7 +27,7 @@ describe('one person floods backtests, sweeps and uploads at the limits; another
     expect(r.attacker.errors).toEqual([]);
     // not stalled
     expect(r.flood.healthAsked).toBeGreaterThan(15);
-    expect(r.flood.healthMax).toBeLessThan(1000);
+    expect(r.flood.healthMax).toBeLessThan(2000);
     // not starved: commands answered (a failed one throws in floodRun), sweeps finished
     expect(r.flood.commands).toBeGreaterThan(0);
     expect(r.flood.sweeps.length).toBeGreaterThan(0);
