@@ -40,6 +40,18 @@ export function bufferOf(series: CandleSeries): ArrayBufferLike {
   return series.time.buffer;
 }
 
+/** The series itself when its columns already live in one SharedArrayBuffer, else a shared copy (for worker threads). */
+export function sharedSeries(series: CandleSeries): CandleSeries {
+  if (bufferOf(series) instanceof SharedArrayBuffer) return series;
+  const s = allocateSeries(series.length, true);
+  s.time.set(series.time);
+  s.open.set(series.open);
+  s.high.set(series.high);
+  s.low.set(series.low);
+  s.close.set(series.close);
+  return s;
+}
+
 /** Columns from candle objects, sorted by time (a later duplicate time wins). */
 export function toSeries(candles: readonly Candle[], shared = false): CandleSeries {
   const sorted = [...candles].sort((a, b) => a.time - b.time);

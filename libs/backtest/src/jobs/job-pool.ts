@@ -12,12 +12,11 @@
  * - Cancel: a queued job leaves the queue; a running one has its workers terminated (within
  *   milliseconds) and replaced. `close()` does the same for everything (shutdown).
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { extname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from './worker-entry';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
-import { allocateSeries, bufferOf, seriesOver, type CandleSeries } from '../domain/candle';
+import { bufferOf, seriesOver, sharedSeries, type CandleSeries } from '../domain/candle';
 import type { CandleQuery } from '../candles/candle-source.port';
 import type { BacktestResult, FeeTerms } from '../domain/backtest.engine';
 import type { SweepCell } from '../domain/sweep';
@@ -78,27 +77,7 @@ export function defaultPoolSize(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
 
-/** The worker script: compiled .js next to this file, or the .ts source (tests) through the swc hook. */
-function workerEntry(): { file: string; execArgv: string[] } {
-  const ext = extname(__filename);
-  const file = join(__dirname, `job.worker${ext}`);
-  if (ext === '.ts') {
-    const hook = resolve(__dirname, '../../../streaming/src/testing/ts-register.js');
-    return { file, execArgv: existsSync(hook) ? ['-r', hook] : [] };
-  }
-  return { file, execArgv: [] };
-}
 
-function sharedCopy(series: CandleSeries): CandleSeries {
-  if (bufferOf(series) instanceof SharedArrayBuffer) return series;
-  const s = allocateSeries(series.length, true);
-  s.time.set(series.time);
-  s.open.set(series.open);
-  s.high.set(series.high);
-  s.low.set(series.low);
-  s.close.set(series.close);
-  return s;
-}
 
 interface Job {
   id: string;
@@ -137,7 +116,7 @@ export class JobPool {
   private readonly slots: Slot[];
   private readonly queue = new FairQueue<Job>();
   private readonly jobs = new Map<string, Job>();
-  private readonly entry = workerEntry();
+  private readonly entry = workerEntry(__dirname, __filename, 'job.worker');
   private pieces = 0;
   private closed = false;
   private readonly stopping = new Set<Promise<number>>();
@@ -157,7 +136,7 @@ export class JobPool {
   run(spec: JobSpec): Promise<JobResult> {
     if (this.closed) return Promise.reject(new JobCancelledError('shutdown'));
     if (this.jobs.has(spec.id)) return Promise.reject(new Error(`Job ${spec.id} is already in the pool`));
-    const shared = spec.series ? sharedCopy(spec.series) : null;
+    const shared = spec.series ? sharedSeries(spec.series) : null;
     const configs = spec.sweep ?? [];
     const total = spec.single || spec.paper ? 1 : configs.length;
     return new Promise<JobResult>((resolvePromise, reject) => {

@@ -2,12 +2,11 @@
  * Runs a sweep in worker threads (default: one per core, at most 2 here) over candles shared through
  * one SharedArrayBuffer; reports progress after each batch. `workers: 0` runs in the calling thread.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { extname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../jobs/worker-entry';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
-import { allocateSeries, bufferOf, type CandleSeries } from '../domain/candle';
+import { bufferOf, sharedSeries, type CandleSeries } from '../domain/candle';
 import { sweepCell, type SweepCell } from '../domain/sweep';
 import { feeTermsOf, type FeeTerms } from '../domain/backtest.engine';
 
@@ -30,27 +29,7 @@ export interface SweepRunOptions extends FeeTerms {
   signal?: AbortSignal;
 }
 
-function sharedCopy(series: CandleSeries): CandleSeries {
-  if (bufferOf(series) instanceof SharedArrayBuffer) return series;
-  const s = allocateSeries(series.length, true);
-  s.time.set(series.time);
-  s.open.set(series.open);
-  s.high.set(series.high);
-  s.low.set(series.low);
-  s.close.set(series.close);
-  return s;
-}
 
-/** The worker script: compiled .js next to this file, or the .ts source (tests) through the swc hook. */
-function workerEntry(): { file: string; execArgv: string[] } {
-  const ext = extname(__filename);
-  const file = join(__dirname, `sweep.worker${ext}`);
-  if (ext === '.ts') {
-    const hook = resolve(__dirname, '../../../streaming/src/testing/ts-register.js');
-    return { file, execArgv: existsSync(hook) ? ['-r', hook] : [] };
-  }
-  return { file, execArgv: [] };
-}
 
 export function defaultSweepWorkers(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
@@ -68,10 +47,10 @@ export async function runSweep(series: CandleSeries, configs: readonly GridConfi
     }
     return cells;
   }
-  const shared = sharedCopy(series);
+  const shared = sharedSeries(series);
   const setup: WorkerSetup = { buffer: bufferOf(shared) as SharedArrayBuffer, length: shared.length, rules: options.rules, fees: feeTermsOf(options) };
   const batch = Math.max(1, Math.min(25, Math.ceil(total / (workers * 8))));
-  const entry = workerEntry();
+  const entry = workerEntry(__dirname, __filename, 'sweep.worker');
   const pool = Array.from({ length: Math.min(workers, Math.ceil(total / batch)) }, () => new Worker(entry.file, { workerData: setup, execArgv: entry.execArgv }));
   let next = 0;
   let done = 0;
