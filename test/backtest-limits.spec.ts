@@ -3,6 +3,7 @@
  * really runs over (an upload's rows, not days × timeframe); every swept value obeys the bot form's own
  * rules; uploads have a per-user quota of files and bytes, and a time given twice is refused by line.
  */
+import { currentThreadId, threadCpuMs } from '@gridrocket/backtest';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -67,6 +68,24 @@ describe('backtest limits over the API', () => {
     const fields = tpAndInterval.body.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['ranges.interval', 'ranges.takeProfit']);
     expect(tpAndInterval.body.errors.find((e: { field: string }) => e.field === 'ranges.takeProfit').message).toMatch(/^Take profit must be at least 0\.21 %.*\(the range has 0\.1\)$/);
+  });
+
+  it('an upload is parsed and stored in the upload store\'s worker thread: the request thread does a small part of the work', async () => {
+    const tid = currentThreadId();
+    if (tid === null) return; // the thread's CPU time is read from /proc (Linux)
+    const c = new Client(app.url);
+    await c.signUp('lim-thread@example.com');
+    const body = csvOf(250_000);
+    const main0 = threadCpuMs(tid)!;
+    const all0 = process.cpuUsage();
+    const up = await upload(c, body);
+    const main = threadCpuMs(tid)! - main0; // this process's main thread: the server's request thread (and this test's client)
+    const used = process.cpuUsage(all0);
+    const all = (used.user + used.system) / 1000;
+    expect(up.status).toBe(201);
+    expect(up.body.candles).toBe(250_000);
+    // before, the request thread parsed and wrote it all (about 1 s of its time); now it only passes chunks on
+    expect(main).toBeLessThan(all * 0.3);
   });
 
   it('an upload with the same time twice is refused, naming the line (nothing stored)', async () => {

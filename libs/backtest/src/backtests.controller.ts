@@ -1,20 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { StringDecoder } from 'node:string_decoder';
 import { ApiTags } from '@nestjs/swagger';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { NotFoundError, ValidationError, type CommandContext } from '@gridrocket/shared';
 import { Ctx } from '@gridrocket/shared/http';
+import { APP_CONFIG, type AppConfig } from '@gridrocket/shared/runtime';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import { parseBacktestRequest, parseSweepRequest } from './application/backtest.input';
 import { BacktestService } from './application/backtest.service';
 import { BACKTEST_COLLECTION, type BacktestDoc } from './backtest-list.projection';
 import { BACKTEST_NOT_FOUND } from './domain/backtest.decider';
-import { CandleCsvParser, CsvCandleError } from './candles/csv.candles';
-import { MAX_UPLOAD_BYTES, uploadTurns, type UploadSummary } from './candles/upload.candles';
-
-/** Bytes of an upload parsed in one synchronous step (about 5 ms of the request thread). */
-const PARSE_STEP_BYTES = 64 * 1024;
+import { MAX_UPLOAD_BYTES, type UploadSummary } from './candles/upload.candles';
+import { UploadStoreError } from './candles/upload-store';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,12 +24,14 @@ export class BacktestsController {
     private readonly backtests: BacktestService,
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * An uploaded CSV of candles (Content-Type text/csv, at most 8 MB, within the user's upload quota):
-   * 201 {candlesId, candles, from, to}. Parsed as it streams in (only the unfinished line is held);
-   * a bad line, or the quota passed, stops the read.
+   * 201 {candlesId, candles, from, to}. Each chunk goes to the upload store's worker thread as it
+   * arrives, where it is parsed (only the unfinished line is held) and then stored: the request thread
+   * only counts bytes (issue 28). A bad line, or the quota passed, stops the read.
    */
   @Post('candles')
   @HttpCode(201)
@@ -40,31 +39,25 @@ export class BacktestsController {
     if (!/^text\/(csv|plain)\b/i.test(String(req.headers['content-type'] ?? ''))) {
       throw new ValidationError([{ field: 'csv', message: 'Send the candles as text/csv: time,open,high,low,close[,volume] per line' }]);
     }
-    const usage = this.backtests.uploads.usage(ctx.userId);
+    const uploads = this.backtests.uploads;
+    const usage = uploads.usage(ctx.userId);
     const announced = Number(req.headers['content-length']);
     this.backtests.assertUploadRoom(ctx.userId, Number.isFinite(announced) && announced > 0 ? announced : 0, usage); // before reading
-    const parser = new CandleCsvParser();
-    const decoder = new StringDecoder('utf8');
+    const session = uploads.begin(ctx.userId);
     let size = 0;
     try {
-      // one upload parsed at a time, process-wide (`uploadTurns`), 64 KB a step (a busy process reads
-      // megabytes at once), yielding between: the request thread keeps answering (issue 28)
-      const candles = await uploadTurns.run(async () => {
-        for await (const chunk of req as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
-          this.backtests.assertUploadRoom(ctx.userId, size, usage);
-          for (let at = 0; at < chunk.length; at += PARSE_STEP_BYTES) {
-            if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-            parser.push(decoder.write(chunk.subarray(at, at + PARSE_STEP_BYTES)));
-          }
-        }
-        parser.push(decoder.end());
-        return parser.end();
-      });
-      return await this.backtests.uploads.store(ctx.userId, candles, size, (now) => this.backtests.assertUploadRoom(ctx.userId, size, now));
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        if (session.failed) break; // a bad line: its error is the answer
+        size += chunk.length;
+        if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+        this.backtests.assertUploadRoom(ctx.userId, size, usage);
+        session.push(chunk);
+      }
+      return await session.end(size, this.config.uploads);
     } catch (err) {
-      if (err instanceof CsvCandleError) throw new ValidationError([{ field: 'csv', message: err.message }]);
+      session.abort();
+      if (err instanceof UploadStoreError && err.failure.kind === 'csv') throw new ValidationError([{ field: 'csv', message: err.message }]);
+      if (err instanceof UploadStoreError && err.failure.kind === 'quota') throw this.backtests.uploadQuotaError(err.failure.problem!);
       throw err;
     }
   }

@@ -14,3 +14,5 @@ export * from './candles/csv.candles';
 export * from './candles/upload.candles';
 export * from './backtest-list.projection';
 export * from './application/backtest.input';
+export * from './candles/upload-store';
+export * from './jobs/thread-priority';

@@ -55,9 +55,10 @@ export interface AppConfig {
   uploads: { maxFiles: number; maxBytes: number };
   /**
    * The backtest job runner: worker threads (BACKTEST_WORKERS, default min(2, cores); 0 = that default)
-   * and the computing budget of one backtest or sweep (BACKTEST_BUDGET_SECONDS, default 600).
+   * and the computing budget of one backtest or sweep (BACKTEST_BUDGET_SECONDS, default 600), and the
+   * nice value of the threads doing heavy work (BACKTEST_NICE, 0–19, default 10; 0: normal priority).
    */
-  backtests: { workers: number; budgetSeconds: number };
+  backtests: { workers: number; budgetSeconds: number; nice: number };
 }
 
 export interface QuotaConfig {
@@ -235,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     backtests: {
       workers: Math.floor(positiveNumber(env.BACKTEST_WORKERS, 0)),
       budgetSeconds: positiveNumber(env.BACKTEST_BUDGET_SECONDS, 600),
+      nice: env.BACKTEST_NICE === '0' ? 0 : Math.min(19, Math.floor(positiveNumber(env.BACKTEST_NICE, 10))),
     },
   };
   return { ...config, ...overrides };

@@ -27,6 +27,7 @@ import { CcxtCandleSource } from '../candles/ccxt.candles';
 import type { CandleQuery, CandleSource } from '../candles/candle-source.port';
 import { PaperCandleSource } from '../candles/paper.candles';
 import { CandleUploads, uploadQuotaProblem, type UploadUsage } from '../candles/upload.candles';
+import { UploadStore } from '../candles/upload-store';
 import { JobCancelledError, JobPool } from '../jobs/job-pool';
 import { periodCandles, sweepWorkProblem } from './backtest.input';
 
@@ -64,6 +65,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   private readonly paper: PaperCandleSource;
   private exchange: CcxtCandleSource | null = null;
   private candleCache: CandleCache | null = null;
+  private uploadStore: UploadStore | null = null;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly started = new Set<string>();
@@ -77,7 +79,12 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     private readonly projector: Projector,
   ) {
     this.paper = new PaperCandleSource(PAPER_SEED);
-    this.pool = new JobPool({ size: config.backtests?.workers || undefined, budgetMs: (config.backtests?.budgetSeconds ?? 600) * 1000, maxHeapMb: 512 });
+    this.pool = new JobPool({
+      size: config.backtests?.workers || undefined,
+      budgetMs: (config.backtests?.budgetSeconds ?? 600) * 1000,
+      nice: config.backtests?.nice ?? 10,
+      maxHeapMb: 512,
+    });
   }
 
   /** paper mode backtests on the paper venue's history; live/testnet on the exchange's candles. */
@@ -97,15 +104,22 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     return this.candleCache;
   }
 
+  /** Uploaded CSVs: parsed, written, read and deleted in a worker thread of their own (`upload-store.ts`). */
   get uploads(): CandleUploads {
-    return new CandleUploads(this.cache());
+    this.uploadStore ??= new UploadStore(join(this.config.dataDir, 'candles.sqlite'), this.config.backtests?.nice ?? 10);
+    return new CandleUploads(this.cache(), this.uploadStore);
   }
 
   /** Throws the 409 of the upload quota when the user's uploads and `bytes` more would pass it. */
   assertUploadRoom(userId: string, bytes: number, usage: UploadUsage = this.uploads.usage(userId)): void {
+    const problem = uploadQuotaProblem(usage, this.config.uploads, bytes);
+    if (problem) throw this.uploadQuotaError(problem);
+  }
+
+  /** The 409 of the upload quota for the limit passed. */
+  uploadQuotaError(problem: 'uploads' | 'uploadBytes'): QuotaExceededError {
     const limits = this.config.uploads;
-    const problem = uploadQuotaProblem(usage, limits, bytes);
-    if (problem) throw new QuotaExceededError(problem, problem === 'uploads' ? limits.maxFiles : limits.maxBytes, 'Delete an upload first.');
+    return new QuotaExceededError(problem, problem === 'uploads' ? limits.maxFiles : limits.maxBytes, 'Delete an upload first.');
   }
 
   /** Throws a field error when a request names an upload that is not the user's. */
@@ -261,6 +275,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     this.abort.abort();
     await this.pool.close();
     await Promise.allSettled([...this.inFlight]);
+    await this.uploadStore?.close();
     this.candleCache?.close();
   }
 }

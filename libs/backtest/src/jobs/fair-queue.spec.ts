@@ -19,10 +19,25 @@ describe('FairQueue', () => {
     q.push(job('big', 'a'));
     q.push(job('small', 'b'));
     expect(q.peek()!.id).toBe('big');
-    q.rotate(false); // one piece of big taken, more left
+    q.served(q.peek()!, false); // one piece of big taken, more left
     expect(q.peek()!.id).toBe('small');
-    q.rotate(true);
+    q.served(q.peek()!, true);
     expect(q.peek()!.id).toBe('big');
+  });
+
+  it('a lane that takes only some jobs takes each user\'s first that fits, users still in turn', () => {
+    const q = new FairQueue<{ id: string; userId: string; short: boolean }>();
+    q.push({ id: 'a-long', userId: 'a', short: false });
+    q.push({ id: 'a-short', userId: 'a', short: true });
+    q.push({ id: 'b-short', userId: 'b', short: true });
+    const short = (j: { short: boolean }) => j.short;
+    expect(q.peek(short)!.id).toBe('a-short'); // a's turn: its long head cannot go, its short job can
+    q.served(q.peek(short)!, true);
+    expect(q.peek(short)!.id).toBe('b-short');
+    expect(q.peek()!.id).toBe('b-short'); // a went to the back of the turns
+    q.served(q.peek()!, true);
+    expect(q.peek(short)).toBeUndefined();
+    expect(q.peek()!.id).toBe('a-long');
   });
 
   it('removes a queued job (a cancel) and keeps the turns of the others', () => {

@@ -1,7 +1,8 @@
 /**
  * Jobs waiting for a worker, served round-robin by user (not first come, first served): each turn
  * goes to the next user who has something waiting, so one user's many queued jobs delay another
- * user's by at most one piece of work per turn. Within one user, first in, first out.
+ * user's by at most one piece of work per turn. Within one user, first in, first out; a worker that
+ * takes only some jobs (the pool's lane for short jobs) takes each user's first job it may run.
  */
 export class FairQueue<T extends { id: string; userId: string }> {
   private readonly byUser = new Map<string, T[]>();
@@ -23,18 +24,30 @@ export class FairQueue<T extends { id: string; userId: string }> {
     }
   }
 
-  /** The next user's first item; it stays at the head of that user's list (a job with more pieces). */
-  peek(): T | undefined {
-    const user = this.turns[0];
-    return user === undefined ? undefined : this.byUser.get(user)![0];
+  /**
+   * The item whose turn it is: the first user's first item, or with `fits`, the first item that fits
+   * of the first user who has one. It stays queued until `served` (a job with more pieces stays).
+   */
+  peek(fits?: (item: T) => boolean): T | undefined {
+    for (const user of this.turns) {
+      const items = this.byUser.get(user)!;
+      const item = fits ? items.find(fits) : items[0];
+      if (item) return item;
+    }
+    return undefined;
   }
 
-  /** Ends the current user's turn: `done` drops that user's head item (nothing more to take from it). */
-  rotate(done: boolean): void {
-    const user = this.turns.shift();
-    if (user === undefined) return;
+  /** Ends the turn of `item`'s user (it goes to the back); `done` takes the item out (nothing more to take from it). */
+  served(item: T, done: boolean): void {
+    const user = item.userId;
+    const at = this.turns.indexOf(user);
+    if (at < 0) return;
+    this.turns.splice(at, 1);
     const items = this.byUser.get(user)!;
-    if (done) items.shift();
+    if (done) {
+      const k = items.indexOf(item);
+      if (k >= 0) items.splice(k, 1);
+    }
     if (items.length > 0) this.turns.push(user);
     else this.byUser.delete(user);
   }
@@ -42,7 +55,7 @@ export class FairQueue<T extends { id: string; userId: string }> {
   /** Takes the next item out (a job of one piece). */
   shift(): T | undefined {
     const item = this.peek();
-    if (item) this.rotate(true);
+    if (item) this.served(item, true);
     return item;
   }
 

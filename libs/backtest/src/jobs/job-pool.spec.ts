@@ -2,7 +2,9 @@ import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { runBacktest } from '../domain/backtest.engine';
 import { sweepConfigs } from '../domain/sweep';
 import { randomWalkCandles } from '../domain/synthetic-candles';
-import { JobCancelledError, JobPool } from './job-pool';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { JobCancelledError, JobPool, SHORT_JOB_WORK, jobWork } from './job-pool';
+import { currentThreadId, threadCpuMs } from './thread-priority';
 
 jest.setTimeout(60_000);
 
@@ -33,7 +35,7 @@ describe('JobPool', () => {
   });
 
   it('serves users round-robin: a user who asks last is not behind all of another user\'s jobs', async () => {
-    pool = new JobPool({ size: 1, budgetMs: 60_000 });
+    pool = new JobPool({ size: 1, shortWorkers: 0, budgetMs: 60_000 });
     const finished: string[] = [];
     const job = (id: string, userId: string) =>
       pool.run({ id, userId, series: small, rules, fees: { feeBps: 10 }, single: base }).then(() => finished.push(id));
@@ -42,7 +44,7 @@ describe('JobPool', () => {
   });
 
   it('cancels a running job within a second (its worker terminated) and a queued one at once', async () => {
-    pool = new JobPool({ size: 1, budgetMs: 600_000 });
+    pool = new JobPool({ size: 1, shortWorkers: 0, budgetMs: 600_000 });
     let done = 0;
     const running = pool.run({ id: 'r', userId: 'u', series: long, rules, fees: { feeBps: 10 }, sweep: many, onProgress: (d) => (done = d) });
     const queued = pool.run({ id: 'q', userId: 'v', series: small, rules, fees: { feeBps: 10 }, single: base });
@@ -58,6 +60,53 @@ describe('JobPool', () => {
     expect(pool.cancel('r')).toBe(false);
     // the pool goes on with a new worker
     await expect(pool.run({ id: 'next', userId: 'u', series: small, rules, fees: { feeBps: 10 }, single: base })).resolves.toHaveProperty('result');
+  });
+
+  it('a short job runs on its own worker at once, not behind another user\'s long pieces; a long one never takes that worker', async () => {
+    pool = new JobPool({ size: 1, shortWorkers: 1, budgetMs: 600_000 });
+    let longDone = 0;
+    const longA = pool.run({ id: 'long-a', userId: 'a', series: long, rules, fees: { feeBps: 10 }, sweep: many, onProgress: (d) => (longDone = d) });
+    const longB = pool.run({ id: 'long-b', userId: 'b', series: long, rules, fees: { feeBps: 10 }, sweep: many.slice(0, 3) });
+    for (const p of [longA, longB]) p.catch(() => undefined);
+    expect(jobWork({ series: long, sweep: many.slice(0, 3) })).toBeGreaterThan(SHORT_JOB_WORK);
+    expect(pool.stats()).toMatchObject({ running: 1, queued: 1 }); // long-b waits: the short-job worker is not for it
+    const t0 = Date.now();
+    await expect(pool.run({ id: 'short-c', userId: 'c', series: small, rules, fees: { feeBps: 10 }, single: base })).resolves.toHaveProperty('result');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(longDone).toBeLessThan(many.length); // still running: the short job did not wait for it
+    pool.cancel('long-a');
+    pool.cancel('long-b');
+    await Promise.allSettled([longA, longB]);
+  });
+
+  const niceOfThreads = () =>
+    readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]); // field 19: nice
+    });
+  (existsSync('/proc/thread-self') ? it : it.skip)('runs workers for any job at nice 10 and the short-job worker at normal priority (Linux)', async () => {
+    const before = niceOfThreads().filter((n) => n === 10).length;
+    pool = new JobPool({ size: 2, shortWorkers: 1, budgetMs: 60_000 });
+    const jobs = ['a', 'b', 'c'].map((u) => pool.run({ id: u, userId: u, series: long, rules, fees: { feeBps: 10 }, sweep: many.slice(0, 3) }));
+    await Promise.all(jobs);
+    expect(pool.stats().workers).toBe(2); // the long jobs ran on the two workers for any job
+    expect(niceOfThreads().filter((n) => n === 10).length - before).toBe(2);
+    await pool.run({ id: 'd', userId: 'd', series: small, rules, fees: { feeBps: 10 }, single: base });
+    expect(pool.stats().workers).toBe(3);
+    expect(niceOfThreads().filter((n) => n === 10).length - before).toBe(2); // the short-job worker is not niced
+  });
+
+  it('counts a job\'s CPU time, not its time waiting for the CPU, against its budget (Linux)', () => {
+    const tid = currentThreadId();
+    if (tid === null) return;
+    const cpu0 = threadCpuMs(tid)!;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 200); // busy: CPU time grows with wall time
+    const busy = threadCpuMs(tid)! - cpu0;
+    expect(busy).toBeGreaterThan(100);
+    const cpu1 = threadCpuMs(tid)!;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); // blocked: no CPU time
+    expect(threadCpuMs(tid)! - cpu1).toBeLessThan(50);
   });
 
   it('stops a job past its computing budget with a clear error', async () => {

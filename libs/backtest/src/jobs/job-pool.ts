@@ -1,14 +1,20 @@
 /**
  * The job runner (issue 28): every backtest and sweep of the API runs here, in worker threads, never
  * on the request thread.
- * - A bounded pool: `size` worker threads (default min(2, availableParallelism())), started when first
- *   needed and kept; a terminated one is replaced on the next piece.
+ * - A bounded pool: `size` worker threads (default min(2, availableParallelism())) for any job, and
+ *   `shortWorkers` (default 1) more that take only short jobs (estimated at most `shortWork`
+ *   candle-runs: a small sweep, a month's backtest), so a short job never waits behind another user's
+ *   year-long pieces. Workers start when first needed and are kept; a terminated one is replaced on
+ *   the next piece.
+ * - Priority: the workers for any job run at a lower CPU priority (`nice`, default 10: about a tenth
+ *   of a core they share with the request thread, `thread-priority.ts`), so heavy work uses idle CPU
+ *   and yields it to requests; the short-job workers run at normal priority.
  * - Work is cut in pieces (a single backtest is one piece; a sweep, batches of its combinations) and
  *   each free worker takes the next piece from a queue served round-robin by user (`FairQueue`), so a
  *   user's long sweep delays another user's job by at most one piece per turn.
- * - A budget per job: the worker time its pieces used, summed (about its CPU time: at most one piece
- *   per worker, no more workers than cores). Past it the job's workers are terminated and it ends with
- *   a clear error; a piece running when the budget runs out is stopped by a timer.
+ * - A budget per job: the CPU time its pieces used (the worker thread's own, from /proc; wall-clock
+ *   time where that cannot be read), summed. Past it the job's workers are terminated and it ends
+ *   with a clear error; a piece running when the budget runs out is stopped by a timer.
  * - Cancel: a queued job leaves the queue; a running one has its workers terminated (within
  *   milliseconds) and replaced. `close()` does the same for everything (shutdown).
  */
@@ -21,6 +27,8 @@ import type { CandleQuery } from '../candles/candle-source.port';
 import type { BacktestResult, FeeTerms } from '../domain/backtest.engine';
 import type { SweepCell } from '../domain/sweep';
 import { FairQueue } from './fair-queue';
+import { threadCpuMs } from './thread-priority';
+import { TIMEFRAMES } from '../domain/candle';
 
 export interface PieceSetup {
   buffer: SharedArrayBuffer;
@@ -66,11 +74,36 @@ export class JobCancelledError extends Error {
 }
 
 export interface JobPoolOptions {
+  /** Workers for any job. */
   size?: number;
-  /** Worker time one job may use, in ms. */
+  /** Workers for short jobs only (default 1; 0: none). */
+  shortWorkers?: number;
+  /** Largest job, in estimated candle-runs, the short-job workers take (default SHORT_JOB_WORK). */
+  shortWork?: number;
+  /** Nice value of the workers for any job (default 10; 0: normal priority). */
+  nice?: number;
+  /** CPU time one job may use, in ms. */
   budgetMs: number;
   /** Heap limit of each worker thread, MB. */
   maxHeapMb?: number;
+}
+
+/**
+ * A short job: at most 2 M candle-runs (measured 2026-11-26, `node` on the built engine: a backtest
+ * runs 0.7–2 M candles per 50 ms on this machine), e.g. 40 combinations over 30 days of 1-minute candles.
+ */
+export const SHORT_JOB_WORK = 2_000_000;
+/** Making a paper candle costs about 20 backtest candle-runs (a year: 0.65 s against 30 ms for one backtest). */
+const PAPER_WORK_PER_CANDLE = 20;
+
+/** A job's estimated work, in candle-runs: candles × backtests (a paper history: candles × 20). */
+export function jobWork(spec: Pick<JobSpec, 'series' | 'paper' | 'single' | 'sweep'>): number {
+  if (spec.paper) {
+    const q = spec.paper.query;
+    const tf = TIMEFRAMES[q.timeframe as keyof typeof TIMEFRAMES] ?? 60_000;
+    return Math.max(0, Math.ceil((q.to - q.from) / tf)) * PAPER_WORK_PER_CANDLE;
+  }
+  return (spec.series?.length ?? 0) * (spec.single ? 1 : (spec.sweep?.length ?? 0));
 }
 
 export function defaultPoolSize(): number {
@@ -82,6 +115,8 @@ export function defaultPoolSize(): number {
 interface Job {
   id: string;
   userId: string;
+  /** Small enough for the short-job workers. */
+  short: boolean;
   setup?: PieceSetup;
   paper?: PaperQuery;
   series?: CandleSeries;
@@ -102,7 +137,13 @@ interface Job {
 }
 
 interface Slot {
+  /** 'short': takes short jobs only, at normal priority. */
+  lane: 'any' | 'short';
   worker: Worker | null;
+  /** The worker's thread id (Linux), for its CPU time. */
+  tid: number | null;
+  /** The thread's CPU time when the running piece started (0 for a new worker), or null: wall time is counted. */
+  cpuStart: number | null;
   job: Job | null;
   piece: number;
   start: number;
@@ -121,12 +162,18 @@ export class JobPool {
   private closed = false;
   private readonly stopping = new Set<Promise<number>>();
 
+  private readonly shortWork: number;
+  private readonly dispatchOrder: Slot[];
+
   constructor(private readonly options: JobPoolOptions) {
     this.size = Math.max(1, options.size ?? defaultPoolSize());
-    this.slots = Array.from({ length: this.size }, () => ({ worker: null, job: null, piece: 0, start: 0, count: 0, startedAt: 0, timer: null }));
+    this.shortWork = options.shortWork ?? SHORT_JOB_WORK;
+    const slot = (lane: Slot['lane']): Slot => ({ lane, worker: null, tid: null, cpuStart: null, job: null, piece: 0, start: 0, count: 0, startedAt: 0, timer: null });
+    this.slots = [...Array.from({ length: this.size }, () => slot('any')), ...Array.from({ length: Math.max(0, options.shortWorkers ?? 1) }, () => slot('short'))];
+    this.dispatchOrder = [...this.slots.filter((x) => x.lane === 'short'), ...this.slots.filter((x) => x.lane === 'any')];
   }
 
-  /** Jobs running (a piece on a worker) and waiting. */
+  /** Jobs running (a piece on a worker) and waiting; workers started. */
   stats(): { running: number; queued: number; workers: number } {
     let running = 0;
     for (const j of this.jobs.values()) if (j.running.size > 0) running++;
@@ -143,6 +190,7 @@ export class JobPool {
       const job: Job = {
         id: spec.id,
         userId: spec.userId,
+        short: jobWork(spec) <= this.shortWork,
         setup: shared ? { buffer: bufferOf(shared) as SharedArrayBuffer, length: shared.length, rules: spec.rules!, fees: spec.fees ?? { feeBps: 0 } } : undefined,
         paper: spec.paper,
         single: spec.single,
@@ -184,28 +232,30 @@ export class JobPool {
 
   private dispatch(): void {
     if (this.closed) return;
-    for (const slot of this.slots) {
+    // the short-job workers first: a short job runs at normal priority whenever one is free
+    for (const slot of this.dispatchOrder) {
       if (slot.job) continue;
-      const job = this.queue.peek();
-      if (!job) return;
+      const job = slot.lane === 'short' ? this.queue.peek((j) => j.short) : this.queue.peek();
+      if (!job) continue;
       const start = job.next;
       const count = job.single || job.paper ? 1 : Math.min(job.batch, job.total - start);
       job.next = start + count;
-      this.queue.rotate(job.next >= job.total);
+      this.queue.served(job, job.next >= job.total);
       this.startPiece(slot, job, start, count);
     }
   }
 
   private startPiece(slot: Slot, job: Job, start: number, count: number): void {
+    const fresh = !slot.worker;
     const worker = slot.worker ?? this.spawn(slot);
     slot.job = job;
     slot.piece = ++this.pieces;
     slot.start = start;
     slot.count = count;
     slot.startedAt = performance.now();
+    slot.cpuStart = fresh ? 0 : slot.tid !== null ? threadCpuMs(slot.tid) : null;
     job.running.add(slot);
-    const left = Math.max(0, this.options.budgetMs - job.usedMs);
-    slot.timer = setTimeout(() => this.overBudget(job), left);
+    this.armBudget(slot, job);
     const message: PieceMessage = job.paper
       ? { piece: slot.piece, paper: job.paper }
       : job.single
@@ -216,10 +266,16 @@ export class JobPool {
 
   private spawn(slot: Slot): Worker {
     const limits = this.options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } } : {};
-    const worker = new Worker(this.entry.file, { execArgv: this.entry.execArgv, ...limits });
+    const nice = slot.lane === 'short' ? 0 : (this.options.nice ?? 10);
+    const worker = new Worker(this.entry.file, { execArgv: this.entry.execArgv, workerData: { nice }, ...limits });
     worker.unref();
     slot.worker = worker;
-    worker.on('message', (m: PieceAnswer) => {
+    slot.tid = null;
+    worker.on('message', (m: PieceAnswer | { tid: number | null }) => {
+      if ('tid' in m) {
+        if (slot.worker === worker) slot.tid = m.tid;
+        return;
+      }
       if (slot.worker !== worker || !slot.job || m.piece !== slot.piece) return;
       const job = slot.job;
       this.endPiece(slot);
@@ -254,12 +310,35 @@ export class JobPool {
     return worker;
   }
 
+  /** What the running piece on `slot` has used so far: its thread's CPU time, or the wall time. */
+  private pieceUsedMs(slot: Slot): number {
+    if (slot.cpuStart !== null && slot.tid !== null) {
+      const now = threadCpuMs(slot.tid);
+      if (now !== null) return Math.max(0, now - slot.cpuStart);
+    }
+    return performance.now() - slot.startedAt;
+  }
+
+  /** Stops the job when its budget is spent: checked when it could be (CPU time ≤ wall time), re-armed while it is not. */
+  private armBudget(slot: Slot, job: Job): void {
+    const used = () => job.usedMs + [...job.running].reduce((sum, s) => sum + this.pieceUsedMs(s), 0);
+    const arm = (ms: number) => {
+      slot.timer = setTimeout(() => {
+        if (slot.job !== job || job.settled) return;
+        const left = this.options.budgetMs - used();
+        if (left <= 0) this.overBudget(job);
+        else arm(Math.max(20, left));
+      }, ms);
+    };
+    arm(Math.max(0, this.options.budgetMs - used()));
+  }
+
   private endPiece(slot: Slot): void {
     const job = slot.job;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     if (job) {
-      job.usedMs += performance.now() - slot.startedAt;
+      job.usedMs += this.pieceUsedMs(slot);
       job.running.delete(slot);
     }
     slot.job = null;
@@ -290,6 +369,7 @@ export class JobPool {
     const worker = slot.worker;
     if (!worker) return;
     slot.worker = null; // the next piece gets a new one
+    slot.tid = null;
     const p = worker.terminate();
     this.stopping.add(p);
     void p.finally(() => this.stopping.delete(p));

@@ -3,13 +3,19 @@
  * backtest, or a batch of a sweep's combinations) over the job's candles, shared through a
  * SharedArrayBuffer (not copied).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { seriesOver } from '../domain/candle';
 import { runBacktest } from '../domain/backtest.engine';
 import { sweepCell } from '../domain/sweep';
 import { bufferOf } from '../domain/candle';
 import { PaperCandleSource } from '../candles/paper.candles';
 import type { PieceMessage } from './job-pool';
+import { currentThreadId, niceCurrentThread } from './thread-priority';
+
+// heavy work yields the CPU to the request thread (the pool's lane for short jobs stays at 0)
+const nice = (workerData as { nice?: number } | undefined)?.nice ?? 0;
+if (nice > 0) niceCurrentThread(nice);
+parentPort!.postMessage({ tid: currentThreadId() });
 
 parentPort!.on('message', async (m: PieceMessage) => {
   try {
