@@ -9,7 +9,19 @@
 import { Worker } from 'node:worker_threads';
 import { seriesOver, type CandleSeries } from '../domain/candle';
 import { workerEntry } from '../jobs/worker-entry';
-import type { UploadLimits, UploadSummary } from './upload.candles';
+
+export interface UploadSummary {
+  candlesId: string;
+  candles: number;
+  from: number;
+  to: number;
+}
+
+/** A user's upload quota (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES). */
+export interface UploadLimits {
+  maxFiles: number;
+  maxBytes: number;
+}
 
 export type UploadStoreRequest =
   | { op: 'begin'; req: number; userId: string }

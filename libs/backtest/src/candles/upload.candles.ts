@@ -5,30 +5,18 @@
  */
 import type { CandleSeries } from '../domain/candle';
 import type { CandleCache, CacheKey } from './candle-cache';
-import type { UploadSession, UploadStore } from './upload-store';
+import type { UploadLimits, UploadSession, UploadStore } from './upload-store';
+export type { UploadLimits, UploadSummary } from './upload-store';
 
 /** Largest CSV upload (a year of 1-minute candles is about 30 MB; 30 days about 2.5 MB). */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;
 
 export const uploadKey = (userId: string, uploadId: string): CacheKey => ({ exchange: 'upload', market: userId, symbol: uploadId, timeframe: 'csv' });
 
-export interface UploadSummary {
-  candlesId: string;
-  candles: number;
-  from: number;
-  to: number;
-}
-
 /** What one user's uploads hold: files, and the bytes of the CSVs they came from. */
 export interface UploadUsage {
   files: number;
   bytes: number;
-}
-
-/** A user's upload quota (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES). */
-export interface UploadLimits {
-  maxFiles: number;
-  maxBytes: number;
 }
 
 /** Which limit a new upload of `bytes` would pass (files first), or null when it fits. */
