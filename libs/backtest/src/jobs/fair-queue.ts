@@ -59,6 +59,11 @@ export class FairQueue<T extends { id: string; userId: string }> {
     return item;
   }
 
+  has(id: string): boolean {
+    for (const items of this.byUser.values()) if (items.some((i) => i.id === id)) return true;
+    return false;
+  }
+
   remove(id: string): T | undefined {
     for (const [user, items] of this.byUser) {
       const k = items.findIndex((i) => i.id === id);

@@ -2,6 +2,7 @@ import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { runBacktest } from '../domain/backtest.engine';
 import { sweepConfigs } from '../domain/sweep';
 import { randomWalkCandles } from '../domain/synthetic-candles';
+import { toSeries } from '../domain/candle';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { JobCancelledError, JobPool, SHORT_JOB_WORK, jobWork } from './job-pool';
 import { currentThreadId, threadCpuMs } from './thread-priority';
@@ -64,6 +65,7 @@ describe('JobPool', () => {
 
   it('a short job runs on its own worker at once, not behind another user\'s long pieces; a long one never takes that worker', async () => {
     pool = new JobPool({ size: 1, shortWorkers: 1, budgetMs: 600_000 });
+    await pool.run({ id: 'warm', userId: 'w', series: small, rules, fees: { feeBps: 10 }, single: base }); // the short-job worker started (its start is not what is timed)
     let longDone = 0;
     const longA = pool.run({ id: 'long-a', userId: 'a', series: long, rules, fees: { feeBps: 10 }, sweep: many, onProgress: (d) => (longDone = d) });
     const longB = pool.run({ id: 'long-b', userId: 'b', series: long, rules, fees: { feeBps: 10 }, sweep: many.slice(0, 3) });
@@ -77,6 +79,25 @@ describe('JobPool', () => {
     pool.cancel('long-a');
     pool.cancel('long-b');
     await Promise.allSettled([longA, longB]);
+  });
+
+  it('a job misjudged as short is stopped on the short-job worker after its time there and finished by a worker for any job, with the same result', async () => {
+    pool = new JobPool({ size: 1, shortWorkers: 1, shortPieceMs: 300, budgetMs: 60_000 });
+    await pool.run({ id: 'warm', userId: 'w', series: small, rules, fees: { feeBps: 10 }, single: base }); // the short-job worker started (its start is not what is timed)
+    // closes alternate across a 99-rung ladder: every rung fills on every candle (seconds of work for 10,000 candles)
+    const crafted = toSeries(Array.from({ length: 20_000 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: i % 2 ? 111 : 141, high: 141, low: 111, close: i % 2 ? 141 : 111 })));
+    const ladder: GridConfig = { ...base, numOfOrders: 99, interval: 0.2, entryPrice: 140 };
+    expect(jobWork({ series: crafted, single: ladder })).toBeLessThanOrEqual(SHORT_JOB_WORK); // estimated short
+    let craftedDone = false;
+    const a = pool.run({ id: 'a', userId: 'a', series: crafted, rules, fees: { feeBps: 10 }, single: ladder }).finally(() => (craftedDone = true));
+    await new Promise((r) => setTimeout(r, 700)); // past 300 ms of CPU on the short-job worker: moved
+    await pool.run({ id: 'b0', userId: 'b', series: small, rules, fees: { feeBps: 10 }, single: base }); // its new worker started
+    const t0 = Date.now();
+    await expect(pool.run({ id: 'b', userId: 'b', series: small, rules, fees: { feeBps: 10 }, single: base })).resolves.toHaveProperty('result');
+    expect(Date.now() - t0).toBeLessThan(1000); // the short-job worker was free again
+    expect(craftedDone).toBe(false);
+    const { fillLog: _f, ...want } = runBacktest(crafted, { config: ladder, rules, feeBps: 10 });
+    expect(await a).toEqual({ result: want });
   });
 
   const niceOfThreads = () =>

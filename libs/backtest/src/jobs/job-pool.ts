@@ -80,6 +80,8 @@ export interface JobPoolOptions {
   shortWorkers?: number;
   /** Largest job, in estimated candle-runs, the short-job workers take (default SHORT_JOB_WORK). */
   shortWork?: number;
+  /** CPU time a piece may run on a short-job worker before its job counts as long (default SHORT_PIECE_MS). */
+  shortPieceMs?: number;
   /** Nice value of the workers for any job (default 10; 0: normal priority). */
   nice?: number;
   /** CPU time one job may use, in ms. */
@@ -89,28 +91,39 @@ export interface JobPoolOptions {
 }
 
 /**
- * A short job: at most 2 M candle-runs (measured 2026-11-26, `node` on the built engine: a backtest
- * runs 0.7–2 M candles per 50 ms on this machine), e.g. 40 combinations over 30 days of 1-minute candles.
+ * A short job: estimated at most 2 M candle-rung steps (`jobWork`), e.g. a 2-combination sweep of
+ * 10-order grids over 30 days of 1-minute candles (0.95 M). Measured 2026-11-26 on the built engine
+ * (`node`, this machine): 43,200 candles of a 20-order grid backtest in 40–60 ms.
  */
 export const SHORT_JOB_WORK = 2_000_000;
 /** Making a paper candle costs about 20 backtest candle-runs (a year: 0.65 s against 30 ms for one backtest). */
 const PAPER_WORK_PER_CANDLE = 20;
+/**
+ * CPU time a piece may run on a short-job worker before the job is found long: the piece is stopped
+ * and the job goes back to the queue for the workers for any job (its result is the same when run again).
+ */
+export const SHORT_PIECE_MS = 1_000;
 
-/** A job's estimated work, in candle-runs: candles × backtests (a paper history: candles × 20). */
+/**
+ * A job's estimated work: candles × (ladder rungs + 1), summed over its backtests, since every rung
+ * can fill on a candle (a crafted file whose closes cross 99 rungs on every candle costs 100× a quiet
+ * one: 20,000 such candles took 4.7 s). A paper history: candles × 20.
+ */
 export function jobWork(spec: Pick<JobSpec, 'series' | 'paper' | 'single' | 'sweep'>): number {
   if (spec.paper) {
     const q = spec.paper.query;
     const tf = TIMEFRAMES[q.timeframe as keyof typeof TIMEFRAMES] ?? 60_000;
     return Math.max(0, Math.ceil((q.to - q.from) / tf)) * PAPER_WORK_PER_CANDLE;
   }
-  return (spec.series?.length ?? 0) * (spec.single ? 1 : (spec.sweep?.length ?? 0));
+  const grids = spec.single ? [spec.single] : (spec.sweep ?? []);
+  let rungs = 0;
+  for (const g of grids) rungs += (Number.isFinite(g.numOfOrders) ? Math.max(0, g.numOfOrders) : 0) + 1;
+  return (spec.series?.length ?? 0) * rungs;
 }
 
 export function defaultPoolSize(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
-
-
 
 interface Job {
   id: string;
@@ -124,6 +137,8 @@ interface Job {
   configs: readonly GridConfig[];
   batch: number;
   next: number;
+  /** Pieces to run again (stopped on a short-job worker when the job proved long). */
+  retry: Array<{ start: number; count: number }>;
   done: number;
   total: number;
   cells: SweepCell[];
@@ -150,6 +165,8 @@ interface Slot {
   count: number;
   startedAt: number;
   timer: NodeJS.Timeout | null;
+  /** On a short-job worker: checks that the piece has not run past `shortPieceMs`. */
+  shortTimer: NodeJS.Timeout | null;
 }
 
 export class JobPool {
@@ -168,7 +185,7 @@ export class JobPool {
   constructor(private readonly options: JobPoolOptions) {
     this.size = Math.max(1, options.size ?? defaultPoolSize());
     this.shortWork = options.shortWork ?? SHORT_JOB_WORK;
-    const slot = (lane: Slot['lane']): Slot => ({ lane, worker: null, tid: null, cpuStart: null, job: null, piece: 0, start: 0, count: 0, startedAt: 0, timer: null });
+    const slot = (lane: Slot['lane']): Slot => ({ lane, worker: null, tid: null, cpuStart: null, job: null, piece: 0, start: 0, count: 0, startedAt: 0, timer: null, shortTimer: null });
     this.slots = [...Array.from({ length: this.size }, () => slot('any')), ...Array.from({ length: Math.max(0, options.shortWorkers ?? 1) }, () => slot('short'))];
     this.dispatchOrder = [...this.slots.filter((x) => x.lane === 'short'), ...this.slots.filter((x) => x.lane === 'any')];
   }
@@ -197,6 +214,7 @@ export class JobPool {
         configs,
         batch: Math.max(1, Math.min(25, Math.ceil(total / (this.size * 8)))),
         next: 0,
+        retry: [],
         done: 0,
         total,
         cells: new Array(configs.length),
@@ -237,11 +255,14 @@ export class JobPool {
       if (slot.job) continue;
       const job = slot.lane === 'short' ? this.queue.peek((j) => j.short) : this.queue.peek();
       if (!job) continue;
-      const start = job.next;
-      const count = job.single || job.paper ? 1 : Math.min(job.batch, job.total - start);
-      job.next = start + count;
-      this.queue.served(job, job.next >= job.total);
-      this.startPiece(slot, job, start, count);
+      let piece = job.retry.shift();
+      if (!piece) {
+        const start = job.next;
+        piece = { start, count: job.single || job.paper ? 1 : Math.min(job.batch, job.total - start) };
+        job.next = start + piece.count;
+      }
+      this.queue.served(job, job.retry.length === 0 && job.next >= job.total);
+      this.startPiece(slot, job, piece.start, piece.count);
     }
   }
 
@@ -256,6 +277,7 @@ export class JobPool {
     slot.cpuStart = fresh ? 0 : slot.tid !== null ? threadCpuMs(slot.tid) : null;
     job.running.add(slot);
     this.armBudget(slot, job);
+    if (slot.lane === 'short') this.armShortLimit(slot, job);
     const message: PieceMessage = job.paper
       ? { piece: slot.piece, paper: job.paper }
       : job.single
@@ -333,10 +355,37 @@ export class JobPool {
     arm(Math.max(0, this.options.budgetMs - used()));
   }
 
+  /**
+   * A piece on a short-job worker that has used `shortPieceMs` of CPU: its job was misjudged (the
+   * estimate is by candles and rungs; a crafted file can cost more per rung). The piece is stopped and
+   * queued again, and the job, now long, goes on only on the workers for any job.
+   */
+  private armShortLimit(slot: Slot, job: Job): void {
+    const limit = this.options.shortPieceMs ?? SHORT_PIECE_MS;
+    const arm = (ms: number) => {
+      slot.shortTimer = setTimeout(() => {
+        if (slot.job !== job || job.settled) return;
+        const used = this.pieceUsedMs(slot);
+        if (used < limit) return arm(Math.max(20, limit - used));
+        const piece = { start: slot.start, count: slot.count };
+        this.endPiece(slot);
+        this.stopWorker(slot);
+        if (!this.closed) this.spawn(slot); // ready for the next short job
+        job.short = false;
+        job.retry.push(piece);
+        if (!this.queue.has(job.id)) this.queue.push(job);
+        this.dispatch();
+      }, ms);
+    };
+    arm(limit);
+  }
+
   private endPiece(slot: Slot): void {
     const job = slot.job;
     if (slot.timer) clearTimeout(slot.timer);
+    if (slot.shortTimer) clearTimeout(slot.shortTimer);
     slot.timer = null;
+    slot.shortTimer = null;
     if (job) {
       job.usedMs += this.pieceUsedMs(slot);
       job.running.delete(slot);
