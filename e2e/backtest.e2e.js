@@ -1,9 +1,13 @@
 /**
  * Browser steps of issue 15, called from e2e/run.js once bots can be created: in the create form,
  * "Backtest last 30 days" shows the result and the equity curve; a sweep draws the heatmap and a
- * click on a cell fills the form. Nothing is saved (the dialog is cancelled).
+ * click on a cell fills the form; a long sweep is cancelled (issue 28). Nothing is saved (the dialog
+ * is cancelled).
  */
 'use strict';
+const path = require('node:path');
+
+const ARTIFACTS = path.join(__dirname, 'artifacts');
 
 async function backtestSteps({ page, step, fillBot, shot, T }) {
   if (process.env.E2E_SERVER === 'stub') {
@@ -49,9 +53,44 @@ async function backtestSteps({ page, step, fillBot, shot, T }) {
     if (got.join('|') !== [m[1], m[2], m[3]].join('|')) throw new Error(`the form holds ${got.join(', ')} after a click on ${label}`);
     await shot('bots-sweep');
   });
+  await step('a long sweep is cancelled: "Cancelled" in the panel, in the recent list and on the server', async () => {
+    // the interval range of the sweep above (it fits the pair's price), with grid sizes and take-profits
+    // fine enough for about 1,800 combinations (tens of seconds of work); the ranges section is still open
+    await dialog.locator('input[name="sweep-numOfOrders"]').fill('1:9:1');
+    await dialog.locator('input[name="sweep-takeProfit"]').fill('0.5:2.5:0.05');
+    const t0 = Date.now();
+    await dialog.getByRole('button', { name: 'Run sweep' }).click();
+    const cancel = dialog.getByRole('button', { name: 'Cancel sweep', exact: true });
+    await cancel.waitFor({ state: 'visible', timeout: T });
+    await dialog.getByRole('progressbar').waitFor({ timeout: T });
+    const panel = dialog.getByRole('region', { name: 'Backtest' });
+    await panel.screenshot({ path: path.join(ARTIFACTS, 'backtest-panel-sweep-running-1280.png') });
+    await cancel.click();
+    const status = dialog.getByRole('status').filter({ hasText: 'Cancelled' });
+    const heatmap = dialog.getByTestId('sweep-heatmap');
+    const alert = dialog.getByRole('alert');
+    await status.or(heatmap).or(alert).first().waitFor({ state: 'visible', timeout: T });
+    if (await heatmap.count()) throw new Error('the sweep finished before the cancel: make it longer');
+    if (await alert.count()) throw new Error(`an error instead of "Cancelled": ${await alert.first().textContent()}`);
+    if (await dialog.getByRole('progressbar').count()) throw new Error('the progress bar is still shown after the cancel');
+    const row = dialog.getByRole('list', { name: 'Recent backtests' }).getByTestId('recent-backtest').first();
+    await page.waitForFunction((el) => el && el.getAttribute('data-status') === 'cancelled', await row.elementHandle(), { timeout: T });
+    if (!/^Sweep BTCUSDT/.test(((await row.textContent()) || '').trim())) throw new Error(`the newest recent backtest: ${await row.textContent()}`);
+    // the server has it cancelled too
+    const newest = await page.evaluate(async () => (await (await fetch('/api/backtests', { credentials: 'include' })).json())[0]);
+    if (newest.kind !== 'sweep' || newest.status !== 'cancelled') throw new Error(`the server has the newest backtest as ${newest.kind} ${newest.status}`);
+    console.log(`      run → cancelled shown in ${Date.now() - t0} ms`);
+    await shot('bots-sweep-cancelled');
+    // the panel itself, which the full-page pictures at 375 leave below the dialog's fold
+    await page.setViewportSize({ width: 375, height: 812 });
+    await status.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'backtest-panel-cancelled-375.png') });
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
   // leave the page as the next steps expect it, whatever happened above
   if (await dialog.count()) {
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.waitFor({ state: 'detached', timeout: T });
   }
 }

@@ -83,4 +83,216 @@ describe('BacktestPanel', () => {
     const posted = fetch.mock.calls.find(([u]) => String(u).endsWith('/api/backtests/sweep'))!;
     expect(JSON.parse(String(posted[1]!.body)).ranges).toEqual({ interval: { from: 1, to: 3, step: 0.5 }, numOfOrders: { from: 6, to: 14, step: 2 }, takeProfit: { from: 0.5, to: 2.5, step: 0.5 } });
   });
+
+  describe('cancel', () => {
+    it('a running sweep is cancelled with DELETE and then shows "Cancelled"', async () => {
+      document.cookie = 'csrf_token=test-csrf';
+      let deleted = false;
+      const fetch = mockFetch({
+        'POST /api/backtests/sweep': { status: 202, body: { id: ID, status: 'running' } },
+        [`GET /api/backtests/${ID}`]: () => ({ status: 200, body: { id: ID, kind: 'sweep', status: deleted ? 'cancelled' : 'running', error: deleted ? 'Cancelled' : null } }),
+        [`DELETE /api/backtests/${ID}`]: () => {
+          deleted = true;
+          return { status: 204 };
+        },
+      });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Sweep parameters…' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Run sweep' }));
+      act(() => fake.socket.push('backtest:progress', { id: ID, phase: 'running', done: 3, total: 100 }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Cancel sweep' }));
+      expect(await screen.findByRole('status')).toHaveTextContent('Cancelled');
+      expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Cancel sweep' })).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Run sweep' })).toBeEnabled();
+      const del = fetch.mock.calls.find(([u, init]) => String(u).endsWith(`/api/backtests/${ID}`) && init?.method === 'DELETE')!;
+      expect((del[1]!.headers as Record<string, string>)['X-CSRF-Token']).toBe('test-csrf');
+      act(() => fake.socket.push('backtest:done', { id: ID, status: 'cancelled' })); // the push that follows changes nothing
+      expect(screen.getByRole('status')).toHaveTextContent('Cancelled');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
+
+    it('a cancel refused with 409 (it had just finished) shows the result, no error', async () => {
+      let polls = 0;
+      let finished = false;
+      mockFetch({
+        'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } },
+        [`GET /api/backtests/${ID}`]: () => {
+          polls++;
+          return { status: 200, body: finished ? { id: ID, kind: 'single', status: 'done', candles: 43200, terms: null, result: RESULT, sweep: null } : { id: ID, status: 'running' } };
+        },
+        [`DELETE /api/backtests/${ID}`]: () => {
+          finished = true;
+          return { status: 409, body: { statusCode: 409, message: 'The backtest has already finished' } };
+        },
+      });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Backtest last 30 days' }));
+      await waitFor(() => expect(polls).toBe(1));
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel backtest' }));
+      expect(await screen.findByTestId('backtest-result')).toBeInTheDocument(); // read again at once, not at the next poll
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(screen.queryByText('Cancelled')).not.toBeInTheDocument();
+    });
+
+    it('a cancel that fails (404) says so and keeps waiting', async () => {
+      mockFetch({
+        'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } },
+        [`GET /api/backtests/${ID}`]: { status: 200, body: { id: ID, status: 'running' } },
+        [`DELETE /api/backtests/${ID}`]: { status: 404, body: { statusCode: 404, message: 'No backtest with this id' } },
+      });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Backtest last 30 days' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Cancel backtest' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Not cancelled: No backtest with this id');
+      expect(screen.getByRole('progressbar')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Cancel backtest' })).toBeEnabled();
+    });
+  });
+
+  it.each([
+    ['interrupted', 'The server stopped while this backtest ran; run it again', 'Interrupted: the server restarted while it ran. Run it again.'],
+    ['failed', 'No candles for SOLUSDT in this period', 'Failed: No candles for SOLUSDT in this period'],
+  ])('a backtest that ends %s says so', async (status, error, shown) => {
+    mockFetch({
+      'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } },
+      [`GET /api/backtests/${ID}`]: { status: 200, body: { id: ID, kind: 'single', status, error, result: null, sweep: null } },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Backtest last 30 days' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(shown);
+  });
+
+  it('lists the recent backtests with their status, and one still running can be cancelled there', async () => {
+    const OTHER = '99999999-2222-4333-8444-555555555555';
+    const row = (id: string, status: string, error: string | null, kind = 'single') => ({
+      id, kind, status, error, createdat: '2026-11-26T12:00:00.000Z', finishedat: null, candles: null, terms: null, result: null, sweep: null,
+      request: { exchange: 'Binance', symbol: 'SOLUSDT', timeframe: '1m', from: 0, to: 1 },
+    });
+    let cancelled = false;
+    const fetch = mockFetch({
+      'GET /api/backtests': () => [
+        row(OTHER, cancelled ? 'cancelled' : 'running', cancelled ? 'Cancelled' : null, 'sweep'),
+        row('a1', 'interrupted', 'The server stopped while this backtest ran; run it again'),
+        row('a2', 'failed', 'No candles'),
+        row('a3', 'cancelled', 'Cancelled'),
+      ],
+      [`DELETE /api/backtests/${OTHER}`]: () => {
+        cancelled = true;
+        return { status: 204 };
+      },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    const list = await screen.findByRole('list', { name: 'Recent backtests' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['running', 'interrupted', 'failed', 'cancelled']);
+    expect(rows[0]).toHaveTextContent('Sweep SOLUSDT');
+    expect(rows[0]).toHaveTextContent('Running');
+    expect(rows[1]).toHaveTextContent('Interrupted: the server restarted while it ran');
+    expect(rows[2]).toHaveTextContent('Failed: No candles');
+    expect(rows[3]).toHaveTextContent('Cancelled');
+    await userEvent.click(within(rows[0]).getByRole('button', { name: /^Cancel the sweep started/ }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')[0]).toHaveAttribute('data-status', 'cancelled'));
+    expect(within(list).queryByRole('button')).not.toBeInTheDocument();
+    expect(fetch.mock.calls.some(([u, init]) => String(u).endsWith(`/api/backtests/${OTHER}`) && init?.method === 'DELETE')).toBe(true);
+  });
+
+  it('a 409 from a cancel in the list (it had finished) refreshes the list quietly', async () => {
+    let finished = false;
+    mockFetch({
+      'GET /api/backtests': () => [{ id: 'b1', kind: 'single', status: finished ? 'done' : 'running', error: null, createdat: '2026-11-26T12:00:00.000Z', result: null, sweep: null }],
+      'DELETE /api/backtests/b1': () => {
+        finished = true;
+        return { status: 409, body: { statusCode: 409, message: 'The backtest has already finished' } };
+      },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    const list = await screen.findByRole('list', { name: 'Recent backtests' });
+    await userEvent.click(within(list).getByRole('button', { name: /^Cancel the backtest/ }));
+    await waitFor(() => expect(within(list).getByRole('listitem')).toHaveAttribute('data-status', 'done'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows the sweep\'s range errors from the server next to their range input', async () => {
+    mockFetch({
+      'POST /api/backtests/sweep': {
+        status: 400,
+        body: {
+          statusCode: 400,
+          message: 'Invalid input',
+          errors: [
+            { field: 'ranges.numOfOrders', message: 'Grid size must be from 2 to 100 (the range has 120)' },
+            { field: 'ranges.takeProfit.to', message: 'takeProfit.to must be at least takeProfit.from' },
+          ],
+        },
+      },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Sweep parameters…' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Run sweep' }));
+    const orders = screen.getByRole('textbox', { name: /^Orders range/ });
+    await waitFor(() => expect(orders).toHaveAccessibleDescription('Grid size must be from 2 to 100 (the range has 120)'));
+    expect(orders).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('textbox', { name: /^Take-profit range/ })).toHaveAccessibleDescription('takeProfit.to must be at least takeProfit.from');
+    const interval = screen.getByRole('textbox', { name: /^Interval range/ });
+    expect(interval).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument(); // not lumped into one message above
+    await userEvent.type(orders, '0'); // editing the range drops its message
+    expect(orders).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('textbox', { name: /^Take-profit range/ })).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('a sweep refusal for the whole request (field "ranges") stays a message above', async () => {
+    mockFetch({
+      'POST /api/backtests/sweep': { status: 400, body: { statusCode: 400, message: 'Invalid input', errors: [{ field: 'ranges', message: 'The sweep has 2500 combinations; at most 2000 are allowed' }] } },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Sweep parameters…' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Run sweep' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The sweep has 2500 combinations');
+  });
+
+  describe('uploads', () => {
+    const CSV = '0,1,2,0.5,1.5\n60000,1.5,2,1,1.8';
+    const csvFile = (name = 'candles.csv') => {
+      const file = new File([CSV], name, { type: 'text/csv' });
+      if (!file.text) Object.defineProperty(file, 'text', { value: async () => CSV });
+      return file;
+    };
+
+    it('an uploaded file is listed with its candle count and range, and Delete removes it on the server', async () => {
+      const UP = 'aaaaaaaa-2222-4333-8444-555555555555';
+      const fetch = mockFetch({
+        'POST /api/backtests/candles': { status: 201, body: { candlesId: UP, candles: 2, from: Date.UTC(2026, 0, 1), to: Date.UTC(2026, 0, 1, 0, 1) } },
+        'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } },
+        [`GET /api/backtests/${ID}`]: { status: 200, body: { id: ID, kind: 'single', status: 'done', candles: 2, terms: null, result: RESULT, sweep: null } },
+        [`DELETE /api/backtests/candles/${UP}`]: { status: 204 },
+      });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.upload(screen.getByLabelText('Backtest a CSV of candles…'), csvFile('jan.csv'));
+      const uploads = await screen.findByRole('list', { name: 'Uploaded candles' });
+      expect(within(uploads).getByTestId('upload')).toHaveTextContent('jan.csv2 candles, 2026-01-01 00:00 UTC → 2026-01-01 00:01 UTC');
+      await screen.findByTestId('backtest-result');
+      await userEvent.click(within(uploads).getByRole('button', { name: 'Delete jan.csv' }));
+      await waitFor(() => expect(screen.queryByRole('list', { name: 'Uploaded candles' })).not.toBeInTheDocument());
+      expect(screen.getByRole('status')).toHaveTextContent('jan.csv deleted.');
+      expect(fetch.mock.calls.some(([u, init]) => String(u).endsWith(`/api/backtests/candles/${UP}`) && init?.method === 'DELETE')).toBe(true);
+    });
+
+    it('the upload quota (409) shows the server\'s message', async () => {
+      const quota = 'Limit reached: at most 5 uploaded candle files per user. Delete an upload first.';
+      mockFetch({ 'POST /api/backtests/candles': { status: 409, body: { statusCode: 409, message: quota } } });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.upload(screen.getByLabelText('Backtest a CSV of candles…'), csvFile());
+      expect(await screen.findByRole('alert')).toHaveTextContent(`candles.csv was not uploaded: ${quota}`);
+      expect(screen.queryByRole('list', { name: 'Uploaded candles' })).not.toBeInTheDocument();
+    });
+
+    it('a bad line (400, field csv) is named', async () => {
+      mockFetch({ 'POST /api/backtests/candles': { status: 400, body: { statusCode: 400, message: 'Invalid input', errors: [{ field: 'csv', message: 'Line 2: close must be a number' }] } } });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.upload(screen.getByLabelText('Backtest a CSV of candles…'), csvFile());
+      expect(await screen.findByRole('alert')).toHaveTextContent('candles.csv was not uploaded: Line 2: close must be a number');
+    });
+  });
 });

@@ -2,13 +2,30 @@
  * "Backtest last 30 days" beside the bot form: the form's grid over the last 30 days of candles of
  * the pair (the paper venue's history in paper mode, the exchange's otherwise), its figures and equity
  * curve; and a sweep of interval × grid size × take-profit shown as a heatmap whose cells fill the form.
+ * A running backtest or sweep can be cancelled; the CSVs uploaded here are listed (count, range) and can
+ * be deleted; the user's recent backtests show their status (cancelled, interrupted, failed and why).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../api/http';
+import { getSocket } from '../api/socket';
 import type { BotType } from '../api/types';
 import { EquityCurve } from './EquityCurve';
 import { SweepHeatmap } from './SweepHeatmap';
-import { startBacktest, startSweep, uploadCandles, waitForBacktest, type BacktestDoc, type Progress, type Range } from './backtestApi';
+import {
+  cancelBacktest,
+  deleteUpload,
+  listBacktests,
+  startBacktest,
+  startSweep,
+  uploadCandles,
+  waitForBacktest,
+  type BacktestDoc,
+  type BacktestListItem,
+  type BacktestStatus,
+  type Progress,
+  type Range,
+  type UploadSummary,
+} from './backtestApi';
 import './backtest.css';
 
 export interface GridValues {
@@ -30,7 +47,49 @@ interface Props {
   onApply: (p: { interval: number; numOfOrders: number; takeProfit: number }) => void;
 }
 
-type Run = { state: 'idle' } | { state: 'running'; progress: Progress | null } | { state: 'done'; doc: BacktestDoc } | { state: 'failed'; message: string };
+type Kind = 'single' | 'sweep';
+type RangeKey = 'interval' | 'numOfOrders' | 'takeProfit';
+const RANGE_KEYS: readonly RangeKey[] = ['interval', 'numOfOrders', 'takeProfit'];
+
+/**
+ * `running`: `id` once the server took the request (cancellable from then on). `ended`: the backtest
+ * finished without a result (cancelled, interrupted, failed: its status and the server's reason).
+ * `failed`: the request itself was refused (`ranges`: a sweep's messages per range input).
+ */
+type Run =
+  | { state: 'idle' }
+  | { state: 'running'; id: string | null; progress: Progress | null; cancelling?: boolean; cancelError?: string }
+  | { state: 'done'; doc: BacktestDoc }
+  | { state: 'ended'; status: Exclude<BacktestStatus, 'running' | 'done'>; error: string | null }
+  | { state: 'failed'; message: string; ranges?: Partial<Record<RangeKey, string>> };
+
+type Upload = UploadSummary & { name: string };
+
+/** How a backtest's status reads, everywhere in the panel. */
+export function statusText(status: BacktestStatus, error: string | null): string {
+  switch (status) {
+    case 'running':
+      return 'Running';
+    case 'done':
+      return 'Done';
+    case 'cancelled':
+      return 'Cancelled';
+    case 'interrupted':
+      return 'Interrupted: the server restarted while it ran. Run it again.';
+    case 'failed':
+      return `Failed: ${error ?? 'no reason given'}`;
+  }
+}
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** When a backtest started: the time alone today, with the day before that. */
+function clock(iso?: string): string {
+  if (!iso) return '';
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return at.toDateString() === new Date().toDateString() ? time : `${at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
+}
+const RANGE_LABEL: Record<RangeKey, string> = { interval: 'Interval range', numOfOrders: 'Orders range', takeProfit: 'Take-profit range (%)' };
 
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 const usd = (x: number) => `${x.toFixed(2)} USDT`;
@@ -58,9 +117,47 @@ function message(err: unknown): string {
   return e?.message ?? 'The backtest could not run';
 }
 
+/** A refused sweep: the field errors of `ranges.<field>` (and `ranges.<field>.from` …) go next to their input. */
+function sweepFailure(err: unknown): Extract<Run, { state: 'failed' }> {
+  const e = err as ApiError;
+  const ranges: Partial<Record<RangeKey, string>> = {};
+  const rest: string[] = [];
+  for (const x of e?.errors ?? []) {
+    const key = RANGE_KEYS.find((k) => x.field === `ranges.${k}` || x.field.startsWith(`ranges.${k}.`));
+    if (key) ranges[key] = ranges[key] ? `${ranges[key]}; ${x.message}` : x.message;
+    else rest.push(x.message);
+  }
+  if (!Object.keys(ranges).length) return { state: 'failed', message: message(err) };
+  return { state: 'failed', message: rest.length ? rest.join('; ') : '', ranges };
+}
+
+/** What a run shows once it ends without a result, or was refused. */
+function RunEnd({ run }: { run: Run }) {
+  if (run.state === 'ended') {
+    const text = statusText(run.status, run.error);
+    return run.status === 'cancelled' ? (
+      <p className="backtest__status" role="status" data-status="cancelled">
+        {text}
+      </p>
+    ) : (
+      <p className="field__error" role="alert" data-status={run.status}>
+        {text}
+      </p>
+    );
+  }
+  if (run.state === 'failed' && run.message) {
+    return (
+      <p className="field__error" role="alert">
+        {run.message}
+      </p>
+    );
+  }
+  return null;
+}
+
 function ProgressBar({ progress }: { progress: Progress | null }) {
   const share = progress && progress.total ? progress.done / progress.total : 0;
-  const label = progress?.phase === 'running' ? 'Backtesting' : 'Loading candles';
+  const label = progress?.phase === 'running' ? 'Backtesting' : progress ? 'Loading candles' : 'Waiting';
   return (
     <div className="backtest__progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)}>
       <span>{label}…</span>
@@ -71,13 +168,68 @@ function ProgressBar({ progress }: { progress: Progress | null }) {
   );
 }
 
+/** A run in progress: its bar, and Cancel once the server has its id. */
+function Running({ run, kind, onCancel }: { run: Extract<Run, { state: 'running' }>; kind: Kind; onCancel: () => void }) {
+  return (
+    <div className="backtest__running">
+      <ProgressBar progress={run.progress} />
+      {run.id ? (
+        <button type="button" className="btn btn--ghost btn--small" disabled={run.cancelling} onClick={onCancel}>
+          {run.cancelling ? 'Cancelling…' : kind === 'sweep' ? 'Cancel sweep' : 'Cancel backtest'}
+        </button>
+      ) : null}
+      {run.cancelError ? (
+        <p className="field__error" role="alert">
+          {run.cancelError}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function BacktestPanel({ botType, values, leverage, disabled, onApply }: Props) {
   const [single, setSingle] = useState<Run>({ state: 'idle' });
   const [sweep, setSweep] = useState<Run>({ state: 'idle' });
   const [sweepOpen, setSweepOpen] = useState(false);
   const [ranges, setRanges] = useState(() => defaultRanges(values));
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [uploadNote, setUploadNote] = useState<{ error: boolean; text: string } | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [recent, setRecent] = useState<BacktestListItem[]>([]);
+  const [listError, setListError] = useState<string | null>(null);
   const cancels = useRef<Array<() => void>>([]);
-  useEffect(() => () => cancels.current.forEach((c) => c()), []);
+  // the wait of the run of each kind now shown, and a counter so that an older run never overwrites a newer one
+  const waits = useRef<Partial<Record<Kind, ReturnType<typeof waitForBacktest>>>>({});
+  const seq = useRef<Record<Kind, number>>({ single: 0, sweep: 0 });
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      cancels.current.forEach((c) => c());
+    };
+  }, []);
+
+  const refreshList = useCallback(async () => {
+    try {
+      const list = await listBacktests();
+      if (mounted.current) {
+        setRecent(list);
+        setListError(null);
+      }
+    } catch {
+      // the list is a convenience: the runs shown above do not depend on it
+    }
+  }, []);
+  useEffect(() => {
+    void refreshList();
+    const socket = getSocket();
+    const onDone = () => void refreshList();
+    socket?.on('backtest:done', onDone);
+    return () => {
+      socket?.off('backtest:done', onDone);
+    };
+  }, [refreshList]);
 
   const body = () => ({
     exchange: values.exchange,
@@ -92,32 +244,116 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
     days: 30,
   });
 
-  const run = async (kind: 'single' | 'sweep', csv?: File) => {
-    const set = kind === 'single' ? setSingle : setSweep;
-    set({ state: 'running', progress: null });
+  const setterOf = (kind: Kind) => (kind === 'single' ? setSingle : setSweep);
+
+  const run = async (kind: Kind, source?: { file: File } | { candlesId: string }) => {
+    const token = ++seq.current[kind];
+    const set = (next: Run | ((r: Run) => Run)) => {
+      if (mounted.current && seq.current[kind] === token) setterOf(kind)(next);
+    };
+    set({ state: 'running', id: null, progress: null });
     try {
       let id: string;
       if (kind === 'single') {
-        const candles = csv ? (await uploadCandles(await csv.text())).candlesId : undefined;
+        let candles: string | undefined;
+        if (source && 'file' in source) {
+          setUploadNote(null);
+          const text = await source.file.text();
+          let up: UploadSummary;
+          try {
+            up = await uploadCandles(text);
+          } catch (err) {
+            const e = err as ApiError;
+            throw { ...e, message: `${source.file.name} was not uploaded: ${message(err)}`, errors: undefined } as ApiError;
+          }
+          setUploads((list) => [{ ...up, name: source.file.name }, ...list.filter((u) => u.candlesId !== up.candlesId)]);
+          candles = up.candlesId;
+        } else if (source) candles = source.candlesId;
         id = (await startBacktest({ ...body(), ...(candles ? { candles } : {}) })).id;
-      }
-      else {
+      } else {
         const r = { interval: parseRange(ranges.interval), numOfOrders: parseRange(ranges.numOfOrders), takeProfit: parseRange(ranges.takeProfit) };
-        const bad = Object.entries(r).find(([, v]) => v === null);
-        if (bad) throw { status: 400, message: `The ${bad[0]} range must be from:to:step with numbers above 0` };
-        id = (await startSweep({ ...body(), ranges: r, measure: 'profit' })).id;
+        const bad = RANGE_KEYS.filter((k) => r[k] === null);
+        if (bad.length) {
+          set({ state: 'failed', message: '', ranges: Object.fromEntries(bad.map((k) => [k, `The ${RANGE_LABEL[k].toLowerCase()} must be from:to:step with numbers above 0`])) });
+          return;
+        }
+        try {
+          id = (await startSweep({ ...body(), ranges: r, measure: 'profit' })).id;
+        } catch (err) {
+          set(sweepFailure(err));
+          return;
+        }
       }
-      const wait = waitForBacktest(id, (progress) => set({ state: 'running', progress }));
+      set({ state: 'running', id, progress: null });
+      void refreshList();
+      const wait = waitForBacktest(id, (progress) => set((cur) => (cur.state === 'running' ? { ...cur, progress } : cur)));
       cancels.current.push(wait.cancel);
+      waits.current[kind] = wait;
       const doc = await wait.done;
-      set(doc.status === 'done' ? { state: 'done', doc } : { state: 'failed', message: doc.error ?? 'The backtest failed' });
+      set(doc.status === 'done' ? { state: 'done', doc } : { state: 'ended', status: doc.status === 'running' ? 'failed' : doc.status, error: doc.error });
+      void refreshList();
     } catch (err) {
       if ((err as ApiError)?.message === 'cancelled') return;
       set({ state: 'failed', message: message(err) });
     }
   };
 
+  /** Cancels the run of `kind` shown now: "Cancelled" at once; a 409 (it had just finished) re-reads it quietly. */
+  const cancelRun = async (kind: Kind) => {
+    const current = kind === 'single' ? single : sweep;
+    if (current.state !== 'running' || !current.id) return;
+    const { id } = current;
+    const token = seq.current[kind];
+    const set = (next: Run | ((r: Run) => Run)) => {
+      if (mounted.current && seq.current[kind] === token) setterOf(kind)(next);
+    };
+    set((r) => (r.state === 'running' ? { ...r, cancelling: true, cancelError: undefined } : r));
+    try {
+      const outcome = await cancelBacktest(id);
+      if (outcome === 'cancelled') {
+        set({ state: 'ended', status: 'cancelled', error: null });
+        waits.current[kind]?.cancel();
+      } else {
+        set((r) => (r.state === 'running' ? { ...r, cancelling: false } : r));
+        waits.current[kind]?.refresh();
+      }
+    } catch (err) {
+      set((r) => (r.state === 'running' ? { ...r, cancelling: false, cancelError: `Not cancelled: ${message(err)}` } : r));
+    }
+    void refreshList();
+  };
+
+  /** Cancel from the list: the run shown above if it is that one, else the listed backtest alone. */
+  const cancelListed = async (id: string) => {
+    for (const kind of ['single', 'sweep'] as const) {
+      const cur = kind === 'single' ? single : sweep;
+      if (cur.state === 'running' && cur.id === id) return cancelRun(kind);
+    }
+    try {
+      await cancelBacktest(id); // 409: it had finished; the refresh shows how
+      setListError(null);
+    } catch (err) {
+      setListError(`Not cancelled: ${message(err)}`);
+    }
+    void refreshList();
+  };
+
+  const removeUpload = async (u: Upload) => {
+    setDeleting(u.candlesId);
+    setUploadNote(null);
+    try {
+      const deleted = await deleteUpload(u.candlesId);
+      setUploads((list) => list.filter((x) => x.candlesId !== u.candlesId));
+      setUploadNote({ error: false, text: deleted ? `${u.name} deleted.` : `${u.name} was already gone.` });
+    } catch (err) {
+      setUploadNote({ error: true, text: `${u.name} was not deleted: ${message(err)}` });
+    } finally {
+      if (mounted.current) setDeleting(null);
+    }
+  };
+
   const result = single.state === 'done' ? single.doc.result : null;
+  const sweepErrors = sweep.state === 'failed' ? (sweep.ranges ?? {}) : {};
   return (
     <section className="backtest" aria-label="Backtest">
       <div className="backtest__actions">
@@ -133,7 +369,7 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
-              if (file) void run('single', file);
+              if (file) void run('single', { file });
             }}
           />
         </label>
@@ -147,12 +383,32 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
           {sweepOpen ? 'Hide sweep' : 'Sweep parameters…'}
         </button>
       </div>
-      {single.state === 'running' ? <ProgressBar progress={single.progress} /> : null}
-      {single.state === 'failed' ? (
-        <p className="field__error" role="alert">
-          {single.message}
+      {uploads.length ? (
+        <ul className="backtest__uploads" aria-label="Uploaded candles">
+          {uploads.map((u) => (
+            <li key={u.candlesId} data-testid="upload">
+              <span className="backtest__upload-name">{u.name}</span>
+              <span className="backtest__upload-info">
+                {u.candles} candles, {utc(u.from)} → {utc(u.to)}
+              </span>
+              <button type="button" className="link link--small" disabled={disabled || single.state === 'running'} onClick={() => run('single', { candlesId: u.candlesId })}
+                aria-label={`Backtest ${u.name}`}>
+                Backtest
+              </button>
+              <button type="button" className="link link--small backtest__delete" disabled={deleting === u.candlesId} onClick={() => removeUpload(u)} aria-label={`Delete ${u.name}`}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {uploadNote ? (
+        <p className={uploadNote.error ? 'field__error' : 'backtest__note'} role={uploadNote.error ? 'alert' : 'status'}>
+          {uploadNote.text}
         </p>
       ) : null}
+      {single.state === 'running' ? <Running run={single} kind="single" onCancel={() => cancelRun('single')} /> : null}
+      <RunEnd run={single} />
       {result ? (
         <div className="backtest__result" data-testid="backtest-result">
           <EquityCurve time={result.curve.time} equity={result.curve.equity} capital={result.capital} />
@@ -174,23 +430,63 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
       {sweepOpen ? (
         <div className="backtest__sweep">
           <div className="backtest__ranges">
-            {(['interval', 'numOfOrders', 'takeProfit'] as const).map((k) => (
+            {RANGE_KEYS.map((k) => (
               <label key={k}>
-                <span>{k === 'interval' ? 'Interval range' : k === 'numOfOrders' ? 'Orders range' : 'Take-profit range (%)'} from:to:step</span>
-                <input name={`sweep-${k}`} value={ranges[k]} onChange={(e) => setRanges((r) => ({ ...r, [k]: e.target.value }))} autoComplete="off" spellCheck={false} />
+                <span>{RANGE_LABEL[k]} from:to:step</span>
+                <input
+                  name={`sweep-${k}`}
+                  value={ranges[k]}
+                  onChange={(e) => {
+                    setRanges((r) => ({ ...r, [k]: e.target.value }));
+                    // an edited range drops its message
+                    setSweep((s) => (s.state === 'failed' && s.ranges?.[k] ? { ...s, ranges: { ...s.ranges, [k]: undefined } } : s));
+                  }}
+                  autoComplete="off"
+                  spellCheck={false}
+                  aria-invalid={sweepErrors[k] ? true : undefined}
+                  aria-describedby={sweepErrors[k] ? `sweep-${k}-error` : undefined}
+                />
+                {sweepErrors[k] ? (
+                  <span className="field__error backtest__range-error" id={`sweep-${k}-error`} data-testid={`sweep-${k}-error`}>
+                    {sweepErrors[k]}
+                  </span>
+                ) : null}
               </label>
             ))}
             <button type="button" className="btn btn--ghost" disabled={disabled || sweep.state === 'running'} onClick={() => run('sweep')}>
               Run sweep
             </button>
           </div>
-          {sweep.state === 'running' ? <ProgressBar progress={sweep.progress} /> : null}
-          {sweep.state === 'failed' ? (
+          {sweep.state === 'running' ? <Running run={sweep} kind="sweep" onCancel={() => cancelRun('sweep')} /> : null}
+          <RunEnd run={sweep} />
+          {sweep.state === 'done' && sweep.doc.sweep ? <SweepHeatmap points={sweep.doc.sweep.points} best={sweep.doc.sweep.best} onPick={onApply} /> : null}
+        </div>
+      ) : null}
+      {recent.length ? (
+        <div className="backtest__recent">
+          <h4 className="backtest__recent-title">Your recent backtests</h4>
+          <ul aria-label="Recent backtests">
+            {recent.slice(0, 5).map((b) => (
+              <li key={b.id} data-testid="recent-backtest" data-status={b.status}>
+                <span className="backtest__recent-what">
+                  {b.kind === 'sweep' ? 'Sweep' : 'Backtest'}
+                  {b.request ? ` ${b.request.symbol}` : ''}
+                  {b.createdat ? `, ${clock(b.createdat)}` : ''}
+                </span>
+                <span className={`backtest__recent-status backtest__recent-status--${b.status}`}>{statusText(b.status, b.error)}</span>
+                {b.status === 'running' ? (
+                  <button type="button" className="link link--small" onClick={() => void cancelListed(b.id)} aria-label={`Cancel the ${b.kind === 'sweep' ? 'sweep' : 'backtest'} started ${clock(b.createdat)}`}>
+                    Cancel
+                  </button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          {listError ? (
             <p className="field__error" role="alert">
-              {sweep.message}
+              {listError}
             </p>
           ) : null}
-          {sweep.state === 'done' && sweep.doc.sweep ? <SweepHeatmap points={sweep.doc.sweep.points} best={sweep.doc.sweep.best} onPick={onApply} /> : null}
         </div>
       ) : null}
     </section>

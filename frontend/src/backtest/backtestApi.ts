@@ -34,11 +34,20 @@ export interface SweepPoint {
   error?: string;
 }
 
+/**
+ * `running` covers a backtest still waiting for a worker; `interrupted`: it was running when the server
+ * stopped (marked at the next start); `cancelled`: its owner cancelled it (DELETE /api/backtests/{id}).
+ */
+export type BacktestStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
+
 export interface BacktestDoc {
   id: string;
   kind: 'single' | 'sweep';
-  status: 'running' | 'done' | 'failed';
+  status: BacktestStatus;
   error: string | null;
+  createdat?: string;
+  finishedat?: string | null;
+  request?: { symbol: string; exchange: string; timeframe: string; from: number; to: number; candlesId?: string };
   candles: number | null;
   terms: { feeBps: number; feeSource: string } | null;
   result: BacktestResultView | null;
@@ -62,6 +71,26 @@ async function post(url: string, body: unknown): Promise<{ id: string }> {
 export const startBacktest = (body: Record<string, unknown>) => post('/api/backtests', body);
 export const startSweep = (body: Record<string, unknown>) => post('/api/backtests/sweep', body);
 
+/** A row of GET /api/backtests (newest first): no curve; a sweep's best point and count only. */
+export type BacktestListItem = Omit<BacktestDoc, 'sweep' | 'result'> & { sweep: { best: SweepPoint | null; count: number } | null };
+
+export async function listBacktests(): Promise<BacktestListItem[]> {
+  const res = await request<BacktestListItem[]>({ url: '/api/backtests' });
+  if (res.error) throw res.error;
+  return res.data;
+}
+
+/**
+ * Cancels a waiting or running backtest or sweep: 'cancelled' (204), or 'finished' when it had already
+ * finished (409: nothing to cancel, the caller re-reads it). Anything else (404, no connection) throws.
+ */
+export async function cancelBacktest(id: string): Promise<'cancelled' | 'finished'> {
+  const res = await request({ url: `/api/backtests/${id}`, method: 'DELETE' });
+  if (!res.error) return 'cancelled';
+  if (res.error.status === 409) return 'finished';
+  throw res.error;
+}
+
 export async function getBacktest(id: string): Promise<BacktestDoc> {
   const res = await request<BacktestDoc>({ url: `/api/backtests/${id}` });
   if (res.error) throw res.error;
@@ -69,7 +98,8 @@ export async function getBacktest(id: string): Promise<BacktestDoc> {
 }
 
 /** Resolves with the finished backtest; `onProgress` gets the pushed progress. */
-export function waitForBacktest(id: string, onProgress: (p: Progress) => void, pollMs = 1000): { done: Promise<BacktestDoc>; cancel: () => void } {
+/** `refresh` re-reads the backtest at once (after a cancel refused because it had just finished). */
+export function waitForBacktest(id: string, onProgress: (p: Progress) => void, pollMs = 1000): { done: Promise<BacktestDoc>; cancel: () => void; refresh: () => void } {
   let cancelled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const socket = getSocket();
@@ -104,11 +134,23 @@ export function waitForBacktest(id: string, onProgress: (p: Progress) => void, p
       cancelled = true;
       wake();
     },
+    refresh: () => wake(),
   };
 }
 
-/** Uploads a CSV of candles (time,open,high,low,close[,volume]); resolves with its id. */
-export async function uploadCandles(csv: string): Promise<{ candlesId: string; candles: number }> {
+/** What the server kept of an uploaded CSV: its id, how many candles, the first and last candle's time (ms). */
+export interface UploadSummary {
+  candlesId: string;
+  candles: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Uploads a CSV of candles (time,open,high,low,close[,volume]); resolves with its summary. A 409 is the
+ * user's upload quota (its message says what to do); a 400 names the bad line under field `csv`.
+ */
+export async function uploadCandles(csv: string): Promise<UploadSummary> {
   const token = await csrfToken();
   const res = await fetch('/api/backtests/candles', {
     method: 'POST',
@@ -119,4 +161,12 @@ export async function uploadCandles(csv: string): Promise<{ candlesId: string; c
   const body = await res.json().catch(() => null);
   if (!res.ok) throw { status: res.status, message: body?.message ?? 'The CSV was refused', errors: body?.errors } as ApiError;
   return body;
+}
+
+/** Deletes an uploaded CSV: true when deleted, false when the server no longer had it (404). */
+export async function deleteUpload(candlesId: string): Promise<boolean> {
+  const res = await request({ url: `/api/backtests/candles/${candlesId}`, method: 'DELETE' });
+  if (!res.error) return true;
+  if (res.error.status === 404) return false;
+  throw res.error;
 }
