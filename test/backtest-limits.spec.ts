@@ -88,6 +88,27 @@ describe('backtest limits over the API', () => {
     expect(main).toBeLessThan(all * 0.3);
   });
 
+  it('lists the user\'s uploads, newest first, with their file names; never another user\'s; a deleted one is gone', async () => {
+    const c = new Client(app.url);
+    await c.signUp('lim-list@example.com');
+    const named = (body: string, name: string) => c.raw('POST', `/api/backtests/candles?name=${encodeURIComponent(name)}`, { body, headers: { 'content-type': 'text/csv' } });
+    const first = await named(csvOf(120), 'first.csv');
+    const second = await named(csvOf(60, T + 86_400), 'second\u0007.csv'); // a control character is dropped
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const list = await c.get('/api/backtests/candles');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([
+      { candlesId: second.body.candlesId, candles: 60, from: (T + 86_400) * 1000, to: (T + 86_400 + 59 * 60) * 1000, name: 'second.csv', bytes: csvOf(60, T + 86_400).length },
+      { candlesId: first.body.candlesId, candles: 120, from: T * 1000, to: (T + 119 * 60) * 1000, name: 'first.csv', bytes: csvOf(120).length },
+    ]);
+    const other = new Client(app.url);
+    await other.signUp('lim-list-other@example.com');
+    expect((await other.get('/api/backtests/candles')).body).toEqual([]);
+    expect((await other.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(404);
+    expect((await c.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(204);
+    expect((await c.get('/api/backtests/candles')).body.map((u: { name: string }) => u.name)).toEqual(['second.csv']);
+  });
+
   it('an upload with the same time twice is refused, naming the line (nothing stored)', async () => {
     const c = new Client(app.url);
     await c.signUp('lim-dup@example.com');

@@ -47,10 +47,29 @@ describe('BacktestPanel', () => {
     if (!file.text) Object.defineProperty(file, 'text', { value: async () => '0,1,2,0.5,1.5\n60000,1.5,2,1,1.8' });
     await userEvent.upload(screen.getByLabelText('Backtest a CSV of candles…'), file);
     await screen.findByTestId('backtest-result');
-    const upload = fetch.mock.calls.find(([u]) => String(u).endsWith('/api/backtests/candles'))!;
+    const upload = fetch.mock.calls.find(([u, init]) => String(u).startsWith('/api/backtests/candles') && init?.method === 'POST')!;
+    expect(String(upload[0])).toBe('/api/backtests/candles?name=candles.csv'); // the file's name goes with it: the list shows it later
     expect(upload[1]!.body).toBe('0,1,2,0.5,1.5\n60000,1.5,2,1,1.8');
     const posted = fetch.mock.calls.find(([u, init]) => String(u).endsWith('/api/backtests') && init?.method === 'POST')!;
     expect(JSON.parse(String(posted[1]!.body)).candles).toBe('c-1');
+  });
+
+  it('lists the uploads already on the server (another visit, another browser), each with Delete', async () => {
+    const fetch = mockFetch({
+      'GET /api/backtests/candles': [
+        { candlesId: 'c-old', candles: 1440, from: Date.UTC(2026, 0, 1), to: Date.UTC(2026, 0, 1, 23, 59), name: 'january.csv', bytes: 50_000 },
+        { candlesId: 'c-nameless', candles: 60, from: Date.UTC(2026, 1, 1), to: Date.UTC(2026, 1, 1, 0, 59), name: null, bytes: 2_000 },
+      ],
+      'DELETE /api/backtests/candles/c-old': { status: 204 },
+    });
+    render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+    const list = await screen.findByRole('list', { name: 'Uploaded candles' });
+    expect(list).toHaveTextContent('january.csv');
+    expect(list).toHaveTextContent('1440 candles');
+    expect(list).toHaveTextContent('Uploaded CSV');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete january.csv' }));
+    expect(await screen.findByText('january.csv deleted.')).toBeInTheDocument();
+    expect(fetch.mock.calls.some(([u, init]) => String(u) === '/api/backtests/candles/c-old' && init?.method === 'DELETE')).toBe(true);
   });
 
   it('shows the field messages of a refused request', async () => {

@@ -18,6 +18,7 @@ import {
   startBacktest,
   startSweep,
   uploadCandles,
+  listUploads,
   waitForBacktest,
   type BacktestDoc,
   type BacktestListItem,
@@ -221,6 +222,16 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
       // the list is a convenience: the runs shown above do not depend on it
     }
   }, []);
+  // the uploads already on the server (earlier visits, other browsers): what "Delete an upload first" needs
+  useEffect(() => {
+    listUploads()
+      .then((list) => {
+        if (!mounted.current) return;
+        setUploads((shown) => [...shown, ...list.filter((u) => !shown.some((s) => s.candlesId === u.candlesId)).map((u) => ({ ...u, name: u.name || 'Uploaded CSV' }))]);
+      })
+      .catch(() => undefined); // a convenience, like the recent list
+  }, []);
+
   useEffect(() => {
     void refreshList();
     const socket = getSocket();
@@ -261,7 +272,7 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
           const text = await source.file.text();
           let up: UploadSummary;
           try {
-            up = await uploadCandles(text);
+            up = await uploadCandles(text, source.file.name);
           } catch (err) {
             const e = err as ApiError;
             throw { ...e, message: `${source.file.name} was not uploaded: ${message(err)}`, errors: undefined } as ApiError;

@@ -144,15 +144,24 @@ export interface UploadSummary {
   candles: number;
   from: number;
   to: number;
+  /** The file's name as uploaded, or null. */
+  name?: string | null;
+}
+
+/** The user's uploads on the server, newest first (from any browser). */
+export async function listUploads(): Promise<UploadSummary[]> {
+  const res = await request<UploadSummary[]>({ url: '/api/backtests/candles' });
+  if (res.error) throw res.error;
+  return res.data;
 }
 
 /**
  * Uploads a CSV of candles (time,open,high,low,close[,volume]); resolves with its summary. A 409 is the
  * user's upload quota (its message says what to do); a 400 names the bad line under field `csv`.
  */
-export async function uploadCandles(csv: string): Promise<UploadSummary> {
+export async function uploadCandles(csv: string, name?: string): Promise<UploadSummary> {
   const token = await csrfToken();
-  const res = await fetch('/api/backtests/candles', {
+  const res = await fetch(`/api/backtests/candles${name ? `?name=${encodeURIComponent(name)}` : ''}`, {
     method: 'POST',
     credentials: 'include',
     headers: { 'Content-Type': 'text/csv', Accept: 'application/json', ...(token ? { 'X-CSRF-Token': token } : {}) },

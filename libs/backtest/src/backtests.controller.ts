@@ -13,6 +13,13 @@ import { BACKTEST_NOT_FOUND } from './domain/backtest.decider';
 import { MAX_UPLOAD_BYTES, type UploadSummary } from './candles/upload.candles';
 import { UploadStoreError } from './candles/upload-store';
 
+/** The file name an upload was given (`?name=`): printable, at most 120 characters, else none. */
+function uploadName(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const name = value.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 120);
+  return name || null;
+}
+
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A user's backtests: request one (202 + id, progress on the socket), list them, read one, cancel one. */
@@ -43,7 +50,7 @@ export class BacktestsController {
     const usage = uploads.usage(ctx.userId);
     const announced = Number(req.headers['content-length']);
     this.backtests.assertUploadRoom(ctx.userId, Number.isFinite(announced) && announced > 0 ? announced : 0, usage); // before reading
-    const session = uploads.begin(ctx.userId);
+    const session = uploads.begin(ctx.userId, uploadName(req.query.name));
     let size = 0;
     try {
       for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -60,6 +67,12 @@ export class BacktestsController {
       if (err instanceof UploadStoreError && err.failure.kind === 'quota') throw this.backtests.uploadQuotaError(err.failure.problem!);
       throw err;
     }
+  }
+
+  /** The user's uploads, newest first: {candlesId, candles, from, to, name, bytes}. */
+  @Get('candles')
+  listUploads(@Ctx() ctx: CommandContext) {
+    return this.backtests.uploads.list(ctx.userId);
   }
 
   /** Deletes one of the user's uploads: 204; 404 when unknown or another user's. */

@@ -34,15 +34,28 @@ export class CandleCache {
       CREATE TABLE IF NOT EXISTS upload_sizes (
         exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (exchange, market, symbol)) WITHOUT ROWID;
     `);
-    // the rows of an upload, so that a sweep's cap does not count them on the request thread (files made before: null, counted)
-    const columns = this.db.prepare('PRAGMA table_info(upload_sizes)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'rows')) {
+    // an upload's rows (a sweep's cap does not count them on the request thread), its file's name and
+    // when it was stored (the upload list); files stored before these columns: null (rows then counted)
+    const columns = (this.db.prepare('PRAGMA table_info(upload_sizes)').all() as Array<{ name: string }>).map((c) => c.name);
+    for (const [name, type] of [['rows', 'INTEGER'], ['name', 'TEXT'], ['created', 'INTEGER']]) {
+      if (columns.includes(name)) continue;
       try {
-        this.db.exec('ALTER TABLE upload_sizes ADD COLUMN rows INTEGER');
+        this.db.exec(`ALTER TABLE upload_sizes ADD COLUMN ${name} ${type}`);
       } catch (err) {
         if (!/duplicate column/i.test((err as Error).message)) throw err; // another connection added it first
       }
     }
+  }
+
+  /** The uploads of a user (exchange 'upload', market = user id), newest first. */
+  uploadList(exchange: string, market: string): Array<{ symbol: string; from: number; to: number; bytes: number; rows: number | null; name: string | null; created: number | null }> {
+    return this.db
+      .prepare(
+        `SELECT s.symbol AS symbol, MIN(r.range_from) AS "from", MAX(r.range_to) AS "to", s.bytes AS bytes, s.rows AS rows, s.name AS name, s.created AS created
+         FROM upload_sizes s JOIN candle_ranges r ON r.exchange = s.exchange AND r.market = s.market AND r.symbol = s.symbol
+         WHERE s.exchange = ? AND s.market = ? GROUP BY s.symbol ORDER BY s.created DESC, s.symbol`,
+      )
+      .all(exchange, market) as ReturnType<CandleCache['uploadList']>;
   }
 
   /** Fetched ranges [from, to) of a key, merged and sorted. */
@@ -133,12 +146,14 @@ export class CandleCache {
    * at a time, one transaction each, yielding to the event loop between. A failed step removes it all.
    * The key is new (an upload's random id), and it is handed to no one before this resolves.
    */
-  async storeSizedInSteps(k: CacheKey, from: number, to: number, candles: readonly Candle[], bytes: number, check?: () => void, chunk = STEP_ROWS): Promise<void> {
+  async storeSizedInSteps(k: CacheKey, from: number, to: number, candles: readonly Candle[], bytes: number, check?: () => void, chunk = STEP_ROWS, name: string | null = null): Promise<void> {
     this.db
       .transaction(() => {
         check?.();
         this.store(k, from, to, []);
-        this.db.prepare('INSERT OR REPLACE INTO upload_sizes (exchange, market, symbol, bytes, rows) VALUES (?,?,?,?,?)').run(k.exchange, k.market, k.symbol, bytes, candles.length);
+        this.db
+          .prepare('INSERT OR REPLACE INTO upload_sizes (exchange, market, symbol, bytes, rows, name, created) VALUES (?,?,?,?,?,?,?)')
+          .run(k.exchange, k.market, k.symbol, bytes, candles.length, name, Date.now());
       })
       .immediate(); // BEGIN IMMEDIATE: the check and the record under one write lock, whichever connection writes
     const insert = this.db.prepare(

@@ -13,8 +13,11 @@ import { workerEntry } from '../jobs/worker-entry';
 export interface UploadSummary {
   candlesId: string;
   candles: number;
+  /** The first candle's time and the last's, ms. */
   from: number;
   to: number;
+  /** The file's name, as the uploader gave it (`?name=`), or null. */
+  name: string | null;
 }
 
 /** A user's upload quota (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES). */
@@ -24,7 +27,7 @@ export interface UploadLimits {
 }
 
 export type UploadStoreRequest =
-  | { op: 'begin'; req: number; userId: string }
+  | { op: 'begin'; req: number; userId: string; name: string | null }
   | { op: 'chunk'; req: number; chunk: Uint8Array }
   | { op: 'end'; req: number; bytes: number; limits: UploadLimits }
   | { op: 'abort'; req: number }
@@ -66,7 +69,7 @@ export class UploadStore {
     private readonly nice = 10,
   ) {}
 
-  begin(userId: string): UploadSession {
+  begin(userId: string, name: string | null = null): UploadSession {
     const req = ++this.seq;
     let failed = false;
     const result = this.expect(req).catch((err: Error) => {
@@ -74,7 +77,7 @@ export class UploadStore {
       throw err;
     });
     result.catch(() => undefined); // read by `end`; a refusal before it must not be an unhandled rejection
-    this.post({ op: 'begin', req, userId });
+    this.post({ op: 'begin', req, userId, name });
     return {
       get failed() {
         return failed;

@@ -21,6 +21,7 @@ const cache = new CandleCache(path);
 
 interface Upload {
   userId: string;
+  name: string | null;
   parser: CandleCsvParser;
   decoder: StringDecoder;
   failed: boolean;
@@ -57,8 +58,8 @@ async function store(up: Upload, bytes: number, limits: UploadLimits): Promise<U
     const usage = cache.usage('upload', up.userId);
     const problem = uploadQuotaProblem({ files: usage.keys, bytes: usage.bytes }, limits, bytes);
     if (problem) throw new QuotaProblem(problem);
-  });
-  return { candlesId, candles: candles.length, from, to };
+  }, undefined, up.name);
+  return { candlesId, candles: candles.length, from, to, name: up.name };
 }
 
 /** The upload's candles in time order, as shared columns (the job pool's workers read them without a copy). */
@@ -74,7 +75,7 @@ parentPort!.on('message', async (m: UploadStoreRequest) => {
   try {
     switch (m.op) {
       case 'begin':
-        uploads.set(m.req, { userId: m.userId, parser: new CandleCsvParser(), decoder: new StringDecoder('utf8'), failed: false });
+        uploads.set(m.req, { userId: m.userId, name: m.name, parser: new CandleCsvParser(), decoder: new StringDecoder('utf8'), failed: false });
         return;
       case 'chunk': {
         const up = uploads.get(m.req);

@@ -5,7 +5,7 @@
  */
 import type { CandleSeries } from '../domain/candle';
 import type { CandleCache, CacheKey } from './candle-cache';
-import type { UploadLimits, UploadSession, UploadStore } from './upload-store';
+import type { UploadLimits, UploadSession, UploadStore, UploadSummary } from './upload-store';
 export type { UploadLimits, UploadSummary } from './upload-store';
 
 /** Largest CSV upload (a year of 1-minute candles is about 30 MB; 30 days about 2.5 MB). */
@@ -42,8 +42,20 @@ export class CandleUploads {
    * (`CandleCsvParser`: errors name the line), and `end` stores them there with the CSV's size; the
    * quota (`limits`) is checked in the same write transaction, so no other upload passes it meanwhile.
    */
-  begin(userId: string): UploadSession {
-    return this.store.begin(userId);
+  begin(userId: string, name: string | null = null): UploadSession {
+    return this.store.begin(userId, name);
+  }
+
+  /** The user's uploads, newest first, with the size of the CSV each came from. */
+  list(userId: string): Array<UploadSummary & { bytes: number }> {
+    return this.cache.uploadList('upload', userId).map((u) => ({
+      candlesId: u.symbol,
+      candles: u.rows ?? this.cache.count(uploadKey(userId, u.symbol)),
+      from: u.from,
+      to: u.to - 1, // stored as [from, last + 1)
+      name: u.name,
+      bytes: u.bytes,
+    }));
   }
 
   /** Deletes the user's upload (frees its room in the quota at once; its rows in steps); false when unknown or another user's. */
