@@ -68,6 +68,7 @@ export interface PhaseFigures {
   /** The victim's small sweeps, request → done push, ms. */
   sweeps: number[];
   sweepMedian: number;
+  sweepP90: number;
 }
 
 export interface FloodFigures {
@@ -184,6 +185,7 @@ async function victimPhase(url: string, victim: { c: LightClient; socket: Socket
     commands: commands.length,
     sweeps,
     sweepMedian: percentile(sweeps, 50),
+    sweepP90: percentile(sweeps, 90),
   };
 }
 
@@ -309,6 +311,9 @@ export function floodFigures(r: FloodFigures): Figure[] {
     { name: `flood (${who}): victim 2-combination sweep, median idle (${r.idle.sweeps.length} sweeps)`, value: round(r.idle.sweepMedian, 0), unit: 'ms' },
     { name: `flood (${who}): victim 2-combination sweep, median under flood (${r.flood.sweeps.length} sweeps, max ${round(Math.max(...r.flood.sweeps), 0)} ms)`, value: round(r.flood.sweepMedian, 0), unit: 'ms' },
     { name: `flood (${who}): victim sweep, flood ÷ idle (median)`, value: round(r.flood.sweepMedian / r.idle.sweepMedian, 2), unit: '×', aim: '≤ 2' },
+    { name: `flood (${who}): victim 2-combination sweep, p90 idle (max ${round(Math.max(...r.idle.sweeps), 0)} ms)`, value: round(r.idle.sweepP90, 0), unit: 'ms' },
+    { name: `flood (${who}): victim 2-combination sweep, p90 under flood`, value: round(r.flood.sweepP90, 0), unit: 'ms' },
+    { name: `flood (${who}): victim sweep, flood ÷ idle (p90)`, value: round(r.flood.sweepP90 / r.idle.sweepP90, 2), unit: '×', aim: '≤ 2' },
     { name: `flood (${who}): attacker uploads (p50 ${round(r.attacker.uploadMsP50, 0)} ms, max ${round(r.attacker.uploadMsMax, 0)} ms), jobs accepted, 429s`, value: r.attacker.uploads, unit: `uploads, ${r.attacker.accepted} jobs, ${r.attacker.refused429} × 429${r.attacker.errors.length ? `, errors: ${r.attacker.errors.slice(0, 3).join('; ')}` : ''}` },
   ];
 }

@@ -5,9 +5,10 @@
  * over and over. Idle is measured first, in the same run, on the same process (bench/flood.bench.ts).
  *
  * What this asserts is what a user would notice, robust on a loaded 2-core CI: the server never stalls
- * (no /api/health answer over 2 s, where the issue found 4.5–19.5 s; the slowest measured here is about
- * 0.6 s, and a loaded CI machine moves it; the victim's commands all answer) and the victim's work is not starved
- * (every one of its small sweeps finishes, each within 30 s). The aims themselves (health p99 ≤ 250 ms,
+ * (no /api/health answer over 2 s, where the issue found 4.5–19.5 s; the victim's commands all answer),
+ * the victim's work is not starved (every one of its small sweeps finishes, each within 30 s), and it is
+ * not slowed past 5× its idle (p99 of commands, median of sweeps: a guard, 38–60× and 11–18× before the
+ * work left the request thread). The aims themselves (health p99 ≤ 250 ms,
  * the victim's command p99 and sweep within 2× idle) are speed goals: measured in `npm run bench`
  * (BENCH_ONLY=flood) and recorded in BENCHMARKS.md, never in a timed test. The figures are printed.
  * Needs the built server (`npm run build:server`; `npm test` builds it).
@@ -31,5 +32,10 @@ describe('one person floods backtests, sweeps and uploads at the limits; another
     // not starved: commands answered (a failed one throws in floodRun), sweeps finished
     expect(r.flood.commands).toBeGreaterThan(0);
     expect(r.flood.sweeps.length).toBeGreaterThan(0);
+    // not slowed much, against idle in the same run: a guard with room for a loaded CI machine, not the
+    // aim (2×, met in the bench: 1.0–1.5× for commands, 1.1–1.3× for sweeps). Before the uploads left the
+    // request thread and the pool got its short-job worker and niced workers: 38–60× and 11–18×.
+    expect(r.flood.commandP99 / r.idle.commandP99).toBeLessThan(5);
+    expect(r.flood.sweepMedian / r.idle.sweepMedian).toBeLessThan(5);
   });
 });
