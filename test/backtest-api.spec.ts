@@ -129,7 +129,7 @@ describe('backtests over the API', () => {
     const up = await c.raw('POST', '/api/backtests/candles', { body: rows.join('\n'), headers: { 'content-type': 'text/csv' } });
     expect(up.status).toBe(201);
     const upload = JSON.parse(up.text);
-    expect(upload).toEqual({ candlesId: expect.any(String), candles: 60, from: T, to: T + 59 * 60_000 });
+    expect(upload).toEqual({ candlesId: expect.any(String), candles: 60, from: T, to: T + 59 * 60_000, name: null });
     // Kucoin spot: fees in quote (Binance spot takes a buy's fee in the coin on the venue-faithful paper exchange)
     const res = await c.post('/api/backtests', { ...BOT, exchange: 'Kucoin', numOfOrders: 3, candles: upload.candlesId });
     expect(res.status).toBe(202);
