@@ -34,10 +34,11 @@ export class CandleCache {
       CREATE TABLE IF NOT EXISTS upload_sizes (
         exchange TEXT NOT NULL, market TEXT NOT NULL, symbol TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (exchange, market, symbol)) WITHOUT ROWID;
     `);
-    // an upload's rows (a sweep's cap does not count them on the request thread), its file's name and
-    // when it was stored (the upload list); files stored before these columns: null (rows then counted)
+    // an upload's rows (a sweep's cap does not count them on the request thread), its file's name, when
+    // it was stored (the upload list), and `pending` (1 while its rows are written: not listed, and
+    // removed if a crash left it so); files stored before these columns: null (rows then counted)
     const columns = (this.db.prepare('PRAGMA table_info(upload_sizes)').all() as Array<{ name: string }>).map((c) => c.name);
-    for (const [name, type] of [['rows', 'INTEGER'], ['name', 'TEXT'], ['created', 'INTEGER']]) {
+    for (const [name, type] of [['rows', 'INTEGER'], ['name', 'TEXT'], ['created', 'INTEGER'], ['pending', 'INTEGER']]) {
       if (columns.includes(name)) continue;
       try {
         this.db.exec(`ALTER TABLE upload_sizes ADD COLUMN ${name} ${type}`);
@@ -53,7 +54,7 @@ export class CandleCache {
       .prepare(
         `SELECT s.symbol AS symbol, MIN(r.range_from) AS "from", MAX(r.range_to) AS "to", s.bytes AS bytes, s.rows AS rows, s.name AS name, s.created AS created
          FROM upload_sizes s JOIN candle_ranges r ON r.exchange = s.exchange AND r.market = s.market AND r.symbol = s.symbol
-         WHERE s.exchange = ? AND s.market = ? GROUP BY s.symbol ORDER BY s.created DESC, s.symbol`,
+         WHERE s.exchange = ? AND s.market = ? AND s.pending IS NULL GROUP BY s.symbol ORDER BY s.created DESC, s.symbol`,
       )
       .all(exchange, market) as ReturnType<CandleCache['uploadList']>;
   }
@@ -152,7 +153,7 @@ export class CandleCache {
         check?.();
         this.store(k, from, to, []);
         this.db
-          .prepare('INSERT OR REPLACE INTO upload_sizes (exchange, market, symbol, bytes, rows, name, created) VALUES (?,?,?,?,?,?,?)')
+          .prepare('INSERT OR REPLACE INTO upload_sizes (exchange, market, symbol, bytes, rows, name, created, pending) VALUES (?,?,?,?,?,?,?,1)')
           .run(k.exchange, k.market, k.symbol, bytes, candles.length, name, Date.now());
       })
       .immediate(); // BEGIN IMMEDIATE: the check and the record under one write lock, whichever connection writes
@@ -166,6 +167,7 @@ export class CandleCache {
           for (const c of candles.slice(i, i + chunk)) insert.run(k.exchange, k.market, k.symbol, k.timeframe, c.time, c.open, c.high, c.low, c.close, c.volume ?? null);
         })();
       }
+      this.db.prepare('UPDATE upload_sizes SET pending = NULL WHERE exchange=? AND market=? AND symbol=?').run(k.exchange, k.market, k.symbol);
     } catch (err) {
       await this.removeInSteps(k);
       throw err;
@@ -211,6 +213,15 @@ export class CandleCache {
       await yieldToEventLoop();
     }
     return had;
+  }
+
+  /**
+   * Uploads still being written after `olderThanMs` (a crash or kill -9 stopped their writer): their keys,
+   * for `removeInSteps`. Younger ones may be another process's upload in progress.
+   */
+  stalePending(olderThanMs: number, now = Date.now()): CacheKey[] {
+    const rows = this.db.prepare('SELECT exchange, market, symbol FROM upload_sizes WHERE pending = 1 AND (created IS NULL OR created < ?)').all(now - olderThanMs) as Array<{ exchange: string; market: string; symbol: string }>;
+    return rows.map((r) => ({ ...r, timeframe: 'csv' }));
   }
 
   /** Removes a key's candles, ranges and recorded size; false when it held nothing. */

@@ -18,6 +18,11 @@ import type { UploadFailure, UploadStoreRequest } from './upload-store';
 const { path, nice } = workerData as { path: string; nice: number };
 if (nice > 0) niceCurrentThread(nice);
 const cache = new CandleCache(path);
+/** An upload a crash left half written (no one was given its id) is removed when the store starts. */
+const STALE_PENDING_MS = 10 * 60_000;
+void (async () => {
+  for (const k of cache.stalePending(STALE_PENDING_MS)) await cache.removeInSteps(k);
+})().catch(() => undefined);
 
 interface Upload {
   userId: string;
