@@ -53,5 +53,8 @@ describe('risk settings, decision by decision', () => {
     const moved = reanchorBook(withRest(0.04), c, rules, 110);
     expect(moved.position).toEqual(withRest(0.04).position); // the dust rides along: the next take-profit sells it
     expect(() => reanchorBook(withRest(0.05), c, rules, 110)).toThrow('holds a position');
+    // with trailing too, dust that a restarted book carries (a take-profit record, nothing to sell) does not stop follow
+    const trailing = { ...c, trailingDeviation: 1 };
+    expect(decidePrice(trailing, rules, { ...withRest(0.0009), tp: { seq: 1, amount: 0.0009 } }, 110, null)).toEqual({ type: 'reanchor', from: 100, to: 110 });
   });
 });

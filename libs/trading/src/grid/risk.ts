@@ -78,7 +78,8 @@ export function activeOrders(config: GridConfig, rules: MarketRules, state: Grid
 
 /** Trailing: where the take-profit level is now (null: nothing to sell). */
 export function trailingActivation(config: GridConfig, rules: MarketRules, state: GridState): number | null {
-  if (!positiveNumber(config.trailingDeviation) || !state.tp || state.position.amount <= 0) return null;
+  // (dust carried by a restarted book has a take-profit record but nothing a sell could take)
+  if (!positiveNumber(config.trailingDeviation) || !state.tp || floorToStep(state.position.amount, rules.amountStep) <= 0) return null;
   return takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep);
 }
 
