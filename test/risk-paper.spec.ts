@@ -222,6 +222,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     const { c, uid } = await user('liquidation@example.com');
     const id = await startBot(c, uid, {
       exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures', leverage: 50, numOfOrders: 3, orderSize: '0.01', interval: 2000, entryPrice: 60000, takeProfit: 1,
+      confirmAboveMarket: true, // the shared feed is at 56000 since the stop-loss story: the entry is above the market (issue 29)
     });
     const d = await until('refused', async () => {
       const x = await details(c, id);

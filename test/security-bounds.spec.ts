@@ -35,7 +35,7 @@ describe('security: numeric bounds of a bot (pure rules, shared with the dashboa
 
   it('sane grids pass, including the smallest and largest allowed values', () => {
     expect(numericBoundProblems({ numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 })).toEqual([]);
-    expect(numericBoundProblems({ numOfOrders: 99, orderSize: 0.00000001, interval: 0.00000001, entryPrice: 0.001, takeProfit: 1000, leverage: 125 })).toEqual([]);
+    expect(numericBoundProblems({ numOfOrders: 99, orderSize: 0.00000001, interval: 0.00000001, entryPrice: 0.001, takeProfit: 100, leverage: 125 })).toEqual([]);
     expect(numericBoundProblems({ numOfOrders: 1, orderSize: 1_000_000, interval: 999_999_999, entryPrice: 1_000_000_000, takeProfit: 0.5 })).toEqual([]);
     expect(numericBoundProblems({ entryPrice: Infinity })).toEqual([{ field: 'entryPrice', message: 'entryPrice must be a finite number' }]);
   });

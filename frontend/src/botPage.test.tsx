@@ -20,6 +20,7 @@ const summary = (over: Partial<BotSummary> = {}): BotSummary => ({
   ],
   takeProfit: null,
   position: 0,
+  dust: 0,
   averageEntry: null,
   lastPrice: 101.25,
   unrealisedPnl: 0,
@@ -96,6 +97,23 @@ describe('bot page: figures, orders, live', () => {
     act(() => fake.socket.push('bot:activity', { id: 'other', type: 'CycleCompleted' }));
     await new Promise((r) => setTimeout(r, 50));
     expect(figure('realised')).toHaveTextContent('+2.80 USDT');
+  });
+
+  it('shows dust apart from the position: a rest below the market\'s minimum order after a cycle (issue 29)', async () => {
+    const bot = makeBot({ id: 'b3', symbol: 'LINKUSDT', botstatus: true, state: 'running', pid: 7 });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [bot], 'GET /api/bots/b3/summary': summary({ position: 0, dust: 0.009, cyclesCompleted: 1 }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/b3', { user: USER });
+    await waitFor(() => expect(figure('dust')).toHaveTextContent('0.009 LINK'), { timeout: 5000 });
+    expect(figure('position')).toHaveTextContent('0 LINK');
+    expect(figure('dust').parentElement).toHaveAttribute('title', 'Left after a cycle, below the market’s minimum order: not counted as a position; the next take-profit sells it along');
+  });
+
+  it('shows no dust figure when nothing is left', async () => {
+    const bot = makeBot({ id: 'b4', botstatus: true, state: 'running', pid: 7 });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [bot], 'GET /api/bots/b4/summary': summary(), 'GET /api/bots-overview': [] });
+    renderApp('/bots/b4', { user: USER });
+    await waitFor(() => expect(figure('position')).toHaveTextContent('0 BTC'), { timeout: 5000 });
+    expect(screen.queryByTestId('figure-dust')).toBeNull();
   });
 
   it('says the last error in words, with a link to the Security page when the key is missing', async () => {

@@ -3,6 +3,9 @@
  * form uses, with the server's schema inside. Each rule, each message.
  */
 import {
+  aboveMarket,
+  aboveMarketError,
+  aboveMarketMessage,
   botFieldErrors,
   ladderCostOf,
   ladderPreview,
@@ -47,7 +50,7 @@ describe('field rules: the server schema, in the form\'s words', () => {
     ['numOfOrders', '0', 'Grid size must be a number greater than 0'],
     ['numOfOrders', '.5', 'Grid size must be a whole number'],
     ['orderSize', '', 'Order size is required'],
-    ['orderSize', '99999', 'Order size must be at most 4 characters'],
+    ['orderSize', '1234567890123', 'Order size must be at most 12 characters'],
     ['orderSize', '0', 'Order size must be a number greater than 0'],
     ['interval', '', 'Price interval is required'],
     ['interval', '12345678901', 'Price interval must be at most 10 characters'],
@@ -130,6 +133,42 @@ describe('market rules', () => {
       /^The ladder costs [0-9.e+]+ USDT, more than the 10000 USDT available$/,
     );
     expect(marketFieldErrors(grid, market, 539.99).numOfOrders).toBe('The ladder costs 540 USDT, more than the 539.99 USDT available');
+  });
+});
+
+describe('issue 29: order size by the market\'s step, the entry against the market, the take-profit ceiling', () => {
+  const btc = { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001 };
+  const btcGrid: GridNumbers = { entryPrice: 95000, numOfOrders: 5, orderSize: 0.001, interval: 100, takeProfit: 1, leverage: 1 };
+
+  it('0.001 BTC (5 characters, the spec\'s 4 would cut it to 0.00) passes the form and the server where the market\'s step allows it', () => {
+    expect(botFieldErrors({ ...valid, orderSize: '0.001' })).toEqual({});
+    expect(botFieldErrors({ ...valid, orderSize: '0.00001' })).toEqual({});
+    expect(parseCreateBot({ ...valid, botType: 'Spot', orderSize: '0.001' }).config.orderSize).toBe(0.001);
+    expect(marketFieldErrors(btcGrid, btc)).toEqual({});
+    // the market's step is the rule: off it, below its minimum value
+    expect(marketFieldErrors({ ...btcGrid, orderSize: 0.000015 }, btc).orderSize).toBe("Order size must be a multiple of 0.00001 (the market's amount step)");
+    expect(marketFieldErrors({ ...btcGrid, orderSize: 0.00005 }, btc).orderSize).toBe("The lowest order is worth 4.73 USDT, below the market's minimum order value of 5 USDT");
+  });
+
+  it('an entry more than 0.5 % above the market: which rungs fill at once, how much, at what cost; within 0.5 % nothing', () => {
+    const big: GridNumbers = { entryPrice: 190000, numOfOrders: 5, orderSize: 0.01, interval: 500, takeProfit: 1, leverage: 1 };
+    const a = aboveMarket(big, 95447, 0.001)!;
+    expect(a).toEqual({ price: 95447, percent: 99.06, rungs: 5, of: 5, amount: 0.05, cost: 4772.35, fee: 4.77235 });
+    expect(aboveMarketMessage(a, 'BTC')).toBe(
+      'The entry price is 99.06 % above the current price of 95,447.00 USDT: 5 of the 5 buy orders (0.05 BTC) would fill at once as taker orders, for about 4,772.35 USDT plus 4.77 USDT taker fee',
+    );
+    expect(aboveMarketError(a, 'BTC')).toBe(`${aboveMarketMessage(a, 'BTC')}. To place them anyway, confirm it (confirmAboveMarket: true).`);
+    expect(aboveMarket({ ...big, entryPrice: 95924 }, 95447)).toBeNull(); // 0.4998 %: the tolerance
+    expect(aboveMarket({ ...big, entryPrice: 95925 }, 95447)).toMatchObject({ rungs: 1, amount: 0.01, fee: 0 }); // 0.5008 %: one rung at once
+    expect(aboveMarket({ ...big, entryPrice: 94000 }, 95447)).toBeNull(); // below the market
+    expect(aboveMarket(big, null)).toBeNull(); // no price known: not judged
+  });
+
+  it('a take-profit above 100 % is refused by the form and the server, in words', () => {
+    const message = 'Take profit must be at most 100 %: above it the price would have to more than double before the first sale';
+    expect(botFieldErrors({ ...valid, takeProfit: '500' })).toEqual({ takeProfit: message });
+    expect(botFieldErrors({ ...valid, takeProfit: '100' })).toEqual({});
+    expect(refusal(() => parseCreateBot({ ...valid, botType: 'Spot', takeProfit: 500 }))).toEqual([{ field: 'takeProfit', message: message.replace('Take profit', 'takeProfit') }]);
   });
 });
 

@@ -131,17 +131,96 @@ describe('bot form: validation, price, cost', () => {
     await waitFor(() => expect(cards()).toHaveLength(1));
   });
 
-  it('field lengths follow the spec (grid size 1 to 2 characters, order size 1 to 4)', async () => {
+  it('field lengths follow the spec (grid size 1 to 2 characters); order size up to 12, the market\'s amount step decides (issue 29)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
     await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
     const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
     expect(f.getByLabelText('Grid size')).toHaveAttribute('maxLength', '2');
-    expect(f.getByLabelText('Order size')).toHaveAttribute('maxLength', '4');
+    expect(f.getByLabelText('Order size')).toHaveAttribute('maxLength', '12');
     expect(f.getByLabelText('Entry Price')).toHaveAttribute('maxLength', '10');
     await userEvent.type(f.getByLabelText('Grid size'), '0');
     await userEvent.tab();
     expect(f.getByText('Grid size must be a number greater than 0')).toBeInTheDocument();
+  });
+
+  const btcRoutes = {
+    ...exchangeRoutes,
+    'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 100000, available: 100000 }],
+    'GET /api/priceSpot': 95447,
+    'GET /api/market-rules': { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
+  };
+  async function openBtcForm() {
+    const fetch = routesWith([], { ...btcRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n2', ...JSON.parse(String(init.body)) }) }) });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('95447'));
+    return { f, fetch };
+  }
+
+  it('order size 0.001 BTC is accepted where the market\'s amount step (0.00001) allows it; off the step it is refused (issue 29)', async () => {
+    const { f } = await openBtcForm();
+    await userEvent.type(f.getByLabelText('Grid size'), '3');
+    await userEvent.type(f.getByLabelText('Order size'), '0.001');
+    expect(f.getByLabelText('Order size')).toHaveValue('0.001');
+    await waitFor(() => expect(f.getByLabelText('Order size')).toHaveAccessibleDescription('Coins per order, in steps of 0.00001'));
+    await userEvent.type(f.getByLabelText('Price interval'), '100');
+    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    // 0.001 × (95447 + 95347 + 95247)
+    expect(f.getByTestId('total-cost')).toHaveTextContent('286.04 USDT');
+    expect(f.getByRole('button', { name: 'Save' })).toBeEnabled();
+    await userEvent.clear(f.getByLabelText('Order size'));
+    await userEvent.type(f.getByLabelText('Order size'), '0.000015');
+    await userEvent.tab();
+    expect(f.getByText("Order size must be a multiple of 0.00001 (the market's amount step)")).toBeInTheDocument();
+    expect(f.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+
+  it('an entry price above the market warns with the numbers and Save waits for the confirmation, which the request carries (issue 29)', async () => {
+    const { f, fetch } = await openBtcForm();
+    await userEvent.clear(f.getByLabelText('Entry Price'));
+    await userEvent.type(f.getByLabelText('Entry Price'), '190000');
+    await userEvent.type(f.getByLabelText('Grid size'), '5');
+    await userEvent.type(f.getByLabelText('Order size'), '0.01');
+    await userEvent.type(f.getByLabelText('Price interval'), '500');
+    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    const warning = f.getByTestId('above-market-warning');
+    // every rung (190000 … 188000) is above 95447: 0.05 BTC at about 95447 = 4772.35 USDT, taker fee 0.1 %
+    expect(warning).toHaveTextContent(
+      'The entry price is 99.06 % above the current price of 95,447.00 USDT: 5 of the 5 buy orders (0.05 BTC) would fill at once as taker orders, for about 4,772.35 USDT plus 4.77 USDT taker fee.',
+    );
+    const save = f.getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    const confirm = within(warning).getByRole('checkbox', { name: 'I understand: these orders buy at once at the market price' });
+    expect(confirm).not.toBeChecked();
+    await userEvent.click(confirm);
+    expect(save).toBeEnabled();
+    // a change of the ladder asks again
+    await userEvent.clear(f.getByLabelText('Entry Price'));
+    await userEvent.type(f.getByLabelText('Entry Price'), '96000');
+    // 96000 and 95500 are at or above 95447: 0.58 % above, two rungs buy at once
+    expect(f.getByTestId('above-market-warning')).toHaveTextContent('0.58 % above the current price of 95,447.00 USDT: 2 of the 5 buy orders (0.02 BTC) would fill at once as taker orders, for about 1,908.94 USDT plus 1.91 USDT taker fee.');
+    expect(save).toBeDisabled();
+    await userEvent.click(within(f.getByTestId('above-market-warning')).getByRole('checkbox'));
+    await userEvent.click(save);
+    expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots' && i?.method === 'POST')!;
+    expect(JSON.parse(String(call[1]!.body))).toMatchObject({ entryPrice: 96000, confirmAboveMarket: true });
+  });
+
+  it('an entry within 0.5 % above the market (the pre-filled price that moved) asks nothing', async () => {
+    const { f } = await openBtcForm();
+    await userEvent.clear(f.getByLabelText('Entry Price'));
+    await userEvent.type(f.getByLabelText('Entry Price'), '95900'); // 0.47 % above
+    await userEvent.type(f.getByLabelText('Grid size'), '5');
+    await userEvent.type(f.getByLabelText('Order size'), '0.01');
+    await userEvent.type(f.getByLabelText('Price interval'), '500');
+    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    expect(f.queryByTestId('above-market-warning')).toBeNull();
+    expect(f.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
 
   it('futures: leverage as Nx divides the cost; minimum hint 60 USDT', async () => {

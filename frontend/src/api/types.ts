@@ -62,6 +62,8 @@ export interface CreateBotBody {
   botType: BotType;
   pid: -1;
   leverage?: number;
+  /** Issue 29: the trader confirmed an entry more than 0.5 % above the market (not stored). */
+  confirmAboveMarket?: boolean;
 }
 
 export interface EditBotBody {
@@ -72,6 +74,8 @@ export interface EditBotBody {
   entryPrice: number;
   takeProfit: number;
   leverage?: number;
+  /** Issue 29: the trader confirmed an entry more than 0.5 % above the market (not stored). */
+  confirmAboveMarket?: boolean;
 }
 
 /** The phase a bot is in, from `state` when the server sends it, else from the status flag. */

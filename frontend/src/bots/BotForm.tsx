@@ -1,5 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
+  ABOVE_MARKET_CONFIRM_LABEL,
+  aboveMarket,
+  aboveMarketMessage,
   botFieldErrors,
   ladderCostOf,
   marketFieldErrors,
@@ -27,6 +30,9 @@ import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
+
+/** A market step as a trader reads it: 0.00001, not 1e-5. */
+const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
 
@@ -136,7 +142,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
     [grid, rules, available, fieldErrors],
   );
-  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean);
+  // Issue 29 finding 3: an entry more than 0.5 % above the current price buys rungs at once; Save needs a confirmation.
+  const above = useMemo(() => (ladder && !errors.entryPrice ? aboveMarket(ladder, price, rules?.takerFee ?? 0) : null), [ladder, errors.entryPrice, price, rules?.takerFee]);
+  const aboveKey = above ? `${values.entryPrice}|${above.rungs}|${above.amount}` : null;
+  const [confirmedAbove, setConfirmedAbove] = useState<string | null>(null);
+  const needsConfirm = above !== null && confirmedAbove !== aboveKey;
+  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean) || needsConfirm;
   const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
   const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
   const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
@@ -156,6 +167,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       takeProfit: Number(values.takeProfit),
       ...(futures && leverage ? { leverage } : {}),
       ...advancedBody(advanced, advancedBefore),
+      ...(above ? { confirmAboveMarket: true } : {}),
     };
     dispatch(ui.showSpinner());
     if (bot) {
@@ -257,7 +269,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <Field id={`${idp}-entry`} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
         <Field id={`${idp}-orders`} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
-        <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={4} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint="Coins per order" />
+        <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
         <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
@@ -270,6 +282,15 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         ) : null}
       </div>
 
+      {above ? (
+        <div className="form-warning" role="alert" data-testid="above-market-warning">
+          <p>{aboveMarketMessage(above, values.symbol.replace(/USDT$|USDC$/, ''))}.</p>
+          <label className="checkbox">
+            <input type="checkbox" name="confirmAboveMarket" checked={!needsConfirm} onChange={(e) => setConfirmedAbove(e.target.checked ? aboveKey : null)} />{' '}
+            {ABOVE_MARKET_CONFIRM_LABEL}
+          </label>
+        </div>
+      ) : null}
       <div className="cost" aria-live="polite">
         <div>
           <span className="cost__label">Total cost</span>

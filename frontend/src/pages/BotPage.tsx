@@ -155,6 +155,9 @@ function LastError({ message, at }: { message: string; at: number | null }) {
   );
 }
 
+/** The hint of the Dust figure (docs/risk.md, "Dust"). */
+export const DUST_HINT = 'Left after a cycle, below the market’s minimum order: not counted as a position; the next take-profit sells it along';
+
 /** The bot's figures; `data-testid`s name them for the tests. */
 export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSummary | undefined; running: boolean }) {
   const runtime = useTicking(summary?.runtimeSeconds, running);
@@ -163,6 +166,8 @@ export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSumma
   const items: Array<{ key: string; label: string; value: string; tone?: string; hint?: string }> = [
     { key: 'price', label: 'Last price', value: summary?.lastPrice != null ? `${usdt(summary.lastPrice)}` : '—' },
     { key: 'position', label: 'Position', value: summary ? `${compact(summary.position)} ${base}` : '—' },
+    // issue 29 finding 7: a rest below the market's minimum order (a fee taken in the coin) is shown, not counted
+    ...(summary && summary.dust > 0 ? [{ key: 'dust', label: 'Dust', value: `${compact(summary.dust)} ${base}`, hint: DUST_HINT }] : []),
     { key: 'average-entry', label: 'Average entry', value: summary?.averageEntry != null ? usdt(summary.averageEntry) : '—' },
     { key: 'unrealised', label: 'Unrealised P&L', value: summary ? `${signedUsdt(summary.unrealisedPnl)} USDT` : '—', tone: tone(summary?.unrealisedPnl), hint: 'position × (price − average entry), before the fees of the sale' },
     { key: 'realised', label: 'Realised P&L', value: summary ? `${signedUsdt(summary.realisedPnl)} USDT` : '—', tone: tone(summary?.realisedPnl) },

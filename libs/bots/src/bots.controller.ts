@@ -120,7 +120,7 @@ export class BotsController {
     return idempotently(this.idempotency, req, 'BotsController.create', async () => {
       const input = parseCreateBot(merged(body, query));
       assertSameUser(ctx.userId, input.userId);
-      await this.market.assert(ctx, input.botType, input.config.symbol, input.config);
+      await this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket });
       // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
       // crash) finds the bot it created instead of creating a second.
       const id = idempotentIdOf(req) ?? randomUUID();
@@ -159,7 +159,7 @@ export class BotsController {
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;
       const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale };
-      await this.market.assert(ctx, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage });
+      await this.market.assert(ctx, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage }, { confirmAboveMarket: input.confirmAboveMarket });
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));

@@ -3,7 +3,7 @@ import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { ValidationError, correlated, type CommandContext } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
-import { BotFormField, marketFieldErrors } from '../domain/bot-market.rules';
+import { BotFormField, aboveMarket, aboveMarketError, marketFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
 
@@ -16,6 +16,12 @@ const RULES_TIMEOUT_MS = 3000;
  * not pay the fees is refused with the same field messages. When the market cannot be asked (no
  * exchange provider, the venue unreachable) the check is skipped: the runner validates the grid
  * again before it places anything.
+ *
+ * The entry price against the market (issue 29 finding 3, docs/risk.md): an entry more than
+ * ABOVE_MARKET_TOLERANCE (0.5 %) above the current price (the same `price` the form shows: the
+ * exchange port's ticker) is refused on `entryPrice` with what would happen (rungs that fill at once
+ * as taker orders, their cost), unless the request carries `confirmAboveMarket: true`. No price in
+ * time: not checked.
  */
 @Injectable()
 export class MarketCheck {
@@ -23,14 +29,22 @@ export class MarketCheck {
 
   constructor(@Optional() @Inject(EXCHANGE_PROVIDER) private readonly exchanges?: ExchangeProvider) {}
 
-  async assert({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: BotType, symbol: string, config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number }): Promise<void> {
+  async assert(
+    { userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>,
+    botType: BotType,
+    symbol: string,
+    config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number },
+    options: { confirmAboveMarket?: boolean } = {},
+  ): Promise<void> {
     if (!this.exchanges) return;
     let rules;
+    let price: number | null = null;
     try {
       const port = await this.exchanges.for({ userId, exchange: config.exchange, market: botType === 'Futures' ? 'futures' : 'spot' });
-      rules = await Promise.race([
-        port.marketRules(symbol),
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref()),
+      const timeout = () => new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
+      [rules, price] = await Promise.all([
+        Promise.race([port.marketRules(symbol), timeout()]),
+        Promise.race([port.price(symbol).catch(() => null), timeout()]),
       ]);
     } catch (err) {
       this.logger.debug?.(correlated(`market rules of ${config.exchange} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
@@ -40,6 +54,8 @@ export class MarketCheck {
     // the take-profit minimum follows the market's reported maker fee, else the venue's default
     const makerFee = typeof rules.makerFee === 'number' && Number.isFinite(rules.makerFee) && rules.makerFee >= 0 ? rules.makerFee : defaultMakerRate(config.exchange, botType);
     const errors = marketFieldErrors({ ...config, leverage: config.leverage ?? 1 }, { ...rules, makerFee });
+    const above = options.confirmAboveMarket || errors.entryPrice ? null : aboveMarket({ ...config }, price, rules.takerFee);
+    if (above) errors.entryPrice = aboveMarketError(above, symbol.replace(/(USDT|USDC)$/, ''));
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
   }

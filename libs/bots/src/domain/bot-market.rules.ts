@@ -7,6 +7,8 @@
  *   and order value, a take-profit above the round trip of the market's maker fee (bot.rules.ts
  *   takeProfitFeeError, the one rule) and a cost within the available balance.
  * - `ladderPreview` and `maxAffordableGrid`: what the form shows next to the fields.
+ * - `aboveMarket` / `aboveMarketMessage` (issue 29 finding 3): an entry price more than
+ *   ABOVE_MARKET_TOLERANCE above the current price needs an explicit confirmation (docs/risk.md).
  *
  * Venue sources: steps and minimums are the market's `precision` and `limits` as ccxt reports
  * them (Binance PRICE_FILTER / LOT_SIZE / NOTIONAL, Kucoin priceIncrement / baseIncrement /
@@ -174,3 +176,76 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
   }
   return out;
 }
+
+// ---- Entry price against the market (issue 29 finding 3, docs/risk.md "Entry price above the market") ----
+
+/**
+ * How far above the current price an entry may be without a confirmation: 0.5 %. The form pre-fills
+ * the current price, which moves while the form is open, and a first rung at the market is how a grid
+ * starts a deal (follow re-anchors that way). Beyond it, every rung at or above the price buys at once.
+ */
+export const ABOVE_MARKET_TOLERANCE = 0.005;
+
+/** What an entry above the market would do at once. */
+export interface AboveMarket {
+  /** The current price the entry is compared with. */
+  price: number;
+  /** How far above it the entry is, in % (2 decimals). */
+  percent: number;
+  /** Rungs at or above the current price: they fill at once, as taker orders, at about the market price. */
+  rungs: number;
+  /** Rungs of the ladder. */
+  of: number;
+  /** Base amount those rungs buy. */
+  amount: number;
+  /** Their value at the current price, in quote (USDT). */
+  cost: number;
+  /** The taker fee on it (the market's taker rate; 0 when not known), in quote. */
+  fee: number;
+}
+
+/**
+ * The rungs an entry above the market buys at once, or null when the entry is at most
+ * ABOVE_MARKET_TOLERANCE above `price` (or the price is not known). A limit buy above the best ask
+ * fills at once at the ask, as a taker: its cost is its size × the market price, plus the taker fee.
+ */
+export function aboveMarket(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale'>, price: number | null | undefined, takerFee = 0): AboveMarket | null {
+  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) return null;
+  if (!(g.entryPrice > price * (1 + ABOVE_MARKET_TOLERANCE))) return null;
+  const ladder = ladderPreview(g, 1000);
+  const at = ladder.filter((r) => r.price >= price);
+  const amount = money(at.reduce((sum, r) => sum + r.size, 0));
+  const cost = money(amount * price);
+  return {
+    price,
+    percent: Math.round(((g.entryPrice - price) / price) * 10000) / 100,
+    rungs: at.length,
+    of: ladder.length,
+    amount,
+    cost,
+    fee: money(cost * (Number.isFinite(takerFee) && takerFee > 0 ? takerFee : 0)),
+  };
+}
+
+const usd = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * The warning of an entry above the market, in the form's words (the form shows it above its
+ * confirmation checkbox; the server's 400 adds how to confirm). `base`: the coin (BTC).
+ */
+export function aboveMarketMessage(a: AboveMarket, base: string): string {
+  const orders = a.rungs === 1 ? `1 of the ${a.of} buy orders` : `${a.rungs} of the ${a.of} buy orders`;
+  const fee = a.fee > 0 ? ` plus ${usd(a.fee)} USDT taker fee` : '';
+  return (
+    `The entry price is ${a.percent} % above the current price of ${usd(a.price)} USDT: ` +
+    `${orders} (${fmt(a.amount)} ${base}) would fill at once as taker orders, for about ${usd(a.cost)} USDT${fee}`
+  );
+}
+
+/** The server's field message for an unconfirmed entry above the market. */
+export function aboveMarketError(a: AboveMarket, base: string): string {
+  return `${aboveMarketMessage(a, base)}. To place them anyway, confirm it (confirmAboveMarket: true).`;
+}
+
+/** The label of the form's confirmation checkbox. */
+export const ABOVE_MARKET_CONFIRM_LABEL = 'I understand: these orders buy at once at the market price';

@@ -9,12 +9,14 @@ import { BotConfig, RISK_FIELDS, type RiskSettings } from './bot.events';
  * Kucoin, symbol is an offered pair, numbers finite and greater than 0).
  * Lengths apply to the value as typed (the spec's form limits), so 0.5 is 3
  * characters. Values may arrive as JSON numbers or as query-string text.
+ * orderSize: 12, not the spec's 4 (issue 29 finding 8: 0.001 BTC became 0.00): the market's amount
+ * step is the real rule (bot-market.rules.ts marketFieldErrors), 12 leaves room for 8 decimals.
  */
 const LENGTHS = {
   exchange: [2, 20],
   symbol: [6, 10],
   numOfOrders: [1, 2],
-  orderSize: [1, 4],
+  orderSize: [1, 12],
   interval: [1, 10],
   entryPrice: [1, 10],
   takeProfit: [1, 10],
@@ -134,13 +136,24 @@ const editFields = {
   ...riskFields,
 };
 
-export const createBotSchema = z.object({ ...editFields, userId, symbol, botType });
-export const editBotSchema = z.object({ ...editFields, userId });
+/**
+ * Issue 29 finding 3: the trader confirmed an entry price more than ABOVE_MARKET_TOLERANCE above the
+ * market (bot-market.rules.ts aboveMarket). Not stored: it answers this request only.
+ */
+const confirmAboveMarket = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' || v === '' || v === null ? undefined : v),
+  z.boolean({ invalid_type_error: 'confirmAboveMarket must be true or false' }).optional(),
+);
+
+export const createBotSchema = z.object({ ...editFields, userId, symbol, botType, confirmAboveMarket });
+export const editBotSchema = z.object({ ...editFields, userId, confirmAboveMarket });
 
 export interface CreateBotInput {
   userId?: string;
   botType: BotType;
   config: BotConfig;
+  /** The trader confirmed an entry above the market (not stored). */
+  confirmAboveMarket?: boolean;
 }
 
 export function toFieldErrors(error: z.ZodError): FieldError[] {
@@ -187,6 +200,7 @@ export function parseCreateBot(input: unknown): CreateBotInput {
   return {
     userId: v.userId,
     botType: v.botType,
+    ...(v.confirmAboveMarket ? { confirmAboveMarket: true } : {}),
     config: {
       exchange: v.exchange,
       symbol: v.symbol,
@@ -210,7 +224,7 @@ export function parseEditBot(
   botType: BotType = 'Futures',
   /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only). */
   stored: { spacing?: 'absolute' | 'percent' } = {},
-): { userId?: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
+): { userId?: string; confirmAboveMarket?: boolean; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
   const v = parse(editBotSchema, input);
   const cleared = clearedRiskSettings(input);
   const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
@@ -220,6 +234,7 @@ export function parseEditBot(
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
+    ...(v.confirmAboveMarket ? { confirmAboveMarket: true } : {}),
     config: {
       exchange: v.exchange,
       numOfOrders: v.numOfOrders,
@@ -243,13 +258,17 @@ export function parseEditBot(
 /** Smallest step a price or amount may have (8 decimals, the precision every venue we offer quotes in). */
 export const MAX_DECIMALS = 8;
 
+/** The take-profit's ceiling, in words (docs/risk.md): a grid trades around the market, not for a doubling. */
+export const TAKE_PROFIT_MAX_MESSAGE = 'takeProfit must be at most 100 %: above it the price would have to more than double before the first sale';
+
 /** Inclusive bounds of each numeric field. */
 export const NUMERIC_BOUNDS = {
   numOfOrders: { min: 1, max: 99 },
   orderSize: { min: 0.00000001, max: 1_000_000 },
   interval: { min: 0.00000001, max: 1_000_000_000 },
   entryPrice: { min: 0.00000001, max: 1_000_000_000 },
-  takeProfit: { min: 0.00000001, max: 1000 },
+  /** At most 100 % (issue 29 finding 3): the price would have to double before the first sale. */
+  takeProfit: { min: 0.00000001, max: 100 },
   leverage: { min: 1, max: 125 },
 } as const;
 
@@ -286,7 +305,7 @@ export function fieldBoundProblem(field: BoundedField, value: number | undefined
   const { min, max } = NUMERIC_BOUNDS[field];
   if (typeof value !== 'number' || !Number.isFinite(value)) return `${field} must be a finite number`;
   if (value < min) return `${field} must be at least ${plain(min)}`;
-  if (value > max) return `${field} must be at most ${plain(max)}`;
+  if (value > max) return field === 'takeProfit' ? TAKE_PROFIT_MAX_MESSAGE : `${field} must be at most ${plain(max)}`;
   if (decimalsOf(value) > MAX_DECIMALS) return `${field} must have at most ${MAX_DECIMALS} decimals`;
   return null;
 }

@@ -8,6 +8,22 @@ const fill = (id: string, price: number, at: number, amount = 1, fee = 0.1, run 
   ev('OrderFilled', { run, clientOrderId: id, price, amount, side: 'buy', fee, cycle: 0 }, at);
 
 describe('bot summary (the bot page figures)', () => {
+  it('given a buy fee taken in the coin (Binance spot), then the rest a completed cycle leaves is dust, not a position, until the next buy takes it along', () => {
+    const buy = (id: string, at: number) => ev('OrderFilled', { run: 4, clientOrderId: id, price: 14, amount: 1, netAmount: 0.999, feeAsset: 'LINK', feeCost: 0.001, side: 'buy', fee: 0.014, cycle: 0 }, at);
+    const events = [
+      created,
+      ev('BotStarted', { pid: 1 }, T0),
+      placed('b0', 14),
+      buy('b0', T0 + 1000),
+      ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp', price: 14.14, amount: 0.99, side: 'sell', fee: 0.014, profit: 0.1 }, T0 + 2000),
+      ev('CycleCompleted', { run: 4, cycle: 0, profit: 0.1, nextCycle: 1 }, T0 + 2000),
+    ];
+    const after = buildBotSummary(events, 14.5, T0 + 3000);
+    expect({ position: after.position, dust: after.dust, averageEntry: after.averageEntry, unrealised: after.unrealisedPnl }).toEqual({ position: 0, dust: 0.009, averageEntry: null, unrealised: 0 });
+    const next = buildBotSummary([...events, placed('b0-c1', 14, 1), buy('b0-c1', T0 + 4000)], 14.5, T0 + 5000);
+    expect({ position: next.position, dust: next.dust }).toEqual({ position: 1.008, dust: 0 });
+  });
+
   it('given a placed ladder and two buy fills, then rung states, position, average entry and unrealised P&L at the price now', () => {
     const s = buildBotSummary(
       [created, ev('BotStarted', { pid: 1 }, T0), placed('b0', 100), placed('b1', 90), placed('b2', 80), fill('b0', 100, T0 + 1000), fill('b1', 90, T0 + 2000)],

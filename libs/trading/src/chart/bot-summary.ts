@@ -20,8 +20,14 @@ export interface BotSummary {
   /** The buy ladder of the current run's latest cycle, highest price first. */
   ladder: SummaryRung[];
   takeProfit: SummaryRung | null;
-  /** Base amount held. */
+  /** Base amount held as a position (dust excluded). */
   position: number;
+  /**
+   * Base amount left after the last completed cycle that no sell could take (a buy fee taken in the
+   * coin, Binance spot: issue 29 finding 7). Shown, not counted as a position; the next buy adds it
+   * back and the take-profit sells it along. 0 when none.
+   */
+  dust: number;
   averageEntry: number | null;
   lastPrice: number | null;
   /** position × (price − average entry), before the fees of the sale. */
@@ -66,6 +72,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   let tp: (SummaryRung & { id: string }) | null = null;
   let qty = 0;
   let cost = 0;
+  let dust = 0;
+  let dustCost = 0;
   let fees = 0;
   let fills = 0;
   let cycles = 0;
@@ -125,8 +133,12 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         fees += Number(d.fee) || 0;
         const amount = Number(d.amount) || 0;
         if (d.side === 'buy') {
-          qty += amount;
-          cost += amount * d.price;
+          // what the account received (a fee taken in the coin leaves less), plus the dust the take-profit sells along
+          const held = typeof d.netAmount === 'number' && d.netAmount >= 0 ? d.netAmount : amount;
+          qty += held + dust;
+          cost += held * d.price + dustCost;
+          dust = 0;
+          dustCost = 0;
         } else {
           const avg = qty > EPS ? cost / qty : 0;
           qty -= amount;
@@ -155,6 +167,11 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         break;
       case 'CycleCompleted':
         cycles += 1;
+        // a completed cycle sold all it could: a rest is dust
+        dust += qty;
+        dustCost += cost;
+        qty = 0;
+        cost = 0;
         break;
     }
   }
@@ -190,6 +207,7 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
     ladder,
     takeProfit: tp ? { price: tp.price, size: tp.size, filled: roundMoney(tp.filled), state: tp.state } : null,
     position,
+    dust: roundMoney(dust),
     averageEntry: averageEntry === null ? null : roundMoney(averageEntry),
     lastPrice: price,
     unrealisedPnl: roundMoney(unrealised),

@@ -56,6 +56,8 @@ export {
   decidePrice,
   anchorOf,
   reanchorBook,
+  dustOf,
+  isFlat,
 } from './risk';
 export type { PriceDecision } from './risk';
 export { longLiquidationPrice, ladderLiquidation, liquidationProblem } from './liquidation';

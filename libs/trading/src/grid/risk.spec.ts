@@ -1,7 +1,7 @@
 import { desiredOrders, initialState } from './grid.engine';
 import { buyAt, fillOf, rules, spotConfig } from './grid.fixtures';
 import { applyFill } from './grid.engine';
-import { activeOrders, beginStopLoss, decidePrice, stopLossSell } from './risk';
+import { activeOrders, beginStopLoss, decidePrice, dustOf, reanchorBook, stopLossSell } from './risk';
 import type { GridConfig } from './grid.types';
 
 const futures: GridConfig = { ...spotConfig, botType: 'Futures', leverage: 3 };
@@ -38,5 +38,23 @@ describe('risk settings, decision by decision', () => {
     expect(decidePrice(c, rules, s, 120, null)).toEqual({ type: 'reanchor', from: 100, to: 103 });
     const holding = applyFill(s, fillOf(buyAt(c, rules, s, 0)));
     expect(decidePrice(c, rules, holding, 120, null).type).toBe('none');
+  });
+
+  it('dust (issue 29 finding 7): a rest no sell could take is not a position; follow re-anchors over it and keeps it', () => {
+    const c = { ...spotConfig, reanchor: 'follow' as const };
+    const flat = initialState(c, rules, 'dust-bot');
+    const withRest = (amount: number) => ({ ...flat, position: { amount, cost: amount * 99, averageEntry: 99, buyFees: 0.01 } });
+    expect(dustOf(rules, withRest(0.0009), 110)).toBe(0.0009); // below one amount step (0.001)
+    expect(dustOf(rules, withRest(0.04), 110)).toBe(0.04); // 0.04 × 110 = 4.4 < the minimum order value 5
+    expect(dustOf({ ...rules, minAmount: 0.1 }, withRest(0.06), 110)).toBe(0.06); // below the minimum amount
+    expect(dustOf(rules, withRest(0.05), 110)).toBe(0); // 5.5: a take-profit can sell it: a position
+    expect(decidePrice(c, rules, withRest(0.04), 110, null)).toEqual({ type: 'reanchor', from: 100, to: 110 });
+    expect(decidePrice(c, rules, withRest(0.05), 110, null).type).toBe('none');
+    const moved = reanchorBook(withRest(0.04), c, rules, 110);
+    expect(moved.position).toEqual(withRest(0.04).position); // the dust rides along: the next take-profit sells it
+    expect(() => reanchorBook(withRest(0.05), c, rules, 110)).toThrow('holds a position');
+    // with trailing too, dust that a restarted book carries (a take-profit record, nothing to sell) does not stop follow
+    const trailing = { ...c, trailingDeviation: 1 };
+    expect(decidePrice(trailing, rules, { ...withRest(0.0009), tp: { seq: 1, amount: 0.0009 } }, 110, null)).toEqual({ type: 'reanchor', from: 100, to: 110 });
   });
 });

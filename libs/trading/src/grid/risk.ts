@@ -7,7 +7,10 @@
  *    take-profit level the runner follows the peak and sells at market under the take-profit's id
  *    when the price falls back by the deviation (the engine books it as the take-profit's fill);
  *  - follow (`reanchor: 'follow'`): flat and the price more than one interval above the anchor →
- *    the ladder is re-anchored at the market (`reanchorBook`: a new cycle, so new ids).
+ *    the ladder is re-anchored at the market (`reanchorBook`: a new cycle, so new ids). "Flat" counts
+ *    dust as nothing (`dustOf`): a rest the venue would not take as a sell (below one amount step,
+ *    the minimum order value or the minimum amount: a buy fee taken in the coin leaves one on Binance
+ *    spot, issue 29 finding 7). The dust stays the bot's and rides along: the next take-profit sells it.
  * A bot with none of these settings behaves exactly as the spec's (its orders: `desiredOrders`).
  */
 import { stopLossOrderId, takeProfitOrderId } from './client-order-id';
@@ -75,7 +78,8 @@ export function activeOrders(config: GridConfig, rules: MarketRules, state: Grid
 
 /** Trailing: where the take-profit level is now (null: nothing to sell). */
 export function trailingActivation(config: GridConfig, rules: MarketRules, state: GridState): number | null {
-  if (!positiveNumber(config.trailingDeviation) || !state.tp || state.position.amount <= 0) return null;
+  // (dust carried by a restarted book has a take-profit record but nothing a sell could take)
+  if (!positiveNumber(config.trailingDeviation) || !state.tp || floorToStep(state.position.amount, rules.amountStep) <= 0) return null;
   return takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep);
 }
 
@@ -90,6 +94,27 @@ export type PriceDecision =
   | { type: 'trail'; peak: number }
   | { type: 'trail-sell'; peak: number; order: DesiredOrder }
   | { type: 'reanchor'; from: number; to: number };
+
+/**
+ * What the bot holds that no sell order could take at `price` (issue 29 finding 7), or 0: a position
+ * whose sellable part (whole amount steps) is zero, worth less than the market's minimum order value,
+ * or below its minimum amount. Such a rest is dust: shown, not counted as a position, and follow
+ * re-anchors over it.
+ */
+export function dustOf(rules: MarketRules, state: GridState, price: number): number {
+  const held = state.position.amount;
+  if (!(held > 0)) return 0;
+  const sellable = floorToStep(held, rules.amountStep);
+  if (sellable <= 0) return held;
+  if (price > 0 && roundMoney(sellable * price) < rules.minNotional) return held;
+  if (rules.minAmount !== undefined && sellable < rules.minAmount) return held;
+  return 0;
+}
+
+/** Nothing held but dust (at `price`). */
+export function isFlat(rules: MarketRules, state: GridState, price: number): boolean {
+  return state.position.amount <= 0 || dustOf(rules, state, price) > 0;
+}
 
 /** The ladder's current anchor (the config's entry until a follow grid re-anchored it). */
 export function anchorOf(config: GridConfig, state: GridState): number {
@@ -118,7 +143,7 @@ export function decidePrice(config: GridConfig, rules: MarketRules, state: GridS
     }
     return top !== peak ? { type: 'trail', peak: top } : { type: 'none', peak };
   }
-  if (config.reanchor === 'follow' && state.position.amount <= 0 && state.levels.every((l) => l.filled === 0)) {
+  if (config.reanchor === 'follow' && isFlat(rules, state, price) && state.levels.every((l) => l.filled === 0)) {
     const from = anchorOf(config, state);
     let to = floorToStep(price, rules.priceStep);
     if (positiveNumber(config.reanchorLimit)) to = Math.min(to, floorToStep(config.reanchorLimit, rules.priceStep));
@@ -127,9 +152,13 @@ export function decidePrice(config: GridConfig, rules: MarketRules, state: GridS
   return { type: 'none', peak };
 }
 
-/** The ladder re-anchored at `to`: a new cycle (fresh ids), every rung armed, flat. Throws when not flat or invalid. */
+/**
+ * The ladder re-anchored at `to`: a new cycle (fresh ids), every rung armed, flat but for dust (kept
+ * with its cost: the next buy adds to it and the take-profit sells it along). Throws when it holds more
+ * than dust at `to`, or the ladder is invalid.
+ */
 export function reanchorBook(state: GridState, config: GridConfig, rules: MarketRules, to: number): GridState {
-  if (state.position.amount > 0) throw new Error('A grid that holds a position is not re-anchored');
+  if (!isFlat(rules, state, to)) throw new Error('A grid that holds a position is not re-anchored');
   const validation = validateGrid({ ...config, entryPrice: to }, rules);
   if (!validation.ok) throw new Error(`Invalid grid: ${validation.reason}`);
   const next = state.cycle + 1;
@@ -137,7 +166,7 @@ export function reanchorBook(state: GridState, config: GridConfig, rules: Market
     ...state,
     cycle: next,
     levels: validation.ladder.map((l) => ({ index: l.index, price: l.price, amount: l.amount, armedCycle: next, filled: 0, status: 'open' as const })),
-    position: { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 },
+    position: state.position.amount > 0 ? { ...state.position } : { amount: 0, cost: 0, averageEntry: 0, buyFees: 0 },
     tp: null,
     cycleProfit: 0,
     processedFillIds: state.processedFillIds.slice(),
