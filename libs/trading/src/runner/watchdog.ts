@@ -85,7 +85,7 @@ export function checkAgainstVenue(bot: BotView, venue: VenueView, now: number): 
   // 1. fills the bot missed: applied
   const missedFills = venue.fills.filter((f) => !bot.recordedFills.has(f.fillId)).slice().sort((a, b) => a.timestamp - b.timestamp);
   for (const f of missedFills) {
-    drift('missed-fill', f.fillId, `no fill of ${f.clientOrderId}`, `${f.side} ${fmt(f.amount)} at ${fmt(f.price)} filled`, 'repaired');
+    drift('missed-fill', f.fillId, 'not in the bot\'s history', `${f.side} ${fmt(f.amount)} at ${fmt(f.price)} filled`, 'repaired');
   }
   const missedOrders = new Set(missedFills.map((f) => f.clientOrderId));
 
