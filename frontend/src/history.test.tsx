@@ -206,6 +206,21 @@ describe('history words', () => {
     expect(who('4f1c2d3e-aaaa-bbbb-cccc-000000000000', 'u-1').text).toBe('user 4f1c2d3e…');
     expect(who(undefined, 'u-1').text).toBe('system');
   });
+
+  it('says in words what the watchdog found and what it did (issue 29)', () => {
+    expect(eventLabel('BotDriftDetected')).toBe('Exchange differs');
+    expect(eventLabel('BotNotTrading')).toBe('Not trading');
+    const drift = (kind: string, action: string, expected: string, actual: string) => describeEvent({ type: 'BotDriftDetected', data: { kind, action, expected, actual, subject: 'gr-abc-1-b0' } });
+    expect(drift('missed-fill', 'repaired', 'not in the bot\'s history', 'buy 0.01 at 60000 filled')).toBe(
+      'a fill the bot had missed · expected not in the bot\'s history, the exchange has buy 0.01 at 60000 filled · repaired: applied',
+    );
+    expect(drift('order-missing', 'flagged', 'buy 0.01 at 59000', 'cancelled on the exchange outside GridRocket')).toBe(
+      'an order of the bot is not on the exchange · expected buy 0.01 at 59000, the exchange has cancelled on the exchange outside GridRocket · shown only: nothing was changed',
+    );
+    expect(describeEvent({ type: 'BotNotTrading', data: { reason: 'no-resting-order', detail: '2 orders should rest on the exchange, none does' } })).toBe(
+      'no order rests on the exchange: 2 orders should rest on the exchange, none does',
+    );
+  });
 });
 
 describe('take profit is a percentage', () => {

@@ -63,7 +63,34 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   StopLossStarted: { label: 'Stop-loss reached', tone: 'warn' },
   StopLossTriggered: { label: 'Stop-loss sold', tone: 'warn' },
   GridReanchored: { label: 'Grid re-anchored', tone: 'ok' },
+  // The watchdog (issue 29, docs/watchdog.md)
+  BotDriftDetected: { label: 'Exchange differs', tone: 'warn' },
+  BotNotTrading: { label: 'Not trading', tone: 'fail' },
 };
+
+const DRIFT_TEXT: Record<string, string> = {
+  'missed-fill': 'a fill the bot had missed',
+  'order-missing': 'an order of the bot is not on the exchange',
+  'unknown-order': 'an order under the bot’s name that it did not place',
+  'balance-short': 'the exchange holds less than the bot',
+  'position-differs': 'the exchange’s position is smaller than the bot’s',
+};
+const REPAIRED_TEXT: Record<string, string> = {
+  'missed-fill': 'applied',
+  'order-missing': 'placed',
+};
+const NOT_TRADING_TEXT: Record<string, string> = {
+  'no-resting-order': 'no order rests on the exchange',
+  'venue-refusals': 'the exchange keeps refusing',
+  'price-outside-ladder': 'the price has left the ladder',
+};
+
+function driftText(d: Data): string {
+  const kind = String(d.kind ?? '');
+  const what = DRIFT_TEXT[kind] ?? 'the exchange differs from the bot';
+  const done = d.action === 'repaired' ? `repaired: ${REPAIRED_TEXT[kind] ?? 'done'}` : 'shown only: nothing was changed';
+  return `${what} · expected ${String(d.expected ?? '—')}, the exchange has ${String(d.actual ?? '—')} · ${done}`;
+}
 
 /** 'SomethingHappened' → 'Something happened'. */
 export function humanize(type: string): string {
@@ -215,6 +242,10 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return `price ${compact(d.price as number)} reached the stop level ${compact(d.level as number)}: cancelling the ladder, selling at market`;
     case 'StopLossTriggered':
       return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)} · loss ${compact(d.loss as number)} USDT`;
+    case 'BotDriftDetected':
+      return driftText(d);
+    case 'BotNotTrading':
+      return `${NOT_TRADING_TEXT[String(d.reason ?? '')] ?? 'not trading'}${typeof d.detail === 'string' && d.detail ? `: ${d.detail}` : ''}`;
     case 'GridReanchored':
       return `ladder moved from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})`;
     default:

@@ -4,3 +4,4 @@ export * from './runner/grid-runner';
 export * from './runner/bot-task';
 export * from './runner/bot-workflow';
 export * from './runner/token-bucket';
+export { buildBotSummary, type BotSummary, type SummaryEvent } from './chart/bot-summary';

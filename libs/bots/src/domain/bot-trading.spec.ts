@@ -29,7 +29,18 @@ const cancelled = (coid: string): TradingEvent => ({ type: 'OrderCancelled', dat
 const cycle: TradingEvent = { type: 'CycleCompleted', data: { botId: 'b1', run: 1, cycle: 1, profit: 4.8, nextCycle: 2 } };
 const record = (run: number, ...facts: TradingEvent[]): BotCommand => ({ type: 'RecordTrading', botId: 'b1', run, facts });
 
+const drift = (subject: string, at = 50): TradingEvent => ({
+  type: 'BotDriftDetected',
+  data: { botId: 'b1', run: 1, kind: 'order-missing', subject, expected: 'buy 0.01 at 60000', actual: 'cancelled on the exchange outside GridRocket', action: 'flagged', at },
+});
+const notTrading = (at = 50): TradingEvent => ({ type: 'BotNotTrading', data: { botId: 'b1', run: 1, reason: 'no-resting-order', detail: '2 orders should rest on the exchange, none does', at } });
+
 describe('bot-trading decider', () => {
+  it('given a running bot, when the watchdog reports a drift and that it is not trading, then they are the history once, however many checks see them (issue 29)', () => {
+    given(created, startRequested, started).when(record(1, drift('c1'), notTrading())).then(drift('c1'), notTrading());
+    given(created, startRequested, started, drift('c1'), notTrading()).when(record(1, drift('c1', 99), notTrading(99), drift('c2'))).then(drift('c2'));
+  });
+
   it('given a running bot, when the runner records a placement, a fill, a take-profit, its profit and the cycle, then they are the history', () => {
     given(created, startRequested, started)
       .when(record(1, placed('c1'), filled('f1'), tpFilled('f2'), profit('f2', 4.8), cycle))

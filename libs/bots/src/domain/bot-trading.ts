@@ -13,7 +13,7 @@ import type { BotConfig, BotEvent, FillEventData } from './bot.events';
 
 export type TradingEvent = Extract<
   BotEvent,
-  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' }
+  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' }
 >;
 
 /** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
@@ -92,10 +92,15 @@ export function tradingFactKey(e: TradingEvent): string {
       return `fill:${e.data.fillId}`;
     case 'GridReanchored':
       return `anchor:${e.data.run}:${e.data.cycle}`;
+    // The watchdog (docs/watchdog.md): one event per difference and run, however many checks see it.
+    case 'BotDriftDetected':
+      return `drift:${e.data.run}:${e.data.kind}:${e.data.subject}`;
+    case 'BotNotTrading':
+      return `not-trading:${e.data.run}:${e.data.reason}`;
   }
 }
 
-export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored']);
+export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading']);
 
 export function isTradingEvent(e: BotEvent): e is TradingEvent {
   return TRADING_TYPES.has(e.type);

@@ -54,7 +54,32 @@ export type BotEvent =
   /** A fill of the stop-loss market sell, with its loss (quote, fees included; > 0 is a loss). */
   | { type: 'StopLossTriggered'; data: FillEventData & { loss: number; level: number } }
   /** A `follow` grid re-anchored its ladder at the market (`cycle`: the new ladder's cycle). */
-  | { type: 'GridReanchored'; data: { botId: string; run: number; from: number; to: number; cycle: number } };
+  | { type: 'GridReanchored'; data: { botId: string; run: number; from: number; to: number; cycle: number } }
+  // The watchdog (issue 29, docs/watchdog.md): the bot compared with the venue, written by the runner through the decider.
+  /** The venue differs from what the bot expects: what differed (`kind`, on `subject`), and what was done. */
+  | { type: 'BotDriftDetected'; data: DriftEventData }
+  /** The bot runs but does not trade (no resting order where one should be, repeated refusals, price away from the ladder). */
+  | { type: 'BotNotTrading'; data: { botId: string; run: number; reason: NotTradingReason; detail: string; at: number } };
+
+/** What the watchdog found different between the bot and the venue (docs/watchdog.md has the rules). */
+export type DriftKind = 'missed-fill' | 'order-missing' | 'unknown-order' | 'balance-short' | 'position-differs';
+/** `repaired`: the safe rule was applied (a missed fill recorded and acted on); `flagged`: shown only, nothing changed. */
+export type DriftAction = 'repaired' | 'flagged';
+export type NotTradingReason = 'no-resting-order' | 'venue-refusals' | 'price-outside-ladder';
+
+export interface DriftEventData {
+  botId: string;
+  run: number;
+  kind: DriftKind;
+  /** What the difference is about: a client order id, a fill id, an asset. */
+  subject: string;
+  /** What the bot expected, and what the venue has (short texts with the numbers). */
+  expected: string;
+  actual: string;
+  action: DriftAction;
+  /** Wall-clock time of the check (ms). */
+  at: number;
+}
 
 export interface OrderEventData {
   botId: string;
@@ -93,7 +118,7 @@ export interface FillEventData {
 /** The runner's trading events (not lifecycle). */
 export const BOT_TRADING_EVENTS: BotEventType[] = [
   'OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted',
-  'StopLossStarted', 'StopLossTriggered', 'GridReanchored',
+  'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading',
 ];
 
 export type BotEventType = BotEvent['type'];

@@ -100,10 +100,36 @@ describe('bot summary (the bot page figures)', () => {
     expect(again.lastError).toBeNull();
   });
 
-  it('given a partial fill, then the rung stays open with its filled amount; a newer run replaces the old ladder', () => {
-    const s = buildBotSummary([created, placed('old', 100, 0, 1), placed('b0', 100), fill('b0', 100, T0, 0.4)], 100, T0);
+  it('given a partial fill, then the rung stays open with its filled amount; an earlier run\'s order cancelled by the restart is gone', () => {
+    const cancelled = ev('OrderCancelled', { run: 4, clientOrderId: 'old', side: 'buy' });
+    const s = buildBotSummary([created, placed('old', 100, 0, 1), cancelled, placed('b0', 100, 1), fill('b0', 100, T0, 0.4)], 100, T0);
     expect(s.ladder).toEqual([{ price: 100, size: 1, filled: 0.4, state: 'open' }]);
     expect(s.position).toBe(0.4);
+  });
+
+  it('given buys of an earlier cycle and an earlier run still resting (adopted), then they are listed and counted in the capital in use (issue 29)', () => {
+    const s = buildBotSummary(
+      [
+        created,
+        placed('r1-b0', 100, 0, 1), // run 1, cycle 0: adopted by run 4, never cancelled
+        placed('c0-b1', 90, 0),
+        placed('c0-b2', 80, 0),
+        fill('c0-b1', 90, T0),
+        ev('TakeProfitPlaced', { run: 4, clientOrderId: 'tp', price: 91, amount: 1, side: 'sell' }),
+        ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp', price: 91, amount: 1, side: 'sell', fee: 0, profit: 1 }),
+        ev('CycleCompleted', { run: 4, cycle: 0, profit: 1, nextCycle: 1 }),
+        placed('c1-b1', 90, 1),
+      ],
+      95,
+      T0,
+    );
+    expect(s.ladder).toEqual([
+      { price: 100, size: 1, filled: 0, state: 'open' },
+      { price: 90, size: 1, filled: 0, state: 'open' },
+      { price: 80, size: 1, filled: 0, state: 'open' },
+    ]);
+    expect(s.capitalInUse).toBe(270);
+    expect(s.takeProfit).toMatchObject({ price: 91, state: 'filled' });
   });
 
   it('given futures leverage, then the capital in use is the margin', () => {

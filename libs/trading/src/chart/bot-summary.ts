@@ -1,6 +1,6 @@
 /**
- * The figures of a bot's page, from its recorded events and the price now (pure): the ladder of
- * the current run as a table, the position and its average entry, unrealised and realised P&L,
+ * The figures of a bot's page, from its recorded events and the price now (pure): the bot's orders
+ * (every one open on the exchange) as a table, the position and its average entry, unrealised and realised P&L,
  * fees, cycles, runtime, an annualised return and the last error. Amounts are in the quote
  * currency (USDT); times are unix milliseconds.
  */
@@ -17,7 +17,11 @@ export interface SummaryRung {
 }
 
 export interface BotSummary {
-  /** The buy ladder of the current run's latest cycle, highest price first. */
+  /**
+   * The bot's buys, highest price first: every one still open on the exchange, whichever run and
+   * cycle placed it (a rung a cycle did not fill keeps resting into the next cycles), and the filled
+   * or cancelled rungs of the latest cycle.
+   */
   ladder: SummaryRung[];
   takeProfit: SummaryRung | null;
   /** Base amount held as a position (dust excluded). */
@@ -37,7 +41,10 @@ export interface BotSummary {
   feesPaid: number;
   cyclesCompleted: number;
   fills: number;
-  /** What the open buys and the held position lock: Σ price × amount ÷ leverage. */
+  /**
+   * What the bot holds on the exchange: Σ price × (amount − filled) of every open buy, plus the held
+   * position at its cost (the coins its take-profit locks), ÷ leverage.
+   */
   capitalInUse: number;
   runtimeSeconds: number;
   /** Realised P&L over the ladder's cost, scaled to a year of runtime (simple, not compounded), in %. */
@@ -65,11 +72,9 @@ const startOfUtcDay = (ms: number) => {
 };
 
 export function buildBotSummary(events: SummaryEvent[], price: number | null, now: number): BotSummary {
-  let run = -1;
-  for (const e of events) if (typeof e.data?.run === 'number' && e.data.run > run) run = e.data.run;
-
+  // Every order the bot placed, of every run, by client order id (ids are the bot's across runs and never reused).
   const rungs = new Map<string, SummaryRung & { cycle: number }>();
-  let tp: (SummaryRung & { id: string }) | null = null;
+  const tps = new Map<string, SummaryRung & { id: string }>();
   let qty = 0;
   let cost = 0;
   let dust = 0;
@@ -115,16 +120,15 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         runningSince = null;
         break;
       case 'OrderPlaced':
-        if (d.run === run) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0 });
+        if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0 });
         break;
       case 'TakeProfitPlaced':
-        if (d.run === run) tp = { id: d.clientOrderId, price: d.price, size: d.amount, filled: 0, state: 'open' };
+        tps.delete(d.clientOrderId); // insertion order = placement order
+        tps.set(d.clientOrderId, { id: d.clientOrderId, price: d.price, size: d.amount, filled: 0, state: 'open' });
         break;
       case 'OrderCancelled': {
-        if (d.run !== run) break;
-        const r = rungs.get(d.clientOrderId);
+        const r = rungs.get(d.clientOrderId) ?? tps.get(d.clientOrderId);
         if (r && r.state === 'open') r.state = 'cancelled';
-        if (tp && tp.id === d.clientOrderId && tp.state === 'open') tp.state = 'cancelled';
         break;
       }
       case 'OrderFilled':
@@ -133,8 +137,9 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         fees += Number(d.fee) || 0;
         const amount = Number(d.amount) || 0;
         if (d.side === 'buy') {
-          // what the account received (a fee taken in the coin leaves less), plus the dust the take-profit sells along
-          const held = typeof d.netAmount === 'number' && d.netAmount >= 0 ? d.netAmount : amount;
+          // what the account received (a fee taken in the coin leaves less: docs/runner.md, fills and fees),
+          // plus the dust the take-profit sells along
+          const held = typeof d.netAmount === 'number' && d.netAmount >= 0 && d.netAmount <= amount ? d.netAmount : amount;
           qty += held + dust;
           cost += held * d.price + dustCost;
           dust = 0;
@@ -152,8 +157,7 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
           realisedFromTp += d.profit;
           if (e.at >= dayStart) todayFromTp += d.profit;
         }
-        if (d.run !== run) break;
-        const r = e.type === 'OrderFilled' ? rungs.get(d.clientOrderId) : tp && tp.id === d.clientOrderId ? tp : undefined;
+        const r = e.type === 'OrderFilled' ? rungs.get(d.clientOrderId) : tps.get(d.clientOrderId);
         if (r) {
           r.filled += amount;
           if (r.filled >= r.size - EPS) r.state = 'filled';
@@ -177,17 +181,20 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   }
   if (runningSince !== null) runtimeMs += Math.max(0, now - runningSince);
 
-  // the ladder on the exchange now: the latest cycle's rungs of the current run
+  // the orders on the exchange now: every open buy, whichever cycle or run placed it, and the latest cycle's others
   let cycle = -1;
   for (const r of rungs.values()) if (r.cycle > cycle) cycle = r.cycle;
   const ladder = [...rungs.values()]
-    .filter((r) => r.cycle === cycle)
+    .filter((r) => r.state === 'open' || r.cycle === cycle)
     .sort((a, b) => b.price - a.price)
     .map(({ price: p, size, filled, state }) => ({ price: p, size, filled: roundMoney(filled), state }));
 
   const position = roundMoney(qty);
   const averageEntry = position > 0 ? cost / qty : null;
   const unrealised = position > 0 && averageEntry !== null && price !== null ? position * (price - averageEntry) : 0;
+  // the take-profit: the one resting now, else the last one placed
+  const placedTps = [...tps.values()];
+  const tp = placedTps.filter((t) => t.state === 'open').pop() ?? placedTps.pop() ?? null;
   const realised = sawProfitRealized ? realisedFromEvents : realisedFromTp;
   const openBuys = ladder.filter((r) => r.state === 'open').reduce((s, r) => s + (r.size - r.filled) * r.price, 0);
   const capital = (openBuys + (averageEntry !== null ? position * averageEntry : 0)) / leverage;

@@ -15,6 +15,7 @@ import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, Marke
 import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 import { boundedSteps } from './bounded-steps';
+import { checkBot, type CheckResult } from './watchdog-steps';
 
 /**
  * Orders of one bot placed (or cancelled) at once in a round (issue 16). A start's ladder is usually
@@ -109,6 +110,8 @@ export class BotTask {
   /** The latest market price seen (risk-steps.ts), null until a tick; the trailing peak of a cycle (in memory). */
   lastPrice: number | null = null;
   trail: { cycle: number; peak: number } | null = null;
+  /** The watchdog: since when the price has been above the ladder (watchdog.ts), null when it is not. */
+  outsideLadderSince: number | null = null;
   detach: (() => void) | null = null;
   /** Frees this bot's place in the runner's reaction gate (reaction-gate.ts) while it reacts to a fill. */
   reactionSlot: (() => void) | null = null;
@@ -337,6 +340,10 @@ export class BotTask {
         const partly = o.filled > 0 ? ` after ${o.filled} of ${o.amount} filled` : '';
         // Not cancelled by this bot (it only cancels orders it no longer wants): a person or another tool did.
         if (++this.awaitingAttempts > 3) {
+          // the drift is said in the bot's history first (docs/watchdog.md: flagged, never placed again under its id)
+          await this.recordFacts([
+            { type: 'BotDriftDetected', data: { botId: this.botId, run: this.id.run, kind: 'order-missing', subject: d.clientOrderId, expected: `${d.side} ${d.amount} at ${d.price}`, actual: `cancelled on the exchange outside GridRocket${partly}`, action: 'flagged', at: Date.now() } },
+          ]);
           throw new UnrecoverableError(
             `The ${d.side} order ${d.clientOrderId} at ${d.price} was cancelled on the exchange outside GridRocket${partly}; the grid cannot continue without it`,
           );
@@ -469,6 +476,11 @@ export class BotTask {
 
   async recordPlaced(d: DesiredOrder, order: Order): Promise<void> {
     await this.recordFacts([placedFact(this.botId, this.id.run, d, order)]);
+  }
+
+  /** The watchdog's check of this bot against the venue (watchdog-steps.ts); the caller converges when asked. */
+  check(refusals: number, now: number): Promise<CheckResult> {
+    return checkBot(this, refusals, now);
   }
 
   /** Cancels every open order of this bot (stop with cancel-all, a failed bot), several at once. */

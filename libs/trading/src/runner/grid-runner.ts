@@ -33,6 +33,8 @@ import { FillSources } from './fill-sources';
 import { watchesPrice } from './risk-steps';
 import { ReactionGate } from './reaction-gate';
 import type { GridRunnerOptions, RunnerLogger } from './runner-options';
+import type { CheckResult } from './watchdog-steps';
+import { WATCHDOG_PERIOD_MS } from './watchdog';
 
 export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
 
@@ -58,6 +60,7 @@ export class GridRunner implements TaskHost {
   private reactor: RunningReactor | null = null;
   private readonly index: RunnerIndexWriter;
   private running = false;
+  private watchdog: NodeJS.Timeout | null = null;
   readonly pid: number;
   readonly name: string;
   private readonly log: RunnerLogger;
@@ -99,11 +102,18 @@ export class GridRunner implements TaskHost {
       onError: (err, event) => this.log.error(`Could not handle ${event.type} of ${event.streamId}: ${err.message}`),
     });
     await this.o.ownership.start(listener);
+    const period = this.o.watchdogMs ?? WATCHDOG_PERIOD_MS;
+    if (period > 0) {
+      this.watchdog = setInterval(() => void this.checkAll(), period);
+      this.watchdog.unref?.();
+    }
   }
 
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     await this.o.ownership.stop(); // revokes everything: bots are let go, orders stay
     await this.reactor?.stop();
     for (const task of [...this.tasks.values()]) this.release(task);
@@ -278,6 +288,38 @@ export class GridRunner implements TaskHost {
       this.log.warn(`bot ${task.botId}: stopped without reaching the exchange: ${e.message}`);
       await this.reportFor(task, { type: 'MarkFailed', reason: `Stopped, but the exchange could not be reached to finish the stop: ${e.message}` });
     }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The watchdog (issue 29, docs/watchdog.md)
+
+  /** One scheduled round: every running bot of this runner, each in its own lane. */
+  checkAll(): Promise<void> {
+    return Promise.all(this.runningBots().map((id) => this.checkNow(id))).then(() => undefined);
+  }
+
+  /**
+   * Compares one bot with the venue now, in its lane (after what it is doing), and repairs what the
+   * rules allow by converging. Null when this runner does not run the bot (not owned, not started).
+   */
+  async checkNow(botId: string): Promise<CheckResult | null> {
+    let result: CheckResult | null = null;
+    await this.serial(botId, async () => {
+      const task = this.tasks.get(botId);
+      if (!task || task.released || !task.ready || !task.started || !this.owns(botId)) return;
+      // not `guard`: a check that succeeds must not clear the count of refusals it reports on
+      try {
+        const checked = await task.check(this.failures.get(botId) ?? 0, (this.o.now ?? Date.now)());
+        result = checked;
+        if (checked.converge) {
+          await task.converge();
+          this.converged(task);
+        }
+      } catch (err) {
+        await this.handleError(task, err as Error);
+      }
+    });
+    return result;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -45,6 +45,13 @@ export interface GridRunnerOptions {
    * Live venues are never gated (their calls take network time, a wave would only wait on them).
    */
   reactionWave?: number;
+  /**
+   * The watchdog's period (docs/watchdog.md): every running bot of this runner is compared with the
+   * venue this often. Default 60 000 ms (WATCHDOG_PERIOD_MS); 0 turns the schedule off (checks on demand still run).
+   */
+  watchdogMs?: number;
+  /** The watchdog's clock (wall-clock ms; tests may pass their own). */
+  now?: () => number;
   /** Told when a bot has converged after a fill or a (re)start (bench, tests). */
   onConverged?: (botId: string) => void;
 }

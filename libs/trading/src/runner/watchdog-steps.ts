@@ -1,0 +1,105 @@
+/**
+ * The runner's part of the watchdog (issue 29, docs/watchdog.md): one check of one bot against the
+ * venue, in the bot's lane. It asks the venue (every call through the task's owned, rate-limited
+ * `call`, so a bot this runner no longer owns is never touched), lets the pure `checkAgainstVenue`
+ * decide, records what differed through the bot decider (`BotDriftDetected`, `BotNotTrading`; the
+ * decider drops what the bot's history already holds), then hands the repairs to the bot's usual
+ * path: missed fills are queued and applied by the converge that follows, like fills fetched at a
+ * resume, and orders the venue reports cancelled are marked closed (docs/runner.md, errors).
+ */
+import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
+import type { TradingEvent } from '@gridrocket/bots';
+import type { GridConfig, GridState, MarketRules } from '../grid/grid.types';
+import { activeOrders } from '../grid/risk';
+import { checkAgainstVenue } from './watchdog';
+
+/** What the watchdog needs of a bot's task (BotTask; an interface, so the two files do not import each other). */
+export interface WatchdogTask {
+  readonly botId: string;
+  readonly id: { run: number; symbol: string; market: 'spot' | 'futures' };
+  readonly config: GridConfig;
+  readonly rules: MarketRules;
+  readonly port: ExchangePort;
+  readonly state: GridState;
+  readonly open: Map<string, Order>;
+  readonly closed: Map<string, unknown>;
+  pendingFills: ExchangeFill[];
+  fillsSinceMs: number;
+  lastPrice: number | null;
+  outsideLadderSince: number | null;
+  owns(clientOrderId: string): boolean;
+  workflow(): { quote: string; base?: string };
+  recordFacts(facts: TradingEvent[]): Promise<void>;
+  ensureOwned(): void;
+  call<T>(fn: () => Promise<T>, retries?: number): Promise<T>;
+}
+
+export interface CheckResult {
+  /** What the check recorded (new facts only are appended; a difference seen before is not repeated). */
+  facts: TradingEvent[];
+  /** The bot should plan its orders now (a repair is under way). */
+  converge: boolean;
+}
+
+/** Checks one bot against the venue; `refusals`: the runner's retries of it in a row; `now`: wall-clock ms. */
+export async function checkBot(task: WatchdogTask, refusals: number, now: number): Promise<CheckResult> {
+  const symbol = task.id.symbol;
+  const ask = <T>(fn: () => Promise<T>) => {
+    task.ensureOwned();
+    return task.call(fn);
+  };
+  const open = (await ask(() => task.port.openOrders(symbol))).filter((o) => task.owns(o.clientOrderId));
+  const since = Math.max(1, task.fillsSinceMs - 60_000); // never since 0 (docs/runner.md, fills)
+  const fills = (await ask(() => task.port.recentFills(symbol, since))).filter((f) => task.owns(f.clientOrderId));
+
+  const desired = activeOrders(task.config, task.rules, task.state);
+  const openIds = new Set(open.map((o) => o.clientOrderId));
+  const filledIds = new Set(fills.map((f) => f.clientOrderId));
+  const lookedUp = new Map<string, Order | null>();
+  for (const d of desired) {
+    if (openIds.has(d.clientOrderId) || filledIds.has(d.clientOrderId)) continue;
+    lookedUp.set(d.clientOrderId, await ask(() => task.port.orderByClientId(symbol, d.clientOrderId)));
+  }
+
+  let held: number | undefined;
+  const base = task.workflow().base;
+  if (task.id.market === 'spot' && base) {
+    const balances = await ask(() => task.port.balances('spot'));
+    held = balances.find((b) => b.symbol.toUpperCase() === base.toUpperCase())?.balance ?? 0;
+  } else if (task.id.market === 'futures') {
+    const positions = await ask(() => task.port.positions(symbol));
+    held = positions.filter((p) => p.symbol === symbol && p.amount > 0).reduce((s, p) => s + p.amount, 0);
+  }
+  const price = task.lastPrice ?? (await ask(() => task.port.price(symbol)).catch(() => undefined));
+
+  const recorded = new Set(task.state.processedFillIds);
+  for (const f of task.pendingFills) recorded.add(f.fillId); // pushed and about to be applied: not missed
+  const finding = checkAgainstVenue(
+    {
+      botId: task.botId,
+      run: task.id.run,
+      desired,
+      recordedFills: recorded,
+      position: task.state.position.amount,
+      amountStep: task.rules.amountStep,
+      market: task.id.market,
+      base: base ?? '',
+      refusals,
+      follows: task.config.reanchor === 'follow',
+      outsideSince: task.outsideLadderSince,
+    },
+    { open, fills, lookedUp, held, price },
+    now,
+  );
+  task.outsideLadderSince = finding.outsideSince;
+  // What differed is recorded before anything acts on it: the history says why the fills and orders that follow came.
+  await task.recordFacts(finding.facts);
+  for (const o of open) task.open.set(o.clientOrderId, o);
+  for (const o of finding.cancelledOutside) {
+    task.open.delete(o.clientOrderId);
+    task.closed.set(o.clientOrderId, o);
+  }
+  task.pendingFills.push(...finding.missedFills);
+  const repair = finding.facts.some((f) => f.type === 'BotDriftDetected' && (f.data.action === 'repaired' || f.data.kind === 'order-missing'));
+  return { facts: finding.facts, converge: repair || finding.missedFills.length > 0 };
+}
