@@ -4,3 +4,5 @@ export * from './runner/grid-runner';
 export * from './runner/bot-task';
 export * from './runner/bot-workflow';
 export * from './runner/token-bucket';
+export * from './money/money';
+export * from './money/bot-money.projection';
