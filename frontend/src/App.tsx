@@ -24,6 +24,7 @@ const TermsPage = lazy(() => import('./pages/TermsPage'));
 const FaqPage = lazy(() => import('./pages/FaqPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const BotPage = lazy(() => import('./pages/BotPage'));
+const PerformancePage = lazy(() => import('./pages/PerformancePage'));
 
 function PageFallback() {
   return (
@@ -87,6 +88,7 @@ export function AppRoutes() {
           <Route path="/bots" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotsPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/history" element={<RequireAuth><Suspense fallback={<PageFallback />}><HistoryPage /></Suspense></RequireAuth>} />
+          <Route path="/bots/:id/performance" element={<RequireAuth><Suspense fallback={<PageFallback />}><PerformancePage /></Suspense></RequireAuth>} />
           <Route path="/privacypolicy" element={<PrivacyPolicy />} />
           <Route path="/termsofservice" element={<Suspense fallback={<PageFallback />}><TermsPage /></Suspense>} />
           <Route path="/faq" element={<Suspense fallback={<PageFallback />}><FaqPage /></Suspense>} />

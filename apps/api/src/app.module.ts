@@ -7,7 +7,7 @@ import { IdentityModule } from '@gridrocket/identity/nest';
 import { StreamingModule } from '@gridrocket/streaming/nest';
 import { AppConfig } from '@gridrocket/shared/runtime';
 import { TradingModule } from '@gridrocket/trading/nest';
-import { ChartModule } from '@gridrocket/trading/nest';
+import { ChartModule, MoneyModule } from '@gridrocket/trading/nest';
 import { AdapterOverrides, InfrastructureModule } from './infrastructure.module';
 import { IdempotencyModule } from './idempotency.service';
 import { PushModule } from './push.gateway';
@@ -28,6 +28,7 @@ export class AppModule {
         BotsModule,
         CredentialsModule,
         ChartModule,
+        MoneyModule,
         BacktestModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],

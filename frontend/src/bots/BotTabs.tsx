@@ -1,7 +1,7 @@
 import { NavLink } from 'react-router-dom';
 
-/** Overview and History of one bot, one tab apart (each its own URL). */
-export function BotTabs({ id, current }: { id: string; current: 'overview' | 'history' }) {
+/** Overview, History and Performance of one bot, one tab apart (each its own URL). */
+export function BotTabs({ id, current }: { id: string; current: 'overview' | 'history' | 'performance' }) {
   const base = `/bots/${encodeURIComponent(id)}`;
   return (
     <nav className="tabs bot-tabs" aria-label="Bot views">
@@ -10,6 +10,9 @@ export function BotTabs({ id, current }: { id: string; current: 'overview' | 'hi
       </NavLink>
       <NavLink to={`${base}/history`} className={`tab${current === 'history' ? ' tab--active' : ''}`} aria-current={current === 'history' ? 'page' : undefined}>
         History
+      </NavLink>
+      <NavLink to={`${base}/performance`} className={`tab${current === 'performance' ? ' tab--active' : ''}`} aria-current={current === 'performance' ? 'page' : undefined}>
+        Performance
       </NavLink>
     </nav>
   );

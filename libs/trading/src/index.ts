@@ -5,3 +5,5 @@ export * from './runner/bot-task';
 export * from './runner/bot-workflow';
 export * from './runner/token-bucket';
 export { buildBotSummary, type BotSummary, type SummaryEvent } from './chart/bot-summary';
+export * from './money/money';
+export * from './money/bot-money.projection';

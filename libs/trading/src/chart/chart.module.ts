@@ -9,5 +9,6 @@ import { BotActivityPush } from './bot-activity.push';
   imports: [IdentityModule],
   controllers: [BotChartController],
   providers: [PriceHistory, BotActivityPush],
+  exports: [PriceHistory],
 })
 export class ChartModule {}
