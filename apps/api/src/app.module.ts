@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AlertsModule } from '@gridrocket/alerts/nest';
 import { BacktestModule } from '@gridrocket/backtest/nest';
 import { CqrsModule } from '@nestjs/cqrs';
 import { BotsModule } from '@gridrocket/bots/nest';
@@ -29,6 +30,7 @@ export class AppModule {
         CredentialsModule,
         ChartModule,
         BacktestModule,
+        AlertsModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],
       controllers: [SystemController],
