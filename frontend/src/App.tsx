@@ -24,6 +24,7 @@ const TermsPage = lazy(() => import('./pages/TermsPage'));
 const FaqPage = lazy(() => import('./pages/FaqPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const BotPage = lazy(() => import('./pages/BotPage'));
+const AlertsPage = lazy(() => import('./pages/AlertsPage'));
 
 function PageFallback() {
   return (
@@ -86,6 +87,7 @@ export function AppRoutes() {
           <Route path="/security" element={<RequireAuth><Suspense fallback={<PageFallback />}><SecurityPage /></Suspense></RequireAuth>} />
           <Route path="/bots" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotsPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotPage /></Suspense></RequireAuth>} />
+          <Route path="/alerts" element={<RequireAuth><Suspense fallback={<PageFallback />}><AlertsPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/history" element={<RequireAuth><Suspense fallback={<PageFallback />}><HistoryPage /></Suspense></RequireAuth>} />
           <Route path="/privacypolicy" element={<PrivacyPolicy />} />
           <Route path="/termsofservice" element={<Suspense fallback={<PageFallback />}><TermsPage /></Suspense>} />
