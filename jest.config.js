@@ -18,8 +18,8 @@ const webSwc = ['@swc/jest', {
   module: { type: 'commonjs' },
 }];
 const aliases = {
-  '^@gridrocket/(shared|event-store|read-store|bots|identity|credentials|exchanges|trading|streaming|backtest)$': '<rootDir>/libs/$1/src',
-  '^@gridrocket/(shared|event-store|read-store|bots|identity|credentials|exchanges|trading|streaming|backtest)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@gridrocket/(shared|event-store|read-store|bots|identity|credentials|exchanges|trading|streaming|backtest|alerts)$': '<rootDir>/libs/$1/src',
+  '^@gridrocket/(shared|event-store|read-store|bots|identity|credentials|exchanges|trading|streaming|backtest|alerts)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 module.exports = {
   // a real Kafka broker for the Kafka suites, or the reason they skip (test/support/kafka-global-setup.js)

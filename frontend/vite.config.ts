@@ -99,6 +99,7 @@ export default defineConfig({
       // the shared bot rules (one module for the form and the server), with the pure part of shared
       { find: '@gridrocket/bots', replacement: path.resolve(here, '../libs/bots/src') },
       { find: '@gridrocket/exchanges', replacement: path.resolve(here, '../libs/exchanges/src') },
+      { find: '@gridrocket/alerts', replacement: path.resolve(here, '../libs/alerts/src') },
       { find: /^@gridrocket\/shared$/, replacement: path.resolve(here, 'src/shims/shared.ts') },
     ],
   },

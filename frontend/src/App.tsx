@@ -25,6 +25,7 @@ const FaqPage = lazy(() => import('./pages/FaqPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const BotPage = lazy(() => import('./pages/BotPage'));
 const PerformancePage = lazy(() => import('./pages/PerformancePage'));
+const AlertsPage = lazy(() => import('./pages/AlertsPage'));
 
 function PageFallback() {
   return (
@@ -87,6 +88,7 @@ export function AppRoutes() {
           <Route path="/security" element={<RequireAuth><Suspense fallback={<PageFallback />}><SecurityPage /></Suspense></RequireAuth>} />
           <Route path="/bots" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotsPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id" element={<RequireAuth><Suspense fallback={<PageFallback />}><BotPage /></Suspense></RequireAuth>} />
+          <Route path="/alerts" element={<RequireAuth><Suspense fallback={<PageFallback />}><AlertsPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/history" element={<RequireAuth><Suspense fallback={<PageFallback />}><HistoryPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/performance" element={<RequireAuth><Suspense fallback={<PageFallback />}><PerformancePage /></Suspense></RequireAuth>} />
           <Route path="/privacypolicy" element={<PrivacyPolicy />} />

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AlertsModule } from '@gridrocket/alerts/nest';
 import { BacktestModule } from '@gridrocket/backtest/nest';
 import { CqrsModule } from '@nestjs/cqrs';
 import { BotsModule } from '@gridrocket/bots/nest';
@@ -30,6 +31,7 @@ export class AppModule {
         ChartModule,
         MoneyModule,
         BacktestModule,
+        AlertsModule,
         ...(config.embeddedRunner ? [TradingModule] : []),
       ],
       controllers: [SystemController],

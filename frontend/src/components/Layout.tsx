@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { Bot, CircleHelp, CircleUser, Github, Home, KeyRound, LayoutDashboard, LogIn, LogOut, Mail, Menu, Send, Twitter, X } from 'lucide-react';
+import { Bell, Bot, CircleHelp, CircleUser, Github, Home, KeyRound, LayoutDashboard, LogIn, LogOut, Mail, Menu, Send, Twitter, X } from 'lucide-react';
 import { useGetConfigQuery } from '../api/api';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: '/security', label: 'API keys', icon: KeyRound, auth: true },
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, auth: true },
   { to: '/myaccount', label: 'Profile', icon: CircleUser, auth: true },
+  { to: '/alerts', label: 'Alerts', icon: Bell, auth: true },
   { to: '/faq', label: 'FAQ', icon: CircleHelp, auth: false },
 ] as const;
 

@@ -104,6 +104,9 @@ export function MyAccount() {
             <Link to="/bots" className="btn btn--ghost">
               My bots
             </Link>
+            <Link to="/alerts" className="btn btn--ghost">
+              Alerts
+            </Link>
           </div>
         )}
       </section>

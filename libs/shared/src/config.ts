@@ -59,6 +59,25 @@ export interface AppConfig {
    * nice value of the threads doing heavy work (BACKTEST_NICE, 0–19, default 10; 0: normal priority).
    */
   backtests: { workers: number; budgetSeconds: number; nice: number };
+  /** Per-user alerts (libs/alerts, issue 29). */
+  alerts: AlertsConfig;
+}
+
+/**
+ * Alerts (issue 29, libs/alerts): `allowPrivateUrls` (ALERTS_ALLOW_PRIVATE_URLS=true) lets webhooks go to
+ * loopback/private addresses (tests, a self-hosted receiver on the same network; off by default);
+ * `telegramApi` (ALERTS_TELEGRAM_API) is the Bot API's origin (tests: a stand-in); webhook retries:
+ * ALERTS_MAX_ATTEMPTS (default 5) tries, the n-th retry after ALERTS_RETRY_BASE_MS × 2^(n-1) (default
+ * 1000 ms); rate limit: ALERTS_RATE_LIMIT messages (default 20) per user and channel per
+ * ALERTS_RATE_WINDOW_SECONDS (default 60).
+ */
+export interface AlertsConfig {
+  allowPrivateUrls: boolean;
+  telegramApi: string;
+  maxAttempts: number;
+  retryBaseMs: number;
+  rateLimit: number;
+  rateWindowSeconds: number;
 }
 
 export interface QuotaConfig {
@@ -237,6 +256,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       workers: Math.floor(positiveNumber(env.BACKTEST_WORKERS, 0)),
       budgetSeconds: positiveNumber(env.BACKTEST_BUDGET_SECONDS, 600),
       nice: env.BACKTEST_NICE === '0' ? 0 : Math.min(19, Math.floor(positiveNumber(env.BACKTEST_NICE, 10))),
+    },
+    alerts: {
+      allowPrivateUrls: env.ALERTS_ALLOW_PRIVATE_URLS === 'true',
+      telegramApi: (env.ALERTS_TELEGRAM_API || 'https://api.telegram.org').replace(/\/$/, ''),
+      maxAttempts: Math.floor(positiveNumber(env.ALERTS_MAX_ATTEMPTS, 5)),
+      retryBaseMs: positiveNumber(env.ALERTS_RETRY_BASE_MS, 1000),
+      rateLimit: Math.floor(positiveNumber(env.ALERTS_RATE_LIMIT, 20)),
+      rateWindowSeconds: positiveNumber(env.ALERTS_RATE_WINDOW_SECONDS, 60),
     },
   };
   return { ...config, ...overrides };

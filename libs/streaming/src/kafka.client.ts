@@ -39,25 +39,40 @@ export function createKafka(settings: KafkaSettings): Kafka {
   });
 }
 
-/** Creates the topics that do not exist yet (tolerates another process creating them meanwhile). */
-export async function ensureTopics(kafka: Kafka, topics: string[], partitions = 6, replicationFactor = -1): Promise<string[]> {
+/**
+ * Creates the topics that do not exist yet (tolerates another process creating them meanwhile) and
+ * waits until the broker serves their metadata. A topic just created can answer
+ * UNKNOWN_TOPIC_OR_PARTITION for a moment (KRaft propagates it to the broker's metadata cache
+ * asynchronously; kafkajs marks the error `retriable`, but `createTopics({waitForLeaders})` retries only
+ * LEADER_NOT_AVAILABLE): such errors are retried with back-off for up to `patienceMs`, not thrown at
+ * start-up (a CI run under load lost a server start to one).
+ */
+export async function ensureTopics(kafka: Kafka, topics: string[], partitions = 6, replicationFactor = -1, patienceMs = 30_000): Promise<string[]> {
   const admin = kafka.admin();
   await admin.connect();
+  const deadline = Date.now() + patienceMs;
+  let created: string[] | null = null;
   try {
-    const existing = new Set(await admin.listTopics());
-    const missing = topics.filter((t) => !existing.has(t));
-    if (missing.length) {
+    for (let attempt = 1; ; attempt++) {
       try {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })),
-        });
+        const existing = new Set(await admin.listTopics());
+        const missing = topics.filter((t) => !existing.has(t));
+        created ??= missing;
+        if (missing.length) {
+          await admin
+            .createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) })
+            .catch((err) => {
+              if ((err as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw err; // another process made it
+            });
+        }
+        await admin.fetchTopicMetadata({ topics }); // every topic known, with its partitions' leaders
+        return created;
       } catch (err) {
-        const now = new Set(await admin.listTopics());
-        if (missing.some((t) => !now.has(t))) throw err;
+        const retriable = (err as { retriable?: boolean }).retriable === true || /does not host this topic-partition|leader/i.test((err as Error).message);
+        if (!retriable || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
       }
     }
-    return missing;
   } finally {
     await admin.disconnect();
   }

@@ -1,0 +1,81 @@
+import { Body, Controller, Get, Inject, Param, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { CommandContext } from '@gridrocket/shared';
+import { APP_CONFIG, AppConfig, executeCommand, loadState } from '@gridrocket/shared/runtime';
+import { Ctx, assertSameUser } from '@gridrocket/shared/http';
+import { SessionGuard } from '@gridrocket/identity/nest';
+import { ALERT_DELIVERIES_COLLECTION, AlertDeliveryDoc, AlertDeliveryView, publicDelivery } from './alert-deliveries.projection';
+import { AlertSettingsView, alertSettingsDecider, alertSettingsView, initialAlertSettings } from './domain/alert-settings.decider';
+import { alertSettingsStream } from './domain/alert-settings.events';
+import { last4, parseAlertSettings } from './domain/alert-settings.rules';
+import { AlertSecrets } from './delivery/alert-secrets';
+
+/**
+ * Per-user alert settings and the delivery log (issue 29). The user is the session's: a `userId` in
+ * the path that is not the session user's is refused (403), as everywhere. Secrets go in (sealed at
+ * once), never come out: answers carry only whether one is set and its last 4 characters.
+ */
+@ApiTags('alerts')
+@Controller('alerts')
+@UseGuards(SessionGuard)
+export class AlertsController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly projector: Projector,
+    private readonly secrets: AlertSecrets,
+  ) {}
+
+  @Get(':userId')
+  async get(@Param('userId') userId: string, @Ctx() ctx: CommandContext): Promise<AlertSettingsView> {
+    assertSameUser(ctx.userId, userId);
+    const s = await loadState(this.events, alertSettingsStream(ctx.userId), alertSettingsDecider);
+    return alertSettingsView(s?.state ?? initialAlertSettings);
+  }
+
+  @Put(':userId')
+  async save(@Param('userId') userId: string, @Body() body: unknown, @Ctx() ctx: CommandContext): Promise<AlertSettingsView> {
+    assertSameUser(ctx.userId, userId);
+    const input = parseAlertSettings(body, { allowPrivateUrls: this.config.alerts.allowPrivateUrls });
+    const uid = ctx.userId;
+    const { state } = await executeCommand(
+      this.events,
+      alertSettingsStream(uid),
+      alertSettingsDecider,
+      {
+        type: 'SaveAlertSettings',
+        data: {
+          userId: uid,
+          kinds: input.kinds,
+          email: input.email,
+          webhook: {
+            enabled: input.webhook.enabled,
+            url: input.webhook.url,
+            sealedSecret: input.webhook.secret === null ? null : this.secrets.seal(uid, 'webhookSecret', input.webhook.secret),
+            secretLast4: input.webhook.secret === null ? null : last4(input.webhook.secret),
+          },
+          telegram: {
+            enabled: input.telegram.enabled,
+            chatId: input.telegram.chatId,
+            sealedBotToken: input.telegram.botToken === null ? null : this.secrets.seal(uid, 'telegramBotToken', input.telegram.botToken),
+            botTokenLast4: input.telegram.botToken === null ? null : last4(input.telegram.botToken),
+          },
+        },
+      },
+      ctx,
+    );
+    return alertSettingsView(state);
+  }
+
+  /** The delivery log, newest first (time, event, channel, status code, attempts). */
+  @Get(':userId/deliveries')
+  async deliveries(@Param('userId') userId: string, @Query('limit') limit: string | undefined, @Ctx() ctx: CommandContext): Promise<AlertDeliveryView[]> {
+    assertSameUser(ctx.userId, userId);
+    const n = Math.min(200, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
+    const docs = await this.reads.find<AlertDeliveryDoc>(ALERT_DELIVERIES_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'at', direction: 'desc' }, limit: n });
+    return docs.map(publicDelivery);
+  }
+}

@@ -1,0 +1,143 @@
+import { Logger } from '@nestjs/common';
+import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
+import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store';
+import { botDecider } from '@gridrocket/bots';
+import { USERS, UserDoc } from '@gridrocket/identity';
+import { systemContext } from '@gridrocket/shared';
+import { executeCommand, loadState } from '@gridrocket/shared/runtime';
+import { ALERTING_EVENT_TYPES, Alert, AlertSourceEvent, alertOf } from '../domain/alert-mapping';
+import type { AlertChannel } from '../domain/alert.kinds';
+import { AlertDeliveryRecordedData, alertDeliveryDecider, alertDeliveryStream, deliveryIdOf } from '../domain/alert-delivery.decider';
+import { AlertRateLimit } from '../domain/alert-rate';
+import { AlertSettingsState, alertSettingsDecider } from '../domain/alert-settings.decider';
+import { alertSettingsStream } from '../domain/alert-settings.events';
+import { AlertSecrets } from './alert-secrets';
+import { NotificationSink, SinkOutcome, SinkTarget } from './notification-sink.port';
+
+export const ALERT_DISPATCHER_NAME = 'alert-dispatcher';
+
+export interface AlertDispatcherDeps {
+  events: EventStore;
+  reads: ReadStore;
+  secrets: AlertSecrets;
+  sinks: NotificationSink[];
+  rate: AlertRateLimit;
+  now?: () => number;
+}
+
+/**
+ * The alerts reactor (DESIGN.md: "a reactor turns the bot events a user subscribed to into
+ * messages, checkpointed like any reactor"). For each alerting event of a bot stream: the bot (from
+ * its own stream) → the alert (pure mapping) → the owner's settings → one delivery per enabled channel.
+ *
+ * Exactly what a restart does: a delivery is recorded as `AlertDeliveryRecorded` in its own stream,
+ * keyed by `<event id>:<channel>`; a delivery already recorded is not sent again. The checkpoint moves
+ * only once every channel of the event is recorded, so a crash before that sends again at most the
+ * deliveries that were sent but not yet recorded (at-least-once: receivers de-duplicate by the
+ * delivery id, sent as X-GridRocket-Delivery and the body's `id`).
+ */
+export class AlertDispatcher {
+  private readonly logger = new Logger('Alerts');
+  private reactor: RunningReactor | null = null;
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: AlertDispatcherDeps) {}
+
+  async start(): Promise<void> {
+    this.reactor = await startReactor({
+      name: ALERT_DISPATCHER_NAME,
+      events: this.deps.events,
+      reads: this.deps.reads,
+      // New installs start at the end: nobody wants alerts for what happened before alerts existed.
+      startAt: 'end',
+      filter: { streamPrefixes: ['bot-'], eventTypes: ALERTING_EVENT_TYPES },
+      handle: (event) => this.handle(event),
+      onError: (err, event) => this.logger.error(`Alerts for ${event.type} of ${event.streamId} failed, will retry: ${err.name}: ${err.message}`),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.reactor?.stop();
+    this.reactor = null;
+  }
+
+  get position(): bigint | null {
+    return this.reactor?.position ?? null;
+  }
+
+  /** One bot event: public for tests of the mapping end to end. */
+  async handle(event: RecordedEvent): Promise<void> {
+    const bot = await loadState(this.deps.events, event.streamId, botDecider, { atLeast: event.revision });
+    if (!bot || bot.state.kind !== 'live') return;
+    const b = bot.state;
+    const source: AlertSourceEvent = { id: event.id, type: event.type, data: event.data, occurredAt: event.metadata?.occurredAt ?? event.created };
+    const alert = alertOf(source, { botId: b.botId, userId: b.userId, symbol: b.config.symbol, exchange: b.config.exchange, trailingDeviation: b.config.trailingDeviation });
+    if (!alert) return;
+    const settings = await loadState(this.deps.events, alertSettingsStream(b.userId), alertSettingsDecider);
+    if (!settings || !settings.state.kinds.includes(alert.kind)) return;
+    const channels = this.enabledChannels(settings.state);
+    await Promise.all(channels.map((channel) => this.deliver(alert, channel, settings.state)));
+  }
+
+  private enabledChannels(s: AlertSettingsState): AlertChannel[] {
+    const out: AlertChannel[] = [];
+    if (s.email.enabled) out.push('email');
+    if (s.webhook.enabled && s.webhook.url && s.webhook.sealedSecret) out.push('webhook');
+    if (s.telegram.enabled && s.telegram.chatId && s.telegram.sealedBotToken) out.push('telegram');
+    return out;
+  }
+
+  private async delivered(deliveryId: string): Promise<boolean> {
+    try {
+      return (await this.deps.events.readStream(alertDeliveryStream(deliveryId), { maxCount: 1 })).length > 0;
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return false;
+      throw err;
+    }
+  }
+
+  private async target(channel: AlertChannel, s: AlertSettingsState, userId: string): Promise<SinkTarget | null> {
+    switch (channel) {
+      case 'email': {
+        const user = await this.deps.reads.get<UserDoc>(USERS, userId);
+        return user?.email ? { channel, to: user.email } : null;
+      }
+      case 'webhook':
+        return { channel, url: s.webhook.url!, secret: this.deps.secrets.open(userId, 'webhookSecret', s.webhook.sealedSecret!) };
+      case 'telegram':
+        return { channel, chatId: s.telegram.chatId!, botToken: this.deps.secrets.open(userId, 'telegramBotToken', s.telegram.sealedBotToken!) };
+    }
+  }
+
+  private async deliver(alert: Alert, channel: AlertChannel, s: AlertSettingsState): Promise<void> {
+    const deliveryId = deliveryIdOf(alert.eventId, channel);
+    if (await this.delivered(deliveryId)) return;
+    const sink = this.deps.sinks.find((k) => k.channel === channel);
+    const target = sink ? await this.target(channel, s, alert.userId) : null;
+    let outcome: SinkOutcome;
+    if (!sink || !target) outcome = { status: 'failed', code: null, attempts: 0, error: 'No address for this channel' };
+    else if (!this.deps.rate.take(`${alert.userId}:${channel}`, this.now())) outcome = { status: 'rate-limited', code: null, attempts: 0, error: 'Too many alerts on this channel: not sent' };
+    else outcome = await sink.send(alert, deliveryId, target, this.stopping.signal);
+    const data: AlertDeliveryRecordedData = {
+      deliveryId,
+      userId: alert.userId,
+      channel,
+      kind: alert.kind,
+      eventType: alert.eventType,
+      botId: alert.botId,
+      symbol: alert.symbol,
+      title: alert.title,
+      status: outcome.status,
+      code: outcome.code,
+      attempts: outcome.attempts,
+      error: outcome.error,
+      at: new Date(this.now()).toISOString(),
+    };
+    await executeCommand(this.deps.events, alertDeliveryStream(deliveryId), alertDeliveryDecider, { type: 'RecordDelivery', data }, systemContext(alert.userId, alert.eventId));
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+}

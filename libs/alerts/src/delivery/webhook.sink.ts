@@ -1,0 +1,139 @@
+import { createHmac } from 'node:crypto';
+import { LookupAddress, lookup as dnsLookup } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import type { Alert } from '../domain/alert-mapping';
+import { isPrivateHostLiteral } from '../domain/alert-settings.rules';
+import { backoffMs } from '../domain/alert-rate';
+import { NotificationSink, SinkOutcome, SinkTarget, pause } from './notification-sink.port';
+
+export const SIGNATURE_HEADER = 'X-GridRocket-Signature';
+export const TIMESTAMP_HEADER = 'X-GridRocket-Timestamp';
+export const DELIVERY_HEADER = 'X-GridRocket-Delivery';
+export const EVENT_HEADER = 'X-GridRocket-Event';
+
+/**
+ * The signature of a webhook request: `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
+ * The timestamp (seconds, also sent as X-GridRocket-Timestamp) is inside what is signed, so a receiver
+ * that refuses timestamps older than a few minutes refuses replays (the scheme of Stripe's
+ * `Stripe-Signature` and Slack's `X-Slack-Signature`).
+ */
+export function webhookSignature(secret: string, timestamp: number, rawBody: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+}
+
+/** The JSON body of a webhook: the alert's public facts, never a secret. */
+export function webhookBody(alert: Alert, deliveryId: string): string {
+  return JSON.stringify({
+    id: deliveryId,
+    kind: alert.kind,
+    event: alert.eventType,
+    occurredAt: alert.occurredAt,
+    bot: { id: alert.botId, symbol: alert.symbol, exchange: alert.exchange },
+    title: alert.title,
+    text: alert.text,
+    details: alert.details,
+  });
+}
+
+export class RefusedAddressError extends Error {
+  constructor() {
+    super('The webhook URL resolves to a private or loopback address');
+    this.name = 'RefusedAddressError';
+  }
+}
+
+/**
+ * A DNS lookup that refuses private and loopback addresses: it runs for the very connection the request
+ * makes, so a name that resolves elsewhere later (DNS rebinding) cannot reach the inside either.
+ */
+export function guardedLookup(allowPrivate: boolean): typeof dnsLookup {
+  return ((hostname: string, options: any, callback: any) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err);
+      const list = addresses as LookupAddress[];
+      if (!allowPrivate && list.some((a) => isPrivateHostLiteral(a.address))) return callback(new RefusedAddressError());
+      if (options?.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  }) as typeof dnsLookup;
+}
+
+interface PostResult {
+  code: number;
+  retryAfter: number | null;
+}
+
+function post(url: URL, body: string, headers: Record<string, string>, allowPrivate: boolean, signal: AbortSignal): Promise<PostResult> {
+  if (!allowPrivate && isIP(url.hostname.replace(/^\[|\]$/g, '')) && isPrivateHostLiteral(url.hostname)) return Promise.reject(new RefusedAddressError());
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'GridRocket-Alerts/1', ...headers },
+        lookup: guardedLookup(allowPrivate),
+        timeout: 10_000,
+        signal,
+      },
+      (res) => {
+        res.resume(); // the answer's body is not read: only its status counts (redirects are not followed)
+        const ra = Number(res.headers['retry-after']);
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, retryAfter: Number.isFinite(ra) && ra >= 0 ? ra : null }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('The webhook did not answer within 10 s')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Signed webhooks: one POST of the JSON body to the configured URL (only there: no redirect is
+ * followed), retried on no answer, 408, 429 (after its Retry-After when given) and 5xx, up to
+ * `maxAttempts` tries with exponential back-off; any other 4xx is final. 2xx is delivered.
+ */
+export class WebhookSink implements NotificationSink {
+  readonly channel = 'webhook' as const;
+
+  constructor(private readonly options: { allowPrivateUrls: boolean; maxAttempts: number; retryBaseMs: number; now?: () => number }) {}
+
+  async send(alert: Alert, deliveryId: string, target: SinkTarget, signal: AbortSignal): Promise<SinkOutcome> {
+    if (target.channel !== 'webhook') throw new Error('Not a webhook target');
+    const body = webhookBody(alert, deliveryId);
+    const url = new URL(target.url);
+    let code: number | null = null;
+    let error: string | null = null;
+    for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      const timestamp = Math.floor((this.options.now?.() ?? Date.now()) / 1000);
+      const headers = {
+        [SIGNATURE_HEADER]: webhookSignature(target.secret, timestamp, body),
+        [TIMESTAMP_HEADER]: String(timestamp),
+        [DELIVERY_HEADER]: deliveryId,
+        [EVENT_HEADER]: alert.kind,
+      };
+      let retryAfter: number | null = null;
+      try {
+        const res = await post(url, body, headers, this.options.allowPrivateUrls, signal);
+        code = res.code;
+        retryAfter = res.retryAfter;
+        if (code >= 200 && code < 300) return { status: 'delivered', code, attempts: attempt, error: null };
+        error = `The webhook answered ${code}`;
+        if (!(code === 408 || code === 429 || code >= 500)) return { status: 'failed', code, attempts: attempt, error };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        if (err instanceof RefusedAddressError) return { status: 'refused', code: null, attempts: attempt, error: err.message };
+        code = null;
+        error = `No answer from the webhook (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+      }
+      if (attempt < this.options.maxAttempts) {
+        const wait = backoffMs(attempt, this.options.retryBaseMs);
+        await pause(retryAfter !== null ? Math.max(wait, retryAfter * 1000) : wait, signal);
+      }
+    }
+    return { status: 'failed', code, attempts: this.options.maxAttempts, error };
+  }
+}

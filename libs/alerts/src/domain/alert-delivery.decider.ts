@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { Decider } from '@gridrocket/shared';
+import type { AlertChannel, AlertKind } from './alert.kinds';
+
+/**
+ * One delivery of one alert on one channel, recorded in its own stream (`alert-delivery-<digest of
+ * deliveryId>`, deliveryId = `<bot event id>:<channel>`): the stream's existence is what tells a
+ * restarted dispatcher that this alert went out already (at-least-once, never twice once recorded).
+ */
+export type DeliveryStatus = 'delivered' | 'failed' | 'rate-limited' | 'refused';
+
+export interface AlertDeliveryRecordedData {
+  deliveryId: string;
+  userId: string;
+  channel: AlertChannel;
+  kind: AlertKind;
+  eventType: string;
+  botId: string;
+  symbol: string;
+  title: string;
+  status: DeliveryStatus;
+  /** The HTTP status of the last attempt (webhook, Telegram); null for e-mail or no answer. */
+  code: number | null;
+  attempts: number;
+  /** Why it failed, in words that carry no secret. */
+  error: string | null;
+  at: string;
+}
+
+export type AlertDeliveryEvent = { type: 'AlertDeliveryRecorded'; data: AlertDeliveryRecordedData };
+export type AlertDeliveryCommand = { type: 'RecordDelivery'; data: AlertDeliveryRecordedData };
+export interface AlertDeliveryState {
+  recorded: boolean;
+}
+
+export const ALERT_DELIVERY_STREAM_PREFIX = 'alert-delivery-';
+export const deliveryIdOf = (eventId: string, channel: AlertChannel) => `${eventId}:${channel}`;
+export const alertDeliveryStream = (deliveryId: string) =>
+  `${ALERT_DELIVERY_STREAM_PREFIX}${createHash('sha256').update(deliveryId).digest('hex').slice(0, 32)}`;
+
+/** A delivery is recorded once: recording it again (another process, a replayed event) changes nothing. */
+export const alertDeliveryDecider: Decider<AlertDeliveryCommand, AlertDeliveryEvent, AlertDeliveryState> = {
+  initialState: { recorded: false },
+  decide: (command, state) => (state.recorded ? [] : [{ type: 'AlertDeliveryRecorded', data: command.data }]),
+  evolve: (_state, event) => (event.type === 'AlertDeliveryRecorded' ? { recorded: true } : _state),
+};

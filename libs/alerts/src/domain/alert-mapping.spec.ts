@@ -1,0 +1,54 @@
+import { AlertRateLimit } from './alert-rate';
+import { WATCHDOG_EVENT_TYPES } from './alert.kinds';
+import { alertOf } from './alert-mapping';
+import { isPrivateHostLiteral, parseAlertSettings } from './alert-settings.rules';
+
+const bot = { botId: 'b1', userId: 'u1', symbol: 'BTCUSDT', exchange: 'Binance' };
+const ev = (type: string, data: unknown) => ({ id: 'e1', type, data, occurredAt: '2026-01-01T00:00:00.000Z' });
+
+describe('alertOf: which bot event is which alert', () => {
+  it.each([
+    ['CycleCompleted', { cycle: 2, profit: 1.5 }, bot, 'cycle'],
+    ['CycleCompleted', { cycle: 2, profit: 1.5 }, { ...bot, trailingDeviation: 1 }, 'trailingTakeProfit'],
+    ['BotFailed', { reason: 'Stop-loss triggered at 50 (stop level 51): the position was sold at market, loss 3 USDT' }, bot, 'stopLoss'],
+    ['BotFailed', { reason: 'The exchange rejected the API key (invalid key, secret, passphrase, IP or permissions).' }, bot, 'keyRejected'],
+    ['BotStartFailed', { reason: 'Insufficient balance' }, bot, 'botFailed'],
+    ['BotFailed', { reason: 'The grid cannot continue' }, bot, 'botFailed'],
+    [WATCHDOG_EVENT_TYPES.drift, { botId: 'b1', summary: 'Order 3 was cancelled on the exchange: placed again' }, bot, 'drift'],
+    [WATCHDOG_EVENT_TYPES.notTrading, { botId: 'b1', summary: 'No resting buy for 2 h' }, bot, 'notTrading'],
+  ])('%s %j → %s', (type, data, b, kind) => {
+    expect(alertOf(ev(type, data), b)?.kind).toBe(kind);
+  });
+
+  it('ignores the other events', () => {
+    expect(alertOf(ev('OrderPlaced', {}), bot)).toBeNull();
+  });
+
+  it('keeps the watchdog sentence and removes anything that looks like a token from it', () => {
+    const a = alertOf(ev('BotDriftDetected', { summary: 'fill missed; token 123456789:AAE-secretPartOfTheToken_abcdefghijKLMN' }), bot)!;
+    expect(a.text).toContain('fill missed');
+    expect(a.text).not.toContain('secretPartOfTheToken');
+  });
+});
+
+describe('webhook URLs', () => {
+  it.each(['127.0.0.1', 'localhost', '10.1.2.3', '192.168.0.10', '172.20.0.1', '169.254.169.254', '[::1]', '0.0.0.0', '100.64.0.1', '[fd00::1]', '::ffff:127.0.0.1'])('%s is private', (h) => {
+    expect(isPrivateHostLiteral(h)).toBe(true);
+  });
+  it.each(['hooks.example.com', '8.8.8.8', '172.32.0.1'])('%s is not', (h) => {
+    expect(isPrivateHostLiteral(h)).toBe(false);
+  });
+  it('are refused when private, unless the setting allows them', () => {
+    const body = { webhook: { enabled: true, url: 'http://127.0.0.1:9/x', secret: '0123456789abcdef' } };
+    expect(() => parseAlertSettings(body, { allowPrivateUrls: false })).toThrow(expect.objectContaining({ errors: [{ field: 'webhook.url', message: 'The webhook URL must not point to a private or loopback address' }] }));
+    expect(parseAlertSettings(body, { allowPrivateUrls: true }).webhook.url).toBe('http://127.0.0.1:9/x');
+  });
+});
+
+describe('AlertRateLimit', () => {
+  it('lets `limit` messages through per key and window, then refuses until the window moves on', () => {
+    const r = new AlertRateLimit(2, 60_000);
+    expect([r.take('u:telegram', 0), r.take('u:telegram', 1), r.take('u:telegram', 2), r.take('u:webhook', 3)]).toEqual([true, true, false, true]);
+    expect(r.take('u:telegram', 60_001)).toBe(true);
+  });
+});

@@ -1,0 +1,3 @@
+/** The alerts context's Nest entry (`@gridrocket/alerts/nest`): module, controller, dispatcher. */
+export * from './alerts.module';
+export * from './delivery/alert-dispatcher';
