@@ -7,7 +7,7 @@ import { toCcxtSymbol, fromCcxtSymbol, splitSymbol, ccxtExchangeId } from './exc
 
 describe('exchange provider from configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'exchange-provider-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
 
   it('reads EXCHANGE_MODE (paper by default) and PAPER_PRICES', () => {
     expect(exchangeConfigFromEnv({})).toEqual({ mode: 'paper', paperPrices: undefined, paperSeed: undefined });
