@@ -132,8 +132,9 @@ describe(`the whole app under injected faults (${DURATION / 1000} s, seed ${SEED
     };
 
     const lifecycle = async (u: (typeof users)[0], n: number) => {
+      // entries around a price that swings ±1,300: above it by more than 0.5 % needs the trader's confirmation (issue 29)
       const entry = 60000 + ((n % 3) - 1) * 300;
-      const created = await call(() => u.c.post('/api/bots', { ...spotBot, numOfOrders: 2, interval: 250, entryPrice: entry, userId: u.uid }), [201]);
+      const created = await call(() => u.c.post('/api/bots', { ...spotBot, numOfOrders: 2, interval: 250, entryPrice: entry, userId: u.uid, confirmAboveMarket: true }), [201]);
       const id = created.body.id as string;
       acknowledged.add(id);
       stats.created++;
@@ -193,7 +194,7 @@ describe(`the whole app under injected faults (${DURATION / 1000} s, seed ${SEED
     // one long-running bot per user trades through the whole run; lifecycles come and go beside it
     const longRunning: string[] = [];
     for (const u of users.slice(0, 3)) {
-      const res = await call(() => u.c.post('/api/bots', { ...spotBot, numOfOrders: 3, interval: 200, entryPrice: 60000, userId: u.uid }), [201]);
+      const res = await call(() => u.c.post('/api/bots', { ...spotBot, numOfOrders: 3, interval: 200, entryPrice: 60000, userId: u.uid, confirmAboveMarket: true }), [201]);
       acknowledged.add(res.body.id);
       stats.created++;
       await until409Free(() => u.c.get(`/api/startBot?userId=${u.uid}&id=${res.body.id}&symbol=BTCUSDT&exchange=Binance&botType=Spot`), [202]);
