@@ -9,12 +9,19 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { CollectionCommit, Projection, Projector, ReadStore, SqliteReadStore } from '@gridrocket/read-store';
 import { startTestApp } from './support/test-app';
 
 jest.setTimeout(120_000);
+
+/** The compiled build of a projection a worker can load (its `source`), as `npm run projections:rebuild` runs it; the others as they are. */
+function builtOf(p: Projection): Projection {
+  if (!p.source) return p;
+  const compiled = join(__dirname, '..', 'dist', relative(join(__dirname, '..'), p.source.module).replace(/\.ts$/, '.js'));
+  return (require(compiled) as Record<string, Projection>)[p.source.exportName];
+}
 
 type E = { type: string; data: Record<string, unknown> };
 
@@ -94,6 +101,18 @@ function mixedLog(): { stream: string; events: E[] }[] {
       ],
     });
     out.push({ stream: `runner-${u}`, events: [{ type: 'RunnerClaimed', data: { owner: 'x' } }] });
+    // an alert delivery of each status the log shows (issue 29)
+    const status = (['delivered', 'failed', 'rate-limited', 'refused'] as const)[u];
+    const deliveryId = `${randomUUID()}:webhook`;
+    out.push({
+      stream: `alert-delivery-${randomUUID().replace(/-/g, '')}`,
+      events: [
+        {
+          type: 'AlertDeliveryRecorded',
+          data: { deliveryId, userId: uid, channel: 'webhook', kind: 'cycle', eventType: 'CycleCompleted', botId: randomUUID(), symbol: 'BTCUSDT', title: 'Cycle', status, code: status === 'delivered' ? 200 : null, attempts: 1, error: status === 'failed' ? 'HTTP 500' : null, at: '2025-01-01T00:00:00.000Z' },
+        },
+      ],
+    });
   }
   return out;
 }
@@ -166,7 +185,7 @@ describe('projection rebuild equals incremental projection', () => {
   }
 
   it('with every projection the app registers and every event type they handle, in one window or in many small ones', async () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['backtest-list', 'bot-list', 'credential-list', 'sessions', 'user-tokens', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual(['alert-deliveries', 'backtest-list', 'bot-list', 'bot-money', 'credential-list', 'sessions', 'user-tokens', 'users']);
     const live = dump(join(dir, 'live.sqlite'), projections);
     // the log reached every projection, with deletes (tombstones) in the collections that have them
     for (const p of projections) expect({ collection: p.collection, docs: live.tables[p.collection].length > 0 }).toEqual({ collection: p.collection, docs: true });
@@ -187,9 +206,8 @@ describe('projection rebuild equals incremental projection', () => {
     const dist = join(__dirname, '..', 'dist', 'libs');
     if (!existsSync(join(dist, 'read-store', 'src', 'rebuild-fold.js'))) throw new Error('Build first: npm run build:server (npm test does)');
     const built = require(join(dist, 'read-store', 'src', 'projector.js')) as typeof import('@gridrocket/read-store');
-    const builtBots = require(join(dist, 'bots', 'src', 'bot-list.projection.js')) as Pick<typeof import('@gridrocket/bots'), 'botListProjection'>;
-    const onThreads = projections.map((p) => (p.name === 'bot-list' ? builtBots.botListProjection : p));
-    expect(onThreads.find((p) => p.name === 'bot-list')!.source!.module).toMatch(/\.js$/);
+    const onThreads = projections.map(builtOf);
+    for (const name of ['bot-list', 'bot-money']) expect(onThreads.find((p) => p.name === name)!.source!.module).toMatch(/\.js$/);
     const live = dump(join(dir, 'live.sqlite'), projections);
     const oneThread = new SqliteReadStore(join(dir, 'one-thread.sqlite'));
     const folded = await new Projector(events, oneThread, [...projections]).rebuild();
@@ -212,8 +230,7 @@ describe('projection rebuild equals incremental projection', () => {
     const dist = join(__dirname, '..', 'dist', 'libs');
     if (!existsSync(join(dist, 'read-store', 'src', 'rebuild-fold.js'))) throw new Error('Build first: npm run build:server (npm test does)');
     const built = require(join(dist, 'read-store', 'src', 'projector.js')) as typeof import('@gridrocket/read-store');
-    const builtBots = require(join(dist, 'bots', 'src', 'bot-list.projection.js')) as Pick<typeof import('@gridrocket/bots'), 'botListProjection'>;
-    const onThreads = projections.map((p) => (p.name === 'bot-list' ? builtBots.botListProjection : p));
+    const onThreads = projections.map(builtOf);
     // each stream appended whole, one after another (bots created, run, stopped and left), then a mixed log interleaved
     const store = new SqliteEventStore(join(dir, 'whole-streams.sqlite'), 5);
     try {

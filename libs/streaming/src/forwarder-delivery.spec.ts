@@ -65,6 +65,12 @@ function stubKafka(failFor: (producer: number, call: number) => Error | null) {
         for (const t of list) topics.add(t.topic);
         return true;
       },
+      // kafkajs: UNKNOWN_TOPIC_OR_PARTITION for a topic the broker does not serve
+      fetchTopicMetadata: async ({ topics: asked }: { topics: string[] }) => {
+        const unknown = asked.find((t) => !topics.has(t));
+        if (unknown) throw kafkaProtocolError(3); // UNKNOWN_TOPIC_OR_PARTITION
+        return { topics: asked.map((name) => ({ name, partitions: [{ partitionId: 0, leader: 1 }] })) };
+      },
     }),
     producer: (config: ProducerConfig) => {
       const id = producers.length + 1;
