@@ -643,6 +643,30 @@ async function main() {
       const tp = await page.locator(`[data-bot-id="${botId}"]`).locator('dt:has-text("Take profit") + dd').first().textContent();
       if ((tp || '').trim() !== '1%') throw new Error(`the card shows take profit as ${tp}`);
     });
+    await step('performance, one tab away: the figures, the equity curve and the trades the paper exchange filled (issue 29)', async () => {
+      await page.locator(`[data-bot-id="${botId}"]`).getByRole('link').first().click();
+      await page.getByRole('navigation', { name: 'Bot views' }).getByRole('link', { name: 'Performance' }).click();
+      await expectPath(`/bots/${botId}/performance`);
+      await heading('Performance');
+      const trades = page.getByRole('region', { name: 'Trades' });
+      await trades.locator('tbody tr').first().waitFor({ timeout: T });
+      const rows = await trades.locator('tbody tr').count();
+      if (rows < 1) throw new Error('no trades listed for a bot whose orders filled');
+      const csvHref = await page.getByRole('link', { name: 'Export the trades as CSV (FIFO lots)' }).getAttribute('href');
+      const res = await page.evaluate(async (u) => { const r = await fetch(u, { credentials: 'include' }); return { status: r.status, type: r.headers.get('content-type') }; }, csvHref);
+      if (res.status !== 200 || !/text\/csv/.test(res.type || '')) throw new Error(`trades CSV: ${res.status} ${res.type}`);
+      await shot('bot-performance');
+      await page.getByRole('link', { name: 'Back to bots' }).click();
+      await expectPath('/bots');
+    });
+    await step('alerts: the settings form and the delivery log (issue 29)', async () => {
+      await page.goto(`${base}/alerts`);
+      await heading('Alerts');
+      await page.getByRole('form', { name: 'Alert settings' }).waitFor();
+      await shot('alerts');
+      await page.goto(`${base}/bots`);
+      await expectPath('/bots');
+    });
     await step('delete it', async () => {
       const c = page.locator(`[data-bot-id="${botId}"]`);
       await c.getByRole('button', { name: /^Delete / }).click();
