@@ -61,9 +61,16 @@ export interface TradingLedger {
   /** The next run restarts the book (set by a cancel-all stop, a failure, an edit). */
   restartNext: boolean;
   dropNext: boolean;
+  /**
+   * The base amount the bot holds (its buys' net amounts less its sells, all runs; what a stop that
+   * closed the position at market left is not carried) and what it cost: what a start with a position
+   * must confirm (issue 29).
+   */
+  held: number;
+  heldCost: number;
 }
 
-export const emptyLedger = (): TradingLedger => ({ seen: new Set(), unclosed: new Map(), runs: [], lastFillAt: -1, firstPlacedAt: -1, restartNext: true, dropNext: false });
+export const emptyLedger = (): TradingLedger => ({ seen: new Set(), unclosed: new Map(), runs: [], lastFillAt: -1, firstPlacedAt: -1, restartNext: true, dropNext: false, held: 0, heldCost: 0 });
 
 /** The fills of every run, in stream order. */
 export function allFills(ledger: TradingLedger): RecordedFill[] {
@@ -176,6 +183,7 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
       const book = ledger.runs.find((r) => r.run === d.run) ?? ledger.runs[ledger.runs.length - 1];
       book?.fills.push({ clientOrderId: d.clientOrderId, fillId: d.fillId, price: d.price, amount: d.amount, fee: d.fee, at: d.at, ...(d.netAmount !== undefined ? { netAmount: d.netAmount } : {}) });
       if (d.at > ledger.lastFillAt) ledger.lastFillAt = d.at;
+      holdFill(ledger, d);
       return ledger;
     }
     default:
@@ -183,9 +191,27 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
   }
 }
 
+/** The held amount and its cost after a fill (a sell takes its share of the cost at the average). */
+function holdFill(ledger: TradingLedger, d: FillEventData): void {
+  if (d.side === 'buy') {
+    ledger.held = roundAmount(ledger.held + (d.netAmount ?? d.amount));
+    ledger.heldCost = roundMoney(ledger.heldCost + d.amount * d.price);
+    return;
+  }
+  const before = ledger.held;
+  ledger.held = roundAmount(Math.max(0, before - d.amount));
+  ledger.heldCost = ledger.held <= 0 || before <= 0 ? 0 : roundMoney((ledger.heldCost * ledger.held) / before);
+}
+
+const roundAmount = (x: number) => Math.round(x * 1e12) / 1e12;
+
 /** A new run begins (BotStartRequested at revision `run`): it continues the book or restarts it. */
 export function beginRun(ledger: TradingLedger, run: number, config: BotConfig, botType: BotType): TradingLedger {
   ledger.runs.push({ run, restart: ledger.restartNext || ledger.runs.length === 0, dropPosition: ledger.dropNext, config, botType, fills: [] });
+  if (ledger.dropNext) {
+    ledger.held = 0;
+    ledger.heldCost = 0;
+  }
   ledger.restartNext = false;
   ledger.dropNext = false;
   return ledger;

@@ -1,6 +1,7 @@
 import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
+import { ladderCostOf, ladderPreview } from './bot-market.rules';
 import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
@@ -52,7 +53,8 @@ export type RunnerCommand =
 export type BotCommand =
   | { type: 'CreateBot'; botId: string; userId: string; botType: BotType; config: BotConfig }
   | { type: 'EditBot'; botId: string; userId: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } }
-  | { type: 'StartBot'; botId: string; userId: string }
+  /** `confirmPosition`: the owner saw what the bot holds and what the new ladder adds (issue 29). */
+  | { type: 'StartBot'; botId: string; userId: string; confirmPosition?: boolean }
   | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean; closePosition?: boolean }
   | { type: 'DeleteBot'; botId: string; userId: string }
   // The runner's commands (no user check: the runner acts for the system).
@@ -63,7 +65,34 @@ export const initialBotState: BotState = { kind: 'absent' };
 export const BOT_NOT_FOUND = 'Bot not found';
 export const BOT_BUSY_EDIT = 'The bot is running: stop it before editing it.';
 export const BOT_BUSY_DELETE = 'The bot is running: stop it before deleting it.';
+/** A start of a bot that holds a position, not confirmed: 409 with what it holds. */
+export class PositionHeldError extends ConflictError {}
+
 export const BOT_STOPPING = 'The bot is still stopping: start it again once it has stopped.';
+
+/** What a bot holds (base amount, and what it cost in the quote currency): none after a stop that closed it. */
+export function heldPosition(bot: LiveBot): { amount: number; cost: number } {
+  const t = bot.trading;
+  return t.dropNext ? { amount: 0, cost: 0 } : { amount: t.held, cost: t.heldCost };
+}
+
+const fmtAmount = (x: number) => String(Number(x.toPrecision(10)));
+const fmtMoney = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * The refusal of a start of a bot that holds a position, unless confirmed (HTTP 409): what it holds and
+ * what the new ladder adds, so a restart never stacks a ladder silently (issue 29, Found 2).
+ */
+export function positionStartMessage(bot: LiveBot): string {
+  const held = heldPosition(bot);
+  const [base, quote] = bot.config.symbol.split(':')[0].split('/');
+  const adds = ladderPreview(bot.config, 1000).reduce((s, r) => s + r.size, 0);
+  const cost = ladderCostOf(bot.config);
+  return (
+    `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
+    `up to ${fmtAmount(adds)} ${base} more for ${fmtMoney(cost)} ${quote}. Confirm the start to go on (confirmPosition=true).`
+  );
+}
 
 /** The user's own live bot, or 404 (another user's bot is indistinguishable from a missing one). */
 function owned(state: BotState, userId: string): LiveBot {
@@ -89,12 +118,14 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       const bot = owned(state, command.userId);
       if (bot.status === 'starting' || bot.status === 'running') return [];
       if (bot.status === 'stopping') throw new ConflictError(BOT_STOPPING);
+      if (heldPosition(bot).amount > 0 && command.confirmPosition !== true) throw new PositionHeldError(positionStartMessage(bot));
       return [{ type: 'BotStartRequested', data: { botId } }];
     }
     case 'StopBot': {
       const bot = owned(state, command.userId);
       if (bot.status === 'stopping' || bot.status === 'stopped') return [];
-      const close = command.closePosition === true && bot.botType === 'Futures';
+      // futures: close the position reduce-only; spot: sell what the bot holds at market (issue 29)
+      const close = command.closePosition === true;
       return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: command.cancelAllOrders, ...(close ? { closePosition: true } : {}) } }];
     }
     case 'DeleteBot': {
