@@ -57,11 +57,13 @@ const LIVE_EVENTS = ['bot:activity', 'bot:status', 'bot:changed'];
 
 export interface StartArgs {
   bot: Bot;
+  /** Beyond the spec (issue 29): the owner confirmed a start of a bot that holds a position. */
+  confirmPosition?: boolean;
 }
 export interface StopArgs {
   bot: Bot;
   cancelAllOrders: boolean;
-  /** Futures only, beyond the spec: close the bot's position at market once its orders are cancelled. */
+  /** Beyond the spec: close the bot's position at market once its orders are cancelled (futures: reduce-only; spot: sell what the bot holds, issue 29). */
   closePosition?: boolean;
 }
 
@@ -243,7 +245,7 @@ export const api = createApi({
       },
     }),
     startBot: b.mutation<Bot, StartArgs>({
-      query: ({ bot }) => ({
+      query: ({ bot, confirmPosition }) => ({
         url: '/api/startBot',
         csrf: true,
         params: {
@@ -257,6 +259,8 @@ export const api = createApi({
           exchange: bot.exchange,
           entryPrice: bot.entryprice,
           botType: bot.bottype,
+          // sent only once the owner confirmed what the bot holds (the spec's start call is unchanged)
+          ...(confirmPosition ? { confirmPosition: true } : {}),
         },
       }),
     }),
