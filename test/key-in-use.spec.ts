@@ -4,7 +4,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { startPaperReplayApp, startTestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
 
@@ -53,5 +53,37 @@ describe('deleting a key that a running bot uses', () => {
         expect((await c.delete(`/api/api-credentials/${key}`)).status).toBe(204);
       }
     }
+  });
+});
+
+describe('a start refused because the bot holds a position (issue 29)', () => {
+  const H = 3_600_000;
+  const T0 = 1_700_000_000_000;
+  const CSV = ['ms,exchange,symbol,price', `${T0},Binance,BTCUSDT,61000`, `${T0 + H},Binance,BTCUSDT,59500`].join('\n');
+  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
+  beforeAll(async () => {
+    replay = await startPaperReplayApp(CSV, T0);
+  });
+  afterAll(() => replay.close());
+
+  it('claims no key: the key can be deleted at once', async () => {
+    const c = new Client(replay.app.url);
+    const { uid } = await c.signUp('holder@example.com');
+    const key = await c.addKey(uid, 'Binance');
+    const bot = (await c.post('/api/bots', { ...spotBot, entryPrice: 60000, userId: uid })).body.id as string;
+    const details = async () => (await c.get(`/api/bot-details/${bot}`)).body as { state: string };
+    expect((await c.get(`/api/startBot?id=${bot}&userId=${uid}`)).status).toBe(202);
+    await until('running', async () => (await details()).state === 'running', 20_000);
+    replay.venue.advanceTo(T0 + H); // 59500: the five buys fill
+    const port = await replay.provider.for({ userId: uid, exchange: 'Binance', market: 'spot' });
+    await until('bought', async () => ((await port.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0) > 0.04, 20_000);
+    expect((await c.get(`/api/stopBot?id=${bot}&userId=${uid}&cancelAllOrders=false`)).status).toBe(202);
+    await until('stopped', async () => (await details()).state === 'stopped', 20_000);
+
+    const refused = await c.get(`/api/startBot?id=${bot}&userId=${uid}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/^The bot holds 0\.0\d+ BTC/);
+    // no start is under way: the key is not held by a claim of the refused start
+    expect((await c.delete(`/api/api-credentials/${key}`)).status).toBe(204);
   });
 });

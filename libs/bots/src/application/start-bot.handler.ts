@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CredentialResolver, KeyUseLedger } from '@gridrocket/credentials/nest';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { loadState } from '@gridrocket/shared/runtime';
-import { botDecider } from '../domain/bot.decider';
+import { botDecider, decideBot } from '../domain/bot.decider';
 import { botStream } from '../domain/bot.events';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { ConflictError } from '@gridrocket/shared';
@@ -37,12 +37,16 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
     if (doc && doc.userid === c.ctx.userId && exchange && !(await this.credentials.has(c.ctx.userId, exchange))) {
       throw new ConflictError(noKeyReason(exchange));
     }
+    const command = { type: 'StartBot' as const, botId: c.botId, userId: c.ctx.userId, confirmPosition: c.confirmPosition };
     // The start claims the exchange's key on its key-use stream first (issue 29): a removal of the key
     // decided meanwhile either sees this bot or made this claim fail (no key left: 409).
     const bot = (await loadState(this.events, botStream(c.botId), botDecider))?.state;
     if (bot && bot.kind === 'live' && bot.userId === c.ctx.userId && bot.status === 'stopped') {
+      // A start the decider refuses on this state (a position not confirmed) claims nothing: such a
+      // claim would block deleting the key for CLAIM_GRACE_MS although no start is under way.
+      decideBot(command, bot);
       await this.keyUse.claim(c.ctx, bot.config.exchange, c.botId, bot.version, noKeyReason(bot.config.exchange));
     }
-    return this.runner.run({ type: 'StartBot', botId: c.botId, userId: c.ctx.userId, confirmPosition: c.confirmPosition }, c.ctx, c.conflict);
+    return this.runner.run(command, c.ctx, c.conflict);
   }
 }

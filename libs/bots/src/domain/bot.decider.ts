@@ -79,13 +79,24 @@ export function heldPosition(bot: LiveBot): { amount: number; cost: number } {
 const fmtAmount = (x: number) => String(Number(x.toPrecision(10)));
 const fmtMoney = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/** 'BTCUSDT' (the product's form) or 'BTC/USDT' → BTC and USDT, for the texts. */
+function symbolParts(symbol: string): { base: string; quote: string } {
+  const [pair] = symbol.split(':');
+  if (pair.includes('/')) {
+    const [base, quote] = pair.split('/');
+    return { base, quote };
+  }
+  const quote = ['USDT', 'USDC'].find((q) => pair.length > q.length && pair.toUpperCase().endsWith(q));
+  return quote ? { base: pair.slice(0, -quote.length), quote } : { base: pair, quote: '' };
+}
+
 /**
  * The refusal of a start of a bot that holds a position, unless confirmed (HTTP 409): what it holds and
  * what the new ladder adds, so a restart never stacks a ladder silently (issue 29, Found 2).
  */
 export function positionStartMessage(bot: LiveBot): string {
   const held = heldPosition(bot);
-  const [base, quote] = bot.config.symbol.split(':')[0].split('/');
+  const { base, quote } = symbolParts(bot.config.symbol);
   const adds = ladderPreview(bot.config, 1000).reduce((s, r) => s + r.size, 0);
   const cost = ladderCostOf(bot.config);
   return (

@@ -50,6 +50,12 @@ describe('a start of a bot that holds a position (issue 29)', () => {
       .when({ type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: true, closePosition: true })
       .then(stopWith(true, true));
   });
+  it('names the coins of a symbol in the product\'s form (BTCUSDT)', () => {
+    const plain: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...config, symbol: 'BTCUSDT' } };
+    given(plain, startRequested, started, fill('f1', 'buy', 60000, 0.01), stopWith(false), stopped)
+      .when(start)
+      .thenThrows(PositionHeldError, /^The bot holds 0\.01 BTC \(bought for 600\.00 USDT\)\. .*up to 0\.05 BTC more for 2,990\.00 USDT\./);
+  });
   it('is a conflict (409)', () => {
     expect(new PositionHeldError('x')).toBeInstanceOf(ConflictError);
   });
