@@ -146,6 +146,28 @@ export function decideTrading(bot: TradingView, run: number, facts: TradingEvent
   return out;
 }
 
+/**
+ * How many of the bot's orders are still open on the exchange after `facts` (placed, neither cancelled
+ * nor fully filled, all runs), the ledger left as it is: what a stop without cancel-all leaves
+ * unmanaged (issue 29, Found 6).
+ */
+export function unclosedAfter(ledger: TradingLedger, facts: readonly { type: string; data: unknown }[]): number {
+  const left = new Map(ledger.unclosed);
+  for (const f of facts) {
+    const d = f.data as { clientOrderId?: string; amount?: number };
+    if (d.clientOrderId === undefined) continue;
+    if (f.type === 'OrderPlaced' || f.type === 'TakeProfitPlaced') left.set(d.clientOrderId, d.amount ?? 0);
+    else if (f.type === 'OrderCancelled') left.delete(d.clientOrderId);
+    else if (f.type === 'OrderFilled' || f.type === 'TakeProfitFilled' || f.type === 'StopLossTriggered') {
+      const before = left.get(d.clientOrderId);
+      if (before === undefined) continue;
+      if (before - (d.amount ?? 0) <= 1e-12) left.delete(d.clientOrderId);
+      else left.set(d.clientOrderId, before - (d.amount ?? 0));
+    }
+  }
+  return left.size;
+}
+
 /** Folds a trading event into the ledger (mutates it, see TradingLedger). */
 export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLedger {
   ledger.seen.add(tradingFactKey(e));

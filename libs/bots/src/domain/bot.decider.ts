@@ -2,7 +2,7 @@ import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridroc
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
 import { ladderCostOf, ladderPreview } from './bot-market.rules';
-import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle } from './bot-trading';
+import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
 
@@ -26,6 +26,11 @@ export interface LiveBot {
   run: number;
   /** What the runner recorded (see bot-trading.ts). */
   trading: TradingLedger;
+  /**
+   * Issue 29 (Found 6): set once the bot stopped (or failed) with this many of its orders still open on
+   * the exchange, no longer managed; cleared by the next start. Absent when none.
+   */
+  ordersLeftOpen?: number;
 }
 
 export type BotState =
@@ -154,20 +159,31 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       if (state.kind !== 'live' || state.status !== 'starting') return [];
       return [{ type: 'BotStartFailed', data: { botId, reason: command.reason } }];
     case 'MarkStopped':
-      if (state.kind !== 'live' || state.status !== 'stopping') return [];
-      return [{ type: 'BotStopped', data: { botId, pid: -1 } }];
     case 'MarkFailed':
-      if (state.kind !== 'live' || state.status === 'stopped') return [];
-      return [{ type: 'BotFailed', data: { botId, reason: command.reason } }];
+      return decideEnd(command, state, state.kind === 'live' ? unclosedAfter(state.trading, []) : 0);
     case 'RecordTrading': {
       if (state.kind !== 'live') throw new NotFoundError(BOT_NOT_FOUND);
       const facts = decideTrading(state, command.run, command.facts);
       if (!command.report) return facts;
       if (command.report.botId !== botId) throw new ConflictError('A lifecycle report of another bot');
       // The report is decided on the state the facts lead to, as if they had been appended first.
-      return [...facts, ...decideBot(command.report, foldFacts(state, facts))];
+      const after = foldFacts(state, facts);
+      const report = command.report;
+      if (report.type === 'MarkStopped' || report.type === 'MarkFailed') return [...facts, ...decideEnd(report, after, unclosedAfter(state.trading, facts))];
+      return [...facts, ...decideBot(report, after)];
     }
   }
+}
+
+/** A stop's or failure's event, saying how many of the bot's orders stay open unmanaged (issue 29). */
+function decideEnd(command: Extract<LifecycleReport, { type: 'MarkStopped' | 'MarkFailed' }>, state: BotState, leftOpen: number): BotEvent[] {
+  const open = leftOpen > 0 ? { ordersLeftOpen: leftOpen } : {};
+  if (command.type === 'MarkStopped') {
+    if (state.kind !== 'live' || state.status !== 'stopping') return [];
+    return [{ type: 'BotStopped', data: { botId: command.botId, pid: -1, ...open } }];
+  }
+  if (state.kind !== 'live' || state.status === 'stopped') return [];
+  return [{ type: 'BotFailed', data: { botId: command.botId, reason: command.reason, ...open } }];
 }
 
 /**
@@ -200,7 +216,7 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
       return { ...s, config: merged as unknown as typeof s.config };
     }
     case 'BotStartRequested':
-      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType) };
+      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType), ordersLeftOpen: undefined };
     case 'BotStarted':
       return { ...s, status: 'running', pid: event.data.pid };
     case 'BotResumed':
@@ -210,9 +226,9 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
     case 'BotStopRequested':
       return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true };
     case 'BotStopped':
-      return { ...s, status: 'stopped', pid: -1 };
+      return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen };
     case 'BotFailed':
-      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason };
+      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen };
     case 'BotDeleted':
       return { kind: 'deleted', botId: s.botId, userId: s.userId, version: s.version };
     case 'ProfitRealized':
