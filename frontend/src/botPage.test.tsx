@@ -116,6 +116,37 @@ describe('bot page: figures, orders, live', () => {
   });
 });
 
+describe('a bot stopped with its orders still on the exchange (issue 29)', () => {
+  it('says so on the bot page and on its card; a running bot or one with none says nothing', async () => {
+    const left = makeBot({ id: 'b5', ordersleftopen: 3 });
+    const none = makeBot({ id: 'b6', entryprice: 59000 });
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/u-1': [left, none],
+      'GET /api/bots/b5/summary': summary({ running: false, ladder: [] }),
+      'GET /api/bots-overview': [],
+    });
+    renderApp('/bots/b5', { user: USER });
+    const note = await screen.findByTestId('orders-left-open', {}, { timeout: 5000 });
+    expect(note).toHaveTextContent('3 orders of this bot are still open on Binance and no longer managed.');
+
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(screen.getAllByTestId('bot-card')).toHaveLength(2));
+    const [card5, card6] = ['b5', 'b6'].map((id) => screen.getAllByTestId('bot-card').find((c) => c.getAttribute('data-bot-id') === id)!);
+    expect(within(card5).getByTestId('orders-left-open')).toHaveTextContent('3 orders of this bot are still open on Binance and no longer managed.');
+    expect(within(card6).queryByTestId('orders-left-open')).not.toBeInTheDocument();
+  });
+
+  it('one order reads in the singular; a running bot says nothing', async () => {
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 'b7', ordersleftopen: 1 }), makeBot({ id: 'b8', ordersleftopen: 2, botstatus: true, state: 'running', pid: 5 })], 'GET /api/bots-overview': [] });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(screen.getAllByTestId('bot-card')).toHaveLength(2));
+    const notes = screen.getAllByTestId('orders-left-open');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toHaveTextContent('1 order of this bot is still open on Binance and no longer managed.');
+  });
+});
+
 describe('bots page: summary strip, filters, URL', () => {
   it('sums the account\'s bots and keeps filters and page in the URL', async () => {
     const bots = [

@@ -2,7 +2,7 @@ import { ExternalLink, History, Pencil, Play, Square, Trash2, TriangleAlert } fr
 import { Link } from 'react-router-dom';
 import { botPhase, type Bot, type BotOverview } from '../api/types';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
-import { compact, leverageText, percent, signedUsdt, usd, usdt } from './format';
+import { compact, leverageText, ordersLeftOpenText, percent, signedUsdt, usd, usdt } from './format';
 import { pairLabel } from './pairs';
 import { Sparkline } from './Sparkline';
 import { isNoKeyRefusal } from './useBotActions';
@@ -26,6 +26,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
   const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
   const page = `/bots/${encodeURIComponent(bot.id)}`;
   const base = bot.symbol.replace(/USDT$|USDC$/, '');
+  const leftOpen = ordersLeftOpenText(bot, phase === 'stopped');
   return (
     <article className={`bot-card bot-card--${phase}`} aria-label={label} data-testid="bot-card" data-bot-id={bot.id} data-state={phase}>
       <header className="bot-card__head">
@@ -83,6 +84,12 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
               <Link to="/security">Add a key</Link>
             </>
           ) : null}
+        </p>
+      ) : null}
+
+      {leftOpen ? (
+        <p className="bot-card__error" role="note" data-testid="orders-left-open">
+          <TriangleAlert size={14} aria-hidden="true" /> {leftOpen}
         </p>
       ) : null}
 

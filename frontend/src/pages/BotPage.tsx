@@ -5,7 +5,7 @@ import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
 import { botPhase, type Bot, type BotSummary } from '../api/types';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
-import { compact, duration, leverageText, percent, price, signedUsdt, usdt } from '../bots/format';
+import { compact, duration, leverageText, ordersLeftOpenText, percent, price, signedUsdt, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { useUser } from '../store/hooks';
@@ -109,6 +109,12 @@ export default function BotPage() {
       <BotTabs id={bot.id} current="overview" />
 
       {lastError ? <LastError message={lastError} at={summary?.lastErrorAt ?? null} /> : null}
+      {ordersLeftOpenText(bot, phase === 'stopped') ? (
+        <div className="notice" role="note" data-testid="orders-left-open">
+          <TriangleAlert size={18} aria-hidden="true" />
+          <div>{ordersLeftOpenText(bot, phase === 'stopped')}</div>
+        </div>
+      ) : null}
 
       <Figures bot={bot} summary={summary} running={phase === 'running'} />
 
