@@ -55,6 +55,9 @@ function onPushes(events: string[], handler: (m: { id?: string } | undefined) =>
 
 const LIVE_EVENTS = ['bot:activity', 'bot:status', 'bot:changed'];
 
+/** Whether balances and orders are simulated (paper), on a venue's test network, or real (issue 29). */
+export type ExchangeMode = 'paper' | 'testnet' | 'live';
+
 export interface StartArgs {
   bot: Bot;
   /** Beyond the spec (issue 29): the owner confirmed a start of a bot that holds a position. */
@@ -344,6 +347,14 @@ export const api = createApi({
     }),
 
     // ---- exchange data --------------------------------------------------------------------
+    /** Beyond the spec (issue 29): paper, testnet or live, for the badge; null when unknown (no badge). */
+    getExchangeMode: b.query<ExchangeMode | null, void>({
+      query: () => ({ url: '/api/exchange-mode' }),
+      transformResponse: (raw: unknown) => {
+        const mode = typeof raw === 'object' && raw !== null ? (raw as { mode?: unknown }).mode : undefined;
+        return mode === 'paper' || mode === 'testnet' || mode === 'live' ? mode : null;
+      },
+    }),
     getBalance: b.query<{ balance: number; available: number } | null, { botType: BotType; userId: string; exchange: Exchange }>({
       query: ({ botType, userId, exchange }) => ({ url: `/api/balance${botType}`, params: { userId, exchange } }),
       transformResponse: (raw: unknown) => {
@@ -401,4 +412,5 @@ export const {
   useGetBalanceQuery,
   useGetPriceQuery,
   useGetPositionRiskQuery,
+  useGetExchangeModeQuery,
 } = api;

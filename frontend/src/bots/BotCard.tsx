@@ -1,6 +1,7 @@
 import { ExternalLink, History, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { botPhase, type Bot, type BotOverview } from '../api/types';
+import { ModeBadge } from '../components/ModeBadge';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, signedUsdt, usd, usdt } from './format';
 import { pairLabel } from './pairs';
@@ -35,6 +36,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
           <span>
             {bot.exchange} <span className="muted">{futures ? 'futures' : 'spot'}</span>
           </span>
+          <ModeBadge />
         </span>
         <span className={`status status--${phase}`} role="status">
           <span className="status__dot" aria-hidden="true" />

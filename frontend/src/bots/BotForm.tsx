@@ -27,6 +27,7 @@ import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
+import { ModeBadge } from '../components/ModeBadge';
 
 type Values = Record<'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit', string>;
 
@@ -222,7 +223,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           error={shown('exchange')}
         />
         <div className="readout" aria-live="polite">
-          <span className="readout__label">Balance</span>
+          <span className="readout__label">
+            Balance <ModeBadge />
+          </span>
           <span className="readout__value" data-testid="balance">
             {!exchange ? '—' : balanceLoading ? '…' : balance ? `${usdt(balance.balance)} USDT` : 'unavailable'}
           </span>

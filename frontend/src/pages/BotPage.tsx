@@ -8,6 +8,7 @@ import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
 import { compact, duration, leverageText, ordersLeftOpenText, percent, price, signedUsdt, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
+import { ModeBadge } from '../components/ModeBadge';
 import { useUser } from '../store/hooks';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
@@ -84,7 +85,7 @@ export default function BotPage() {
           </h1>
           <p className="muted with-icon">
             <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
-            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''}
+            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''} <ModeBadge />
           </p>
         </div>
         <div className="botpage__actions" role="group" aria-label="Bot actions">
