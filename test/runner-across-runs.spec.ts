@@ -134,12 +134,14 @@ describe('a bot across runs (stop, start again)', () => {
   });
 
   it('spot: a stop with cancel-all and "sell what the bot holds at market" sells it, rounded down to the amount step; the next start needs no confirmation (issue 29)', async () => {
-    world.venue.advanceTo(3000);
+    // 4000 (61500): the feed only moves forward, and the tests before this one left it there; the buy
+    // at 61600 fills at once, the others (61100, 60600) rest
+    world.venue.advanceTo(4000);
     const user = 'spot-closer';
-    const id = await world.create(user, 'Spot', { ...btc, entryPrice: 60800, takeProfit: 2 });
+    const id = await world.create(user, 'Spot', { ...btc, entryPrice: 61600, takeProfit: 2 });
     await world.run({ type: 'StartBot', botId: id, userId: user }, user);
     await started(id, 1);
-    await until('buy at 60800 filled, take-profit placed', async () => (await openOf(user, 'spot', 'BTCUSDT')).some((o) => o.startsWith('sell')));
+    await until('buy at 61600 filled, take-profit placed', async () => (await openOf(user, 'spot', 'BTCUSDT')).some((o) => o.startsWith('sell')));
     const port = await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' });
     const btcHeld = async () => (await port.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0;
     expect(await btcHeld()).toBeGreaterThan(0.009);
