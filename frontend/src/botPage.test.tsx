@@ -116,6 +116,22 @@ describe('bot page: figures, orders, live', () => {
   });
 });
 
+describe('a bot that failed because the venue rejected its key (issue 29)', () => {
+  it('shows the reason with a link to the Security page, on the card and on the page', async () => {
+    const reason = "Binance rejected the bot's API key (invalid or deleted key, secret, passphrase, IP or permissions), so the bot stopped. Check the key on the Security page or add a new one, then start the bot again.";
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 'k1', lasterror: reason, ordersleftopen: 3 })], 'GET /api/bots/k1/summary': summary({ running: false, ladder: [], lastError: null }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/k1', { user: USER });
+    const alert = await screen.findByTestId('last-error', {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent("Binance rejected the bot's API key");
+    expect(within(alert).getByRole('link', { name: 'Add an API key on the Security page' })).toHaveAttribute('href', '/security');
+    expect(screen.getByTestId('orders-left-open')).toHaveTextContent('3 orders of this bot are still open on Binance and no longer managed.');
+
+    renderApp('/bots', { user: USER });
+    const card = (await screen.findAllByTestId('bot-card'))[0];
+    expect(within(card).getByRole('link', { name: 'Add a key' })).toHaveAttribute('href', '/security');
+  });
+});
+
 describe('a bot stopped with its orders still on the exchange (issue 29)', () => {
   it('says so on the bot page and on its card; a running bot or one with none says nothing', async () => {
     const left = makeBot({ id: 'b5', ordersleftopen: 3 });

@@ -18,8 +18,11 @@ type Dialog =
   | { kind: 'position'; bot: Bot; message: string }
   | null;
 
-/** The reason a start was refused for want of an API key (the server's 409 says so). */
-export const isNoKeyRefusal = (message: string) => /No API key for/i.test(message);
+/**
+ * A reason that the Security page fixes: a start refused for want of an API key (the server's 409 says
+ * so), or a bot that failed because the venue rejected its key (the runner's reason, issue 29).
+ */
+export const isNoKeyRefusal = (message: string) => /No API key for|rejected the bot's API key/i.test(message);
 
 /** A start refused because the bot holds a position: a 409 saying what it holds (issue 29, Found 2). */
 export const isPositionRefusal = (error: { status?: number; message?: string } | undefined) =>
