@@ -521,6 +521,10 @@ async function main() {
       await page.getByRole('button', { name: /^Start / }).click();
       await toast('Bot successfully started!');
       await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+      // issue 29: the page says the money is simulated (the e2e server runs the paper exchange)
+      const badge = page.getByTestId('bot-page').getByTestId('mode-badge');
+      await badge.waitFor();
+      if ((await badge.textContent()) !== 'Paper') throw new Error(`mode badge says ${await badge.textContent()}`);
       if (!(await page.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('Edit enabled while running');
       if (!(await page.getByRole('button', { name: /^Delete / }).isDisabled())) throw new Error('Delete enabled while running');
     });

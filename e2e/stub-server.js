@@ -307,6 +307,8 @@ async function api(req, res, url, uid, sid) {
     creds.delete(c.id);
     return send(res, 204);
   }
+  // issue 29: the dashboard's Paper / Testnet / Live badge (the stub is a paper deployment)
+  if (m === 'GET' && p === '/api/exchange-mode') return send(res, 200, { mode: 'paper' });
   if (m === 'GET' && (p === '/api/balanceSpot' || p === '/api/balanceFutures')) {
     return send(res, 200, [
       { symbol: 'BTC', exchange: q.exchange, balance: 0.05, available: 0.05 },

@@ -54,7 +54,7 @@ describe('a bot across runs (stop, start again)', () => {
     expect(await openOf(user, 'spot', 'BTCUSDT')).toEqual(afterFill);
     const placedBefore = (await count(id, 'OrderPlaced')) + (await count(id, 'TakeProfitPlaced'));
 
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await world.run({ type: 'StartBot', botId: id, userId: user, confirmPosition: true }, user); // it holds a position (issue 29)
     await started(id, 2);
     // the same orders, adopted: no second ladder, the take-profit still covers the coins bought
     expect(await openOf(user, 'spot', 'BTCUSDT')).toEqual(afterFill);
@@ -91,7 +91,7 @@ describe('a bot across runs (stop, start again)', () => {
     expect(held).toBeGreaterThan(0);
     world.venue.advanceTo(4000); // 61500: the restarted ladder does not fill at once
 
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await world.run({ type: 'StartBot', botId: id, userId: user, confirmPosition: true }, user); // it holds a position (issue 29)
     await started(id, 2);
     const open = await until('restarted ladder with take-profit', async () => {
       const o = await port.openOrders('BTCUSDT');
@@ -112,7 +112,7 @@ describe('a bot across runs (stop, start again)', () => {
     const before = await openOf(user, 'futures', 'LTCUSDT');
     await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: false }, user);
     await stopped(id, 1);
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await world.run({ type: 'StartBot', botId: id, userId: user, confirmPosition: true }, user); // it holds a position (issue 29)
     await started(id, 2);
     expect(await openOf(user, 'futures', 'LTCUSDT')).toEqual(before);
     const port = (await world.paper.for({ userId: user, exchange: 'Binance', market: 'futures' })) as unknown as { position(s: string): { qty: number } };
@@ -131,5 +131,33 @@ describe('a bot across runs (stop, start again)', () => {
     await stopped(id, 1);
     expect(await openOf(user, 'futures', 'LTCUSDT')).toEqual([]);
     expect(port.position('LTCUSDT').qty).toBeCloseTo(0, 8);
+  });
+
+  it('spot: a stop with cancel-all and "sell what the bot holds at market" sells it, rounded down to the amount step; the next start needs no confirmation (issue 29)', async () => {
+    // 4000 (61500): the feed only moves forward, and the tests before this one left it there; the buy
+    // at 61600 fills at once, the others (61100, 60600) rest
+    world.venue.advanceTo(4000);
+    const user = 'spot-closer';
+    const id = await world.create(user, 'Spot', { ...btc, entryPrice: 61600, takeProfit: 2 });
+    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await started(id, 1);
+    await until('buy at 61600 filled, take-profit placed', async () => (await openOf(user, 'spot', 'BTCUSDT')).some((o) => o.startsWith('sell')));
+    const port = await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' });
+    const btcHeld = async () => (await port.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0;
+    expect(await btcHeld()).toBeGreaterThan(0.009);
+    // without confirming, a start of a bot that holds coins is refused (what it holds, what the ladder adds)
+    await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: false }, user);
+    await stopped(id, 1);
+    await expect(world.run({ type: 'StartBot', botId: id, userId: user }, user)).rejects.toThrow(/The bot holds 0\.00999 BTC/);
+    await world.run({ type: 'StartBot', botId: id, userId: user, confirmPosition: true }, user);
+    await started(id, 2);
+
+    await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: true, closePosition: true }, user);
+    await stopped(id, 2);
+    expect(await openOf(user, 'spot', 'BTCUSDT')).toEqual([]);
+    // 0.00999 held (the buy's fee was taken in the coin): 0.00999 sold at market, nothing but dust below one step left
+    expect(await btcHeld()).toBeLessThan(0.00001);
+    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await started(id, 3);
   });
 });

@@ -134,6 +134,53 @@ describe('bot page: figures, orders, live', () => {
   });
 });
 
+describe('a bot that failed because the venue rejected its key (issue 29)', () => {
+  it('shows the reason with a link to the Security page, on the card and on the page', async () => {
+    const reason = "Binance rejected the bot's API key (invalid or deleted key, secret, passphrase, IP or permissions), so the bot stopped. Check the key on the Security page or add a new one, then start the bot again.";
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 'k1', lasterror: reason, ordersleftopen: 3 })], 'GET /api/bots/k1/summary': summary({ running: false, ladder: [], lastError: null }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/k1', { user: USER });
+    const alert = await screen.findByTestId('last-error', {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent("Binance rejected the bot's API key");
+    expect(within(alert).getByRole('link', { name: 'Add an API key on the Security page' })).toHaveAttribute('href', '/security');
+    expect(screen.getByTestId('orders-left-open')).toHaveTextContent('3 orders of this bot are still open on Binance and no longer managed.');
+
+    renderApp('/bots', { user: USER });
+    const card = (await screen.findAllByTestId('bot-card'))[0];
+    expect(within(card).getByRole('link', { name: 'Add a key' })).toHaveAttribute('href', '/security');
+  });
+});
+
+describe('a bot stopped with its orders still on the exchange (issue 29)', () => {
+  it('says so on the bot page and on its card; a running bot or one with none says nothing', async () => {
+    const left = makeBot({ id: 'b5', ordersleftopen: 3 });
+    const none = makeBot({ id: 'b6', entryprice: 59000 });
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/u-1': [left, none],
+      'GET /api/bots/b5/summary': summary({ running: false, ladder: [] }),
+      'GET /api/bots-overview': [],
+    });
+    renderApp('/bots/b5', { user: USER });
+    const note = await screen.findByTestId('orders-left-open', {}, { timeout: 5000 });
+    expect(note).toHaveTextContent('3 orders of this bot are still open on Binance and no longer managed.');
+
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(screen.getAllByTestId('bot-card')).toHaveLength(2));
+    const [card5, card6] = ['b5', 'b6'].map((id) => screen.getAllByTestId('bot-card').find((c) => c.getAttribute('data-bot-id') === id)!);
+    expect(within(card5).getByTestId('orders-left-open')).toHaveTextContent('3 orders of this bot are still open on Binance and no longer managed.');
+    expect(within(card6).queryByTestId('orders-left-open')).not.toBeInTheDocument();
+  });
+
+  it('one order reads in the singular; a running bot says nothing', async () => {
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 'b7', ordersleftopen: 1 }), makeBot({ id: 'b8', ordersleftopen: 2, botstatus: true, state: 'running', pid: 5 })], 'GET /api/bots-overview': [] });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(screen.getAllByTestId('bot-card')).toHaveLength(2));
+    const notes = screen.getAllByTestId('orders-left-open');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toHaveTextContent('1 order of this bot is still open on Binance and no longer managed.');
+  });
+});
+
 describe('bots page: summary strip, filters, URL', () => {
   it('sums the account\'s bots and keeps filters and page in the URL', async () => {
     const bots = [

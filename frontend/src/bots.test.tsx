@@ -419,6 +419,77 @@ describe('live status', () => {
     });
   });
 
+  it('a spot bot\'s stop offers "Sell what the bot holds at market", off by default; ticked, the stop sends closePosition=true (issue 29)', async () => {
+    const spot = makeBot({ id: 's3', botstatus: true, state: 'running', pid: 11 });
+    const fetch = routesWith([spot], { 'GET /api/stopBot': { status: 202, body: { ...spot, state: 'stopping' } } });
+    const stopParams = () =>
+      fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/stopBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    expect(within(dlg).getByText('Are you sure you want to stop the Bot?')).toBeInTheDocument();
+    expect(within(dlg).getByLabelText('Cancel all orders')).not.toBeChecked();
+    const sell = within(dlg).getByLabelText('Sell what the bot holds at market');
+    expect(sell).not.toBeChecked();
+    await userEvent.click(within(dlg).getByLabelText('Cancel all orders'));
+    await userEvent.click(sell);
+    await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(stopParams()).toHaveLength(1));
+    expect(stopParams()[0]).toEqual({
+      userId: 'u-1', id: 's3', pid: '11', cancelAllOrders: 'true', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', closePosition: 'true',
+    });
+  });
+
+  describe('a start of a bot that holds a position (issue 29)', () => {
+    const held =
+      'The bot holds 0.03 BTC (bought for 1,797.00 USDT). Starting it places its ladder again: up to 0.05 BTC more for 2,990.00 USDT. Confirm the start to go on (confirmPosition=true).';
+    const startParams = (fetch: jest.Mock) =>
+      fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/startBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
+    const routes = (bot: Bot) =>
+      routesWith([bot], {
+        'GET /api/startBot': (url: URL) =>
+          url.searchParams.get('confirmPosition') === 'true'
+            ? { status: 202, body: { ...bot, state: 'starting' } }
+            : { status: 409, body: { statusCode: 409, message: held } },
+      });
+
+    it('the refusal is shown in a confirmation; "Start anyway" starts again with confirmPosition=true', async () => {
+      const bot = makeBot({ id: 'p1' });
+      const fetch = routes(bot);
+      renderApp('/bots', { user: USER });
+      await waitFor(() => expect(cards()).toHaveLength(1));
+      await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
+      const dlg = await screen.findByRole('alertdialog', { name: 'Start Bot' });
+      expect(within(dlg).getByText(/The bot holds 0\.03 BTC \(bought for 1,797\.00 USDT\)\. Starting it places its ladder again: up to 0\.05 BTC more for 2,990\.00 USDT\./)).toBeInTheDocument();
+      expect(dlg).not.toHaveTextContent('confirmPosition');
+      expect(screen.queryByText('Failed to start the bot.')).not.toBeInTheDocument();
+      expect(cards()[0]).toHaveAttribute('data-state', 'stopped');
+      expect(startParams(fetch)).toHaveLength(1);
+      expect(startParams(fetch)[0].confirmPosition).toBeUndefined();
+
+      await userEvent.click(within(dlg).getByRole('button', { name: 'Start anyway' }));
+      await waitFor(() => expect(startParams(fetch)).toHaveLength(2));
+      expect(startParams(fetch)[1]).toMatchObject({ id: 'p1', userId: 'u-1', confirmPosition: 'true' });
+      await waitFor(() => expect(cards()[0]).toHaveAttribute('data-state', 'starting'));
+      expect(screen.queryByRole('alertdialog', { name: 'Start Bot' })).not.toBeInTheDocument();
+    });
+
+    it('"Cancel" starts nothing', async () => {
+      const bot = makeBot({ id: 'p2' });
+      const fetch = routes(bot);
+      renderApp('/bots', { user: USER });
+      await waitFor(() => expect(cards()).toHaveLength(1));
+      await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
+      const dlg = await screen.findByRole('alertdialog', { name: 'Start Bot' });
+      await userEvent.click(within(dlg).getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('alertdialog', { name: 'Start Bot' })).not.toBeInTheDocument();
+      expect(startParams(fetch)).toHaveLength(1);
+      expect(cards()[0]).toHaveAttribute('data-state', 'stopped');
+      expect(within(cards()[0]).getByRole('button', { name: /^Start / })).toBeEnabled();
+    });
+  });
+
   it('delete asks first; success and failure texts', async () => {
     let bots = [makeBot({ id: 'd1' }), makeBot({ id: 'd2' })];
     routesWith([], {

@@ -164,4 +164,22 @@ describe('API key form (security page)', () => {
     expect(await screen.findByText('API Key successfully deleted!')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('pub-1')).not.toBeInTheDocument());
   });
+
+  it('a key a running bot uses is not deleted: the 409 naming the bot stays on the page, the key stays listed (issue 29)', async () => {
+    const message = 'This API key is used by a running bot: BTCUSDT spot bot 1234abcd. Stop it before deleting the key.';
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/api-credentials/u-1': () => [{ id: 'c1', exchange: 'Binance', apikeyid: 'pub-1' }],
+      'DELETE /api/api-credentials/c1': { status: 409, body: { statusCode: 409, message } },
+    });
+    renderApp('/security', { user: USER });
+    expect(await screen.findByText('pub-1')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /Remove Binance API key/ }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Yes' }));
+    const refusal = await screen.findByTestId('key-refusal');
+    expect(refusal).toHaveTextContent(message);
+    expect(within(screen.getByRole('region', { name: 'API keys' })).getByRole('alert')).toBe(refusal);
+    expect(screen.getByText('Error deleting API Key!')).toBeInTheDocument();
+    expect(screen.getByText('pub-1')).toBeInTheDocument();
+  });
 });

@@ -55,13 +55,18 @@ function onPushes(events: string[], handler: (m: { id?: string } | undefined) =>
 
 const LIVE_EVENTS = ['bot:activity', 'bot:status', 'bot:changed'];
 
+/** Whether balances and orders are simulated (paper), on a venue's test network, or real (issue 29). */
+export type ExchangeMode = 'paper' | 'testnet' | 'live';
+
 export interface StartArgs {
   bot: Bot;
+  /** Beyond the spec (issue 29): the owner confirmed a start of a bot that holds a position. */
+  confirmPosition?: boolean;
 }
 export interface StopArgs {
   bot: Bot;
   cancelAllOrders: boolean;
-  /** Futures only, beyond the spec: close the bot's position at market once its orders are cancelled. */
+  /** Beyond the spec: close the bot's position at market once its orders are cancelled (futures: reduce-only; spot: sell what the bot holds, issue 29). */
   closePosition?: boolean;
 }
 
@@ -243,7 +248,7 @@ export const api = createApi({
       },
     }),
     startBot: b.mutation<Bot, StartArgs>({
-      query: ({ bot }) => ({
+      query: ({ bot, confirmPosition }) => ({
         url: '/api/startBot',
         csrf: true,
         params: {
@@ -257,6 +262,8 @@ export const api = createApi({
           exchange: bot.exchange,
           entryPrice: bot.entryprice,
           botType: bot.bottype,
+          // sent only once the owner confirmed what the bot holds (the spec's start call is unchanged)
+          ...(confirmPosition ? { confirmPosition: true } : {}),
         },
       }),
     }),
@@ -340,6 +347,14 @@ export const api = createApi({
     }),
 
     // ---- exchange data --------------------------------------------------------------------
+    /** Beyond the spec (issue 29): paper, testnet or live, for the badge; null when unknown (no badge). */
+    getExchangeMode: b.query<ExchangeMode | null, void>({
+      query: () => ({ url: '/api/exchange-mode' }),
+      transformResponse: (raw: unknown) => {
+        const mode = typeof raw === 'object' && raw !== null ? (raw as { mode?: unknown }).mode : undefined;
+        return mode === 'paper' || mode === 'testnet' || mode === 'live' ? mode : null;
+      },
+    }),
     getBalance: b.query<{ balance: number; available: number } | null, { botType: BotType; userId: string; exchange: Exchange }>({
       query: ({ botType, userId, exchange }) => ({ url: `/api/balance${botType}`, params: { userId, exchange } }),
       transformResponse: (raw: unknown) => {
@@ -397,4 +412,5 @@ export const {
   useGetBalanceQuery,
   useGetPriceQuery,
   useGetPositionRiskQuery,
+  useGetExchangeModeQuery,
 } = api;

@@ -28,6 +28,8 @@ export interface Bot {
   leverage?: number;
   state?: BotState;
   lasterror?: string | null;
+  /** Beyond the spec (issue 29): stopped, with this many of its orders still open on the exchange and no longer managed. */
+  ordersleftopen?: number;
 }
 
 export interface Credential {

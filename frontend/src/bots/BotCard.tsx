@@ -1,8 +1,9 @@
 import { ExternalLink, History, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { botPhase, type Bot, type BotOverview } from '../api/types';
+import { ModeBadge } from '../components/ModeBadge';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
-import { compact, leverageText, percent, signedUsdt, usd, usdt } from './format';
+import { compact, leverageText, ordersLeftOpenText, percent, signedUsdt, usd, usdt } from './format';
 import { pairLabel } from './pairs';
 import { Sparkline } from './Sparkline';
 import { isNoKeyRefusal } from './useBotActions';
@@ -26,6 +27,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
   const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
   const page = `/bots/${encodeURIComponent(bot.id)}`;
   const base = bot.symbol.replace(/USDT$|USDC$/, '');
+  const leftOpen = ordersLeftOpenText(bot, phase === 'stopped');
   return (
     <article className={`bot-card bot-card--${phase}`} aria-label={label} data-testid="bot-card" data-bot-id={bot.id} data-state={phase}>
       <header className="bot-card__head">
@@ -34,6 +36,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
           <span>
             {bot.exchange} <span className="muted">{futures ? 'futures' : 'spot'}</span>
           </span>
+          <ModeBadge />
         </span>
         <span className={`status status--${phase}`} role="status">
           <span className="status__dot" aria-hidden="true" />
@@ -83,6 +86,12 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
               <Link to="/security">Add a key</Link>
             </>
           ) : null}
+        </p>
+      ) : null}
+
+      {leftOpen ? (
+        <p className="bot-card__error" role="note" data-testid="orders-left-open">
+          <TriangleAlert size={14} aria-hidden="true" /> {leftOpen}
         </p>
       ) : null}
 

@@ -30,6 +30,7 @@ import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
+import { ModeBadge } from '../components/ModeBadge';
 
 /** A market step as a trader reads it: 0.00001, not 1e-5. */
 const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
@@ -234,7 +235,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           error={shown('exchange')}
         />
         <div className="readout" aria-live="polite">
-          <span className="readout__label">Balance</span>
+          <span className="readout__label">
+            Balance <ModeBadge />
+          </span>
           <span className="readout__value" data-testid="balance">
             {!exchange ? '—' : balanceLoading ? '…' : balance ? `${usdt(balance.balance)} USDT` : 'unavailable'}
           </span>

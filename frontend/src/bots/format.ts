@@ -83,3 +83,12 @@ export function price(n: number | string | null | undefined): string {
   if (!Number.isFinite(v)) return '—';
   return Math.abs(v) >= 1 ? usdt(v) : compact(v);
 }
+
+/** A stopped bot's orders still on the exchange, no longer managed (issue 29, Found 6); null when none. */
+export function ordersLeftOpenText(bot: { ordersleftopen?: number; exchange: string }, stopped: boolean): string | null {
+  const n = bot.ordersleftopen ?? 0;
+  if (!stopped || !(n > 0)) return null;
+  return n === 1
+    ? `1 order of this bot is still open on ${bot.exchange} and no longer managed.`
+    : `${n} orders of this bot are still open on ${bot.exchange} and no longer managed.`;
+}

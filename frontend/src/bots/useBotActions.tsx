@@ -10,13 +10,29 @@ import { observeBot } from '../store/lifecycle';
 import { ui } from '../store/uiSlice';
 import { BotForm } from './BotForm';
 
-type Dialog = { kind: 'edit'; bot: Bot } | { kind: 'delete'; bot: Bot } | { kind: 'stop'; bot: Bot } | null;
-
-/** The reason a start was refused for want of an API key (the server's 409 says so). */
-export const isNoKeyRefusal = (message: string) => /No API key for/i.test(message);
+type Dialog =
+  | { kind: 'edit'; bot: Bot }
+  | { kind: 'delete'; bot: Bot }
+  | { kind: 'stop'; bot: Bot }
+  /** A start refused because the bot holds a position (issue 29): the server's words, to confirm. */
+  | { kind: 'position'; bot: Bot; message: string }
+  | null;
 
 /**
- * Start, stop (with the cancel-all choice and, for a futures bot, closing the position), edit and delete of a bot, with their dialogs and
+ * A reason that the Security page fixes: a start refused for want of an API key (the server's 409 says
+ * so), or a bot that failed because the venue rejected its key (the runner's reason, issue 29).
+ */
+export const isNoKeyRefusal = (message: string) => /No API key for|rejected the bot's API key/i.test(message);
+
+/** A start refused because the bot holds a position: a 409 saying what it holds (issue 29, Found 2). */
+export const isPositionRefusal = (error: { status?: number; message?: string } | undefined) =>
+  error?.status === 409 && /^The bot holds /.test(error.message ?? '');
+
+/** The server's refusal as the trader reads it: without the API parameter's name. */
+export const positionNotice = (message: string) => message.replace(/\s*\(confirmPosition=true\)/, '');
+
+/**
+ * Start (confirming a start of a bot that holds a position), stop (with the cancel-all choice and closing the position: futures reduce-only, spot a market sell), edit and delete of a bot, with their dialogs and
  * toasts (spec sections 4 and 8): shared by the bots page and the bot page.
  */
 export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) => void } = {}) {
@@ -24,7 +40,7 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
   const store = useStore<RootState>();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [cancelAll, setCancelAll] = useState(false);
-  /** Futures only, beyond the spec (issue 10), default off: close the position at market with the stop. */
+  /** Beyond the spec, default off: close the position at market with the stop (futures: issue 10; spot: sell what the bot holds, issue 29). */
   const [closePosition, setClosePosition] = useState(false);
   const [startBot] = useStartBotMutation();
   const [stopBot] = useStopBotMutation();
@@ -47,14 +63,20 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
     dispatch(observeBot(answered, 'answer'));
   };
 
-  const start = async (bot: Bot) => {
+  const start = async (bot: Bot, confirmPosition = false) => {
     dispatch(ui.setPending({ id: bot.id, op: 'start' }));
     patchBot(bot.id, { state: 'starting', lasterror: null });
     dispatch(ui.showSpinner());
-    const res = await startBot({ bot });
+    const res = await startBot({ bot, ...(confirmPosition ? { confirmPosition: true } : {}) });
     dispatch(ui.hideSpinner());
     if ('error' in res && res.error) {
       dispatch(ui.clearPending(bot.id));
+      if (!confirmPosition && isPositionRefusal(res.error)) {
+        // not a failure: the bot holds a position, and the trader decides (issue 29)
+        patchBot(bot.id, { state: bot.state ?? 'stopped', botstatus: bot.botstatus, lasterror: bot.lasterror ?? null });
+        setDialog({ kind: 'position', bot, message: positionNotice(res.error.message ?? '') });
+        return;
+      }
       const reason = describeError(res.error);
       patchBot(bot.id, { state: bot.state ?? 'stopped', botstatus: bot.botstatus, lasterror: reason || bot.lasterror || null });
       dispatch(ui.toast('error', 'Failed to start the bot.', reason));
@@ -67,7 +89,7 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
     if (dialog?.kind !== 'stop') return;
     const bot = dialog.bot;
     const cancelAllOrders = cancelAll;
-    const closeAtMarket = bot.bottype === 'Futures' && closePosition;
+    const closeAtMarket = closePosition;
     setDialog(null);
     dispatch(ui.setPending({ id: bot.id, op: 'stop' }));
     patchBot(bot.id, { state: 'stopping' });
@@ -115,13 +137,32 @@ export function useBotActions(userId: string, options: { onDeleted?: (bot: Bot) 
             <input type="checkbox" checked={cancelAll} onChange={(e) => setCancelAll(e.target.checked)} />
             <span>Cancel all orders</span>
           </label>
-          {dialog.bot.bottype === 'Futures' ? (
-            <label className="check">
-              <input type="checkbox" checked={closePosition} onChange={(e) => setClosePosition(e.target.checked)} />
-              <span>Close the position at market</span>
-            </label>
-          ) : null}
+          <label className="check">
+            <input type="checkbox" checked={closePosition} onChange={(e) => setClosePosition(e.target.checked)} />
+            <span>{dialog.bot.bottype === 'Futures' ? 'Close the position at market' : 'Sell what the bot holds at market'}</span>
+          </label>
         </ConfirmDialog>
+      ) : null}
+      {dialog?.kind === 'position' ? (
+        <Modal title="Start Bot" onClose={() => setDialog(null)} role="alertdialog">
+          <p className="confirm__question">{dialog.message}</p>
+          <div className="actions">
+            <button type="button" className="btn btn--ghost" onClick={() => setDialog(null)} data-autofocus>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={() => {
+                const bot = dialog.bot;
+                setDialog(null);
+                void start(bot, true);
+              }}
+            >
+              Start anyway
+            </button>
+          </div>
+        </Modal>
       ) : null}
     </>
   );

@@ -5,9 +5,10 @@ import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
 import { botPhase, type Bot, type BotSummary } from '../api/types';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
-import { compact, duration, leverageText, percent, price, signedUsdt, usdt } from '../bots/format';
+import { compact, duration, leverageText, ordersLeftOpenText, percent, price, signedUsdt, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
+import { ModeBadge } from '../components/ModeBadge';
 import { useUser } from '../store/hooks';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
@@ -84,7 +85,7 @@ export default function BotPage() {
           </h1>
           <p className="muted with-icon">
             <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
-            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''}
+            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''} <ModeBadge />
           </p>
         </div>
         <div className="botpage__actions" role="group" aria-label="Bot actions">
@@ -109,6 +110,12 @@ export default function BotPage() {
       <BotTabs id={bot.id} current="overview" />
 
       {lastError ? <LastError message={lastError} at={summary?.lastErrorAt ?? null} /> : null}
+      {ordersLeftOpenText(bot, phase === 'stopped') ? (
+        <div className="notice" role="note" data-testid="orders-left-open">
+          <TriangleAlert size={18} aria-hidden="true" />
+          <div>{ordersLeftOpenText(bot, phase === 'stopped')}</div>
+        </div>
+      ) : null}
 
       <Figures bot={bot} summary={summary} running={phase === 'running'} />
 

@@ -111,16 +111,22 @@ export default function SecurityPage() {
   const [remove] = useDeleteCredentialMutation();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Credential | null>(null);
+  /** A deletion refused because running bots sign with the key (409 naming them, issue 29): stays on the page. */
+  const [refusal, setRefusal] = useState<{ id: string; message: string } | null>(null);
 
   const confirmRemove = async () => {
     const target = removing;
     setRemoving(null);
     if (!target) return;
+    setRefusal(null);
     dispatch(ui.showSpinner());
     const res = await remove(target.id);
     dispatch(ui.hideSpinner());
-    if ('error' in res && res.error) dispatch(ui.toast('error', 'Error deleting API Key!', describeError(res.error)));
-    else dispatch(ui.toast('success', 'API Key successfully deleted!'));
+    if ('error' in res && res.error) {
+      const error = res.error as { status?: number; message?: string };
+      if (error.status === 409 && error.message) setRefusal({ id: target.id, message: error.message });
+      dispatch(ui.toast('error', 'Error deleting API Key!', describeError(res.error)));
+    } else dispatch(ui.toast('success', 'API Key successfully deleted!'));
   };
 
   return (
@@ -135,6 +141,11 @@ export default function SecurityPage() {
         </button>
       </div>
       <section className="card table-card" aria-label="API keys">
+        {refusal && keys.some((k) => k.id === refusal.id) ? (
+          <p className="form-error" role="alert" data-testid="key-refusal">
+            {refusal.message}
+          </p>
+        ) : null}
         {isLoading ? (
           <p className="muted">Loading your keys…</p>
         ) : keys.length === 0 ? (

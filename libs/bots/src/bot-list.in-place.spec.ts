@@ -28,9 +28,10 @@ const eventArb: fc.Arbitrary<{ type: string; data: Record<string, unknown> }> = 
   lifecycle(pid.map((p) => ({ type: 'BotStarted', data: without({ botId, pid: p }) }))),
   lifecycle(pid.map((p) => ({ type: 'BotResumed', data: without({ botId, pid: p }) }))),
   lifecycle(reason.map((r) => ({ type: 'BotStartFailed', data: without({ botId, reason: r }) }))),
-  lifecycle(reason.map((r) => ({ type: 'BotFailed', data: without({ botId, reason: r }) }))),
+  lifecycle(fc.record({ r: reason, open: fc.constantFrom(2, undefined) }).map(({ r, open }) => ({ type: 'BotFailed', data: without({ botId, reason: r, ordersLeftOpen: open }) }))),
   lifecycle(fc.record({ cancelAllOrders: flag, closePosition: flag }).map((x) => ({ type: 'BotStopRequested', data: without({ botId, ...x }) }))),
-  lifecycle(fc.constant({ type: 'BotStopped', data: { botId, pid: -1 } })),
+  // issue 29: a stop or failure may leave orders open on the exchange
+  lifecycle(fc.constantFrom(3, undefined).map((open) => ({ type: 'BotStopped', data: without({ botId, pid: -1, ordersLeftOpen: open }) }))),
   rare(fc.constant({ type: 'BotDeleted', data: { botId } })),
   rare(fc.constantFrom(0.5, 1.25).map((amount) => ({ type: 'ProfitRealized', data: { botId, amount, totalProfit: amount, cycle: 1 } }))),
   rare(fc.constant({ type: 'SomethingNew', data: { botId } })),

@@ -175,21 +175,27 @@ export class BotsController {
 
   @Get('startBot')
   @HttpCode(202)
+  @ApiQuery({ name: 'confirmPosition', required: false, description: 'true: start although the bot holds a position (without it such a start is 409, saying what it holds and what the ladder adds)' })
   @StateChanging()
   async start(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
     assertSameUser(ctx.userId, query.userId);
     const id = botId(query.id);
-    return this.view(await this.commands.execute(new StartBotCommand(ctx, id)), id);
+    // Beyond the spec (issue 29): a bot that holds a position starts only with confirmPosition=true
+    // (without it: 409 saying what it holds and what the new ladder adds).
+    const confirmPosition = flag(query.confirmPosition, 'confirmPosition');
+    return this.view(await this.commands.execute(new StartBotCommand(ctx, id, confirmPosition)), id);
   }
 
   @Get('stopBot')
   @HttpCode(202)
+  @ApiQuery({ name: 'closePosition', required: false, description: 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)' })
   @StateChanging()
   async stop(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<BotView> {
     assertSameUser(ctx.userId, query.userId);
     const id = botId(query.id);
     const cancelAll = flag(query.cancelAllOrders, 'cancelAllOrders');
-    // Beyond the spec (futures): close the bot's position at market once its orders are cancelled.
+    // Beyond the spec: close the bot's position at market once its orders are cancelled (futures:
+    // reduce-only; spot: a market sell of what the bot holds, issue 29).
     const closePosition = flag(query.closePosition, 'closePosition');
     return this.view(await this.commands.execute(new StopBotCommand(ctx, id, cancelAll, closePosition)), id);
   }

@@ -1,7 +1,10 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Projector } from '@gridrocket/read-store';
 import { IdentityModule } from '@gridrocket/identity/nest';
+import { KeyUseLedger } from '@gridrocket/credentials/nest';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { activeKeyUsers } from './application/key-users';
 import { BotCommandRunner } from './application/bot-command.runner';
 import { CreateBotHandler } from './application/create-bot.handler';
 import { DeleteBotHandler } from './application/delete-bot.handler';
@@ -33,9 +36,15 @@ import { HistoryModule } from './history/history.module';
   ],
 })
 export class BotsModule implements OnModuleInit {
-  constructor(private readonly projector: Projector) {}
+  constructor(
+    private readonly projector: Projector,
+    private readonly keyUse: KeyUseLedger,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
 
   onModuleInit() {
     this.projector.add(botListProjection);
+    // a key's removal asks which of the bots that claimed it are still active (issue 29)
+    this.keyUse.setActiveBotCheck(activeKeyUsers(this.events));
   }
 }

@@ -8,6 +8,7 @@ import { AddCredentialHandler } from './application/add-credential.handler';
 import { CredentialResolver } from './application/credential-resolver';
 import { CredentialShredder } from './application/credential-shredder';
 import { RemoveCredentialHandler } from './application/remove-credential.handler';
+import { KeyUseLedger } from './application/key-use.ledger';
 import { credentialListProjection } from './credential-list.projection';
 import { CredentialsController } from './credentials.controller';
 import { CredentialVault } from './crypto/credential-vault';
@@ -38,13 +39,14 @@ class KeyStoreLifecycle implements OnApplicationShutdown {
     { provide: CredentialVault, inject: [KEYRING_TOKEN, KEY_STORE], useFactory: (keyring: Keyring, keys: KeyStore) => new CredentialVault(keyring, keys) },
     KeyStoreLifecycle,
     CredentialResolver,
+    KeyUseLedger,
     ExchangeAccess,
     { provide: EXCHANGE_PROVIDER, inject: [ExchangeAccess], useFactory: (access: ExchangeAccess) => access.provider },
     AddCredentialHandler,
     RemoveCredentialHandler,
     CredentialShredder,
   ],
-  exports: [EXCHANGE_PROVIDER, CredentialResolver],
+  exports: [EXCHANGE_PROVIDER, CredentialResolver, KeyUseLedger],
 })
 export class CredentialsModule implements NestModule, OnModuleInit {
   constructor(private readonly projector: Projector) {}

@@ -6,6 +6,7 @@ export * from './crypto/sqlite.key-store';
 export * from './crypto/credential-vault';
 export * from './domain/credential.decider';
 export * from './domain/credential.events';
+export * from './domain/key-use.decider';
 export * from './domain/credential.rules';
 export * from './domain/secret-value';
 export * from './exchange-access/exchange-provider.token';

@@ -1,3 +1,4 @@
 /** The credentials context's Nest entry (`@gridrocket/credentials/nest`): module and Nest providers. */
 export * from './credentials.module';
 export * from './application/credential-resolver';
+export * from './application/key-use.ledger';

@@ -9,6 +9,7 @@ import {
   ExchangeNotSupportedError,
   InsufficientFundsError,
   InvalidOrderError,
+  KeyRefusedError,
   OrderNotFoundError,
   RateLimitedError,
   UnknownSymbolError,
@@ -30,6 +31,8 @@ export function mapCcxtError(e: unknown): ExchangeError {
   if (e instanceof ccxt.ExchangeError && /"code":\s*"?(-2019|200004|300003)\b|insufficient/i.test(String((e as Error).message))) {
     return new InsufficientFundsError(name);
   }
+  // binance -2015 once the key has authenticated: a temporary ban to ccxt, or a revoked key (KeyRefusedError)
+  if (e instanceof ccxt.DDoSProtection && /"code":\s*-2015\b/.test(String((e as Error).message))) return new KeyRefusedError(name);
   if (e instanceof ccxt.RateLimitExceeded || e instanceof ccxt.DDoSProtection) return new RateLimitedError(name);
   // binance order refusals ccxt leaves generic: -1013 filter failure, -4164 notional below the minimum,
   // -4014 price off the tick, -1111 amount precision (the text is only inspected, never copied)

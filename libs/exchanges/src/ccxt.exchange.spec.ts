@@ -11,6 +11,7 @@ import {
   ExchangeDownError,
   ExchangeNotSupportedError,
   InsufficientFundsError,
+  KeyRefusedError,
   MissingCredentialError,
   OrderNotFoundError,
   RateLimitedError,
@@ -343,6 +344,18 @@ describe('ccxt provider', () => {
   it('testnet is ccxt sandbox mode; Kucoin has none', () => {
     expect(() => new CcxtExchange({ exchange: 'Kucoin', market: 'spot', mode: 'testnet' })).toThrow(ExchangeNotSupportedError);
     expect(() => new CcxtExchange({ exchange: 'Binance', market: 'futures', mode: 'testnet' })).not.toThrow();
+  });
+
+  it('maps binance -2015 on a key that worked before (ccxt: DDoSProtection) to KeyRefusedError: a refused key, retried like a ban (issue 29)', async () => {
+    const { ccxt } = await import('./ccxt-module');
+    const body = '{"code":-2015,"msg":"Invalid API-key, IP, or permissions for action."}';
+    const refused = mapCcxtError(new ccxt.DDoSProtection(`binance ${body}`));
+    expect(refused).toBeInstanceOf(KeyRefusedError);
+    expect(refused).toBeInstanceOf(BadApiKeyError);
+    expect(refused.retryable).toBe(true);
+    expect(refused.message).not.toContain('API-key');
+    // a real ban (HTTP 418/429) stays a rate limit
+    expect(mapCcxtError(new ccxt.DDoSProtection('binance 429 Too Many Requests {"code":-1003,"msg":"Too many requests."}'))).toBeInstanceOf(RateLimitedError);
   });
 
   it('maps unknown failures to ExchangeDownError without copying their text', () => {

@@ -32,6 +32,17 @@ export class BadApiKeyError extends ExchangeError {
   }
 }
 
+/**
+ * Binance's -2015 "Invalid API-key, IP, or permissions for action." on a key that worked before. ccxt
+ * reads it as a temporary ban (binance.js handleErrors throws DDoSProtection once the key has
+ * authenticated), but it is also what a key deleted on the venue or an IP whitelist that no longer
+ * matches answers. So it is retried like a rate limit, and a caller that keeps getting it treats the
+ * key as refused (issue 29: a bot must not retry for ever behind "Running").
+ */
+export class KeyRefusedError extends BadApiKeyError {
+  override readonly retryable = true;
+}
+
 export class InsufficientFundsError extends ExchangeError {
   readonly code = 'INSUFFICIENT_FUNDS' as const;
   constructor(reason?: string) {

@@ -27,7 +27,7 @@ export class EditBotCommand implements AppCommand {
 }
 export class StartBotCommand implements AppCommand {
   readonly conflict = REDECIDE;
-  constructor(readonly ctx: CommandContext, readonly botId: string) {}
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly confirmPosition = false) {}
 }
 export class StopBotCommand implements AppCommand {
   readonly conflict = REDECIDE;

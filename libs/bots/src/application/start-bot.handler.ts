@@ -1,6 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CredentialResolver } from '@gridrocket/credentials/nest';
+import { CredentialResolver, KeyUseLedger } from '@gridrocket/credentials/nest';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { loadState } from '@gridrocket/shared/runtime';
+import { botDecider, decideBot } from '../domain/bot.decider';
+import { botStream } from '../domain/bot.events';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { ConflictError } from '@gridrocket/shared';
 import { BOT_LIST_COLLECTION, BotDoc } from '../bot-list.projection';
@@ -14,7 +18,8 @@ export const noKeyReason = (exchange: string) =>
 /**
  * Starts a bot, but only for an owner who has an API key for the bot's exchange: paper mode too,
  * as on the real venues' sandboxes. The refusal is a 409 with the reason; nothing is appended.
- * Bots of other users and unknown ids fall through to the decider, which answers 404.
+ * Bots of other users and unknown ids fall through to the decider, which answers 404. A bot that holds
+ * a position starts only with `confirmPosition` (the decider's 409 says what it holds).
  */
 @CommandHandler(StartBotCommand)
 export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDecision> {
@@ -22,6 +27,8 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
     private readonly runner: BotCommandRunner,
     private readonly credentials: CredentialResolver,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly keyUse: KeyUseLedger,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   async execute(c: StartBotCommand): Promise<BotDecision> {
@@ -30,6 +37,16 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
     if (doc && doc.userid === c.ctx.userId && exchange && !(await this.credentials.has(c.ctx.userId, exchange))) {
       throw new ConflictError(noKeyReason(exchange));
     }
-    return this.runner.run({ type: 'StartBot', botId: c.botId, userId: c.ctx.userId }, c.ctx, c.conflict);
+    const command = { type: 'StartBot' as const, botId: c.botId, userId: c.ctx.userId, confirmPosition: c.confirmPosition };
+    // The start claims the exchange's key on its key-use stream first (issue 29): a removal of the key
+    // decided meanwhile either sees this bot or made this claim fail (no key left: 409).
+    const bot = (await loadState(this.events, botStream(c.botId), botDecider))?.state;
+    if (bot && bot.kind === 'live' && bot.userId === c.ctx.userId && bot.status === 'stopped') {
+      // A start the decider refuses on this state (a position not confirmed) claims nothing: such a
+      // claim would block deleting the key for CLAIM_GRACE_MS although no start is under way.
+      decideBot(command, bot);
+      await this.keyUse.claim(c.ctx, bot.config.exchange, c.botId, bot.version, noKeyReason(bot.config.exchange));
+    }
+    return this.runner.run(command, c.ctx, c.conflict);
   }
 }

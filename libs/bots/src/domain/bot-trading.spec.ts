@@ -95,13 +95,13 @@ describe('bot-trading decider', () => {
     expect(given(created, startRequested, started, { type: 'BotResumed', data: { botId: 'b1', pid: 77 } }).state).toMatchObject({ pid: 77 });
   });
 
-  it('given a futures bot, when stopped with closePosition, then the stop request carries it (spot: never)', () => {
+  it('given a futures bot, when stopped with closePosition, then the stop request carries it (spot too since issue 29: a market sell of what it holds)', () => {
     const futures: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Futures', ...config, leverage: 5 } };
     given(futures, startRequested, started)
       .when({ type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: true, closePosition: true })
       .then({ type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders: true, closePosition: true } });
     given(created, startRequested, started)
       .when({ type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: true, closePosition: true })
-      .then({ type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders: true } });
+      .then({ type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders: true, closePosition: true } });
   });
 });

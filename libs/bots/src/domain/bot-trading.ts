@@ -61,9 +61,16 @@ export interface TradingLedger {
   /** The next run restarts the book (set by a cancel-all stop, a failure, an edit). */
   restartNext: boolean;
   dropNext: boolean;
+  /**
+   * The base amount the bot holds (its buys' net amounts less its sells, all runs; what a stop that
+   * closed the position at market left is not carried) and what it cost: what a start with a position
+   * must confirm (issue 29).
+   */
+  held: number;
+  heldCost: number;
 }
 
-export const emptyLedger = (): TradingLedger => ({ seen: new Set(), unclosed: new Map(), runs: [], lastFillAt: -1, firstPlacedAt: -1, restartNext: true, dropNext: false });
+export const emptyLedger = (): TradingLedger => ({ seen: new Set(), unclosed: new Map(), runs: [], lastFillAt: -1, firstPlacedAt: -1, restartNext: true, dropNext: false, held: 0, heldCost: 0 });
 
 /** The fills of every run, in stream order. */
 export function allFills(ledger: TradingLedger): RecordedFill[] {
@@ -144,6 +151,28 @@ export function decideTrading(bot: TradingView, run: number, facts: TradingEvent
   return out;
 }
 
+/**
+ * How many of the bot's orders are still open on the exchange after `facts` (placed, neither cancelled
+ * nor fully filled, all runs), the ledger left as it is: what a stop without cancel-all leaves
+ * unmanaged (issue 29, Found 6).
+ */
+export function unclosedAfter(ledger: TradingLedger, facts: readonly { type: string; data: unknown }[]): number {
+  const left = new Map(ledger.unclosed);
+  for (const f of facts) {
+    const d = f.data as { clientOrderId?: string; amount?: number };
+    if (d.clientOrderId === undefined) continue;
+    if (f.type === 'OrderPlaced' || f.type === 'TakeProfitPlaced') left.set(d.clientOrderId, d.amount ?? 0);
+    else if (f.type === 'OrderCancelled') left.delete(d.clientOrderId);
+    else if (f.type === 'OrderFilled' || f.type === 'TakeProfitFilled' || f.type === 'StopLossTriggered') {
+      const before = left.get(d.clientOrderId);
+      if (before === undefined) continue;
+      if (before - (d.amount ?? 0) <= 1e-12) left.delete(d.clientOrderId);
+      else left.set(d.clientOrderId, before - (d.amount ?? 0));
+    }
+  }
+  return left.size;
+}
+
 /** Folds a trading event into the ledger (mutates it, see TradingLedger). */
 export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLedger {
   ledger.seen.add(tradingFactKey(e));
@@ -181,6 +210,7 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
       const book = ledger.runs.find((r) => r.run === d.run) ?? ledger.runs[ledger.runs.length - 1];
       book?.fills.push({ clientOrderId: d.clientOrderId, fillId: d.fillId, price: d.price, amount: d.amount, fee: d.fee, at: d.at, ...(d.netAmount !== undefined ? { netAmount: d.netAmount } : {}) });
       if (d.at > ledger.lastFillAt) ledger.lastFillAt = d.at;
+      holdFill(ledger, d);
       return ledger;
     }
     default:
@@ -188,9 +218,27 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
   }
 }
 
+/** The held amount and its cost after a fill (a sell takes its share of the cost at the average). */
+function holdFill(ledger: TradingLedger, d: FillEventData): void {
+  if (d.side === 'buy') {
+    ledger.held = roundAmount(ledger.held + (d.netAmount ?? d.amount));
+    ledger.heldCost = roundMoney(ledger.heldCost + d.amount * d.price);
+    return;
+  }
+  const before = ledger.held;
+  ledger.held = roundAmount(Math.max(0, before - d.amount));
+  ledger.heldCost = ledger.held <= 0 || before <= 0 ? 0 : roundMoney((ledger.heldCost * ledger.held) / before);
+}
+
+const roundAmount = (x: number) => Math.round(x * 1e12) / 1e12;
+
 /** A new run begins (BotStartRequested at revision `run`): it continues the book or restarts it. */
 export function beginRun(ledger: TradingLedger, run: number, config: BotConfig, botType: BotType): TradingLedger {
   ledger.runs.push({ run, restart: ledger.restartNext || ledger.runs.length === 0, dropPosition: ledger.dropNext, config, botType, fills: [] });
+  if (ledger.dropNext) {
+    ledger.held = 0;
+    ledger.heldCost = 0;
+  }
   ledger.restartNext = false;
   ledger.dropNext = false;
   return ledger;

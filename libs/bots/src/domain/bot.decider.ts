@@ -1,7 +1,8 @@
 import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
-import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle } from './bot-trading';
+import { ladderCostOf, ladderPreview } from './bot-market.rules';
+import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
 
@@ -25,6 +26,11 @@ export interface LiveBot {
   run: number;
   /** What the runner recorded (see bot-trading.ts). */
   trading: TradingLedger;
+  /**
+   * Issue 29 (Found 6): set once the bot stopped (or failed) with this many of its orders still open on
+   * the exchange, no longer managed; cleared by the next start. Absent when none.
+   */
+  ordersLeftOpen?: number;
 }
 
 export type BotState =
@@ -52,7 +58,8 @@ export type RunnerCommand =
 export type BotCommand =
   | { type: 'CreateBot'; botId: string; userId: string; botType: BotType; config: BotConfig }
   | { type: 'EditBot'; botId: string; userId: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } }
-  | { type: 'StartBot'; botId: string; userId: string }
+  /** `confirmPosition`: the owner saw what the bot holds and what the new ladder adds (issue 29). */
+  | { type: 'StartBot'; botId: string; userId: string; confirmPosition?: boolean }
   | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean; closePosition?: boolean }
   | { type: 'DeleteBot'; botId: string; userId: string }
   // The runner's commands (no user check: the runner acts for the system).
@@ -63,7 +70,45 @@ export const initialBotState: BotState = { kind: 'absent' };
 export const BOT_NOT_FOUND = 'Bot not found';
 export const BOT_BUSY_EDIT = 'The bot is running: stop it before editing it.';
 export const BOT_BUSY_DELETE = 'The bot is running: stop it before deleting it.';
+/** A start of a bot that holds a position, not confirmed: 409 with what it holds. */
+export class PositionHeldError extends ConflictError {}
+
 export const BOT_STOPPING = 'The bot is still stopping: start it again once it has stopped.';
+
+/** What a bot holds (base amount, and what it cost in the quote currency): none after a stop that closed it. */
+export function heldPosition(bot: LiveBot): { amount: number; cost: number } {
+  const t = bot.trading;
+  return t.dropNext ? { amount: 0, cost: 0 } : { amount: t.held, cost: t.heldCost };
+}
+
+const fmtAmount = (x: number) => String(Number(x.toPrecision(10)));
+const fmtMoney = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** 'BTCUSDT' (the product's form) or 'BTC/USDT' → BTC and USDT, for the texts. */
+function symbolParts(symbol: string): { base: string; quote: string } {
+  const [pair] = symbol.split(':');
+  if (pair.includes('/')) {
+    const [base, quote] = pair.split('/');
+    return { base, quote };
+  }
+  const quote = ['USDT', 'USDC'].find((q) => pair.length > q.length && pair.toUpperCase().endsWith(q));
+  return quote ? { base: pair.slice(0, -quote.length), quote } : { base: pair, quote: '' };
+}
+
+/**
+ * The refusal of a start of a bot that holds a position, unless confirmed (HTTP 409): what it holds and
+ * what the new ladder adds, so a restart never stacks a ladder silently (issue 29, Found 2).
+ */
+export function positionStartMessage(bot: LiveBot): string {
+  const held = heldPosition(bot);
+  const { base, quote } = symbolParts(bot.config.symbol);
+  const adds = ladderPreview(bot.config, 1000).reduce((s, r) => s + r.size, 0);
+  const cost = ladderCostOf(bot.config);
+  return (
+    `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
+    `up to ${fmtAmount(adds)} ${base} more for ${fmtMoney(cost)} ${quote}. Confirm the start to go on (confirmPosition=true).`
+  );
+}
 
 /** The user's own live bot, or 404 (another user's bot is indistinguishable from a missing one). */
 function owned(state: BotState, userId: string): LiveBot {
@@ -89,12 +134,14 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       const bot = owned(state, command.userId);
       if (bot.status === 'starting' || bot.status === 'running') return [];
       if (bot.status === 'stopping') throw new ConflictError(BOT_STOPPING);
+      if (heldPosition(bot).amount > 0 && command.confirmPosition !== true) throw new PositionHeldError(positionStartMessage(bot));
       return [{ type: 'BotStartRequested', data: { botId } }];
     }
     case 'StopBot': {
       const bot = owned(state, command.userId);
       if (bot.status === 'stopping' || bot.status === 'stopped') return [];
-      const close = command.closePosition === true && bot.botType === 'Futures';
+      // futures: close the position reduce-only; spot: sell what the bot holds at market (issue 29)
+      const close = command.closePosition === true;
       return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: command.cancelAllOrders, ...(close ? { closePosition: true } : {}) } }];
     }
     case 'DeleteBot': {
@@ -112,20 +159,31 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       if (state.kind !== 'live' || state.status !== 'starting') return [];
       return [{ type: 'BotStartFailed', data: { botId, reason: command.reason } }];
     case 'MarkStopped':
-      if (state.kind !== 'live' || state.status !== 'stopping') return [];
-      return [{ type: 'BotStopped', data: { botId, pid: -1 } }];
     case 'MarkFailed':
-      if (state.kind !== 'live' || state.status === 'stopped') return [];
-      return [{ type: 'BotFailed', data: { botId, reason: command.reason } }];
+      return decideEnd(command, state, state.kind === 'live' ? unclosedAfter(state.trading, []) : 0);
     case 'RecordTrading': {
       if (state.kind !== 'live') throw new NotFoundError(BOT_NOT_FOUND);
       const facts = decideTrading(state, command.run, command.facts);
       if (!command.report) return facts;
       if (command.report.botId !== botId) throw new ConflictError('A lifecycle report of another bot');
       // The report is decided on the state the facts lead to, as if they had been appended first.
-      return [...facts, ...decideBot(command.report, foldFacts(state, facts))];
+      const after = foldFacts(state, facts);
+      const report = command.report;
+      if (report.type === 'MarkStopped' || report.type === 'MarkFailed') return [...facts, ...decideEnd(report, after, unclosedAfter(state.trading, facts))];
+      return [...facts, ...decideBot(report, after)];
     }
   }
+}
+
+/** A stop's or failure's event, saying how many of the bot's orders stay open unmanaged (issue 29). */
+function decideEnd(command: Extract<LifecycleReport, { type: 'MarkStopped' | 'MarkFailed' }>, state: BotState, leftOpen: number): BotEvent[] {
+  const open = leftOpen > 0 ? { ordersLeftOpen: leftOpen } : {};
+  if (command.type === 'MarkStopped') {
+    if (state.kind !== 'live' || state.status !== 'stopping') return [];
+    return [{ type: 'BotStopped', data: { botId: command.botId, pid: -1, ...open } }];
+  }
+  if (state.kind !== 'live' || state.status === 'stopped') return [];
+  return [{ type: 'BotFailed', data: { botId: command.botId, reason: command.reason, ...open } }];
 }
 
 /**
@@ -158,7 +216,7 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
       return { ...s, config: merged as unknown as typeof s.config };
     }
     case 'BotStartRequested':
-      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType) };
+      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType), ordersLeftOpen: undefined };
     case 'BotStarted':
       return { ...s, status: 'running', pid: event.data.pid };
     case 'BotResumed':
@@ -168,9 +226,9 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
     case 'BotStopRequested':
       return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true };
     case 'BotStopped':
-      return { ...s, status: 'stopped', pid: -1 };
+      return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen };
     case 'BotFailed':
-      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason };
+      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen };
     case 'BotDeleted':
       return { kind: 'deleted', botId: s.botId, userId: s.userId, version: s.version };
     case 'ProfitRealized':

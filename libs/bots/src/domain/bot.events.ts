@@ -33,8 +33,12 @@ export type BotEvent =
   | { type: 'BotStartFailed'; data: { botId: string; reason: string } }
   /** `closePosition` (beyond the spec, futures): close the bot's position at market after the cancels. */
   | { type: 'BotStopRequested'; data: { botId: string; cancelAllOrders: boolean; closePosition?: boolean } }
-  | { type: 'BotStopped'; data: { botId: string; pid: -1 } }
-  | { type: 'BotFailed'; data: { botId: string; reason: string } }
+  /**
+   * `ordersLeftOpen` (issue 29, present when above 0): how many of the bot's orders stay open on the
+   * exchange, no longer managed (a stop without cancel-all, a failure).
+   */
+  | { type: 'BotStopped'; data: { botId: string; pid: -1; ordersLeftOpen?: number } }
+  | { type: 'BotFailed'; data: { botId: string; reason: string; ordersLeftOpen?: number } }
   | { type: 'BotDeleted'; data: { botId: string } }
   // Written by the grid runner; the lifecycle only keeps the running profit.
   // `totalProfit` is the bot's lifetime profit after this amount (older events: the run's); `fillId`

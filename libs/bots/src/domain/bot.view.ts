@@ -27,6 +27,8 @@ export interface BotView {
   trailingdeviation?: number;
   reanchor?: 'fixed' | 'follow';
   reanchorlimit?: number;
+  /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
+  ordersleftopen?: number;
 }
 
 /** What the read model keeps of a live bot: everything but the trading ledger. */
@@ -66,5 +68,6 @@ export function toBotView(state: BotSummary): BotView {
   if (c.trailingDeviation !== undefined) view.trailingdeviation = c.trailingDeviation;
   if (c.reanchor !== undefined) view.reanchor = c.reanchor;
   if (c.reanchorLimit !== undefined) view.reanchorlimit = c.reanchorLimit;
+  if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
   return view;
 }

@@ -2,9 +2,10 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { correlated } from '@gridrocket/shared';
-import { allotmentLedgerOf, executeCommand } from '@gridrocket/shared/runtime';
+import { allotmentLedgerOf, executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { CredentialVault } from '../crypto/credential-vault';
 import { credentialDecider } from '../domain/credential.decider';
+import { KeyUseLedger } from './key-use.ledger';
 import { credentialStream } from '../domain/credential.events';
 import { EXCHANGE_PROVIDER } from '../exchange-access/exchange-provider.token';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
@@ -12,7 +13,7 @@ import type { CredentialDecision } from './add-credential.handler';
 import { RemoveCredentialCommand } from './credential.commands';
 
 /**
- * Records CredentialRemoved, then destroys the credential's data key (crypto-shredding) and drops
+ * Records CredentialRemoved (unless an active bot signs with the key), then destroys the credential's data key (crypto-shredding) and drops
  * any exchange client built with it. Should the process stop between the two, the shredder
  * (a reactor on CredentialRemoved) destroys the key on its next pass.
  */
@@ -24,9 +25,18 @@ export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly vault: CredentialVault,
     @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
+    private readonly keyUse: KeyUseLedger,
   ) {}
 
   async execute(c: RemoveCredentialCommand): Promise<CredentialDecision> {
+    // A key that an active bot signs with is not removed (409 naming the bots, issue 29): decided on
+    // the key-use stream (key-use.decider.ts), before the removal, against the bots' own streams.
+    // Another user's key, or a missing one, is left to the credential's decider (404).
+    const current = await loadState(this.events, credentialStream(c.credentialId), credentialDecider);
+    const s = current?.state;
+    if (s && s.exists && !s.removed && s.userId === c.ctx.userId && s.exchange) {
+      await this.keyUse.recordRemoval(c.ctx, s.exchange, c.credentialId);
+    }
     const decision = await executeCommand(
       this.events,
       credentialStream(c.credentialId),

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CommandContext, SYMBOLS, ValidationError } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { toHttpAppError } from './exchange-http-errors';
 import { EXCHANGE_PROVIDER } from './exchange-provider.token';
 import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, ExchangeName as PortExchangeName, PositionRisk, parseExchangeName } from '@gridrocket/exchanges';
@@ -43,7 +44,19 @@ const hasPublicPorts = (p: unknown): p is PublicPorts => typeof (p as PublicPort
 @Controller()
 @UseGuards(SessionGuard)
 export class ExchangesController {
-  constructor(@Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider) {}
+  constructor(
+    @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Beyond the spec (issue 29, Found 4): whether balances and orders are simulated (paper), on the
+   * venues' test networks (testnet) or real (live), for the dashboard's badge. Signed-in users only.
+   */
+  @Get('exchange-mode')
+  exchangeMode(): { mode: AppConfig['exchangeMode'] } {
+    return { mode: this.config.exchangeMode };
+  }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {
     try {

@@ -96,7 +96,11 @@ export async function checkFunds(task: BotTask): Promise<void> {
   }
 }
 
-/** Futures stop with closePosition: what the bot holds is sold at market, reduce-only, once (its id is fixed). */
+/**
+ * Stop with closePosition: what the bot holds is sold at market, once (its id is fixed), rounded down to
+ * the amount step; futures reduce-only, spot a plain market sell (issue 29). Less than one step (dust)
+ * is left alone.
+ */
 export async function closePosition(task: BotTask): Promise<void> {
   const w = task.workflow();
   const action = decide(w, { type: 'StopRequested', cancelAllOrders: false, closePosition: true, ownOpen: [] }).actions.find((a) => a.type === 'close-position');
@@ -106,5 +110,8 @@ export async function closePosition(task: BotTask): Promise<void> {
   task.ensureOwned();
   if (await task.call(() => port.orderByClientId(task.id.symbol, clientOrderId))) return;
   task.ensureOwned();
-  await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: 'sell', amount: floorToStep(action.amount, task.rules.amountStep), clientOrderId, reduceOnly: true }));
+  const amount = floorToStep(action.amount, task.rules.amountStep);
+  if (!(amount > 0)) return;
+  const reduceOnly = w.config.botType === 'Futures';
+  await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: 'sell', amount, clientOrderId, reduceOnly }));
 }

@@ -8,7 +8,7 @@
  */
 import type { RecordedEvent } from '@gridrocket/event-store';
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
-import { DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
+import { BadApiKeyError, DuplicateOrderError, InsufficientFundsError, isExchangeError, OrderNotFoundError } from '@gridrocket/exchanges';
 import type { RunBook, RunnerReport, TradingEvent } from '@gridrocket/bots';
 import { clientOrderIdPrefix, parseClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
@@ -35,6 +35,10 @@ export class NotOwnedError extends Error {
 
 /** An error the bot cannot recover from: it stops with BotFailed / BotStartFailed and this reason. */
 export class UnrecoverableError extends Error {}
+
+/** Why a bot failed when the venue refused its API key (issue 29): what happened and what to do. */
+export const keyRefusedReason = (exchange: string) =>
+  `${exchange} rejected the bot's API key (invalid or deleted key, secret, passphrase, IP or permissions), so the bot stopped. Check the key on the Security page or add a new one, then start the bot again.`;
 
 /** What a task needs from its runner. */
 export interface TaskHost {
@@ -458,6 +462,7 @@ export class BotTask {
           if (err instanceof InsufficientFundsError) {
             throw new UnrecoverableError(`Insufficient funds on ${this.id.exchange} ${this.id.market} to place the ${d.role === 'buy' ? 'buy' : 'take-profit'} order at ${d.price}`);
           }
+          if (err instanceof BadApiKeyError) throw new UnrecoverableError(keyRefusedReason(this.id.exchange));
           if (isExchangeError(err) && !err.retryable) throw new UnrecoverableError(err.message);
           throw err;
         }

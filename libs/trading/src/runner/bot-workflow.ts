@@ -24,7 +24,7 @@ export type RunnerAction =
   | { type: 'await-fills'; orders: DesiredOrder[] }
   /** A transient problem: try the same again later (back-off). */
   | { type: 'retry'; reason: string }
-  /** Futures stop with closePosition: close what the bot holds at market (reduce-only). */
+  /** Stop with closePosition: close what the bot holds at market (futures: reduce-only; spot: a market sell). */
   | { type: 'close-position'; amount: number };
 
 export interface WorkflowState {
@@ -158,7 +158,7 @@ export function decide(s: WorkflowState, fact: ExchangeFact): Decision {
     case 'StopRequested': {
       const actions: RunnerAction[] = fact.cancelAllOrders ? fact.ownOpen.map((o) => ({ type: 'cancel' as const, clientOrderId: o.clientOrderId })) : [];
       const held = s.engine.position.amount;
-      if (fact.closePosition && s.config.botType === 'Futures' && held > 0) actions.push({ type: 'close-position', amount: held });
+      if (fact.closePosition && held > 0) actions.push({ type: 'close-position', amount: held });
       actions.push({ type: 'report', report: { type: 'MarkStopped' } });
       return { state: s, actions };
     }

@@ -5,7 +5,7 @@
  * venue whose clock is the wall clock — to now minus a safety margin, so that a quiet bot never asks
  * a venue for a window that keeps growing (the adapters walk the venue's windows from the cursor).
  */
-import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
+import { isExchangeError, type ExchangePort, type Fill as ExchangeFill, type Order } from '@gridrocket/exchanges';
 
 /** Fills are asked for this far before the last one known (clock skew, late trade records). */
 export const FILL_OVERLAP_MS = 60_000;
@@ -27,7 +27,18 @@ export interface PollerHost<T extends PolledBot> {
   kick(task: T): void;
   /** A market price of the task's symbol (risk controls, issue 14). */
   onPrice?(task: T, price: number): void;
+  /** The venue refused the account's key on a poll (issue 29): the task cannot trade any more. */
+  onKeyRefused?(task: T, err: Error): void;
 }
+
+/** The venue refuses the key (revoked, wrong IP, permissions) or there is none any more. */
+export const isKeyRefusal = (err: unknown) => isExchangeError(err) && (err.code === 'BAD_API_KEY' || err.code === 'MISSING_CREDENTIAL');
+
+/**
+ * Polls in a row whose key was refused in a way that may be temporary (KeyRefusedError: Binance's
+ * -2015 on a key that worked before) before the bots are told: a short ban passes, a revoked key fails.
+ */
+export const KEY_REFUSALS_TO_FAIL = 5;
 
 export class FillPoller<T extends PolledBot> {
   readonly tasks = new Set<T>();
@@ -38,6 +49,8 @@ export class FillPoller<T extends PolledBot> {
   private again = false;
   private polls = 0;
   private stopped = false;
+  /** Polls in a row refused for the key (see KEY_REFUSALS_TO_FAIL). */
+  private keyRefusals = 0;
 
   constructor(
     private readonly host: PollerHost<T>,
@@ -83,7 +96,16 @@ export class FillPoller<T extends PolledBot> {
     }
     this.inFlight = true;
     void this.poll()
-      .catch(() => undefined)
+      .then(() => {
+        this.keyRefusals = 0;
+      })
+      .catch((err) => {
+        // A transient failure is polled again; a refused key would be refused for ever, behind a
+        // "Running" bot (issue 29): its bots are told, and fail with the reason.
+        if (!isKeyRefusal(err)) return;
+        if ((err as { retryable?: boolean }).retryable && ++this.keyRefusals < KEY_REFUSALS_TO_FAIL) return;
+        for (const task of [...this.tasks]) this.host.onKeyRefused?.(task, err as Error);
+      })
       .finally(() => {
         this.inFlight = false;
         if (this.again) {

@@ -23,8 +23,8 @@ import type { TradingEvent } from '@gridrocket/bots';
 import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
 import type { CommandContext } from '@gridrocket/shared';
 import { ConflictError } from '@gridrocket/shared';
-import { isExchangeError } from '@gridrocket/exchanges';
-import { BotTask, NotOwnedError, UnrecoverableError, type TaskHost } from './bot-task';
+import { BadApiKeyError, isExchangeError } from '@gridrocket/exchanges';
+import { BotTask, NotOwnedError, UnrecoverableError, keyRefusedReason, type TaskHost } from './bot-task';
 import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
 import { readBotRun, type BotRun } from './bot-stream';
 import { RunnerIndexWriter } from './runner-index';
@@ -337,6 +337,10 @@ export class GridRunner implements TaskHost {
 
   private async handleError(task: BotTask, err: Error): Promise<void> {
     if (err instanceof NotOwnedError || task.released) return;
+    if (err instanceof BadApiKeyError) {
+      await this.fail(task, keyRefusedReason(task.id.exchange));
+      return;
+    }
     if (err instanceof UnrecoverableError || (isExchangeError(err) && !err.retryable)) {
       await this.fail(task, err.message);
       return;
@@ -469,6 +473,14 @@ export class GridRunner implements TaskHost {
         task.reactionSlot = null;
         release?.();
       }
+    });
+  }
+
+  /** The venue refused the bot's key on a fill poll (issue 29): the bot fails in its lane, with the reason. */
+  onKeyRefused(task: BotTask, err: Error): void {
+    if (task.released) return;
+    void this.serial(task.botId, async () => {
+      if (!task.released) await this.handleError(task, err);
     });
   }
 

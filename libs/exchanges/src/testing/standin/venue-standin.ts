@@ -28,6 +28,11 @@ export interface VenueStandIn {
   id: CcxtId;
   stub: ExchangeStub;
   origin: string;
+  /**
+   * The key stops working, as when its owner deletes it on the venue or its IP whitelist no longer
+   * matches (issue 29): every signed call with it gets the venue's bad-key answer from now on.
+   */
+  revokeKey(apiKey: string): void;
   close(): Promise<void>;
 }
 
@@ -100,7 +105,7 @@ export async function startVenueStandIn(
     };
   }
   const stub = await ExchangeStub.start(guarded);
-  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, close: () => stub.close() };
+  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => void byKey.delete(apiKey), close: () => stub.close() };
 }
 
 /** Binance-style order status of a paper order. */

@@ -1,0 +1,63 @@
+/**
+ * Issue 29 (Found 4): a balance, a bot card and the bot page say whether the money is simulated
+ * (Paper), on a test network (Testnet) or real (Live), from GET /api/exchange-mode.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+
+jest.mock('./api/socket', () => socketModuleMock());
+jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
+
+beforeEach(() => {
+  fake.socket = new FakeSocket();
+});
+afterEach(() => window.localStorage.clear());
+
+const cards = () => screen.queryAllByTestId('bot-card');
+const routes = (mode: unknown) => ({
+  ...baseRoutes(),
+  'GET /api/bots/u-1': [makeBot({ id: 'b1' }), makeBot({ id: 'b2', entryprice: 59000 })],
+  'GET /api/bots-overview': [],
+  'GET /api/bots/b1/summary': { ladder: [], running: false },
+  'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 10000, available: 10000 }],
+  'GET /api/priceSpot': 100,
+  'GET /api/exchange-mode': mode,
+});
+
+describe('paper / testnet / live badge', () => {
+  it('paper: every card, and the balance in the bot form, say "Paper"', async () => {
+    mockFetch(routes({ mode: 'paper' }));
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    for (const card of cards()) expect(await within(card).findByTestId('mode-badge')).toHaveTextContent(/^Paper$/);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await waitFor(() => expect(f.getByTestId('balance')).toHaveTextContent('10,000.00 USDT'));
+    const readout = f.getByTestId('balance').closest('.readout') as HTMLElement;
+    expect(within(readout).getByTestId('mode-badge')).toHaveTextContent(/^Paper$/);
+  });
+
+  it('live: the bot page says "Live"; testnet: "Testnet"', async () => {
+    mockFetch(routes({ mode: 'live' }));
+    renderApp('/bots/b1', { user: USER });
+    const page = await screen.findByTestId('bot-page', {}, { timeout: 5000 });
+    expect(await within(page).findByTestId('mode-badge')).toHaveTextContent(/^Live$/);
+    expect(within(page).getByTestId('mode-badge')).toHaveAttribute('title', 'Live trading: real money on the exchange');
+
+    mockFetch(routes({ mode: 'testnet' }));
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    expect(await within(cards()[0]).findByTestId('mode-badge')).toHaveTextContent(/^Testnet$/);
+  });
+
+  it('an unknown mode (an older server) shows no badge rather than a guess', async () => {
+    mockFetch(routes({ status: 404, body: { statusCode: 404, message: 'Not Found' } }));
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    await waitFor(() => expect(screen.queryAllByTestId('mode-badge')).toHaveLength(0));
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Issue 29 (Found 2): a start of a bot that holds a position says what it holds and what the new ladder
+ * adds, and needs a confirmation; a spot stop may sell what the bot holds at market.
+ */
+import { ConflictError } from '@gridrocket/shared';
+import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
+import { BotCommand, LiveBot, PositionHeldError, botDecider, heldPosition } from './bot.decider';
+import { BotConfig, BotEvent } from './bot.events';
+
+const config: BotConfig = { exchange: 'Binance', symbol: 'BTC/USDT', numOfOrders: 5, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 1 };
+const created: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...config } };
+const startRequested: BotEvent = { type: 'BotStartRequested', data: { botId: 'b1' } };
+const started: BotEvent = { type: 'BotStarted', data: { botId: 'b1', pid: 42 } };
+const stopped: BotEvent = { type: 'BotStopped', data: { botId: 'b1', pid: -1 } };
+const fill = (id: string, side: 'buy' | 'sell', price: number, amount: number, extra: object = {}): BotEvent =>
+  side === 'buy'
+    ? { type: 'OrderFilled', data: { botId: 'b1', run: 1, fillId: id, clientOrderId: `c-${id}`, side, price, amount, fee: 0, cycle: 1, at: 1, level: 0, late: false, ...extra } }
+    : { type: 'TakeProfitFilled', data: { botId: 'b1', run: 1, fillId: id, clientOrderId: `c-${id}`, side, price, amount, fee: 0, cycle: 1, at: 2, tpSeq: 1, profit: 1, ...extra } };
+const stopWith = (cancelAllOrders: boolean, closePosition?: boolean): BotEvent => ({ type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders, ...(closePosition ? { closePosition } : {}) } });
+
+const { given } = deciderSpec(botDecider);
+const start: BotCommand = { type: 'StartBot', botId: 'b1', userId: 'u1' };
+const fold = (...events: BotEvent[]) => events.reduce(botDecider.evolve, botDecider.initialState) as LiveBot;
+
+describe('a start of a bot that holds a position (issue 29)', () => {
+  const holding = [created, startRequested, started, fill('f1', 'buy', 60000, 0.01), fill('f2', 'buy', 59900, 0.01), stopWith(false), stopped];
+
+  it('given a bot that bought 0.02 BTC and stopped, when started without confirming, then 409 saying what it holds and what the ladder adds', () => {
+    given(...holding)
+      .when(start)
+      .thenThrows(PositionHeldError, /holds 0\.02 BTC \(bought for 1,199\.00 USDT\).*up to 0\.05 BTC more for 2,990\.00 USDT.*confirmPosition=true/);
+  });
+  it('given the same bot, when started with confirmPosition, then BotStartRequested', () => {
+    given(...holding).when({ ...start, confirmPosition: true }).then(startRequested);
+  });
+  it('given a bot whose take-profit sold what it bought, when started, then no confirmation is needed', () => {
+    given(created, startRequested, started, fill('f1', 'buy', 60000, 0.01), fill('f2', 'sell', 60600, 0.01), stopWith(false), stopped).when(start).then(startRequested);
+  });
+  it('a buy whose fee was taken in the coin holds its net amount; a sale takes its share of the cost', () => {
+    const bot = fold(created, startRequested, started, fill('f1', 'buy', 60000, 0.01, { netAmount: 0.00999 }), fill('f2', 'buy', 50000, 0.01));
+    expect(heldPosition(bot)).toEqual({ amount: 0.01999, cost: 1100 });
+    const after = fold(created, startRequested, started, fill('f1', 'buy', 60000, 0.01), fill('f2', 'buy', 50000, 0.01), fill('f3', 'sell', 61000, 0.01));
+    expect(heldPosition(after)).toEqual({ amount: 0.01, cost: 550 });
+  });
+  it('given a bot stopped with "sell what the bot holds at market", when started, then nothing is held and no confirmation is needed', () => {
+    given(created, startRequested, started, fill('f1', 'buy', 60000, 0.01), stopWith(true, true), stopped).when(start).then(startRequested);
+  });
+  it('given a running spot bot, when stopped with closePosition, then the stop request carries it (spot too)', () => {
+    given(created, startRequested, started)
+      .when({ type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: true, closePosition: true })
+      .then(stopWith(true, true));
+  });
+  it('names the coins of a symbol in the product\'s form (BTCUSDT)', () => {
+    const plain: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...config, symbol: 'BTCUSDT' } };
+    given(plain, startRequested, started, fill('f1', 'buy', 60000, 0.01), stopWith(false), stopped)
+      .when(start)
+      .thenThrows(PositionHeldError, /^The bot holds 0\.01 BTC \(bought for 600\.00 USDT\)\. .*up to 0\.05 BTC more for 2,990\.00 USDT\./);
+  });
+  it('is a conflict (409)', () => {
+    expect(new PositionHeldError('x')).toBeInstanceOf(ConflictError);
+  });
+});
