@@ -12,12 +12,23 @@ describe('alertOf: which bot event is which alert', () => {
     ['CycleCompleted', { cycle: 2, profit: 1.5 }, { ...bot, trailingDeviation: 1 }, 'trailingTakeProfit'],
     ['BotFailed', { reason: 'Stop-loss triggered at 50 (stop level 51): the position was sold at market, loss 3 USDT' }, bot, 'stopLoss'],
     ['BotFailed', { reason: 'The exchange rejected the API key (invalid key, secret, passphrase, IP or permissions).' }, bot, 'keyRejected'],
+    // the runner's reason when the venue refuses the key (libs/trading/src/runner/bot-task.ts, keyRefusedReason)
+    ['BotFailed', { reason: "Binance rejected the bot's API key (invalid or deleted key, secret, passphrase, IP or permissions), so the bot stopped." }, bot, 'keyRejected'],
     ['BotStartFailed', { reason: 'Insufficient balance' }, bot, 'botFailed'],
     ['BotFailed', { reason: 'The grid cannot continue' }, bot, 'botFailed'],
     [WATCHDOG_EVENT_TYPES.drift, { botId: 'b1', summary: 'Order 3 was cancelled on the exchange: placed again' }, bot, 'drift'],
     [WATCHDOG_EVENT_TYPES.notTrading, { botId: 'b1', summary: 'No resting buy for 2 h' }, bot, 'notTrading'],
   ])('%s %j → %s', (type, data, b, kind) => {
     expect(alertOf(ev(type, data), b)?.kind).toBe(kind);
+  });
+
+  it('says what the watchdog found in words, without order ids', () => {
+    const drift = alertOf(ev('BotDriftDetected', { botId: 'b1', run: 1, kind: 'missed-fill', subject: 'gr-b1-r1-c2-l3', expected: 'open buy 0.01 at 94,000', actual: 'filled 0.01', action: 'repaired', at: 0 }), bot)!;
+    expect(drift.text).toMatch(/ bot differs from the exchange\. Found a fill the bot had missed \(expected open buy 0\.01 at 94,000, the exchange has filled 0\.01\)\. It was repaired\.$/);
+    expect(drift.text).not.toContain('gr-b1');
+    const idle = alertOf(ev('BotNotTrading', { botId: 'b1', run: 1, reason: 'no-resting-order', detail: 'No buy has rested for 2 h where the ladder needs one.', at: 0 }), bot)!;
+    expect(idle.text).toContain('No buy has rested for 2 h');
+    expect(idle.text).not.toContain('no-resting-order');
   });
 
   it('ignores the other events', () => {

@@ -60,6 +60,29 @@ function sentenceOf(data: unknown): string {
   return typeof s === 'string' ? scrub(s) : '';
 }
 
+/** The watchdog's drift (`BotDriftDetected {kind, expected, actual, action}`, docs/watchdog.md) in words: no order ids. */
+const DRIFT_TEXT: Record<string, string> = {
+  'missed-fill': 'a fill the bot had missed',
+  'order-missing': 'an order missing on the exchange',
+  'unknown-order': 'an order on the exchange the bot does not know',
+  'balance-short': 'less on the exchange than the bot holds',
+  'position-differs': 'a position that differs from the bot\'s',
+};
+function driftSentence(data: unknown): string {
+  const d = (data ?? {}) as Record<string, unknown>;
+  if (typeof d.summary === 'string') return scrub(d.summary);
+  const what = DRIFT_TEXT[String(d.kind)] ?? 'a difference';
+  const numbers = typeof d.expected === 'string' && typeof d.actual === 'string' ? ` (expected ${d.expected}, the exchange has ${d.actual})` : '';
+  const done = d.action === 'repaired' ? 'It was repaired.' : d.action === 'flagged' ? 'It was not changed: check the bot.' : '';
+  return scrub(`Found ${what}${numbers}. ${done}`.trim());
+}
+/** `BotNotTrading {reason: code, detail: sentence}`: the sentence. */
+function notTradingSentence(data: unknown): string {
+  const d = (data ?? {}) as Record<string, unknown>;
+  const s = d.summary ?? d.detail ?? d.reason;
+  return typeof s === 'string' ? scrub(s) : '';
+}
+
 /**
  * Pure: which alert a bot event is, or null. The mapping (documented in the report of issue 29):
  * - `CycleCompleted` → `cycle`, or `trailingTakeProfit` for a bot with a trailing deviation > 0
@@ -92,9 +115,9 @@ export function alertOf(event: AlertSourceEvent, bot: AlertBot): Alert | null {
     case 'BotKeyRejected':
       return { ...base, kind: 'keyRejected', title: `API key rejected: ${on}`, text: `The exchange rejected the API key of your ${on} bot. ${sentenceOf(data)}`.trim(), details: {} };
     case WATCHDOG_EVENT_TYPES.drift:
-      return { ...base, kind: 'drift', title: `Drift: ${on}`, text: `Your ${on} bot differs from the exchange. ${sentenceOf(data)}`.trim(), details: {} };
+      return { ...base, kind: 'drift', title: `Drift: ${on}`, text: `Your ${on} bot differs from the exchange. ${driftSentence(data)}`.trim(), details: {} };
     case WATCHDOG_EVENT_TYPES.notTrading:
-      return { ...base, kind: 'notTrading', title: `Not trading: ${on}`, text: `Your ${on} bot is running but not trading. ${sentenceOf(data)}`.trim(), details: {} };
+      return { ...base, kind: 'notTrading', title: `Not trading: ${on}`, text: `Your ${on} bot is running but not trading. ${notTradingSentence(data)}`.trim(), details: {} };
     default:
       return null;
   }

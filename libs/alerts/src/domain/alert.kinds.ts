@@ -27,4 +27,4 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 export const WATCHDOG_EVENT_TYPES = { drift: 'BotDriftDetected', notTrading: 'BotNotTrading' } as const;
 
 /** A key the exchange refused: the words of the exchanges context's BadApiKeyError (libs/exchanges/src/exchange.errors.ts). */
-export const KEY_REJECTED_PATTERN = /rejected the API key|invalid api[- ]?key|api key (is )?(invalid|rejected|expired)/i;
+export const KEY_REJECTED_PATTERN = /rejected the (bot's )?API key|invalid api[- ]?key|api key (is )?(invalid|rejected|expired)/i;
