@@ -1,3 +1,5 @@
+import './equityCurve.css';
+
 /** The equity curve of a backtest as an SVG line, with the capital as a dashed baseline. */
 interface Props {
   time: number[];
