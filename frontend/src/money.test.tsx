@@ -50,3 +50,87 @@ describe('bot performance tab', () => {
     expect(asked.map((u) => u.searchParams.get('offset'))).toEqual(['0', '20']);
   });
 });
+
+const ACCOUNT = {
+  bots: 2, realisedPnl: 10.123456789, unrealisedPnl: 2.22222222, totalPnl: 12.345678912, feesPaid: 1.87654321, capitalCommitted: 1234.56789,
+  returnPercent: 1.000006789, annualisedPercent: 45.678912345, runtimeMs: 7 * 86_400_000, cyclesCompleted: 3, fills: 12,
+  equity: [{ time: T0, pnl: 0 }, { time: T0 + 3_600_000, pnl: -1.5 }, { time: T0 + 7_200_000, pnl: 12.345678912 }],
+  perBot: [],
+};
+
+describe('account performance on the bots page', () => {
+  const routes = (account: unknown) => ({ ...baseRoutes(), 'GET /api/bots/u-1': [], 'GET /api/bots-overview': [], 'GET /api/performance': account });
+
+  it('shows total, realised and unrealised P&L, return, annualised return with 2 decimals, and the equity curve', async () => {
+    mockFetch(routes(ACCOUNT));
+    renderApp('/bots', { user: USER });
+    const section = await screen.findByTestId('account-performance');
+    expect(within(section).getByRole('heading', { name: 'Performance' })).toBeInTheDocument();
+    expect(within(section).getByTestId('account-total-pnl')).toHaveTextContent('+12.35 USDT');
+    expect(within(section).getByTestId('account-realised')).toHaveTextContent('+10.12 USDT');
+    expect(within(section).getByTestId('account-unrealised')).toHaveTextContent('+2.22 USDT');
+    expect(within(section).getByText('Return on 1,234.57 USDT committed')).toBeInTheDocument();
+    expect(within(section).getByTestId('account-return')).toHaveTextContent(/^\+1\.00%$/);
+    expect(within(section).getByTestId('account-annualised')).toHaveTextContent(/^\+45\.68%$/);
+    expect(within(section).getByTestId('account-fees')).toHaveTextContent('1.88 USDT');
+    // no raw 8-decimal figure reaches the page
+    expect(section.textContent).not.toMatch(/\d\.\d{3,}/);
+    const curve = within(section).getByTestId('equity-curve');
+    expect(curve).toHaveAttribute('aria-label', 'Equity from 1234.57 to 1246.91 USDT');
+    expect(curve.querySelector('polyline')?.getAttribute('points')?.split(' ')).toHaveLength(3);
+    expect(within(section).getByText(/Over 2 bots/)).toBeInTheDocument();
+  });
+
+  it('a loss reads with a minus sign and a bot too young for an annualised figure shows a dash', async () => {
+    mockFetch(routes({ ...ACCOUNT, bots: 1, totalPnl: -3.456, returnPercent: -0.28, annualisedPercent: null, equity: [{ time: T0, pnl: -3.456 }] }));
+    renderApp('/bots', { user: USER });
+    const section = await screen.findByTestId('account-performance');
+    expect(within(section).getByTestId('account-total-pnl')).toHaveTextContent('−3.46 USDT');
+    expect(within(section).getByTestId('account-return')).toHaveTextContent('−0.28%');
+    expect(within(section).getByTestId('account-annualised')).toHaveTextContent('—');
+    expect(within(section).queryByTestId('equity-curve')).not.toBeInTheDocument();
+    expect(within(section).getByText(/The equity curve starts with your bots' first fills/)).toBeInTheDocument();
+  });
+
+  it('a user without bots sees an empty state, not zeros', async () => {
+    mockFetch(routes({ ...ACCOUNT, bots: 0, realisedPnl: 0, unrealisedPnl: 0, totalPnl: 0, feesPaid: 0, capitalCommitted: 0, returnPercent: null, annualisedPercent: null, runtimeMs: 0, cyclesCompleted: 0, fills: 0, equity: [] }));
+    renderApp('/bots', { user: USER });
+    const section = await screen.findByTestId('account-performance');
+    expect(within(section).getByTestId('account-performance-empty')).toHaveTextContent(/No bots yet/);
+    expect(within(section).queryByTestId('account-total-pnl')).not.toBeInTheDocument();
+    expect(within(section).queryByTestId('equity-curve')).not.toBeInTheDocument();
+  });
+});
+
+describe('the trades list on a phone', () => {
+  it('every value of a trade carries its label, so the narrow layout shows each trade as a card of label/value lines', async () => {
+    mockFetch({
+      ...baseRoutes(),
+      [`GET /api/bots/${BOT}/performance`]: { ...PERF, returnPercent: 0.338983051, annualisedPercent: 123.456789 },
+      [`GET /api/bots/${BOT}/trades`]: { items: [{ ...trade(1), price: 29.123456789123, amount: 0.123456789, netAmount: 0.123456789 }, trade(0)], total: 2, limit: 20, offset: 0 },
+    });
+    renderApp(`/bots/${BOT}/performance`, { user: USER });
+    const table = await screen.findByRole('table');
+    const [header, sell, buy] = within(table).getAllByRole('row');
+    const columns = within(header).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(columns).toEqual(['Time', 'Fill', 'Price', 'Amount', 'Fee', 'Cycle profit']);
+    for (const row of [sell, buy]) {
+      const cells = within(row).getAllByRole('cell');
+      // each cell starts with its column's label, then its value
+      expect(cells.map((c) => c.querySelector('.money__label')?.textContent)).toEqual(columns);
+      expect(cells.map((c) => c.getAttribute('data-label'))).toEqual(columns);
+      for (const c of cells) expect(c.querySelector('.money__value')?.textContent).not.toBe('');
+    }
+    const value = (row: HTMLElement, label: string) => within(row).getAllByRole('cell').find((c) => c.getAttribute('data-label') === label)!.querySelector('.money__value')!.textContent;
+    expect(value(sell, 'Fill')).toBe('Take-profit');
+    expect(value(sell, 'Price')).toBe('29.123457');
+    expect(value(sell, 'Amount')).toBe('0.12345679');
+    expect(value(sell, 'Fee')).toBe('0.30');
+    expect(value(sell, 'Cycle profit')).toBe('+2.50');
+    expect(value(buy, 'Amount')).toBe('10 (9.99 held)');
+    expect(value(buy, 'Cycle profit')).toBe('open');
+    // the bot's returns read with 2 decimals too
+    expect(screen.getByText('+0.34%')).toBeInTheDocument();
+    expect(screen.getByText('+123.46%')).toBeInTheDocument();
+  });
+});

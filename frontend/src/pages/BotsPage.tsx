@@ -10,6 +10,7 @@ import { signedUsdt, usdt } from '../bots/format';
 import { Pagination, pageCount, pageSlice, PAGE_SIZE } from '../bots/Pagination';
 import { pairLabel } from '../bots/pairs';
 import { useBotActions } from '../bots/useBotActions';
+import { AccountPerformance } from '../money/AccountPerformance';
 import { useStatusPolling } from '../bots/useStatusPolling';
 import { useAppSelector, useUser } from '../store/hooks';
 
@@ -160,6 +161,8 @@ export default function BotsPage() {
           </dd>
         </div>
       </dl>
+
+      <AccountPerformance />
 
       <div className="toolbar" ref={listTop}>
         <div className="tabs" role="tablist" aria-label="Bot kinds" onKeyDown={onTabKey}>

@@ -1,15 +1,30 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ArrowLeft, Download } from 'lucide-react';
 import { BotTabs } from '../bots/BotTabs';
 import { EquityCurve } from '../backtest/EquityCurve';
-import { percent, signedUsdt, usdt } from '../bots/format';
+import { signedUsdt, usdt } from '../bots/format';
+import { percent2, quantity } from '../money/format';
 import { tradesCsvUrl, useGetBotPerformanceQuery, useGetBotTradesQuery } from '../money/moneyApi';
 import '../money/money.css';
 
 const PAGE = 20;
 const ROLE: Record<string, string> = { buy: 'Buy', 'take-profit': 'Take-profit', 'stop-loss': 'Stop-loss' };
 const when = (ms: number) => new Date(ms).toLocaleString();
+
+/**
+ * A cell of the trades table. Its label is shown only on narrow screens (money.css), where each trade
+ * becomes a card of label/value lines so nothing needs sideways scrolling at 375 px; wide screens read
+ * the column header. Hidden from screen readers, which announce the header anyway.
+ */
+function Cell({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <td data-label={label}>
+      <span className="money__label" aria-hidden="true">{label}</span>
+      <span className="money__value">{children}</span>
+    </td>
+  );
+}
 
 /** A bot's money (issue 29): total P&L, returns, the equity curve, and its fills a page at a time. */
 export default function PerformancePage() {
@@ -38,8 +53,8 @@ export default function PerformancePage() {
             <div><dt>Total P&amp;L</dt><dd data-testid="total-pnl">{signedUsdt(perf.totalPnl)}</dd></div>
             <div><dt>Realised</dt><dd>{signedUsdt(perf.realisedPnl)}</dd></div>
             <div><dt>Unrealised</dt><dd>{signedUsdt(perf.unrealisedPnl)}</dd></div>
-            <div><dt>Return on {usdt(perf.capitalCommitted)} USDT</dt><dd>{perf.returnPercent === null ? '—' : `${percent(perf.returnPercent)}`}</dd></div>
-            <div><dt>Annualised</dt><dd>{perf.annualisedPercent === null ? '—' : `${percent(perf.annualisedPercent)}`}</dd></div>
+            <div><dt>Return on {usdt(perf.capitalCommitted)} USDT</dt><dd>{perf.returnPercent === null ? '—' : percent2(perf.returnPercent)}</dd></div>
+            <div><dt>Annualised</dt><dd>{perf.annualisedPercent === null ? '—' : percent2(perf.annualisedPercent)}</dd></div>
             <div><dt>Cycles</dt><dd>{perf.cyclesCompleted}</dd></div>
           </dl>
           {perf.equity.length >= 2 ? (
@@ -61,12 +76,12 @@ export default function PerformancePage() {
               <tbody>
                 {trades.items.map((t) => (
                   <tr key={t.fillId}>
-                    <td>{when(t.at)}</td>
-                    <td>{ROLE[t.role] ?? t.role}</td>
-                    <td>{t.price}</td>
-                    <td>{t.netAmount !== t.amount ? `${t.amount} (${t.netAmount} held)` : t.amount}</td>
-                    <td>{usdt(t.fee)}</td>
-                    <td>{t.cycleProfit === null ? 'open' : signedUsdt(t.cycleProfit)}</td>
+                    <Cell label="Time">{when(t.at)}</Cell>
+                    <Cell label="Fill">{ROLE[t.role] ?? t.role}</Cell>
+                    <Cell label="Price">{quantity(t.price)}</Cell>
+                    <Cell label="Amount">{t.netAmount !== t.amount ? `${quantity(t.amount)} (${quantity(t.netAmount)} held)` : quantity(t.amount)}</Cell>
+                    <Cell label="Fee">{usdt(t.fee)}</Cell>
+                    <Cell label="Cycle profit">{t.cycleProfit === null ? 'open' : signedUsdt(t.cycleProfit)}</Cell>
                   </tr>
                 ))}
               </tbody>
