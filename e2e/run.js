@@ -662,6 +662,11 @@ async function main() {
       await shot('bot-performance');
       await page.getByRole('link', { name: 'Back to bots' }).click();
       await expectPath('/bots');
+      // the account's money above the bots: its total P&L, and its equity curve once there are two points (the picture)
+      const account = page.getByRole('region', { name: 'Performance' });
+      await account.getByTestId('account-total-pnl').waitFor({ timeout: T });
+      if (!/^[+−]?\d[\d,]*\.\d{2} USDT$/.test(((await account.getByTestId('account-total-pnl').textContent()) || '').trim())) throw new Error('the account P&L is not a 2-decimal USDT figure');
+      await shot('bots-account-performance');
     });
     await step('alerts: the settings form and the delivery log (issue 29)', async () => {
       await page.goto(`${base}/alerts`);

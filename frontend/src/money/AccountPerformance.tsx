@@ -9,7 +9,7 @@ import './money.css';
  * over all the user's bots, the return on the capital they commit, annualised, and the account's equity curve.
  */
 export function AccountPerformance() {
-  const { data: perf, isError } = useGetAccountPerformanceQuery();
+  const { data: perf, isError } = useGetAccountPerformanceQuery(undefined, { pollingInterval: 30_000 });
   if (isError || !perf) return null;
   return (
     <section aria-labelledby="account-perf-title" className="money__figures money__account" data-testid="account-performance">
