@@ -53,6 +53,8 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
   let uid: string;
   let alice: Client;
   const dir = mkdtempSync(join(tmpdir(), 'gr-wd-alerts-'));
+  /** The watchdog's clock runs this far ahead (GridRunnerOptions.now): hours pass without waiting for them. */
+  let skewMs = 0;
   const hidden = new Set<string>();
 
   beforeAll(async () => {
@@ -89,6 +91,7 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
       retryBaseMs: 10,
       retryMaxMs: 50,
       watchdogMs: WATCHDOG_MS,
+      now: () => Date.now() + skewMs,
       logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
     });
     await runner.start();
@@ -109,6 +112,13 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
   const venueOpen = async () => (await (await paper.for({ userId: uid, exchange: 'Binance', market: 'spot' })).openOrders('BTCUSDT')).map((o) => `${o.side} ${o.price} ${o.clientOrderId}`).sort();
   const hookOf = (pred: (body: any) => boolean) => () => webhook.accepted.find((c) => pred(JSON.parse(c.raw)));
   const tgOf = (pred: (text: string) => boolean) => () => telegram.delivered.find((c) => pred(c.body.text));
+  /** Created and started as the API's commands do (the bot decider through the command runner). */
+  async function startBot(botId: string, config: BotConfig) {
+    const cmd = new BotCommandRunner(events);
+    const ctx = () => ({ userId: uid, correlationId: randomUUID() });
+    await cmd.run({ type: 'CreateBot', botId, userId: uid, botType: 'Spot', config }, ctx());
+    await cmd.run({ type: 'StartBot', botId, userId: uid }, ctx());
+  }
 
   it('a fill missed and a buy cancelled behind the bot\'s back: drift events, the fill repaired, the cancel flagged, and one alert per channel for each', async () => {
     // the trader turns drift alerts on, with a webhook and Telegram, in the dashboard (its API)
@@ -121,10 +131,7 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
     expect(saved.status).toBe(200);
 
     const botId = randomUUID();
-    const cmd = new BotCommandRunner(events);
-    const ctx = () => ({ userId: uid, correlationId: randomUUID() });
-    await cmd.run({ type: 'CreateBot', botId, userId: uid, botType: 'Spot', config: bot }, ctx());
-    await cmd.run({ type: 'StartBot', botId, userId: uid }, ctx());
+    await startBot(botId, bot);
     await until('started', async () => (await types(botId)).includes('BotStarted'), 20_000);
     await until('three buys rest', async () => (await venueOpen()).length === 3, 20_000);
     const [lowest, , top] = (await venueOpen()).map((o) => o.split(' ')[2]); // sorted: buy 59000, 59500, 60000
@@ -187,5 +194,34 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
       return drift.length >= 4 ? drift : undefined;
     }, 20_000);
     expect(log.every((d: any) => d.status === 'delivered')).toBe(true);
+  });
+
+  it('a bot whose ladder sits below the price for 6 h, with nothing held and no follow, is reported as not trading, on both channels', async () => {
+    const saved = await alice.put(`/api/alerts/${uid}`, { kinds: ['drift', 'botFailed', 'notTrading'], webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket` }, telegram: { enabled: true, chatId: CHAT } });
+    expect(saved.status).toBe(200);
+    // the price is 59,900 now: a ladder whose top buy is 59,000 waits below it
+    const botId = randomUUID();
+    await startBot(botId, { ...bot, entryPrice: 59000 });
+    await until('its three buys placed', async () => (await types(botId)).filter((t) => t === 'OrderPlaced').length === 3, 20_000);
+    await runner.checkNow(botId); // the watchdog notes since when the price is above the ladder
+    expect((await types(botId)).includes('BotNotTrading')).toBe(false);
+    skewMs = 7 * 3600_000; // seven hours later, on the watchdog's clock
+    const event = await until('the not-trading event', async () => (await history()(botId)).find((e) => e.type === 'BotNotTrading'), 20_000);
+    expect(event.data).toMatchObject({ reason: 'price-outside-ladder' });
+
+    const isIdle = (text: string) => text.includes('running but not trading');
+    const hook = await until('the webhook alert', hookOf((b) => b.kind === 'notTrading' && b.bot?.id === botId), 20_000);
+    expect(hook.verified).toBe(true);
+    const tg = await until('the Telegram alert', tgOf(isIdle), 20_000);
+    expect(tg.body.text).toContain('above the ladder (top buy 59000)');
+    for (const text of [hook.raw, tg.body.text]) {
+      expect(text).not.toMatch(/gr-[0-9a-z]{8}-/);
+      expect(text).not.toContain(WEBHOOK_SECRET);
+      expect(text).not.toContain('secretPartOfTheToken');
+    }
+    // once per run, however many checks see it
+    await runner.checkNow(botId);
+    expect((await types(botId)).filter((t) => t === 'BotNotTrading')).toHaveLength(1);
+    expect(telegram.delivered.filter((c) => isIdle(c.body.text))).toHaveLength(1);
   });
 });
