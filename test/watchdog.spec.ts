@@ -8,10 +8,11 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig, DriftEventData } from '@gridrocket/bots';
-import type { ExchangePort, ExchangeProvider, OrderUpdate } from '@gridrocket/exchanges';
+import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { CcxtExchange } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { deafTo } from './support/deaf-provider';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);
@@ -21,32 +22,6 @@ const T = Date.now();
 const CSV = ['ms,exchange,symbol,price', `${T - 5000},Binance,BTCUSDT,61000`, `${T + 1000},Binance,BTCUSDT,59900`].join('\n');
 const bot: BotConfig = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
 const WATCHDOG_MS = 150;
-
-/** What the bot does not hear about: the venue's pushes and fills of these orders (lost messages). */
-function deafTo(hidden: Set<string>, inner: (ref: Parameters<ExchangeProvider['for']>[0]) => Promise<ExchangePort>, mode: ExchangeProvider['mode']): ExchangeProvider {
-  return {
-    mode,
-    // no price ticks: on ccxt they wake the fill poller, which would find the fill before the watchdog does
-    prices: { subscribe: () => () => undefined, activeCount: () => 0 },
-    forget: () => undefined,
-    close: async () => undefined,
-    async for(ref) {
-      const port = await inner(ref);
-      return new Proxy(port, {
-        get(target, prop) {
-          if (prop === 'watchOrders' && target.watchOrders) {
-            return (listener: (u: OrderUpdate) => void) => target.watchOrders!((u) => void (hidden.has(u.order.clientOrderId) || listener(u)));
-          }
-          if (prop === 'recentFills') {
-            return async (symbol: string, since: number) => (await target.recentFills(symbol, since)).filter((f) => !hidden.has(f.clientOrderId));
-          }
-          const v = (target as any)[prop];
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
-      }) as ExchangePort;
-    },
-  };
-}
 
 const VENUES = ['paper', 'ccxt Binance spot stand-in'] as const;
 

@@ -31,6 +31,12 @@ describe('alertOf: which bot event is which alert', () => {
     expect(idle.text).not.toContain('no-resting-order');
   });
 
+  it("removes client order ids from the runner's reasons", () => {
+    const failed = alertOf(ev('BotFailed', { reason: 'The buy order gr-p7pyf1zn-1-b2 at 59000 was cancelled on the exchange outside GridRocket; the grid cannot continue without it' }), bot)!;
+    expect(failed.text).toContain('The buy order at 59000 was cancelled on the exchange outside GridRocket');
+    expect(failed.text).not.toMatch(/gr-/);
+  });
+
   it('ignores the other events', () => {
     expect(alertOf(ev('OrderPlaced', {}), bot)).toBeNull();
   });

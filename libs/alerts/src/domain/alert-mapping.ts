@@ -46,9 +46,14 @@ export const ALERTING_EVENT_TYPES = [
 
 const money = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '?');
 
-/** Removes anything that looks like a credential from a text taken from an event (belt and braces). */
+/**
+ * Removes anything that looks like a credential from a text taken from an event (belt and braces), and
+ * client order ids (`gr-<h>-<cycle>-b|tp|sl<n>`, libs/trading client-order-id.ts): the runner's reasons name
+ * the order by its id ("The buy order gr-… at 59000 was cancelled…"), which tells a trader nothing.
+ */
 export function scrub(text: string): string {
   return text
+    .replace(/ ?\bgr-[0-9a-z]{8}-\d+-(?:b|tp|sl)\d+\b/g, '') // a client order id: the price beside it names the order
     .replace(/\b\d{6,12}:[A-Za-z0-9_-]{30,}\b/g, '[redacted]') // a Telegram bot token
     .replace(/\b[A-Za-z0-9+/_-]{40,}\b/g, '[redacted]') // long keys and secrets
     .slice(0, 500);
