@@ -35,6 +35,8 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
       rateLimiter: limits ? new SharedRateLimiters(limits, 10, 8, (err) => this.logger.warn(`Shared rate limit unavailable: ${err.message}`)) : undefined,
       // the reactor's checkpoint is this runner's own (runners sharing a read store must not share it)
       name: process.env.RUNNER_NAME || undefined,
+      // the watchdog's period (docs/watchdog.md): WATCHDOG_PERIOD_MS, default 60 000; 0 turns the schedule off
+      watchdogMs: watchdogPeriod(process.env.WATCHDOG_PERIOD_MS),
     });
   }
 
@@ -46,4 +48,13 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
     await this.runner.stop();
     await this.limits?.close();
   }
+}
+
+/** WATCHDOG_PERIOD_MS: unset → the default (undefined); 0 → off; a whole number of ms ≥ 1000; anything else refused at start. */
+export function watchdogPeriod(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = Number(value);
+  if (ms === 0) return 0;
+  if (!Number.isInteger(ms) || ms < 1000) throw new Error(`WATCHDOG_PERIOD_MS must be 0 (off) or a whole number of milliseconds of at least 1000 (got ${value})`);
+  return ms;
 }
