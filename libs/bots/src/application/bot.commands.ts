@@ -33,6 +33,11 @@ export class StopBotCommand implements AppCommand {
   readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string, readonly cancelAllOrders: boolean, readonly closePosition = false) {}
 }
+/** "Check now" (issue 29): records BotCheckRequested, which the runner owning the bot reacts to. */
+export class CheckBotCommand implements AppCommand {
+  readonly conflict = REDECIDE;
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly at: number) {}
+}
 export class DeleteBotCommand implements AppCommand {
   readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string) {}

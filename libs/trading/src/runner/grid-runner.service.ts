@@ -7,6 +7,11 @@ import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { GridRunner } from './grid-runner';
 
+/** WATCHDOG_PERIOD_MS: a whole number of ms from 0 (off); anything else leaves the default. */
+function watchdogPeriod(value: string | undefined): number | undefined {
+  return value !== undefined && /^[0-9]{1,10}$/.test(value) ? Number(value) : undefined;
+}
+
 /** The grid runner in a Nest app (the API in embedded mode, or apps/runner alone). */
 @Injectable()
 export class GridRunnerService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,6 +40,8 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
       rateLimiter: limits ? new SharedRateLimiters(limits, 10, 8, (err) => this.logger.warn(`Shared rate limit unavailable: ${err.message}`)) : undefined,
       // the reactor's checkpoint is this runner's own (runners sharing a read store must not share it)
       name: process.env.RUNNER_NAME || undefined,
+      // the watchdog's schedule (docs/watchdog.md): default 60 s, 0 turns it off ("Check now" still runs)
+      watchdogMs: watchdogPeriod(process.env.WATCHDOG_PERIOD_MS),
     });
   }
 
