@@ -66,6 +66,7 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   // The watchdog (issue 29, docs/watchdog.md)
   BotDriftDetected: { label: 'Exchange differs', tone: 'warn' },
   BotNotTrading: { label: 'Not trading', tone: 'fail' },
+  BotCheckRequested: { label: 'Check requested', tone: 'info' },
 };
 
 const DRIFT_TEXT: Record<string, string> = {
@@ -246,6 +247,8 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return driftText(d);
     case 'BotNotTrading':
       return `${NOT_TRADING_TEXT[String(d.reason ?? '')] ?? 'not trading'}${typeof d.detail === 'string' && d.detail ? `: ${d.detail}` : ''}`;
+    case 'BotCheckRequested':
+      return 'asked the runner to compare the bot with the exchange now (Check now)';
     case 'GridReanchored':
       return `ladder moved from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})`;
     default:
