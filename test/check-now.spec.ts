@@ -71,11 +71,16 @@ describe('Check now', () => {
     expect(again.body).toMatchObject({ requested: true, pending: true, requestedAt: asked.body.requestedAt });
     expect((await details()).checkrequestedat).toBe(asked.body.requestedAt);
 
-    const drift = await until('the drift found by the check', async () => (await history()).find((e) => e.type === 'BotDriftDetected'), 20_000);
+    // the runner says the check ran, after what it recorded
+    const checked = await until('the check reported done', async () => (await history()).find((e) => e.type === 'BotChecked'), 20_000);
+    expect(checked.data).toMatchObject({ requestedAt: asked.body.requestedAt, found: 1 });
+    const drift = (await history()).find((e) => e.type === 'BotDriftDetected')!;
     expect(drift.data).toMatchObject({ kind: 'unknown-order', subject: stranger, action: 'flagged', expected: 'no such order' });
     const types = (await history()).map((e) => e.type);
     expect(types.filter((t) => t === 'BotCheckRequested')).toHaveLength(1);
     expect(types.indexOf('BotCheckRequested')).toBeLessThan(types.indexOf('BotDriftDetected'));
+    expect(types.indexOf('BotDriftDetected')).toBeLessThan(types.indexOf('BotChecked'));
+    expect(types.filter((t) => t === 'BotChecked')).toHaveLength(1);
     // flagged, not acted on: the order is still on the exchange, the bot still runs
     expect((await port.openOrders('BTCUSDT')).map((o) => o.clientOrderId)).toContain(stranger);
     expect((await details()).state).toBe('running');

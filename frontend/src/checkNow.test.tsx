@@ -32,7 +32,12 @@ describe('Check now (issue 29)', () => {
       'POST /api/bots/b1/check': () => {
         asked++;
         // the runner's check records what differs; the page reads it from the history
-        history = [...started, ev(3, 'BotCheckRequested', { botId: 'b1', at: REQUESTED_AT }), drift(4, REQUESTED_AT + 20, 'gr-abc-1-b7')];
+        history = [
+          ...started,
+          ev(3, 'BotCheckRequested', { botId: 'b1', at: REQUESTED_AT }),
+          drift(4, REQUESTED_AT + 20, 'gr-abc-1-b7'),
+          ev(5, 'BotChecked', { botId: 'b1', requestedAt: REQUESTED_AT, found: 1, at: REQUESTED_AT + 30 }),
+        ];
         return { status: 202, body: { requested: true, requestedAt: REQUESTED_AT } };
       },
       'GET /api/bots/b1/history': () => history,
@@ -40,7 +45,7 @@ describe('Check now (issue 29)', () => {
     renderApp('/bots/b1', { user: USER });
     const button = await screen.findByRole('button', { name: 'Check now' }, { timeout: 5000 });
     await userEvent.click(button);
-    await waitFor(() => expect(screen.getByText('Checked: 1 difference found')).toBeInTheDocument(), { timeout: 5000 });
+    await waitFor(() => expect(screen.getByText('Checked: 1 difference')).toBeInTheDocument(), { timeout: 5000 });
     expect(within(screen.getByRole('list', { name: 'Differences found by the check' })).getByRole('listitem')).toHaveTextContent('an order under the bot’s name that it did not place · expected no such order, the exchange has buy 0.01 at 50000 · shown only: nothing was changed');
     expect(asked).toBe(1);
     const post = fetchMock.mock.calls.find(([url, init]) => String(url).includes('/api/bots/b1/check') && init?.method === 'POST')!;
@@ -55,12 +60,35 @@ describe('Check now (issue 29)', () => {
     expect(screen.queryByRole('button', { name: 'Check now' })).not.toBeInTheDocument();
   });
 
-  it('says when nothing new was recorded, and lists what earlier checks of the run found', async () => {
+  it('says "Checked: no differences" once the runner reports a check that found none', async () => {
+    mockFetch({
+      ...baseRoutes(),
+      'POST /api/bots/b1/check': { status: 202, body: { requested: true, requestedAt: REQUESTED_AT } },
+      'GET /api/bots/b1/history': [...started, ev(3, 'BotCheckRequested', { botId: 'b1', at: REQUESTED_AT }), ev(4, 'BotChecked', { botId: 'b1', requestedAt: REQUESTED_AT, found: 0, at: REQUESTED_AT + 30 })],
+    });
+    render(<CheckNow botId="b1" pollMs={1} polls={3} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    expect(await screen.findByText('Checked: no differences')).toBeInTheDocument();
+  });
+
+  it('lists a lasting difference found earlier in the run; without the runner\'s report it does not claim a check', async () => {
     const earlier = ev(3, 'BotNotTrading', { botId: 'b1', run: 1, reason: 'no-resting-order', detail: '2 orders should rest on the exchange, none does', at: REQUESTED_AT - 60_000 });
-    mockFetch({ ...baseRoutes(), 'POST /api/bots/b1/check': { status: 202, body: { requested: true, requestedAt: REQUESTED_AT } }, 'GET /api/bots/b1/history': [...started, earlier] });
+    let reported = false;
+    mockFetch({
+      ...baseRoutes(),
+      'POST /api/bots/b1/check': { status: 202, body: { requested: true, requestedAt: REQUESTED_AT } },
+      'GET /api/bots/b1/history': () => [...started, earlier, ...(reported ? [ev(4, 'BotChecked', { botId: 'b1', requestedAt: REQUESTED_AT, found: 1, at: REQUESTED_AT + 30 })] : [])],
+    });
+    const { unmount } = render(<CheckNow botId="b1" pollMs={1} polls={2} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    expect(await screen.findByText('The check has not reported yet: what it finds will be in the history')).toBeInTheDocument();
+    expect(screen.queryByText(/^Checked/)).not.toBeInTheDocument();
+    unmount();
+
+    reported = true; // the lasting difference, found again: counted, not recorded twice
     render(<CheckNow botId="b1" pollMs={1} polls={2} />);
     await userEvent.click(screen.getByRole('button', { name: 'Check now' }));
-    await waitFor(() => expect(screen.getByText('No new differences recorded since the check was asked for')).toBeInTheDocument(), { timeout: 5000 });
+    expect(await screen.findByText('Checked: 1 difference')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Differences found earlier in this run' })).getByRole('listitem')).toHaveTextContent('2 orders should rest on the exchange, none does');
   });
 
@@ -74,5 +102,7 @@ describe('Check now (issue 29)', () => {
   it('has a readable line in the history', () => {
     expect(eventLabel('BotCheckRequested')).toBe('Check requested');
     expect(describeEvent({ type: 'BotCheckRequested', data: { botId: 'b1', at: REQUESTED_AT } })).toBe('asked the runner to compare the bot with the exchange now (Check now)');
+    expect(eventLabel('BotChecked')).toBe('Checked');
+    expect(describeEvent({ type: 'BotChecked', data: { botId: 'b1', requestedAt: REQUESTED_AT, found: 0, at: REQUESTED_AT } })).toBe('compared with the exchange: no differences');
   });
 });

@@ -10,7 +10,8 @@ type Outcome =
   | { kind: 'idle' }
   | { kind: 'asking' }
   | { kind: 'waiting'; requestedAt: number }
-  | { kind: 'done'; requestedAt: number; found: HistoryEvent[]; earlier: HistoryEvent[] }
+  /** `count`: what the runner's report (BotChecked) says the check found; null: no report yet. */
+  | { kind: 'done'; requestedAt: number; count: number | null; found: HistoryEvent[]; earlier: HistoryEvent[] }
   | { kind: 'error'; message: string };
 
 /** The run's findings (after its latest start request), split at the check's request time. */
@@ -23,9 +24,10 @@ function findings(events: HistoryEvent[], requestedAt: number): { found: History
 
 /**
  * "Check now" (issue 29): asks the runner to compare the bot with the exchange at once
- * (`POST /api/bots/{id}/check`), then reads the bot's history a few times for what the check recorded.
- * The check records only differences (a lasting one once per run), so the outcome says what was recorded
- * since the request, and lists what earlier checks of this run found.
+ * (`POST /api/bots/{id}/check`), then reads the bot's history until the runner's BotChecked for this
+ * request says how many differences the check found: "no differences", or the count with the differences
+ * recorded since the request and those found earlier in the run (a lasting one is recorded once per run).
+ * Without that report after a few reads, it says so instead of guessing.
  */
 export function CheckNow({ botId, pollMs = 1500, polls = 8 }: { botId: string; pollMs?: number; polls?: number }) {
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
@@ -45,16 +47,20 @@ export function CheckNow({ botId, pollMs = 1500, polls = 8 }: { botId: string; p
     const requestedAt = asked.data.requestedAt;
     setOutcome({ kind: 'waiting', requestedAt });
     let last = { found: [] as HistoryEvent[], earlier: [] as HistoryEvent[] };
-    for (let i = 0; i < polls; i++) {
+    let count: number | null = null;
+    for (let i = 0; i < polls && count === null; i++) {
       await new Promise((r) => setTimeout(r, pollMs));
       if (!alive.current) return;
       const history = await request<unknown>({ url: `/api/bots/${encodeURIComponent(botId)}/history` });
       if (!alive.current) return;
       if (history.error) continue;
-      last = findings(ordered(history.data), requestedAt);
-      if (last.found.length > 0) break;
+      const events = ordered(history.data);
+      last = findings(events, requestedAt);
+      // the runner's word that the check asked for ran (docs/watchdog.md)
+      const done = events.find((e) => e.type === 'BotChecked' && (e.data as { requestedAt?: number } | null)?.requestedAt === requestedAt);
+      if (done) count = Number((done.data as { found?: number }).found ?? 0);
     }
-    setOutcome({ kind: 'done', requestedAt, ...last });
+    setOutcome({ kind: 'done', requestedAt, count, ...last });
   };
 
   const busy = outcome.kind === 'asking' || outcome.kind === 'waiting';
@@ -66,13 +72,13 @@ export function CheckNow({ botId, pollMs = 1500, polls = 8 }: { botId: string; p
       <div role="status" aria-live="polite" className="checknow__outcome">
         {outcome.kind === 'waiting' ? <p className="muted">Comparing the bot with the exchange…</p> : null}
         {outcome.kind === 'error' ? <p className="form-error">{outcome.message}</p> : null}
-        {outcome.kind === 'done' ? <CheckOutcome found={outcome.found} earlier={outcome.earlier} /> : null}
+        {outcome.kind === 'done' ? <CheckOutcome count={outcome.count} found={outcome.found} earlier={outcome.earlier} /> : null}
       </div>
     </div>
   );
 }
 
-function CheckOutcome({ found, earlier }: { found: HistoryEvent[]; earlier: HistoryEvent[] }) {
+function CheckOutcome({ count, found, earlier }: { count: number | null; found: HistoryEvent[]; earlier: HistoryEvent[] }) {
   const list = (events: HistoryEvent[], label: string) => (
     <ul aria-label={label}>
       {events.map((e) => (
@@ -80,23 +86,27 @@ function CheckOutcome({ found, earlier }: { found: HistoryEvent[]; earlier: Hist
       ))}
     </ul>
   );
+  if (count === 0) {
+    return (
+      <div className="notice notice--ok" role="note">
+        <strong>Checked: no differences</strong>
+        <p className="muted">The bot’s orders and position match the exchange.</p>
+      </div>
+    );
+  }
   return (
     <div className="notice" role="note">
-      {found.length > 0 ? (
-        <>
-          <strong>Checked: {found.length === 1 ? '1 difference' : `${found.length} differences`} found</strong>
-          {list(found, 'Differences found by the check')}
-        </>
+      {count === null ? (
+        <strong>The check has not reported yet: what it finds will be in the history</strong>
       ) : (
-        <strong>No new differences recorded since the check was asked for</strong>
+        <strong>Checked: {count === 1 ? '1 difference' : `${count} differences`}</strong>
       )}
+      {found.length > 0 ? list(found, 'Differences found by the check') : null}
       {earlier.length > 0 ? (
         <>
-          <p>Found earlier in this run (each is recorded once):</p>
+          <p>Found earlier in this run (a lasting difference is recorded once):</p>
           {list(earlier, 'Differences found earlier in this run')}
         </>
-      ) : found.length === 0 ? (
-        <p className="muted">None were found earlier in this run either. The history lists every check and what it found.</p>
       ) : null}
     </div>
   );

@@ -49,7 +49,8 @@ export type RunnerReport =
   | { type: 'MarkResumed'; pid: number }
   | { type: 'MarkStartFailed'; reason: string }
   | { type: 'MarkStopped' }
-  | { type: 'MarkFailed'; reason: string };
+  | { type: 'MarkFailed'; reason: string }
+  | { type: 'MarkChecked'; requestedAt: number; found: number; at: number };
 
 export class ReportBotLifecycleCommand implements AppCommand {
   /** The runner's reports are decided against the bot's current status: safe to decide again. */

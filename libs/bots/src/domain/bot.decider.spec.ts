@@ -41,6 +41,13 @@ describe('bot decider', () => {
       given(created, startRequested, started, requested(1000)).when(check(30_999)).then();
       given(created, startRequested, started, requested(1000)).when(check(31_000)).then(requested(31_000));
     });
+    it('given a check requested, when the runner reports it ran, then BotChecked once; a report of another request, nothing', () => {
+      const done: BotCommand = { type: 'MarkChecked', botId: 'b1', requestedAt: 1000, found: 2, at: 1500 };
+      const checked: BotEvent = { type: 'BotChecked', data: { botId: 'b1', requestedAt: 1000, found: 2, at: 1500 } };
+      given(created, startRequested, started, requested(1000)).when(done).then(checked);
+      given(created, startRequested, started, requested(1000), checked).when(done).then();
+      given(created, startRequested, started, requested(1000)).when({ ...done, requestedAt: 999 } as BotCommand).then();
+    });
   });
 
   describe('create', () => {

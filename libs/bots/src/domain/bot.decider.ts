@@ -33,6 +33,8 @@ export interface LiveBot {
   ordersLeftOpen?: number;
   /** Issue 29: when the owner last asked for a watchdog check ("Check now"), wall-clock ms; absent before. */
   checkRequestedAt?: number;
+  /** The request time of the last check the runner reported done (BotChecked): one report per request. */
+  checkedFor?: number;
 }
 
 export type BotState =
@@ -46,7 +48,9 @@ export type LifecycleReport =
   | { type: 'MarkResumed'; botId: string; pid: number }
   | { type: 'MarkStartFailed'; botId: string; reason: string }
   | { type: 'MarkStopped'; botId: string }
-  | { type: 'MarkFailed'; botId: string; reason: string };
+  | { type: 'MarkFailed'; botId: string; reason: string }
+  /** The check asked for at `requestedAt` ran and found `found` differences (issue 29). */
+  | { type: 'MarkChecked'; botId: string; requestedAt: number; found: number; at: number };
 
 export type RunnerCommand =
   | LifecycleReport
@@ -176,6 +180,9 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'MarkStartFailed':
       if (state.kind !== 'live' || state.status !== 'starting') return [];
       return [{ type: 'BotStartFailed', data: { botId, reason: command.reason } }];
+    case 'MarkChecked':
+      if (state.kind !== 'live' || state.checkRequestedAt !== command.requestedAt || state.checkedFor === command.requestedAt) return [];
+      return [{ type: 'BotChecked', data: { botId, requestedAt: command.requestedAt, found: command.found, at: command.at } }];
     case 'MarkStopped':
     case 'MarkFailed':
       return decideEnd(command, state, state.kind === 'live' ? unclosedAfter(state.trading, []) : 0);
@@ -249,6 +256,8 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
       return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen };
     case 'BotCheckRequested':
       return { ...s, checkRequestedAt: event.data.at };
+    case 'BotChecked':
+      return { ...s, checkedFor: event.data.requestedAt };
     case 'BotDeleted':
       return { kind: 'deleted', botId: s.botId, userId: s.userId, version: s.version };
     case 'ProfitRealized':

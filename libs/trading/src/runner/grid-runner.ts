@@ -153,7 +153,7 @@ export class GridRunner implements TaskHost {
       // bot acts. Not awaited: the check runs in the bot's lane, and the reactor goes on with other bots.
       const at = Number((event.data as { at?: number }).at);
       const fresh = !(at < (this.o.now ?? Date.now)() - CHECK_REQUEST_TTL_MS);
-      if (fresh && this.o.ownership.owns(botId)) void this.checkNow(botId);
+      if (fresh && this.o.ownership.owns(botId)) void this.checkNow(botId).then((result) => result && this.reportChecked(botId, at, result.facts.filter((f) => f.type === 'BotDriftDetected' || f.type === 'BotNotTrading').length));
       return;
     }
     const active = event.type === 'BotStartRequested' || event.type === 'BotStarted' || event.type === 'BotStopRequested';
@@ -433,6 +433,17 @@ export class GridRunner implements TaskHost {
     if (facts.length === 0 && report) return this.reportFor(task, report); // the report alone, as ever
     // the facts and the report they end with: one command, one decision, one append, under the fence
     await this.fenced(task, (ctx) => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts, report)));
+  }
+
+  /** Says that the check asked for at `requestedAt` ran (BotChecked), so the owner's page knows it is done. */
+  private async reportChecked(botId: string, requestedAt: number, found: number): Promise<void> {
+    const task = this.tasks.get(botId);
+    if (!task || task.released) return;
+    try {
+      await this.reportFor(task, { type: 'MarkChecked', requestedAt, found, at: (this.o.now ?? Date.now)() });
+    } catch (err) {
+      this.log.warn(`bot ${botId}: the check's report was not recorded: ${(err as Error).message}`);
+    }
   }
 
   private async reportFor(task: BotTask, report: RunnerReport): Promise<void> {
