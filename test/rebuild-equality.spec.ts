@@ -47,6 +47,8 @@ function mixedLog(): { stream: string; events: E[] }[] {
       { type: 'BotStarted', data: { botId, pid: 100 + b } },
       { type: 'BotResumed', data: { botId, pid: 200 + b } },
       { type: 'BotResumed', data: { botId, pid: 200 + b } }, // the same pid: no change
+      { type: 'BotCheckRequested', data: { botId, at: 1500 + b } }, // "Check now" (issue 29)
+      { type: 'BotChecked', data: { botId, requestedAt: 1500 + b, found: b % 2, at: 1600 + b } },
       { type: 'OrderPlaced', data: { ...order(run, 1), role: 'buy', level: 1 } },
       { type: 'OrderPlaced', data: { ...order(run, 2), role: 'buy', level: 2 } },
       { type: 'OrderFilled', data: { ...fill(run, 1), level: 1, late: false } },

@@ -66,6 +66,8 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   // The watchdog (issue 29, docs/watchdog.md)
   BotDriftDetected: { label: 'Exchange differs', tone: 'warn' },
   BotNotTrading: { label: 'Not trading', tone: 'fail' },
+  BotCheckRequested: { label: 'Check requested', tone: 'info' },
+  BotChecked: { label: 'Checked', tone: 'ok' },
 };
 
 const DRIFT_TEXT: Record<string, string> = {
@@ -246,6 +248,10 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return driftText(d);
     case 'BotNotTrading':
       return `${NOT_TRADING_TEXT[String(d.reason ?? '')] ?? 'not trading'}${typeof d.detail === 'string' && d.detail ? `: ${d.detail}` : ''}`;
+    case 'BotCheckRequested':
+      return 'asked the runner to compare the bot with the exchange now (Check now)';
+    case 'BotChecked':
+      return d.found === 0 ? 'compared with the exchange: no differences' : `compared with the exchange: ${String(d.found)} ${d.found === 1 ? 'difference' : 'differences'} (each recorded once per run)`;
     case 'GridReanchored':
       return `ladder moved from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})`;
     default:

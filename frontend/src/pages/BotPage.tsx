@@ -9,6 +9,7 @@ import { compact, duration, leverageText, ordersLeftOpenText, percent, price, si
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { ModeBadge } from '../components/ModeBadge';
+import { CheckNow } from '../bots/CheckNow';
 import { useUser } from '../store/hooks';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
@@ -116,6 +117,8 @@ export default function BotPage() {
           <div>{ordersLeftOpenText(bot, phase === 'stopped')}</div>
         </div>
       ) : null}
+
+      {phase === 'running' ? <CheckNow key={bot.id} botId={bot.id} /> : null}
 
       <Figures bot={bot} summary={summary} running={phase === 'running'} />
 

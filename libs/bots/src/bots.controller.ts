@@ -8,6 +8,7 @@ import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionT
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
+  CheckBotCommand,
   CreateBotCommand,
   DeleteBotCommand,
   EditBotCommand,
@@ -198,5 +199,22 @@ export class BotsController {
     // reduce-only; spot: a market sell of what the bot holds, issue 29).
     const closePosition = flag(query.closePosition, 'closePosition');
     return this.view(await this.commands.execute(new StopBotCommand(ctx, id, cancelAll, closePosition)), id);
+  }
+
+  /**
+   * "Check now" (issue 29, docs/watchdog.md): asks the runner that owns the bot (this process or another)
+   * to compare it with the exchange at once, through a recorded BotCheckRequested it reacts to. 202
+   * `{requested: true}`; what the check finds shows as drift / not-trading events in the bot's history.
+   * 409 when the bot is not running; 404 for another user's bot. Rate-limited per bot: a request within
+   * 30 s of the last records nothing and is answered the same (`pending: true`).
+   */
+  @Post('bots/:id/check')
+  @HttpCode(202)
+  async check(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<{ requested: true; pending?: true; requestedAt: number }> {
+    const bid = botId(id);
+    const decision: BotDecision = await this.commands.execute(new CheckBotCommand(ctx, bid, Date.now()));
+    await this.projector.waitFor(decision.position);
+    const requestedAt = decision.state.kind === 'live' ? decision.state.checkRequestedAt ?? Date.now() : Date.now();
+    return decision.events.length === 0 ? { requested: true, pending: true, requestedAt } : { requested: true, requestedAt };
   }
 }

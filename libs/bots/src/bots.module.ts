@@ -13,6 +13,7 @@ import { RecordTradingHandler } from './application/record-trading.handler';
 import { ReportBotLifecycleHandler } from './application/report-bot-lifecycle.handler';
 import { StartBotHandler } from './application/start-bot.handler';
 import { StopBotHandler } from './application/stop-bot.handler';
+import { CheckBotHandler } from './application/check-bot.handler';
 import { MarketCheck } from './application/market-check';
 import { botListProjection } from './bot-list.projection';
 import { BotPushListener } from './bot-push.listener';
@@ -28,6 +29,7 @@ import { HistoryModule } from './history/history.module';
     EditBotHandler,
     StartBotHandler,
     StopBotHandler,
+    CheckBotHandler,
     DeleteBotHandler,
     ReportBotLifecycleHandler,
     RecordTradingHandler,

@@ -33,6 +33,11 @@ export class StopBotCommand implements AppCommand {
   readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string, readonly cancelAllOrders: boolean, readonly closePosition = false) {}
 }
+/** "Check now" (issue 29): records BotCheckRequested, which the runner owning the bot reacts to. */
+export class CheckBotCommand implements AppCommand {
+  readonly conflict = REDECIDE;
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly at: number) {}
+}
 export class DeleteBotCommand implements AppCommand {
   readonly conflict = REDECIDE;
   constructor(readonly ctx: CommandContext, readonly botId: string) {}
@@ -44,7 +49,8 @@ export type RunnerReport =
   | { type: 'MarkResumed'; pid: number }
   | { type: 'MarkStartFailed'; reason: string }
   | { type: 'MarkStopped' }
-  | { type: 'MarkFailed'; reason: string };
+  | { type: 'MarkFailed'; reason: string }
+  | { type: 'MarkChecked'; requestedAt: number; found: number; at: number };
 
 export class ReportBotLifecycleCommand implements AppCommand {
   /** The runner's reports are decided against the bot's current status: safe to decide again. */

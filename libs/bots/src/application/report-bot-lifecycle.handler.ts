@@ -14,6 +14,8 @@ export function lifecycleCommand(botId: string, report: RunnerReport): Lifecycle
       return { type: report.type, botId, reason: report.reason };
     case 'MarkStopped':
       return { type: 'MarkStopped', botId };
+    case 'MarkChecked':
+      return { type: 'MarkChecked', botId, requestedAt: report.requestedAt, found: report.found, at: report.at };
   }
 }
 

@@ -21,6 +21,35 @@ const edit: BotCommand = { type: 'EditBot', botId: 'b1', userId: 'u1', config: {
 const del: BotCommand = { type: 'DeleteBot', botId: 'b1', userId: 'u1' };
 
 describe('bot decider', () => {
+  describe('check now (issue 29)', () => {
+    const check = (at: number, userId = 'u1'): BotCommand => ({ type: 'CheckBot', botId: 'b1', userId, at });
+    const requested = (at: number): BotEvent => ({ type: 'BotCheckRequested', data: { botId: 'b1', at } });
+    it('given a running bot, when its owner asks for a check, then BotCheckRequested', () => {
+      given(created, startRequested, started).when(check(1000)).then(requested(1000));
+    });
+    it.each([
+      ['stopped', [created]],
+      ['starting', [created, startRequested]],
+      ['stopping', [created, startRequested, started, stopRequested]],
+    ])('given a %s bot, when a check is asked for, then conflict', (_s, events) => {
+      given(...(events as BotEvent[])).when(check(1000)).thenThrows(ConflictError, /not running/);
+    });
+    it("given another user's bot, when they ask for a check, then not found", () => {
+      given(created, startRequested, started).when(check(1000, 'u2')).thenThrows(NotFoundError);
+    });
+    it('given a check requested 29 s ago, when another is asked for, then nothing (one at a time); 30 s later, a new one', () => {
+      given(created, startRequested, started, requested(1000)).when(check(30_999)).then();
+      given(created, startRequested, started, requested(1000)).when(check(31_000)).then(requested(31_000));
+    });
+    it('given a check requested, when the runner reports it ran, then BotChecked once; a report of another request, nothing', () => {
+      const done: BotCommand = { type: 'MarkChecked', botId: 'b1', requestedAt: 1000, found: 2, at: 1500 };
+      const checked: BotEvent = { type: 'BotChecked', data: { botId: 'b1', requestedAt: 1000, found: 2, at: 1500 } };
+      given(created, startRequested, started, requested(1000)).when(done).then(checked);
+      given(created, startRequested, started, requested(1000), checked).when(done).then();
+      given(created, startRequested, started, requested(1000)).when({ ...done, requestedAt: 999 } as BotCommand).then();
+    });
+  });
+
   describe('create', () => {
     it('given no bot, when created, then BotCreated; the new bot is stopped with pid -1', () => {
       given().when({ type: 'CreateBot', botId: 'b1', userId: 'u1', botType: 'Spot', config }).then(created);

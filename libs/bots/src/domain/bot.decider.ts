@@ -31,6 +31,10 @@ export interface LiveBot {
    * the exchange, no longer managed; cleared by the next start. Absent when none.
    */
   ordersLeftOpen?: number;
+  /** Issue 29: when the owner last asked for a watchdog check ("Check now"), wall-clock ms; absent before. */
+  checkRequestedAt?: number;
+  /** The request time of the last check the runner reported done (BotChecked): one report per request. */
+  checkedFor?: number;
 }
 
 export type BotState =
@@ -44,7 +48,9 @@ export type LifecycleReport =
   | { type: 'MarkResumed'; botId: string; pid: number }
   | { type: 'MarkStartFailed'; botId: string; reason: string }
   | { type: 'MarkStopped'; botId: string }
-  | { type: 'MarkFailed'; botId: string; reason: string };
+  | { type: 'MarkFailed'; botId: string; reason: string }
+  /** The check asked for at `requestedAt` ran and found `found` differences (issue 29). */
+  | { type: 'MarkChecked'; botId: string; requestedAt: number; found: number; at: number };
 
 export type RunnerCommand =
   | LifecycleReport
@@ -62,6 +68,8 @@ export type BotCommand =
   | { type: 'StartBot'; botId: string; userId: string; confirmPosition?: boolean }
   | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean; closePosition?: boolean }
   | { type: 'DeleteBot'; botId: string; userId: string }
+  /** "Check now" (issue 29): `at` is the request's wall-clock time (ms), given so deciding stays pure. */
+  | { type: 'CheckBot'; botId: string; userId: string; at: number }
   // The runner's commands (no user check: the runner acts for the system).
   | RunnerCommand;
 
@@ -72,6 +80,13 @@ export const BOT_BUSY_EDIT = 'The bot is running: stop it before editing it.';
 export const BOT_BUSY_DELETE = 'The bot is running: stop it before deleting it.';
 /** A start of a bot that holds a position, not confirmed: 409 with what it holds. */
 export class PositionHeldError extends ConflictError {}
+
+export const BOT_NOT_RUNNING_CHECK = 'The bot is not running: only a running bot can be checked against the exchange.';
+/**
+ * "Check now" is rate-limited per bot: a request within this time of the last recorded one records
+ * nothing (the check it asked for is pending or just done) and is answered like the first.
+ */
+export const CHECK_WINDOW_MS = 30_000;
 
 export const BOT_STOPPING = 'The bot is still stopping: start it again once it has stopped.';
 
@@ -144,6 +159,13 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       const close = command.closePosition === true;
       return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: command.cancelAllOrders, ...(close ? { closePosition: true } : {}) } }];
     }
+    case 'CheckBot': {
+      const bot = owned(state, command.userId);
+      if (bot.status !== 'running') throw new ConflictError(BOT_NOT_RUNNING_CHECK);
+      const last = bot.checkRequestedAt;
+      if (last !== undefined && command.at >= last && command.at - last < CHECK_WINDOW_MS) return [];
+      return [{ type: 'BotCheckRequested', data: { botId, at: command.at } }];
+    }
     case 'DeleteBot': {
       const bot = owned(state, command.userId);
       if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_DELETE);
@@ -158,6 +180,9 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'MarkStartFailed':
       if (state.kind !== 'live' || state.status !== 'starting') return [];
       return [{ type: 'BotStartFailed', data: { botId, reason: command.reason } }];
+    case 'MarkChecked':
+      if (state.kind !== 'live' || state.checkRequestedAt !== command.requestedAt || state.checkedFor === command.requestedAt) return [];
+      return [{ type: 'BotChecked', data: { botId, requestedAt: command.requestedAt, found: command.found, at: command.at } }];
     case 'MarkStopped':
     case 'MarkFailed':
       return decideEnd(command, state, state.kind === 'live' ? unclosedAfter(state.trading, []) : 0);
@@ -229,6 +254,10 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
       return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen };
     case 'BotFailed':
       return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen };
+    case 'BotCheckRequested':
+      return { ...s, checkRequestedAt: event.data.at };
+    case 'BotChecked':
+      return { ...s, checkedFor: event.data.requestedAt };
     case 'BotDeleted':
       return { kind: 'deleted', botId: s.botId, userId: s.userId, version: s.version };
     case 'ProfitRealized':

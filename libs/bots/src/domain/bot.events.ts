@@ -40,6 +40,18 @@ export type BotEvent =
   | { type: 'BotStopped'; data: { botId: string; pid: -1; ordersLeftOpen?: number } }
   | { type: 'BotFailed'; data: { botId: string; reason: string; ordersLeftOpen?: number } }
   | { type: 'BotDeleted'; data: { botId: string } }
+  /**
+   * The owner asked for a watchdog check now ("Check now", issue 29, docs/watchdog.md): the runner that
+   * owns the bot reacts with a check; what it finds is recorded as BotDriftDetected / BotNotTrading.
+   * `at`: wall-clock time of the request (ms).
+   */
+  | { type: 'BotCheckRequested'; data: { botId: string; at: number } }
+  /**
+   * The runner ran the check asked for at `requestedAt` (issue 29): `found` is how many differences it
+   * found, a lasting one too (recorded once per run, as BotDriftDetected / BotNotTrading, new ones before
+   * this event); 0: the bot and the venue agree. `at`: when the check ended (ms).
+   */
+  | { type: 'BotChecked'; data: { botId: string; requestedAt: number; found: number; at: number } }
   // Written by the grid runner; the lifecycle only keeps the running profit.
   // `totalProfit` is the bot's lifetime profit after this amount (older events: the run's); `fillId`
   // is the take-profit fill that realised it (absent in older events).

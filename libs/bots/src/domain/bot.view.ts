@@ -29,6 +29,8 @@ export interface BotView {
   reanchorlimit?: number;
   /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
   ordersleftopen?: number;
+  /** Issue 29: when the owner last asked for a watchdog check ("Check now"), ms since the epoch. */
+  checkrequestedat?: number;
 }
 
 /** What the read model keeps of a live bot: everything but the trading ledger. */
@@ -69,5 +71,6 @@ export function toBotView(state: BotSummary): BotView {
   if (c.reanchor !== undefined) view.reanchor = c.reanchor;
   if (c.reanchorLimit !== undefined) view.reanchorlimit = c.reanchorLimit;
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
+  if (state.checkRequestedAt !== undefined) view.checkrequestedat = state.checkRequestedAt;
   return view;
 }

@@ -35,7 +35,7 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
       rateLimiter: limits ? new SharedRateLimiters(limits, 10, 8, (err) => this.logger.warn(`Shared rate limit unavailable: ${err.message}`)) : undefined,
       // the reactor's checkpoint is this runner's own (runners sharing a read store must not share it)
       name: process.env.RUNNER_NAME || undefined,
-      // the watchdog's period (docs/watchdog.md): WATCHDOG_PERIOD_MS, default 60 000; 0 turns the schedule off
+      // the watchdog's period (docs/watchdog.md): WATCHDOG_PERIOD_MS, default 60 000; 0 turns the schedule off ("Check now" still runs)
       watchdogMs: watchdogPeriod(process.env.WATCHDOG_PERIOD_MS),
     });
   }

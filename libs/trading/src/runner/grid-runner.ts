@@ -41,6 +41,10 @@ export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } 
 export const RUNNER_INDEX = 'runner_bots';
 const ACTIVE_STATUSES = new Set(['starting', 'running', 'stopping']);
 const LIFECYCLE_TYPES = ['BotStartRequested', 'BotStarted', 'BotStartFailed', 'BotStopRequested', 'BotStopped', 'BotFailed', 'BotDeleted'];
+/** The owner's "Check now" (issue 29): the runner that owns the bot checks it at once (not a lifecycle change). */
+const CHECK_REQUESTED = 'BotCheckRequested';
+/** A check request older than this when it reaches the runner (a replay after a long outage) is not acted on: no one waits for it. */
+const CHECK_REQUEST_TTL_MS = 10 * 60_000;
 const PREFIX_LENGTH = 'gr-'.length + 8 + 1;
 /** Errors that are neither the exchange's nor ours (a bug, a broken input) are retried this often, then the bot fails. */
 const MAX_UNEXPECTED = 3;
@@ -97,7 +101,7 @@ export class GridRunner implements TaskHost {
       name: this.name,
       events: this.o.events,
       reads: this.o.reads,
-      filter: { streamPrefixes: ['bot-'], eventTypes: LIFECYCLE_TYPES },
+      filter: { streamPrefixes: ['bot-'], eventTypes: [...LIFECYCLE_TYPES, CHECK_REQUESTED] },
       handle: (event) => this.react(event),
       onError: (err, event) => this.log.error(`Could not handle ${event.type} of ${event.streamId}: ${err.message}`),
     });
@@ -144,6 +148,14 @@ export class GridRunner implements TaskHost {
 
   private async react(event: RecordedEvent): Promise<void> {
     const botId = event.streamId.slice('bot-'.length);
+    if (event.type === CHECK_REQUESTED) {
+      // Mirrors how start and stop requests reach the runner (embedded or scaled out): the owner of the
+      // bot acts. Not awaited: the check runs in the bot's lane, and the reactor goes on with other bots.
+      const at = Number((event.data as { at?: number }).at);
+      const fresh = !(at < (this.o.now ?? Date.now)() - CHECK_REQUEST_TTL_MS);
+      if (fresh && this.o.ownership.owns(botId)) void this.checkNow(botId).then((result) => result && this.reportChecked(botId, at, result.facts.filter((f) => f.type === 'BotDriftDetected' || f.type === 'BotNotTrading').length));
+      return;
+    }
     const active = event.type === 'BotStartRequested' || event.type === 'BotStarted' || event.type === 'BotStopRequested';
     await this.index.write(botId, Number(event.revision), active, event.position);
     if (this.o.ownership.owns(botId)) await this.sync(botId, event);
@@ -421,6 +433,17 @@ export class GridRunner implements TaskHost {
     if (facts.length === 0 && report) return this.reportFor(task, report); // the report alone, as ever
     // the facts and the report they end with: one command, one decision, one append, under the fence
     await this.fenced(task, (ctx) => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts, report)));
+  }
+
+  /** Says that the check asked for at `requestedAt` ran (BotChecked), so the owner's page knows it is done. */
+  private async reportChecked(botId: string, requestedAt: number, found: number): Promise<void> {
+    const task = this.tasks.get(botId);
+    if (!task || task.released) return;
+    try {
+      await this.reportFor(task, { type: 'MarkChecked', requestedAt, found, at: (this.o.now ?? Date.now)() });
+    } catch (err) {
+      this.log.warn(`bot ${botId}: the check's report was not recorded: ${(err as Error).message}`);
+    }
   }
 
   private async reportFor(task: BotTask, report: RunnerReport): Promise<void> {
