@@ -19,6 +19,11 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     return String(Math.round(n));
   };
   let botId = null;
+  /** The toasts of earlier steps cover the figures in the pictures: dismissed first, as a user would. */
+  const dismissToasts = async () => {
+    const buttons = page.getByRole('button', { name: 'Dismiss notification' });
+    for (let i = 0; i < 10 && (await buttons.count()) > 0; i++) await buttons.first().click({ timeout: 2000 }).catch(() => undefined);
+  };
 
   await step('entry above the market: the warning with its numbers, Save only after the confirmation, the balance says Paper (issue 29)', async () => {
     await page.goto(url('/bots?tab=spot'), { waitUntil: 'domcontentloaded' });
@@ -46,6 +51,15 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     if (!(await save.isDisabled())) throw new Error('Save is enabled before the above-market confirmation');
     await warning.scrollIntoViewIfNeeded();
     await shot('bots-create-above-market');
+    // at 375 the form is one column and the warning sits below the fold of the dialog: a picture of it in view
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await warning.scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
+    const box = await warning.boundingBox();
+    if (!box || box.x < 0 || box.x + box.width > 375) throw new Error(`at 375 the warning runs past the window: ${JSON.stringify(box)}`);
+    await page.screenshot({ path: require('node:path').join(__dirname, 'artifacts', 'bots-create-above-market-warning-375.png') });
+    await page.setViewportSize(size);
     await confirm.check();
     if (await save.isDisabled()) throw new Error(`Save stays disabled after the confirmation: ${(await dialog.locator('.field__error').allTextContents()).join(' | ')}`);
     await save.click();
@@ -81,6 +95,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     if (!/still open on Binance and no longer managed/.test((await notice.textContent()) || '')) throw new Error(`the page's notice: ${await notice.textContent()}`);
     const badge = page.getByTestId('bot-page').getByTestId('mode-badge');
     if ((await badge.textContent()) !== 'Paper') throw new Error(`the bot page's mode badge says ${await badge.textContent()}`);
+    await dismissToasts();
     await shot('bot-page-orders-left-open');
     await page.getByRole('link', { name: 'Back to bots' }).click();
     await page.waitForURL((u) => new URL(u).pathname === '/bots', { timeout: T });
@@ -89,6 +104,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     const cardBadge = card.getByTestId('mode-badge');
     if ((await cardBadge.textContent()) !== 'Paper') throw new Error(`the card's mode badge says ${await cardBadge.textContent()}`);
     await card.scrollIntoViewIfNeeded();
+    await dismissToasts();
     await shot('bots-card-orders-left-open');
   });
 
@@ -102,6 +118,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
       await dlg.getByText(/^The bot holds .* BTC \(bought for .* USDT\)/).waitFor({ timeout: T });
       return dlg;
     };
+    await dismissToasts();
     let dlg = await ask();
     const said = ((await dlg.locator('.confirm__question').textContent()) || '').trim();
     if (/confirmPosition/.test(said)) throw new Error(`the dialog shows the API parameter: ${said}`);
@@ -130,6 +147,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     await page.locator('.toast').filter({ hasText: 'Error deleting API Key!' }).first().waitFor({ state: 'detached', timeout: 8000 }).catch(() => undefined);
     await refusal.waitFor({ state: 'visible' });
     await page.locator('table td', { hasText: 'e2e-binance-public-key' }).first().waitFor();
+    await dismissToasts();
     await shot('security-key-in-use');
   });
 

@@ -61,12 +61,12 @@ export default function PerformancePage() {
               <tbody>
                 {trades.items.map((t) => (
                   <tr key={t.fillId}>
-                    <td>{when(t.at)}</td>
-                    <td>{ROLE[t.role] ?? t.role}</td>
-                    <td>{t.price}</td>
-                    <td>{t.netAmount !== t.amount ? `${t.amount} (${t.netAmount} held)` : t.amount}</td>
-                    <td>{usdt(t.fee)}</td>
-                    <td>{t.cycleProfit === null ? 'open' : signedUsdt(t.cycleProfit)}</td>
+                    <td data-label="Time">{when(t.at)}</td>
+                    <td data-label="Fill">{ROLE[t.role] ?? t.role}</td>
+                    <td data-label="Price">{t.price}</td>
+                    <td data-label="Amount">{t.netAmount !== t.amount ? `${t.amount} (${t.netAmount} held)` : t.amount}</td>
+                    <td data-label="Fee">{usdt(t.fee)}</td>
+                    <td data-label="Cycle profit">{t.cycleProfit === null ? 'open' : signedUsdt(t.cycleProfit)}</td>
                   </tr>
                 ))}
               </tbody>
