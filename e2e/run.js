@@ -688,6 +688,7 @@ async function main() {
       await shot('bots-after-delete');
     });
     await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
+    await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)
