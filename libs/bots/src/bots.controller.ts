@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
-import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, pageOf, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
   CheckBotCommand,
@@ -38,16 +38,6 @@ function botId(id: unknown): string {
   return id.toLowerCase();
 }
 
-/** The paginated list: `limit` 1 to 100 (default 50), `offset` from 0. */
-function pageOf(query: Record<string, unknown>): { limit: number; offset: number } {
-  const num = (v: unknown, field: string, min: number, max: number, fallback: number) => {
-    if (v === undefined || v === '') return fallback;
-    const n = typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) throw new ValidationError([{ field, message: `${field} must be a whole number from ${min} to ${max}` }]);
-    return n;
-  };
-  return { limit: num(query.limit, 'limit', 1, 100, 50), offset: num(query.offset, 'offset', 0, 999_999_999, 0) };
-}
 
 function flag(value: unknown, field: string): boolean {
   if (value === undefined || value === '' || value === null) return false;

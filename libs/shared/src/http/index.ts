@@ -6,3 +6,4 @@ export * from './quota';
 export * from './idempotency';
 export * from './same-secret';
 export * from './body-depth';
+export * from './page';

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { BOT_LIST_COLLECTION, BotDoc } from '@gridrocket/bots';
 import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
-import { Ctx } from '@gridrocket/shared/http';
+import { Ctx, pageOf } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import { splitSymbol, type PriceSubscriptionKey } from '@gridrocket/exchanges';
 import { PriceHistory } from '../chart/price-history';
@@ -25,16 +25,6 @@ import {
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `limit` 1 to 100 (default 50), `offset` from 0, as the bots page's list. */
-function pageOf(query: Record<string, unknown>): { limit: number; offset: number } {
-  const num = (v: unknown, field: string, min: number, max: number, fallback: number) => {
-    if (v === undefined || v === '') return fallback;
-    const n = typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) throw new ValidationError([{ field, message: `${field} must be a whole number from ${min} to ${max}` }]);
-    return n;
-  };
-  return { limit: num(query.limit, 'limit', 1, 100, 50), offset: num(query.offset, 'offset', 0, 999_999_999, 0) };
-}
 
 const keyOf = (doc: BotDoc): PriceSubscriptionKey => ({ exchange: doc.s.config!.exchange, market: doc.s.botType === 'Futures' ? 'futures' : 'spot', symbol: doc.s.config!.symbol });
 
