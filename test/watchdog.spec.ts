@@ -4,7 +4,9 @@
  * trader cancels a buy on the exchange; the venue's messages about both are lost, as a dropped push
  * or a trade history that lags would lose them). Within one watchdog period the bot's stream says what
  * differed and what was done: the missed fill is applied (its take-profit placed), the cancelled buy
- * is flagged (its id cannot be used again) and the bot then stops with the reason.
+ * is replaced under a new client order id (its own id is never used again), and a runner that takes
+ * over from the history adopts the replacement instead of placing another; the same order cancelled
+ * again and again is replaced MAX_REARMS times, then flagged, and the bot stops with the reason.
  */
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig, DriftEventData } from '@gridrocket/bots';
@@ -54,7 +56,7 @@ describe.each(VENUES)('the watchdog on %s', (venueName) => {
   const drifts = async (id: string): Promise<DriftEventData[]> => (await world.history(id)).filter((e) => e.type === 'BotDriftDetected').map((e) => e.data as DriftEventData);
   const venueOpen = async () => (await (await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' })).openOrders('BTCUSDT')).map((o) => `${o.side} ${o.price} ${o.clientOrderId}`).sort();
 
-  it('a fill the bot missed is applied and an order cancelled behind its back is flagged, each as a drift event in its stream; the bot then stops with the reason', async () => {
+  it('a fill the bot missed is applied and an order cancelled behind its back is replaced under a new id, each as a drift event in its stream; a takeover adopts the replacement; cancelled again and again, it is flagged and the bot stops', async () => {
     // the fill poller (ccxt) polls once an hour: only the watchdog can find what the bot missed
     const runner = await world.runner({ exchanges: provider, watchdogMs: WATCHDOG_MS, pollMs: 3_600_000 });
     const id = await world.create(user, 'Spot', bot);
@@ -79,18 +81,44 @@ describe.each(VENUES)('the watchdog on %s', (venueName) => {
     expect((await world.types(id)).filter((t) => t === 'OrderFilled')).toHaveLength(1);
 
     // behind the bot's back: the trader cancels its lowest buy on the exchange, and the bot is not told
+    const paperPort = await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' });
     hidden.add(lowest);
-    await (await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' })).cancelOrder('BTCUSDT', lowest);
+    await paperPort.cancelOrder('BTCUSDT', lowest);
     const cancelled = await until('an order-missing drift', async () => (await drifts(id)).find((d) => d.kind === 'order-missing'), 20_000);
-    expect(cancelled).toMatchObject({ subject: lowest, action: 'flagged', expected: 'buy 0.01 at 59000', actual: 'cancelled on the exchange outside GridRocket' });
-    // flagged, per the rule: the bot cannot place that order again under its id, so it stops and says why
+    expect(cancelled).toMatchObject({ subject: lowest, action: 'repaired', replacedBy: `${lowest}r1`, expected: 'buy 0.01 at 59000', actual: 'cancelled on the exchange outside GridRocket' });
+    // repaired: the same buy rests again, under a new id, and the bot runs on
+    await until('the replacement resting', async () => (await venueOpen()).includes(`buy 59000 ${lowest}r1`), 20_000);
+    expect((await venueOpen()).filter((o) => o.startsWith('buy 59000'))).toHaveLength(1);
+    expect((await world.state(id))).toMatchObject({ status: 'running' });
+
+    // another runner takes over from the history alone: the replacement is adopted, nothing placed twice
+    await runner.stop();
+    const placedBefore = (await world.types(id)).filter((t) => t === 'OrderPlaced').length;
+    const next = await world.runner({ exchanges: provider, watchdogMs: WATCHDOG_MS, pollMs: 3_600_000 });
+    await until('resumed by the new runner', async () => next.task(id)?.ready === true, 20_000);
+    await new Promise((r) => setTimeout(r, WATCHDOG_MS * 4)); // a few checks of the new runner (its lanes never idle while it checks every 150 ms)
+    expect((await venueOpen()).filter((o) => o.startsWith('buy'))).toEqual([`buy 59000 ${lowest}r1`, expect.stringMatching(/^buy 59500 /)]);
+    expect((await world.types(id)).filter((t) => t === 'OrderPlaced').length).toBe(placedBefore);
+    expect((await drifts(id)).filter((d) => d.kind === 'order-missing')).toHaveLength(1);
+
+    // someone keeps cancelling it: replaced MAX_REARMS (3) times in all, then flagged, and the bot stops and says why
+    for (const k of [1, 2, 3]) {
+      const current = `${lowest}r${k}`;
+      await until(`${current} resting`, async () => (await venueOpen()).includes(`buy 59000 ${current}`), 20_000);
+      hidden.add(current);
+      await paperPort.cancelOrder('BTCUSDT', current);
+      await until(`${current} found cancelled`, async () => (await drifts(id)).find((d) => d.subject === current), 20_000);
+    }
+    const last = (await drifts(id)).find((d) => d.subject === `${lowest}r3`);
+    expect(last).toMatchObject({ action: 'flagged' });
+    expect(last?.replacedBy).toBeUndefined();
     const state = await until('failed', async () => {
-      const s = await world.state(id);
-      return s.kind === 'live' && s.status === 'stopped' && s.lastError ? s : null;
+      const st = await world.state(id);
+      return st.kind === 'live' && st.status === 'stopped' && st.lastError ? st : null;
     }, 20_000);
     expect(state.lastError).toContain('was cancelled on the exchange outside GridRocket');
     // each difference is one event, however many checks saw it
-    expect((await drifts(id)).filter((d) => d.kind === 'order-missing')).toHaveLength(1);
+    expect((await drifts(id)).filter((d) => d.kind === 'order-missing').map((d) => `${d.subject.slice(lowest.length) || 'first'} ${d.action}`)).toEqual(['first repaired', 'r1 repaired', 'r2 repaired', 'r3 flagged']);
     expect((await drifts(id)).filter((d) => d.kind === 'missed-fill')).toHaveLength(1);
   });
 });

@@ -90,7 +90,7 @@ const NOT_TRADING_TEXT: Record<string, string> = {
 function driftText(d: Data): string {
   const kind = String(d.kind ?? '');
   const what = DRIFT_TEXT[kind] ?? 'the exchange differs from the bot';
-  const done = d.action === 'repaired' ? `repaired: ${REPAIRED_TEXT[kind] ?? 'done'}` : 'shown only: nothing was changed';
+  const done = d.action === 'repaired' ? `repaired: ${d.replacedBy ? 'placed again' : (REPAIRED_TEXT[kind] ?? 'done')}` : 'shown only: nothing was changed';
   return `${what} · expected ${String(d.expected ?? '—')}, the exchange has ${String(d.actual ?? '—')} · ${done}`;
 }
 

@@ -35,6 +35,11 @@ describe('alertOf: which bot event is which alert', () => {
     const failed = alertOf(ev('BotFailed', { reason: 'The buy order gr-p7pyf1zn-1-b2 at 59000 was cancelled on the exchange outside GridRocket; the grid cannot continue without it' }), bot)!;
     expect(failed.text).toContain('The buy order at 59000 was cancelled on the exchange outside GridRocket');
     expect(failed.text).not.toMatch(/gr-/);
+    const again = alertOf(ev('BotFailed', { reason: 'The buy order gr-p7pyf1zn-1-b2r3 at 59000 was cancelled on the exchange outside GridRocket' }), bot)!;
+    expect(again.text).not.toMatch(/gr-|r3/);
+    const replaced = alertOf(ev('BotDriftDetected', { botId: 'b1', run: 1, kind: 'order-missing', subject: 'gr-p7pyf1zn-1-b2', expected: 'buy 0.01 at 59000', actual: 'cancelled on the exchange outside GridRocket', action: 'repaired', replacedBy: 'gr-p7pyf1zn-1-b2r1', at: 0 }), bot)!;
+    expect(replaced.text).toMatch(/Found an order missing on the exchange \(expected buy 0\.01 at 59000, the exchange has cancelled on the exchange outside GridRocket\)\. It was placed again\.$/);
+    expect(replaced.text).not.toMatch(/gr-/);
   });
 
   it('ignores the other events', () => {

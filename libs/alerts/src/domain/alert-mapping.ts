@@ -48,12 +48,12 @@ const money = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? Str
 
 /**
  * Removes anything that looks like a credential from a text taken from an event (belt and braces), and
- * client order ids (`gr-<h>-<cycle>-b|tp|sl<n>`, libs/trading client-order-id.ts): the runner's reasons name
+ * client order ids (`gr-<h>-<cycle>-b|tp|sl<n>`, a replaced buy `…-b<n>r<k>`, libs/trading client-order-id.ts): the runner's reasons name
  * the order by its id ("The buy order gr-… at 59000 was cancelled…"), which tells a trader nothing.
  */
 export function scrub(text: string): string {
   return text
-    .replace(/ ?\bgr-[0-9a-z]{8}-\d+-(?:b|tp|sl)\d+\b/g, '') // a client order id: the price beside it names the order
+    .replace(/ ?\bgr-[0-9a-z]{8}-\d+-(?:b\d+(?:r\d+)?|tp\d+|sl\d+)\b/g, '') // a client order id: the price beside it names the order
     .replace(/\b\d{6,12}:[A-Za-z0-9_-]{30,}\b/g, '[redacted]') // a Telegram bot token
     .replace(/\b[A-Za-z0-9+/_-]{40,}\b/g, '[redacted]') // long keys and secrets
     .slice(0, 500);
@@ -78,7 +78,7 @@ function driftSentence(data: unknown): string {
   if (typeof d.summary === 'string') return scrub(d.summary);
   const what = DRIFT_TEXT[String(d.kind)] ?? 'a difference';
   const numbers = typeof d.expected === 'string' && typeof d.actual === 'string' ? ` (expected ${d.expected}, the exchange has ${d.actual})` : '';
-  const done = d.action === 'repaired' ? 'It was repaired.' : d.action === 'flagged' ? 'It was not changed: check the bot.' : '';
+  const done = d.action === 'repaired' ? (d.replacedBy ? 'It was placed again.' : 'It was repaired.') : d.action === 'flagged' ? 'It was not changed: check the bot.' : '';
   return scrub(`Found ${what}${numbers}. ${done}`.trim());
 }
 /** `BotNotTrading {reason: code, detail: sentence}`: the sentence. */

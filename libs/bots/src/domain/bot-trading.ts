@@ -19,7 +19,9 @@ export type TradingEvent = Extract<
 /** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
 export type RunMark =
   | { type: 'stop-loss'; afterFills: number; cycle: number; price: number; level: number }
-  | { type: 'reanchor'; afterFills: number; from: number; to: number; cycle: number };
+  | { type: 'reanchor'; afterFills: number; from: number; to: number; cycle: number }
+  /** An order cancelled outside GridRocket, replaced under a new id (issue 29, docs/watchdog.md). */
+  | { type: 'rearm'; afterFills: number; clientOrderId: string };
 
 /** A fill the bot recorded, as the grid engine replays it. */
 export type RecordedFill = Pick<FillEventData, 'clientOrderId' | 'fillId' | 'price' | 'amount' | 'fee' | 'at'> & {
@@ -38,7 +40,7 @@ export interface RunBook {
   botType: BotType;
   /** Fills recorded in this run, in stream order. */
   fills: RecordedFill[];
-  /** Stop-losses begun and re-anchors of this run, in stream order among its fills (issue 14). */
+  /** Stop-losses begun, re-anchors (issue 14) and replaced orders (issue 29) of this run, in stream order among its fills. */
   marks?: RunMark[];
 }
 
@@ -196,6 +198,12 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
           ? { type: 'stop-loss', afterFills: book.fills.length, cycle: d.cycle, price: (d as { price: number }).price, level: (d as { level: number }).level }
           : { type: 'reanchor', afterFills: book.fills.length, cycle: d.cycle, from: (d as { from: number }).from, to: (d as { to: number }).to },
       );
+      return ledger;
+    }
+    case 'BotDriftDetected': {
+      if (!e.data.replacedBy) return ledger;
+      const book = ledger.runs.find((r) => r.run === e.data.run) ?? ledger.runs[ledger.runs.length - 1];
+      if (book) (book.marks ??= []).push({ type: 'rearm', afterFills: book.fills.length, clientOrderId: e.data.subject });
       return ledger;
     }
     case 'OrderFilled':

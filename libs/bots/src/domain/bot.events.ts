@@ -93,6 +93,12 @@ export interface DriftEventData {
   expected: string;
   actual: string;
   action: DriftAction;
+  /**
+   * An order cancelled outside GridRocket that the bot replaced (kind `order-missing`, action
+   * `repaired`): the new order's client order id. The grid's replay re-arms the order here, among the
+   * run's fills (libs/trading grid.engine.ts rearmOrder, docs/watchdog.md).
+   */
+  replacedBy?: string;
   /** Wall-clock time of the check (ms). */
   at: number;
 }

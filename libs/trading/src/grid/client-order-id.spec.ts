@@ -24,7 +24,11 @@ describe('client order ids', () => {
   });
 
   it('given an id, then it parses back; foreign ids do not', () => {
-    expect(parseClientOrderId(buyOrderId(BOT, 7, 4))).toEqual({ kind: 'buy', hash: botHash(BOT), cycle: 7, level: 4 });
+    expect(parseClientOrderId(buyOrderId(BOT, 7, 4))).toEqual({ kind: 'buy', hash: botHash(BOT), cycle: 7, level: 4, rearm: 0 });
+    expect(parseClientOrderId(buyOrderId(BOT, 7, 4, 2))).toEqual({ kind: 'buy', hash: botHash(BOT), cycle: 7, level: 4, rearm: 2 });
+    expect(buyOrderId(BOT, 7, 4, 2)).toBe(`${buyOrderId(BOT, 7, 4)}r2`);
+    expect(parseClientOrderId(`${takeProfitOrderId(BOT, 2, 9)}r1`)).toBeNull(); // only a buy is re-armed under a suffix
+    expect(parseClientOrderId(`${buyOrderId(BOT, 7, 4)}r0`)).toBeNull();
     expect(parseClientOrderId(takeProfitOrderId(BOT, 2, 9))).toEqual({ kind: 'take-profit', hash: botHash(BOT), cycle: 2, seq: 9 });
     for (const foreign of ['web_123', 'x-AB12', '', `gr-${botHash(BOT)}-01-b1`, `gr-${botHash(BOT)}-0-b1`]) {
       expect(parseClientOrderId(foreign)).toBeNull();

@@ -3,6 +3,7 @@
  * runner that restarts can find its orders on the exchange instead of placing them twice.
  *
  *   buy of ladder level L placed in cycle C:      gr-<h>-<C>-b<L>
+ *   its k-th replacement (cancelled outside):     gr-<h>-<C>-b<L>r<k>   (k ≥ 1, docs/watchdog.md)
  *   n-th take-profit (re)placement in cycle C:    gr-<h>-<C>-tp<n>
  *   stop-loss market sell of cycle C (risk.ts):   gr-<h>-<C>-sl<n>
  *
@@ -14,7 +15,7 @@
 
 export const CLIENT_ORDER_ID_MAX_LENGTH = 32;
 const PREFIX = 'gr';
-const ID_PATTERN = /^gr-([0-9a-z]{8})-([1-9]\d*)-(b|tp|sl)(0|[1-9]\d*)$/;
+const ID_PATTERN = /^gr-([0-9a-z]{8})-([1-9]\d*)-(b|tp|sl)(0|[1-9]\d*)(?:r([1-9]\d*))?$/;
 
 /** cyrb53: a fast, well-mixed 53-bit string hash (public domain). */
 function cyrb53(text: string, seed = 0): number {
@@ -64,11 +65,15 @@ function finish(id: string): string {
   return id;
 }
 
-/** Id of the buy at ladder `level` (0-based) placed in `cycle`. */
-export function buyOrderId(botId: string, cycle: number, level: number): string {
+/**
+ * Id of the buy at ladder `level` (0-based) placed in `cycle`; `rearm` > 0: its rearm-th replacement,
+ * placed after the venue reported the order cancelled outside GridRocket (grid.engine.ts rearmOrder).
+ */
+export function buyOrderId(botId: string, cycle: number, level: number, rearm = 0): string {
   checkCounter('cycle', cycle, 1);
   checkCounter('level', level, 0);
-  return finish(`${clientOrderIdPrefix(botId)}${cycle}-b${level}`);
+  checkCounter('re-arm', rearm, 0);
+  return finish(`${clientOrderIdPrefix(botId)}${cycle}-b${level}${rearm > 0 ? `r${rearm}` : ''}`);
 }
 
 /** Id of the `seq`-th take-profit (from 1) of `cycle`. */
@@ -79,7 +84,7 @@ export function takeProfitOrderId(botId: string, cycle: number, seq: number): st
 }
 
 export type ParsedClientOrderId =
-  | { kind: 'buy'; hash: string; cycle: number; level: number }
+  | { kind: 'buy'; hash: string; cycle: number; level: number; rearm: number }
   | { kind: 'take-profit'; hash: string; cycle: number; seq: number }
   | { kind: 'stop-loss'; hash: string; cycle: number; seq: number };
 
@@ -95,8 +100,10 @@ export function parseClientOrderId(id: string): ParsedClientOrderId | null {
   if (!m) return null;
   const cycle = Number(m[2]);
   const n = Number(m[4]);
-  if (!Number.isSafeInteger(cycle) || !Number.isSafeInteger(n)) return null;
-  if (m[3] === 'b') return { kind: 'buy', hash: m[1], cycle, level: n };
+  const rearm = m[5] === undefined ? 0 : Number(m[5]);
+  if (!Number.isSafeInteger(cycle) || !Number.isSafeInteger(n) || !Number.isSafeInteger(rearm)) return null;
+  if (m[3] === 'b') return { kind: 'buy', hash: m[1], cycle, level: n, rearm };
+  if (m[5] !== undefined) return null; // only a buy is re-armed under a suffix (a take-profit takes the next n)
   return m[3] === 'sl' ? { kind: 'stop-loss', hash: m[1], cycle, seq: n } : { kind: 'take-profit', hash: m[1], cycle, seq: n };
 }
 

@@ -132,6 +132,7 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     const level: LevelState | undefined = draft.levels[id.level];
     const earlier = !level && id.cycle < draft.cycle; // its level removed by an edit (book.ts): still adds to the position
     if ((!level && !earlier) || (level && id.cycle > level.armedCycle)) return ignored('unknown-order');
+    if (level && id.cycle === level.armedCycle && id.rearm > (level.rearm ?? 0)) return ignored('unknown-order'); // a replacement never made
     const late = earlier || (level !== undefined && id.cycle < level.armedCycle);
     const held = fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
     pos.cost = addClean(pos.cost, fill.price * held);
@@ -233,6 +234,7 @@ function completeCycle(draft: GridState, effects: FillEffect[]): void {
       level.armedCycle = next;
       level.filled = 0;
       level.status = 'open';
+      delete level.rearm;
     }
   }
 }
@@ -276,6 +278,45 @@ export function applyFills(state: GridState, fills: Iterable<Fill>): GridState {
   if (!changed) return state;
   fillIdSets.set(draft, seen);
   return draft;
+}
+
+// ---- Orders cancelled outside GridRocket ----
+
+/** How many times in a row one order of the grid is replaced after being cancelled outside GridRocket. */
+export const MAX_REARMS = 3;
+
+/**
+ * The grid after the venue reported its current order `clientOrderId` cancelled outside GridRocket
+ * (by the trader on the exchange's site, another tool, the venue): that order is replaced by the same
+ * order under a new id, never the old one (a client order id is used once: crash safety relies on it).
+ * A buy takes the level's next `r<k>` suffix and what is left of the level; a take-profit takes the
+ * next `tp<n>` for the whole position. Null when the id is not the grid's current order (nothing to
+ * replace) or when it was replaced MAX_REARMS times in a row already (the caller flags it and stops).
+ * The runner records the replacement (BotDriftDetected with `replacedBy`) before it places anything,
+ * and a replay applies it at the same place among the fills, so the rebuilt grid is the same.
+ */
+export function rearmOrder(state: GridState, clientOrderId: string): { state: GridState; replacement: string } | null {
+  const id = parseClientOrderId(clientOrderId);
+  if (!id || id.hash !== botHash(state.botId)) return null;
+  if (id.kind === 'buy') {
+    const level = state.levels[id.level];
+    if (!level || level.status === 'filled' || level.armedCycle !== id.cycle || (level.rearm ?? 0) !== id.rearm) return null;
+    if (id.rearm >= MAX_REARMS) return null;
+    const draft = cloneState(state);
+    draft.levels[id.level].rearm = id.rearm + 1;
+    fillIdSets.set(draft, fillIdSet(state));
+    return { state: draft, replacement: buyOrderId(state.botId, id.cycle, id.level, id.rearm + 1) };
+  }
+  if (id.kind === 'take-profit') {
+    const tp = state.tp;
+    if (!tp || id.cycle !== state.cycle || id.seq !== tp.seq || state.position.amount <= 0) return null;
+    if ((tp.rearms ?? 0) >= MAX_REARMS) return null;
+    const draft = cloneState(state);
+    draft.tp = { seq: tp.seq + 1, amount: state.position.amount, rearms: (tp.rearms ?? 0) + 1 };
+    fillIdSets.set(draft, fillIdSet(state));
+    return { state: draft, replacement: takeProfitOrderId(state.botId, state.cycle, tp.seq + 1) };
+  }
+  return null; // a stop-loss sell is never placed again (risk.ts)
 }
 
 // ---- Orders ----
@@ -326,7 +367,7 @@ export function desiredOrders(config: GridConfig, rules: MarketRules, state: Gri
     const amount = floorToStep(subClean(level.amount, level.filled), rules.amountStep);
     if (amount <= 0) continue; // only a rest smaller than the amount step: nothing the exchange can take
     orders.push({
-      clientOrderId: buyOrderId(state.botId, level.armedCycle, level.index),
+      clientOrderId: buyOrderId(state.botId, level.armedCycle, level.index, level.rearm ?? 0),
       role: 'buy',
       side: 'buy',
       type: 'limit',

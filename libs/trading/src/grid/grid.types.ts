@@ -87,6 +87,11 @@ export interface LevelState {
   armedCycle: number;
   filled: number;
   status: LevelStatus;
+  /**
+   * How many times this level's buy of `armedCycle` was replaced after the venue reported it
+   * cancelled outside GridRocket (the `r<k>` of its id; absent: 0). Back to 0 when re-armed in a new cycle.
+   */
+  rearm?: number;
 }
 
 /** The open position of the current cycle (average-cost method: a sale keeps the average entry). */
@@ -107,6 +112,8 @@ export interface TakeProfitState {
   seq: number;
   /** Amount when this take-profit was defined (the position then); partial fills reduce the position, not this. */
   amount: number;
+  /** Replacements in a row of a take-profit cancelled outside GridRocket (absent: 0); a buy fill starts again. */
+  rearms?: number;
 }
 
 export interface GridState {

@@ -8,6 +8,8 @@ export type { RestartOptions } from './book';
 export {
   initialState,
   processFill,
+  rearmOrder,
+  MAX_REARMS,
   applyFill,
   applyFills,
   takeProfitPrice,

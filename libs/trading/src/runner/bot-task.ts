@@ -12,6 +12,7 @@ import { BadApiKeyError, DuplicateOrderError, InsufficientFundsError, isExchange
 import type { RunBook, RunnerReport, TradingEvent } from '@gridrocket/bots';
 import { clientOrderIdPrefix, parseClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
+import { MAX_REARMS, rearmOrder } from '../grid/grid.engine';
 import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 import { boundedSteps } from './bounded-steps';
@@ -341,17 +342,10 @@ export class BotTask {
         return true;
       }
       if (o && o.status === 'cancelled' && o.filled < o.amount) {
-        const partly = o.filled > 0 ? ` after ${o.filled} of ${o.amount} filled` : '';
-        // Not cancelled by this bot (it only cancels orders it no longer wants): a person or another tool did.
-        if (++this.awaitingAttempts > 3) {
-          // the drift is said in the bot's history first (docs/watchdog.md: flagged, never placed again under its id)
-          await this.recordFacts([
-            { type: 'BotDriftDetected', data: { botId: this.botId, run: this.id.run, kind: 'order-missing', subject: d.clientOrderId, expected: `${d.side} ${d.amount} at ${d.price}`, actual: `cancelled on the exchange outside GridRocket${partly}`, action: 'flagged', at: Date.now() } },
-          ]);
-          throw new UnrecoverableError(
-            `The ${d.side} order ${d.clientOrderId} at ${d.price} was cancelled on the exchange outside GridRocket${partly}; the grid cannot continue without it`,
-          );
-        }
+        // Not cancelled by this bot (it only cancels orders it no longer wants): a person, another tool or the venue did.
+        // Nothing filled: replace it now. Part filled: first give the venue a few rounds to return those fills.
+        if (o.filled > 0 && ++this.awaitingAttempts <= 3) continue;
+        if (await this.replaceCancelled(d, o)) return true;
       }
     }
     if (++this.awaitingAttempts > 30) {
@@ -359,6 +353,32 @@ export class BotTask {
     }
     this.host.retryLater(this, 'waiting for fills of closed orders');
     return false;
+  }
+
+  /**
+   * An order of the grid that the venue reports cancelled outside GridRocket is replaced under a new
+   * client order id (grid.engine.ts rearmOrder; docs/watchdog.md): the cancel and the replacement are
+   * recorded first (OrderCancelled, BotDriftDetected repaired with `replacedBy`), then the engine
+   * re-arms it and the converge places the new order. One cancelled MAX_REARMS times in a row is
+   * flagged and the bot stops: someone keeps cancelling it, and the bot does not fight them.
+   */
+  private async replaceCancelled(d: DesiredOrder, o: Order): Promise<boolean> {
+    const partly = o.filled > 0 ? ` after ${o.filled} of ${o.amount} filled` : '';
+    const rearmed = rearmOrder(this.state, d.clientOrderId);
+    const drift = (action: 'repaired' | 'flagged', replacedBy?: string): TradingEvent => ({
+      type: 'BotDriftDetected',
+      data: { botId: this.botId, run: this.id.run, kind: 'order-missing', subject: d.clientOrderId, expected: `${d.side} ${d.amount} at ${d.price}`, actual: `cancelled on the exchange outside GridRocket${partly}`, action, ...(replacedBy ? { replacedBy } : {}), at: Date.now() },
+    });
+    if (!rearmed) {
+      await this.recordFacts([cancelledFact(this.botId, this.id.run, d.clientOrderId, o), drift('flagged')]);
+      throw new UnrecoverableError(
+        `The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}, and its replacements were cancelled too (${MAX_REARMS} times); the bot stops rather than place it again`,
+      );
+    }
+    await this.recordFacts([cancelledFact(this.botId, this.id.run, d.clientOrderId, o), drift('repaired', rearmed.replacement)]);
+    this.state = rearmed.state;
+    this.awaitingAttempts = 0;
+    return true;
   }
 
   /**

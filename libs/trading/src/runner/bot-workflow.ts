@@ -10,7 +10,7 @@ import type { RunBook, TradingEvent } from '@gridrocket/bots';
 import type { BotConfig } from '@gridrocket/bots';
 import { restartBook } from '../grid/book';
 import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
-import { applyFills, initialState, processFill, reconcile, stalledReason } from '../grid/grid.engine';
+import { applyFills, initialState, processFill, rearmOrder, reconcile, stalledReason } from '../grid/grid.engine';
 import { activeOrders, beginStopLoss, reanchorBook } from '../grid/risk';
 import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
@@ -226,6 +226,7 @@ export function replayBook(runs: readonly RunBook[], rules: MarketRules, engineI
       done = Math.max(done, mark.afterFills);
       if (mark.type === 'stop-loss' && mark.cycle === engine.cycle) engine = beginStopLoss(engine, mark.price, mark.level);
       if (mark.type === 'reanchor' && mark.cycle === engine.cycle + 1) engine = reanchorBook(engine, config, rules, mark.to);
+      if (mark.type === 'rearm') engine = rearmOrder(engine, mark.clientOrderId)?.state ?? engine;
     }
     engine = applyFills(engine, fills.slice(done));
   }

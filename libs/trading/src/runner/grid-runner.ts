@@ -153,7 +153,7 @@ export class GridRunner implements TaskHost {
       // bot acts. Not awaited: the check runs in the bot's lane, and the reactor goes on with other bots.
       const at = Number((event.data as { at?: number }).at);
       const fresh = !(at < (this.o.now ?? Date.now)() - CHECK_REQUEST_TTL_MS);
-      if (fresh && this.o.ownership.owns(botId)) void this.checkNow(botId).then((result) => result && this.reportChecked(botId, at, result.facts.filter((f) => f.type === 'BotDriftDetected' || f.type === 'BotNotTrading').length));
+      if (fresh && this.o.ownership.owns(botId)) void this.checkNow(botId).then((result) => result && this.reportChecked(botId, at, result.found));
       return;
     }
     const active = event.type === 'BotStartRequested' || event.type === 'BotStarted' || event.type === 'BotStopRequested';

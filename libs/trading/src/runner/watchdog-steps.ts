@@ -5,7 +5,8 @@
  * decide, records what differed through the bot decider (`BotDriftDetected`, `BotNotTrading`; the
  * decider drops what the bot's history already holds), then hands the repairs to the bot's usual
  * path: missed fills are queued and applied by the converge that follows, like fills fetched at a
- * resume, and orders the venue reports cancelled are marked closed (docs/runner.md, errors).
+ * resume, and orders the venue reports cancelled are marked closed, so that the converge that follows
+ * replaces them under new ids and records it (BotTask.replaceCancelled).
  */
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import type { TradingEvent } from '@gridrocket/bots';
@@ -39,6 +40,11 @@ export interface CheckResult {
   facts: TradingEvent[];
   /** The bot should plan its orders now (a repair is under way). */
   converge: boolean;
+  /**
+   * How many differences the check found: its facts, and the orders cancelled outside GridRocket
+   * (their drift is recorded by the converge that replaces them).
+   */
+  found: number;
 }
 
 /** Checks one bot against the venue; `refusals`: the runner's retries of it in a row; `now`: wall-clock ms. */
@@ -101,5 +107,6 @@ export async function checkBot(task: WatchdogTask, refusals: number, now: number
   }
   task.pendingFills.push(...finding.missedFills);
   const repair = finding.facts.some((f) => f.type === 'BotDriftDetected' && (f.data.action === 'repaired' || f.data.kind === 'order-missing'));
-  return { facts: finding.facts, converge: repair || finding.missedFills.length > 0 };
+  const found = finding.facts.filter((f) => f.type === 'BotDriftDetected' || f.type === 'BotNotTrading').length + finding.cancelledOutside.length;
+  return { facts: finding.facts, converge: repair || finding.missedFills.length > 0 || finding.cancelledOutside.length > 0, found };
 }

@@ -29,12 +29,12 @@ describe('the watchdog decision (pure)', () => {
     expect(kinds(checkAgainstVenue(bot({ recordedFills: new Set(['f1']) }), venue({ fills: [fill('b0', 'f1')] }), 1000))).toEqual([]);
   });
 
-  it('given a desired order the venue never had, then it is placed (repaired); one the venue reports cancelled, then it is flagged', () => {
+  it('given a desired order the venue never had, then it is placed (repaired); one the venue reports cancelled, then it is handed to the replacement (recorded by the converge that replaces it)', () => {
     const never = checkAgainstVenue(bot(), venue({ open: [order('b1', 59500)], lookedUp: new Map([['b0', null]]) }), 1000);
     expect(kinds(never)).toEqual(['order-missing b0 repaired']);
     const cancelled = order('b0', 60000, 'cancelled');
     const outside = checkAgainstVenue(bot(), venue({ open: [order('b1', 59500)], lookedUp: new Map([['b0', cancelled]]) }), 1000);
-    expect(kinds(outside)).toEqual(['order-missing b0 flagged']);
+    expect(kinds(outside)).toEqual([]);
     expect(outside.cancelledOutside).toEqual([cancelled]);
   });
 
@@ -47,10 +47,13 @@ describe('the watchdog decision (pure)', () => {
     expect(kinds(checkAgainstVenue(bot({ position: 0.02 }), venue({ held: 0.05 }), 1000))).toEqual([]);
   });
 
-  it('given orders that should rest and none does, then the bot is not trading', () => {
+  it('given orders that should rest and none does, then the bot is not trading; not while they are being replaced', () => {
     const cancelled = (id: string, p: number) => order(id, p, 'cancelled');
-    const r = checkAgainstVenue(bot(), venue({ open: [], lookedUp: new Map([['b0', cancelled('b0', 60000)], ['b1', cancelled('b1', 59500)]]) }), 1000);
-    expect(kinds(r)).toContain('not-trading no-resting-order');
+    const filled = (id: string, p: number) => order(id, p, 'filled');
+    const stuck = checkAgainstVenue(bot(), venue({ open: [], lookedUp: new Map([['b0', filled('b0', 60000)], ['b1', filled('b1', 59500)]]) }), 1000);
+    expect(kinds(stuck)).toContain('not-trading no-resting-order');
+    const replacing = checkAgainstVenue(bot(), venue({ open: [], lookedUp: new Map([['b0', cancelled('b0', 60000)], ['b1', cancelled('b1', 59500)]]) }), 1000);
+    expect(kinds(replacing)).not.toContain('not-trading no-resting-order');
   });
 
   it('given repeated venue refusals, then the bot is not trading', () => {

@@ -9,9 +9,10 @@
  * - a fill of the bot on the venue that its history lacks: REPAIRED, the fill is applied (as a
  *   missed fill after a restart is) and the bot plans its orders on it;
  * - a desired order the venue never had (a placement lost): REPAIRED, it is placed (same id);
- * - a desired order the venue reports cancelled, not by the bot: FLAGGED (a client order id is
- *   never used twice, so it cannot be placed again under its id; the bot then stops with the reason,
- *   docs/runner.md "Errors");
+ * - a desired order the venue reports cancelled, not by the bot: REPAIRED, replaced under a new
+ *   client order id (an id is never used twice) by the converge that follows, which records it
+ *   (BotTask.replaceCancelled); one cancelled again MAX_REARMS times in a row is flagged and the
+ *   bot stops;
  * - an open order under the bot's id that it does not expect: FLAGGED (left where it is);
  * - a venue balance (spot) or position (futures) lower than what the bot holds: FLAGGED (selling
  *   what is not there would fail; buying it back would spend money the trader did not plan);
@@ -65,7 +66,7 @@ export interface WatchdogFinding {
   facts: TradingEvent[];
   /** Fills to apply (the repair of missed fills), in venue order. */
   missedFills: ExchangeFill[];
-  /** Desired orders the venue reports cancelled outside the bot: the task marks them closed (docs/runner.md, errors). */
+  /** Desired orders the venue reports cancelled outside the bot: the task marks them closed and converges (they are replaced). */
   cancelledOutside: Order[];
   /** The new `outsideSince`. */
   outsideSince: number | null;
@@ -99,7 +100,7 @@ export function checkAgainstVenue(bot: BotView, venue: VenueView, now: number): 
     if (found === null) {
       drift('order-missing', d.clientOrderId, describe(d), 'not on the exchange', 'repaired'); // placed by the converge that follows
     } else if (found.status === 'cancelled' && found.filled < found.amount) {
-      drift('order-missing', d.clientOrderId, describe(d), `cancelled on the exchange outside GridRocket${found.filled > 0 ? ` after ${fmt(found.filled)} filled` : ''}`, 'flagged');
+      // replaced under a new id by the converge that follows, which records it (BotTask.replaceCancelled)
       cancelledOutside.push(found);
     }
     // filled without a fill the venue returned yet: the bot's converge asks for its fills (await-fills)
@@ -117,7 +118,7 @@ export function checkAgainstVenue(bot: BotView, venue: VenueView, now: number): 
   }
 
   // 4. running but not trading
-  const repairing = facts.some((f) => f.type === 'BotDriftDetected' && f.data.action === 'repaired');
+  const repairing = facts.some((f) => f.type === 'BotDriftDetected' && f.data.action === 'repaired') || cancelledOutside.length > 0;
   if (bot.desired.length > 0 && venue.open.length === 0 && !repairing) {
     notTrading('no-resting-order', `${bot.desired.length} order${bot.desired.length === 1 ? '' : 's'} should rest on the exchange, none does`);
   }
