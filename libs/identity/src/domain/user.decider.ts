@@ -49,8 +49,17 @@ export type UserCommand =
       /** QUOTA_SESSIONS: sessions still alive at `now` beyond which the sign-in is refused (409). */
       maxSessions?: number;
       now?: string;
+      /** Shown in the list of sessions (issue 30): the browser summarised from the User-Agent, the client IP. */
+      browser?: string;
+      address?: string;
     }
-  | { type: 'SignOut'; sessionId: string }
+  | { type: 'SignOut'; sessionId: string; reason?: 'logout' | 'revoked' }
+  /** "Sign out everywhere" (issue 30): every session alive at `now` but `keep` ends. */
+  | { type: 'SignOutOthers'; keep: string; now: string }
+  /** The session was used (issue 30: "last seen" in the list of sessions). */
+  | { type: 'RecordSessionSeen'; sessionId: string; address?: string }
+  /** Someone registered with the address of this account (issue 30: its owner is told by mail). */
+  | { type: 'NoteRegistrationAttempt' }
   | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string }
   | { type: 'VerifyEmail'; tokenDigest: string; now: string }
   | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string }
@@ -95,11 +104,16 @@ function checkToken(pending: PendingToken | null, tokenDigest: string, now: stri
 }
 
 /** Sessions still alive at `now`, each ended with the given reason. */
-function endSessions(state: UserState, now: string, reason: 'password-changed' | 'account-claimed'): UserEvent[] {
+function endSessions(state: UserState, now: string, reason: 'password-changed' | 'account-claimed' | 'revoked') {
   const t = Date.parse(now);
   return [...state.sessions]
     .filter(([, expiresAt]) => Date.parse(expiresAt) > t)
     .map(([sessionId]) => ({ type: 'UserSignedOut' as const, data: { sessionId, reason } }));
+}
+
+/** The browser and address of a sign-in, only those given (events of older sign-ins have neither). */
+function seenFrom(command: { browser?: string; address?: string }): { browser?: string; address?: string } {
+  return { ...(command.browser ? { browser: command.browser } : {}), ...(command.address ? { address: command.address } : {}) };
 }
 
 /** How many of the user's sessions are alive at `now`. */
@@ -145,10 +159,18 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (command.maxSessions !== undefined && liveSessions(state, command.now ?? new Date().toISOString()) >= command.maxSessions) {
         throw new QuotaExceededError('sessions', command.maxSessions);
       }
-      return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method } }];
+      return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method, ...seenFrom(command) } }];
     case 'SignOut':
       if (!state.sessions.has(command.sessionId)) return [];
-      return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: 'logout' } }];
+      return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: command.reason ?? 'logout' } }];
+    case 'SignOutOthers':
+      return endSessions(state, command.now, 'revoked').filter((e) => e.data.sessionId !== command.keep);
+    case 'RecordSessionSeen':
+      if (!state.sessions.has(command.sessionId)) return [];
+      return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, ...(command.address ? { address: command.address } : {}) } }];
+    case 'NoteRegistrationAttempt':
+      if (!state.exists) throw new NotFoundError('No such user');
+      return [{ type: 'RegistrationAttempted', data: {} }];
     case 'RequestEmailVerification':
       if (!state.exists) throw new NotFoundError('No such user');
       if (state.emailVerified) return [];
