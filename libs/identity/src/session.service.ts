@@ -112,19 +112,32 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   async register(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}): Promise<Registration> {
     const uid = this.uidFor(email);
     const passwordHash = await this.hasher.seal(password, uid);
+    const token = randomBytes(32).toString('base64url');
+    const session = {
+      sessionId: sessionIdOf(token),
+      expiresAt: new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString(),
+      browser: summariseUserAgent(client.userAgent),
+      address: addressOf(client.ip),
+    };
+    let position: bigint | null;
+    let created = true;
     try {
-      await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash }, { ...ctx, userId: uid });
+      // the account and its first session in one append
+      position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash, session }, { ...ctx, userId: uid })).position;
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      const r = await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt' }, { ...ctx, userId: uid });
-      await this.projector.waitFor(r.position);
-      await this.reads.get<UserDoc>(USERS, uid); // the read a new registration makes too
-      // as a new account looks (users projection, UserRegistered): nothing of the real account shows
-      const user: UserDoc = { id: uid, uid, email, displayName: '', emailVerified: false, photoURL: null };
-      return { created: false, token: randomBytes(32).toString('base64url'), user };
+      created = false;
+      position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt' }, { ...ctx, userId: uid })).position;
     }
-    const { token, user } = await this.openSession(uid, 'password', ctx, passwordHash, client);
-    return { created: true, token, user };
+    await this.projector.waitFor(position);
+    const found = await this.reads.get<UserDoc>(USERS, uid); // read on both paths alike
+    if (created) {
+      if (!found) throw new UnauthorizedError();
+      return { created, token, user: found };
+    }
+    // as a new account looks (users projection, UserRegistered): nothing of the real account shows
+    const user: UserDoc = { id: uid, uid, email, displayName: '', emailVerified: false, photoURL: null };
+    return { created, token: randomBytes(32).toString('base64url'), user };
   }
 
   async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}): Promise<{ token: string; user: UserDoc }> {

@@ -38,6 +38,8 @@ export type UserCommand =
       photoURL?: string | null;
       /** Registration through Google or Facebook. */
       provider?: ProviderIdentity;
+      /** The session the registration opens, in the same append (issue 30: one write, as a refused one makes). */
+      session?: { sessionId: string; expiresAt: string; browser?: string; address?: string };
     }
   | {
       type: 'SignIn';
@@ -141,6 +143,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
           },
         },
       ];
+      if (command.session) {
+        const { sessionId, expiresAt } = command.session;
+        events.push({ type: 'UserSignedIn', data: { sessionId, expiresAt, method: 'password', ...seenFrom(command.session) } });
+      }
       if (command.provider) {
         events.push({ type: 'ProviderLinked', data: { provider: command.provider.provider, subject: command.provider.subject, email: command.email } });
         if (command.provider.emailVerified) events.push({ type: 'EmailVerified', data: { email: command.email, method: command.provider.provider } });
