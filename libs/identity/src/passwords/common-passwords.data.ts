@@ -5,8 +5,8 @@
  * Source: the npm package @zxcvbn-ts/language-common 4.1.3, its dictionary "passwords-common"
  * (https://github.com/zxcvbn-ts/zxcvbn, packages/languages/common; the list zxcvbn ranks from Mark
  * Burnett's 10 million password corpus, xato.net). Kept here: the entries of 8 to 30 printable ASCII
- * characters, lower-cased, duplicates dropped, in the package's order. Made with:
- *   node -e "const {dictionary} = require('@zxcvbn-ts/language-common'); ..." (see docs/security.md)
+ * characters, lower-cased, duplicates dropped, in the package's order (how to regenerate it:
+ * docs/identity.md, "Common passwords").
  *
  * Licence of the list (MIT), as the package ships it (LICENSE.txt):
  *
