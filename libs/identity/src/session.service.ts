@@ -121,23 +121,26 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     };
     let position: bigint | null;
     let created = true;
+    let notifyOwner = false;
     try {
       // the account and its first session in one append
       position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash, session }, { ...ctx, userId: uid })).position;
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       created = false;
-      position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt' }, { ...ctx, userId: uid })).position;
+      const noted = await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt', now: new Date().toISOString() }, { ...ctx, userId: uid });
+      position = noted.position;
+      notifyOwner = noted.events.some((e) => e.type === 'RegistrationAttempted' && e.data.mailed);
     }
     await this.projector.waitFor(position);
     const found = await this.reads.get<UserDoc>(USERS, uid); // read on both paths alike
     if (created) {
       if (!found) throw new UnauthorizedError();
-      return { created, token, user: found };
+      return { created, token, user: found, notifyOwner };
     }
     // as a new account looks (users projection, UserRegistered): nothing of the real account shows
     const user: UserDoc = { id: uid, uid, email, displayName: '', emailVerified: false, photoURL: null };
-    return { created, token: randomBytes(32).toString('base64url'), user };
+    return { created, token: randomBytes(32).toString('base64url'), user, notifyOwner };
   }
 
   async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}): Promise<{ token: string; user: UserDoc }> {
@@ -301,6 +304,8 @@ export interface Registration {
   created: boolean;
   token: string;
   user: UserDoc;
+  /** The address had an account and its owner is to be mailed (at most hourly). */
+  notifyOwner: boolean;
 }
 
 /** A live session: its user, and when it expires (ms since the epoch). */

@@ -79,9 +79,15 @@ describe('user decider', () => {
       given(registered, signedIn('s1')).when({ type: 'RecordSessionSeen', sessionId: 's1', address: '10.0.0.2' }).then({ type: 'SessionSeen', data: { sessionId: 's1', address: '10.0.0.2' } });
       given(registered).when({ type: 'RecordSessionSeen', sessionId: 'gone' }).then();
     });
-    it('a registration attempt on an existing account is recorded (its owner is mailed); on no account it is refused', () => {
-      given(registered).when({ type: 'NoteRegistrationAttempt' }).then({ type: 'RegistrationAttempted', data: {} });
-      given().when({ type: 'NoteRegistrationAttempt' }).thenThrows(NotFoundError);
+    it('a registration attempt on an existing account is recorded; its owner is mailed at most once an hour; on no account it is refused', () => {
+      const attempted = (at: string, mailed: boolean): UserEvent => ({ type: 'RegistrationAttempted', data: { at, mailed } });
+      given(registered).when({ type: 'NoteRegistrationAttempt', now: NOW }).then(attempted(NOW, true));
+      given(registered, attempted('2025-01-01T00:00:00.000Z', true)).when({ type: 'NoteRegistrationAttempt', now: NOW }).then(attempted(NOW, false));
+      // an attempt that was not mailed does not move the hour on
+      given(registered, attempted('2024-12-31T23:00:00.000Z', true), attempted('2025-01-01T00:20:00.000Z', false))
+        .when({ type: 'NoteRegistrationAttempt', now: NOW })
+        .then(attempted(NOW, true));
+      given().when({ type: 'NoteRegistrationAttempt', now: NOW }).thenThrows(NotFoundError);
     });
   });
 

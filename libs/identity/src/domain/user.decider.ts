@@ -19,6 +19,8 @@ export interface UserState {
   pendingVerification: PendingToken | null;
   pendingReset: PendingToken | null;
   providers: Partial<Record<OAuthProvider, string>>;
+  /** When the owner was last mailed that someone tried to register with the address (issue 30). */
+  registrationNoticeAt?: string | null;
 }
 
 /** What a provider told us about the person signing in. */
@@ -60,8 +62,8 @@ export type UserCommand =
   | { type: 'SignOutOthers'; keep: string; now: string }
   /** The session was used (issue 30: "last seen" in the list of sessions). */
   | { type: 'RecordSessionSeen'; sessionId: string; address?: string }
-  /** Someone registered with the address of this account (issue 30: its owner is told by mail). */
-  | { type: 'NoteRegistrationAttempt' }
+  /** Someone registered with the address of this account (issue 30: its owner is told by mail, at most hourly). */
+  | { type: 'NoteRegistrationAttempt'; now: string }
   | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string }
   | { type: 'VerifyEmail'; tokenDigest: string; now: string }
   | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string }
@@ -116,6 +118,13 @@ function endSessions(state: UserState, now: string, reason: 'password-changed' |
 /** The browser and address of a sign-in, only those given (events of older sign-ins have neither). */
 function seenFrom(command: { browser?: string; address?: string }): { browser?: string; address?: string } {
   return { ...(command.browser ? { browser: command.browser } : {}), ...(command.address ? { address: command.address } : {}) };
+}
+
+/** The owner is mailed about registration attempts at most this often (issue 30). */
+export const REGISTRATION_NOTICE_EVERY_MS = 3_600_000;
+
+function noticeMailedWithin(state: UserState, now: string, ms: number): boolean {
+  return !!state.registrationNoticeAt && Date.parse(now) - Date.parse(state.registrationNoticeAt) < ms;
 }
 
 /** How many of the user's sessions are alive at `now`. */
@@ -176,7 +185,9 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, ...(command.address ? { address: command.address } : {}) } }];
     case 'NoteRegistrationAttempt':
       if (!state.exists) throw new NotFoundError('No such user');
-      return [{ type: 'RegistrationAttempted', data: {} }];
+      // Recorded every time (the same write as a new registration); mailed at most once an hour, so
+      // that registering the address over and over does not flood its owner's mailbox.
+      return [{ type: 'RegistrationAttempted', data: { at: command.now, mailed: !noticeMailedWithin(state, command.now, REGISTRATION_NOTICE_EVERY_MS) } }];
     case 'RequestEmailVerification':
       if (!state.exists) throw new NotFoundError('No such user');
       if (state.emailVerified) return [];
@@ -253,6 +264,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, passwordHash: event.data.passwordHash, pendingReset: null };
     case 'ProfileUpdated':
       return { ...state, displayName: event.data.displayName, photoURL: event.data.photoURL };
+    case 'RegistrationAttempted':
+      return event.data.mailed ? { ...state, registrationNoticeAt: event.data.at } : state;
     case 'ProviderLinked':
       return { ...state, providers: { ...state.providers, [event.data.provider]: event.data.subject } };
     default:

@@ -18,8 +18,8 @@ export type UserEvent =
   | { type: 'UserSignedOut'; data: { sessionId: string; reason?: 'logout' | 'password-changed' | 'account-claimed' | 'revoked' } }
   /** The session was used (recorded at most every few minutes), from this address (issue 30). */
   | { type: 'SessionSeen'; data: { sessionId: string; address?: string } }
-  /** Someone tried to register with this account's address; the owner is mailed a notice (issue 30). */
-  | { type: 'RegistrationAttempted'; data: Record<string, never> }
+  /** Someone tried to register with this account's address; `mailed`: the owner was mailed a notice (at most hourly; issue 30). */
+  | { type: 'RegistrationAttempted'; data: { at: string; mailed: boolean } }
   /** A verification link was mailed; any earlier verification link is dead from now on. */
   | { type: 'EmailVerificationRequested'; data: { tokenDigest: string; expiresAt: string } }
   | { type: 'EmailVerified'; data: { email: string; method: 'link' | 'reset-link' | OAuthProvider } }

@@ -26,7 +26,8 @@ function browserOf(s: string): string | null {
   if (/\bOPR\/|\bOpera\b/.test(s)) return 'Opera';
   if (/\bSamsungBrowser\//.test(s)) return 'Samsung Internet';
   if (/\bFirefox\/|\bFxiOS\//.test(s)) return 'Firefox';
-  if (/\bChrome\/|\bCriOS\/|\bChromium\//.test(s)) return /\bHeadlessChrome\//.test(s) ? 'Headless Chrome' : 'Chrome';
+  if (/\bHeadlessChrome\//.test(s)) return 'Headless Chrome';
+  if (/\bChrome\/|\bCriOS\/|\bChromium\//.test(s)) return 'Chrome';
   if (/\bSafari\//.test(s) && /\bVersion\//.test(s)) return 'Safari';
   if (/^curl\//.test(s)) return 'curl';
   if (/^node\b|\bundici\b|^node-fetch\b/i.test(s)) return 'Node.js';
