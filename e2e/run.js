@@ -13,7 +13,8 @@
  * key is refused (link to Security, add the key) → start, running without a reload, summary strip →
  * the bot page (chart, orders turning filled on the paper exchange, P&L moving live) → stop with
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
- * every section from the navbar at 375 → logout. Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * every section from the navbar at 375 → logout → sign in again; a second browser's session ended with
+ * "Sign out everywhere else" (sessions.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
 'use strict';
@@ -776,6 +777,14 @@ async function main() {
       await page.getByTestId('bot-card').first().waitFor();
       await shot('bots');
     });
+    // issue 30: a second browser, its session ended from this one
+    const newBrowser = async ({ userAgent }) => {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+      const ctx = await browser.newContext({ viewport: WIDE, userAgent });
+      ctx.setDefaultTimeout(T);
+      return { page: await ctx.newPage(), close: () => browser.close() };
+    };
+    await require('./sessions.e2e').sessionsSteps({ page, step, shot, T, base, email, password, newBrowser });
     await step('no screen overflows horizontally at 375 px', async () => {
       if (overflowAt375.length) throw new Error(overflowAt375.join(', '));
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { until } from '@gridrocket/shared/testing/until';
 
 /** The provider redirects back to PUBLIC_URL, so the app needs its port before it starts. */
 async function freePort(): Promise<number> {
@@ -155,7 +156,10 @@ describe('identity: Google and Facebook popups through passport against a local 
     const mo = new Client(base);
     const user = await mo.signUp('mo@example.com', 'correct-horse-1');
     // verify the address first, through the mailed link
-    const mail = readdirSync(join(dataDir, 'mail')).map((f) => readFileSync(join(dataDir, 'mail', f), 'utf8')).find((m) => /^To: mo@example\.com$/m.test(m))!;
+    // mailed off the request path (issue 30)
+    const mail = await until('the verification mail to mo', () =>
+      existsSync(join(dataDir, 'mail')) && readdirSync(join(dataDir, 'mail')).map((f) => readFileSync(join(dataDir, 'mail', f), 'utf8')).find((m) => /^To: mo@example\.com$/m.test(m)),
+    );
     const token = /token=3D([A-Za-z0-9_-]{43})|token=([A-Za-z0-9_-]{43})/.exec(mail.replace(/=\r?\n/g, ''))!.slice(1).find(Boolean)!;
     expect((await mo.post('/api/auth/verify-email', { token })).status).toBe(200);
 

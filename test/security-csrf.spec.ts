@@ -91,6 +91,9 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         { method: 'POST', path: '/api/api-credentials' },
         { method: 'POST', path: '/api/user' },
         { method: 'POST', path: '/api/auth/logout' },
+        // issue 30: the user's sessions
+        { method: 'POST', path: '/api/sessions/sign-out-others' },
+        { method: 'DELETE', path: '/api/sessions/{id}' },
       ]),
     );
 

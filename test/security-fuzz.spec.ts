@@ -45,6 +45,14 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => ({ method: m.toUpperCase(), path })));
     expect(ops.length).toBeGreaterThan(20);
+    // issue 30: the user's sessions are among the routes fuzzed
+    expect(ops).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/api/sessions' },
+        { method: 'POST', path: '/api/sessions/sign-out-others' },
+        { method: 'DELETE', path: '/api/sessions/{id}' },
+      ]),
+    );
   }, 60_000);
   afterAll(async () => {
     await events?.close();

@@ -9,6 +9,7 @@ import { maxLength, required } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { Avatar, VerifiedFlag } from './Dashboard';
+import { SessionsSection } from '../account/SessionsSection';
 
 /** displayName split on the first space into first and last name (spec section 3). */
 export function splitName(displayName: string): { firstname: string; lastname: string } {
@@ -17,7 +18,7 @@ export function splitName(displayName: string): { firstname: string; lastname: s
   return i < 0 ? { firstname: t, lastname: '' } : { firstname: t.slice(0, i), lastname: t.slice(i + 1).trim() };
 }
 
-/** /myaccount: 'Profile', with an 'Access keys' button to /security. */
+/** /myaccount: 'Profile', with an 'Access keys' button to /security; then the signed-in sessions (issue 30). */
 export function MyAccount() {
   const user = useUser()!;
   const dispatch = useAppDispatch();
@@ -110,6 +111,7 @@ export function MyAccount() {
           </div>
         )}
       </section>
+      <SessionsSection />
     </div>
   );
 }

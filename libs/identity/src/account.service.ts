@@ -8,8 +8,8 @@ import { OAuthProvider, userStream } from './domain/user.events';
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
 import { LINK_TOKEN_PATTERN, LinkTokens } from './link-tokens';
 import { MAILER, Mailer } from './mail/mail.port';
-import { resetPasswordMessage, verifyEmailMessage } from './mail/mail.templates';
-import { SessionService } from './session.service';
+import { registrationAttemptMessage, resetPasswordMessage, verifyEmailMessage } from './mail/mail.templates';
+import { SessionService, SignInClient } from './session.service';
 
 type Ctx = Omit<CommandContext, 'userId'>;
 
@@ -87,13 +87,34 @@ export class AccountService implements BeforeApplicationShutdown {
     return true;
   }
 
-  /** After registration: a mail failure must not undo the account (the user can ask again). */
-  async sendVerificationSafely(uid: string, ctx: Ctx): Promise<void> {
-    try {
-      await this.sendVerification(uid, ctx);
-    } catch (err) {
-      if (!(err instanceof MailUnavailableError)) this.logger.error(correlated(`Could not send the verification email: ${(err as Error).message}`, ctx.correlationId));
-    }
+  /**
+   * After registration, off the request path (issue 30: a registration answers as fast whether or not the
+   * address had an account): a mail failure must not undo the account (the user can ask again).
+   */
+  sendVerificationInBackground(uid: string, ctx: Ctx): void {
+    this.inBackground(ctx, async () => {
+      try {
+        await this.sendVerification(uid, ctx);
+      } catch (err) {
+        if (!(err instanceof MailUnavailableError)) throw err; // MailUnavailableError: logged by sendVerification
+      }
+    });
+  }
+
+  /**
+   * Issue 30: someone registered with the address of an existing account. Its owner is mailed a notice
+   * with a password reset link (a new reset link: an earlier one dies, as with forgot-password), in the
+   * background like the verification mail of a new account.
+   */
+  noticeRegistrationAttempt(uid: string, ctx: Ctx): void {
+    this.inBackground(ctx, async () => {
+      const { token, digest } = this.tokens.issue();
+      const ttl = this.config.tokenTtl.resetPasswordSeconds;
+      const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
+      const r = await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt }, ctx);
+      const link = `${this.config.publicUrl}/reset-password?token=${token}`;
+      await this.mailer.send(registrationAttemptMessage(r.state.email!, link, ttl / 3600), ctx.correlationId);
+    });
   }
 
   async verifyEmail(token: string, ctx: Ctx): Promise<UserDoc> {
@@ -149,7 +170,7 @@ export class AccountService implements BeforeApplicationShutdown {
    * vouches for (linking it), or into a new user with the provider's name and
    * photo. Returns a new session.
    */
-  async signInWithProvider(profile: ProviderProfile, ctx: Ctx): Promise<{ token: string; user: UserDoc }> {
+  async signInWithProvider(profile: ProviderProfile, ctx: Ctx, client: SignInClient = {}): Promise<{ token: string; user: UserDoc }> {
     const label = PROVIDER_LABEL[profile.provider];
     const email = profile.email?.trim().toLowerCase() ?? '';
     if (!email || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
@@ -181,7 +202,7 @@ export class AccountService implements BeforeApplicationShutdown {
     } else {
       await this.run(uid, { type: 'LinkProvider', ...identity, now: new Date().toISOString() }, ctx);
     }
-    return this.sessions.openSession(uid, profile.provider, ctx);
+    return this.sessions.openSession(uid, profile.provider, ctx, undefined, client);
   }
 
   // ---- background work -----------------------------------------------------

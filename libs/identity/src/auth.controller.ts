@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService } from './account.service';
 import { AuthThrottle, DEVICE_COOKIE } from './auth.throttle';
-import { credentialsSchema, forgotPasswordSchema, parseOrThrow, resetPasswordSchema, verifyEmailSchema } from './auth.rules';
+import { credentialsSchema, forgotPasswordSchema, parseOrThrow, registerSchema, resetPasswordSchema, verifyEmailSchema } from './auth.rules';
 import { CSRF_COOKIE } from './csrf.middleware';
 import { SessionGuard } from './session.guard';
 import { SESSION_COOKIE, SessionService, publicUser } from './session.service';
@@ -51,17 +52,24 @@ export class AuthController {
     return { token: req.cookies[CSRF_COOKIE] };
   }
 
+  /**
+   * Issue 30: the answer (status, body, cookies) and the work done are the same whether or not the address
+   * has an account: no 409 tells anyone which addresses are customers. The owner of an existing account is
+   * mailed a notice instead; the cookies of that answer open nothing (a token of no session, a device
+   * cookie signed for no account).
+   */
   @Post('register')
   @HttpCode(201)
   async register(@Body() body: unknown, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response) {
-    const { email, password } = parseOrThrow(credentialsSchema, body);
-    // Per IP only: registering an address twice is a 409 and mails it nothing.
+    const { email, password } = parseOrThrow(registerSchema, body);
+    // Per IP only, the same for a new and a known address.
     await this.throttle.consume(req.ip, undefined);
     const ctx = { correlationId: correlationIdOf(req) };
-    const { token, user } = await this.sessions.register(email, password, ctx);
-    await this.accounts.sendVerificationSafely(user.uid, ctx);
+    const { created, token, user, notifyOwner } = await this.sessions.register(email, password, ctx, { userAgent: req.headers['user-agent'], ip: req.ip });
+    if (created) this.accounts.sendVerificationInBackground(user.uid, ctx);
+    else if (notifyOwner) this.accounts.noticeRegistrationAttempt(user.uid, ctx);
     this.setSession(res, token);
-    this.setDevice(res, user.uid, null);
+    this.setDevice(res, created ? user.uid : `no-account:${randomBytes(16).toString('hex')}`, null);
     return publicUser(user);
   }
 
@@ -75,7 +83,7 @@ export class AuthController {
     const client = this.throttle.clientOf(this.sessions.uidFor(email), req.ip, req.cookies?.[DEVICE_COOKIE]);
     await this.throttle.beginLogin(email, client);
     // The attempt counts as failed unless it succeeds: a trader who types the password right is never slowed down.
-    const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) });
+    const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip });
     await this.throttle.loginSucceeded(email, client);
     this.setSession(res, token);
     this.setDevice(res, user.uid, client.deviceId);

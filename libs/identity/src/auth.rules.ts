@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '@gridrocket/shared';
+import { COMMON_PASSWORD, isCommonPassword } from './passwords/common-passwords';
 
 /** Spec section 5: email 5 to 50 characters, password 8 to 30, with the spec's messages. */
 export const emailRule = z
@@ -17,7 +18,14 @@ export const passwordRule = z
   .min(8, 'Password must be at least 8 characters')
   .max(30, 'Password must be at most 30 characters');
 
+/**
+ * A password being chosen (register, reset): the spec's lengths and messages, and not one of the most
+ * common passwords (issue 30). Sign-in keeps `passwordRule` alone: an old common password still signs in.
+ */
+export const newPasswordRule = passwordRule.refine((p) => !isCommonPassword(p), COMMON_PASSWORD);
+
 export const credentialsSchema = z.object({ email: emailRule, password: passwordRule });
+export const registerSchema = z.object({ email: emailRule, password: newPasswordRule });
 
 export const tokenRule = z
   .string({ required_error: 'Token is required', invalid_type_error: 'Token is required' })
@@ -27,7 +35,7 @@ export const tokenRule = z
 
 export const forgotPasswordSchema = z.object({ email: emailRule });
 export const verifyEmailSchema = z.object({ token: tokenRule });
-export const resetPasswordSchema = z.object({ token: tokenRule, password: passwordRule });
+export const resetPasswordSchema = z.object({ token: tokenRule, password: newPasswordRule });
 
 const optionalText = (label: string, max: number) =>
   z

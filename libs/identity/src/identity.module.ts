@@ -13,9 +13,10 @@ import { OAuthController } from './oauth/oauth.controller';
 import { SessionGuard } from './session.guard';
 import { SessionService } from './session.service';
 import { UserController } from './user.controller';
+import { SessionsController } from './sessions/sessions.controller';
 
 @Module({
-  controllers: [AuthController, OAuthController, UserController],
+  controllers: [AuthController, OAuthController, UserController, SessionsController],
   providers: [
     SessionService,
     SessionGuard,

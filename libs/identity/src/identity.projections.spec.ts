@@ -49,7 +49,20 @@ describe.each([
 
     it('given sign-ins and a sign-out, then one document per live session, keyed by the token digest', async () => {
       const docs = await spec.given(on('u1', registered('u1', 'ann@example.com')), on('u1', signedIn('d1')), on('u1', signedIn('d2')), on('u1', signedOut('d1')));
-      expect(docs).toEqual([{ id: 'd2', uid: 'u1', expiresAt: '2030-01-01T00:00:00.000Z' }]);
+      expect(docs).toEqual([{ id: 'd2', uid: 'u1', expiresAt: '2030-01-01T00:00:00.000Z', createdAt: expect.any(String), lastSeenAt: expect.any(String), browser: null, address: null }]);
+    });
+
+    it('issue 30: a sign-in keeps its browser, address and time; SessionSeen moves "last seen" and the address', async () => {
+      const withClient: UserEvent = { type: 'UserSignedIn', data: { sessionId: 'd1', expiresAt: '2030-01-01T00:00:00.000Z', method: 'password', browser: 'Chrome on Linux', address: '10.0.0.1' } };
+      const [first] = await spec.given(on('u1', withClient));
+      expect(first).toMatchObject({ id: 'd1', browser: 'Chrome on Linux', address: '10.0.0.1' });
+      expect(first.lastSeenAt).toBe(first.createdAt);
+      const [seen] = await spec.given(on('u1', { type: 'SessionSeen', data: { sessionId: 'd1', address: '10.0.0.2' } }));
+      expect(seen).toMatchObject({ id: 'd1', browser: 'Chrome on Linux', address: '10.0.0.2', createdAt: first.createdAt });
+      expect(Date.parse(seen.lastSeenAt!)).toBeGreaterThanOrEqual(Date.parse(first.createdAt!));
+      // a SessionSeen of a session already ended brings nothing back
+      const after = await spec.given(on('u1', signedOut('d1')), on('u1', { type: 'SessionSeen', data: { sessionId: 'd1' } }));
+      expect(after).toEqual([]);
     });
 
     it('replaying every event does not bring a signed-out session back', async () => {

@@ -15,6 +15,11 @@ export interface SessionDoc {
   id: string; // SHA-256 of the session token
   uid: string;
   expiresAt: string;
+  /** Issue 30, for the list of sessions (absent on documents of sessions opened before it). */
+  createdAt?: string;
+  lastSeenAt?: string;
+  browser?: string | null;
+  address?: string | null;
 }
 
 /**
@@ -57,12 +62,23 @@ export const sessionsProjection: Projection<SessionDoc> = {
   name: 'sessions',
   collection: SESSIONS,
   indexes: ['uid'],
-  filter: { streamPrefixes: ['user-'], eventTypes: ['UserSignedIn', 'UserSignedOut'] },
+  filter: { streamPrefixes: ['user-'], eventTypes: ['UserSignedIn', 'UserSignedOut', 'SessionSeen'] },
   docId: (e) => (e.data as { sessionId?: string }).sessionId ?? null,
-  reduce(_doc, event) {
+  reduce(doc, event) {
     const e = { type: event.type, data: event.data } as UserEvent;
-    if (e.type === 'UserSignedIn') return { id: e.data.sessionId, uid: event.streamId.slice('user-'.length), expiresAt: e.data.expiresAt };
+    if (e.type === 'UserSignedIn') {
+      return {
+        id: e.data.sessionId,
+        uid: event.streamId.slice('user-'.length),
+        expiresAt: e.data.expiresAt,
+        createdAt: event.created,
+        lastSeenAt: event.created,
+        browser: e.data.browser ?? null,
+        address: e.data.address ?? null,
+      };
+    }
     if (e.type === 'UserSignedOut') return null;
+    if (e.type === 'SessionSeen') return doc ? { ...doc, lastSeenAt: event.created, address: e.data.address ?? doc.address ?? null } : undefined;
     return undefined;
   },
 };

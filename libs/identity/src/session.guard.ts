@@ -16,6 +16,7 @@ export class SessionGuard implements CanActivate {
     const resolved = await this.sessions.resolve(req.cookies?.[SESSION_COOKIE]);
     if (!resolved) throw new UnauthorizedError();
     req.user = resolved.session;
+    this.sessions.noteSeen(resolved, req.ip); // "last seen" in the list of sessions, off the request path
     assertSameUserQuery(req, resolved.session.uid); // a userId in the query that is not the session user's: 403
     return true;
   }

@@ -1,4 +1,4 @@
-import { ConflictError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { ConflictError, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import {
   PROVIDER_EMAIL_UNVERIFIED,
@@ -54,6 +54,40 @@ describe('user decider', () => {
       given(registered, signedIn('s1'), signedIn('s2'), { type: 'UserSignedOut', data: { sessionId: 's2', reason: 'logout' } })
         .when(signIn)
         .then({ type: 'UserSignedIn', data: { sessionId: 's9', expiresAt: '2030-01-01T00:00:00.000Z', method: 'password' } });
+    });
+  });
+
+  describe('sessions under the user\'s control (issue 30)', () => {
+    it('a sign-in records the browser and address it was given', () => {
+      given(registered)
+        .when({ type: 'SignIn', sessionId: 's1', expiresAt: NOW, method: 'password', checkedPasswordHash: 'sealed-1', browser: 'Chrome on Linux', address: '10.0.0.1' })
+        .then({ type: 'UserSignedIn', data: { sessionId: 's1', expiresAt: NOW, method: 'password', browser: 'Chrome on Linux', address: '10.0.0.1' } });
+    });
+    it('sign out everywhere ends every live session but the one kept', () => {
+      given(registered, signedIn('s1'), signedIn('s2'), signedIn('s3'), signedIn('old', '2024-01-01T00:00:00.000Z'))
+        .when({ type: 'SignOutOthers', keep: 's2', now: NOW })
+        .then({ type: 'UserSignedOut', data: { sessionId: 's1', reason: 'revoked' } }, { type: 'UserSignedOut', data: { sessionId: 's3', reason: 'revoked' } });
+      given(registered, signedIn('s1')).when({ type: 'SignOutOthers', keep: 's1', now: NOW }).then();
+    });
+    it('signing out another session records why; an ended session ends nothing', () => {
+      given(registered, signedIn('s1'), signedIn('s2'))
+        .when({ type: 'SignOut', sessionId: 's2', reason: 'revoked' })
+        .then({ type: 'UserSignedOut', data: { sessionId: 's2', reason: 'revoked' } });
+      given(registered, signedIn('s1'), { type: 'UserSignedOut', data: { sessionId: 's1', reason: 'logout' } }).when({ type: 'SignOut', sessionId: 's1', reason: 'revoked' }).then();
+    });
+    it('"seen" is recorded for a live session only', () => {
+      given(registered, signedIn('s1')).when({ type: 'RecordSessionSeen', sessionId: 's1', address: '10.0.0.2' }).then({ type: 'SessionSeen', data: { sessionId: 's1', address: '10.0.0.2' } });
+      given(registered).when({ type: 'RecordSessionSeen', sessionId: 'gone' }).then();
+    });
+    it('a registration attempt on an existing account is recorded; its owner is mailed at most once an hour; on no account it is refused', () => {
+      const attempted = (at: string, mailed: boolean): UserEvent => ({ type: 'RegistrationAttempted', data: { at, mailed } });
+      given(registered).when({ type: 'NoteRegistrationAttempt', now: NOW }).then(attempted(NOW, true));
+      given(registered, attempted('2025-01-01T00:00:00.000Z', true)).when({ type: 'NoteRegistrationAttempt', now: NOW }).then(attempted(NOW, false));
+      // an attempt that was not mailed does not move the hour on
+      given(registered, attempted('2024-12-31T23:00:00.000Z', true), attempted('2025-01-01T00:20:00.000Z', false))
+        .when({ type: 'NoteRegistrationAttempt', now: NOW })
+        .then(attempted(NOW, true));
+      given().when({ type: 'NoteRegistrationAttempt', now: NOW }).thenThrows(NotFoundError);
     });
   });
 

@@ -19,6 +19,8 @@ export interface UserState {
   pendingVerification: PendingToken | null;
   pendingReset: PendingToken | null;
   providers: Partial<Record<OAuthProvider, string>>;
+  /** When the owner was last mailed that someone tried to register with the address (issue 30). */
+  registrationNoticeAt?: string | null;
 }
 
 /** What a provider told us about the person signing in. */
@@ -38,6 +40,8 @@ export type UserCommand =
       photoURL?: string | null;
       /** Registration through Google or Facebook. */
       provider?: ProviderIdentity;
+      /** The session the registration opens, in the same append (issue 30: one write, as a refused one makes). */
+      session?: { sessionId: string; expiresAt: string; browser?: string; address?: string };
     }
   | {
       type: 'SignIn';
@@ -49,8 +53,17 @@ export type UserCommand =
       /** QUOTA_SESSIONS: sessions still alive at `now` beyond which the sign-in is refused (409). */
       maxSessions?: number;
       now?: string;
+      /** Shown in the list of sessions (issue 30): the browser summarised from the User-Agent, the client IP. */
+      browser?: string;
+      address?: string;
     }
-  | { type: 'SignOut'; sessionId: string }
+  | { type: 'SignOut'; sessionId: string; reason?: 'logout' | 'revoked' }
+  /** "Sign out everywhere" (issue 30): every session alive at `now` but `keep` ends. */
+  | { type: 'SignOutOthers'; keep: string; now: string }
+  /** The session was used (issue 30: "last seen" in the list of sessions). */
+  | { type: 'RecordSessionSeen'; sessionId: string; address?: string }
+  /** Someone registered with the address of this account (issue 30: its owner is told by mail, at most hourly). */
+  | { type: 'NoteRegistrationAttempt'; now: string }
   | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string }
   | { type: 'VerifyEmail'; tokenDigest: string; now: string }
   | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string }
@@ -95,11 +108,23 @@ function checkToken(pending: PendingToken | null, tokenDigest: string, now: stri
 }
 
 /** Sessions still alive at `now`, each ended with the given reason. */
-function endSessions(state: UserState, now: string, reason: 'password-changed' | 'account-claimed'): UserEvent[] {
+function endSessions(state: UserState, now: string, reason: 'password-changed' | 'account-claimed' | 'revoked') {
   const t = Date.parse(now);
   return [...state.sessions]
     .filter(([, expiresAt]) => Date.parse(expiresAt) > t)
     .map(([sessionId]) => ({ type: 'UserSignedOut' as const, data: { sessionId, reason } }));
+}
+
+/** The browser and address of a sign-in, only those given (events of older sign-ins have neither). */
+function seenFrom(command: { browser?: string; address?: string }): { browser?: string; address?: string } {
+  return { ...(command.browser ? { browser: command.browser } : {}), ...(command.address ? { address: command.address } : {}) };
+}
+
+/** The owner is mailed about registration attempts at most this often (issue 30). */
+export const REGISTRATION_NOTICE_EVERY_MS = 3_600_000;
+
+function noticeMailedWithin(state: UserState, now: string, ms: number): boolean {
+  return !!state.registrationNoticeAt && Date.parse(now) - Date.parse(state.registrationNoticeAt) < ms;
 }
 
 /** How many of the user's sessions are alive at `now`. */
@@ -127,6 +152,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
           },
         },
       ];
+      if (command.session) {
+        const { sessionId, expiresAt } = command.session;
+        events.push({ type: 'UserSignedIn', data: { sessionId, expiresAt, method: 'password', ...seenFrom(command.session) } });
+      }
       if (command.provider) {
         events.push({ type: 'ProviderLinked', data: { provider: command.provider.provider, subject: command.provider.subject, email: command.email } });
         if (command.provider.emailVerified) events.push({ type: 'EmailVerified', data: { email: command.email, method: command.provider.provider } });
@@ -145,10 +174,20 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (command.maxSessions !== undefined && liveSessions(state, command.now ?? new Date().toISOString()) >= command.maxSessions) {
         throw new QuotaExceededError('sessions', command.maxSessions);
       }
-      return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method } }];
+      return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method, ...seenFrom(command) } }];
     case 'SignOut':
       if (!state.sessions.has(command.sessionId)) return [];
-      return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: 'logout' } }];
+      return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: command.reason ?? 'logout' } }];
+    case 'SignOutOthers':
+      return endSessions(state, command.now, 'revoked').filter((e) => e.data.sessionId !== command.keep);
+    case 'RecordSessionSeen':
+      if (!state.sessions.has(command.sessionId)) return [];
+      return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, ...(command.address ? { address: command.address } : {}) } }];
+    case 'NoteRegistrationAttempt':
+      if (!state.exists) throw new NotFoundError('No such user');
+      // Recorded every time (the same write as a new registration); mailed at most once an hour, so
+      // that registering the address over and over does not flood its owner's mailbox.
+      return [{ type: 'RegistrationAttempted', data: { at: command.now, mailed: !noticeMailedWithin(state, command.now, REGISTRATION_NOTICE_EVERY_MS) } }];
     case 'RequestEmailVerification':
       if (!state.exists) throw new NotFoundError('No such user');
       if (state.emailVerified) return [];
@@ -225,6 +264,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, passwordHash: event.data.passwordHash, pendingReset: null };
     case 'ProfileUpdated':
       return { ...state, displayName: event.data.displayName, photoURL: event.data.photoURL };
+    case 'RegistrationAttempted':
+      return event.data.mailed ? { ...state, registrationNoticeAt: event.data.at } : state;
     case 'ProviderLinked':
       return { ...state, providers: { ...state.providers, [event.data.provider]: event.data.subject } };
     default:

@@ -12,8 +12,14 @@ export type UserEvent =
       type: 'UserRegistered';
       data: { uid: string; email: string; displayName: string; photoURL: string | null; passwordHash: string | null; method: SignInMethod };
     }
-  | { type: 'UserSignedIn'; data: { sessionId: string; expiresAt: string; method: SignInMethod } }
-  | { type: 'UserSignedOut'; data: { sessionId: string; reason?: 'logout' | 'password-changed' | 'account-claimed' } }
+  /** `browser` ("Chrome on Linux", from the User-Agent) and `address` (the client IP): for the list of sessions (issue 30). */
+  | { type: 'UserSignedIn'; data: { sessionId: string; expiresAt: string; method: SignInMethod; browser?: string; address?: string } }
+  /** `revoked`: ended from another session ("sign out" in the list of sessions, or "sign out everywhere"). */
+  | { type: 'UserSignedOut'; data: { sessionId: string; reason?: 'logout' | 'password-changed' | 'account-claimed' | 'revoked' } }
+  /** The session was used (recorded at most every few minutes), from this address (issue 30). */
+  | { type: 'SessionSeen'; data: { sessionId: string; address?: string } }
+  /** Someone tried to register with this account's address; `mailed`: the owner was mailed a notice (at most hourly; issue 30). */
+  | { type: 'RegistrationAttempted'; data: { at: string; mailed: boolean } }
   /** A verification link was mailed; any earlier verification link is dead from now on. */
   | { type: 'EmailVerificationRequested'; data: { tokenDigest: string; expiresAt: string } }
   | { type: 'EmailVerified'; data: { email: string; method: 'link' | 'reset-link' | OAuthProvider } }

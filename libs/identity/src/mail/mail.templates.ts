@@ -41,3 +41,18 @@ export function resetPasswordMessage(to: string, link: string, ttlHours: number)
     link,
   };
 }
+
+/** Issue 30: someone registered with an address that has an account; its owner is told, with a reset link. */
+export function registrationAttemptMessage(to: string, link: string, ttlHours: number): MailMessage {
+  const intro =
+    'Somebody tried to create a GridRocket account with your email address. You already have an account, so nothing was created and nobody was signed in to yours.';
+  const ttl = ttlHours >= 1 ? `${ttlHours} hour${ttlHours === 1 ? '' : 's'}` : `${Math.round(ttlHours * 60)} minutes`;
+  const outro = `If it was you and you forgot your password, choose a new one with this link (it works once and expires in ${ttl}). If it was not you, ignore this email: your password stays as it is.`;
+  return {
+    to,
+    subject: 'Someone tried to register with your email address',
+    text: `${intro}\n\nOpen this link to choose a new password:\n\n${link}\n\n${outro}\n`,
+    html: layout('Someone tried to register with your address', intro, 'Choose a new password', link, outro),
+    link,
+  };
+}

@@ -85,7 +85,7 @@ export class OAuthController {
           return finish({ ok: false, error: `${label} sign-in failed, please try again` });
         }
         try {
-          const { token } = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) });
+          const { token } = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip });
           res.cookie(SESSION_COOKIE, token, {
             httpOnly: true,
             sameSite: 'lax',
