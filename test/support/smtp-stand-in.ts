@@ -20,6 +20,8 @@ export interface SmtpTransaction {
   at: number;
   to: string[];
   code: number;
+  /** The message's header fields, when its DATA was sent (not for a refused RCPT TO). */
+  headers?: Record<string, string>;
 }
 
 function decodeQuotedPrintable(s: string): string {
@@ -118,14 +120,15 @@ export class SmtpStandIn {
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
           const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const mail = parseMail(raw);
           if (this.tempFailures > 0) {
             this.tempFailures--;
-            this.transactions.push({ at: Date.now(), to, code: 451 });
+            this.transactions.push({ at: Date.now(), to, code: 451, headers: mail.headers });
             return cb(replyError(451, 'Requested action aborted: local error in processing'));
           }
-          const raw = Buffer.concat(chunks).toString('utf8');
-          this.transactions.push({ at: Date.now(), to, code: 250 });
-          this.inbox.push({ at: Date.now(), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to, user: session.user as string | undefined, raw, ...parseMail(raw) });
+          this.transactions.push({ at: Date.now(), to, code: 250, headers: mail.headers });
+          this.inbox.push({ at: Date.now(), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to, user: session.user as string | undefined, raw, ...mail });
           cb();
         });
       },
