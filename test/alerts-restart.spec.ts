@@ -213,14 +213,14 @@ describe('a restarted alert dispatcher on the same stores', () => {
   });
 
   /** A dispatcher built as the API builds one, on the app's stores and keys (AlertDispatcherLifecycle). */
-  function restartedDispatcher(): AlertDispatcher {
+  function restartedDispatcher(secrets: AlertSecrets = app.app.get(AlertSecrets)): AlertDispatcher {
     const config = app.app.get<AppConfig>(APP_CONFIG);
     const a = config.alerts;
     mailer = createMailer(config);
     return new AlertDispatcher({
       events: store,
       reads: app.app.get<ReadStore>(READ_STORE),
-      secrets: app.app.get(AlertSecrets),
+      secrets,
       rate: new AlertRateLimit(a.rateLimit, a.rateWindowSeconds * 1000),
       sinks: [
         new EmailSink(mailer, { maxAttempts: a.maxAttempts, retryBaseMs: a.retryBaseMs, publicUrl: config.publicUrl }),
@@ -270,5 +270,46 @@ describe('a restarted alert dispatcher on the same stores', () => {
     const records = (await store.readAll()).filter((e) => e.type === 'AlertDeliveryRecorded').map((e) => (e.data as { deliveryId: string }).deliveryId);
     expect(records.sort()).toEqual([first.id, second.id].flatMap((id) => ['email', 'telegram', 'webhook'].map((ch) => `${id}:${ch}`)).sort());
     await again.stop();
+  });
+
+  it('one channel failing does not make another, still in its back-off, go out twice when the event is handled again', async () => {
+    const client = new Client(app.url);
+    const uid = (await client.signUp('twice-alerts@example.com')).uid;
+    await client.addKey(uid);
+    const botId = (await client.post('/api/bots', { ...spotBot, userId: uid })).body.id as string;
+    expect((await client.put(`/api/alerts/${uid}`, {
+      kinds: ['cycle'],
+      email: { enabled: false },
+      webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
+      telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
+    })).status).toBe(200);
+    await app.app.get(AlertDispatcherLifecycle).dispatcher.stop(); // (stopped already by the test above when run together)
+    const [e] = toNewEvents([{ type: 'CycleCompleted', data: { botId, run: 0, cycle: 7, profit: 2, nextCycle: 8 } }], { userId: uid, correlationId: 'c-7' });
+    await store.append(`bot-${botId}`, [e], 'any');
+    const event = (await store.readStream(`bot-${botId}`)).find((r) => r.id === e.id)!;
+
+    // the webhook's secret cannot be opened once (a failing key service); Telegram floods first (429, retry after 1 s)
+    const real = app.app.get(AlertSecrets);
+    let failOnce = true;
+    const flaky = Object.assign(Object.create(real) as AlertSecrets, {
+      open: (userId: string, field: Parameters<AlertSecrets['open']>[1], sealed: string) => {
+        if (field === 'webhookSecret' && failOnce) {
+          failOnce = false;
+          throw new Error('the key service did not answer');
+        }
+        return real.open(userId, field, sealed);
+      },
+    });
+    telegram.floods = { count: 1, retryAfter: 1 };
+    const before = telegram.calls.length;
+    const dispatcher = restartedDispatcher(flaky);
+    await expect(dispatcher.handle(event)).rejects.toThrow('the key service did not answer');
+    await dispatcher.handle(event); // the reactor's retry
+    await until('both channels recorded', async () => ((await store.readAll()).filter((r) => r.type === 'AlertDeliveryRecorded' && (r.data as { deliveryId: string }).deliveryId.startsWith(`${e.id}:`)).length === 2 ? true : undefined), 10_000);
+    const tg = telegram.calls.slice(before).filter((c) => c.body.text.includes('cycle 7:'));
+    expect(tg.length).toBe(2); // the 429, then the one that went through
+    expect(telegram.delivered.filter((c) => c.body.text.includes('cycle 7:'))).toHaveLength(1);
+    expect(webhook.accepted.filter((c) => JSON.parse(c.raw).id === `${e.id}:webhook`)).toHaveLength(1);
+    await dispatcher.stop();
   });
 });
