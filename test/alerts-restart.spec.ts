@@ -181,6 +181,24 @@ describe('alerts across a restart of the API process (kill -9)', () => {
     await deliveredEverywhere(last);
     for (const id of [pending, marker]) expect(received(id)).toEqual({ webhook: 1, telegram: 1, email: 1 });
   });
+
+  it('a second API replica on the same data with ALERTS_DISPATCHER=false sends nothing: each alert goes out once', async () => {
+    const replica = await spawnServer(dataDir, { ...env, ALERTS_DISPATCHER: 'false', FORWARDER: 'false' });
+    try {
+      // the replica serves the trader (its projections run) ...
+      const client = new Client(replica.url);
+      expect((await client.post('/api/auth/login', { email: EMAIL, password: PASSWORD })).status).toBe(200);
+      expect((await client.get(`/api/alerts/${uid}`)).body.webhook.enabled).toBe(true);
+      // ... while the alerts go out from one process only
+      const id = await cycleAlert(6);
+      await deliveredEverywhere(id);
+      const marker = await cycleAlert(7);
+      await deliveredEverywhere(marker);
+      expect(tries(id)).toEqual({ webhook: 1, telegram: 1, email: 1 });
+    } finally {
+      await kill9(replica.proc);
+    }
+  });
 });
 
 /**
