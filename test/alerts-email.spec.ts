@@ -1,9 +1,10 @@
 /**
  * Issue 29: e-mail alerts over SMTP. The API's real mailer (nodemailer, SMTP_URL) delivers to a local
  * SMTP server with a real server's rules (test/support/smtp-stand-in.ts, RFC 5321): the alert reaches the
- * account's mailbox once, with the words a trader reads and nothing secret; a 451 is tried again with
- * back-off; a 550 is final at once; both show in the delivery log.
+ * account's mailbox once, with the words a trader reads and nothing secret; a 451 or a refused connection
+ * (421) is tried again with back-off; a 550 is final at once; all show in the delivery log.
  */
+import { ALERT_DELIVERY_STREAM_PREFIX, alertDeliveryStream } from '@gridrocket/alerts';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
@@ -110,13 +111,30 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
     smtp.tempFailures = 2;
     const before = smtp.transactions.length;
     const id = await append(uid, botId, 'CycleCompleted', { run: 0, cycle: 2, profit: 6.1, nextCycle: 3 });
-    const entry = await logOf(client, uid, (e) => e.channel === 'email' && e.status === 'delivered' && e.attempts === 3);
-    expect(entry).toMatchObject({ code: 250, kind: 'cycle' });
+    const logId = alertDeliveryStream(`${id}:email`).slice(ALERT_DELIVERY_STREAM_PREFIX.length);
+    const entry = await logOf(client, uid, (e) => e.id === logId);
+    expect(entry).toMatchObject({ channel: 'email', status: 'delivered', attempts: 3, code: 250, kind: 'cycle' });
     const tries = smtp.transactions.slice(before).filter((t) => t.to.includes(ALICE));
     expect(tries.map((t) => t.code)).toEqual([451, 451, 250]);
     // back-off: base 200 ms, then 400 ms (lower bounds only)
     expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(190);
     expect(tries[2].at - tries[1].at).toBeGreaterThanOrEqual(390);
+    expect(alertsTo(ALICE).filter((m) => m.headers['x-gridrocket-delivery'] === `${id}:email`)).toHaveLength(1);
+  });
+
+  it('a mail server refusing connections (421 greeting) is tried again until it takes the alert', async () => {
+    const { uid, botId, client } = alice;
+    smtp.refuseConnections = true;
+    const before = smtp.transactions.length;
+    const id = await append(uid, botId, 'CycleCompleted', { run: 0, cycle: 3, profit: 6.2, nextCycle: 4 });
+    await until('a refused connection', () => smtp.transactions.slice(before).find((t) => t.code === 421), 10_000);
+    smtp.refuseConnections = false;
+    const mail = await until('the alert mail', () => alertsTo(ALICE).find((m) => m.headers['x-gridrocket-delivery'] === `${id}:email`), 20_000);
+    expect(mail.text).toContain('completed cycle 3');
+    const logId = alertDeliveryStream(`${id}:email`).slice(ALERT_DELIVERY_STREAM_PREFIX.length); // a log entry's id
+    const entry = await logOf(client, uid, (e) => e.id === logId);
+    expect(entry).toMatchObject({ channel: 'email', status: 'delivered', code: 250 });
+    expect(entry.attempts).toBeGreaterThanOrEqual(2);
     expect(alertsTo(ALICE).filter((m) => m.headers['x-gridrocket-delivery'] === `${id}:email`)).toHaveLength(1);
   });
 

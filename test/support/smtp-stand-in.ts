@@ -15,7 +15,7 @@ export interface ReceivedMail {
   text: string;
 }
 
-/** One transaction the stand-in ended, and its reply: 250 taken, 451 after DATA, 550 to RCPT TO. */
+/** One transaction the stand-in ended, and its reply: 250 taken, 451 after DATA, 550 to RCPT TO, 421 to the connection. */
 export interface SmtpTransaction {
   at: number;
   to: string[];
@@ -105,7 +105,11 @@ export class SmtpStandIn {
       allowInsecureAuth: true, // loopback only; no TLS in tests
       disabledCommands: ['STARTTLS'],
       logger: false,
-      onConnect: (_session, cb) => (this.refuseConnections ? cb(replyError(421, 'Service not available, closing transmission channel')) : cb()),
+      onConnect: (_session, cb) => {
+        if (!this.refuseConnections) return cb();
+        this.transactions.push({ at: Date.now(), to: [], code: 421 });
+        cb(replyError(421, 'Service not available, closing transmission channel'));
+      },
       onAuth: (auth, _session, cb) => {
         if (auth.username === this.credentials.user && auth.password === this.credentials.pass) return cb(null, { user: auth.username });
         cb(replyError(535, 'Authentication credentials invalid'));
