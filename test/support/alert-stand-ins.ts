@@ -85,6 +85,12 @@ export class TelegramStandIn {
     return this;
   }
 
+  /** Flood control over: the next request is answered normally. */
+  calm() {
+    this.floods = { count: 0, retryAfter: 1 };
+    this.blockedUntil = 0;
+  }
+
   close() {
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

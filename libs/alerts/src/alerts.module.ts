@@ -40,7 +40,8 @@ export class AlertDispatcherLifecycle implements OnApplicationBootstrap, BeforeA
   }
 
   async onApplicationBootstrap() {
-    if (this.config.projections) await this.dispatcher.start();
+    // One dispatcher per deployment (ALERTS_DISPATCHER=false on extra API replicas: two would each send every alert).
+    if (this.config.projections && this.config.alerts.dispatcher) await this.dispatcher.start();
   }
 
   async beforeApplicationShutdown() {

@@ -61,3 +61,43 @@ describe('reactor checkpoint past events its filter skips', () => {
     await reads.close();
   }, 90_000);
 });
+
+/**
+ * Issue 29 (alerts: nothing lost across a crash): a reactor that starts at the end of the log on its first
+ * start (the alert dispatcher) must keep that start, so that an event it was handling when its process
+ * died is handled after the restart instead of being skipped by a second "start at the end".
+ */
+describe('reactor first started at the end, then killed while it handles its first event', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-reactor-end-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('handles that event after the restart', async () => {
+    const events = new SqliteEventStore(join(dir, 'e.sqlite'), 20, 'OFF');
+    const reads = new SqliteReadStore(join(dir, 'r.sqlite'));
+    await events.append('bot-old', [ev('Alerting', 0)], 'any'); // before the reactor existed: never handled
+    const filter = { streamPrefixes: ['bot-'], eventTypes: ['Alerting'] };
+    let release!: (err: Error) => void;
+    const hung = new Promise<void>((_, reject) => (release = reject));
+    const seenByFirst: number[] = [];
+    const first = await startReactor({ name: 'from-end', events, reads, filter, startAt: 'end', retryDelay: () => 10, handle: async (e) => {
+      seenByFirst.push((e.data as { n: number }).n);
+      await hung; // the process dies while this handler runs (a webhook waiting out its back-off)
+    } });
+    await events.append('bot-1', [ev('Alerting', 1)], 'any');
+    await until('the first process is handling event 1', async () => seenByFirst.includes(1), 10_000);
+
+    // The restarted process, on the same stores, while the dead one never got further.
+    const handled: number[] = [];
+    const second = await startReactor({ name: 'from-end', events, reads, filter, startAt: 'end', handle: async (e) => void handled.push((e.data as { n: number }).n) });
+    try {
+      await until('event 1 handled after the restart', async () => handled.includes(1), 5_000);
+      expect(handled).toEqual([1]);
+    } finally {
+      await second.stop();
+      release(new Error('killed'));
+      await first.stop();
+      await events.close();
+      await reads.close();
+    }
+  }, 30_000);
+});

@@ -49,7 +49,12 @@ export function runningReactors(reads: ReadStore): RunningReactor[] {
 export async function startReactor(options: ReactorOptions): Promise<RunningReactor> {
   const { events, reads, name } = options;
   const collection = `reactor_${name.replace(/[^a-z0-9_]/g, '_')}`;
-  let position = (await reads.getCheckpoint(name)) ?? (options.startAt === 'end' ? await events.headPosition() : 0n);
+  const stored = await reads.getCheckpoint(name);
+  let position = stored ?? (options.startAt === 'end' ? await events.headPosition() : 0n);
+  // A first start at the end writes that end as the checkpoint before handling anything: otherwise a
+  // process killed while it handles its first events would start again at the new end after the
+  // restart, and those events would never be handled (the alert dispatcher would lose its alerts).
+  if (stored === null && options.startAt === 'end') await reads.commit(collection, [], { name, position });
   let saved = position;
   const health = new ConsumerHealth(name, 'reactor');
   health.running = true;

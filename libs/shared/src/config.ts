@@ -69,9 +69,12 @@ export interface AppConfig {
  * `telegramApi` (ALERTS_TELEGRAM_API) is the Bot API's origin (tests: a stand-in); webhook retries:
  * ALERTS_MAX_ATTEMPTS (default 5) tries, the n-th retry after ALERTS_RETRY_BASE_MS × 2^(n-1) (default
  * 1000 ms); rate limit: ALERTS_RATE_LIMIT messages (default 20) per user and channel per
- * ALERTS_RATE_WINDOW_SECONDS (default 60).
+ * ALERTS_RATE_WINDOW_SECONDS (default 60); `dispatcher` (ALERTS_DISPATCHER=false turns it off): whether this
+ * process sends the alerts when it runs the projections. One per deployment: two would each send every
+ * alert (nothing claims a delivery before it goes out), so extra API replicas set ALERTS_DISPATCHER=false.
  */
 export interface AlertsConfig {
+  dispatcher: boolean;
   allowPrivateUrls: boolean;
   telegramApi: string;
   maxAttempts: number;
@@ -258,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       nice: env.BACKTEST_NICE === '0' ? 0 : Math.min(19, Math.floor(positiveNumber(env.BACKTEST_NICE, 10))),
     },
     alerts: {
+      dispatcher: env.ALERTS_DISPATCHER !== 'false',
       allowPrivateUrls: env.ALERTS_ALLOW_PRIVATE_URLS === 'true',
       telegramApi: (env.ALERTS_TELEGRAM_API || 'https://api.telegram.org').replace(/\/$/, ''),
       maxAttempts: Math.floor(positiveNumber(env.ALERTS_MAX_ATTEMPTS, 5)),

@@ -77,7 +77,12 @@ export class AlertDispatcher {
     const settings = await loadState(this.deps.events, alertSettingsStream(b.userId), alertSettingsDecider);
     if (!settings || !settings.state.kinds.includes(alert.kind)) return;
     const channels = this.enabledChannels(settings.state);
-    await Promise.all(channels.map((channel) => this.deliver(alert, channel, settings.state)));
+    // Every channel finishes (sent and recorded, or given up) before a failure of one is reported: the
+    // reactor handles a failed event again at once, and a channel still in its back-off then, not yet
+    // recorded, would be sent a second time beside the first.
+    const results = await Promise.allSettled(channels.map((channel) => this.deliver(alert, channel, settings.state)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private enabledChannels(s: AlertSettingsState): AlertChannel[] {

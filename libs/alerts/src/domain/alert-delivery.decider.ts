@@ -19,7 +19,7 @@ export interface AlertDeliveryRecordedData {
   symbol: string;
   title: string;
   status: DeliveryStatus;
-  /** The HTTP status of the last attempt (webhook, Telegram); null for e-mail or no answer. */
+  /** The last attempt's answer: the HTTP status (webhook, Telegram) or the SMTP reply code (e-mail); null for no answer or a mail file. */
   code: number | null;
   attempts: number;
   /** Why it failed, in words that carry no secret. */

@@ -23,7 +23,7 @@ export class EmlFileMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage, correlationId?: string): Promise<void> {
-    const info = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    const info = await this.composer.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html, messageId: message.messageId, headers: message.headers });
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
     const tmp = join(this.folder, `.${name}.tmp`);

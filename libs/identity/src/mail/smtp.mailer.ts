@@ -17,7 +17,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage, correlationId?: string): Promise<void> {
-    const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text, html: message.html, messageId: message.messageId, headers: message.headers });
     // The link is a credential: it goes to the recipient, not to the log.
     this.logger.log(correlated(`Mail to ${message.to} "${message.subject}" sent over SMTP (${info.messageId})`, correlationId));
   }
