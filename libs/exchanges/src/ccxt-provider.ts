@@ -7,8 +7,10 @@ import {
   ccxtExchangeId,
   type ExchangeMode,
   type ExchangeName,
+  type ExchangeCredential,
   type ExchangeProvider,
   type ExchangeRef,
+  type KeyPermissions,
   type MarketType,
   type PriceSubscriptions,
   type ResolveCredential,
@@ -103,6 +105,21 @@ export class CcxtExchangeProvider implements ExchangeProvider {
     });
     this.ports.set(k, port);
     return port;
+  }
+
+  /** A one-off instance with the key to be checked (not cached: the key may not be stored yet). */
+  async keyPermissions(exchange: ExchangeName, credential: ExchangeCredential): Promise<KeyPermissions> {
+    const port = new CcxtExchange({
+      exchange,
+      market: 'spot',
+      mode: this.options.mode,
+      credential,
+      apiOrigin: this.origin(exchange, 'spot'),
+      retry: this.options.retry,
+      timeoutMs: this.options.timeoutMs,
+      enableRateLimit: this.options.enableRateLimit,
+    });
+    return port.keyPermissions();
   }
 
   forget(userId: string, exchange?: ExchangeName): void {

@@ -9,6 +9,7 @@
  * from paper-matching.ts. What it simulates and what not: docs/exchanges.md.
  * Money is integer 1e-8 units; time is the feed's (or an injected clock), so a replay is exact.
  */
+import type { KeyPermissions } from './venues/key-permissions';
 import { join } from 'node:path';
 import type { BalanceRecord, ExchangeName, MarginMode, MarketType, OrderUpdate, Position, PositionRisk, Unsubscribe } from './exchange.port';
 import { OrderNotFoundError, UnknownSymbolError } from './exchange.errors';
@@ -52,6 +53,9 @@ export interface PaperVenueOptions {
   clock?: () => number;
 }
 
+/** A paper key: trading-only, IP restriction not applicable (PaperVenue.keyPermissions). */
+export const PAPER_KEY_PERMISSIONS: KeyPermissions = Object.freeze({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: null });
+
 export class PaperVenue {
   readonly store: PaperStore;
   readonly feed: PaperPriceFeed;
@@ -61,6 +65,7 @@ export class PaperVenue {
   private readonly accounts = new Map<string, Account>();
   private readonly book = new PaperOrderBook<OrderRow>();
   private readonly priceListeners = new Map<string, Set<(tick: FeedTick) => void>>();
+  private readonly keyOverrides = new Map<string, Partial<KeyPermissions>>();
   private nextOrderId = 1;
   private nextFillId = 1;
   private readonly clock: (() => number) | undefined;
@@ -109,6 +114,22 @@ export class PaperVenue {
     let a = this.accounts.get(key);
     if (!a) this.accounts.set(key, (a = newAccount(userId, exchange, market)));
     return a;
+  }
+
+  /**
+   * What a key may do on the paper venue (issue 30). Any key opens the paper exchange, so a paper key is
+   * what GridRocket asks for: it trades spot and futures, reads, cannot withdraw (the paper venue has no
+   * withdrawals at all); an IP restriction does not apply (ipRestricted null: no warning). Tests set other
+   * answers per key (setKeyPermissions) to play a withdraw-capable, unrestricted or spot-only key; they
+   * live in memory only, as the paper venue has no key management of its own.
+   */
+  keyPermissions(exchange: ExchangeName, apiKey: string): KeyPermissions {
+    return { ...PAPER_KEY_PERMISSIONS, ...this.keyOverrides.get(`${exchange}\u0001${apiKey}`) };
+  }
+
+  /** Tests: the paper venue answers `permissions` for this key from now on. */
+  setKeyPermissions(exchange: ExchangeName, apiKey: string, permissions: Partial<KeyPermissions>): void {
+    this.keyOverrides.set(`${exchange}\u0001${apiKey}`, { ...this.keyOverrides.get(`${exchange}\u0001${apiKey}`), ...permissions });
   }
 
   /** The user's account, created with the starting USDT on first use. */
