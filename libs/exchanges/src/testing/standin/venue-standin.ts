@@ -35,6 +35,8 @@ export interface VenueStandIn {
    * matches (issue 29): every signed call with it gets the venue's bad-key answer from now on.
    */
   revokeKey(apiKey: string): void;
+  /** A key created on the venue from now on (its owner made it in API Management). */
+  addKey(key: StandInKey): void;
   /** The venue reports these permissions for the key from now on (as when its owner edits it on the venue). */
   setKeyPermissions(apiKey: string, permissions: Partial<KeyPermissions>): void;
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function startVenueStandIn(
   }
   const stub = await ExchangeStub.start(guarded);
   return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => void byKey.delete(apiKey),
+    addKey: (key) => void byKey.set(key.apiKey, { ...key }),
     setKeyPermissions: (apiKey, permissions) => {
       const k = byKey.get(apiKey);
       if (k) k.permissions = { ...k.permissions, ...permissions };
