@@ -9,7 +9,7 @@
  * Against the paper exchange and each venue stand-in (Binance spot and USDⓈ-M futures, KuCoin spot and
  * futures; libs/exchanges/src/testing/standin), which answer those endpoints as the venues document them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
@@ -108,6 +108,20 @@ describe('the paper exchange', () => {
     const { uid } = await c.signUp('paper-plain@example.com');
     await c.addKey(uid, 'Kucoin');
     expect((await c.get(`/api/api-credentials/${uid}`)).body).toEqual([{ id: expect.any(String), exchange: 'Kucoin', apikeyid: 'test-kucoin-key' }]);
+  });
+
+  it('the paper venue also reads what a key may do from <data>/paper-key-permissions.json (its "API Management page")', async () => {
+    const c = new Client(app.url);
+    const { uid } = await c.signUp('paper-file@example.com');
+    writeFileSync(join(app.dataDir, 'paper-key-permissions.json'), JSON.stringify({ 'file-withdraw-key': { withdraw: true }, 'file-open-key': { ipRestricted: false } }));
+    const post = (apiKey: string) => c.post('/api/api-credentials', { access: { exchange: 'Kucoin', apiKey, keySecret: 'file-secret-0123456789', passPhrase: 'pass', userId: uid } });
+    const refused = await post('file-withdraw-key');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].message).toMatch(/^This KuCoin API key can withdraw funds/);
+    const open = await post('file-open-key');
+    expect(open.status).toBe(201);
+    expect(open.body.warnings.map((w: { code: string }) => w.code)).toEqual(['no-ip-restriction']);
+    rmSync(join(app.dataDir, 'paper-key-permissions.json'));
   });
 
   it('a key without futures trading starts spot bots but no futures bot (409 naming the permission)', async () => {
