@@ -9,8 +9,9 @@
  *
  * The flow: guards while signed out (no 401 in the console; the wire: precompressed, cached) →
  * register → verify through the link in DATA_DIR/mail/*.eml → add a Kucoin key (the passphrase field
- * appears) → the create form's refusals → create a spot and a futures bot → a start without a Binance
- * key is refused (link to Security, add the key) → start, running without a reload, summary strip →
+ * appears) → a withdraw-capable key refused, an unrestricted one warned (keys.e2e.js) → the create
+ * form's refusals → create a spot and a futures bot → a start without a Binance key is refused
+ * (link to Security, add the key) → start, running without a reload, summary strip →
  * the bot page (chart, orders turning filled on the paper exchange, P&L moving live) → stop with
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
  * every section from the navbar at 375 → logout. Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
@@ -345,6 +346,7 @@ async function main() {
       if (html.includes('e2e-kucoin-secret-0123456789')) throw new Error('the secret is on the page');
       await shot('security');
     });
+    if (process.env.E2E_SERVER !== 'stub' && (!process.env.E2E_BASE_URL || process.env.E2E_DATA_DIR)) await require('./keys.e2e').keySteps({ page, step, shot, T, dataDir });
 
     log('bots');
     const fit = (n) => {
