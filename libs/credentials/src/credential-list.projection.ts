@@ -33,7 +33,7 @@ export const CREDENTIAL_LIST_COLLECTION = 'credentials';
 export const credentialListProjection: Projection<CredentialDoc> = {
   name: 'credential-list',
   collection: CREDENTIAL_LIST_COLLECTION,
-  indexes: ['userid'],
+  indexes: ['userid', 'checkedat'],
   filter: { streamPrefixes: [CREDENTIAL_STREAM_PREFIX] },
   docId: (event: RecordedEvent) => event.streamId.slice(CREDENTIAL_STREAM_PREFIX.length),
   reduce(doc, event) {

@@ -3,7 +3,7 @@ import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, ConflictError, ValidationError, fold, systemContext } from '@gridrocket/shared';
 import { APP_CONFIG, AppConfig, executeCommand } from '@gridrocket/shared/runtime';
-import { BadApiKeyError, ExchangeDownError, ExchangeNotSupportedError, RateLimitedError } from '@gridrocket/exchanges';
+import { BadApiKeyError } from '@gridrocket/exchanges';
 import type { ExchangeCredential, ExchangeProvider, ExchangeName as PortExchangeName } from '@gridrocket/exchanges';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, factsOf } from '../credential-list.projection';
 import { credentialDecider } from '../domain/credential.decider';
@@ -65,9 +65,9 @@ export class KeyPermissionChecks implements OnApplicationBootstrap, BeforeApplic
     try {
       return { permissions: await this.exchanges.keyPermissions(exchange, credential), failure: null };
     } catch (err) {
-      if (err instanceof BadApiKeyError) return { permissions: null, failure: 'refused' };
-      if (err instanceof ExchangeDownError || err instanceof RateLimitedError || err instanceof ExchangeNotSupportedError) return { permissions: null, failure: 'unreachable' };
-      return { permissions: null, failure: 'unreachable' };
+      // refused: the venue does not take the key any more; anything else (down, rate limit, an answer we
+      // cannot read) says nothing about the key: 'unreachable', the last facts stand
+      return { permissions: null, failure: err instanceof BadApiKeyError ? 'refused' : 'unreachable' };
     }
   }
 
@@ -103,11 +103,9 @@ export class KeyPermissionChecks implements OnApplicationBootstrap, BeforeApplic
 
   private async run(now: Date): Promise<number> {
     const due = now.getTime() - this.config.keyChecks.recheckHours * 3_600_000;
-    const docs = await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, {});
-    const stale = docs
-      .filter((d) => !d.checkedat || Date.parse(d.checkedat) <= due)
-      .sort((a, b) => (a.checkedat ?? '').localeCompare(b.checkedat ?? ''))
-      .slice(0, RECHECK_BATCH);
+    // oldest check first (never checked first of all), one bounded page: the read is bounded too
+    const docs = await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, {}, { orderBy: { field: 'checkedat', direction: 'asc' }, limit: RECHECK_BATCH });
+    const stale = docs.filter((d) => !d.checkedat || Date.parse(d.checkedat) <= due);
     let asked = 0;
     for (let i = 0; i < stale.length; i += RECHECK_CONCURRENCY) {
       await Promise.all(
