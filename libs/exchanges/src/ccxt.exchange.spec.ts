@@ -359,6 +359,12 @@ describe('ccxt provider', () => {
     await provider.close();
   });
 
+  it('testnet keys cannot be asked (no /sapi on Binance\'s testnet, no Kucoin testnet): trading-only, IP n/a, no call made', async () => {
+    const provider = new CcxtExchangeProvider({ mode: 'testnet', apiOrigin: 'http://127.0.0.1:9', resolveCredential: async () => null });
+    expect(await provider.keyPermissions('Binance', STUB_KEY)).toEqual({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: null });
+    await provider.close();
+  });
+
   it('testnet is ccxt sandbox mode; Kucoin has none', () => {
     expect(() => new CcxtExchange({ exchange: 'Kucoin', market: 'spot', mode: 'testnet' })).toThrow(ExchangeNotSupportedError);
     expect(() => new CcxtExchange({ exchange: 'Binance', market: 'futures', mode: 'testnet' })).not.toThrow();
