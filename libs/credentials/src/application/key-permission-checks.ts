@@ -3,13 +3,13 @@ import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, ConflictError, ValidationError, fold, systemContext } from '@gridrocket/shared';
 import { APP_CONFIG, AppConfig, executeCommand } from '@gridrocket/shared/runtime';
-import { BadApiKeyError } from '@gridrocket/exchanges';
+import { BadApiKeyError, ExchangeNotSupportedError } from '@gridrocket/exchanges';
 import type { ExchangeCredential, ExchangeProvider, ExchangeName as PortExchangeName } from '@gridrocket/exchanges';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, factsOf } from '../credential-list.projection';
 import { credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
 import { BotMarket, KeyCheckFailure, KeyPermissionFacts, botStartRefusal } from '../domain/key-permissions.rules';
-import { ExchangeUnavailableError, toHttpAppError } from '../exchange-access/exchange-http-errors';
+import { BadGatewayError, ExchangeUnavailableError, toHttpAppError } from '../exchange-access/exchange-http-errors';
 import { EXCHANGE_PROVIDER } from '../exchange-access/exchange-provider.token';
 import { CredentialResolver } from './credential-resolver';
 
@@ -55,6 +55,7 @@ export class KeyPermissionChecks implements OnApplicationBootstrap, BeforeApplic
         const message = `${VENUE[exchange]} refused this key: check the API key, the secret${exchange === 'Kucoin' ? ' and the passphrase' : ''}, and, if the key is restricted to IP addresses, that it allows ${where}.`;
         throw new ValidationError([{ field: 'apiKey', message }], message);
       }
+      if (err instanceof ExchangeNotSupportedError) throw new BadGatewayError(`GridRocket could not read ${VENUE[exchange]}'s answer about what this key may do, so the key was not added. Try again later.`);
       throw toHttpAppError(err);
     }
   }
