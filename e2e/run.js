@@ -13,8 +13,9 @@
  * key is refused (link to Security, add the key) → start, running without a reload, summary strip →
  * the bot page (chart, orders turning filled on the paper exchange, P&L moving live) → stop with
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
- * every section from the navbar at 375 → logout → sign in again; a second browser's session ended with
- * "Sign out everywhere else" (sessions.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * a withdraw-capable key refused, an unrestricted one warned (keys.e2e.js) → every section from the
+ * navbar at 375 → logout → sign in again; a second browser's session ended with "Sign out everywhere
+ * else" (sessions.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
 'use strict';
@@ -690,6 +691,8 @@ async function main() {
     });
     await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
     await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
+    // issue 30 (keys.e2e.js): here, after the bots' timed steps, whose crossing orders are priced minutes earlier
+    if (process.env.E2E_SERVER !== 'stub' && (!process.env.E2E_BASE_URL || process.env.E2E_DATA_DIR)) await require('./keys.e2e').keySteps({ page, step, shot, T, dataDir });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)
