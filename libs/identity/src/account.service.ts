@@ -10,6 +10,7 @@ import { LINK_TOKEN_PATTERN, LinkTokens } from './link-tokens';
 import { MAILER, Mailer } from './mail/mail.port';
 import { resetPasswordMessage, verifyEmailMessage } from './mail/mail.templates';
 import { SessionService } from './session.service';
+import type { SecondFactorProof } from './two-factor/two-factor.decider';
 
 type Ctx = Omit<CommandContext, 'userId'>;
 
@@ -149,7 +150,7 @@ export class AccountService implements BeforeApplicationShutdown {
    * vouches for (linking it), or into a new user with the provider's name and
    * photo. Returns a new session.
    */
-  async signInWithProvider(profile: ProviderProfile, ctx: Ctx): Promise<{ token: string; user: UserDoc }> {
+  async signInWithProvider(profile: ProviderProfile, ctx: Ctx, secondFactor?: (uid: string) => SecondFactorProof | null): Promise<{ token: string; user: UserDoc }> {
     const label = PROVIDER_LABEL[profile.provider];
     const email = profile.email?.trim().toLowerCase() ?? '';
     if (!email || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
@@ -181,7 +182,8 @@ export class AccountService implements BeforeApplicationShutdown {
     } else {
       await this.run(uid, { type: 'LinkProvider', ...identity, now: new Date().toISOString() }, ctx);
     }
-    return this.sessions.openSession(uid, profile.provider, ctx);
+    // with 2FA on and no remembered browser: SecondFactorNeededError, the caller asks for the code (issue 30)
+    return this.sessions.openSession(uid, profile.provider, ctx, undefined, secondFactor?.(uid));
   }
 
   // ---- background work -----------------------------------------------------

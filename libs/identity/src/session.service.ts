@@ -8,6 +8,7 @@ import { SessionUser } from '@gridrocket/shared/http';
 import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
 import { SignInMethod, UserEvent, userStream } from './domain/user.events';
 import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
+import type { SecondFactorProof } from './two-factor/two-factor.decider';
 import { PasswordHasher } from './password.hasher';
 import { userIdForEmail } from './user-id';
 
@@ -79,17 +80,18 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     return this.openSession(uid, 'password', ctx, passwordHash);
   }
 
-  async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>): Promise<{ token: string; user: UserDoc }> {
+  /** `secondFactor`: a remembered browser's proof, when it has one (with 2FA on and none, SecondFactorNeededError). */
+  async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, secondFactor?: SecondFactorProof | null): Promise<{ token: string; user: UserDoc }> {
     const uid = this.uidFor(email);
     const state = await this.loadUser(uid);
     const checked = state?.passwordHash ?? null;
     const ok = await this.hasher.verify(checked, password, uid);
     if (!ok) throw new UnauthorizedError(INVALID_CREDENTIALS);
     // The decider refuses the sign-in if the password changed while it was being checked.
-    return this.openSession(uid, 'password', ctx, checked);
+    return this.openSession(uid, 'password', ctx, checked, secondFactor);
   }
 
-  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null) {
+  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null, secondFactor?: SecondFactorProof | null) {
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
@@ -98,7 +100,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
       userStream(uid),
       userDecider,
       // QUOTA_SESSIONS is decided on the user's stream (issue 28), not counted on the read model
-      { type: 'SignIn', sessionId, expiresAt, method, checkedPasswordHash, maxSessions: this.config.quotas.sessions, now: new Date().toISOString() },
+      { type: 'SignIn', sessionId, expiresAt, method, checkedPasswordHash, maxSessions: this.config.quotas.sessions, now: new Date().toISOString(), secondFactor },
       { ...ctx, userId: uid },
     );
     await this.projector.waitFor(r.position);
@@ -168,5 +170,5 @@ export interface ResolvedSession {
 }
 
 export function publicUser(user: UserDoc) {
-  return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, photoURL: user.photoURL };
+  return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, photoURL: user.photoURL, twoFactorEnabled: user.twoFactorEnabled === true };
 }
