@@ -9,8 +9,6 @@ export interface UserDoc {
   displayName: string;
   emailVerified: boolean;
   photoURL: string | null;
-  /** Two-factor sign-in is on (issue 30); absent in documents written before it. */
-  twoFactorEnabled?: boolean;
 }
 
 export interface SessionDoc {
@@ -38,7 +36,7 @@ export const usersProjection: Projection<UserDoc> = {
   name: 'users',
   collection: USERS,
   indexes: ['email'],
-  filter: { streamPrefixes: ['user-'], eventTypes: ['UserRegistered', 'EmailVerified', 'ProfileUpdated', 'TwoFactorEnabled', 'TwoFactorDisabled'] },
+  filter: { streamPrefixes: ['user-'], eventTypes: ['UserRegistered', 'EmailVerified', 'ProfileUpdated'] },
   docId: (e) => e.streamId.slice('user-'.length),
   reduce(doc, event) {
     const e = { type: event.type, data: event.data } as UserEvent;
@@ -49,9 +47,6 @@ export const usersProjection: Projection<UserDoc> = {
         return doc ? { ...doc, emailVerified: true } : undefined;
       case 'ProfileUpdated':
         return doc ? { ...doc, displayName: e.data.displayName, photoURL: e.data.photoURL } : undefined;
-      case 'TwoFactorEnabled':
-      case 'TwoFactorDisabled':
-        return doc ? { ...doc, twoFactorEnabled: e.type === 'TwoFactorEnabled' } : undefined;
       default:
         return undefined;
     }

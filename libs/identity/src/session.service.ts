@@ -170,5 +170,5 @@ export interface ResolvedSession {
 }
 
 export function publicUser(user: UserDoc) {
-  return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, photoURL: user.photoURL, twoFactorEnabled: user.twoFactorEnabled === true };
+  return { uid: user.uid, displayName: user.displayName, email: user.email, emailVerified: user.emailVerified, photoURL: user.photoURL };
 }
