@@ -689,6 +689,9 @@ async function main() {
     });
     await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
     await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
+    // two-factor sign-in (issue 30): a new account in browsers of its own, so this walk's user is not asked for codes
+    const twoFactor = require('./two-factor.e2e');
+    await twoFactor.twoFactorSteps({ base, step, T, launch: twoFactor.launchBrowser });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { setTotpAsker } from '../api/totpPrompt';
 import { Field } from './Field';
 import { Modal } from './Modal';
+import './twoFactor.css';
 
 /**
  * The "fresh code" dialog (issue 30): with two-factor sign-in on, adding or deleting a key and changing
@@ -21,6 +22,12 @@ export function TotpPrompt() {
     );
     return () => setTotpAsker(null);
   }, []);
+
+  useEffect(() => {
+    if (!ask) return;
+    document.body.classList.add('totp-asking');
+    return () => document.body.classList.remove('totp-asking');
+  }, [ask]);
 
   if (!ask) return null;
   const finish = (value: string | null) => {
