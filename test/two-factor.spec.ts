@@ -115,6 +115,18 @@ describe('two-factor sign-in (issue 30)', () => {
     expect((await other.get('/api/auth/me')).status).toBe(401);
   });
 
+  it('one code sent by two browsers at once opens one session: the other is refused as used', async () => {
+    const { auth } = await enrolled('tfa-kit@example.com');
+    const a = (await passwordStep('tfa-kit@example.com')).c;
+    const b = (await passwordStep('tfa-kit@example.com')).c;
+    const code = await auth.code();
+    const [ra, rb] = await Promise.all([a.post('/api/auth/2fa/verify', { code }), b.post('/api/auth/2fa/verify', { code })]);
+    expect([ra.status, rb.status].sort()).toEqual([200, 401]);
+    expect([ra, rb].find((r) => r.status === 401)!.body.message).toBe('That code was already used. Wait for the next code in your authenticator app');
+    const signedIn = await Promise.all([a.get('/api/auth/me'), b.get('/api/auth/me')]);
+    expect(signedIn.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
   it('a recovery code signs in once, then no longer works', async () => {
     const { recovery, c: first } = await enrolled('tfa-bo@example.com');
     const { c } = await passwordStep('tfa-bo@example.com');
