@@ -91,5 +91,12 @@ describe('two-factor sign-in in the dashboard', () => {
     const puts = fetch.mock.calls.filter(([, init]) => init?.method === 'PUT');
     expect(puts).toHaveLength(2);
     expect((puts[1][1]!.headers as Record<string, string>)['X-TOTP']).toBe('246810');
+
+    // Escape cancels the prompt: the call is not sent again, the page stays
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('dialog', { name: 'Confirm with your code' });
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm with your code' })).toBeNull());
+    expect(fetch.mock.calls.filter(([, init]) => init?.method === 'PUT')).toHaveLength(3);
   });
 });

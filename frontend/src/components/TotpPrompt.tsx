@@ -26,7 +26,18 @@ export function TotpPrompt() {
   useEffect(() => {
     if (!ask) return;
     document.body.classList.add('totp-asking');
-    return () => document.body.classList.remove('totp-asking');
+    // Escape cancels this prompt only, not the dialog it was opened over (e.g. "Add api keys")
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      ask.resolve(null);
+      setAsk(null);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      document.body.classList.remove('totp-asking');
+      window.removeEventListener('keydown', onKey, true);
+    };
   }, [ask]);
 
   if (!ask) return null;
