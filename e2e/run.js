@@ -693,6 +693,9 @@ async function main() {
     await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
     // issue 30 (keys.e2e.js): here, after the bots' timed steps, whose crossing orders are priced minutes earlier
     if (process.env.E2E_SERVER !== 'stub' && (!process.env.E2E_BASE_URL || process.env.E2E_DATA_DIR)) await require('./keys.e2e').keySteps({ page, step, shot, T, dataDir });
+    // two-factor sign-in (issue 30): a new account in browsers of its own, so this walk's user is not asked for codes
+    const twoFactor = require('./two-factor.e2e');
+    await twoFactor.twoFactorSteps({ base, step, T, launch: twoFactor.launchBrowser });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)

@@ -6,7 +6,7 @@ import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity/nest';
+import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
@@ -33,6 +33,7 @@ export class CredentialsController {
 
   @Post()
   @HttpCode(201)
+  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
   add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
     return idempotently(this.idempotency, req, 'CredentialsController.add', async () => {
       const input = parseAddCredential(body);
@@ -68,6 +69,7 @@ export class CredentialsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
   async remove(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
     if (!ID.test(id)) throw new NotFoundError(CREDENTIAL_NOT_FOUND);
     const decision: CredentialDecision = await this.commands.execute(new RemoveCredentialCommand(ctx, id.toLowerCase()));

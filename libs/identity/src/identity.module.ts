@@ -14,19 +14,24 @@ import { SessionGuard } from './session.guard';
 import { SessionService } from './session.service';
 import { UserController } from './user.controller';
 import { SessionsController } from './sessions/sessions.controller';
+import { FreshCodeGuard } from './two-factor/fresh-code.guard';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Module({
-  controllers: [AuthController, OAuthController, UserController, SessionsController],
+  controllers: [AuthController, OAuthController, UserController, SessionsController, TwoFactorController],
   providers: [
     SessionService,
     SessionGuard,
     AccountService,
     AuthThrottle,
+    TwoFactorService,
+    FreshCodeGuard,
     // After routing, before the routes' own guards: state-changing routes need the CSRF header.
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: MAILER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createMailer(config) },
   ],
-  exports: [SessionService, SessionGuard, AccountService],
+  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(private readonly projector: Projector) {}

@@ -9,3 +9,7 @@ export * from './mail/mail.port';
 export * from './oauth/popup-page';
 export * from './abuse/doc-cas';
 export * from './abuse/throttle.rules';
+export * from './two-factor/totp';
+export * from './two-factor/two-factor.events';
+export * from './two-factor/two-factor.decider';
+export * from './two-factor/two-factor.tokens';

@@ -6,3 +6,5 @@ export * from './account.service';
 export * from './auth.throttle';
 export * from './mail/mailer.factory';
 export * from './csrf.guard';
+export * from './two-factor/two-factor.service';
+export * from './two-factor/fresh-code.guard';
