@@ -68,7 +68,13 @@ describe('two-factor sign-in (issue 30)', () => {
     const setup = await c.post('/api/auth/2fa/setup');
     expect(setup.status).toBe(200);
     expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(setup.body.otpauthUri).toBe(`otpauth://totp/GridRocket:${encodeURIComponent(email)}?secret=${setup.body.secret}&issuer=GridRocket&algorithm=SHA1&digits=6&period=30`);
+    // the Key Uri Format an authenticator app reads (github.com/google/google-authenticator/wiki/Key-Uri-Format)
+    const uri = new URL(setup.body.otpauthUri);
+    expect(`${uri.protocol}//${uri.host}${decodeURIComponent(uri.pathname)}`).toBe(`otpauth://totp/GridRocket:${email}`);
+    expect(Object.fromEntries(uri.searchParams)).toEqual({ secret: setup.body.secret, issuer: 'GridRocket', algorithm: 'SHA1', digits: '6', period: '30' });
+    // and the QR code that carries it, an SVG image
+    expect(setup.body.qr).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(setup.body.qr.split(',')[1], 'base64').toString()).toMatch(/^<svg [^>]*viewBox="0 0 \d+ \d+"[\s\S]*<path [\s\S]*<\/svg>\s*$/);
     const auth = new Authenticator(setup.body.secret);
     const on = await c.post('/api/auth/2fa/enable', { code: await auth.code() });
     expect(on.status).toBe(200);

@@ -7,7 +7,7 @@ import { ui } from '../store/uiSlice';
 import { Field } from './Field';
 import './twoFactor.css';
 
-type Setup = { secret: string; otpauthUri: string };
+type Setup = { secret: string; otpauthUri: string; qr?: string };
 
 /** The key grouped in fours, as authenticator apps show it. */
 const grouped = (s: string) => s.match(/.{1,4}/g)?.join(' ') ?? s;
@@ -127,8 +127,9 @@ export function TwoFactorSettings() {
         <form noValidate onSubmit={(e) => void confirm(e)} aria-label="Turn on two-factor sign-in">
           <ol className="tfa__steps">
             <li>
-              Add GridRocket to an authenticator app (Google Authenticator, Authy, 1Password, Aegis…). On this phone,{' '}
-              <a href={setup.otpauthUri} className="tfa__uri">open it in your authenticator app</a>; on another device, choose “enter a setup key” and type:
+              Add GridRocket to an authenticator app (Google Authenticator, Authy, 1Password, Aegis…): scan this QR code with it,
+              {setup.qr ? <img className="tfa__qr" src={setup.qr} alt="QR code to scan with an authenticator app" width={180} height={180} /> : null}
+              or on this phone <a href={setup.otpauthUri} className="tfa__uri">open it in your authenticator app</a>, or choose “enter a setup key” and type:
               <code className="tfa__secret" id="tfa-secret" aria-label="Setup key">
                 {grouped(setup.secret)}
               </code>

@@ -1,13 +1,14 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { HOTP, Secret, TOTP } from 'otpauth';
 
 /**
  * Time-based one-time passwords, RFC 6238 (TOTP) over RFC 4226 (HOTP), HMAC-SHA-1, 6 digits, 30 s
  * steps: the parameters every authenticator app (Google Authenticator, Authy, 1Password, Aegis …)
  * uses by default. Pure: no clock, no I/O (the caller passes the time).
  *
- * Written here on node:crypto because no maintained TOTP library (otplib, otpauth) is installed in this
- * project; it is the RFCs' reference algorithm and is checked against their published test vectors
- * (totp.spec.ts).
+ * The algorithm and the base32 and otpauth:// encodings are the maintained `otpauth` library's (its
+ * Node build uses node:crypto); this module fixes the parameters, the window and the time steps, and is
+ * checked against the RFCs' published test vectors (totp.spec.ts).
  *   RFC 4226 §5.3 (HOTP, dynamic truncation): https://www.rfc-editor.org/rfc/rfc4226#section-5.3
  *   RFC 6238 §4 (TOTP, T = floor((now − T0) / X)): https://www.rfc-editor.org/rfc/rfc6238#section-4
  *   RFC 6238 §5.2 (accept at most one step of drift back and forth): https://www.rfc-editor.org/rfc/rfc6238#section-5.2
@@ -22,42 +23,22 @@ export const TOTP_WINDOW = 1;
 /** 160 bits: RFC 4226 §4 R6 asks for at least 128 and recommends 160. */
 export const TOTP_SECRET_BYTES = 20;
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const secretOf = (bytes: Buffer): Secret => new Secret({ buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
 
 /** RFC 4648 base32 without padding (authenticator apps take it so). */
 export function base32Encode(bytes: Buffer): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
+  return secretOf(bytes).base32.replace(/=+$/, '');
 }
 
 /** Decodes base32 (case, spaces and padding ignored); null when a character is not base32. */
 export function base32Decode(text: string): Buffer | null {
   const clean = text.replace(/[\s=-]/g, '').toUpperCase();
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const c of clean) {
-    const v = BASE32.indexOf(c);
-    if (v < 0) return null;
-    value = ((value << 5) | v) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
+  if (!/^[A-Z2-7]*$/.test(clean)) return null;
+  try {
+    return Buffer.from(Secret.fromBase32(clean).bytes);
+  } catch {
+    return null;
   }
-  return Buffer.from(out);
 }
 
 /** A fresh secret (clear: the caller seals it at once). */
@@ -67,12 +48,7 @@ export function newTotpSecret(): Buffer {
 
 /** HOTP(K, C) of RFC 4226 §5.3: HMAC-SHA-1 over the 8-byte counter, dynamic truncation, mod 10^digits. */
 export function hotp(secret: Buffer, counter: number, digits = TOTP_DIGITS): string {
-  const msg = Buffer.alloc(8);
-  msg.writeBigUInt64BE(BigInt(counter));
-  const h = createHmac('sha1', secret).update(msg).digest();
-  const offset = h[h.length - 1] & 0x0f;
-  const binary = ((h[offset] & 0x7f) << 24) | (h[offset + 1] << 16) | (h[offset + 2] << 8) | h[offset + 3];
-  return String(binary % 10 ** digits).padStart(digits, '0');
+  return HOTP.generate({ secret: secretOf(secret), algorithm: 'SHA1', digits, counter });
 }
 
 /** The time step T of RFC 6238 §4 at `nowMs` (T0 = 0). */
@@ -108,9 +84,7 @@ export function matchingSteps(secret: Buffer, code: string, nowMs: number, windo
 
 /** The otpauth:// URI an authenticator app reads from the QR code (Key Uri Format). */
 export function otpauthUri(secretBase32: string, account: string, issuer = 'GridRocket'): string {
-  const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
-  const params = new URLSearchParams({ secret: secretBase32, issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_PERIOD_SECONDS) });
-  return `otpauth://totp/${label}?${params.toString()}`;
+  return new TOTP({ issuer, label: account, secret: Secret.fromBase32(secretBase32), algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS }).toString();
 }
 
 // ---- recovery codes -----------------------------------------------------------------------------

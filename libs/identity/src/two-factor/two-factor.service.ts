@@ -13,6 +13,7 @@ import { AuthThrottle, LoginClient } from '../auth.throttle';
 import { SessionService, type SignInClient } from '../session.service';
 import { UserDoc } from '../identity.projections';
 import { CODE_NEEDED, SecondFactorNeededError, SecondFactorProof } from './two-factor.decider';
+import QRCode from 'qrcode';
 import { base32Encode, matchingSteps, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, normalizeTotpCode, otpauthUri } from './totp';
 import { PENDING_COOKIE, PENDING_TTL_MS, PendingSignIn, REMEMBER_COOKIE, REMEMBER_DAYS, passwordDigest, readPending, readRemembered, signPending, signRemembered } from './two-factor.tokens';
 
@@ -107,7 +108,10 @@ export class TwoFactorService {
       const sealedSecret = this.keyring.seal(secret, this.aad(uid, enrolmentId));
       await this.run(uid, { type: 'StartTwoFactorEnrolment', enrolmentId, sealedSecret }, ctx);
       const b32 = base32Encode(secret);
-      return { secret: b32, otpauthUri: otpauthUri(b32, email) };
+      const uri = otpauthUri(b32, email);
+      // the QR code an authenticator app scans (an SVG data URL: drawn on the server, no script needed)
+      const qr = `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })).toString('base64')}`;
+      return { secret: b32, otpauthUri: uri, qr };
     } finally {
       secret.fill(0);
     }
