@@ -422,7 +422,7 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
       <RunEnd run={single} />
       {result ? (
         <div className="backtest__result" data-testid="backtest-result">
-          <EquityCurve time={result.curve.time} equity={result.curve.equity} capital={result.capital} />
+          <EquityCurve time={result.curve.time} equity={result.curve.equity} capital={result.capital} title="Equity over the backtest" capitalLabel="capital" />
           <dl className="backtest__figures">
             <div><dt>Realised profit</dt><dd data-testid="backtest-profit">{usd(result.profit)}</dd></div>
             <div><dt>Unrealised P&amp;L</dt><dd>{usd(result.unrealised)}</dd></div>
