@@ -114,8 +114,14 @@ function parseRange(text: string): Range | null {
 
 function message(err: unknown): string {
   const e = err as ApiError;
-  if (e?.errors?.length) return e.errors.map((x) => x.message).join('; ');
+  if (e?.errors?.length) return e.errors.map((x) => inFormWords(x.message)).join('; ');
   return e?.message ?? 'The backtest could not run';
+}
+
+const FIELD_WORDS: Record<string, string> = { interval: 'Price interval', numOfOrders: 'Grid size', takeProfit: 'Take profit' };
+/** A server message in the form's words (issue 29, finding 9): "numOfOrders.to must be …" → "Grid size to must be …". */
+export function inFormWords(text: string): string {
+  return text.replace(/\b(interval|numOfOrders|takeProfit)(?:\.(from|to|step))?\b/g, (_, f: string, part?: string) => (part ? `${FIELD_WORDS[f]} “${part}”` : FIELD_WORDS[f]));
 }
 
 /** A refused sweep: the field errors of `ranges.<field>` (and `ranges.<field>.from` …) go next to their input. */
@@ -125,8 +131,9 @@ function sweepFailure(err: unknown): Extract<Run, { state: 'failed' }> {
   const rest: string[] = [];
   for (const x of e?.errors ?? []) {
     const key = RANGE_KEYS.find((k) => x.field === `ranges.${k}` || x.field.startsWith(`ranges.${k}.`));
-    if (key) ranges[key] = ranges[key] ? `${ranges[key]}; ${x.message}` : x.message;
-    else rest.push(x.message);
+    const text = inFormWords(x.message);
+    if (key) ranges[key] = ranges[key] ? `${ranges[key]}; ${text}` : text;
+    else rest.push(text);
   }
   if (!Object.keys(ranges).length) return { state: 'failed', message: message(err) };
   return { state: 'failed', message: rest.length ? rest.join('; ') : '', ranges };
@@ -434,7 +441,9 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
             <div><dt>Buy and hold</dt><dd>{usd(result.buyAndHold.profit)} ({pct(result.buyAndHold.totalReturn)})</dd></div>
           </dl>
           <p className="backtest__note">
-            {single.state === 'done' ? `${single.doc.candles} candles, capital ${usd(result.capital)}, ${single.doc.terms?.feeSource ?? ''}` : null}
+            {single.state === 'done'
+              ? `${(single.doc.candles ?? 0).toLocaleString('en-US')} candles, capital ${usd(result.capital)}${single.doc.terms?.feeSource ? `; fees: ${single.doc.terms.feeSource}` : ''}`
+              : null}
           </p>
         </div>
       ) : null}
