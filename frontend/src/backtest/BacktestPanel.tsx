@@ -93,7 +93,7 @@ function clock(iso?: string): string {
 const RANGE_LABEL: Record<RangeKey, string> = { interval: 'Interval range', numOfOrders: 'Orders range', takeProfit: 'Take-profit range (%)' };
 
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-const usd = (x: number) => `${x.toFixed(2)} USDT`;
+const usd = (x: number) => `${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USDT`;
 const fmt = (x: number) => String(Number(x.toPrecision(6)));
 
 function defaultRanges(v: GridValues): Record<'interval' | 'numOfOrders' | 'takeProfit', string> {

@@ -22,7 +22,7 @@ interface Props {
 
 /** Width before the box is measured (and in tests, where nothing has a layout). */
 const DEFAULT_WIDTH = 320;
-const TOP = 16; // room for the axis unit above the top tick
+const TOP = 20; // room for the axis unit above the top tick
 const BOTTOM = 22; // the time labels
 const RIGHT = 6;
 const FONT_PX = 11;
