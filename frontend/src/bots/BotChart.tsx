@@ -53,13 +53,14 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#aab4ea', fontFamily: 'inherit' },
         grid: { vertLines: { color: 'rgba(124,247,255,0.06)' }, horzLines: { color: 'rgba(124,247,255,0.06)' } },
         // issue 29: labels of their own precision (no "16:06 16:06 16:06"), local time like the rest of the
-        // page, and room on the right so the last label is not cut at the price axis
+        // page; both edges fixed, so the library moves the first and last labels inside the pane instead of
+        // cutting them at the price axis (it aligns edge labels only then: lightweight-charts issue #226)
         timeScale: {
           borderColor: 'rgba(124,247,255,0.2)',
           timeVisible: true,
           secondsVisible: true,
-          rightOffsetPixels: 36,
           fixLeftEdge: true,
+          fixRightEdge: true,
           tickMarkFormatter: (time: Time, type: number) => (typeof time === 'number' ? tickLabel(time, type) : null),
         },
         // prices read as in the orders table: thousands grouped, 2 decimals from 1 up
