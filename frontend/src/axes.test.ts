@@ -1,4 +1,4 @@
-import { labelWidth, timeLabels, timeTicks, valueTicks } from './money/axes';
+import { CHAR_PX, labelWidth, placeTimeLabels, timeLabels, timeTicks, valueTicks } from './money/axes';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -86,5 +86,39 @@ describe('time axis ticks (no label twice: the issue saw one label repeated alon
     expect(timeLabels([T0 + 30_000, T0 + 60_000], 30_000)).toEqual(['00:00:30', '00:01:00']);
     expect(timeLabels([T0, T0 + DAY], DAY)).toEqual(['26 Nov', '27 Nov']);
     expect(timeLabels([T0, T0 + 40 * DAY], DAY)).toEqual(['26 Nov 2026', '5 Jan 2027']);
+  });
+});
+
+describe('time labels on the axis', () => {
+  const tick = (label: string, at: number) => ({ value: at, label, at });
+  const box = (p: { x: number; label: string }) => [p.x - (p.label.length * CHAR_PX) / 2, p.x + (p.label.length * CHAR_PX) / 2];
+
+  it('centred on their ticks when they fit', () => {
+    expect(placeTimeLabels([tick('16:40', 100), tick('16:41', 200)], 0, 300)).toEqual([
+      { value: 100, label: '16:40', x: 100 },
+      { value: 200, label: '16:41', x: 200 },
+    ]);
+  });
+
+  it('a label at either end is moved inside the axis; one moved onto its neighbour is left out (the e2e run at 375 px saw that)', () => {
+    // the last tick 6 px from the right end, its neighbour 46 px before it
+    const placed = placeTimeLabels([tick('16:47:00', 160), tick('16:47:15', 250), tick('16:47:30', 294)], 40, 300);
+    expect(placed.map((p) => p.label)).toEqual(['16:47:00', '16:47:15']);
+    for (const p of placed) {
+      const [l, r] = box(p);
+      expect(l).toBeGreaterThanOrEqual(40);
+      expect(r).toBeLessThanOrEqual(300);
+    }
+    // a first label moved right onto the second: the moved one goes, the one on its tick stays
+    expect(placeTimeLabels([tick('16:39:55', 42), tick('16:40:00', 90)], 40, 300).map((p) => p.label)).toEqual(['16:40:00']);
+  });
+
+  it('never two labels touching, whatever the ticks', () => {
+    for (let n = 2; n < 12; n++) {
+      const ticks = Array.from({ length: n }, (_, i) => tick(`16:4${i % 10}:${String(i * 5).padStart(2, '0')}`, 30 + (i * 280) / (n - 1)));
+      const placed = placeTimeLabels(ticks, 20, 310);
+      expect(placed.length).toBeGreaterThanOrEqual(1);
+      for (let i = 1; i < placed.length; i++) expect(box(placed[i])[0]).toBeGreaterThan(box(placed[i - 1])[1]);
+    }
   });
 });

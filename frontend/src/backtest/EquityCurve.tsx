@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { CHAR_PX, labelWidth, timeTicks, valueTicks } from '../money/axes';
+import { labelWidth, placeTimeLabels, timeTicks, valueTicks } from '../money/axes';
 import './equityCurve.css';
 
 /**
@@ -59,11 +59,8 @@ export function EquityCurve({ time, equity, capital, currency = 'USDT', title = 
   const points = equity.map((v, i) => `${x(time[i]).toFixed(1)},${yOf(v).toFixed(1)}`).join(' ');
   const last = equity[equity.length - 1];
   const up = last >= capital;
-  // a time label is centred on its tick, but kept inside the picture at either end
-  const xLabel = (t: number, label: string) => {
-    const half = (label.length * CHAR_PX) / 2;
-    return Math.min(width - RIGHT - half, Math.max(left + half - 2, x(t)));
-  };
+  // each time label centred on its tick, kept inside the picture, none touching another (money/axes.ts)
+  const xLabels = placeTimeLabels(xTicks.map((t) => ({ ...t, at: x(t.value) })), Math.max(0, left - 20), width - RIGHT);
   return (
     <figure className="equity-curve" data-testid="equity-curve">
       <figcaption className="equity-curve__head">
@@ -82,7 +79,7 @@ export function EquityCurve({ time, equity, capital, currency = 'USDT', title = 
           height={height}
           viewBox={`0 0 ${width} ${height}`}
           role="img"
-          aria-label={`${title} from ${money(equity[0])} to ${money(last)} ${currency}, ${xTicks[0]?.label ?? ''} to ${xTicks[xTicks.length - 1]?.label ?? ''}`}
+          aria-label={`${title} from ${money(equity[0])} to ${money(last)} ${currency}, ${xLabels[0]?.label ?? ''} to ${xLabels[xLabels.length - 1]?.label ?? ''}`}
         >
           <text x={2} y={FONT_PX} className="equity-curve__unit" data-testid="equity-y-unit">
             {currency}
@@ -98,12 +95,12 @@ export function EquityCurve({ time, equity, capital, currency = 'USDT', title = 
           <line x1={left} x2={left} y1={TOP} y2={TOP + plotH} className="equity-curve__axis" />
           <line x1={left} x2={left + plotW} y1={TOP + plotH} y2={TOP + plotH} className="equity-curve__axis" />
           {xTicks.map((t) => (
-            <g key={`x${t.value}`}>
-              <line x1={x(t.value)} x2={x(t.value)} y1={TOP + plotH} y2={TOP + plotH + 4} className="equity-curve__axis" />
-              <text x={xLabel(t.value, t.label)} y={height - 5} textAnchor="middle" className="equity-curve__tick" data-testid="equity-x-tick">
-                {t.label}
-              </text>
-            </g>
+            <line key={`xt${t.value}`} x1={x(t.value)} x2={x(t.value)} y1={TOP + plotH} y2={TOP + plotH + 4} className="equity-curve__axis" />
+          ))}
+          {xLabels.map((t) => (
+            <text key={`x${t.value}`} x={t.x} y={height - 5} textAnchor="middle" className="equity-curve__tick" data-testid="equity-x-tick">
+              {t.label}
+            </text>
           ))}
           <line x1={left} x2={left + plotW} y1={yOf(capital)} y2={yOf(capital)} className="equity-curve__base" />
           <polyline points={points} className={up ? 'equity-curve__line equity-curve__line--up' : 'equity-curve__line equity-curve__line--down'} />

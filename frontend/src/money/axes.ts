@@ -145,3 +145,26 @@ export function timeTicks(t0: number, t1: number, width: number): Tick[] {
   const out = ends.map((t, i) => ({ value: t, label: labels[i] }));
   return out.filter((tk, i) => out.findIndex((o) => o.label === tk.label) === i);
 }
+
+/**
+ * Where each time label goes on an axis from `left` to `right` px: centred on its tick, moved inside at
+ * either end, and left out where it would touch a neighbour (a label moved inside is the one left out, as
+ * it no longer sits on its tick). `x` is the label's centre.
+ */
+export function placeTimeLabels(ticks: Array<Tick & { at: number }>, left: number, right: number): Array<Tick & { x: number }> {
+  const placed = ticks.map((t) => {
+    const half = (t.label.length * CHAR_PX) / 2;
+    const x = Math.min(right - half, Math.max(left + half, t.at));
+    return { value: t.value, label: t.label, x, half, moved: Math.abs(x - t.at) > 0.5 };
+  });
+  const kept: typeof placed = [];
+  for (const p of placed) {
+    const prev = kept[kept.length - 1];
+    if (prev && p.x - p.half < prev.x + prev.half + GAP_PX / 2) {
+      if (prev.moved && !p.moved) kept[kept.length - 1] = p;
+      continue;
+    }
+    kept.push(p);
+  }
+  return kept.map(({ value, label, x }) => ({ value, label, x }));
+}
