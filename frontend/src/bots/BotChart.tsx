@@ -21,6 +21,9 @@ import type { AdvancedView } from './AdvancedSettings';
 
 export { ladderFromBot };
 
+/** Room right of the last point: half of the widest time label ("16:06:42") and a margin, px. */
+const LAST_LABEL_ROOM_PX = 40;
+
 function sortedUnique(points: ChartData['points']) {
   const byTime = new Map<number, number>();
   for (const p of points) if (Number.isFinite(p.time) && Number.isFinite(p.value)) byTime.set(Math.floor(p.time), p.value);
@@ -53,14 +56,14 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#aab4ea', fontFamily: 'inherit' },
         grid: { vertLines: { color: 'rgba(124,247,255,0.06)' }, horzLines: { color: 'rgba(124,247,255,0.06)' } },
         // issue 29: labels of their own precision (no "16:06 16:06 16:06"), local time like the rest of the
-        // page; both edges fixed, so the library moves the first and last labels inside the pane instead of
-        // cutting them at the price axis (it aligns edge labels only then: lightweight-charts issue #226)
+        // page, and room in pixels right of the last point for its label, which the price axis cut at 375 px
+        // (fitContent keeps `rightOffsetPixels` free; a width change refits below)
         timeScale: {
           borderColor: 'rgba(124,247,255,0.2)',
           timeVisible: true,
           secondsVisible: true,
           fixLeftEdge: true,
-          fixRightEdge: true,
+          rightOffsetPixels: LAST_LABEL_ROOM_PX,
           tickMarkFormatter: (time: Time, type: number) => (typeof time === 'number' ? tickLabel(time, type) : null),
         },
         // prices read as in the orders table: thousands grouped, 2 decimals from 1 up
@@ -112,7 +115,11 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
           shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown',
         }));
       if (markers.length) createSeriesMarkers(series, markers);
-      chart.timeScale().fitContent();
+      const timeScale = chart.timeScale();
+      timeScale.fitContent();
+      // a new width (a phone turned, the window resized) keeps the bar spacing: fit again so every price and
+      // the room for the last label stay in view
+      timeScale.subscribeSizeChange(() => timeScale.fitContent());
     } catch (e) {
       console.warn('chart failed', e);
     }
