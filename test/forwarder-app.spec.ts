@@ -174,7 +174,7 @@ describe('/metrics behind a token', () => {
     try {
       const res = await fetch(`${closed.url}/metrics`);
       expect(res.status).toBe(403);
-      expect((await res.json()).message).toMatch(/METRICS_TOKEN.*METRICS_PUBLIC=true/);
+      expect(((await res.json()) as { message: string }).message).toMatch(/METRICS_TOKEN.*METRICS_PUBLIC=true/);
     } finally {
       await closed.close();
     }
