@@ -4,8 +4,9 @@
  * linter (`promtool check metrics`, Debian's prometheus package) and the example alert rules pass
  * `promtool check rules`. Without promtool those two skip, saying why.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,21 @@ const promtool = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => sp
 const PROMTOOL_MISSING = 'promtool not found (Debian: apt-get install --no-install-recommends prometheus)';
 const withPromtool = promtool ? it : it.skip;
 if (!promtool) console.warn(`metrics-alerting: the promtool checks skip: ${PROMTOOL_MISSING}`);
+const prometheus = ['/usr/bin/prometheus', '/usr/local/bin/prometheus'].find((p) => spawnSync(p, ['--version']).status === 0) ?? null;
+const withPrometheus = prometheus ? describe : describe.skip;
+if (!prometheus) console.warn('metrics-alerting: the real-Prometheus check skips: prometheus not found (the same Debian package as promtool)');
+
+/** A port free right now (for a server that must keep its port across a restart, and for Prometheus). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** The value of one series in a scrape (null when the series is absent). */
 function sample(scrape: string, series: string): number | null {
@@ -123,4 +139,87 @@ describe('metrics an operator can alert on', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/SUCCESS: \d+ rules found/);
   });
+});
+
+/**
+ * The issue's own check, with the real Prometheus scraping every second across a restart of the app on
+ * the same port and data: after the restart, the first failed start shows in
+ * `increase(gridrocket_commands_total{outcome!="ok"}[1m])` (it did not when the series first appeared at 1).
+ */
+withPrometheus('a real Prometheus, across a restart', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-prom-'));
+  const dataDir = join(dir, 'data');
+  let appPort = 0;
+  let promPort = 0;
+  let app: RunningApp | null = null;
+  let server: ChildProcess | null = null;
+  let promLog = '';
+  const start = () =>
+    startApp(loadConfig({ DATA_DIR: dataDir, PORT: String(appPort), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEB_DIST: join(dir, 'no-web'), METRICS_TOKEN: 'prom-token' }));
+  /** One instant vector from Prometheus's HTTP API (GET /api/v1/query). */
+  const query = async (promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
+    const res = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=${encodeURIComponent(promql)}`);
+    const body = (await res.json()) as { status: string; data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+    expect(body.status).toBe('success');
+    return body.data.result;
+  };
+  const scalar = async (promql: string) => {
+    const r = await query(promql);
+    return r.length ? Number(r[0].value[1]) : null;
+  };
+
+  beforeAll(async () => {
+    appPort = await freePort();
+    promPort = await freePort();
+    writeFileSync(join(dir, 'token'), 'prom-token');
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      [
+        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        'scrape_configs:',
+        '  - job_name: gridrocket',
+        `    authorization: { type: Bearer, credentials_file: ${join(dir, 'token')} }`,
+        `    static_configs: [{ targets: ['127.0.0.1:${appPort}'] }]`,
+        '',
+      ].join('\n'),
+    );
+    server = spawn(prometheus!, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'tsdb')}`, `--web.listen-address=127.0.0.1:${promPort}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    server.stderr!.on('data', (d: Buffer) => (promLog = (promLog + d.toString()).slice(-4000)));
+    await until('Prometheus ready', async () => (await fetch(`http://127.0.0.1:${promPort}/-/ready`).catch(() => null))?.status === 200, 30_000).catch((err) => {
+      throw new Error(`${(err as Error).message}\n${promLog}`);
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sees the first failed start after a restart in increase(gridrocket_commands_total{outcome!="ok"}[1m])', async () => {
+    // the first life: a user, scraped (up == 1)
+    app = await start();
+    const alice = new Client(app.url);
+    const { uid } = await alice.signUp('prom-alice@example.com');
+    await until('a scrape of the first life', async () => (await scalar('max_over_time(up{job="gridrocket"}[1m])')) === 1, 30_000);
+    await app.close();
+    app = null;
+    // the restart, on the same port and data: scraped at least twice before anything fails
+    app = await start();
+    await until('two scrapes of the second life', async () => ((await scalar('count_over_time(gridrocket_commands_total{command="StartBotCommand",outcome="rejected"}[1m])')) ?? 0) >= 2, 30_000);
+    expect(await scalar('sum(increase(gridrocket_commands_total{outcome!="ok"}[1m]))')).toBe(0);
+
+    const again = new Client(app.url);
+    expect((await again.post('/api/auth/login', { email: 'prom-alice@example.com', password: 'correct-horse-1' })).status).toBe(200);
+    expect((await again.get(`/api/startBot?userId=${uid}&id=${randomUUID()}`)).status).toBe(404);
+
+    const seen = await until('the failure in increase()', async () => {
+      const r = await query('increase(gridrocket_commands_total{outcome!="ok"}[1m]) > 0');
+      return r.length ? r : undefined;
+    }, 30_000);
+    expect(seen.map((r) => r.metric)).toEqual([expect.objectContaining({ command: 'StartBotCommand', outcome: 'rejected' })]);
+  }, 120_000);
 });
