@@ -167,6 +167,9 @@ describe('exchange routes, paper mode (default)', () => {
         expect(price.status).toBe(200);
         expect(typeof price.body).toBe('number');
         expect(price.body).toBeGreaterThan(0);
+        // the bare number of the spec, said to be JSON (issue 31: it came as text/html)
+        expect(price.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+        expect(JSON.parse(price.text)).toBe(price.body);
       }
     }
     const risk = await hank.get(`/api/futuresPositionRisk?userId=${uid}&exchange=Binance`);

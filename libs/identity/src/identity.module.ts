@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Projector } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { APP_CONFIG, AppConfig, OPS_METER, OpsMeter } from '@gridrocket/shared/runtime';
 import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
 import { AuthThrottle } from './auth.throttle';
@@ -29,7 +29,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     FreshCodeGuard,
     // After routing, before the routes' own guards: state-changing routes need the CSRF header.
     { provide: APP_GUARD, useClass: CsrfGuard },
-    { provide: MAILER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createMailer(config) },
+    { provide: MAILER, inject: [APP_CONFIG, { token: OPS_METER, optional: true }], useFactory: (config: AppConfig, meter?: OpsMeter) => createMailer(config, meter) },
   ],
   exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard],
 })

@@ -56,6 +56,8 @@ export interface AppConfig {
   auditorEmails: string[];
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | null;
+  /** METRICS_PUBLIC=true: GET /metrics open to anyone without a token (closed by default: 403). */
+  metricsPublic: boolean;
   /** Per-user limits (QUOTA_BOTS, QUOTA_KEYS, QUOTA_SESSIONS, QUOTA_SOCKETS); beyond them a 409 says which. */
   quotas: QuotaConfig;
   /** Uploaded CSVs of candles per user (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES); beyond them a 409 says which. */
@@ -253,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     forwarder: env.FORWARDER !== 'false',
     auditorEmails: (env.AUDITOR_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
     metricsToken: env.METRICS_TOKEN || null,
+    metricsPublic: env.METRICS_PUBLIC === 'true',
     quotas: {
       bots: positiveNumber(env.QUOTA_BOTS, 200),
       keys: positiveNumber(env.QUOTA_KEYS, 20),
