@@ -88,14 +88,14 @@ describe('JobPool', () => {
     const crafted = toSeries(Array.from({ length: 20_000 }, (_, i) => ({ time: 1_700_000_000_000 + i * 60_000, open: i % 2 ? 111 : 141, high: 141, low: 111, close: i % 2 ? 141 : 111 })));
     const ladder: GridConfig = { ...base, numOfOrders: 99, interval: 0.2, entryPrice: 140 };
     expect(jobWork({ series: crafted, single: ladder })).toBeLessThanOrEqual(SHORT_JOB_WORK); // estimated short
-    let craftedDone = false;
-    const a = pool.run({ id: 'a', userId: 'a', series: crafted, rules, fees: { feeBps: 10 }, single: ladder }).finally(() => (craftedDone = true));
+    const a = pool.run({ id: 'a', userId: 'a', series: crafted, rules, fees: { feeBps: 10 }, single: ladder });
     await new Promise((r) => setTimeout(r, 700)); // past 300 ms of CPU on the short-job worker: moved
     await pool.run({ id: 'b0', userId: 'b', series: small, rules, fees: { feeBps: 10 }, single: base }); // its new worker started
     const t0 = Date.now();
     await expect(pool.run({ id: 'b', userId: 'b', series: small, rules, fees: { feeBps: 10 }, single: base })).resolves.toHaveProperty('result');
     expect(Date.now() - t0).toBeLessThan(1000); // the short-job worker was free again
-    expect(craftedDone).toBe(false);
+    // because the crafted job was moved off it (whether it has finished by now depends on the machine's load)
+    expect(pool.stats().movedOffShort).toBeGreaterThanOrEqual(1);
     const { fillLog: _f, ...want } = runBacktest(crafted, { config: ladder, rules, feeBps: 10 });
     expect(await a).toEqual({ result: want });
   });

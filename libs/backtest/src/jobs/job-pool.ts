@@ -191,11 +191,14 @@ export class JobPool {
   }
 
   /** Jobs running (a piece on a worker) and waiting; workers started. */
-  stats(): { running: number; queued: number; workers: number } {
+  stats(): { running: number; queued: number; workers: number; movedOffShort: number } {
     let running = 0;
     for (const j of this.jobs.values()) if (j.running.size > 0) running++;
-    return { running, queued: this.jobs.size - running, workers: this.slots.filter((s) => s.worker).length };
+    return { running, queued: this.jobs.size - running, workers: this.slots.filter((s) => s.worker).length, movedOffShort: this.movedOffShort };
   }
+
+  /** Pieces stopped on a short-job worker after `shortPieceMs` of CPU and queued for the other workers. */
+  private movedOffShort = 0;
 
   run(spec: JobSpec): Promise<JobResult> {
     if (this.closed) return Promise.reject(new JobCancelledError('shutdown'));
@@ -372,6 +375,7 @@ export class JobPool {
         this.stopWorker(slot);
         if (!this.closed) this.spawn(slot); // ready for the next short job
         job.short = false;
+        this.movedOffShort++;
         job.retry.push(piece);
         if (!this.queue.has(job.id)) this.queue.push(job);
         this.dispatch();
