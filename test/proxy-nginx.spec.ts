@@ -102,14 +102,17 @@ class Browser {
   /** socket.io over wss through nginx, from this browser's address, with its cookie and the given Origin. */
   socket(origin: string): Promise<{ socket: Socket; ready: boolean; error?: string }> {
     return new Promise((resolve) => {
-      const socket = io(this.base, {
+      // engine.io-client hands `ca` and `localAddress` to ws in Node (transports/websocket.js picks them),
+      // though its types do not list localAddress
+      const options = {
         path: '/socket.io',
         transports: ['websocket'],
-        ca: this.ca,
+        ca: this.ca.toString(),
         localAddress: this.localAddress,
         extraHeaders: { cookie: this.cookieHeader(), origin },
         reconnection: false,
-      } as Parameters<typeof io>[1]);
+      };
+      const socket = io(this.base, options);
       let error: string | undefined;
       socket.on('auth:error', (e: { message: string }) => (error = e.message));
       socket.once('ready', () => resolve({ socket, ready: true }));
