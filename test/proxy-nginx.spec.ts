@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { io, Socket } from 'socket.io-client';
-import { findNginx, hasOpenssl, RunningNginx, startNginx } from '../e2e/nginx';
+import { join } from 'node:path';
+import { findNginx, hasOpenssl, RunningNginx, SITE_FILE, startNginx } from '../e2e/nginx';
 import { spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -243,5 +245,19 @@ withNginx('behind Debian\'s nginx with TLS (deploy/nginx/gridrocket.conf)', () =
       expect(await elevenFailures(world, 'victim@example.com')).toEqual([...Array(10).fill(401), 429]);
       expect((await world.browser(VICTIM).login('victim@example.com', PASSWORD)).status).toBe(429);
     }, 60_000);
+  });
+});
+
+describe('the nginx configuration the README shows', () => {
+  it('is deploy/nginx/gridrocket.conf, word for word (the file the tests above run)', () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const file = readFileSync(SITE_FILE, 'utf8');
+    expect(readme).toContain('```nginx\n' + file + '```');
+  });
+
+  it('the compose file passes TRUST_PROXY and COOKIE_SECURE from .env to the API', () => {
+    const compose = readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain('TRUST_PROXY: ${TRUST_PROXY:-loopback}');
+    expect(compose).toContain('COOKIE_SECURE: ${COOKIE_SECURE:-false}');
   });
 });
