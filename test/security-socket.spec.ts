@@ -10,12 +10,12 @@ import { startTestApp } from './support/test-app';
  */
 const PUBLIC_URL = 'http://localhost:5173';
 
-function open(app: { url: string }, c: Client, origin?: string): Promise<{ socket: Socket; ready: boolean; error?: string }> {
+function open(app: { url: string }, c: Client, origin?: string, headers: Record<string, string> = {}): Promise<{ socket: Socket; ready: boolean; error?: string }> {
   return new Promise((resolve) => {
     const socket = io(app.url, {
       path: '/socket.io',
       transports: ['websocket'],
-      extraHeaders: { cookie: c.cookieHeader(), ...(origin ? { origin } : {}) },
+      extraHeaders: { cookie: c.cookieHeader(), ...(origin ? { origin } : {}), ...headers },
       reconnection: false,
     });
     let error: string | undefined;
@@ -99,6 +99,26 @@ describe('security: live connections', () => {
     self.socket.close();
   }, 60_000);
 
+  it('the server\'s own origin means its scheme, host and port (issue 31): another scheme or port is refused', async () => {
+    const c = new Client(ctx.app.url);
+    await c.signUp('origin-scheme@example.com');
+    const port = new URL(ctx.app.url).port;
+    for (const origin of [`https://127.0.0.1:${port}`, `http://127.0.0.1:${Number(port) + 1}`, 'http://127.0.0.1']) {
+      const other = await open(ctx.app, c, origin);
+      ctx.sockets.push(other.socket);
+      expect({ origin, ready: other.ready }).toEqual({ origin, ready: false });
+    }
+    // behind a proxy on loopback (trusted by default): the origin the browser addressed, from X-Forwarded-Proto/Host
+    const proxied = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'dash.example.net:8443' };
+    const viaProxy = await open(ctx.app, c, 'https://dash.example.net:8443', proxied);
+    ctx.sockets.push(viaProxy.socket);
+    expect(viaProxy.ready).toBe(true);
+    viaProxy.socket.close();
+    const plainPage = await open(ctx.app, c, 'http://dash.example.net:8443', proxied);
+    ctx.sockets.push(plainPage.socket);
+    expect(plainPage.ready).toBe(false);
+  }, 60_000);
+
   it('logout disconnects the session\'s sockets at once, and they receive no bot event after it', async () => {
     // the second session of the same user stays signed in
     const { uid, c, socket, heard, other, otherSocket, otherHeard } = await twoSessions(ctx, 'logout-socket@example.com');
@@ -165,6 +185,22 @@ describe('security: live connections', () => {
     ctx.sockets.push(fourth.socket);
     expect(fourth.ready).toBe(false);
     expect(fourth.error).toMatch(/at most 3 open live connections/);
+  }, 60_000);
+});
+
+describe('security: live connections with TRUST_PROXY=false', () => {
+  const ctx = appFor({ PUBLIC_URL, TRUST_PROXY: 'false' });
+
+  it('X-Forwarded-Proto/Host from a peer that is not trusted do not make a foreign Origin the server\'s own', async () => {
+    const c = new Client(ctx.app.url);
+    await c.signUp('untrusted-forwarded@example.com');
+    const forged = await open(ctx.app, c, 'https://dash.example.net', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'dash.example.net' });
+    ctx.sockets.push(forged.socket);
+    expect(forged.ready).toBe(false);
+    const self = await open(ctx.app, c, ctx.app.url);
+    ctx.sockets.push(self.socket);
+    expect(self.ready).toBe(true);
+    self.socket.close();
   }, 60_000);
 });
 

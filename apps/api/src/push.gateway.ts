@@ -1,4 +1,5 @@
 import { Global, Inject, Logger, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { OnGatewayConnection, OnGatewayInit, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { Server, Socket } from 'socket.io';
@@ -26,12 +27,38 @@ function parseCookie(header: string): Record<string, string> {
   return out;
 }
 
+/** Where a request was sent, as the browser saw it: scheme, host and port. */
+export interface RequestOrigin {
+  /** `http` or `https` */
+  proto: string;
+  /** the Host the browser addressed, with its port when one was given */
+  host: string | undefined;
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0].trim() || undefined;
+
+/**
+ * The origin a handshake was sent to, as Express works out `req.protocol` and `req.host`: from
+ * X-Forwarded-Proto and X-Forwarded-Host only when the peer is trusted (`trust`: Express's compiled
+ * `trust proxy` function, i.e. TRUST_PROXY), else from the connection (TLS or not) and the Host header.
+ */
+export function requestOriginOf(req: IncomingMessage, trust: (addr: string, i: number) => boolean): RequestOrigin {
+  const peer = req.socket.remoteAddress ?? '';
+  const trusted = trust(peer, 0);
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const proto = (trusted && first(req.headers['x-forwarded-proto'])?.toLowerCase()) || (tls ? 'https' : 'http');
+  const host = (trusted && first(req.headers['x-forwarded-host'])) || req.headers.host;
+  return { proto, host };
+}
+
 /**
  * Whether a socket handshake's Origin may open a socket: none (not a browser: it cannot carry a
  * victim's cookie), the public URL's origin, or the origin the request itself was sent to (the
- * dashboard served by this very server under another name, e.g. 127.0.0.1 for localhost).
+ * dashboard served by this very server under another name, e.g. 127.0.0.1 for localhost). That
+ * fallback compares scheme, host and port (issue 31: it compared the Host header's text only, so a page
+ * on http://name could open a socket to https://name, and `name:443` did not match https://name).
  */
-export function originAllowed(origin: string | undefined, host: string | undefined, publicUrl: string): boolean {
+export function originAllowed(origin: string | undefined, request: RequestOrigin, publicUrl: string): boolean {
   if (origin === undefined) return true;
   let o: URL;
   try {
@@ -39,8 +66,19 @@ export function originAllowed(origin: string | undefined, host: string | undefin
   } catch {
     return false;
   }
+  if (o.protocol !== 'http:' && o.protocol !== 'https:') return false;
   if (o.origin === new URL(publicUrl).origin) return true;
-  return (o.protocol === 'http:' || o.protocol === 'https:') && !!host && o.host === host.toLowerCase();
+  if (!request.host || (request.proto !== 'http' && request.proto !== 'https')) return false;
+  // a Host with a path, credentials, a query or spaces is no host
+  if (/[\s/\\@?#]/.test(request.host)) return false;
+  let target: URL;
+  try {
+    // the URL parser puts both in one form: lower case, default ports dropped (https://h:443 is https://h)
+    target = new URL(`${request.proto}://${request.host}`);
+  } catch {
+    return false;
+  }
+  return o.origin === target.origin;
 }
 
 /**
@@ -63,14 +101,21 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
     private readonly sessions: SessionService,
     private readonly projector: Projector,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
+
+  /** Express's compiled `trust proxy` (TRUST_PROXY), the very function behind req.ip and req.protocol. */
+  private trustProxy(): (addr: string, i: number) => boolean {
+    const fn = this.adapterHost.httpAdapter?.getInstance?.()?.get?.('trust proxy fn');
+    return typeof fn === 'function' ? fn : () => false;
+  }
 
   afterInit(server: Server) {
     // Refuse a foreign Origin at the handshake, before any socket exists.
     const engine = (server as unknown as { engine?: { opts: { allowRequest?: unknown } } }).engine;
     if (engine) {
       engine.opts.allowRequest = (req: IncomingMessage, callback: (err: string | null, ok: boolean) => void) => {
-        const ok = originAllowed(req.headers.origin, req.headers.host, this.config.publicUrl);
+        const ok = originAllowed(req.headers.origin, requestOriginOf(req, this.trustProxy()), this.config.publicUrl);
         callback(ok ? null : 'Origin not allowed', ok);
       };
     }
@@ -89,8 +134,7 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
 
   async handleConnection(client: Socket) {
     try {
-      const { origin, host } = client.handshake.headers;
-      if (!originAllowed(origin, host, this.config.publicUrl)) return this.refuse(client, 'Origin not allowed');
+      if (!originAllowed(client.handshake.headers.origin, requestOriginOf(client.request, this.trustProxy()), this.config.publicUrl)) return this.refuse(client, 'Origin not allowed');
       const cookies = parseCookie(client.handshake.headers.cookie ?? '');
       const resolved = await this.sessions.resolve(cookies[SESSION_COOKIE]);
       if (!resolved) return this.refuse(client, 'Not signed in');

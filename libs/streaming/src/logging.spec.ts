@@ -25,6 +25,7 @@ describe('JSON logs with correlation ids', () => {
     const nest = new PinoNestLogger(logger);
     const metrics = new MetricsService({ defaultMetrics: false });
     const app = express();
+    app.set('trust proxy', 'loopback'); // the default TRUST_PROXY: a proxy on this host names the client
     app.use(requestLogger(logger, metrics));
     app.use(express.json());
     app.post('/api/things', (req, res) => {
@@ -38,7 +39,7 @@ describe('JSON logs with correlation ids', () => {
     try {
       const res = await fetch(`${url}/api/things?apiKey=SECRET-IN-QUERY`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-correlation-id': 'corr-123' },
+        headers: { 'content-type': 'application/json', 'x-correlation-id': 'corr-123', 'x-forwarded-for': '198.51.100.23' },
         body: JSON.stringify({ password: 'SECRET-IN-BODY' }),
       });
       expect(res.status).toBe(201);
@@ -56,9 +57,10 @@ describe('JSON logs with correlation ids', () => {
     expect(inside).toMatchObject({ level: 'info', context: 'ThingsController', correlationId: 'corr-123', service: 'gridrocket' });
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ level: 'info', context: 'HTTP', method: 'POST', path: '/api/things', status: 201, correlationId: 'corr-123', ms: expect.any(Number) });
+    expect(requests[0]).toMatchObject({ level: 'info', context: 'HTTP', method: 'POST', path: '/api/things', status: 201, correlationId: 'corr-123', ip: '198.51.100.23', ms: expect.any(Number) });
     expect(requests[0].time).toEqual(expect.any(String));
-    expect(requests[1]).toMatchObject({ method: 'GET', path: '/nowhere', status: 404 });
+    // without the header: the peer itself
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/nowhere', status: 404, ip: '127.0.0.1', correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(await metrics.metrics()).toMatch(/gridrocket_http_requests_total\{method="POST",route="\/api\/things",status="201"\} 1/);
   });
 

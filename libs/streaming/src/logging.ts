@@ -84,8 +84,10 @@ export function loggablePath(originalUrl: string): string {
 
 /**
  * One JSON line per request (method, path without query string, status, time,
- * user id, correlation id; never the body), the `x-correlation-id` response
- * header (the caller's own when it sent a valid one), and the request metrics.
+ * user id, correlation id, client address; never the body), the `x-correlation-id` response
+ * header (the caller's own when it sent a valid one), and the request metrics. The client address is
+ * `req.ip`: behind a proxy that TRUST_PROXY trusts, the address its X-Forwarded-For names (issue 31:
+ * the lines carried none, so an operator could not tell who failed a login).
  */
 export function requestLogger(logger: Logger, metrics?: MetricsService) {
   const log = logger.child({ context: 'HTTP' });
@@ -108,6 +110,7 @@ export function requestLogger(logger: Logger, metrics?: MetricsService) {
       log.info(
         {
           correlationId,
+          ip: req.ip,
           method: req.method,
           path: loggablePath(req.originalUrl),
           status: res.statusCode,
