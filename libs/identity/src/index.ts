@@ -9,3 +9,5 @@ export * from './mail/mail.port';
 export * from './oauth/popup-page';
 export * from './abuse/doc-cas';
 export * from './abuse/throttle.rules';
+export * from './mail/smtp-failure';
+export * from './domain/mail-delivery.decider';

@@ -6,3 +6,4 @@ export * from './account.service';
 export * from './auth.throttle';
 export * from './mail/mailer.factory';
 export * from './csrf.guard';
+export * from './mail/mail-outbox';
