@@ -46,6 +46,16 @@ async function health(url: string) {
   };
 }
 
+const METRICS_TOKEN = 'metrics-token-for-the-mail-outbox-test';
+
+/** One sample of /metrics (Prometheus text format), e.g. metric(url, 'gridrocket_mail_outbox_sent_total{kind="verify-email"}'). */
+async function metric(url: string, series: string): Promise<number | undefined> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
 /** Waits until the outbox is through (nothing pending), then a while longer: a second copy would have come by then. */
 async function settled(url: string) {
   await until('the outbox idle', async () => ((await health(url)).mail?.state === 'idle' ? true : undefined), 20_000);
@@ -63,7 +73,7 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
   beforeAll(async () => {
     // nobody@example.com has no mailbox there: 550 to RCPT TO
     smtp = await new SmtpStandIn([A, B, C, D]).start();
-    app = await startTestApp({ PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', ...FAST_RETRIES });
+    app = await startTestApp({ PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', METRICS_TOKEN, ...FAST_RETRIES });
   });
   afterAll(async () => {
     await app?.close();
@@ -71,6 +81,11 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
   });
 
   it('a server refusing connections (421) for a while: the registration and reset mails wait, then arrive exactly once each, and their links work', async () => {
+    // every series of the outbox is there from the start, at 0
+    for (const kind of ['verify-email', 'reset-password', 'registration-attempt']) {
+      for (const name of ['sent', 'failed', 'skipped', 'retries']) expect(await metric(app.url, `gridrocket_mail_outbox_${name}_total{kind="${kind}"}`)).toBe(0);
+    }
+    expect(await metric(app.url, 'gridrocket_mail_outbox_state{state="idle"}')).toBe(1);
     await new Client(app.url).signUp(B, 'old-password-1');
     await until("B's verification mail", () => mailsOf(smtp, B, VERIFY_SUBJECT)[0]);
 
@@ -87,6 +102,11 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
     expect(during.mail!.lastError).toMatch(/\(421\)|did not answer/);
     await sleep(2500); // tried again meanwhile, still refused
     expect((await health(app.url)).mail!.oldestPendingSeconds).toBeGreaterThanOrEqual(2);
+    expect(await metric(app.url, 'gridrocket_mail_outbox_pending')).toBe(2);
+    expect(await metric(app.url, 'gridrocket_mail_outbox_oldest_pending_seconds')).toBeGreaterThanOrEqual(2);
+    expect(await metric(app.url, 'gridrocket_mail_outbox_state{state="retrying"}')).toBe(1);
+    expect(await metric(app.url, 'gridrocket_mail_outbox_retries_total{kind="verify-email"}')).toBeGreaterThanOrEqual(2);
+    expect(await metric(app.url, 'gridrocket_mail_outbox_retries_total{kind="reset-password"}')).toBeGreaterThanOrEqual(2);
     expect(mailsOf(smtp, A, VERIFY_SUBJECT)).toHaveLength(0);
     expect(mailsOf(smtp, B, RESET_SUBJECT)).toHaveLength(0);
 
@@ -99,6 +119,9 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
     expect(mailsOf(smtp, B, VERIFY_SUBJECT)).toHaveLength(1);
     expect((await health(app.url)).mail).toMatchObject({ state: 'idle', pending: 0, oldestPendingSeconds: 0, lastError: null });
     expect((await health(app.url)).status).toBe('ok');
+    expect(await metric(app.url, 'gridrocket_mail_outbox_pending')).toBe(0);
+    expect(await metric(app.url, 'gridrocket_mail_outbox_sent_total{kind="verify-email"}')).toBe(2); // B's before, A's after
+    expect(await metric(app.url, 'gridrocket_mail_outbox_sent_total{kind="reset-password"}')).toBe(1);
 
     // the links, made again by the outbox from the events, work
     const verified = await ada.post('/api/auth/verify-email', { token: linkIn(verify, '/verify-email-address') });
@@ -129,6 +152,7 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
     await settled(app.url);
     expect(smtp.transactions.filter((t) => t.to.includes('nobody@example.com'))).toHaveLength(1);
     expect((await health(app.url)).mail).toMatchObject({ state: 'idle', pending: 0, failed: before + 1 });
+    expect(await metric(app.url, 'gridrocket_mail_outbox_failed_total{kind="verify-email"}')).toBe(1);
   });
 
   it('the notice to an address that has an account goes through the outbox too', async () => {

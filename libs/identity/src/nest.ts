@@ -7,3 +7,4 @@ export * from './auth.throttle';
 export * from './mail/mailer.factory';
 export * from './csrf.guard';
 export * from './mail/mail-outbox';
+export * from './mail/mail-outbox.metrics';

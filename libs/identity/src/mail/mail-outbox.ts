@@ -26,8 +26,12 @@ export interface MailOutboxDeps {
   retryBaseMs: number;
   retryMaxMs: number;
   now?: () => number;
-  /** Told of each mail's end (for counters). */
-  onOutcome?(kind: MailKind, status: MailStatus): void;
+}
+
+/** Told of each mail's end and of each failed try (for /metrics). */
+export interface MailOutboxObserver {
+  outcome(kind: MailKind, status: MailStatus): void;
+  retry(kind: MailKind): void;
 }
 
 /** A mail the outbox knows about and has not recorded yet. */
@@ -106,6 +110,7 @@ export class MailOutbox {
   /** At most this many mails go to the server at once (after an outage, everything waiting is due together). */
   private free = MAX_CONCURRENT_SENDS;
   private readonly waiting: (() => void)[] = [];
+  private readonly observers: MailOutboxObserver[] = [];
 
   constructor(private readonly deps: MailOutboxDeps) {}
 
@@ -128,6 +133,10 @@ export class MailOutbox {
   async stop(): Promise<void> {
     await this.reactor?.stop();
     this.reactor = null;
+  }
+
+  observe(observer: MailOutboxObserver): void {
+    this.observers.push(observer);
   }
 
   get running(): boolean {
@@ -192,6 +201,7 @@ export class MailOutbox {
       if (!f.permanent) {
         p.lastError = f.error;
         p.lastCode = f.code;
+        for (const o of this.observers) o.retry(kind);
         throw new Error(f.error);
       }
       this.logger.error(correlated(`Mail ${kind} to user ${uid} refused for good: ${f.error}`, event.metadata?.correlationId));
@@ -251,7 +261,7 @@ export class MailOutbox {
     this.pending.delete(event.id);
     if (r.events.length === 0) return; // recorded already (another try, another process)
     this.counts[outcome.status]++;
-    this.deps.onOutcome?.(p.kind, outcome.status);
+    for (const o of this.observers) o.outcome(p.kind, outcome.status);
   }
 
   private now(): number {
