@@ -6,6 +6,7 @@
  */
 'use strict';
 const path = require('node:path');
+const { atBothWidths, nothingCutOff, equityCurveProblems } = require('./layout');
 
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 
@@ -23,7 +24,7 @@ async function backtestSteps({ page, step, fillBot, shot, T }) {
     const result = dialog.getByTestId('backtest-result');
     await result.waitFor({ state: 'visible', timeout: Math.max(T, 60000) });
     const profit = (await result.getByTestId('backtest-profit').textContent()) || '';
-    if (!/^-?\d+\.\d{2} USDT$/.test(profit.trim())) throw new Error(`profit shown as "${profit}"`);
+    if (!/^-?\d[\d,]*\.\d{2} USDT$/.test(profit.trim())) throw new Error(`profit shown as "${profit}"`);
     const points = await result.getByTestId('equity-curve').locator('polyline').getAttribute('points');
     const n = (points || '').trim().split(/\s+/).length;
     if (n < 50) throw new Error(`the equity curve has ${n} points`);
@@ -31,7 +32,19 @@ async function backtestSteps({ page, step, fillBot, shot, T }) {
     for (const label of ['Max drawdown', 'Time in market', 'Buy and hold', 'Cycles / fills']) {
       if (!text.includes(label)) throw new Error(`the result does not show ${label}`);
     }
-    if (!/43200 candles/.test(text)) throw new Error(`not 30 days of 1-minute candles: ${text.slice(-200)}`);
+    if (!/43,200 candles/.test(text)) throw new Error(`not 30 days of 1-minute candles: ${text.slice(-200)}`);
+    // issue 29: no source paths for users; the figures and the curve fit the window at both widths
+    const note = (await result.locator('.backtest__note').textContent()) || '';
+    if (/libs\/|docs\/|\.md\b|\.ts\b/.test(note)) throw new Error(`developer text in the note: ${note}`);
+    if (!/fees: paper exchange with Binance spot fees: maker [\d.]+ %, taker [\d.]+ %/.test(note)) throw new Error(`the fee note: ${note}`);
+    await atBothWidths(page, async () => [
+      ...(await nothingCutOff(result.locator('.backtest__figures'), 'dt, dd')),
+      ...(await equityCurveProblems(result.getByTestId('equity-curve'))).problems,
+    ]);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await result.scrollIntoViewIfNeeded();
+    await result.screenshot({ path: path.join(ARTIFACTS, 'backtest-result-375.png') });
+    await page.setViewportSize({ width: 1280, height: 860 });
     await shot('bots-backtest');
   });
 
@@ -44,6 +57,16 @@ async function backtestSteps({ page, step, fillBot, shot, T }) {
     const cells = map.getByRole('button');
     const count = await cells.count();
     if (count < 10) throw new Error(`the heatmap has ${count} cells`);
+    // issue 29: the heatmap's last column and the sweep button were cut off at 375 px
+    await atBothWidths(page, async () => [
+      ...(await nothingCutOff(map, 'th, td, button')),
+      ...(await nothingCutOff(dialog.locator('.backtest__ranges'), 'input, button')),
+    ]);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await map.scrollIntoViewIfNeeded();
+    await map.screenshot({ path: path.join(ARTIFACTS, 'backtest-heatmap-375.png') });
+    await dialog.locator('.backtest__ranges').screenshot({ path: path.join(ARTIFACTS, 'backtest-ranges-375.png') });
+    await page.setViewportSize({ width: 1280, height: 860 });
     const cell = cells.nth(count - 1);
     const label = (await cell.getAttribute('aria-label')) || '';
     const m = /Use interval ([\d.]+), (\d+) orders, take-profit ([\d.]+) %/.exec(label);

@@ -13,8 +13,9 @@
  * key is refused (link to Security, add the key) → start, running without a reload, summary strip →
  * the bot page (chart, orders turning filled on the paper exchange, P&L moving live) → stop with
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
- * every section from the navbar at 375 → logout → sign in again; a second browser's session ended with
- * "Sign out everywhere else" (sessions.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * a withdraw-capable key refused, an unrestricted one warned (keys.e2e.js) → every section from the
+ * navbar at 375 → logout → sign in again; a second browser's session ended with "Sign out everywhere
+ * else" (sessions.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
 'use strict';
@@ -24,6 +25,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
+const { atBothWidths, nothingCutOff, equityCurveProblems } = require('./layout');
 
 const ROOT = path.resolve(__dirname, '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
@@ -554,6 +556,19 @@ async function main() {
       const runtime = await text('runtime');
       if (!/\d+s|\d+m/.test(runtime)) throw new Error(`runtime: ${runtime}`);
       if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');
+      // issue 29: prices and money carry their unit; the chart and the orders fit the window at both widths
+      for (const k of ['price', 'average-entry', 'unrealised', 'realised', 'fees', 'capital']) {
+        if (!/ USDT$/.test(await text(k))) throw new Error(`figure ${k} without its unit: ${await text(k)}`);
+      }
+      await atBothWidths(page, async () => [
+        ...(await nothingCutOff(page.locator('.botpage__chart'), 'canvas, .chart__legend > span')),
+        ...(await nothingCutOff(page.locator('.botpage .table-scroll'), 'th, td, .pill')),
+      ]);
+      await page.locator('.botpage__chart').screenshot({ path: path.join(ARTIFACTS, 'bot-chart-1280.png') });
+      await page.setViewportSize(NARROW);
+      await page.waitForTimeout(300);
+      await page.locator('.botpage__chart').screenshot({ path: path.join(ARTIFACTS, 'bot-chart-375.png') });
+      await page.setViewportSize(WIDE);
       await shot('bot-page');
     });
     await step('the summary strip and the card count the running bot, live', async () => {
@@ -588,6 +603,15 @@ async function main() {
       if (!stopUrl || new URL(stopUrl).searchParams.get('cancelAllOrders') !== 'true') throw new Error(`stop call without cancelAllOrders=true: ${stopUrl}`);
       if (new URL(stopUrl).searchParams.has('closePosition')) throw new Error(`a spot stop asked to close a position: ${stopUrl}`);
       await page.getByRole('table', { name: 'Ladder orders' }).locator('tr[data-state="cancelled"]').first().waitFor({ timeout: T });
+      // issue 29: a stopped bot says how long it last ran (it read "0s"); the cancelled orders' State column fits at 375
+      const lastRun = '^(under 1s|\\d+[smhd]( \\d+[smh])?) \\(last run\\)$';
+      // (the figures are read again once the stop is pushed: wait for that read)
+      await page
+        .waitForFunction((re) => new RegExp(re).test((document.querySelector('[data-testid="figure-runtime"]')?.textContent || '').trim()), lastRun, { timeout: T })
+        .catch(async () => {
+          throw new Error(`a stopped bot's runtime reads "${((await page.getByTestId('figure-runtime').textContent()) || '').trim()}"`);
+        });
+      await atBothWidths(page, async () => nothingCutOff(page.locator('.botpage .table-scroll'), 'th, td, .pill'));
       await shot('bot-page-stopped');
     });
     await step('history, one tab away: the timeline shows BotCreated … BotStopped, the slider shows the state then', async () => {
@@ -660,6 +684,30 @@ async function main() {
       const csvHref = await page.getByRole('link', { name: 'Export the trades as CSV (FIFO lots)' }).getAttribute('href');
       const res = await page.evaluate(async (u) => { const r = await fetch(u, { credentials: 'include' }); return { status: r.status, type: r.headers.get('content-type') }; }, csvHref);
       if (res.status !== 200 || !/text\/csv/.test(res.type || '')) throw new Error(`trades CSV: ${res.status} ${res.type}`);
+      // issue 29: every money figure says its unit; the equity curve has its title, axes and distinct time labels,
+      // and nothing of it or of the trades is cut off, at 1280 and at 375
+      const figure = async (id) => ((await page.getByTestId(id).textContent()) || '').trim();
+      for (const id of ['total-pnl', 'realised-pnl', 'unrealised-pnl', 'capital-committed', 'fees']) {
+        if (!/^[+−]?\d[\d,]*\.\d{2} USDT$/.test(await figure(id))) throw new Error(`${id} reads "${await figure(id)}"`);
+      }
+      for (const id of ['return', 'annualised']) {
+        if (!/^([+−]?\d[\d,]*\.\d{2}%|— \(after 10 min\))$/.test(await figure(id))) throw new Error(`${id} reads "${await figure(id)}"`);
+      }
+      const curve = page.getByRole('region', { name: 'Performance' }).getByTestId('equity-curve');
+      await curve.waitFor({ timeout: T });
+      const seen = {};
+      await atBothWidths(page, async (w) => {
+        const { problems, info } = await equityCurveProblems(curve);
+        seen[w] = info;
+        return [...problems, ...(await nothingCutOff(page.locator('.money__figures'), 'dt, dd')), ...(await nothingCutOff(trades, 'td, th'))];
+      });
+      log(`      equity curve at 1280: time ${seen[1280].x.join(' | ')}; value ${seen[1280].y.join(' | ')} ${seen[1280].unit}`);
+      log(`      equity curve at 375: time ${seen[375].x.join(' | ')}; value ${seen[375].y.join(' | ')} ${seen[375].unit}`);
+      await curve.screenshot({ path: path.join(ARTIFACTS, 'equity-curve-1280.png') });
+      await page.setViewportSize(NARROW);
+      await page.waitForTimeout(300);
+      await curve.screenshot({ path: path.join(ARTIFACTS, 'equity-curve-375.png') });
+      await page.setViewportSize(WIDE);
       await shot('bot-performance');
       await page.getByRole('link', { name: 'Back to bots' }).click();
       await expectPath('/bots');
@@ -667,6 +715,17 @@ async function main() {
       const account = page.getByRole('region', { name: 'Performance' });
       await account.getByTestId('account-total-pnl').waitFor({ timeout: T });
       if (!/^[+−]?\d[\d,]*\.\d{2} USDT$/.test(((await account.getByTestId('account-total-pnl').textContent()) || '').trim())) throw new Error('the account P&L is not a 2-decimal USDT figure');
+      for (const id of ['account-realised', 'account-unrealised', 'account-capital', 'account-fees']) {
+        const t = ((await account.getByTestId(id).textContent()) || '').trim();
+        if (!/^[+−]?\d[\d,]*\.\d{2} USDT$/.test(t)) throw new Error(`${id} reads "${t}"`);
+      }
+      // the account's curve needs two points of the account's P&L (a single fill of one bot makes one): when it
+      // is drawn it reads like the bot's; either way the figures fit at both widths
+      const accountCurve = account.getByTestId('equity-curve');
+      await accountCurve.or(account.getByText("The equity curve starts with your bots' first fills.")).first().waitFor({ timeout: T });
+      const drawn = (await accountCurve.count()) > 0;
+      log(`      account equity curve: ${drawn ? 'drawn' : 'not yet (one point)'}`);
+      await atBothWidths(page, async () => [...(drawn ? (await equityCurveProblems(accountCurve)).problems : []), ...(await nothingCutOff(account, 'dt, dd'))]);
       await shot('bots-account-performance');
     });
     await step('alerts: the settings form and the delivery log (issue 29)', async () => {
@@ -690,6 +749,11 @@ async function main() {
     });
     await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
     await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
+    // issue 30 (keys.e2e.js): here, after the bots' timed steps, whose crossing orders are priced minutes earlier
+    if (process.env.E2E_SERVER !== 'stub' && (!process.env.E2E_BASE_URL || process.env.E2E_DATA_DIR)) await require('./keys.e2e').keySteps({ page, step, shot, T, dataDir });
+    // two-factor sign-in (issue 30): a new account in browsers of its own, so this walk's user is not asked for codes
+    const twoFactor = require('./two-factor.e2e');
+    await twoFactor.twoFactorSteps({ base, step, T, launch: twoFactor.launchBrowser });
 
     await step('page 2 of the list starts at the list top, and the page survives a reload', async () => {
       // ten more spot bots through the API (the form was walked above)

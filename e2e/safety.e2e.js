@@ -95,6 +95,14 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     if (!/still open on Binance and no longer managed/.test((await notice.textContent()) || '')) throw new Error(`the page's notice: ${await notice.textContent()}`);
     const badge = page.getByTestId('bot-page').getByTestId('mode-badge');
     if ((await badge.textContent()) !== 'Paper') throw new Error(`the bot page's mode badge says ${await badge.textContent()}`);
+    // issue 29: this run lasts about a second: the page said "0s"; now the length of its last run, said so
+    const lastRun = '^(under 1s|\\d+[smhd]( \\d+[smh])?) \\(last run\\)$';
+    // (the figures are read again once the stop is pushed: wait for that read)
+    await page
+      .waitForFunction((re) => new RegExp(re).test((document.querySelector('[data-testid="figure-runtime"]')?.textContent || '').trim()), lastRun, { timeout: T })
+      .catch(async () => {
+        throw new Error(`a stopped bot's runtime reads "${((await page.getByTestId('figure-runtime').textContent()) || '').trim()}"`);
+      });
     await dismissToasts();
     await shot('bot-page-orders-left-open');
     await page.getByRole('link', { name: 'Back to bots' }).click();

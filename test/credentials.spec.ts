@@ -46,7 +46,15 @@ describe('API keys (credentials), end to end on the embedded stores', () => {
     const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
     const events = await store.readStream(`credential-${a.body.id}`);
     await store.close();
-    expect(events.map((e) => e.type)).toEqual(['CredentialAdded', 'CredentialRemoved']);
+    // issue 30: what the venue (here the paper exchange) reported the key may do is on the key's stream too
+    expect(events.map((e) => e.type)).toEqual(['CredentialAdded', 'CredentialPermissionsChecked', 'CredentialRemoved']);
+    expect(events[1].data).toEqual({
+      credentialId: a.body.id,
+      checkedAt: expect.any(String),
+      source: 'add',
+      permissions: { withdraw: false, read: true, spot: true, futures: true, ipRestricted: null },
+      failure: null,
+    });
     expect(events[0].data).toEqual({
       credentialId: a.body.id,
       userId: uid,
@@ -159,6 +167,9 @@ describe('exchange routes, paper mode (default)', () => {
         expect(price.status).toBe(200);
         expect(typeof price.body).toBe('number');
         expect(price.body).toBeGreaterThan(0);
+        // the bare number of the spec, said to be JSON (issue 31: it came as text/html)
+        expect(price.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+        expect(JSON.parse(price.text)).toBe(price.body);
       }
     }
     const risk = await hank.get(`/api/futuresPositionRisk?userId=${uid}&exchange=Binance`);

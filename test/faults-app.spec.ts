@@ -51,7 +51,7 @@ describe(`the whole app under injected faults (${DURATION / 1000} s, seed ${SEED
     dir = mkdtempSync(join(tmpdir(), 'gr-faults-'));
     writeFileSync(join(dir, 'prices.csv'), pricesCsv());
     schedule.off(); // the set-up runs without faults
-    const config = loadConfig({ DATA_DIR: join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'silent', WEB_DIST: join(dir, 'no-web'), PAPER_PRICES: join(dir, 'prices.csv') });
+    const config = loadConfig({ DATA_DIR: join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'silent', WEB_DIST: join(dir, 'no-web'), PAPER_PRICES: join(dir, 'prices.csv'), METRICS_PUBLIC: 'true' });
     app = await startApp(config, {
       adapters: {
         eventStore: (s) => new FaultyEventStore(s, schedule, { dropSubscriptionsEveryMs: 3_000, appendTimeoutRate: 0.03, appendTimeoutMs: 150, failAppendRate: 0.02 }),
@@ -316,7 +316,7 @@ describe(`the whole app under injected faults (${DURATION / 1000} s, seed ${SEED
     expect(stats.healthRetrying).toBeGreaterThan(0);
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
     expect(metrics).toMatch(/gridrocket_consumer_state\{consumer="projections",kind="projector",state="live"\} 1/);
-    expect(Number(/gridrocket_consumer_failures\{consumer="projections",kind="projector"\} (\d+)/.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
+    expect(Number(/gridrocket_consumer_failures_total\{consumer="projections",kind="projector"\} (\d+)/.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
     expect(faultsInjected['subscription.drop'] ?? 0).toBeGreaterThan(DURATION >= 30_000 ? 5 : 0);
     expect(faultsInjected['commit.reject'] ?? 0).toBeGreaterThan(0);
     expect(faultsInjected['append.timeout'] ?? 0).toBeGreaterThan(0);

@@ -15,7 +15,7 @@ describe('forwarder and operators, in the app (embedded mode)', () => {
   let botId: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ METRICS_PUBLIC: 'true' });
     alice = new Client(app.url);
     uid = (await alice.signUp('ops-alice@example.com')).uid;
     await alice.addKey(uid);
@@ -158,11 +158,31 @@ describe('/metrics behind a token', () => {
   it('needs the bearer token when METRICS_TOKEN is set', async () => {
     const app = await startTestApp({ METRICS_TOKEN: 'scrape-me' });
     try {
-      expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+      const none = await fetch(`${app.url}/metrics`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toMatch(/^Bearer /);
       expect((await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer wrong-one' } })).status).toBe(401);
+      expect((await fetch(`${app.url}/metrics`, { headers: { authorization: 'scrape-me' } })).status).toBe(401); // not a Bearer credential
       expect((await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer scrape-me' } })).status).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+
+  it('is closed by default, with what to set (issue 31: it was public), and open with METRICS_PUBLIC=true', async () => {
+    const closed = await startTestApp();
+    try {
+      const res = await fetch(`${closed.url}/metrics`);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toMatch(/METRICS_TOKEN.*METRICS_PUBLIC=true/);
+    } finally {
+      await closed.close();
+    }
+    const open = await startTestApp({ METRICS_PUBLIC: 'true' });
+    try {
+      expect((await fetch(`${open.url}/metrics`)).status).toBe(200);
+    } finally {
+      await open.close();
     }
   });
 });

@@ -66,7 +66,7 @@ describeWithBroker(`forwarder through a ${OUTAGE_MS / 1000}-second broker outage
     broker = await KafkaBroker.start();
     process.env.KAFKA_TOPIC_PREFIX = prefix;
     process.env.KAFKA_PARTITIONS = '3';
-    app = await startTestApp({ KAFKA_BROKERS: broker.brokers.join(','), EMBEDDED_RUNNER: 'false' });
+    app = await startTestApp({ KAFKA_BROKERS: broker.brokers.join(','), EMBEDDED_RUNNER: 'false', METRICS_PUBLIC: 'true' });
   }, 180_000);
 
   afterAll(async () => {

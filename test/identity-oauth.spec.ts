@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { SqliteEventStore } from '@gridrocket/event-store';
+import { base32Decode, hotp, totpStep } from '@gridrocket/identity';
 import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
@@ -237,6 +238,41 @@ describe('identity: Google and Facebook popups through passport against a local 
     userinfo = { id: 'fb-nomail', name: 'No Mail' };
     const noMail = await popup(new Browser(), 'facebook');
     expect(noMail.message).toEqual({ type: 'gridrocket:auth', ok: false, error: 'Your Facebook account did not share an email address' });
+  });
+
+  it('Google with two-factor sign-in on (issue 30): the popup asks for the code and opens no session; the code completes it', async () => {
+    userinfo = { sub: 'google-tia', email: 'tia@example.com', email_verified: true, name: 'Tia' };
+    const tab = new Browser();
+    expect((await popup(tab, 'google')).message.ok).toBe(true);
+    // the signed-in tab turns 2FA on (CSRF double-submit as the dashboard sends it)
+    await tab.get(`${base}/api/auth/csrf`);
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(base + path, { method: 'POST', headers: { cookie: tab.cookie(), 'x-csrf-token': tab.jar.get('csrf_token')!, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (const c of res.headers.getSetCookie()) {
+        const [pair] = c.split(';');
+        const i = pair.indexOf('=');
+        if (pair.slice(i + 1) === '') tab.jar.delete(pair.slice(0, i));
+        else tab.jar.set(pair.slice(0, i), pair.slice(i + 1));
+      }
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const { secret } = (await post('/api/auth/2fa/setup', {})).body;
+    const key = base32Decode(secret)!;
+    const step = totpStep(Date.now());
+    expect((await post('/api/auth/2fa/enable', { code: hotp(key, step) })).status).toBe(200);
+
+    // a new browser: Google vouches for Tia, and the account asks for its code
+    tab.jar.clear();
+    const { message } = await popup(tab, 'google');
+    expect(message).toEqual({ type: 'gridrocket:auth', ok: false, twoFactorRequired: true, error: 'Enter the 6-digit code from your authenticator app' });
+    expect(tab.jar.has('gr_session')).toBe(false);
+    expect(tab.jar.has('gr_2fa_pending')).toBe(true);
+    expect((await me(tab)).status).toBe(401);
+    await tab.get(`${base}/api/auth/csrf`);
+    const done = await post('/api/auth/2fa/verify', { code: hotp(key, step + 1) });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ email: 'tia@example.com' });
+    expect((await me(tab)).status).toBe(200);
   });
 
   it('GET /api/config says both providers are configured', async () => {

@@ -268,8 +268,8 @@ describe('leak test: exchange secrets never come out (paper mode, every route)',
     for (const [name, bytes] of liveFiles) findLeaks(`file ${name} (app running)`, bytes, secrets, leaks);
     for (const [name, bytes] of liveFiles) if (bytes.includes(wrapped.split('.')[3])) leaks.push(`destroyed wrapped data key in ${name}`);
 
-    // the read model holds the listed fields only
-    for (const c of credentials) expect(Object.keys(c).sort()).toEqual(['apikeyid', 'createdat', 'exchange', 'id', 'userid']);
+    // the read model holds the listed fields only (and, issue 30, what the venue said the key may do: facts, no secret)
+    for (const c of credentials) expect(Object.keys(c).sort()).toEqual(['apikeyid', 'checkedat', 'checkfailure', 'createdat', 'exchange', 'id', 'permissions', 'userid']);
     // the WAL files were among the files searched, and the capture worked
     expect(liveFiles.map(([n]) => n)).toEqual(expect.arrayContaining(['/events.sqlite-wal', '/keys.sqlite', '/read.sqlite-wal']));
     expect(socketMessages.length).toBeGreaterThan(0);

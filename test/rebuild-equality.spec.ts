@@ -88,6 +88,9 @@ function mixedLog(): { stream: string; events: E[] }[] {
       stream: `credential-${credentialId}`,
       events: [
         { type: 'CredentialAdded', data: { credentialId, userId: uid, exchange: 'Binance', apiKeyId: `key-${u}`, sealedSecret: 's', sealedPassphrase: null, keyId: 'k1' } },
+        // issue 30: the venue's answers, a good one and a failed daily one (which keeps the facts)
+        { type: 'CredentialPermissionsChecked', data: { credentialId, checkedAt: '2025-01-01T00:00:00.000Z', source: 'add', permissions: { withdraw: false, read: true, spot: true, futures: u % 3 === 0, ipRestricted: u % 2 === 0 }, failure: null } },
+        ...(u % 3 ? [{ type: 'CredentialPermissionsChecked', data: { credentialId, checkedAt: '2025-01-02T00:00:00.000Z', source: 'daily', permissions: null, failure: 'refused' } }] : []),
         ...(u % 2 ? [{ type: 'CredentialRemoved', data: { credentialId, keyId: 'k1' } }] : []),
       ],
     });

@@ -94,6 +94,11 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         // issue 30: the user's sessions
         { method: 'POST', path: '/api/sessions/sign-out-others' },
         { method: 'DELETE', path: '/api/sessions/{id}' },
+        // two-factor sign-in (issue 30)
+        { method: 'POST', path: '/api/auth/2fa/setup' },
+        { method: 'POST', path: '/api/auth/2fa/enable' },
+        { method: 'POST', path: '/api/auth/2fa/disable' },
+        { method: 'POST', path: '/api/auth/2fa/verify' },
       ]),
     );
 
@@ -104,6 +109,9 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
       '/api/user': { userId: uid, username: 'pwned' },
       '/api/auth/register': { email: 'csrf-new@example.com', password: 'correct-horse-1' },
       '/api/auth/login': { email: 'csrf-victim@example.com', password: 'correct-horse-1' },
+      '/api/auth/2fa/enable': { code: '123456' },
+      '/api/auth/2fa/disable': { code: '123456' },
+      '/api/auth/2fa/verify': { code: '123456', remember: true },
     };
     const before = await head();
     const seen: string[] = [];

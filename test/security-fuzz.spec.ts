@@ -43,15 +43,18 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     fuzzer = new Client(app.url);
     fuzzerUid = (await fuzzer.signUp('fuzz-self@example.com')).uid;
     fuzzerBot = (await fuzzer.post('/api/bots', { ...spotBot })).body.id;
+    // a two-factor setup started, so that the fuzzer's enable and disable calls reach the decider (issue 30)
+    expect((await fuzzer.post('/api/auth/2fa/setup')).status).toBe(200);
     const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => ({ method: m.toUpperCase(), path })));
     expect(ops.length).toBeGreaterThan(20);
-    // issue 30: the user's sessions are among the routes fuzzed
+    // issue 30: the user's sessions and the two-factor routes are among the routes fuzzed
     expect(ops).toEqual(
       expect.arrayContaining([
         { method: 'GET', path: '/api/sessions' },
         { method: 'POST', path: '/api/sessions/sign-out-others' },
         { method: 'DELETE', path: '/api/sessions/{id}' },
+        ...['GET /api/auth/2fa', 'POST /api/auth/2fa/setup', 'POST /api/auth/2fa/enable', 'POST /api/auth/2fa/disable', 'POST /api/auth/2fa/verify'].map((s) => ({ method: s.split(' ')[0], path: s.split(' ')[1] })),
       ]),
     );
   }, 60_000);
@@ -66,9 +69,9 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     fc.integer(),
   );
   const value = fc.oneof(number, fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
-  const field = fc.constantFrom('exchange', 'symbol', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit', 'leverage', 'botType', 'userId', 'email', 'password', 'token', 'access', 'username', 'picurl', '__proto__', 'constructor');
+  const field = fc.constantFrom('exchange', 'symbol', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit', 'leverage', 'botType', 'userId', 'email', 'password', 'token', 'access', 'username', 'picurl', 'code', 'recoveryCode', 'remember', '__proto__', 'constructor');
   const body = fc.oneof(
-    fc.record({ base: fc.constantFrom<Record<string, unknown>>(spotBot, { email: 'fuzz-new@example.com', password: 'correct-horse-1' }, { access: { exchange: 'Binance', apiKey: 'fuzz-key-000000000001', keySecret: 'fuzz-secret-00000000001', passPhrase: '' } }, {}), changes: fc.dictionary(field, value, { maxKeys: 4 }) }).map(({ base, changes }) => JSON.stringify({ ...base, ...changes })),
+    fc.record({ base: fc.constantFrom<Record<string, unknown>>(spotBot, { email: 'fuzz-new@example.com', password: 'correct-horse-1' }, { access: { exchange: 'Binance', apiKey: 'fuzz-key-000000000001', keySecret: 'fuzz-secret-00000000001', passPhrase: '' } }, { code: '123456' }, { recoveryCode: 'abcd-efgh-ijkl-mnop', remember: true }, {}), changes: fc.dictionary(field, value, { maxKeys: 4 }) }).map(({ base, changes }) => JSON.stringify({ ...base, ...changes })),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     fc.string({ maxLength: 60 }),
     fc.constant(undefined),

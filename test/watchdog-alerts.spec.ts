@@ -19,7 +19,7 @@ import type { BotConfig, DriftEventData } from '@gridrocket/bots';
 import { CcxtExchange, CsvReplayFeed, PaperExchangeProvider, PaperVenue, type ExchangeProvider } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { EmbeddedOwnership } from '@gridrocket/streaming';
+import { EmbeddedOwnership, MetricsService } from '@gridrocket/streaming';
 import { GridRunner } from '@gridrocket/trading';
 import { directCommands } from '@gridrocket/trading/nest';
 import { TelegramStandIn, WebhookReceiver, type TelegramCall, type WebhookCall } from './support/alert-stand-ins';
@@ -91,6 +91,7 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
       retryBaseMs: 10,
       retryMaxMs: 50,
       watchdogMs: WATCHDOG_MS,
+      metrics: app.app.get(MetricsService),
       now: () => Date.now() + skewMs,
       logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
     });
@@ -195,6 +196,15 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
       return drift.length >= 4 ? drift : undefined;
     }, 20_000);
     expect(log.every((d: any) => d.status === 'delivered')).toBe(true);
+    // and the operator counts them (issue 31): the findings by kind, the deliveries by channel and outcome
+    const scrape = await app.app.get(MetricsService).metrics();
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(scrape)?.[1]);
+    expect(value('gridrocket_watchdog_findings_total{kind="missed-fill"}')).toBeGreaterThanOrEqual(1);
+    expect(value('gridrocket_watchdog_findings_total{kind="order-missing"}')).toBeGreaterThanOrEqual(1);
+    expect(value('gridrocket_watchdog_findings_total{kind="unknown-order"}')).toBe(0);
+    expect(value('gridrocket_alerts_total{channel="webhook",outcome="delivered"}')).toBe(2);
+    expect(value('gridrocket_alerts_total{channel="telegram",outcome="delivered"}')).toBe(2);
+    expect(value('gridrocket_alerts_total{channel="webhook",outcome="failed"}')).toBe(0);
   });
 
   it('a bot whose ladder sits below the price for 6 h, with nothing held and no follow, is reported as not trading, on both channels', async () => {

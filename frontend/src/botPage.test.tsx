@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
@@ -31,6 +31,8 @@ const summary = (over: Partial<BotSummary> = {}): BotSummary => ({
   fills: 0,
   capitalInUse: 380,
   runtimeSeconds: 125,
+  lastRun: { startedAt: Date.now() - 125_000, endedAt: null, ms: 125_000 },
+  runs: 1,
   annualisedReturn: null,
   running: true,
   lastError: null,
@@ -114,6 +116,28 @@ describe('bot page: figures, orders, live', () => {
     renderApp('/bots/b4', { user: USER });
     await waitFor(() => expect(figure('position')).toHaveTextContent('0 BTC'), { timeout: 5000 });
     expect(screen.queryByTestId('figure-dust')).toBeNull();
+  });
+
+  it('a stopped bot shows how long its last run lasted, not "0s"; one never started shows a dash (issue 29)', async () => {
+    const T = Date.parse('2026-01-10T12:00:00Z');
+    const ran = makeBot({ id: 'b5' });
+    const never = makeBot({ id: 'b6' });
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/u-1': [ran, never],
+      // two runs: 90 s, then 0.44 s (stopped right after its buys filled)
+      'GET /api/bots/b5/summary': summary({ running: false, runtimeSeconds: 90, runs: 2, lastRun: { startedAt: T, endedAt: T + 440, ms: 440 } }),
+      'GET /api/bots/b6/summary': summary({ running: false, runtimeSeconds: 0, runs: 0, lastRun: null }),
+      'GET /api/bots-overview': [],
+    });
+    renderApp('/bots/b5', { user: USER });
+    await waitFor(() => expect(figure('runtime')).toHaveTextContent('under 1s (last run)'), { timeout: 5000 });
+    expect(figure('runtime').parentElement!.getAttribute('title')).toMatch(/; 1m 30s over 2 runs$/);
+    expect(screen.queryByText('0s')).toBeNull();
+    cleanup();
+    renderApp('/bots/b6', { user: USER });
+    await waitFor(() => expect(figure('runtime')).toHaveTextContent(/^—$/), { timeout: 5000 });
+    expect(figure('runtime').parentElement).toHaveAttribute('title', 'Not started yet');
   });
 
   it('says the last error in words, with a link to the Security page when the key is missing', async () => {

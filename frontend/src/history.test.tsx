@@ -207,6 +207,19 @@ describe('history words', () => {
     expect(who(undefined, 'u-1').text).toBe('system');
   });
 
+  it('a cancelled order reads as the order the bot placed, never as its raw client order id (issue 29)', () => {
+    const placed = ev(4, 'OrderPlaced', { run: 2, clientOrderId: 'gr-493e2dfa-r2-c1-b0', side: 'buy', price: 94000, amount: 0.01, cycle: 1, level: 0 }, 122, 'runner');
+    const tp = ev(5, 'TakeProfitPlaced', { run: 2, clientOrderId: 'gr-493e2dfa-r2-c1-tp', side: 'sell', price: 95410.5, amount: 0.03, cycle: 1 }, 123, 'runner');
+    const cancel = (r: number, id: string, filled = 0) => ev(r, 'OrderCancelled', { run: 2, clientOrderId: id, filled }, 180, 'runner');
+    const lines = describeAll([placed, tp, cancel(6, 'gr-493e2dfa-r2-c1-b0', 0.004), cancel(7, 'gr-493e2dfa-r2-c1-tp'), cancel(8, 'gr-493e2dfa-r1-c0-b3')]);
+    expect(lines.slice(2)).toEqual([
+      'buy 0.01 @ 94,000 · rung 1 · 0.004 had filled',
+      'take-profit sell 0.03 @ 95,410.5',
+      'an order of the bot', // placed before the history shown: still no id
+    ]);
+    for (const line of lines) expect(line).not.toMatch(/gr-/);
+  });
+
   it('says in words what the watchdog found and what it did (issue 29)', () => {
     expect(eventLabel('BotDriftDetected')).toBe('Exchange differs');
     expect(eventLabel('BotNotTrading')).toBe('Not trading');

@@ -33,15 +33,29 @@ describe('bot performance tab', () => {
     });
     renderApp(`/bots/${BOT}/performance`, { user: USER });
     expect(await screen.findByRole('heading', { name: 'Performance', level: 1 })).toBeInTheDocument();
-    expect(await screen.findByTestId('total-pnl')).toHaveTextContent('2');
-    expect(screen.getByText('Annualised')).toBeInTheDocument();
-    expect(screen.getByTestId('equity-curve')).toBeInTheDocument();
+    // every money figure says its unit (issue 29, finding 9)
+    expect(await screen.findByTestId('total-pnl')).toHaveTextContent(/^\+2\.00 USDT$/);
+    expect(screen.getByTestId('realised-pnl')).toHaveTextContent(/^\+2\.50 USDT$/);
+    expect(screen.getByTestId('unrealised-pnl')).toHaveTextContent(/^−0\.50 USDT$/);
+    expect(screen.getByTestId('capital-committed')).toHaveTextContent(/^590\.00 USDT$/);
+    expect(screen.getByTestId('return')).toHaveTextContent(/^\+0\.34%$/);
+    expect(screen.getByTestId('annualised')).toHaveTextContent(/^\+12\.40%$/);
+    expect(screen.getByTestId('fees')).toHaveTextContent(/^0\.90 USDT$/);
+    // the equity curve with its title, legend and both axes
+    const curve = screen.getByTestId('equity-curve');
+    expect(within(curve).getByTestId('equity-title')).toHaveTextContent('Equity of this bot (USDT)');
+    expect(curve).toHaveTextContent('capital committed 590.00 USDT');
+    expect(within(curve).getByTestId('equity-y-unit')).toHaveTextContent('USDT');
+    expect(within(curve).getAllByTestId('equity-y-tick').length).toBeGreaterThanOrEqual(2);
+    const xs = within(curve).getAllByTestId('equity-x-tick').map((t) => t.textContent);
+    expect(xs.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(xs).size).toBe(xs.length);
     expect(screen.getByRole('link', { name: 'Performance' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: /Export the trades as CSV/ })).toHaveAttribute('href', `/api/bots/${BOT}/trades.csv`);
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(21); // header + 20
-    expect(rows[1]).toHaveTextContent('10 (9.99 held)'); // a buy whose fee was taken in the coin
+    expect(rows[1]).toHaveTextContent('10 AVAX (9.99 held)'); // a buy whose fee was taken in the coin
     expect(rows[1]).toHaveTextContent('open'); // its cycle not completed
     expect(screen.getByText('1–20 of 45')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Older' }));
@@ -69,14 +83,19 @@ describe('account performance on the bots page', () => {
     expect(within(section).getByTestId('account-total-pnl')).toHaveTextContent('+12.35 USDT');
     expect(within(section).getByTestId('account-realised')).toHaveTextContent('+10.12 USDT');
     expect(within(section).getByTestId('account-unrealised')).toHaveTextContent('+2.22 USDT');
-    expect(within(section).getByText('Return on 1,234.57 USDT committed')).toBeInTheDocument();
+    expect(within(section).getByTestId('account-capital')).toHaveTextContent(/^1,234\.57 USDT$/);
+    expect(within(section).getByText('Return on capital')).toBeInTheDocument();
     expect(within(section).getByTestId('account-return')).toHaveTextContent(/^\+1\.00%$/);
     expect(within(section).getByTestId('account-annualised')).toHaveTextContent(/^\+45\.68%$/);
     expect(within(section).getByTestId('account-fees')).toHaveTextContent('1.88 USDT');
     // no raw 8-decimal figure reaches the page
     expect(section.textContent).not.toMatch(/\d\.\d{3,}/);
     const curve = within(section).getByTestId('equity-curve');
-    expect(curve).toHaveAttribute('aria-label', 'Equity from 1234.57 to 1246.91 USDT');
+    expect(within(curve).getByRole('img')).toHaveAttribute('aria-label', expect.stringMatching(/^Equity of all your bots from 1,234\.57 to 1,246\.91 USDT, /));
+    // value ticks span the curve (1,233.07 … 1,246.91) in round steps
+    const ys = within(curve).getAllByTestId('equity-y-tick').map((t) => Number(t.textContent!.replace(/,/g, '')));
+    expect(Math.min(...ys)).toBeLessThanOrEqual(1233.07);
+    expect(Math.max(...ys)).toBeGreaterThanOrEqual(1246.91);
     expect(curve.querySelector('polyline')?.getAttribute('points')?.split(' ')).toHaveLength(3);
     expect(within(section).getByText(/Over 2 bots/)).toBeInTheDocument();
   });
@@ -87,7 +106,7 @@ describe('account performance on the bots page', () => {
     const section = await screen.findByTestId('account-performance');
     expect(within(section).getByTestId('account-total-pnl')).toHaveTextContent('−3.46 USDT');
     expect(within(section).getByTestId('account-return')).toHaveTextContent('−0.28%');
-    expect(within(section).getByTestId('account-annualised')).toHaveTextContent('—');
+    expect(within(section).getByTestId('account-annualised')).toHaveTextContent('— (after 10 min)');
     expect(within(section).queryByTestId('equity-curve')).not.toBeInTheDocument();
     expect(within(section).getByText(/The equity curve starts with your bots' first fills/)).toBeInTheDocument();
   });
@@ -123,11 +142,11 @@ describe('the trades list on a phone', () => {
     }
     const value = (row: HTMLElement, label: string) => within(row).getAllByRole('cell').find((c) => c.getAttribute('data-label') === label)!.querySelector('.money__value')!.textContent;
     expect(value(sell, 'Fill')).toBe('Take-profit');
-    expect(value(sell, 'Price')).toBe('29.123457');
-    expect(value(sell, 'Amount')).toBe('0.12345679');
-    expect(value(sell, 'Fee')).toBe('0.30');
-    expect(value(sell, 'Cycle profit')).toBe('+2.50');
-    expect(value(buy, 'Amount')).toBe('10 (9.99 held)');
+    expect(value(sell, 'Price')).toBe('29.123457 USDT');
+    expect(value(sell, 'Amount')).toBe('0.12345679 AVAX');
+    expect(value(sell, 'Fee')).toBe('0.30 USDT');
+    expect(value(sell, 'Cycle profit')).toBe('+2.50 USDT');
+    expect(value(buy, 'Amount')).toBe('10 AVAX (9.99 held)');
     expect(value(buy, 'Cycle profit')).toBe('open');
     // the bot's returns read with 2 decimals too
     expect(screen.getByText('+0.34%')).toBeInTheDocument();

@@ -1,3 +1,5 @@
+import { askForTotp } from './totpPrompt';
+
 /**
  * The one place that talks HTTP: same-origin fetch with the session cookie, the CSRF double-submit
  * header, and error bodies normalised to {status, message, errors}.
@@ -19,6 +21,8 @@ export interface RequestArgs {
   params?: Record<string, string | number | boolean | undefined | null>;
   /** send X-CSRF-Token even on a GET (startBot, stopBot) */
   csrf?: boolean;
+  /** extra request headers (X-TOTP: a fresh two-factor code) */
+  headers?: Record<string, string>;
 }
 export type Result<T> = { data: T; error?: undefined } | { error: ApiError; data?: undefined };
 
@@ -90,7 +94,7 @@ async function parseBody(res: Response): Promise<unknown> {
 
 export async function request<T = unknown>(args: RequestArgs, retried = false): Promise<Result<T>> {
   const method = args.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...(args.headers ?? {}) };
   const needsCsrf = method !== 'GET' || args.csrf === true;
   if (needsCsrf) {
     const token = await csrfToken(retried);
@@ -123,6 +127,11 @@ export async function request<T = unknown>(args: RequestArgs, retried = false): 
   }
   const error: ApiError = { status: res.status, message };
   if (Array.isArray(obj.errors)) error.errors = obj.errors as FieldError[];
+  // two-factor sign-in is on and this action needs a fresh code (issue 30): ask, and send it again with it
+  if (res.status === 403 && error.errors?.some((f) => f.field === 'totp')) {
+    const code = await askForTotp(message);
+    if (code) return request<T>({ ...args, headers: { ...(args.headers ?? {}), 'X-TOTP': code } }, retried);
+  }
   if (res.status === 429) {
     error.retryAfter = retryAfterSeconds(res.headers?.get?.('Retry-After'));
     message = tooManyMessage(error.retryAfter);

@@ -36,6 +36,8 @@ export interface Credential {
   id: string;
   exchange: Exchange;
   apikeyid: string;
+  /** Beyond the spec (issue 30): what the venue's answer about the key calls for (no IP restriction, withdrawals now on…). */
+  warnings?: Array<{ code: string; message: string }>;
 }
 
 export interface BalanceRecord {

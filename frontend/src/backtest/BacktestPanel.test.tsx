@@ -32,6 +32,7 @@ describe('BacktestPanel', () => {
     expect(within(result).getByTestId('backtest-profit')).toHaveTextContent('4.21 USDT');
     expect(within(result).getByTestId('equity-curve').querySelector('polyline')!.getAttribute('points')!.split(' ')).toHaveLength(3);
     expect(result).toHaveTextContent('Buy and hold-3.00 USDT (-2.20 %)');
+    expect(result).toHaveTextContent('43,200 candles, capital 135.50 USDT; fees: paper');
     const posted = fetch.mock.calls.find(([u, init]) => String(u).endsWith('/api/backtests') && init?.method === 'POST')!;
     expect(JSON.parse(String(posted[1]!.body))).toMatchObject({ exchange: 'Binance', symbol: 'SOLUSDT', botType: 'Spot', numOfOrders: 10, orderSize: 0.1, interval: 1, entryPrice: 140, takeProfit: 1, days: 30 });
   });
@@ -252,7 +253,7 @@ describe('BacktestPanel', () => {
     const orders = screen.getByRole('textbox', { name: /^Orders range/ });
     await waitFor(() => expect(orders).toHaveAccessibleDescription('Grid size must be from 2 to 100 (the range has 120)'));
     expect(orders).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByRole('textbox', { name: /^Take-profit range/ })).toHaveAccessibleDescription('takeProfit.to must be at least takeProfit.from');
+    expect(screen.getByRole('textbox', { name: /^Take-profit range/ })).toHaveAccessibleDescription('Take profit “to” must be at least Take profit “from”');
     const interval = screen.getByRole('textbox', { name: /^Interval range/ });
     expect(interval).not.toHaveAttribute('aria-invalid');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument(); // not lumped into one message above

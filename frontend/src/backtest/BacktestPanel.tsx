@@ -93,7 +93,7 @@ function clock(iso?: string): string {
 const RANGE_LABEL: Record<RangeKey, string> = { interval: 'Interval range', numOfOrders: 'Orders range', takeProfit: 'Take-profit range (%)' };
 
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-const usd = (x: number) => `${x.toFixed(2)} USDT`;
+const usd = (x: number) => `${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USDT`;
 const fmt = (x: number) => String(Number(x.toPrecision(6)));
 
 function defaultRanges(v: GridValues): Record<'interval' | 'numOfOrders' | 'takeProfit', string> {
@@ -114,8 +114,14 @@ function parseRange(text: string): Range | null {
 
 function message(err: unknown): string {
   const e = err as ApiError;
-  if (e?.errors?.length) return e.errors.map((x) => x.message).join('; ');
+  if (e?.errors?.length) return e.errors.map((x) => inFormWords(x.message)).join('; ');
   return e?.message ?? 'The backtest could not run';
+}
+
+const FIELD_WORDS: Record<string, string> = { interval: 'Price interval', numOfOrders: 'Grid size', takeProfit: 'Take profit' };
+/** A server message in the form's words (issue 29, finding 9): "numOfOrders.to must be …" → "Grid size to must be …". */
+export function inFormWords(text: string): string {
+  return text.replace(/\b(interval|numOfOrders|takeProfit)(?:\.(from|to|step))?\b/g, (_, f: string, part?: string) => (part ? `${FIELD_WORDS[f]} “${part}”` : FIELD_WORDS[f]));
 }
 
 /** A refused sweep: the field errors of `ranges.<field>` (and `ranges.<field>.from` …) go next to their input. */
@@ -125,8 +131,9 @@ function sweepFailure(err: unknown): Extract<Run, { state: 'failed' }> {
   const rest: string[] = [];
   for (const x of e?.errors ?? []) {
     const key = RANGE_KEYS.find((k) => x.field === `ranges.${k}` || x.field.startsWith(`ranges.${k}.`));
-    if (key) ranges[key] = ranges[key] ? `${ranges[key]}; ${x.message}` : x.message;
-    else rest.push(x.message);
+    const text = inFormWords(x.message);
+    if (key) ranges[key] = ranges[key] ? `${ranges[key]}; ${text}` : text;
+    else rest.push(text);
   }
   if (!Object.keys(ranges).length) return { state: 'failed', message: message(err) };
   return { state: 'failed', message: rest.length ? rest.join('; ') : '', ranges };
@@ -422,7 +429,7 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
       <RunEnd run={single} />
       {result ? (
         <div className="backtest__result" data-testid="backtest-result">
-          <EquityCurve time={result.curve.time} equity={result.curve.equity} capital={result.capital} />
+          <EquityCurve time={result.curve.time} equity={result.curve.equity} capital={result.capital} title="Equity over the backtest" capitalLabel="capital" />
           <dl className="backtest__figures">
             <div><dt>Realised profit</dt><dd data-testid="backtest-profit">{usd(result.profit)}</dd></div>
             <div><dt>Unrealised P&amp;L</dt><dd>{usd(result.unrealised)}</dd></div>
@@ -434,7 +441,9 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
             <div><dt>Buy and hold</dt><dd>{usd(result.buyAndHold.profit)} ({pct(result.buyAndHold.totalReturn)})</dd></div>
           </dl>
           <p className="backtest__note">
-            {single.state === 'done' ? `${single.doc.candles} candles, capital ${usd(result.capital)}, ${single.doc.terms?.feeSource ?? ''}` : null}
+            {single.state === 'done'
+              ? `${(single.doc.candles ?? 0).toLocaleString('en-US')} candles, capital ${usd(result.capital)}${single.doc.terms?.feeSource ? `; fees: ${single.doc.terms.feeSource}` : ''}`
+              : null}
           </p>
         </div>
       ) : null}

@@ -32,7 +32,7 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     expect(preview.getByTestId('advanced-liquidation').textContent).toBe('57,068.27');
   });
 
-  it('the request carries only what is set, and clears on edit what the bot had; messages as the server says them', () => {
+  it('the request carries only what is set, and clears on edit what the bot had; the server\'s messages in the form\'s words (issue 29)', () => {
     const v = { ...EMPTY_ADVANCED, stopLossPercent: '5', reanchor: 'follow' as const };
     expect(advancedBody(v)).toEqual({ stopLossPercent: 5, reanchor: 'follow' });
     // an edit that clears the trailing the bot had sends it empty (off); untouched empty fields are not sent
@@ -41,12 +41,14 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     const { botType: _t, ...base } = grid;
     // the server's own parse: schema messages first, the cross-field ones once the schema passes
     expect(advancedErrors({ ...EMPTY_ADVANCED, sizeScale: '0.5', trailingDeviation: '-1' }, base)).toEqual({
-      sizeScale: 'sizeScale must be a number from 1 to 10',
-      trailingDeviation: 'trailingDeviation must be a percentage from 0 to below 100',
+      sizeScale: 'Size scale must be a number from 1 to 10',
+      trailingDeviation: 'Trailing take-profit must be a percentage from 0 to below 100',
     });
-    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPrice: '120' }, base)).toEqual({ stopLossPrice: 'stopLossPrice must be below the entry price' });
-    expect(advancedErrors({ ...EMPTY_ADVANCED, spacing: 'percent' }, { ...base, interval: '150' })).toEqual({ spacing: 'interval must be below 100 (%) with percent spacing' });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPrice: '120' }, base)).toEqual({ stopLossPrice: 'Stop-loss price must be below the entry price' });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, spacing: 'percent' }, { ...base, interval: '150' })).toEqual({ spacing: 'Price interval must be below 100 (%) with percent spacing' });
     expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPercent: '5' }, base)).toEqual({});
+    expect(advancedErrors({ ...EMPTY_ADVANCED, reanchor: 'follow', reanchorLimit: '1' }, base)).toEqual({ reanchorLimit: '“Follow up to” must be above the entry price' });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPercent: '150' }, base)).toEqual({ stopLossPercent: 'Stop-loss must be a percentage greater than 0 and below 100' });
   });
 
   it('the bot page: the levels become price lines and the settings are said in words; a spec bot shows nothing', () => {

@@ -84,6 +84,28 @@ export function advancedConfig(v: AdvancedValues): Partial<GridConfig> {
 
 const ADVANCED_KEYS = Object.keys(EMPTY_ADVANCED) as (keyof AdvancedValues)[];
 
+/** The labels of the fields below, for the server's messages, which start with the field's API name. */
+const ADVANCED_LABELS: Record<keyof AdvancedValues | 'interval', string> = {
+  spacing: 'Spacing',
+  sizeScale: 'Size scale',
+  stopLossPercent: 'Stop-loss',
+  stopLossPrice: 'Stop-loss price',
+  trailingDeviation: 'Trailing take-profit',
+  reanchor: 'Re-anchor',
+  reanchorLimit: '“Follow up to”',
+  interval: 'Price interval',
+};
+
+/**
+ * A server message in the form's words (issue 29, finding 9: "sizeScale must be …" reached the user):
+ * the API name it starts with becomes the field's label.
+ */
+export function inFormWords(message: string): string {
+  const m = /^([A-Za-z]+)\b/.exec(message);
+  const label = m ? ADVANCED_LABELS[m[1] as keyof typeof ADVANCED_LABELS] : undefined;
+  return label ? label + message.slice(m![1].length) : message;
+}
+
 /**
  * Field messages of the advanced settings: the server's own parse (bot.rules.ts) run on the form's
  * values, its messages for these fields kept (the cross-field ones once the grid's fields are valid).
@@ -101,7 +123,7 @@ export function advancedErrors(v: AdvancedValues, base: Record<string, string>, 
     const out: Partial<Record<keyof AdvancedValues, string>> = {};
     for (const e of list) {
       const key = (e.field === 'interval' && /percent spacing/.test(e.message) ? 'spacing' : e.field) as keyof AdvancedValues;
-      if (ADVANCED_KEYS.includes(key) && !out[key]) out[key] = e.message;
+      if (ADVANCED_KEYS.includes(key) && !out[key]) out[key] = inFormWords(e.message);
     }
     return out;
   }

@@ -13,12 +13,16 @@ import {
 } from 'lightweight-charts';
 import { useGetChartQuery } from '../api/api';
 import type { Bot, ChartData } from '../api/types';
-import { compact } from './format';
+import { compact, price } from './format';
 import { ladderFromBot } from './ladder';
+import { crosshairTime, levelLines, tickLabel } from './chartLabels';
 import { AdvancedSummary, riskLines, type ChartRisk } from './AdvancedLevels';
 import type { AdvancedView } from './AdvancedSettings';
 
 export { ladderFromBot };
+
+/** Room right of the last point: half of the widest time label ("16:06:42") and a margin, px. */
+const LAST_LABEL_ROOM_PX = 40;
 
 function sortedUnique(points: ChartData['points']) {
   const byTime = new Map<number, number>();
@@ -51,7 +55,19 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         autoSize: true,
         layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#aab4ea', fontFamily: 'inherit' },
         grid: { vertLines: { color: 'rgba(124,247,255,0.06)' }, horzLines: { color: 'rgba(124,247,255,0.06)' } },
-        timeScale: { borderColor: 'rgba(124,247,255,0.2)', timeVisible: true, secondsVisible: false, rightOffset: 4, fixLeftEdge: true },
+        // issue 29: labels of their own precision (no "16:06 16:06 16:06"), local time like the rest of the
+        // page, and room in pixels right of the last point for its label, which the price axis cut at 375 px
+        // (fitContent keeps `rightOffsetPixels` free; a width change refits below)
+        timeScale: {
+          borderColor: 'rgba(124,247,255,0.2)',
+          timeVisible: true,
+          secondsVisible: true,
+          fixLeftEdge: true,
+          rightOffsetPixels: LAST_LABEL_ROOM_PX,
+          tickMarkFormatter: (time: Time, type: number) => (typeof time === 'number' ? tickLabel(time, type) : null),
+        },
+        // prices read as in the orders table: thousands grouped, 2 decimals from 1 up
+        localization: { timeFormatter: (time: Time) => (typeof time === 'number' ? crosshairTime(time) : String(time)), priceFormatter: (p: number) => price(p) },
         // room for the price axis labels so that none is cut at a narrow width
         rightPriceScale: { borderColor: 'rgba(124,247,255,0.2)', minimumWidth: 64, scaleMargins: { top: 0.12, bottom: 0.12 } },
         crosshair: { horzLine: { color: '#7cf7ff' }, vertLine: { color: '#7cf7ff' } },
@@ -75,18 +91,17 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         },
       });
       series.setData(points);
-      // Lines carry no titles and no axis labels (they collide with the axis ticks and with each other
-      // when levels are close, and at 375 px): the legend names the take-profit price, the orders
-      // table lists every level.
-      for (const level of levels) {
-        const tp = level.kind === 'take-profit';
+      // Each line's price on the price axis in its colour, the take-profit titled TP (issue 29); on a long
+      // ladder every k-th rung only, so the labels do not pile up (chartLabels.levelLines).
+      for (const line of levelLines(levels, el.clientHeight || 220)) {
+        const tp = line.kind === 'take-profit';
         series.createPriceLine({
-          price: level.price,
-          color: tp ? '#2ee6a6' : level.status === 'filled' ? '#ffb347' : '#8b5cf6',
+          price: line.price,
+          color: tp ? '#2ee6a6' : line.filled ? '#ffb347' : '#8b5cf6',
           lineWidth: 1,
-          lineStyle: tp ? LineStyle.Solid : level.status === 'filled' ? LineStyle.Solid : LineStyle.Dashed,
-          axisLabelVisible: false,
-          title: '',
+          lineStyle: tp || line.filled ? LineStyle.Solid : LineStyle.Dashed,
+          axisLabelVisible: line.axisLabel,
+          title: line.title,
         });
       }
       for (const line of riskLines(risk)) series.createPriceLine(line);
@@ -100,7 +115,11 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
           shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown',
         }));
       if (markers.length) createSeriesMarkers(series, markers);
-      chart.timeScale().fitContent();
+      const timeScale = chart.timeScale();
+      timeScale.fitContent();
+      // a new width (a phone turned, the window resized) keeps the bar spacing: fit again so every price and
+      // the room for the last label stay in view
+      timeScale.subscribeSizeChange(() => timeScale.fitContent());
     } catch (e) {
       console.warn('chart failed', e);
     }
@@ -128,10 +147,10 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
     <figure className={`chart${large ? ' chart--large' : ''}`}>
       <div ref={host} className="chart__canvas" role="img" aria-label={`Price chart of ${bot.symbol} with the grid's buy levels and take-profit`} />
       <figcaption className="chart__legend">
-        <span><i className="swatch swatch--price" /> price</span>
+        <span><i className="swatch swatch--price" /> price (USDT)</span>
         <span><i className="swatch swatch--buy" /> open buys</span>
         <span><i className="swatch swatch--fill" /> filled buys</span>
-        <span><i className="swatch swatch--tp" /> take profit{tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
+        <span><i className="swatch swatch--tp" /> take profit (TP){tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
         <span>▲▼ fills</span>
       </figcaption>
       <AdvancedSummary bot={bot as AdvancedView} risk={risk} />

@@ -92,3 +92,28 @@ export function ordersLeftOpenText(bot: { ordersleftopen?: number; exchange: str
     ? `1 order of this bot is still open on ${bot.exchange} and no longer managed.`
     : `${n} orders of this bot are still open on ${bot.exchange} and no longer managed.`;
 }
+
+/** A run's length: under a second says so (a bare "0s" reads as "never ran"). */
+export function runLength(ms: number): string {
+  return ms < 1000 ? 'under 1s' : duration(ms / 1000);
+}
+
+/**
+ * The Runtime figure of a bot's page (issue 29, finding 9): the run going on, counted on by `sinceReadMs`
+ * (the time since the summary was read); a stopped bot's last run, said to be the last; "—" before the
+ * first start. The hint gives the total when the bot ran more than once.
+ */
+export function runtimeFigure(
+  s: { running: boolean; runtimeSeconds: number; lastRun?: { startedAt: number; endedAt: number | null; ms: number } | null; runs?: number } | undefined,
+  sinceReadMs: number,
+): { value: string; hint?: string } {
+  if (!s) return { value: '—' };
+  const extra = s.running ? Math.max(0, sinceReadMs) : 0;
+  if (s.lastRun === undefined) return { value: duration(s.runtimeSeconds + extra / 1000) }; // a server without lastRun
+  if (s.lastRun === null) return { value: '—', hint: 'Not started yet' };
+  const runs = s.runs ?? 1;
+  const total = runs > 1 ? `${duration(s.runtimeSeconds + extra / 1000)} over ${runs} runs` : null;
+  if (s.lastRun.endedAt === null) return { value: runLength(s.lastRun.ms + extra), hint: total ? `This run; ${total}` : 'Since the bot started' };
+  const when = `Ran ${new Date(s.lastRun.startedAt).toLocaleString()} – ${new Date(s.lastRun.endedAt).toLocaleTimeString()}`;
+  return { value: `${runLength(s.lastRun.ms)} (last run)`, hint: total ? `${when}; ${total}` : when };
+}

@@ -7,6 +7,7 @@ import { ui } from '../store/uiSlice';
 import { Logo } from './Art';
 import { useAuthActions } from './auth/useAuthActions';
 import { LoginDialog } from './auth/LoginDialog';
+import { TotpPrompt } from './TotpPrompt';
 import { AlertDialog, SpinnerOverlay, Toasts } from './Feedback';
 
 /** The sections of the app, in the navbar's order; `auth` ones need a signed-in user. */
@@ -184,6 +185,7 @@ export function Layout() {
       </main>
       <Footer />
       <LoginDialog />
+      <TotpPrompt />
       <AlertDialog />
       <Toasts />
       <SpinnerOverlay />

@@ -201,10 +201,29 @@ function genericText(data: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
+/** An order as placed, for the lines about it later: "buy 0.01 @ 94,000 · rung 1", "take-profit sell 0.03 @ 95,411.19". */
+function placedText(type: string, d: Data): string {
+  const what = `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
+  if (type === 'TakeProfitPlaced') return `take-profit ${what}`;
+  return `${what}${typeof d.level === 'number' ? ` · rung ${d.level + 1}` : ''}`;
+}
+
 /**
- * One line about what happened. `before` is the bot's settings before this event (for edits).
+ * The cancelled order in words (issue 29, finding 9: the raw client order id reached the history): the
+ * order as the bot placed it when the history holds its placement, else which kind of order it was.
  */
-export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Data | null = null): string {
+function cancelledText(d: Data, placed: Map<string, string> | null): string {
+  const id = typeof d.clientOrderId === 'string' ? d.clientOrderId : '';
+  const known = id ? placed?.get(id) : undefined;
+  const what = known ?? (typeof d.side === 'string' && typeof d.price === 'number' ? `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price)}` : 'an order of the bot');
+  return `${what}${d.filled ? ` · ${compact(d.filled as number)} had filled` : ''}`;
+}
+
+/**
+ * One line about what happened. `before` is the bot's settings before this event (for edits); `placed`:
+ * the orders placed before it, by client order id, in words (for cancels).
+ */
+export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Data | null = null, placed: Map<string, string> | null = null): string {
   const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Data;
   switch (e.type) {
     case 'BotCreated':
@@ -237,7 +256,7 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
     case 'TakeProfitFilled':
       return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.profit !== undefined ? ` · profit ${compact(d.profit as number)} USDT` : ''}`;
     case 'OrderCancelled':
-      return `${String(d.clientOrderId ?? 'order')}${d.filled ? ` · ${compact(d.filled as number)} had filled` : ''}`;
+      return cancelledText(d, placed);
     case 'CycleCompleted':
       return `cycle ${String(d.cycle ?? '')} · profit ${compact(d.profit as number)} USDT`;
     case 'StopLossStarted':
@@ -262,11 +281,14 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
 /** Each event with its summary; edits are compared with the settings before them. */
 export function describeAll(events: HistoryEvent[]): string[] {
   let config: Data | null = null;
+  const placed = new Map<string, string>();
   return events.map((e) => {
-    const text = describeEvent(e, config);
+    const text = describeEvent(e, config, placed);
     if ((e.type === 'BotCreated' || e.type === 'BotEdited') && e.data && typeof e.data === 'object') {
       config = { ...(config ?? {}), ...(e.data as Data) };
     }
+    const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Data;
+    if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && typeof d.clientOrderId === 'string') placed.set(d.clientOrderId, placedText(e.type, d));
     return text;
   });
 }

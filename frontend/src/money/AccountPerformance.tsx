@@ -34,13 +34,17 @@ export function AccountPerformance() {
               <dd data-testid="account-unrealised">{signedUsdt(perf.unrealisedPnl)} USDT</dd>
             </div>
             <div>
-              <dt>Return on {usdt(perf.capitalCommitted)} USDT committed</dt>
+              <dt>Capital committed</dt>
+              <dd data-testid="account-capital">{usdt(perf.capitalCommitted)} USDT</dd>
+            </div>
+            <div>
+              <dt>Return on capital</dt>
               <dd data-testid="account-return" className={tone(perf.returnPercent)}>{percent2(perf.returnPercent)}</dd>
             </div>
             <div>
               <dt>Annualised</dt>
               <dd data-testid="account-annualised" title={perf.annualisedPercent === null ? 'Shown after 10 minutes of running' : undefined}>
-                {percent2(perf.annualisedPercent)}
+                {perf.annualisedPercent === null ? '— (after 10 min)' : percent2(perf.annualisedPercent)}
               </dd>
             </div>
             <div>
@@ -53,6 +57,8 @@ export function AccountPerformance() {
               time={perf.equity.map((p) => p.time)}
               equity={perf.equity.map((p) => perf.capitalCommitted + p.pnl)}
               capital={perf.capitalCommitted}
+              currency="USDT"
+              title="Equity of all your bots"
             />
           ) : (
             <p className="muted">The equity curve starts with your bots' first fills.</p>

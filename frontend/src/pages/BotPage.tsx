@@ -5,7 +5,7 @@ import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
 import { botPhase, type Bot, type BotSummary } from '../api/types';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
-import { compact, duration, leverageText, ordersLeftOpenText, percent, price, signedUsdt, usdt } from '../bots/format';
+import { compact, leverageText, ordersLeftOpenText, percent, price, runtimeFigure, signedUsdt, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { ModeBadge } from '../components/ModeBadge';
@@ -19,18 +19,17 @@ const STATE_TEXT = { open: 'Open', filled: 'Filled', cancelled: 'Cancelled' } as
 /** While running, the figures are read again this often (the price moves between fills too). */
 const REFRESH_MS = 3000;
 
-/** Runtime that keeps counting between two reads of the summary while the bot runs. */
-function useTicking(seconds: number | undefined, running: boolean): number | undefined {
-  const [base, setBase] = useState({ at: Date.now(), seconds });
+/** Milliseconds since `value` last changed, counting on every second while `running`. */
+function useSinceChange(value: unknown, running: boolean): number {
+  const [at, setAt] = useState(() => Date.now());
   const [, tick] = useState(0);
-  useEffect(() => setBase({ at: Date.now(), seconds }), [seconds]);
+  useEffect(() => setAt(Date.now()), [value]);
   useEffect(() => {
     if (!running) return;
     const t = setInterval(() => tick((n) => n + 1), 1000);
     return () => clearInterval(t);
   }, [running]);
-  if (base.seconds === undefined) return undefined;
-  return running ? base.seconds + Math.floor((Date.now() - base.at) / 1000) : base.seconds;
+  return Date.now() - at;
 }
 
 /**
@@ -134,10 +133,10 @@ export default function BotPage() {
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
           <dl className="settings-facts">
-            <div><dt>Entry price</dt><dd>{price(bot.entryprice)}</dd></div>
+            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} USDT</dd></div>
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
-            <div><dt>Price interval</dt><dd>{price(bot.interval)}</dd></div>
+            <div><dt>Price interval</dt><dd>{price(bot.interval)} USDT</dd></div>
             <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
@@ -170,21 +169,21 @@ export const DUST_HINT = 'Left after a cycle, below the market’s minimum order
 
 /** The bot's figures; `data-testid`s name them for the tests. */
 export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSummary | undefined; running: boolean }) {
-  const runtime = useTicking(summary?.runtimeSeconds, running);
+  const runtime = runtimeFigure(summary, useSinceChange(summary, running));
   const tone = (n: number | undefined) => (n === undefined || n === 0 ? '' : n > 0 ? 'up' : 'down');
   const base = bot.symbol.replace(/USDT$|USDC$/, '');
   const items: Array<{ key: string; label: string; value: string; tone?: string; hint?: string }> = [
-    { key: 'price', label: 'Last price', value: summary?.lastPrice != null ? `${usdt(summary.lastPrice)}` : '—' },
+    { key: 'price', label: 'Last price', value: summary?.lastPrice != null ? `${usdt(summary.lastPrice)} USDT` : '—' },
     { key: 'position', label: 'Position', value: summary ? `${compact(summary.position)} ${base}` : '—' },
     // issue 29 finding 7: a rest below the market's minimum order (a fee taken in the coin) is shown, not counted
     ...(summary && summary.dust > 0 ? [{ key: 'dust', label: 'Dust', value: `${compact(summary.dust)} ${base}`, hint: DUST_HINT }] : []),
-    { key: 'average-entry', label: 'Average entry', value: summary?.averageEntry != null ? usdt(summary.averageEntry) : '—' },
+    { key: 'average-entry', label: 'Average entry', value: summary?.averageEntry != null ? `${usdt(summary.averageEntry)} USDT` : '—' },
     { key: 'unrealised', label: 'Unrealised P&L', value: summary ? `${signedUsdt(summary.unrealisedPnl)} USDT` : '—', tone: tone(summary?.unrealisedPnl), hint: 'position × (price − average entry), before the fees of the sale' },
     { key: 'realised', label: 'Realised P&L', value: summary ? `${signedUsdt(summary.realisedPnl)} USDT` : '—', tone: tone(summary?.realisedPnl) },
     { key: 'fees', label: 'Fees paid', value: summary ? `${usdt(summary.feesPaid)} USDT` : '—' },
     { key: 'cycles', label: 'Cycles completed', value: summary ? String(summary.cyclesCompleted) : '—' },
     { key: 'fills', label: 'Fills', value: summary ? String(summary.fills) : '—' },
-    { key: 'runtime', label: 'Runtime', value: runtime !== undefined ? duration(runtime) : '—' },
+    { key: 'runtime', label: 'Runtime', value: runtime.value, hint: runtime.hint },
     {
       key: 'annualised',
       label: 'Annualised return',
@@ -222,7 +221,7 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
             <thead>
               <tr>
                 <th scope="col">Order</th>
-                <th scope="col" className="num">Price</th>
+                <th scope="col" className="num">Price (USDT)</th>
                 <th scope="col" className="num">Size</th>
                 <th scope="col">State</th>
               </tr>

@@ -4,6 +4,7 @@ import { KeyRound } from 'lucide-react';
 import { useUpdateProfileMutation } from '../api/api';
 import { describeError } from '../api/http';
 import { Field } from '../components/Field';
+import { TwoFactorSettings } from '../components/TwoFactorSettings';
 import { useForm } from '../forms/useForm';
 import { maxLength, required } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
@@ -111,6 +112,7 @@ export function MyAccount() {
           </div>
         )}
       </section>
+      <TwoFactorSettings />
       <SessionsSection />
     </div>
   );

@@ -4,7 +4,7 @@ import { ArrowLeft, Download } from 'lucide-react';
 import { BotTabs } from '../bots/BotTabs';
 import { EquityCurve } from '../backtest/EquityCurve';
 import { signedUsdt, usdt } from '../bots/format';
-import { percent2, quantity } from '../money/format';
+import { percent2, quantity, tone } from '../money/format';
 import { tradesCsvUrl, useGetBotPerformanceQuery, useGetBotTradesQuery } from '../money/moneyApi';
 import '../money/money.css';
 
@@ -33,6 +33,8 @@ export default function PerformancePage() {
   const perf = useGetBotPerformanceQuery(id).data;
   const trades = useGetBotTradesQuery({ id, limit: PAGE, offset }).data;
   const total = trades?.total ?? 0;
+  const cur = perf?.currency || 'USDT';
+  const coin = perf?.symbol ? perf.symbol.replace(/(USDT|USDC)$/, '') : '';
   return (
     <div className="page page--wide money">
       <div className="page__head">
@@ -50,15 +52,22 @@ export default function PerformancePage() {
       {perf && (
         <section aria-label="Performance" className="money__figures">
           <dl className="money__grid">
-            <div><dt>Total P&amp;L</dt><dd data-testid="total-pnl">{signedUsdt(perf.totalPnl)}</dd></div>
-            <div><dt>Realised</dt><dd>{signedUsdt(perf.realisedPnl)}</dd></div>
-            <div><dt>Unrealised</dt><dd>{signedUsdt(perf.unrealisedPnl)}</dd></div>
-            <div><dt>Return on {usdt(perf.capitalCommitted)} USDT</dt><dd>{perf.returnPercent === null ? '—' : percent2(perf.returnPercent)}</dd></div>
-            <div><dt>Annualised</dt><dd>{perf.annualisedPercent === null ? '—' : percent2(perf.annualisedPercent)}</dd></div>
+            <div><dt>Total P&amp;L</dt><dd data-testid="total-pnl" className={tone(perf.totalPnl)}>{signedUsdt(perf.totalPnl)} {cur}</dd></div>
+            <div><dt>Realised</dt><dd data-testid="realised-pnl">{signedUsdt(perf.realisedPnl)} {cur}</dd></div>
+            <div><dt>Unrealised</dt><dd data-testid="unrealised-pnl">{signedUsdt(perf.unrealisedPnl)} {cur}</dd></div>
+            <div><dt>Capital committed</dt><dd data-testid="capital-committed">{usdt(perf.capitalCommitted)} {cur}</dd></div>
+            <div><dt>Return on capital</dt><dd data-testid="return" className={tone(perf.returnPercent)}>{percent2(perf.returnPercent)}</dd></div>
+            <div>
+              <dt>Annualised</dt>
+              <dd data-testid="annualised" title={perf.annualisedPercent === null ? 'Shown after 10 minutes of running' : undefined}>
+                {perf.annualisedPercent === null ? '— (after 10 min)' : percent2(perf.annualisedPercent)}
+              </dd>
+            </div>
+            <div><dt>Fees paid</dt><dd data-testid="fees">{usdt(perf.feesPaid)} {cur}</dd></div>
             <div><dt>Cycles</dt><dd>{perf.cyclesCompleted}</dd></div>
           </dl>
           {perf.equity.length >= 2 ? (
-            <EquityCurve time={perf.equity.map((p) => p.time)} equity={perf.equity.map((p) => perf.capitalCommitted + p.pnl)} capital={perf.capitalCommitted} />
+            <EquityCurve time={perf.equity.map((p) => p.time)} equity={perf.equity.map((p) => perf.capitalCommitted + p.pnl)} capital={perf.capitalCommitted} currency={cur} title="Equity of this bot" />
           ) : (
             <p className="muted">The equity curve starts with the first fills.</p>
           )}
@@ -78,10 +87,10 @@ export default function PerformancePage() {
                   <tr key={t.fillId}>
                     <Cell label="Time">{when(t.at)}</Cell>
                     <Cell label="Fill">{ROLE[t.role] ?? t.role}</Cell>
-                    <Cell label="Price">{quantity(t.price)}</Cell>
-                    <Cell label="Amount">{t.netAmount !== t.amount ? `${quantity(t.amount)} (${quantity(t.netAmount)} held)` : quantity(t.amount)}</Cell>
-                    <Cell label="Fee">{usdt(t.fee)}</Cell>
-                    <Cell label="Cycle profit">{t.cycleProfit === null ? 'open' : signedUsdt(t.cycleProfit)}</Cell>
+                    <Cell label="Price">{quantity(t.price)} {cur}</Cell>
+                    <Cell label="Amount">{t.netAmount !== t.amount ? `${quantity(t.amount)} ${coin} (${quantity(t.netAmount)} held)` : `${quantity(t.amount)} ${coin}`}</Cell>
+                    <Cell label="Fee">{usdt(t.fee)} {cur}</Cell>
+                    <Cell label="Cycle profit">{t.cycleProfit === null ? 'open' : `${signedUsdt(t.cycleProfit)} ${cur}`}</Cell>
                   </tr>
                 ))}
               </tbody>

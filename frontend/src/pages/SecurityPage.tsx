@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { KeyRound, Plus, Trash2 } from 'lucide-react';
+import { KeyRound, Plus, Trash2, TriangleAlert } from 'lucide-react';
 import { useAddCredentialMutation, useDeleteCredentialMutation, useGetCredentialsQuery } from '../api/api';
 import { describeError } from '../api/http';
 import type { Credential, Exchange } from '../api/types';
@@ -31,8 +31,11 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
     setValues((s) => ({ ...s, [k]: v }));
   };
   const kucoin = f.values.exchange === 'Kucoin';
+  /** The server's refusal of the key (issue 30: it can withdraw, cannot trade, the venue refused it): shown under the form. */
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   const submit = f.handleSubmit(async (v) => {
+    setRefusal(null);
     dispatch(ui.showSpinner());
     const res = await add({
       exchange: v.exchange as Exchange,
@@ -43,6 +46,9 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
     });
     dispatch(ui.hideSpinner());
     if ('error' in res && res.error) {
+      const error = res.error as { errors?: Array<{ field: string; message: string }> };
+      const onKey = error.errors?.find((e) => e.field === 'apiKey');
+      if (onKey) setRefusal(onKey.message);
       dispatch(ui.toast('error', 'Error creating API Key!', describeError(res.error)));
       return;
     }
@@ -91,6 +97,11 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
           maxLength={40}
           hint="The API passphrase you chose at Kucoin."
         />
+      ) : null}
+      {refusal ? (
+        <p className="form-error key-refused" role="alert" data-testid="key-add-refusal">
+          {refusal}
+        </p>
       ) : null}
       <div className="actions">
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
@@ -165,8 +176,8 @@ export default function SecurityPage() {
               </tr>
             </thead>
             <tbody>
-              {keys.map((k) => (
-                <tr key={k.id}>
+              {keys.map((k) => [
+                <tr key={k.id} className={k.warnings?.length ? 'row--warned' : undefined}>
                   <td>
                     <span className="with-icon">
                       <img src={exchangeIcon(k.exchange)} alt="" width={22} height={22} /> {k.exchange}
@@ -178,8 +189,19 @@ export default function SecurityPage() {
                       <Trash2 size={18} aria-hidden="true" />
                     </button>
                   </td>
-                </tr>
-              ))}
+                </tr>,
+                k.warnings?.length ? (
+                  <tr key={`${k.id}-warnings`} className="key-warnings">
+                    <td colSpan={3}>
+                      {k.warnings.map((w) => (
+                        <p key={w.code} className="notice key-warning" role="note" aria-label={`${k.exchange} API key ${k.apikeyid}: warning`} data-code={w.code}>
+                          <TriangleAlert size={16} aria-hidden="true" /> <span>{w.message}</span>
+                        </p>
+                      ))}
+                    </td>
+                  </tr>
+                ) : null,
+              ])}
             </tbody>
           </table>
         )}

@@ -1,9 +1,22 @@
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
+import { TwoFactorSignIn } from '../components/auth/TwoFactorSignIn';
 import { LoginForm, RegisterForm } from '../components/auth/AuthForms';
 import { ProviderButtons } from '../components/auth/ProviderButtons';
 
 /** The sign-in / sign-up screen (/sign-in and /register-user). */
 export function SignIn({ mode }: { mode: 'login' | 'register' }) {
+  const [params] = useSearchParams();
+  if (mode === 'login' && params.get('step') === 'code') {
+    // the second step of a sign-in with two-factor on (issue 30)
+    return (
+      <div className="auth-page">
+        <section className="card auth-card" aria-labelledby="auth-title">
+          <h1 id="auth-title">Two-factor sign-in</h1>
+          <TwoFactorSignIn />
+        </section>
+      </div>
+    );
+  }
   return (
     <div className="auth-page">
       <section className="card auth-card" aria-labelledby="auth-title">

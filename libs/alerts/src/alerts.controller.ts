@@ -5,7 +5,7 @@ import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext } from '@gridrocket/shared';
 import { APP_CONFIG, AppConfig, executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity/nest';
+import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
 import { ALERT_DELIVERIES_COLLECTION, AlertDeliveryDoc, AlertDeliveryView, publicDelivery } from './alert-deliveries.projection';
 import { AlertSettingsView, alertSettingsDecider, alertSettingsView, initialAlertSettings } from './domain/alert-settings.decider';
 import { alertSettingsStream } from './domain/alert-settings.events';
@@ -37,6 +37,7 @@ export class AlertsController {
   }
 
   @Put(':userId')
+  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
   async save(@Param('userId') userId: string, @Body() body: unknown, @Ctx() ctx: CommandContext): Promise<AlertSettingsView> {
     assertSameUser(ctx.userId, userId);
     const input = parseAlertSettings(body, { allowPrivateUrls: this.config.alerts.allowPrivateUrls });

@@ -1,7 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBootstrap, OnModuleInit, Optional } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, OPS_METER, OpsMeter } from '@gridrocket/shared/runtime';
 import { IdentityModule, createMailer } from '@gridrocket/identity/nest';
 import { alertDeliveriesProjection } from './alert-deliveries.projection';
 import { AlertsController } from './alerts.controller';
@@ -23,14 +23,16 @@ export class AlertDispatcherLifecycle implements OnApplicationBootstrap, BeforeA
     @Inject(READ_STORE) reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     secrets: AlertSecrets,
+    @Optional() @Inject(OPS_METER) meter?: OpsMeter,
   ) {
     const a = config.alerts;
-    this.mailer = createMailer(config);
+    this.mailer = createMailer(config, meter);
     this.dispatcher = new AlertDispatcher({
       events,
       reads,
       secrets,
       rate: new AlertRateLimit(a.rateLimit, a.rateWindowSeconds * 1000),
+      meter,
       sinks: [
         new EmailSink(this.mailer, { maxAttempts: a.maxAttempts, retryBaseMs: a.retryBaseMs, publicUrl: config.publicUrl }),
         new WebhookSink({ allowPrivateUrls: a.allowPrivateUrls, maxAttempts: a.maxAttempts, retryBaseMs: a.retryBaseMs }),

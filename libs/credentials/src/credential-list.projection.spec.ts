@@ -36,6 +36,18 @@ describe.each([
     expect((await spec.stored('c1'))!.doc).toBeNull();
   });
 
+  it('given permission checks, then the document keeps the last facts (a failed check keeps them) and the view warns (issue 30)', async () => {
+    const facts = { withdraw: false, read: true, spot: true, futures: true, ipRestricted: false };
+    const checked = (minute: number, permissions: typeof facts | null, failure: 'refused' | null): GivenEvent => ({
+      streamId: 'credential-c1', type: 'CredentialPermissionsChecked', data: { credentialId: 'c1', checkedAt: at(minute), source: 'daily', permissions, failure }, at: at(minute),
+    });
+    const [doc] = await spec.given(on(added('c1'), 1), checked(2, facts, null), checked(3, null, 'refused'));
+    expect(doc).toEqual({ id: 'c1', userid: 'u1', exchange: 'Kucoin', apikeyid: 'pub-c1', createdat: at(1), checkedat: at(3), permissions: facts, checkfailure: 'refused' });
+    expect(publicCredential(doc, ['203.0.113.7']).warnings!.map((w) => w.code)).toEqual(['key-refused', 'no-ip-restriction']);
+    // a check of a removed key changes nothing
+    expect(await spec.given(on(removed('c1'), 4), checked(5, facts, null))).toEqual([]);
+  });
+
   it('replaying every event over the documents changes and announces nothing', async () => {
     const before = await spec.given(on(added('c1'), 1), on(removed('c1'), 2), on(added('c2'), 3));
     expect(await spec.replayed()).toEqual(before);

@@ -3,9 +3,10 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity/nest';
+import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
@@ -24,11 +25,15 @@ export class CredentialsController {
     private readonly commands: CommandBus,
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(IDEMPOTENCY_HANDLER) private readonly idempotency?: IdempotencyHandler,
   ) {}
 
+  private view = (doc: CredentialDoc): CredentialView => publicCredential(doc, this.config.keyChecks.egressIps);
+
   @Post()
   @HttpCode(201)
+  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
   add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
     return idempotently(this.idempotency, req, 'CredentialsController.add', async () => {
       const input = parseAddCredential(body);
@@ -36,7 +41,7 @@ export class CredentialsController {
       // Idempotency-Key (issue 11): the id derives from it, so a retry after a lost answer adds no second key.
       const id = idempotentIdOf(req) ?? randomUUID();
       const existing = idempotentIdOf(req) ? await this.reads.get<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, id) : null;
-      if (existing && existing.userid === ctx.userId) return publicCredential(existing);
+      if (existing && existing.userid === ctx.userId) return this.view(existing);
       // QUOTA_KEYS is decided by the command, on the user's allotment in the event store (issue 28).
       const decision: CredentialDecision = await this.commands.execute(
         new AddCredentialCommand(
@@ -49,7 +54,9 @@ export class CredentialsController {
         ),
       );
       await this.projector.waitFor(decision.position);
-      return { id, exchange: input.exchange, apikeyid: input.apiKeyId };
+      // The key as the list shows it, with its warnings (an IP restriction missing); the read model has it now.
+      const added = await this.reads.get<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, id);
+      return added ? this.view(added) : { id, exchange: input.exchange, apikeyid: input.apiKeyId };
     });
   }
 
@@ -57,11 +64,12 @@ export class CredentialsController {
   async list(@Param('userId') userId: string, @Ctx() ctx: CommandContext): Promise<CredentialView[]> {
     assertSameUser(ctx.userId, userId);
     const docs = await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'createdat' } });
-    return docs.map(publicCredential);
+    return docs.map(this.view);
   }
 
   @Delete(':id')
   @HttpCode(204)
+  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
   async remove(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
     if (!ID.test(id)) throw new NotFoundError(CREDENTIAL_NOT_FOUND);
     const decision: CredentialDecision = await this.commands.execute(new RemoveCredentialCommand(ctx, id.toLowerCase()));

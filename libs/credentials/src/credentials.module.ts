@@ -9,6 +9,7 @@ import { CredentialResolver } from './application/credential-resolver';
 import { CredentialShredder } from './application/credential-shredder';
 import { RemoveCredentialHandler } from './application/remove-credential.handler';
 import { KeyUseLedger } from './application/key-use.ledger';
+import { KeyPermissionChecks } from './application/key-permission-checks';
 import { credentialListProjection } from './credential-list.projection';
 import { CredentialsController } from './credentials.controller';
 import { CredentialVault } from './crypto/credential-vault';
@@ -40,13 +41,14 @@ class KeyStoreLifecycle implements OnApplicationShutdown {
     KeyStoreLifecycle,
     CredentialResolver,
     KeyUseLedger,
+    KeyPermissionChecks,
     ExchangeAccess,
     { provide: EXCHANGE_PROVIDER, inject: [ExchangeAccess], useFactory: (access: ExchangeAccess) => access.provider },
     AddCredentialHandler,
     RemoveCredentialHandler,
     CredentialShredder,
   ],
-  exports: [EXCHANGE_PROVIDER, CredentialResolver, KeyUseLedger],
+  exports: [EXCHANGE_PROVIDER, CredentialResolver, KeyUseLedger, KeyPermissionChecks],
 })
 export class CredentialsModule implements NestModule, OnModuleInit {
   constructor(private readonly projector: Projector) {}

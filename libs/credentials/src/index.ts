@@ -11,3 +11,4 @@ export * from './domain/credential.rules';
 export * from './domain/secret-value';
 export * from './exchange-access/exchange-provider.token';
 export * from './secret-query.middleware';
+export * from './domain/key-permissions.rules';

@@ -2,3 +2,4 @@
 export * from './credentials.module';
 export * from './application/credential-resolver';
 export * from './application/key-use.ledger';
+export * from './application/key-permission-checks';

@@ -7,8 +7,10 @@ import {
   ccxtExchangeId,
   type ExchangeMode,
   type ExchangeName,
+  type ExchangeCredential,
   type ExchangeProvider,
   type ExchangeRef,
+  type KeyPermissions,
   type MarketType,
   type PriceSubscriptions,
   type ResolveCredential,
@@ -31,6 +33,9 @@ export interface CcxtExchangeProviderOptions {
   /** Clock bounding fill recovery (tests: the stand-in's time). */
   clock?: () => number;
 }
+
+/** What a testnet key counts as (keyPermissions): trading-only, IP restriction not applicable. */
+export const TESTNET_KEY_PERMISSIONS: KeyPermissions = Object.freeze({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: null });
 
 /** Live/testnet provider: one ccxt instance per user, exchange and market; one price poller per symbol. */
 export class CcxtExchangeProvider implements ExchangeProvider {
@@ -103,6 +108,27 @@ export class CcxtExchangeProvider implements ExchangeProvider {
     });
     this.ports.set(k, port);
     return port;
+  }
+
+  /**
+   * A one-off instance with the key to be checked (not cached: the key may not be stored yet). Testnet:
+   * Binance's spot testnet has no /sapi (ccxt's sandbox URLs have none) and Kucoin has no testnet in ccxt,
+   * so a testnet key cannot be asked; its funds are not real, so it counts as trading-only with the IP
+   * question not applicable (TESTNET_KEY_PERMISSIONS), as a paper key does.
+   */
+  async keyPermissions(exchange: ExchangeName, credential: ExchangeCredential): Promise<KeyPermissions> {
+    if (this.options.mode === 'testnet') return { ...TESTNET_KEY_PERMISSIONS };
+    const port = new CcxtExchange({
+      exchange,
+      market: 'spot',
+      mode: this.options.mode,
+      credential,
+      apiOrigin: this.origin(exchange, 'spot'),
+      retry: this.options.retry,
+      timeoutMs: this.options.timeoutMs,
+      enableRateLimit: this.options.enableRateLimit,
+    });
+    return port.keyPermissions();
   }
 
   forget(userId: string, exchange?: ExchangeName): void {

@@ -341,6 +341,30 @@ describe('ccxt provider', () => {
     await provider.close();
   });
 
+  it.each(['Binance', 'Kucoin'] as const)('asks %s what a key may do, signed with that key, on the spot host (issue 30)', async (exchange) => {
+    const fx = exchangeFixture(exchange === 'Binance' ? 'binance' : 'kucoin');
+    const stub = await ExchangeStub.start(fx.routes);
+    stubs.push(stub);
+    const provider = new CcxtExchangeProvider({ mode: 'live', apiOrigin: stub.origin, resolveCredential: async () => null, enableRateLimit: false });
+    expect(await provider.keyPermissions(exchange, STUB_KEY)).toEqual({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: true });
+    fx.keyPermissions = { withdraw: true, read: true, spot: true, futures: false, ipRestricted: false };
+    expect(await provider.keyPermissions(exchange, STUB_KEY)).toEqual(fx.keyPermissions);
+    const path = exchange === 'Binance' ? '/sapi/v1/account/apiRestrictions' : '/api/v1/user/api-key';
+    const asked = stub.calls('GET', path);
+    expect(asked).toHaveLength(2);
+    for (const r of asked) expect(verifySignature(exchange === 'Binance' ? 'binance' : 'kucoin', r)).toBe(true);
+    // a key the venue does not know is the venue's bad-key answer: BadApiKeyError, never a permission guess
+    stub.once('GET', path, fx.errors.badKey);
+    await expect(provider.keyPermissions(exchange, STUB_KEY)).rejects.toBeInstanceOf(BadApiKeyError);
+    await provider.close();
+  });
+
+  it('testnet keys cannot be asked (no /sapi on Binance\'s testnet, no Kucoin testnet): trading-only, IP n/a, no call made', async () => {
+    const provider = new CcxtExchangeProvider({ mode: 'testnet', apiOrigin: 'http://127.0.0.1:9', resolveCredential: async () => null });
+    expect(await provider.keyPermissions('Binance', STUB_KEY)).toEqual({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: null });
+    await provider.close();
+  });
+
   it('testnet is ccxt sandbox mode; Kucoin has none', () => {
     expect(() => new CcxtExchange({ exchange: 'Kucoin', market: 'spot', mode: 'testnet' })).toThrow(ExchangeNotSupportedError);
     expect(() => new CcxtExchange({ exchange: 'Binance', market: 'futures', mode: 'testnet' })).not.toThrow();

@@ -48,6 +48,7 @@ import {
 import { ccxt, rewriteOrigin, TICK_SIZE, type CcxtExchangeInstance, type CcxtMarket } from './ccxt-module';
 import { isDuplicate, isUncertain, mapCcxtError } from './ccxt-errors';
 import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
+import { binanceKeyPermissions, kucoinKeyPermissions, type KeyPermissions } from './venues/key-permissions';
 
 export interface RetryPolicy {
   /** Total attempts including the first (default 4). */
@@ -301,6 +302,20 @@ export class CcxtExchange implements ExchangePort {
   private credentialCopy(): ExchangeCredential | null {
     const ex = this.#ex;
     return ex.apiKey ? { apiKey: ex.apiKey, secret: ex.secret, passphrase: ex.password || undefined } : null;
+  }
+
+  /**
+   * What this instance's key may do (issue 30), through ccxt's implicit API methods: binance
+   * `sapiGetAccountApiRestrictions` (GET /sapi/v1/account/apiRestrictions, wallet API) and kucoin
+   * `privateGetUserApiKey` (GET /api/v1/user/api-key). Both live on the venue's spot host, so the provider
+   * asks through a spot instance. An answer without the documented fields → ExchangeNotSupportedError.
+   */
+  async keyPermissions(): Promise<KeyPermissions> {
+    const binance = this.exchange === 'Binance';
+    const body = await this.call((ex) => (binance ? (ex as any).sapiGetAccountApiRestrictions() : (ex as any).privateGetUserApiKey()));
+    const found = binance ? binanceKeyPermissions(body) : kucoinKeyPermissions(body);
+    if (!found) throw new ExchangeNotSupportedError(`${this.exchange} answered the API-key permission query in an unknown shape`);
+    return found;
   }
 
   async price(symbol: string): Promise<number> {

@@ -208,9 +208,20 @@ export interface ExchangeCredential {
 /** Injected: returns the user's decrypted credential just before use, or null when none. */
 export type ResolveCredential = (userId: string, exchange: ExchangeName) => Promise<ExchangeCredential | null>;
 
+export type { KeyPermissions } from './venues/key-permissions';
+import type { KeyPermissions } from './venues/key-permissions';
+
 /** What the runner and the routes hold: a factory of ports plus the shared price subscriptions. */
 export interface ExchangeProvider {
   readonly mode: ExchangeMode;
+  /**
+   * Asks the venue what this key may do (issue 30), with the key itself, before it is stored and daily
+   * after: Binance's API-key restrictions, KuCoin's API-key information (docs/exchanges.md). A key the venue
+   * refuses → BadApiKeyError; unreachable → ExchangeDownError; an answer we cannot read → ExchangeNotSupportedError.
+   * Optional: providers that only serve a runner (test doubles, the remote paper venue) need not answer;
+   * adding a key through a provider without it is refused (the key could not be checked).
+   */
+  keyPermissions?(exchange: ExchangeName, credential: ExchangeCredential): Promise<KeyPermissions>;
   /** Live/testnet without a credential → MissingCredentialError. */
   for(ref: ExchangeRef): Promise<ExchangePort>;
   readonly prices: PriceSubscriptions;

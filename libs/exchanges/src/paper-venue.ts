@@ -9,7 +9,9 @@
  * from paper-matching.ts. What it simulates and what not: docs/exchanges.md.
  * Money is integer 1e-8 units; time is the feed's (or an injected clock), so a replay is exact.
  */
-import { join } from 'node:path';
+import type { KeyPermissions } from './venues/key-permissions';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { BalanceRecord, ExchangeName, MarginMode, MarketType, OrderUpdate, Position, PositionRisk, Unsubscribe } from './exchange.port';
 import { OrderNotFoundError, UnknownSymbolError } from './exchange.errors';
 import { fromUnits, mulDiv, parseUnits, SCALE } from './fixed-point';
@@ -52,6 +54,10 @@ export interface PaperVenueOptions {
   clock?: () => number;
 }
 
+/** A paper key: trading-only, IP restriction not applicable (PaperVenue.keyPermissions). */
+export const PAPER_KEY_PERMISSIONS_FILE = 'paper-key-permissions.json';
+export const PAPER_KEY_PERMISSIONS: KeyPermissions = Object.freeze({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: null });
+
 export class PaperVenue {
   readonly store: PaperStore;
   readonly feed: PaperPriceFeed;
@@ -61,6 +67,9 @@ export class PaperVenue {
   private readonly accounts = new Map<string, Account>();
   private readonly book = new PaperOrderBook<OrderRow>();
   private readonly priceListeners = new Map<string, Set<(tick: FeedTick) => void>>();
+  private readonly keyOverrides = new Map<string, Partial<KeyPermissions>>();
+  /** `<dataDir>/paper-key-permissions.json` when the venue was opened on a data folder (keysFromFile). */
+  keyPermissionsFile: string | null = null;
   private nextOrderId = 1;
   private nextFillId = 1;
   private readonly clock: (() => number) | undefined;
@@ -83,7 +92,9 @@ export class PaperVenue {
   static open(options: { dataDir?: string; dbPath?: string; pricesCsv?: string; seed?: number | string; startingUsdt?: string }): PaperVenue {
     const dbPath = options.dbPath ?? join(options.dataDir ?? 'data', 'paper-exchange.sqlite');
     const feed = options.pricesCsv ? CsvReplayFeed.fromFile(options.pricesCsv) : new RandomWalkFeed({ seed: options.seed ?? 1 });
-    return new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt, checkpointEveryMs: 200 });
+    const venue = new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt, checkpointEveryMs: 200 });
+    venue.keyPermissionsFile = join(dirname(dbPath), PAPER_KEY_PERMISSIONS_FILE);
+    return venue;
   }
 
   private load(): void {
@@ -109,6 +120,42 @@ export class PaperVenue {
     let a = this.accounts.get(key);
     if (!a) this.accounts.set(key, (a = newAccount(userId, exchange, market)));
     return a;
+  }
+
+  /**
+   * What a key may do on the paper venue (issue 30). Any key opens the paper exchange, so a paper key is
+   * what GridRocket asks for: it trades spot and futures, reads, cannot withdraw (the paper venue has no
+   * withdrawals at all); an IP restriction does not apply (ipRestricted null: no warning). Tests set other
+   * answers per key (setKeyPermissions) to play a withdraw-capable, unrestricted or spot-only key; they
+   * live in memory only, as the paper venue has no key management of its own.
+   */
+  keyPermissions(exchange: ExchangeName, apiKey: string): KeyPermissions {
+    return { ...PAPER_KEY_PERMISSIONS, ...this.keysFromFile(apiKey), ...this.keyOverrides.get(`${exchange}\u0001${apiKey}`) };
+  }
+
+  /**
+   * The paper venue's "API Management page": `<dataDir>/paper-key-permissions.json`, `{"<apiKey>": {withdraw?,
+   * read?, spot?, futures?, ipRestricted?}}`, read at each question (a browser test or a demo writes it; no
+   * restart). Booleans only (ipRestricted also null); anything else in it is ignored.
+   */
+  private keysFromFile(apiKey: string): Partial<KeyPermissions> {
+    if (!this.keyPermissionsFile || !existsSync(this.keyPermissionsFile)) return {};
+    try {
+      const all = JSON.parse(readFileSync(this.keyPermissionsFile, 'utf8')) as Record<string, Record<string, unknown>>;
+      const entry = all && typeof all === 'object' && Object.prototype.hasOwnProperty.call(all, apiKey) ? all[apiKey] : null;
+      if (!entry || typeof entry !== 'object') return {};
+      const out: Partial<KeyPermissions> = {};
+      for (const k of ['withdraw', 'read', 'spot', 'futures'] as const) if (typeof entry[k] === 'boolean') out[k] = entry[k] as boolean;
+      if (typeof entry.ipRestricted === 'boolean' || entry.ipRestricted === null) out.ipRestricted = entry.ipRestricted as boolean | null;
+      return out;
+    } catch {
+      return {};
+    }
+  }
+
+  /** Tests: the paper venue answers `permissions` for this key from now on. */
+  setKeyPermissions(exchange: ExchangeName, apiKey: string, permissions: Partial<KeyPermissions>): void {
+    this.keyOverrides.set(`${exchange}\u0001${apiKey}`, { ...this.keyOverrides.get(`${exchange}\u0001${apiKey}`), ...permissions });
   }
 
   /** The user's account, created with the starting USDT on first use. */

@@ -10,8 +10,10 @@ import type {
   ExchangeMode,
   ExchangeName,
   ExchangePort,
+  ExchangeCredential,
   ExchangeProvider,
   ExchangeRef,
+  KeyPermissions,
   Fill,
   LimitOrderRequest,
   MarginMode,
@@ -156,6 +158,11 @@ export class PaperExchangeProvider implements ExchangeProvider {
       this.ports.set(k, port);
     }
     return port;
+  }
+
+  /** The paper venue's answer for this key (PaperVenue.keyPermissions): trading-only unless a test said otherwise. */
+  async keyPermissions(exchange: ExchangeName, credential: ExchangeCredential): Promise<KeyPermissions> {
+    return this.venue.keyPermissions(exchange, credential.apiKey);
   }
 
   forget(userId: string, exchange?: ExchangeName): void {

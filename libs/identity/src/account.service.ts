@@ -8,6 +8,7 @@ import { OAuthProvider, PasswordResetReason, userStream } from './domain/user.ev
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
 import { LINK_TOKEN_PATTERN, LinkTokens, linkTokensOf } from './link-tokens';
 import { SessionService, SignInClient } from './session.service';
+import type { SecondFactorProof } from './two-factor/two-factor.decider';
 
 type Ctx = Omit<CommandContext, 'userId'>;
 
@@ -147,7 +148,7 @@ export class AccountService implements BeforeApplicationShutdown {
    * vouches for (linking it), or into a new user with the provider's name and
    * photo. Returns a new session.
    */
-  async signInWithProvider(profile: ProviderProfile, ctx: Ctx, client: SignInClient = {}): Promise<{ token: string; user: UserDoc }> {
+  async signInWithProvider(profile: ProviderProfile, ctx: Ctx, client: SignInClient = {}, secondFactor?: (uid: string) => SecondFactorProof | null): Promise<{ token: string; user: UserDoc }> {
     const label = PROVIDER_LABEL[profile.provider];
     const email = profile.email?.trim().toLowerCase() ?? '';
     if (!email || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
@@ -179,7 +180,8 @@ export class AccountService implements BeforeApplicationShutdown {
     } else {
       await this.run(uid, { type: 'LinkProvider', ...identity, now: new Date().toISOString() }, ctx);
     }
-    return this.sessions.openSession(uid, profile.provider, ctx, undefined, client);
+    // with 2FA on and no remembered browser: SecondFactorNeededError, the caller asks for the code (issue 30)
+    return this.sessions.openSession(uid, profile.provider, ctx, undefined, client, secondFactor?.(uid));
   }
 
   // ---- background work -----------------------------------------------------

@@ -12,6 +12,9 @@ import { credentialsSchema, forgotPasswordSchema, parseOrThrow, registerSchema, 
 import { CSRF_COOKIE } from './csrf.middleware';
 import { SessionGuard } from './session.guard';
 import { SESSION_COOKIE, SessionService, publicUser } from './session.service';
+import { SecondFactorNeededError } from './two-factor/two-factor.decider';
+import { REMEMBER_COOKIE } from './two-factor/two-factor.tokens';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 /** The one answer to forgot-password, whether or not the address has an account. */
 export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this address, a password reset email has been sent. Check your inbox.';
@@ -23,6 +26,7 @@ export class AuthController {
     private readonly sessions: SessionService,
     private readonly accounts: AccountService,
     private readonly throttle: AuthThrottle,
+    private readonly twoFactor: TwoFactorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -80,11 +84,16 @@ export class AuthController {
     // Judged before the password hash runs (a refused attempt costs no hashing): a browser that signed in
     // to this account before by its own limit only; any other client per account and address, per account
     // across addresses, and per address (a budget apart from register's and forgot-password's).
-    const client = this.throttle.clientOf(this.sessions.uidFor(email), req.ip, req.cookies?.[DEVICE_COOKIE]);
+    const uid = this.sessions.uidFor(email);
+    const client = this.throttle.clientOf(uid, req.ip, req.cookies?.[DEVICE_COOKIE]);
     await this.throttle.beginLogin(email, client);
     // The attempt counts as failed unless it succeeds: a trader who types the password right is never slowed down.
-    const { token, user } = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip });
+    // With two-factor sign-in on (issue 30), a right password opens no session: 202 "code needed" (POST /auth/2fa/verify).
+    const remembered = this.twoFactor.rememberedProof(uid, req.cookies?.[REMEMBER_COOKIE]);
+    const signedIn = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip }, remembered).catch((e) => (e instanceof SecondFactorNeededError ? e : Promise.reject(e)));
     await this.throttle.loginSucceeded(email, client);
+    if (signedIn instanceof SecondFactorNeededError) return this.twoFactor.askForCode(res, signedIn);
+    const { token, user } = signedIn;
     this.setSession(res, token);
     this.setDevice(res, user.uid, client.deviceId);
     return publicUser(user);

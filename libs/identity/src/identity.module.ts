@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Module, OnApplicationBoo
 import { APP_GUARD } from '@nestjs/core';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
+import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, OPS_METER, OpsMeter } from '@gridrocket/shared/runtime';
 import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
 import { AuthThrottle } from './auth.throttle';
@@ -17,6 +17,9 @@ import { SessionGuard } from './session.guard';
 import { SessionService } from './session.service';
 import { UserController } from './user.controller';
 import { SessionsController } from './sessions/sessions.controller';
+import { FreshCodeGuard } from './two-factor/fresh-code.guard';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 /**
  * Runs the mail outbox (issue 31) for the app's lifetime, in the process that runs the projections (and
@@ -55,18 +58,20 @@ export class MailOutboxLifecycle implements OnApplicationBootstrap, BeforeApplic
 }
 
 @Module({
-  controllers: [AuthController, OAuthController, UserController, SessionsController],
+  controllers: [AuthController, OAuthController, UserController, SessionsController, TwoFactorController],
   providers: [
     SessionService,
     SessionGuard,
     AccountService,
     AuthThrottle,
+    TwoFactorService,
+    FreshCodeGuard,
     // After routing, before the routes' own guards: state-changing routes need the CSRF header.
     { provide: APP_GUARD, useClass: CsrfGuard },
-    { provide: MAILER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createMailer(config) },
+    { provide: MAILER, inject: [APP_CONFIG, { token: OPS_METER, optional: true }], useFactory: (config: AppConfig, meter?: OpsMeter) => createMailer(config, meter) },
     MailOutboxLifecycle,
   ],
-  exports: [SessionService, SessionGuard, AccountService, MailOutboxLifecycle],
+  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard, MailOutboxLifecycle],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(private readonly projector: Projector) {}

@@ -6,5 +6,7 @@ export * from './account.service';
 export * from './auth.throttle';
 export * from './mail/mailer.factory';
 export * from './csrf.guard';
+export * from './two-factor/two-factor.service';
+export * from './two-factor/fresh-code.guard';
 export * from './mail/mail-outbox';
 export * from './mail/mail-outbox.metrics';

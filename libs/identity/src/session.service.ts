@@ -8,6 +8,7 @@ import { SessionUser } from '@gridrocket/shared/http';
 import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
 import { SignInMethod, UserEvent, userStream } from './domain/user.events';
 import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
+import type { SecondFactorProof } from './two-factor/two-factor.decider';
 import { PasswordHasher } from './password.hasher';
 import { userIdForEmail } from './user-id';
 import { summariseUserAgent } from './sessions/user-agent';
@@ -143,17 +144,18 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     return { created, token: randomBytes(32).toString('base64url'), user, notifyOwner };
   }
 
-  async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}): Promise<{ token: string; user: UserDoc }> {
+  /** `client`: the browser and address shown in the sessions list; `secondFactor`: a remembered browser's proof, when it has one (with 2FA on and none, SecondFactorNeededError). */
+  async login(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}, secondFactor?: SecondFactorProof | null): Promise<{ token: string; user: UserDoc }> {
     const uid = this.uidFor(email);
     const state = await this.loadUser(uid);
     const checked = state?.passwordHash ?? null;
     const ok = await this.hasher.verify(checked, password, uid);
     if (!ok) throw new UnauthorizedError(INVALID_CREDENTIALS);
     // The decider refuses the sign-in if the password changed while it was being checked.
-    return this.openSession(uid, 'password', ctx, checked, client);
+    return this.openSession(uid, 'password', ctx, checked, client, secondFactor);
   }
 
-  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null, client: SignInClient = {}) {
+  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null, client: SignInClient = {}, secondFactor?: SecondFactorProof | null) {
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
@@ -172,6 +174,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
         now: new Date().toISOString(),
         browser: summariseUserAgent(client.userAgent),
         address: addressOf(client.ip),
+        secondFactor,
       },
       { ...ctx, userId: uid },
     );

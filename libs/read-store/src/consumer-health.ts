@@ -3,7 +3,8 @@
  * /api/health and /metrics: whether it is live, catching up or retrying, its position and lag, and
  * the last error it met.
  */
-export type ConsumerState = 'starting' | 'live' | 'catching-up' | 'retrying' | 'stopped';
+/** `stopped` until the consumer runs; `retrying` while it fails; else `catching-up` (behind the head) or `live`. */
+export type ConsumerState = 'live' | 'catching-up' | 'retrying' | 'stopped';
 
 export interface ConsumerStatus {
   name: string;

@@ -41,6 +41,13 @@ export interface AppConfig {
   paperPrices: string | null;
   /** live/testnet: send every exchange API call to this origin instead (tests, a private gateway). */
   exchangeApiOrigin: string | null;
+  /**
+   * API-key permission checks (issue 30, docs/exchanges.md "Key permissions"): `egressIps` (EGRESS_IP,
+   * comma-separated addresses) are the addresses this server calls the venues from, which the key list tells
+   * users to allow on an unrestricted key (unknown when empty: the list says "the address of this server");
+   * each stored key is asked again every `recheckHours` (KEY_RECHECK_HOURS, default 24).
+   */
+  keyChecks: { egressIps: string[]; recheckHours: number };
   /** Kafka brokers (KAFKA_BROKERS, comma-separated); empty: the in-process stream. */
   kafkaBrokers: string[];
   /** Run the event forwarder in this process (FORWARDER=false on extra API replicas and CLIs). */
@@ -49,6 +56,8 @@ export interface AppConfig {
   auditorEmails: string[];
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | null;
+  /** METRICS_PUBLIC=true: GET /metrics open to anyone without a token (closed by default: 403). */
+  metricsPublic: boolean;
   /** Per-user limits (QUOTA_BOTS, QUOTA_KEYS, QUOTA_SESSIONS, QUOTA_SOCKETS); beyond them a 409 says which. */
   quotas: QuotaConfig;
   /** Uploaded CSVs of candles per user (UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES); beyond them a 409 says which. */
@@ -254,10 +263,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     exchangeMode: exchangeModeOf(env.EXCHANGE_MODE),
     paperPrices: env.PAPER_PRICES ? resolve(env.PAPER_PRICES) : null,
     exchangeApiOrigin: env.EXCHANGE_API_ORIGIN ? env.EXCHANGE_API_ORIGIN.replace(/\/$/, '') : null,
+    keyChecks: { egressIps: egressIpsOf(env.EGRESS_IP), recheckHours: positiveNumber(env.KEY_RECHECK_HOURS, 24) },
     kafkaBrokers: (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
     forwarder: env.FORWARDER !== 'false',
     auditorEmails: (env.AUDITOR_EMAILS ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean),
     metricsToken: env.METRICS_TOKEN || null,
+    metricsPublic: env.METRICS_PUBLIC === 'true',
     quotas: {
       bots: positiveNumber(env.QUOTA_BOTS, 200),
       keys: positiveNumber(env.QUOTA_KEYS, 20),
@@ -284,4 +295,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
   };
   return { ...config, ...overrides };
+}
+
+/** EGRESS_IP: comma-separated IPv4/IPv6 addresses; anything else stops the start with a clear message. */
+function egressIpsOf(raw: string | undefined): string[] {
+  const ips = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const ip of ips) {
+    if (!isIP(ip)) throw new Error(`EGRESS_IP must list IP addresses separated by commas (got ${JSON.stringify(ip.slice(0, 45))})`);
+  }
+  return ips;
 }

@@ -6,3 +6,4 @@ export * from './event-sourced.repository';
 export * from './crypto/keyring';
 export * from './config';
 export * from './quota/allotment.ledger';
+export * from './ops-meter';

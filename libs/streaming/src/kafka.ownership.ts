@@ -9,6 +9,9 @@ export const OWNERSHIP_TOPIC = 'gridrocket.bot-ownership';
 const SESSION_TIMEOUT = 10_000;
 const REBALANCE_TIMEOUT = 20_000;
 const HEARTBEAT_INTERVAL = 1_000;
+/** After a crash kafkajs does not restart: a new consumer after 1 s, doubling to 30 s while joins fail. */
+const REJOIN_BASE_MS = 1_000;
+const REJOIN_MAX_MS = 30_000;
 
 export interface KafkaOwnershipOptions {
   kafka: Kafka;
@@ -181,6 +184,11 @@ export class KafkaOwnership implements BotOwnership {
       this.options.onError?.(new Error(`The ownership topic ${this.topic} has ${real} partitions, not ${this.partitions}: using ${real}`));
       this.partitions = real;
     }
+    await this.join();
+  }
+
+  /** The consumer that takes part in the group (a new one after a crash kafkajs does not restart). */
+  private async join(): Promise<void> {
     const heartbeatInterval = this.options.consumerConfig?.heartbeatInterval ?? HEARTBEAT_INTERVAL;
     const config: ConsumerConfig = {
       groupId: this.options.groupId ?? 'gridrocket-runners',
@@ -218,6 +226,10 @@ export class KafkaOwnership implements BotOwnership {
         // the member is out of the group until kafkajs restarts it: own nothing meanwhile
         void this.state.moveTo([], this.listener);
         this.options.onError?.(event.payload.error);
+        // kafkajs restarts a crashed consumer only after a retriable error (consumer/index.js: `restart`
+        // in the CRASH payload); after another (e.g. KafkaJSNonRetriableError "Failed to find group
+        // coordinator" while a broker restarts) the consumer is dead: join again with a new one.
+        if ((event.payload as { restart?: boolean }).restart === false) this.scheduleRejoin(consumer);
       }),
       consumer.on(STOP, () => {
         void this.state.moveTo([], this.listener);
@@ -226,6 +238,38 @@ export class KafkaOwnership implements BotOwnership {
     await consumer.connect();
     await consumer.subscribe({ topics: [this.topic], fromBeginning: false });
     await consumer.run({ autoCommit: true, eachMessage: async () => undefined });
+  }
+
+  private rejoinTimer: NodeJS.Timeout | null = null;
+  private rejoins = 0;
+
+  /** A new consumer for the dead one, after a back-off (1 s doubling to 30 s while joins keep failing). */
+  private scheduleRejoin(dead: Consumer): void {
+    if (this.rejoinTimer || this.consumer !== dead || !this.listener) return;
+    const delay = Math.min(REJOIN_MAX_MS, REJOIN_BASE_MS * 2 ** Math.min(this.rejoins, 10));
+    this.rejoins++;
+    this.rejoinTimer = setTimeout(() => {
+      this.rejoinTimer = null;
+      if (this.consumer !== dead || !this.listener) return; // stopped meanwhile
+      void (async () => {
+        for (const remove of this.removers.splice(0)) remove();
+        this.consumer = null;
+        await dead.disconnect().catch(() => undefined);
+        if (!this.listener) return;
+        try {
+          await this.join();
+          this.rejoins = 0;
+        } catch (err) {
+          this.options.onError?.(err as Error);
+          const failed = this.consumer;
+          if (failed) {
+            this.consumer = failed;
+            this.scheduleRejoin(failed);
+          }
+        }
+      })();
+    }, delay);
+    this.rejoinTimer.unref?.();
   }
 
   /**
@@ -263,6 +307,8 @@ export class KafkaOwnership implements BotOwnership {
   }
 
   async stop(): Promise<void> {
+    if (this.rejoinTimer) clearTimeout(this.rejoinTimer);
+    this.rejoinTimer = null;
     this.lease.revoke();
     await this.state.moveTo([], this.listener);
     for (const remove of this.removers.splice(0)) remove();

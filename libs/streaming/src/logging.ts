@@ -99,7 +99,9 @@ export function requestLogger(logger: Logger, metrics?: MetricsService) {
       done = true;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (req as Request & { route?: { path?: string } }).route?.path;
-      const routeLabel = typeof route === 'string' ? (req.baseUrl ?? '') + route : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
+      // the scrape is its own route (issue 31: it was counted as static traffic)
+      const routeLabel =
+        typeof route === 'string' ? (req.baseUrl ?? '') + route : req.path === '/metrics' ? '/metrics' : req.originalUrl.startsWith('/api') ? 'unmatched' : 'static';
       metrics?.httpRequest(req.method, routeLabel, res.statusCode, seconds);
       if (!log.isLevelEnabled('info')) return;
       const user = (req as AppRequest).user;
@@ -122,17 +124,27 @@ export function requestLogger(logger: Logger, metrics?: MetricsService) {
   };
 }
 
-/** GET /metrics for Prometheus; with a token configured, only with `Authorization: Bearer <token>`. */
-export function metricsEndpoint(metrics: MetricsService, token?: string | null) {
+/**
+ * GET /metrics for Prometheus. Closed unless the operator says how it may be read (issue 31: it was
+ * public by default): with `token` (METRICS_TOKEN) only with `Authorization: Bearer <token>` (401
+ * otherwise, RFC 6750 §3); with no token and `open` (METRICS_PUBLIC=true) to anyone who reaches the
+ * port; with neither, 403 with what to set. Loopback binding alone does not open it: a reverse proxy on
+ * the same host would publish it.
+ */
+export function metricsEndpoint(metrics: MetricsService, token?: string | null, open = false) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     if (token) {
-      const sent = (req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
-      const ok = sameSecret(sent, token);
-      if (!ok) {
+      const header = req.header('authorization') ?? '';
+      const sent = /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '') : '';
+      if (!sent || !sameSecret(sent, token)) {
+        res.setHeader('www-authenticate', sent ? 'Bearer realm="metrics", error="invalid_token"' : 'Bearer realm="metrics"');
         res.status(401).json({ statusCode: 401, message: 'A bearer token is needed for /metrics' });
         return;
       }
+    } else if (!open) {
+      res.status(403).json({ statusCode: 403, message: '/metrics is closed: set METRICS_TOKEN (scrape with Authorization: Bearer <token>) or METRICS_PUBLIC=true' });
+      return;
     }
     try {
       const body = await metrics.metrics();

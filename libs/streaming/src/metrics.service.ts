@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ConsumerStatus } from '@gridrocket/read-store';
+import type { ConsumerState, ConsumerStatus } from '@gridrocket/read-store';
+import type { MailOutcome, OpsMeter } from '@gridrocket/shared/runtime';
 
 export type Source = () => Promise<number | null> | number | null;
 export type SourceName =
@@ -28,10 +29,25 @@ export type SourceName =
  * gridrocket_exchange_errors_total{exchange,kind}, gridrocket_http_requests_total{method,route,status},
  * gridrocket_http_request_seconds{method,route},
  * gridrocket_consumer_lag_events{consumer,kind}, gridrocket_consumer_state{consumer,kind,state} (1 for the
- * current state), gridrocket_consumer_failures{consumer,kind} (drops, rejected commits, refused publishes
- * since start-up), gridrocket_consumer_retrying{consumer,kind} (failures in a row now), plus the process defaults (gridrocket_process_*, gridrocket_nodejs_*).
+ * current state), gridrocket_consumer_failures_total{consumer,kind} (counter: drops, rejected commits,
+ * refused publishes since start-up), gridrocket_consumer_retrying{consumer,kind} (failures in a row now),
+ * gridrocket_mail_sent_total{kind,outcome}, gridrocket_alerts_total{channel,outcome},
+ * gridrocket_watchdog_findings_total{kind}, plus the process defaults (gridrocket_process_*, gridrocket_nodejs_*).
+ *
+ * Alerting on `increase(...)` needs a series to exist before its first increment (issue 31: the first
+ * failure after a start was invisible): every known label combination is created at 0 (the commands
+ * the bus has handlers for × ok/rejected/failed, the mail kinds, the alert channels × statuses, the
+ * watchdog's finding kinds, the usual forwarder errors). Only counters end in `_total`
+ * (`promtool check metrics`).
  */
-export class MetricsService {
+export const COMMAND_OUTCOMES = ['ok', 'rejected', 'failed'] as const;
+export const MAIL_OUTCOMES: readonly MailOutcome[] = ['sent', 'failed'];
+/** What a forwarder publish fails with while a broker is away or slow (kafkajs error classes), and the fallback. */
+export const USUAL_FORWARDER_ERRORS = ['KafkaJSConnectionError', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSRequestTimeoutError', 'KafkaJSNonRetriableError', 'Error'] as const;
+/** prom-client's default gauges named `_total` (not counters: promtool refuses them); their per-type gauges stay (sum() them). */
+const NON_COUNTERS_NAMED_TOTAL = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+export class MetricsService implements OpsMeter {
   readonly registry = new Registry();
   readonly commands: Counter<'command' | 'outcome'>;
   readonly commandSeconds: Histogram<'command'>;
@@ -43,13 +59,19 @@ export class MetricsService {
   readonly exchangeErrors: Counter<'exchange' | 'kind'>;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpSeconds: Histogram<'method' | 'route'>;
+  readonly mail: Counter<'kind' | 'outcome'>;
+  readonly alerts: Counter<'channel' | 'outcome'>;
+  readonly watchdogFindings: Counter<'kind'>;
   private readonly sources = new Map<string, Source>();
   private runningBotsValue: number | null = null;
   private consumers: (() => Promise<ConsumerStatus[]>) | null = null;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'gridrocket_' });
+    if (options.defaultMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry, prefix: 'gridrocket_' });
+      for (const name of NON_COUNTERS_NAMED_TOTAL) this.registry.removeSingleMetric(`gridrocket_${name}`);
+    }
     this.commands = new Counter({ name: 'gridrocket_commands_total', help: 'Commands handled, by command and outcome (ok, rejected, failed)', labelNames: ['command', 'outcome'], registers });
     this.commandSeconds = new Histogram({ name: 'gridrocket_command_seconds', help: 'Time to handle a command', labelNames: ['command'], registers, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] });
     this.eventsAppended = new Counter({ name: 'gridrocket_events_appended_total', help: 'Events appended to the event store (seen by this process since it started)', labelNames: ['type', 'category'], registers });
@@ -60,6 +82,10 @@ export class MetricsService {
     this.exchangeErrors = new Counter({ name: 'gridrocket_exchange_errors_total', help: 'Errors from exchanges, by exchange and kind', labelNames: ['exchange', 'kind'], registers });
     this.httpRequests = new Counter({ name: 'gridrocket_http_requests_total', help: 'HTTP requests, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.httpSeconds = new Histogram({ name: 'gridrocket_http_request_seconds', help: 'HTTP request duration', labelNames: ['method', 'route'], registers, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5] });
+    this.mail = new Counter({ name: 'gridrocket_mail_sent_total', help: 'Mails handed to the mailer, by kind (verification, reset, registration-attempt, alert, other) and outcome (sent, failed)', labelNames: ['kind', 'outcome'], registers });
+    this.alerts = new Counter({ name: 'gridrocket_alerts_total', help: 'Alert deliveries recorded, by channel and outcome (delivered, failed, rate-limited, refused)', labelNames: ['channel', 'outcome'], registers });
+    this.watchdogFindings = new Counter({ name: 'gridrocket_watchdog_findings_total', help: 'Differences the watchdog recorded (drift kinds and not-trading reasons)', labelNames: ['kind'], registers });
+    for (const error of USUAL_FORWARDER_ERRORS) this.forwarderFailures.inc({ error }, 0);
     const sources = this.sources;
     const gauge = (name: string, help: string, key: string) =>
       new Gauge({
@@ -91,7 +117,8 @@ export class MetricsService {
       if (!snapshot || Date.now() - snapshot.at > 200) snapshot = { at: Date.now(), list: (self.consumers?.() ?? Promise.resolve([])).catch(() => []) };
       return snapshot.list;
     };
-    const STATES = ['starting', 'live', 'catching-up', 'retrying', 'stopped'] as const;
+    // every state a consumer reports (ConsumerState); `starting` was listed here once but no consumer ever reported it
+    const STATES = ['live', 'catching-up', 'retrying', 'stopped'] as const satisfies readonly ConsumerState[];
     const perConsumer = (name: string, help: string, labelNames: string[], fill: (g: Gauge<string>, c: ConsumerStatus) => void) =>
       new Gauge({
         name,
@@ -110,9 +137,18 @@ export class MetricsService {
     perConsumer('gridrocket_consumer_state', 'State of a consumer: 1 for the state it is in', ['consumer', 'kind', 'state'], (g, c) => {
       for (const state of STATES) g.set({ consumer: c.name, kind: c.kind, state }, c.state === state ? 1 : 0);
     });
-    perConsumer('gridrocket_consumer_failures', 'Failures a consumer met since start-up (subscription drops, rejected commits, refused publishes)', ['consumer', 'kind'], (g, c) =>
-      g.set({ consumer: c.name, kind: c.kind }, c.failures),
-    );
+    // a counter read at scrape time: the consumer keeps the count (since start-up, never down)
+    new Counter({
+      name: 'gridrocket_consumer_failures_total',
+      help: 'Failures a consumer met since start-up (subscription drops, rejected commits, refused publishes)',
+      labelNames: ['consumer', 'kind'],
+      registers,
+      async collect() {
+        const list = await consumers();
+        this.reset();
+        for (const c of list) this.inc({ consumer: c.name, kind: c.kind }, c.failures);
+      },
+    });
     perConsumer('gridrocket_consumer_retrying', 'Failures in a row a consumer is retrying now (0: through)', ['consumer', 'kind'], (g, c) =>
       g.set({ consumer: c.name, kind: c.kind }, c.retries),
     );
@@ -128,6 +164,35 @@ export class MetricsService {
   /** What the consumer gauges read at scrape time. */
   setConsumers(source: () => Promise<ConsumerStatus[]>): void {
     this.consumers = source;
+  }
+
+  /** Creates a command's series at 0 for each outcome (the bus announces the commands it has handlers for). */
+  declareCommand(command: string): void {
+    for (const outcome of COMMAND_OUTCOMES) this.commands.inc({ command, outcome }, 0);
+  }
+
+  declareMailKinds(kinds: readonly string[]): void {
+    for (const kind of kinds) for (const outcome of MAIL_OUTCOMES) this.mail.inc({ kind, outcome }, 0);
+  }
+
+  declareAlertOutcomes(channels: readonly string[], outcomes: readonly string[]): void {
+    for (const channel of channels) for (const outcome of outcomes) this.alerts.inc({ channel, outcome }, 0);
+  }
+
+  declareWatchdogKinds(kinds: readonly string[]): void {
+    for (const kind of kinds) this.watchdogFindings.inc({ kind }, 0);
+  }
+
+  mailSent(kind: string, outcome: MailOutcome): void {
+    this.mail.inc({ kind, outcome });
+  }
+
+  alertDelivered(channel: string, outcome: string): void {
+    this.alerts.inc({ channel, outcome });
+  }
+
+  watchdogFinding(kind: string): void {
+    this.watchdogFindings.inc({ kind });
   }
 
   commandHandled(command: string, outcome: 'ok' | 'rejected' | 'failed', seconds?: number): void {

@@ -9,8 +9,8 @@ export function appLogger(config: Pick<AppConfig, 'logLevel'>): PinoNestLogger {
 }
 
 /** Request logs with correlation ids, and GET /metrics, in front of everything else. */
-export function installObservability(app: INestApplication, config: Pick<AppConfig, 'logLevel' | 'metricsToken'>): void {
+export function installObservability(app: INestApplication, config: Pick<AppConfig, 'logLevel' | 'metricsToken' | 'metricsPublic'>): void {
   const metrics = app.get(MetricsService);
   app.use(requestLogger(createLogger({ level: config.logLevel }), metrics));
-  app.use(metricsEndpoint(metrics, config.metricsToken));
+  app.use(metricsEndpoint(metrics, config.metricsToken, config.metricsPublic));
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Consumer, ConsumerConfig, Kafka } from 'kafkajs';
+import { KafkaJSNonRetriableError } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { EmbeddedOwnership } from './embedded.ownership';
 import { KafkaOwnership, kafkaPartitionOf, OWNERSHIP_TOPIC } from './kafka.ownership';
@@ -39,6 +40,7 @@ function fakeConsumer(wall: () => number = Date.now) {
   };
   const log: string[] = [];
   let config: ConsumerConfig | null = null;
+  let created = 0;
   const consumer = {
     events,
     on(name: string, fn: (e: unknown) => void) {
@@ -57,6 +59,7 @@ function fakeConsumer(wall: () => number = Date.now) {
     },
     create(c: ConsumerConfig) {
       config = c;
+      created++;
       return consumer as unknown as Consumer;
     },
     /** A SyncGroup sent at `sentAt` (default: now) is answered with this assignment. */
@@ -82,6 +85,14 @@ function fakeConsumer(wall: () => number = Date.now) {
     },
     crash() {
       emitter.emit(events.CRASH, { type: events.CRASH, payload: { error: new Error('coordinator gone') } });
+    },
+    /** kafkajs's CRASH after an error it does not restart on (consumer/index.js: restart false): the consumer is dead. */
+    crashForGood(error: Error) {
+      emitter.emit(events.CRASH, { type: events.CRASH, payload: { error, groupId: 'runners-test', restart: false } });
+    },
+    /** How many consumers were made. */
+    get created() {
+      return created;
     },
   };
 }
@@ -208,6 +219,37 @@ describe('Kafka consumer-group ownership (unit, with a stand-in consumer)', () =
     expect(ownership.owned()).toEqual([]);
     expect(calls).toEqual(['assigned 6', 'revoked 6']);
     expect(errors.map((e) => e.message)).toEqual(['coordinator gone']);
+  });
+
+  it('after a crash kafkajs does not restart (a broker restart: "Failed to find group coordinator"), joins again with a new consumer', async () => {
+    const { fake, ownership, errors } = make();
+    const { calls, listener } = recorder();
+    await ownership.start(listener);
+    fake.join([6], OWNERSHIP_TOPIC, 'm1');
+    fake.crashForGood(new KafkaJSNonRetriableError('Failed to find group coordinator'));
+    await ownership.settled();
+    expect(ownership.owned()).toEqual([]);
+    expect(errors.map((e) => e.name)).toEqual(['KafkaJSNonRetriableError']);
+    expect(fake.created).toBe(1);
+    // after the back-off (1 s): the dead consumer is let go and a new one joins the group
+    const until = Date.now() + 5000;
+    while (fake.created < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(fake.created).toBe(2);
+    expect(fake.log).toEqual(['connect', 'subscribe gridrocket.bot-ownership', 'run', 'disconnect', 'connect', 'subscribe gridrocket.bot-ownership', 'run']);
+    fake.join([3], OWNERSHIP_TOPIC, 'm2');
+    await ownership.settled();
+    expect(ownership.owned()).toEqual([3]);
+    expect(calls).toEqual(['assigned 6', 'revoked 6', 'assigned 3']);
+    await ownership.stop();
+  });
+
+  it('after a crash kafkajs restarts itself, makes no second consumer', async () => {
+    const { fake, ownership } = make();
+    await ownership.start(recorder().listener);
+    fake.crash(); // no `restart: false`: kafkajs restarts the same consumer
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(fake.created).toBe(1);
+    await ownership.stop();
   });
 
   it('revokes before it leaves the group on stop, so the next owner never overlaps', async () => {

@@ -12,7 +12,7 @@ import {
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore, Subscription, resubscribing } from '@gridrocket/event-store';
 import { ConsumerStatus, Projector, READ_STORE, ReadStore, runningReactors } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { APP_CONFIG, AppConfig, OPS_METER } from '@gridrocket/shared/runtime';
 import { AppError } from '@gridrocket/shared';
 import { EVENT_SINK, EventSink } from './event-sink.port';
 import { Forwarder } from './forwarder';
@@ -81,8 +81,19 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
     const bus = this.commands as (CommandBus & { __metered?: boolean }) | undefined;
     if (!bus || bus.__metered) return;
     bus.__metered = true;
-    const original = bus.execute.bind(bus);
     const metrics = this.metrics;
+    // each command the bus gets a handler for has its series at 0 from the start (CqrsModule registers
+    // the handlers on bootstrap, after this); the command class is the handler's @CommandHandler metadata
+    // ('__commandHandler__', @nestjs/cqrs decorators/constants, not exported by its index)
+    const register = bus.register.bind(bus);
+    bus.register = (handlers = []) => {
+      register(handlers);
+      for (const handler of handlers) {
+        const command = handler.metatype ? (Reflect.getMetadata('__commandHandler__', handler.metatype) as { name?: string } | undefined) : undefined;
+        if (command?.name) metrics.declareCommand(command.name);
+      }
+    };
+    const original = bus.execute.bind(bus);
     bus.execute = (async (command: object) => {
       const name = command?.constructor?.name ?? 'unknown';
       const started = process.hrtime.bigint();
@@ -162,6 +173,7 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
   imports: [CqrsModule],
   providers: [
     { provide: MetricsService, useFactory: () => new MetricsService() },
+    { provide: OPS_METER, useExisting: MetricsService },
     {
       provide: EVENT_SINK,
       inject: [APP_CONFIG, MetricsService, { token: EVENT_SINK_WRAPPER, optional: true }],
@@ -191,6 +203,6 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
     },
     StreamingLifecycle,
   ],
-  exports: [MetricsService, EVENT_SINK, Forwarder],
+  exports: [MetricsService, OPS_METER, EVENT_SINK, Forwarder],
 })
 export class StreamingModule {}

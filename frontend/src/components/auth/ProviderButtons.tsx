@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useGetConfigQuery } from '../../api/api';
+import { CODE_STEP_PATH } from '../../api/twoFactor';
 import { useAppDispatch } from '../../store/hooks';
 import { ui } from '../../store/uiSlice';
 import { useAuthActions } from './useAuthActions';
@@ -38,13 +40,20 @@ export function ProviderButtons({ before, after }: { before?: ReactNode; after?:
   const { completePopupLogin } = useAuthActions();
   const done = useRef(completePopupLogin);
   done.current = completePopupLogin;
+  const navigate = useNavigate();
+  const codeStep = useRef(() => {});
+  codeStep.current = () => {
+    dispatch(ui.closeLoginDialog());
+    navigate(CODE_STEP_PATH);
+  };
 
   useEffect(() => {
     const onMessage = (e: MessageEvent) => {
       if (e.origin !== window.location.origin) return;
-      const data = e.data as { type?: string; ok?: boolean; error?: string } | null;
+      const data = e.data as { type?: string; ok?: boolean; error?: string; twoFactorRequired?: boolean } | null;
       if (!data || data.type !== 'gridrocket:auth') return;
       if (data.ok) void done.current();
+      else if (data.twoFactorRequired) codeStep.current(); // the provider vouched; the account's code is next (issue 30)
       else dispatch(ui.showAlert(data.error || 'Sign-in was cancelled or failed.'));
     };
     window.addEventListener('message', onMessage);

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { api, useForgotPasswordMutation, useLoginMutation, useLogoutMutation, useRegisterMutation } from '../../api/api';
 import { describeError, request } from '../../api/http';
 import { closeSocket } from '../../api/socket';
+import { CODE_STEP_PATH } from '../../api/twoFactor';
 import type { User } from '../../api/types';
 import { setUser } from '../../store/authSlice';
 import { useAppDispatch } from '../../store/hooks';
@@ -39,10 +40,18 @@ export function useAuthActions() {
         dispatch(ui.showAlert(describeError(res.error) || 'Login failed.'));
         return false;
       }
+      // two-factor sign-in is on (issue 30): 202 "code needed", the code step is next
+      if ((res.data as { twoFactorRequired?: boolean }).twoFactorRequired) {
+        flushSync(() => {
+          dispatch(ui.closeLoginDialog());
+          navigate(CODE_STEP_PATH);
+        });
+        return true;
+      }
       signedIn(res.data as User, '/bots');
       return true;
     },
-    [dispatch, loginCall, signedIn],
+    [dispatch, loginCall, navigate, signedIn],
   );
 
   const register = useCallback(
@@ -97,5 +106,5 @@ export function useAuthActions() {
     }
   }, [dispatch, signedIn]);
 
-  return { login, register, forgot, logout, completePopupLogin };
+  return { login, register, forgot, logout, completePopupLogin, signedIn };
 }

@@ -4,10 +4,10 @@ import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store'
 import { botDecider } from '@gridrocket/bots';
 import { USERS, UserDoc } from '@gridrocket/identity';
 import { systemContext } from '@gridrocket/shared';
-import { executeCommand, loadState } from '@gridrocket/shared/runtime';
+import { OpsMeter, executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { ALERTING_EVENT_TYPES, Alert, AlertSourceEvent, alertOf } from '../domain/alert-mapping';
-import type { AlertChannel } from '../domain/alert.kinds';
-import { AlertDeliveryRecordedData, alertDeliveryDecider, alertDeliveryStream, deliveryIdOf } from '../domain/alert-delivery.decider';
+import { ALERT_CHANNELS, AlertChannel } from '../domain/alert.kinds';
+import { AlertDeliveryRecordedData, DELIVERY_STATUSES, alertDeliveryDecider, alertDeliveryStream, deliveryIdOf } from '../domain/alert-delivery.decider';
 import { AlertRateLimit } from '../domain/alert-rate';
 import { AlertSettingsState, alertSettingsDecider } from '../domain/alert-settings.decider';
 import { alertSettingsStream } from '../domain/alert-settings.events';
@@ -23,6 +23,8 @@ export interface AlertDispatcherDeps {
   sinks: NotificationSink[];
   rate: AlertRateLimit;
   now?: () => number;
+  /** Counts each recorded delivery by channel and status (gridrocket_alerts_total). */
+  meter?: Pick<OpsMeter, 'alertDelivered' | 'declareAlertOutcomes'>;
 }
 
 /**
@@ -41,7 +43,9 @@ export class AlertDispatcher {
   private reactor: RunningReactor | null = null;
   private readonly stopping = new AbortController();
 
-  constructor(private readonly deps: AlertDispatcherDeps) {}
+  constructor(private readonly deps: AlertDispatcherDeps) {
+    deps.meter?.declareAlertOutcomes(ALERT_CHANNELS, DELIVERY_STATUSES);
+  }
 
   async start(): Promise<void> {
     this.reactor = await startReactor({
@@ -140,6 +144,8 @@ export class AlertDispatcher {
       at: new Date(this.now()).toISOString(),
     };
     await executeCommand(this.deps.events, alertDeliveryStream(deliveryId), alertDeliveryDecider, { type: 'RecordDelivery', data }, systemContext(alert.userId, alert.eventId));
+    // counted once recorded: a delivery whose record failed is tried again, and counted then
+    this.deps.meter?.alertDelivered(channel, outcome.status);
   }
 
   private now(): number {

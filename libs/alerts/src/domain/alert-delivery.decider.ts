@@ -7,7 +7,8 @@ import type { AlertChannel, AlertKind } from './alert.kinds';
  * deliveryId>`, deliveryId = `<bot event id>:<channel>`): the stream's existence is what tells a
  * restarted dispatcher that this alert went out already (at-least-once, never twice once recorded).
  */
-export type DeliveryStatus = 'delivered' | 'failed' | 'rate-limited' | 'refused';
+export const DELIVERY_STATUSES = ['delivered', 'failed', 'rate-limited', 'refused'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface AlertDeliveryRecordedData {
   deliveryId: string;

@@ -72,7 +72,7 @@ export class CcxtCandleSource implements CandleSource {
     }
     const rules = await adapter.marketRules(q.symbol);
     const maker = Number((this.instance(q.exchange, q.market) as any).fees?.trading?.maker ?? 0.001);
-    return { rules, feeBps: Math.round(maker * 10_000 * 1000) / 1000, feeSource: `ccxt ${ccxtExchangeId(q.exchange, q.market)} base-tier maker fee ${maker * 100} %` };
+    return { rules, feeBps: Math.round(maker * 10_000 * 1000) / 1000, feeSource: `${q.exchange} ${q.market} base-tier maker fee ${Number((maker * 100).toPrecision(6))} %` };
   }
 
   async candles(q: CandleQuery, onProgress?: (fraction: number) => void): Promise<CandleSeries> {

@@ -16,6 +16,9 @@ function spec(symbol: string) {
   return s;
 }
 
+/** A fee fraction as a percentage without float noise (0.001 → 0.1). */
+const pct = (f: number) => String(Number((f * 100).toPrecision(6)));
+
 export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): VenueTerms {
   const s = spec(q.symbol);
   const fees = venueRules(q.exchange, q.market).fees;
@@ -25,7 +28,9 @@ export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'
     takerFeeBps: fees.taker * 1e4,
     buyFeeIn: fees.buyFeeIn,
     crossingFill: 'market',
-    feeSource: `paper exchange, ${q.exchange} ${q.market} venue rules: maker ${fees.maker * 100} %, taker ${fees.taker * 100} % (libs/exchanges/src/venues, docs/exchanges.md)`,
+    // shown to the user under a backtest's figures: words only (the rules live in libs/exchanges/src/venues,
+    // docs/exchanges.md; issue 29 finding 9 found those paths in the dashboard)
+    feeSource: `paper exchange with ${q.exchange} ${q.market} fees: maker ${pct(fees.maker)} %, taker ${pct(fees.taker)} %`,
   };
 }
 

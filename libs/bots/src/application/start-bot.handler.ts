@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CredentialResolver, KeyUseLedger } from '@gridrocket/credentials/nest';
+import { CredentialResolver, KeyPermissionChecks, KeyUseLedger } from '@gridrocket/credentials/nest';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { loadState } from '@gridrocket/shared/runtime';
 import { botDecider, decideBot } from '../domain/bot.decider';
@@ -29,6 +29,7 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly keyUse: KeyUseLedger,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly keyChecks: KeyPermissionChecks,
   ) {}
 
   async execute(c: StartBotCommand): Promise<BotDecision> {
@@ -45,6 +46,8 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
       // A start the decider refuses on this state (a position not confirmed) claims nothing: such a
       // claim would block deleting the key for CLAIM_GRACE_MS although no start is under way.
       decideBot(command, bot);
+      // Issue 30: no start with a key that can now withdraw or cannot trade this bot's market (409 saying which).
+      await this.keyChecks.assertUsableFor(c.ctx, bot.config.exchange, bot.botType === 'Futures' ? 'futures' : 'spot');
       await this.keyUse.claim(c.ctx, bot.config.exchange, c.botId, bot.version, noKeyReason(bot.config.exchange));
     }
     return this.runner.run(command, c.ctx, c.conflict);

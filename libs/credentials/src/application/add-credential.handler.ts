@@ -8,6 +8,9 @@ import { CredentialVault } from '../crypto/credential-vault';
 import { CredentialState, credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
 import { AddCredentialCommand } from './credential.commands';
+import { KeyPermissionChecks } from './key-permission-checks';
+import { keyRefusal } from '../domain/key-permissions.rules';
+import { ValidationError } from '@gridrocket/shared';
 
 export type CredentialDecision = DecisionResult<CredentialState, CredentialEvent>;
 
@@ -17,6 +20,8 @@ export type CredentialDecision = DecisionResult<CredentialState, CredentialEvent
  * Per-user quota (QUOTA_KEYS), issue 28: the key first takes a slot of the user's allotment on the
  * event store (`quota-<uid>-keys`, appended with its expected revision), so adds at once cannot pass
  * the limit together; an add that fails frees the slot it took.
+ * Keys that cannot withdraw (issue 30): before anything is stored, the venue is asked with the key what it
+ * may do; the decider refuses a key that can withdraw, cannot trade or cannot read, and records the answer.
  */
 @CommandHandler(AddCredentialCommand)
 export class AddCredentialHandler implements ICommandHandler<AddCredentialCommand, CredentialDecision> {
@@ -25,10 +30,20 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     private readonly vault: CredentialVault,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly checks: KeyPermissionChecks,
   ) {}
 
   async execute(c: AddCredentialCommand): Promise<CredentialDecision> {
     const userId = c.ctx.userId;
+    const permissions = await this.checks.forNewKey(c.exchange, {
+      apiKey: c.apiKeyId,
+      secret: c.secret.reveal(),
+      ...(c.passphrase ? { passphrase: c.passphrase.reveal() } : {}),
+    });
+    const checkedAt = (c.ctx.now ?? new Date()).toISOString();
+    // Refused before a slot is taken or a data key made (the decider says the same when it decides).
+    const refusal = keyRefusal(c.exchange, permissions);
+    if (refusal) throw new ValidationError([{ field: 'apiKey', message: refusal }], refusal);
     const ledger = allotmentLedgerOf(this.events);
     const { taken } = await ledger.take('keys', c.ctx, c.credentialId, this.config.quotas.keys, {
       seed: async () => (await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, { userid: userId })).map((k) => k.id),
@@ -50,7 +65,7 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
         this.events,
         credentialStream(c.credentialId),
         credentialDecider,
-        { type: 'AddCredential', data: { ...who, apiKeyId: c.apiKeyId, ...sealed } },
+        { type: 'AddCredential', data: { ...who, apiKeyId: c.apiKeyId, ...sealed }, permissions, checkedAt },
         c.ctx,
         c.conflict,
       );

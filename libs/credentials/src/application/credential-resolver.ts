@@ -56,6 +56,40 @@ export class CredentialResolver {
     return null;
   };
 
+  /**
+   * One stored key by id, decrypted, for the daily permission check (issue 30); null when removed, shredded
+   * or unknown. Like resolveCredential, it reads the ciphertext from the event log.
+   */
+  async openById(credentialId: string): Promise<{ userId: string; exchange: PortExchangeName; credential: ExchangeCredential } | null> {
+    let history: CredentialEvent[];
+    try {
+      history = (await this.events.readStream(credentialStream(credentialId))).map((e) => ({ type: e.type, data: e.data }) as CredentialEvent);
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return null;
+      throw err;
+    }
+    const s = fold(credentialDecider, history);
+    if (!s.exists || s.removed || !s.userId || !s.exchange) return null;
+    try {
+      const plain = await this.vault.open({
+        credentialId: s.credentialId!,
+        userId: s.userId,
+        exchange: s.exchange,
+        keyId: s.keyId!,
+        sealedSecret: s.sealedSecret!,
+        sealedPassphrase: s.sealedPassphrase,
+      });
+      return {
+        userId: s.userId,
+        exchange: s.exchange,
+        credential: { apiKey: s.apiKeyId!, secret: plain.secret, ...(plain.passphrase !== null ? { passphrase: plain.passphrase } : {}) },
+      };
+    } catch (err) {
+      if (err instanceof ShreddedError) return null;
+      throw err;
+    }
+  }
+
   /** Whether the user has a usable credential for the exchange, without decrypting anything. */
   async has(userId: string, exchange: PortExchangeName): Promise<boolean> {
     return (await this.reads.count(CREDENTIAL_LIST_COLLECTION, { userid: userId, exchange })) > 0;

@@ -1,4 +1,5 @@
 import type { ExchangeName } from '@gridrocket/shared';
+import type { KeyCheckFailure, KeyPermissionFacts } from './key-permissions.rules';
 
 /**
  * The events of a credential stream (`credential-<id>`). They carry only ciphertext: the secret and
@@ -16,8 +17,23 @@ export interface CredentialAddedData {
   keyId: string;
 }
 
+/**
+ * What the venue reported the key may do (issue 30): when it was added (`source: 'add'`, always with
+ * facts: a key that could not be checked is not added) and at each daily re-check (`'daily'`; `failure`
+ * instead of facts when the venue refused the key or could not be asked, the facts of the last good check
+ * then still stand). Facts only: no key, no secret.
+ */
+export interface CredentialPermissionsCheckedData {
+  credentialId: string;
+  checkedAt: string;
+  source: 'add' | 'daily' | 'start';
+  permissions: KeyPermissionFacts | null;
+  failure: KeyCheckFailure | null;
+}
+
 export type CredentialEvent =
   | { type: 'CredentialAdded'; data: CredentialAddedData }
+  | { type: 'CredentialPermissionsChecked'; data: CredentialPermissionsCheckedData }
   | { type: 'CredentialRemoved'; data: { credentialId: string; keyId: string } };
 
 export type CredentialEventType = CredentialEvent['type'];

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandContext, SYMBOLS, ValidationError } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
@@ -97,12 +97,16 @@ export class ExchangesController {
     return this.balances(query, ctx, 'futures');
   }
 
+  // The spec's answer is a bare number, which Nest sends with Express's text/html default: it is JSON
+  // (RFC 8259 §2: a number is a JSON text), so say so (issue 31).
   @Get('priceSpot')
+  @Header('Content-Type', 'application/json; charset=utf-8')
   priceSpot(@Query() query: Query, @Ctx() ctx: CommandContext) {
     return this.price(query, ctx, 'spot');
   }
 
   @Get('priceFutures')
+  @Header('Content-Type', 'application/json; charset=utf-8')
   priceFutures(@Query() query: Query, @Ctx() ctx: CommandContext) {
     return this.price(query, ctx, 'futures');
   }

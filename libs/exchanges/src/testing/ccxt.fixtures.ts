@@ -6,6 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { StubHandler, StubRequest, StubResponse } from './exchange-stub.server';
+import type { KeyPermissions } from '../venues/key-permissions';
 import { BINANCE_SPOT, BINANCE_USDM, KUCOIN_FUTURES, KUCOIN_SPOT, validClientOrderId, type VenueAnswer, type VenueRules } from '../venues/venue-rules';
 
 export type CcxtId = 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures';
@@ -92,6 +93,8 @@ export function verifySignature(id: CcxtId, req: StubRequest): boolean {
 
 export interface ExchangeFixture {
   routes: Record<string, StubHandler>;
+  /** What the venue reports the key may do (issue 30); change it to play another key. */
+  keyPermissions: KeyPermissions;
   orders: Map<string, FakeOrder>;
   trades: FakeTrade[];
   state: VenueState;
@@ -292,6 +295,7 @@ function binanceFixture(futures: boolean): ExchangeFixture {
   }
   return {
     routes,
+    keyPermissions: { withdraw: false, read: true, spot: true, futures: true, ipRestricted: true },
     orders,
     trades,
     state,
@@ -470,6 +474,7 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
   }
   return {
     routes,
+    keyPermissions: { withdraw: false, read: true, spot: true, futures: true, ipRestricted: true },
     orders,
     trades,
     state,
@@ -492,7 +497,7 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
 /** Kucoin futures in hedge mode: an order without positionSide (docs/exchanges.md). */
 const KUCOIN_POSITION_SIDE_REQUIRED: VenueAnswer = { status: 200, code: '400100', msg: 'Parameter Error: positionSide' };
 
-export function exchangeFixture(id: CcxtId): ExchangeFixture {
+function venueFixture(id: CcxtId): ExchangeFixture {
   switch (id) {
     case 'binance':
       return binanceFixture(false);
@@ -503,4 +508,33 @@ export function exchangeFixture(id: CcxtId): ExchangeFixture {
     case 'kucoinfutures':
       return kucoinFixture(true);
   }
+}
+
+/**
+ * The key-permission query of each venue (issue 30), answering from `fx.keyPermissions` (default: trading-only,
+ * IP-restricted; a test changes the object to play another key). The real venues serve both on their spot
+ * host; the futures fixtures answer them too, as a test sends every host of a venue to one stand-in.
+ * - binance: GET /sapi/v1/account/apiRestrictions, https://developers.binance.com/docs/wallet/account/api-key-permission
+ * - kucoin: GET /api/v1/user/api-key, https://www.kucoin.com/docs-new/rest/account-info/account-funding/get-apikey-info
+ *   (`permission` comma-separated, "Transfer" = withdrawal; `ipWhitelist` masked, empty when unrestricted)
+ */
+export function exchangeFixture(id: CcxtId): ExchangeFixture {
+  const fx = venueFixture(id);
+  if (id.startsWith('binance')) {
+    fx.routes['GET /sapi/v1/account/apiRestrictions'] = () => {
+      const p = fx.keyPermissions;
+      return ok({
+        ipRestrict: p.ipRestricted === true, createTime: 1_698_645_219_000, enableReading: p.read, enableWithdrawals: p.withdraw, enableInternalTransfer: false,
+        enableMargin: false, enableFutures: p.futures, permitsUniversalTransfer: false, enableVanillaOptions: false, enableFixApiTrade: false,
+        enableFixReadOnly: false, enableSpotAndMarginTrading: p.spot, enablePortfolioMarginTrading: false,
+      });
+    };
+  } else {
+    fx.routes['GET /api/v1/user/api-key'] = () => {
+      const p = fx.keyPermissions;
+      const permission = [p.read && 'General', p.spot && 'Spot', p.futures && 'Futures', p.withdraw && 'Transfer'].filter(Boolean).join(',');
+      return ok({ code: '200000', data: { remark: 'stand-in', apiKey: STUB_KEY.apiKey, apiVersion: 3, permission, ipWhitelist: p.ipRestricted ? '127.**.1' : '', isMaster: true, uid: 165111215, createdAt: 1_728_443_843_000 } });
+    };
+  }
+  return fx;
 }

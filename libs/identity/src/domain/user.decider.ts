@@ -1,5 +1,17 @@
 import { ConflictError, Decider, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { OAuthProvider, PasswordResetReason, SignInMethod, UserEvent } from './user.events';
+import {
+  SecondFactorNeededError,
+  SecondFactorProof,
+  TwoFactorCommand,
+  TwoFactorState,
+  acceptProof,
+  decideTwoFactor,
+  evolveTwoFactor,
+  initialTwoFactorState,
+  isTwoFactorCommand,
+  isTwoFactorEvent,
+} from '../two-factor/two-factor.decider';
 
 export interface PendingToken {
   tokenDigest: string;
@@ -21,6 +33,8 @@ export interface UserState {
   providers: Partial<Record<OAuthProvider, string>>;
   /** When the owner was last mailed that someone tried to register with the address (issue 30). */
   registrationNoticeAt?: string | null;
+  /** Two-factor sign-in (issue 30). */
+  twoFactor: TwoFactorState;
 }
 
 /** What a provider told us about the person signing in. */
@@ -56,6 +70,8 @@ export type UserCommand =
       /** Shown in the list of sessions (issue 30): the browser summarised from the User-Agent, the client IP. */
       browser?: string;
       address?: string;
+      /** With 2FA on: the code, recovery code or remembered browser that came with the sign-in (issue 30). */
+      secondFactor?: SecondFactorProof | null;
     }
   | { type: 'SignOut'; sessionId: string; reason?: 'logout' | 'revoked' }
   /** "Sign out everywhere" (issue 30): every session alive at `now` but `keep` ends. */
@@ -70,7 +86,8 @@ export type UserCommand =
   | { type: 'ResetPassword'; tokenDigest: string; passwordHash: string; now: string }
   /** photoURL undefined keeps the current photo; null removes it. */
   | { type: 'UpdateProfile'; displayName: string; photoURL?: string | null }
-  | ({ type: 'LinkProvider'; now: string } & ProviderIdentity);
+  | ({ type: 'LinkProvider'; now: string } & ProviderIdentity)
+  | TwoFactorCommand;
 
 export const EMAIL_TAKEN = 'An account with this email already exists';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -95,6 +112,7 @@ export const initialUserState: UserState = {
   pendingVerification: null,
   pendingReset: null,
   providers: {},
+  twoFactor: initialTwoFactorState,
 };
 
 function tokenError(message: string): ValidationError {
@@ -136,6 +154,10 @@ export function liveSessions(state: UserState, now: string): number {
 }
 
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  if (isTwoFactorCommand(command)) {
+    if (!state.exists) throw new NotFoundError('No such user');
+    return decideTwoFactor(command, state.twoFactor);
+  }
   switch (command.type) {
     case 'Register': {
       if (state.exists) throw new ConflictError(EMAIL_TAKEN);
@@ -174,7 +196,16 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (command.maxSessions !== undefined && liveSessions(state, command.now ?? new Date().toISOString()) >= command.maxSessions) {
         throw new QuotaExceededError('sessions', command.maxSessions);
       }
-      return [{ type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method, ...seenFrom(command) } }];
+      {
+        const signedIn: UserEvent = { type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method, ...seenFrom(command) } };
+        if (!state.twoFactor.enabled) return [signedIn];
+        // 2FA on (issue 30): no session without the second factor; the code is used up with the sign-in.
+        const proof = command.secondFactor;
+        // a browser remembered for an earlier enrolment (2FA turned off and on since) counts for nothing
+        const stale = proof?.kind === 'remembered-browser' && proof.enrolmentId !== state.twoFactor.enrolmentId;
+        if (!proof || stale) throw new SecondFactorNeededError(state.uid!, command.method, command.checkedPasswordHash ?? null);
+        return [...acceptProof(state.twoFactor, proof, 'sign-in', 401), signedIn];
+      }
     case 'SignOut':
       if (!state.sessions.has(command.sessionId)) return [];
       return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: command.reason ?? 'logout' } }];
@@ -232,6 +263,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       // and whoever set the unverified password (possibly someone squatting the address) is locked out.
       const events: UserEvent[] = [];
       if (state.passwordHash) events.push({ type: 'PasswordChanged', data: { passwordHash: null, method: 'account-claimed' } });
+      // so is a second factor they set up: the owner could not sign in past it
+      if (state.twoFactor.enabled) events.push({ type: 'TwoFactorDisabled', data: { enrolmentId: state.twoFactor.enrolmentId!, method: 'account-claimed' } });
       events.push(...endSessions(state, command.now, 'account-claimed'));
       events.push({ type: 'EmailVerified', data: { email: state.email!, method: command.provider } });
       events.push(link);
@@ -241,6 +274,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
 }
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
+  if (isTwoFactorEvent(event)) return { ...state, twoFactor: evolveTwoFactor(state.twoFactor, event) };
   switch (event.type) {
     case 'UserRegistered':
       return {

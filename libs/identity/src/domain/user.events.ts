@@ -4,6 +4,8 @@
  * SHA-256 of their token, and emailed link tokens only as a keyed digest
  * (HMAC-SHA-256 under a key derived from the master key).
  */
+import type { TwoFactorEvent } from '../two-factor/two-factor.events';
+
 export type SignInMethod = 'password' | 'google' | 'facebook';
 export type OAuthProvider = 'google' | 'facebook';
 export type PasswordResetReason = 'forgot-password' | 'registration-attempt';
@@ -37,7 +39,9 @@ export type UserEvent =
   /** `passwordHash` is sealed with the master key; null removes password sign-in. */
   | { type: 'PasswordChanged'; data: { passwordHash: string | null; method: 'reset-link' | 'account-claimed' } }
   | { type: 'ProfileUpdated'; data: { displayName: string; photoURL: string | null } }
-  | { type: 'ProviderLinked'; data: { provider: OAuthProvider; subject: string; email: string } };
+  | { type: 'ProviderLinked'; data: { provider: OAuthProvider; subject: string; email: string } }
+  /** Two-factor sign-in (issue 30): two-factor/two-factor.events.ts. */
+  | TwoFactorEvent;
 
 export type UserEventType = UserEvent['type'];
 

@@ -8,6 +8,9 @@ import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService, PROVIDER_LABEL, ProviderProfile } from '../account.service';
 import type { OAuthProvider } from '../domain/user.events';
 import { SESSION_COOKIE } from '../session.service';
+import { SecondFactorNeededError } from '../two-factor/two-factor.decider';
+import { REMEMBER_COOKIE } from '../two-factor/two-factor.tokens';
+import { TwoFactorService } from '../two-factor/two-factor.service';
 import { AUTHORIZE_OPTIONS, createPassport } from './oauth.strategies';
 import { popupPage } from './popup-page';
 
@@ -27,6 +30,7 @@ export class OAuthController {
 
   constructor(
     private readonly accounts: AccountService,
+    private readonly twoFactor: TwoFactorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     const { passport, providers } = createPassport(config);
@@ -71,7 +75,7 @@ export class OAuthController {
     const label = PROVIDER_LABEL[provider];
     if (!this.configured[provider]) return Promise.resolve(this.page(res, { ok: false, error: `${label} sign-in is not configured` }));
     return new Promise<void>((resolve) => {
-      const finish = (outcome: { ok: boolean; error?: string }) => {
+      const finish = (outcome: { ok: boolean; error?: string; twoFactorRequired?: boolean }) => {
         this.page(res, outcome);
         resolve();
       };
@@ -85,7 +89,14 @@ export class OAuthController {
           return finish({ ok: false, error: `${label} sign-in failed, please try again` });
         }
         try {
-          const { token } = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip });
+          const remembered = (uid: string) => this.twoFactor.rememberedProof(uid, req.cookies?.[REMEMBER_COOKIE]);
+          const signedIn = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip }, remembered).catch((e) => (e instanceof SecondFactorNeededError ? e : Promise.reject(e)));
+          if (signedIn instanceof SecondFactorNeededError) {
+            // two-factor sign-in is on (issue 30): the dashboard asks for the code (POST /api/auth/2fa/verify)
+            this.twoFactor.askForCode(res, signedIn);
+            return finish({ ok: false, twoFactorRequired: true });
+          }
+          const { token } = signedIn;
           res.cookie(SESSION_COOKIE, token, {
             httpOnly: true,
             sameSite: 'lax',
@@ -102,7 +113,7 @@ export class OAuthController {
     });
   }
 
-  private page(res: Response, outcome: { ok: boolean; error?: string }): void {
+  private page(res: Response, outcome: { ok: boolean; error?: string; twoFactorRequired?: boolean }): void {
     if (res.headersSent) return;
     const nonce = randomBytes(16).toString('base64');
     res

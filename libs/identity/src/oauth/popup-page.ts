@@ -3,6 +3,8 @@ export interface PopupOutcome {
   type: 'gridrocket:auth';
   ok: boolean;
   error?: string;
+  /** The provider vouched for the person, and the account asks for its two-factor code next (issue 30). */
+  twoFactorRequired?: boolean;
 }
 
 /** JSON that is safe inside a <script> element. */
@@ -20,10 +22,14 @@ function escapeHtml(s: string): string {
  * it), and closes. Opened without an opener, it goes on to the dashboard
  * itself (bots on success, sign-in on failure).
  */
-export function popupPage(outcome: { ok: boolean; error?: string }, publicUrl: string, nonce: string): string {
-  const message: PopupOutcome = outcome.ok ? { type: 'gridrocket:auth', ok: true } : { type: 'gridrocket:auth', ok: false, error: outcome.error ?? 'Sign-in failed' };
+export function popupPage(outcome: { ok: boolean; error?: string; twoFactorRequired?: boolean }, publicUrl: string, nonce: string): string {
+  const message: PopupOutcome = outcome.ok
+    ? { type: 'gridrocket:auth', ok: true }
+    : outcome.twoFactorRequired
+      ? { type: 'gridrocket:auth', ok: false, twoFactorRequired: true, error: 'Enter the 6-digit code from your authenticator app' }
+      : { type: 'gridrocket:auth', ok: false, error: outcome.error ?? 'Sign-in failed' };
   const origin = new URL(publicUrl).origin;
-  const next = `${publicUrl}${outcome.ok ? '/bots' : '/sign-in'}`;
+  const next = `${publicUrl}${outcome.ok ? '/bots' : outcome.twoFactorRequired ? '/sign-in?step=code' : '/sign-in'}`;
   const text = outcome.ok ? 'Signed in. You can close this window.' : (message.error as string);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -36,7 +36,9 @@ export function toHttpError(exception: unknown): { status: number; body: Record<
     headers['Retry-After'] = String(exception.retryAfterSeconds);
   }
   if (exception instanceof AppError) {
-    return { status: exception.status, headers, body: { statusCode: exception.status, message: exception.message } };
+    // an AppError may name the fields it is about (e.g. a two-factor code: issue 30)
+    const errors = (exception as { errors?: unknown }).errors;
+    return { status: exception.status, headers, body: { statusCode: exception.status, message: exception.message, ...(Array.isArray(errors) ? { errors } : {}) } };
   }
   if (exception instanceof WrongExpectedVersionError) {
     return { status: 409, headers, body: { statusCode: 409, message: 'The resource changed meanwhile; try again' } };

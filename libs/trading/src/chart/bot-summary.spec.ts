@@ -92,6 +92,32 @@ describe('bot summary (the bot page figures)', () => {
     expect(s.annualisedReturn).toBeNull();
   });
 
+  it('given a bot that ran twice and stopped, then its last run keeps its length (not 0s) and the total adds both runs (issue 29)', () => {
+    const events = [
+      created,
+      ev('BotStarted', { pid: 1 }, T0),
+      ev('BotStopped', { pid: -1 }, T0 + 90_000),
+      ev('BotStarted', { pid: 1 }, T0 + 600_000),
+      ev('BotFailed', { reason: 'The exchange refused the API key' }, T0 + 600_000 + 42_500),
+    ];
+    const stopped = buildBotSummary(events, 100, T0 + 7_200_000);
+    expect(stopped.running).toBe(false);
+    expect(stopped.runs).toBe(2);
+    expect(stopped.lastRun).toEqual({ startedAt: T0 + 600_000, endedAt: T0 + 642_500, ms: 42_500 });
+    expect(stopped.runtimeSeconds).toBe(132); // 90 + 42.5, whole seconds
+    // while it runs, the run going on, without an end
+    const running = buildBotSummary(events.slice(0, 4), 100, T0 + 660_000);
+    expect(running.lastRun).toEqual({ startedAt: T0 + 600_000, endedAt: null, ms: 60_000 });
+    expect(running.runtimeSeconds).toBe(150);
+    // a run shorter than a second is still a run, of its length in ms
+    const blink = buildBotSummary([created, ev('BotStarted', { pid: 1 }, T0), ev('BotStopped', { pid: -1 }, T0 + 441)], 100, T0 + 5000);
+    expect(blink.lastRun).toEqual({ startedAt: T0, endedAt: T0 + 441, ms: 441 });
+    expect(blink.runtimeSeconds).toBe(0);
+    // never started: no run at all
+    const never = buildBotSummary([created], 100, T0);
+    expect({ lastRun: never.lastRun, runs: never.runs }).toEqual({ lastRun: null, runs: 0 });
+  });
+
   it('given a failed start after a run, then the last error in words; a later start clears it', () => {
     const failed = buildBotSummary([created, ev('BotStartFailed', { reason: 'Insufficient balance: 12 USDT available, the ladder needs 270' }, T0)], null, T0);
     expect(failed.lastError).toBe('Insufficient balance: 12 USDT available, the ladder needs 270');

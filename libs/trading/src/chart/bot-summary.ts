@@ -46,7 +46,16 @@ export interface BotSummary {
    * position at its cost (the coins its take-profit locks), ÷ leverage.
    */
   capitalInUse: number;
+  /** Time spent running, every run added up (the annualised return's clock). */
   runtimeSeconds: number;
+  /**
+   * The latest run: the one going on (`endedAt` null), else the last one that ended (a stop or a
+   * failure), with its length in ms; null before the first start. A stopped bot's page shows how long
+   * it last ran instead of a bare "0s" (issue 29, finding 9).
+   */
+  lastRun: { startedAt: number; endedAt: number | null; ms: number } | null;
+  /** How many times the bot started. */
+  runs: number;
   /** Realised P&L over the ladder's cost, scaled to a year of runtime (simple, not compounded), in %. */
   annualisedReturn: number | null;
   running: boolean;
@@ -92,6 +101,14 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   let config: { numOfOrders: number; orderSize: number; interval: number; entryPrice: number } | null = null;
   let runningSince: number | null = null;
   let runtimeMs = 0;
+  let runs = 0;
+  let lastRun: { startedAt: number; endedAt: number | null; ms: number } | null = null;
+  const endRun = (at: number) => {
+    if (runningSince === null) return;
+    runtimeMs += Math.max(0, at - runningSince);
+    lastRun = { startedAt: runningSince, endedAt: at, ms: Math.max(0, at - runningSince) };
+    runningSince = null;
+  };
   let lastError: string | null = null;
   let lastErrorAt: number | null = null;
 
@@ -104,7 +121,9 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         if (typeof d.leverage === 'number' && d.leverage >= 1) leverage = d.leverage;
         break;
       case 'BotStarted':
+        if (runningSince !== null) endRun(e.at); // a start without a recorded end: the earlier run ended here at the latest
         runningSince = e.at;
+        runs += 1;
         lastError = null;
         lastErrorAt = null;
         break;
@@ -112,12 +131,10 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
       case 'BotFailed':
         lastError = typeof d.reason === 'string' ? d.reason : 'The bot stopped on an error.';
         lastErrorAt = e.at;
-        if (runningSince !== null) runtimeMs += Math.max(0, e.at - runningSince);
-        runningSince = null;
+        endRun(e.at);
         break;
       case 'BotStopped':
-        if (runningSince !== null) runtimeMs += Math.max(0, e.at - runningSince);
-        runningSince = null;
+        endRun(e.at);
         break;
       case 'OrderPlaced':
         if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0 });
@@ -179,7 +196,10 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         break;
     }
   }
-  if (runningSince !== null) runtimeMs += Math.max(0, now - runningSince);
+  if (runningSince !== null) {
+    runtimeMs += Math.max(0, now - runningSince);
+    lastRun = { startedAt: runningSince, endedAt: null, ms: Math.max(0, now - runningSince) };
+  }
 
   // the orders on the exchange now: every open buy, whichever cycle or run placed it, and the latest cycle's others
   let cycle = -1;
@@ -225,6 +245,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
     fills,
     capitalInUse: roundMoney(capital),
     runtimeSeconds,
+    lastRun,
+    runs,
     annualisedReturn,
     running: runningSince !== null,
     lastError,

@@ -19,7 +19,7 @@
 import { FencedError, type RecordedEvent } from '@gridrocket/event-store';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store';
 import type { OwnershipListener } from '@gridrocket/streaming';
-import type { TradingEvent } from '@gridrocket/bots';
+import type { DriftKind, NotTradingReason, TradingEvent } from '@gridrocket/bots';
 import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
 import type { CommandContext } from '@gridrocket/shared';
 import { ConflictError } from '@gridrocket/shared';
@@ -39,6 +39,14 @@ import { WATCHDOG_PERIOD_MS } from './watchdog';
 export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
 
 export const RUNNER_INDEX = 'runner_bots';
+/** What the watchdog records (DriftKind and NotTradingReason, all of them: each a series at 0 from the start). */
+export const WATCHDOG_FINDING_KINDS = [
+  'missed-fill', 'order-missing', 'unknown-order', 'balance-short', 'position-differs',
+  'no-resting-order', 'venue-refusals', 'price-outside-ladder',
+] as const satisfies readonly (DriftKind | NotTradingReason)[];
+// a kind added to DriftKind or NotTradingReason and missing above fails the typecheck here
+const everyFindingKind: Exclude<DriftKind | NotTradingReason, (typeof WATCHDOG_FINDING_KINDS)[number]> extends never ? true : never = true;
+void everyFindingKind;
 const ACTIVE_STATUSES = new Set(['starting', 'running', 'stopping']);
 const LIFECYCLE_TYPES = ['BotStartRequested', 'BotStarted', 'BotStartFailed', 'BotStopRequested', 'BotStopped', 'BotFailed', 'BotDeleted'];
 /** The owner's "Check now" (issue 29): the runner that owns the bot checks it at once (not a lifecycle change). */
@@ -70,6 +78,7 @@ export class GridRunner implements TaskHost {
   private readonly log: RunnerLogger;
 
   constructor(private readonly o: GridRunnerOptions) {
+    o.metrics?.declareWatchdogKinds?.(WATCHDOG_FINDING_KINDS);
     this.pid = o.pid ?? process.pid;
     this.name = o.name ?? 'grid-runner';
     this.log = o.logger ?? { log: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m) };
@@ -433,6 +442,10 @@ export class GridRunner implements TaskHost {
     if (facts.length === 0 && report) return this.reportFor(task, report); // the report alone, as ever
     // the facts and the report they end with: one command, one decision, one append, under the fence
     await this.fenced(task, (ctx) => this.o.commands.execute(new RecordTradingCommand(ctx, task.botId, task.id.run, facts, report)));
+    for (const f of facts) {
+      if (f.type === 'BotDriftDetected') this.o.metrics?.watchdogFinding?.(f.data.kind);
+      else if (f.type === 'BotNotTrading') this.o.metrics?.watchdogFinding?.(f.data.reason);
+    }
   }
 
   /** Says that the check asked for at `requestedAt` ran (BotChecked), so the owner's page knows it is done. */

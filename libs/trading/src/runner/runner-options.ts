@@ -11,6 +11,9 @@ export interface CommandExecutor {
 export interface RunnerMetrics {
   setRunningBots(count: number): void;
   exchangeError(exchange: string, kind?: string): void;
+  /** One difference the watchdog recorded: a drift kind or a not-trading reason (gridrocket_watchdog_findings_total). */
+  watchdogFinding?(kind: string): void;
+  declareWatchdogKinds?(kinds: readonly string[]): void;
 }
 
 export interface RunnerLogger {

@@ -98,6 +98,23 @@ export const binanceDialect: Dialect = (core: StandInCore) => {
       return ok((w.newest ? all.slice(-limit) : all.slice(0, limit)).map(trade));
     }),
   };
+  /**
+   * "Get API Key Permission (USER_DATA)", GET /sapi/v1/account/apiRestrictions, signed, weight 1: the key's
+   * flags as booleans (https://developers.binance.com/docs/wallet/account/api-key-permission). The real venue
+   * serves it on the spot/wallet host only; the futures stand-in answers it too because a test sends every
+   * host of the venue to one stand-in. enableWithdrawals needs ipRestrict on the venue (same page); the
+   * stand-in reports what the test configured, so a test can also play the impossible combination.
+   */
+  routes['GET /sapi/v1/account/apiRestrictions'] = (req) => {
+    const k = core.keyPermissions(req);
+    if (!k) return badKey;
+    const p = k.permissions;
+    return ok({
+      ipRestrict: p.ipRestricted === true, createTime: 1_698_645_219_000, enableReading: p.read, enableWithdrawals: p.withdraw, enableInternalTransfer: false,
+      enableMargin: false, enableFutures: p.futures, permitsUniversalTransfer: false, enableVanillaOptions: false, enableFixApiTrade: false, enableFixReadOnly: false,
+      enableSpotAndMarginTrading: p.spot, enablePortfolioMarginTrading: false,
+    });
+  };
   if (futures) {
     routes['GET /fapi/v3/account'] = authed((_req, account) => {
       const usdt = venue.balances(account).find((b) => b.symbol === 'USDT') ?? { balance: 0, available: 0 };

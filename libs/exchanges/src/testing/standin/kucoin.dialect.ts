@@ -210,5 +210,19 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
       return o ? env(order(o)) : core.venueAnswer(rules.answers.lookupUnknownOrder);
     });
   }
+  /**
+   * "Get Apikey Info", GET /api/v1/user/api-key (https://www.kucoin.com/docs-new/rest/account-info/account-funding/get-apikey-info):
+   * `permission` is a comma-separated list (General, Spot, Margin, Futures, Earn, InnerTransfer, Transfer…;
+   * "Transfer" is the withdrawal permission, https://www.kucoin.com/docs-new/introduction "api-permission"),
+   * `ipWhitelist` the key's IP list, masked ('127.**.1'), empty when the key is not restricted. The real
+   * venue serves it on the spot host; the futures stand-in answers it too (a test sends every host to one).
+   */
+  routes['GET /api/v1/user/api-key'] = (req) => {
+    const k = core.keyPermissions(req);
+    if (!k) return badKey;
+    const p = k.permissions;
+    const permission = [p.read && 'General', p.spot && 'Spot', p.futures && 'Futures', p.withdraw && 'Transfer'].filter(Boolean).join(',');
+    return env({ remark: 'stand-in', apiKey: k.apiKey, apiVersion: 3, permission, ipWhitelist: p.ipRestricted ? '127.**.1' : '', isMaster: true, uid: 165111215, createdAt: 1_728_443_843_000 });
+  };
   return routes;
 };

@@ -3,6 +3,7 @@ import type { ExchangeName, MarketType } from '../../exchange.port';
 import type { PaperVenue } from '../../paper.exchange';
 import type { FillRow } from '../../paper.store';
 import type { VenueAnswer, VenueRules } from '../../venues/venue-rules';
+import type { KeyPermissions } from '../../venues/key-permissions';
 import type { StubHandler, StubRequest, StubResponse } from '../exchange-stub.server';
 
 export interface StandInKey {
@@ -10,7 +11,15 @@ export interface StandInKey {
   secret: string;
   passphrase?: string;
   userId: string;
+  /**
+   * What the venue reports this key may do (issue 30), default STANDIN_KEY_PERMISSIONS: trading-only and
+   * IP-restricted, what GridRocket asks for, so tests that do not care see no refusal and no warning.
+   */
+  permissions?: Partial<KeyPermissions>;
 }
+
+/** A stand-in key's default answer: trades spot and futures, reads, cannot withdraw, IP-restricted. */
+export const STANDIN_KEY_PERMISSIONS: KeyPermissions = Object.freeze({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: true });
 
 /** What a dialect needs from the core. */
 export interface StandInCore {
@@ -20,6 +29,8 @@ export interface StandInCore {
   market: MarketType;
   /** The account of the request's API key, or null (→ the venue's bad-key answer). */
   account(req: StubRequest): ReturnType<PaperVenue['account']> | null;
+  /** What the request's API key may do, or null for an unknown key (→ the venue's bad-key answer). */
+  keyPermissions(req: StubRequest): { apiKey: string; permissions: KeyPermissions } | null;
   now(): number;
   /** Our error → the venue's answer. */
   answer(e: unknown): StubResponse;

@@ -17,7 +17,9 @@ import { binanceDialect } from './binance.dialect';
 import { kucoinDialect } from './kucoin.dialect';
 
 export type { StandInKey, StandInCore, Dialect } from './standin.types';
-import type { StandInKey, StandInCore } from './standin.types';
+export { STANDIN_KEY_PERMISSIONS } from './standin.types';
+import { STANDIN_KEY_PERMISSIONS, type StandInKey, type StandInCore } from './standin.types';
+import type { KeyPermissions } from '../../venues/key-permissions';
 
 export function ccxtIdOf(exchange: ExchangeName, market: MarketType): CcxtId {
   if (exchange === 'Binance') return market === 'spot' ? 'binance' : 'binanceusdm';
@@ -33,6 +35,10 @@ export interface VenueStandIn {
    * matches (issue 29): every signed call with it gets the venue's bad-key answer from now on.
    */
   revokeKey(apiKey: string): void;
+  /** A key created on the venue from now on (its owner made it in API Management). */
+  addKey(key: StandInKey): void;
+  /** The venue reports these permissions for the key from now on (as when its owner edits it on the venue). */
+  setKeyPermissions(apiKey: string, permissions: Partial<KeyPermissions>): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +52,8 @@ export async function startVenueStandIn(
 ): Promise<VenueStandIn> {
   const rules = venueRules(exchange, market);
   const now = options.now ?? Date.now;
-  const byKey = new Map(keys.map((k) => [k.apiKey, k]));
+  const byKey = new Map(keys.map((k) => [k.apiKey, { ...k }]));
+  const keyOf = (req: Parameters<StandInCore['account']>[0]) => byKey.get(String(req.headers['x-mbx-apikey'] ?? req.headers['kc-api-key'] ?? ''));
   const core: StandInCore = {
     venue,
     rules,
@@ -54,9 +61,12 @@ export async function startVenueStandIn(
     market,
     now,
     account(req) {
-      const key = String(req.headers['x-mbx-apikey'] ?? req.headers['kc-api-key'] ?? '');
-      const k = byKey.get(key);
+      const k = keyOf(req);
       return k ? venue.account(k.userId, exchange, market) : null;
+    },
+    keyPermissions(req) {
+      const k = keyOf(req);
+      return k ? { apiKey: k.apiKey, permissions: { ...STANDIN_KEY_PERMISSIONS, ...k.permissions } } : null;
     },
     venueAnswer: (a) => ({ status: a.status, body: { code: a.code, msg: a.msg } }),
     answer(e) {
@@ -105,7 +115,13 @@ export async function startVenueStandIn(
     };
   }
   const stub = await ExchangeStub.start(guarded);
-  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => void byKey.delete(apiKey), close: () => stub.close() };
+  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => void byKey.delete(apiKey),
+    addKey: (key) => void byKey.set(key.apiKey, { ...key }),
+    setKeyPermissions: (apiKey, permissions) => {
+      const k = byKey.get(apiKey);
+      if (k) k.permissions = { ...k.permissions, ...permissions };
+    },
+    close: () => stub.close() };
 }
 
 /** Binance-style order status of a paper order. */
