@@ -98,14 +98,24 @@ describe('identity: an SMTP server that is down', () => {
     await app.close();
   });
 
-  it('does not lose the registration; resend says the mail could not be sent (503)', async () => {
+  it('does not lose the registration, and the mails wait in the outbox (resend and forgot-password answer 202)', async () => {
     const xia = new Client(app.url);
     const user = await xia.signUp('xia@example.com');
     expect(user.email).toBe('xia@example.com');
     expect((await xia.get('/api/auth/me')).status).toBe(200);
+    // Issue 31: the mail is not sent by the request any more but by the outbox, which tries again until the
+    // server takes it: the request answers that it is on its way instead of 503.
     const resend = await xia.post('/api/auth/resend-verification');
-    expect(resend.status).toBe(503);
-    expect(resend.body).toEqual({ statusCode: 503, message: 'The email could not be sent right now; please try again later' });
+    expect(resend.status).toBe(202);
+    expect(resend.body).toEqual({ message: 'Verification email sent, check your inbox.' });
     expect((await new Client(app.url).post('/api/auth/forgot-password', { email: 'xia@example.com' })).status).toBe(202);
+    // The resend's mail and the reset mail wait (the first verification mail too, until its next try finds
+    // its link replaced by the resend's and drops it).
+    const health = await until('the outbox retrying the mails', async () => {
+      const h = (await new Client(app.url).get('/api/health')).body;
+      return h.mail?.state === 'retrying' && h.mail.pending >= 2 ? h : null;
+    });
+    expect(health.status).toBe('degraded');
+    expect(health.mail.lastError).toMatch(/^The mail server did not answer/);
   });
 });

@@ -87,6 +87,7 @@ export class SmtpStandIn {
   refuseConnections = false;
   private server!: SMTPServer;
   url = '';
+  port = 0;
 
   constructor(
     /** The mailboxes that exist here (lower case); any other RCPT TO gets 550. */
@@ -99,7 +100,11 @@ export class SmtpStandIn {
     return this.inbox.filter((m) => m.to.includes(address.toLowerCase()));
   }
 
-  async start() {
+  /**
+   * Listens on `port` (0: a free one). Started again after `close()` on its former `port`, it is the same
+   * server back after an outage (stopped: connections are refused, RFC 5321 §3.8 treats that as a 451).
+   */
+  async start(port = 0) {
     this.server = new SMTPServer({
       authOptional: false,
       allowInsecureAuth: true, // loopback only; no TLS in tests
@@ -137,9 +142,12 @@ export class SmtpStandIn {
         });
       },
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.server.address() as AddressInfo;
-    this.url = `smtp://${this.credentials.user}:${this.credentials.pass}@127.0.0.1:${port}`;
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.server.address() as AddressInfo).port;
+    this.url = `smtp://${this.credentials.user}:${this.credentials.pass}@127.0.0.1:${this.port}`;
     return this;
   }
 

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { MailOutboxLifecycle } from '@gridrocket/identity/nest';
 import { Forwarder } from '@gridrocket/streaming';
 import { consumerStatuses } from '@gridrocket/streaming/nest';
 
@@ -15,6 +16,7 @@ export class SystemController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projector: Projector,
     @Optional() private readonly forwarder?: Forwarder,
+    @Optional() private readonly mail?: MailOutboxLifecycle,
   ) {}
 
   @Get('health')
@@ -25,7 +27,14 @@ export class SystemController {
     const consumers = await consumerStatuses(this.config.projections ? this.projector : null, this.forwarder ?? null, this.reads);
     // whether events get out to the stream: not while publishes fail or hang (the broker away), with how long
     const forwarder = this.forwarder && this.config.forwarder ? await this.forwarder.delivery() : null;
-    const ok = projection.failed === null && consumers.every((c) => c.state !== 'retrying') && (forwarder === null || forwarder.state !== 'retrying');
+    // the mail outbox (issue 31): mails waiting (not yet taken by the mail server), the oldest one's age, and
+    // whether the server is failing them now (retrying); 'off' in a process that does not send the mail
+    const mail = this.mail?.outbox.status() ?? null;
+    const ok =
+      projection.failed === null &&
+      consumers.every((c) => c.state !== 'retrying') &&
+      (forwarder === null || forwarder.state !== 'retrying') &&
+      (mail === null || mail.state !== 'retrying');
     return {
       status: ok ? 'ok' : 'degraded',
       eventStore: this.events.kind,
@@ -38,6 +47,7 @@ export class SystemController {
       projectionError: projection.failed,
       consumers,
       forwarder,
+      mail,
       pid: process.pid,
     };
   }

@@ -2,13 +2,11 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
-import { AppError, CommandContext, ConflictError, correlated, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { CommandContext, ConflictError, correlated, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider } from './domain/user.decider';
-import { OAuthProvider, userStream } from './domain/user.events';
+import { OAuthProvider, PasswordResetReason, userStream } from './domain/user.events';
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
-import { LINK_TOKEN_PATTERN, LinkTokens } from './link-tokens';
-import { MAILER, Mailer } from './mail/mail.port';
-import { registrationAttemptMessage, resetPasswordMessage, verifyEmailMessage } from './mail/mail.templates';
+import { LINK_TOKEN_PATTERN, LinkTokens, linkTokensOf } from './link-tokens';
 import { SessionService, SignInClient } from './session.service';
 import type { SecondFactorProof } from './two-factor/two-factor.decider';
 
@@ -22,15 +20,6 @@ export interface ProviderProfile {
   emailVerified: boolean;
   displayName: string;
   photoURL: string | null;
-}
-
-/** The mail server did not take the message (503: the request was fine, try again later). */
-export class MailUnavailableError extends AppError {
-  readonly status = 503;
-  constructor(message = 'The email could not be sent right now; please try again later') {
-    super(message);
-    this.name = 'MailUnavailableError';
-  }
 }
 
 export const PROVIDER_LABEL: Record<OAuthProvider, string> = { google: 'Google', facebook: 'Facebook' };
@@ -50,11 +39,10 @@ export class AccountService implements BeforeApplicationShutdown {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(KEYRING_TOKEN) keyring: Keyring,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(MAILER) private readonly mailer: Mailer,
     private readonly projector: Projector,
     private readonly sessions: SessionService,
   ) {
-    this.tokens = new LinkTokens(keyring.deriveKey('link-token'));
+    this.tokens = linkTokensOf(keyring);
   }
 
   private async run(uid: string, command: UserCommand, ctx: Ctx) {
@@ -71,51 +59,45 @@ export class AccountService implements BeforeApplicationShutdown {
 
   // ---- email verification -------------------------------------------------
 
-  /** Mails a fresh verification link; the previous one dies. Returns false when the address is already verified. */
+  /**
+   * Asks for a fresh verification mail; the previous link dies. Returns false when the address is already
+   * verified. The mail itself is sent by the mail outbox (mail/mail-outbox.ts) from the event written here,
+   * with retries until the mail server takes it: once this returns, the mail is not lost.
+   */
   async sendVerification(uid: string, ctx: Ctx): Promise<boolean> {
-    const { token, digest } = this.tokens.issue();
+    const { digest, seed } = this.tokens.issueSeeded();
     const ttl = this.config.tokenTtl.verifyEmailSeconds;
     const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
-    const r = await this.run(uid, { type: 'RequestEmailVerification', tokenDigest: digest, expiresAt }, ctx);
-    if (r.events.length === 0) return false;
-    const link = `${this.config.publicUrl}/verify-email-address?token=${token}`;
-    try {
-      await this.mailer.send(verifyEmailMessage(r.state.email!, link, Math.round(ttl / 3600)), ctx.correlationId);
-    } catch (err) {
-      this.logger.error(correlated(`Could not send the verification email: ${(err as Error).message}`, ctx.correlationId));
-      throw new MailUnavailableError();
-    }
-    return true;
+    const r = await this.run(uid, { type: 'RequestEmailVerification', tokenDigest: digest, expiresAt, tokenSeed: seed }, ctx);
+    return r.events.length > 0;
   }
 
   /**
    * After registration, off the request path (issue 30: a registration answers as fast whether or not the
-   * address had an account): a mail failure must not undo the account (the user can ask again).
+   * address had an account).
    */
   sendVerificationInBackground(uid: string, ctx: Ctx): void {
     this.inBackground(ctx, async () => {
-      try {
-        await this.sendVerification(uid, ctx);
-      } catch (err) {
-        if (!(err instanceof MailUnavailableError)) throw err; // MailUnavailableError: logged by sendVerification
-      }
+      await this.sendVerification(uid, ctx);
     });
   }
 
   /**
    * Issue 30: someone registered with the address of an existing account. Its owner is mailed a notice
    * with a password reset link (a new reset link: an earlier one dies, as with forgot-password), in the
-   * background like the verification mail of a new account.
+   * background like the verification mail of a new account; the outbox sends it.
    */
   noticeRegistrationAttempt(uid: string, ctx: Ctx): void {
     this.inBackground(ctx, async () => {
-      const { token, digest } = this.tokens.issue();
-      const ttl = this.config.tokenTtl.resetPasswordSeconds;
-      const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
-      const r = await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt }, ctx);
-      const link = `${this.config.publicUrl}/reset-password?token=${token}`;
-      await this.mailer.send(registrationAttemptMessage(r.state.email!, link, ttl / 3600), ctx.correlationId);
+      await this.requestReset(uid, 'registration-attempt', ctx);
     });
+  }
+
+  private async requestReset(uid: string, reason: PasswordResetReason, ctx: Ctx): Promise<void> {
+    const { digest, seed } = this.tokens.issueSeeded();
+    const ttl = this.config.tokenTtl.resetPasswordSeconds;
+    const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
+    await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt, tokenSeed: seed, reason }, ctx);
   }
 
   async verifyEmail(token: string, ctx: Ctx): Promise<UserDoc> {
@@ -136,12 +118,7 @@ export class AccountService implements BeforeApplicationShutdown {
       const uid = this.sessions.uidFor(email);
       const state = await this.sessions.loadUser(uid);
       if (!state?.exists) return;
-      const { token, digest } = this.tokens.issue();
-      const ttl = this.config.tokenTtl.resetPasswordSeconds;
-      const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
-      const r = await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt }, ctx);
-      const link = `${this.config.publicUrl}/reset-password?token=${token}`;
-      await this.mailer.send(resetPasswordMessage(r.state.email!, link, ttl / 3600), ctx.correlationId);
+      await this.requestReset(uid, 'forgot-password', ctx);
     });
   }
 
@@ -219,7 +196,6 @@ export class AccountService implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown() {
     await Promise.allSettled([...this.background]);
-    await this.mailer.close?.();
   }
 }
 

@@ -13,3 +13,5 @@ export * from './two-factor/totp';
 export * from './two-factor/two-factor.events';
 export * from './two-factor/two-factor.decider';
 export * from './two-factor/two-factor.tokens';
+export * from './mail/smtp-failure';
+export * from './domain/mail-delivery.decider';

@@ -8,3 +8,5 @@ export * from './mail/mailer.factory';
 export * from './csrf.guard';
 export * from './two-factor/two-factor.service';
 export * from './two-factor/fresh-code.guard';
+export * from './mail/mail-outbox';
+export * from './mail/mail-outbox.metrics';

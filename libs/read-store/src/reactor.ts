@@ -17,6 +17,11 @@ export interface ReactorOptions {
   checkpointEveryMs?: number;
   /** Back-off before the n-th attempt of a failed event (ms). */
   retryDelay?(attempt: number): number;
+  /**
+   * Events of one key are handled one after another, in order; different keys concurrently. Default: the
+   * stream. The mail outbox keys by event: one mail waiting for the server does not hold up the next.
+   */
+  orderKey?(event: RecordedEvent): string;
 }
 
 export interface RunningReactor extends ReportsStatus {
@@ -138,7 +143,8 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
     for await (const event of sub) {
       const entry = { position: event.position, done: false };
       inOrder.push(entry);
-      const previous = chains.get(event.streamId) ?? Promise.resolve();
+      const key = options.orderKey?.(event) ?? event.streamId;
+      const previous = chains.get(key) ?? Promise.resolve();
       const run = previous.then(async () => {
         if (stopping) return;
         if (await handleUntilDone(event)) {
@@ -146,9 +152,9 @@ export async function startReactor(options: ReactorOptions): Promise<RunningReac
           settle();
         }
       });
-      chains.set(event.streamId, run);
+      chains.set(key, run);
       void run.then(() => {
-        if (chains.get(event.streamId) === run) chains.delete(event.streamId);
+        if (chains.get(key) === run) chains.delete(key);
       });
     }
   })().catch((err) => {

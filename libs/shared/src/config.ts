@@ -101,9 +101,19 @@ export interface QuotaConfig {
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
+/**
+ * Mail (libs/identity/src/mail): SMTP when SMTP_URL is set, else .eml files. The outbox (issue 31) sends
+ * every identity mail from the event that asked for it, retrying until the server takes it: the n-th retry
+ * after MAIL_RETRY_BASE_MS × 2^(n-1) (default 1000 ms), at most MAIL_RETRY_MAX_MS apart (default 300000 ms,
+ * 5 minutes). `outbox` (MAIL_OUTBOX=false turns it off): whether this process sends the mails when it runs
+ * the projections; one per deployment, like the alert dispatcher (extra API replicas set MAIL_OUTBOX=false).
+ */
 export interface MailConfig {
   smtpUrl: string | null;
   from: string;
+  outbox: boolean;
+  retryBaseMs: number;
+  retryMaxMs: number;
 }
 
 export interface OAuthProviderConfig {
@@ -221,6 +231,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mail: {
       smtpUrl: env.SMTP_URL || null,
       from: env.MAIL_FROM || 'GridRocket <no-reply@gridrocket.example>',
+      outbox: env.MAIL_OUTBOX !== 'false',
+      retryBaseMs: positiveNumber(env.MAIL_RETRY_BASE_MS, 1000),
+      retryMaxMs: positiveNumber(env.MAIL_RETRY_MAX_MS, 300_000),
     },
     oauth: {
       google: oauthProvider(env, 'GOOGLE', {

@@ -1,5 +1,5 @@
 import { ConflictError, Decider, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
-import { OAuthProvider, SignInMethod, UserEvent } from './user.events';
+import { OAuthProvider, PasswordResetReason, SignInMethod, UserEvent } from './user.events';
 import {
   SecondFactorNeededError,
   SecondFactorProof,
@@ -80,9 +80,9 @@ export type UserCommand =
   | { type: 'RecordSessionSeen'; sessionId: string; address?: string }
   /** Someone registered with the address of this account (issue 30: its owner is told by mail, at most hourly). */
   | { type: 'NoteRegistrationAttempt'; now: string }
-  | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string }
+  | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string; tokenSeed?: string }
   | { type: 'VerifyEmail'; tokenDigest: string; now: string }
-  | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string }
+  | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason }
   | { type: 'ResetPassword'; tokenDigest: string; passwordHash: string; now: string }
   /** photoURL undefined keeps the current photo; null removes it. */
   | { type: 'UpdateProfile'; displayName: string; photoURL?: string | null }
@@ -222,13 +222,18 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'RequestEmailVerification':
       if (!state.exists) throw new NotFoundError('No such user');
       if (state.emailVerified) return [];
-      return [{ type: 'EmailVerificationRequested', data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt } }];
+      return [{ type: 'EmailVerificationRequested', data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt, ...(command.tokenSeed ? { tokenSeed: command.tokenSeed } : {}) } }];
     case 'VerifyEmail':
       checkToken(state.pendingVerification, command.tokenDigest, command.now, VERIFY_LINK_INVALID, VERIFY_LINK_EXPIRED);
       return [{ type: 'EmailVerified', data: { email: state.email!, method: 'link' } }];
     case 'RequestPasswordReset':
       if (!state.exists) throw new NotFoundError('No such user');
-      return [{ type: 'PasswordResetRequested', data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt } }];
+      return [
+        {
+          type: 'PasswordResetRequested',
+          data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt, ...(command.tokenSeed ? { tokenSeed: command.tokenSeed } : {}), ...(command.reason ? { reason: command.reason } : {}) },
+        },
+      ];
     case 'ResetPassword': {
       checkToken(state.pendingReset, command.tokenDigest, command.now, RESET_LINK_INVALID, RESET_LINK_EXPIRED);
       const events: UserEvent[] = [{ type: 'PasswordChanged', data: { passwordHash: command.passwordHash, method: 'reset-link' } }];

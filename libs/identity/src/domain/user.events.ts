@@ -8,6 +8,7 @@ import type { TwoFactorEvent } from '../two-factor/two-factor.events';
 
 export type SignInMethod = 'password' | 'google' | 'facebook';
 export type OAuthProvider = 'google' | 'facebook';
+export type PasswordResetReason = 'forgot-password' | 'registration-attempt';
 
 export type UserEvent =
   | {
@@ -22,11 +23,19 @@ export type UserEvent =
   | { type: 'SessionSeen'; data: { sessionId: string; address?: string } }
   /** Someone tried to register with this account's address; `mailed`: the owner was mailed a notice (at most hourly; issue 30). */
   | { type: 'RegistrationAttempted'; data: { at: string; mailed: boolean } }
-  /** A verification link was mailed; any earlier verification link is dead from now on. */
-  | { type: 'EmailVerificationRequested'; data: { tokenDigest: string; expiresAt: string } }
+  /**
+   * A verification link is to be mailed (the mail outbox sends it); any earlier verification link is dead
+   * from now on. `tokenSeed` (issue 31): the link's token is HMAC(key derived from the master key, seed), so
+   * the outbox can make the link again from the event alone; absent on events written before the outbox.
+   */
+  | { type: 'EmailVerificationRequested'; data: { tokenDigest: string; expiresAt: string; tokenSeed?: string } }
   | { type: 'EmailVerified'; data: { email: string; method: 'link' | 'reset-link' | OAuthProvider } }
-  /** A reset link was mailed; any earlier reset link is dead from now on. */
-  | { type: 'PasswordResetRequested'; data: { tokenDigest: string; expiresAt: string } }
+  /**
+   * A reset link is to be mailed (the mail outbox sends it); any earlier reset link is dead from now on.
+   * `reason` picks the mail: forgot-password (the default) or the notice that someone tried to register
+   * with this address (issue 30); `tokenSeed` as for EmailVerificationRequested.
+   */
+  | { type: 'PasswordResetRequested'; data: { tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason } }
   /** `passwordHash` is sealed with the master key; null removes password sign-in. */
   | { type: 'PasswordChanged'; data: { passwordHash: string | null; method: 'reset-link' | 'account-claimed' } }
   | { type: 'ProfileUpdated'; data: { displayName: string; photoURL: string | null } }

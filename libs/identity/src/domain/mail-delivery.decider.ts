@@ -1,0 +1,40 @@
+import type { Decider } from '@gridrocket/shared';
+
+/**
+ * One mail of the outbox (issue 31), recorded in its own stream `mail-delivery-<causing event id>`: the
+ * stream's existence is what tells the outbox (after a restart, or an event handled again) that this mail
+ * is done. Recorded once: recording it again changes nothing.
+ */
+export type MailKind = 'verify-email' | 'reset-password' | 'registration-attempt';
+/** sent: the server took it (250); failed: refused for good (5yz); skipped: not worth sending any more (the link was replaced, used or expired before the server took it). */
+export type MailStatus = 'sent' | 'failed' | 'skipped';
+
+export interface MailRecordedData {
+  /** The id of the event that asked for the mail. */
+  causeId: string;
+  uid: string;
+  kind: MailKind;
+  status: MailStatus;
+  /** The SMTP reply of the last try (250 sent; the 5yz of a failure); null for a mail file or a skipped mail. */
+  code: number | null;
+  attempts: number;
+  messageId: string | null;
+  /** Why it failed or was skipped, in words that carry no secret. */
+  reason: string | null;
+  at: string;
+}
+
+export type MailDeliveryEvent = { type: 'MailRecorded'; data: MailRecordedData };
+export type MailDeliveryCommand = { type: 'RecordMail'; data: MailRecordedData };
+export interface MailDeliveryState {
+  recorded: boolean;
+}
+
+export const MAIL_DELIVERY_STREAM_PREFIX = 'mail-delivery-';
+export const mailDeliveryStream = (causeId: string) => `${MAIL_DELIVERY_STREAM_PREFIX}${causeId}`;
+
+export const mailDeliveryDecider: Decider<MailDeliveryCommand, MailDeliveryEvent, MailDeliveryState> = {
+  initialState: { recorded: false },
+  decide: (command, state) => (state.recorded ? [] : [{ type: 'MailRecorded', data: command.data }]),
+  evolve: (state, event) => (event.type === 'MailRecorded' ? { recorded: true } : state),
+};
