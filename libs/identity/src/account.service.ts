@@ -3,7 +3,7 @@ import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
 import { CommandContext, ConflictError, correlated, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
-import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider } from './domain/user.decider';
+import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider, type LinkRequest } from './domain/user.decider';
 import { OAuthProvider, PasswordResetReason, userStream } from './domain/user.events';
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
 import { LINK_TOKEN_PATTERN, LinkTokens, linkTokensOf } from './link-tokens';
@@ -73,24 +73,16 @@ export class AccountService implements BeforeApplicationShutdown {
   }
 
   /**
-   * After registration, off the request path (issue 30: a registration answers as fast whether or not the
-   * address had an account).
+   * The links a registration requests in its own append (issue 31: the mail its answer promises is then
+   * never lost): a new account's verification link, and the reset link of the notice an existing
+   * address's owner gets (issue 30). Both are made every time: a new and a known address cost the same.
    */
-  sendVerificationInBackground(uid: string, ctx: Ctx): void {
-    this.inBackground(ctx, async () => {
-      await this.sendVerification(uid, ctx);
-    });
-  }
-
-  /**
-   * Issue 30: someone registered with the address of an existing account. Its owner is mailed a notice
-   * with a password reset link (a new reset link: an earlier one dies, as with forgot-password), in the
-   * background like the verification mail of a new account; the outbox sends it.
-   */
-  noticeRegistrationAttempt(uid: string, ctx: Ctx): void {
-    this.inBackground(ctx, async () => {
-      await this.requestReset(uid, 'registration-attempt', ctx);
-    });
+  registrationLinks(): { verification: LinkRequest; reset: LinkRequest } {
+    const link = (ttlSeconds: number): LinkRequest => {
+      const { digest, seed } = this.tokens.issueSeeded();
+      return { tokenDigest: digest, expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString(), tokenSeed: seed };
+    };
+    return { verification: link(this.config.tokenTtl.verifyEmailSeconds), reset: link(this.config.tokenTtl.resetPasswordSeconds) };
   }
 
   private async requestReset(uid: string, reason: PasswordResetReason, ctx: Ctx): Promise<void> {

@@ -69,9 +69,8 @@ export class AuthController {
     // Per IP only, the same for a new and a known address.
     await this.throttle.consume(req.ip, undefined);
     const ctx = { correlationId: correlationIdOf(req) };
-    const { created, token, user, notifyOwner } = await this.sessions.register(email, password, ctx, { userAgent: req.headers['user-agent'], ip: req.ip });
-    if (created) this.accounts.sendVerificationInBackground(user.uid, ctx);
-    else if (notifyOwner) this.accounts.noticeRegistrationAttempt(user.uid, ctx);
+    // the verification mail (new address) or the owner's notice (known address) is requested in the same append (issue 31)
+    const { created, token, user } = await this.sessions.register(email, password, ctx, { userAgent: req.headers['user-agent'], ip: req.ip }, this.accounts.registrationLinks());
     this.setSession(res, token);
     this.setDevice(res, created ? user.uid : `no-account:${randomBytes(16).toString('hex')}`, null);
     return publicUser(user);

@@ -5,7 +5,7 @@ import { AppliedChange, Projector, READ_STORE, ReadStore } from '@gridrocket/rea
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
 import { CommandContext, ConflictError, NotFoundError, UnauthorizedError, fold } from '@gridrocket/shared';
 import { SessionUser } from '@gridrocket/shared/http';
-import { INVALID_CREDENTIALS, userDecider } from './domain/user.decider';
+import { INVALID_CREDENTIALS, userDecider, type LinkRequest } from './domain/user.decider';
 import { SignInMethod, UserEvent, userStream } from './domain/user.events';
 import { SESSIONS, SessionDoc, USERS, UserDoc } from './identity.projections';
 import type { SecondFactorProof } from './two-factor/two-factor.decider';
@@ -110,7 +110,12 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
    * a new account's, and a `RegistrationAttempted` event on the owner's stream, after which the caller
    * mails the owner a notice (off the request path, as the new account's verification mail is).
    */
-  async register(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}): Promise<Registration> {
+  /**
+   * `links`: the verification link of a new account and the reset link of an existing one's notice, both
+   * requested in the registration's one append, so the mail the answer promises is never lost (issue 31);
+   * both are always made (the same work for a new and a known address).
+   */
+  async register(email: string, password: string, ctx: Omit<CommandContext, 'userId'>, client: SignInClient = {}, links?: { verification: LinkRequest; reset: LinkRequest }): Promise<Registration> {
     const uid = this.uidFor(email);
     const passwordHash = await this.hasher.seal(password, uid);
     const token = randomBytes(32).toString('base64url');
@@ -125,11 +130,11 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     let notifyOwner = false;
     try {
       // the account and its first session in one append
-      position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash, session }, { ...ctx, userId: uid })).position;
+      position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash, session, ...(links ? { verification: links.verification } : {}) }, { ...ctx, userId: uid })).position;
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       created = false;
-      const noted = await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt', now: new Date().toISOString() }, { ...ctx, userId: uid });
+      const noted = await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt', now: new Date().toISOString(), ...(links ? { reset: links.reset } : {}) }, { ...ctx, userId: uid });
       position = noted.position;
       notifyOwner = noted.events.some((e) => e.type === 'RegistrationAttempted' && e.data.mailed);
     }

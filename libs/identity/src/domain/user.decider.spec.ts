@@ -89,6 +89,18 @@ describe('user decider', () => {
         .then(attempted(NOW, true));
       given().when({ type: 'NoteRegistrationAttempt', now: NOW }).thenThrows(NotFoundError);
     });
+    it('the mail a registration promises is requested in its own append (issue 31): a new account\'s verification link, a mailed notice\'s reset link', () => {
+      const link = { tokenDigest: 'd1', expiresAt: '2025-01-02T00:00:00.000Z', tokenSeed: 's1' };
+      given()
+        .when({ type: 'Register', uid: 'u1', email: 'ann@example.com', passwordHash: 'sealed-1', verification: link })
+        .then(registered, { type: 'EmailVerificationRequested', data: link });
+      const attempted = (at: string, mailed: boolean): UserEvent => ({ type: 'RegistrationAttempted', data: { at, mailed } });
+      given(registered)
+        .when({ type: 'NoteRegistrationAttempt', now: NOW, reset: link })
+        .then(attempted(NOW, true), { type: 'PasswordResetRequested', data: { ...link, reason: 'registration-attempt' } });
+      // not mailed within the hour: no new link either (the owner's earlier one stays valid)
+      given(registered, attempted('2025-01-01T00:00:00.000Z', true)).when({ type: 'NoteRegistrationAttempt', now: NOW, reset: link }).then(attempted(NOW, false));
+    });
   });
 
   describe('email verification', () => {

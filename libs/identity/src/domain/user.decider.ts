@@ -44,6 +44,13 @@ export interface ProviderIdentity {
   emailVerified: boolean;
 }
 
+/** A mailed link's request: its token's digest, expiry and seed (link-tokens.ts). */
+export interface LinkRequest {
+  tokenDigest: string;
+  expiresAt: string;
+  tokenSeed: string;
+}
+
 export type UserCommand =
   | {
       type: 'Register';
@@ -56,6 +63,8 @@ export type UserCommand =
       provider?: ProviderIdentity;
       /** The session the registration opens, in the same append (issue 30: one write, as a refused one makes). */
       session?: { sessionId: string; expiresAt: string; browser?: string; address?: string };
+      /** The verification link's request, in the same append: once the registration is answered, its mail cannot be lost (issue 31). */
+      verification?: LinkRequest;
     }
   | {
       type: 'SignIn';
@@ -79,7 +88,7 @@ export type UserCommand =
   /** The session was used (issue 30: "last seen" in the list of sessions). */
   | { type: 'RecordSessionSeen'; sessionId: string; address?: string }
   /** Someone registered with the address of this account (issue 30: its owner is told by mail, at most hourly). */
-  | { type: 'NoteRegistrationAttempt'; now: string }
+  | { type: 'NoteRegistrationAttempt'; now: string; /** The notice's reset link, requested in the same append when the owner is mailed. */ reset?: LinkRequest }
   | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string; tokenSeed?: string }
   | { type: 'VerifyEmail'; tokenDigest: string; now: string }
   | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason }
@@ -182,6 +191,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         events.push({ type: 'ProviderLinked', data: { provider: command.provider.provider, subject: command.provider.subject, email: command.email } });
         if (command.provider.emailVerified) events.push({ type: 'EmailVerified', data: { email: command.email, method: command.provider.provider } });
       }
+      if (command.verification && !command.provider?.emailVerified) {
+        const v = command.verification;
+        events.push({ type: 'EmailVerificationRequested', data: { tokenDigest: v.tokenDigest, expiresAt: v.expiresAt, tokenSeed: v.tokenSeed } });
+      }
       return events;
     }
     case 'SignIn':
@@ -218,7 +231,16 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (!state.exists) throw new NotFoundError('No such user');
       // Recorded every time (the same write as a new registration); mailed at most once an hour, so
       // that registering the address over and over does not flood its owner's mailbox.
-      return [{ type: 'RegistrationAttempted', data: { at: command.now, mailed: !noticeMailedWithin(state, command.now, REGISTRATION_NOTICE_EVERY_MS) } }];
+    {
+      const mailed = !noticeMailedWithin(state, command.now, REGISTRATION_NOTICE_EVERY_MS);
+      const events: UserEvent[] = [{ type: 'RegistrationAttempted', data: { at: command.now, mailed } }];
+      // the owner's notice and its reset link in the same append: the outbox mails it (issue 31)
+      if (mailed && command.reset) {
+        const r = command.reset;
+        events.push({ type: 'PasswordResetRequested', data: { tokenDigest: r.tokenDigest, expiresAt: r.expiresAt, tokenSeed: r.tokenSeed, reason: 'registration-attempt' } });
+      }
+      return events;
+    }
     case 'RequestEmailVerification':
       if (!state.exists) throw new NotFoundError('No such user');
       if (state.emailVerified) return [];
