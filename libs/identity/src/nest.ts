@@ -8,3 +8,4 @@ export * from './mail/mailer.factory';
 export * from './csrf.guard';
 export * from './two-factor/two-factor.service';
 export * from './two-factor/fresh-code.guard';
+export { credentialsSchema, registerSchema, forgotPasswordSchema, verifyEmailSchema, resetPasswordSchema, profileSchema } from './auth.rules';

@@ -1,0 +1,365 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
+import { createBotSchema, editBotSchema } from '@gridrocket/bots';
+import { addCredentialSchema } from '@gridrocket/credentials';
+import {
+  credentialsSchema,
+  SESSION_COOKIE,
+  enableSchema,
+  forgotPasswordSchema,
+  profileSchema,
+  registerSchema,
+  resetPasswordSchema,
+  secondFactorSchema,
+  verifyEmailSchema,
+} from '@gridrocket/identity/nest';
+import { SchemaObject, zodToSchema } from './zod-schema';
+
+/**
+ * The API contract (issue 31): the document @nestjs/swagger builds from the routes, completed with
+ * what a client generator needs and the decorators cannot know: request bodies from the very zod
+ * schemas the routes parse with (zodToSchema), the answers' schemas, every 4xx in the one error shape
+ * of AllExceptionsFilter, the query parameters the handlers read from `@Query()` objects, the
+ * security (session cookie + CSRF header), ETag / If-Match / Idempotency-Key and the history's media
+ * types. test/openapi-contract.spec.ts validates the result, lints it and checks every route's real
+ * answers against it, so a change of a route that is not reflected here fails there.
+ */
+
+const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
+const num: SchemaObject = { type: 'number' };
+const int: SchemaObject = { type: 'integer' };
+const str: SchemaObject = { type: 'string' };
+const bool: SchemaObject = { type: 'boolean' };
+const nullable = (s: SchemaObject): SchemaObject => ({ ...s, nullable: true });
+const obj = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ type: 'object', properties, required });
+const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
+const uuid: SchemaObject = { type: 'string', format: 'uuid' };
+
+/** The answers' schemas (what the views and projections return: their TypeScript types, as JSON Schema). */
+const SCHEMAS: Record<string, SchemaObject> = {
+  Error: {
+    type: 'object',
+    description: 'Every 4xx (and the generic 500): the status, a sentence, and for bad input one message per field.',
+    properties: {
+      statusCode: int,
+      message: str,
+      errors: arr(obj({ field: { type: 'string', description: 'the input field (dotted path), or body' }, message: str })),
+    },
+    required: ['statusCode', 'message'],
+  },
+  Message: obj({ message: str }),
+  User: obj({ uid: str, displayName: str, email: str, emailVerified: bool, photoURL: nullable(str) }),
+  TwoFactorRequired: obj({ twoFactorRequired: { type: 'boolean', enum: [true] }, message: str }),
+  Bot: {
+    type: 'object',
+    description: 'A bot as the spec returns it: lowercase fields (libs/bots/src/domain/bot.view.ts)',
+    properties: {
+      id: uuid,
+      bottype: { type: 'string', enum: ['Spot', 'Futures'] },
+      userid: str,
+      exchange: str,
+      symbol: str,
+      numoforders: int,
+      ordersize: num,
+      interval: num,
+      entryprice: num,
+      takeprofit: num,
+      botstatus: bool,
+      pid: num,
+      profit: num,
+      leverage: num,
+      state: { type: 'string', enum: ['stopped', 'starting', 'running', 'stopping'] },
+      lasterror: nullable(str),
+      spacing: { type: 'string', enum: ['absolute', 'percent'] },
+      sizescale: num,
+      stoplosspercent: num,
+      stoplossprice: num,
+      trailingdeviation: num,
+      reanchor: { type: 'string', enum: ['fixed', 'follow'] },
+      reanchorlimit: num,
+      ordersleftopen: int,
+      checkrequestedat: num,
+    },
+    required: ['id', 'bottype', 'userid', 'exchange', 'symbol', 'numoforders', 'ordersize', 'interval', 'entryprice', 'takeprofit', 'botstatus', 'pid', 'profit', 'state', 'lasterror'],
+  },
+  BotPage: obj({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
+  Credential: obj({ id: uuid, exchange: { type: 'string', enum: ['Binance', 'Kucoin'] }, apikeyid: str }),
+  Balance: obj({ symbol: str, exchange: str, balance: num, available: num }),
+  Accepted: obj({ id: uuid, status: { type: 'string', enum: ['running'] } }),
+  Upload: obj({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
+  Session: obj({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
+  HistoryEvent: {
+    type: 'object',
+    properties: { id: str, revision: int, position: int, type: str, data: { type: 'object' }, metadata: { type: 'object' }, created: str },
+    required: ['id', 'revision', 'position', 'type', 'data', 'metadata', 'created'],
+  },
+  BotPerformance: {
+    type: 'object',
+    properties: { id: uuid, symbol: str, exchange: str, botType: str, currency: str, realisedPnl: num, unrealisedPnl: num, totalPnl: num, feesPaid: num, position: num },
+    required: ['id', 'symbol', 'exchange', 'botType', 'realisedPnl', 'unrealisedPnl', 'totalPnl', 'feesPaid', 'position'],
+  },
+  Backtest: {
+    type: 'object',
+    properties: { id: uuid, userid: str, kind: { type: 'string', enum: ['single', 'sweep'] }, status: str, request: { type: 'object' }, createdat: str, error: nullable(str) },
+    required: ['id', 'userid', 'kind', 'status', 'request'],
+  },
+  AlertSettings: {
+    type: 'object',
+    properties: {
+      kinds: arr(str),
+      email: obj({ enabled: bool }),
+      webhook: obj({ enabled: bool, url: nullable(str), secretSet: bool, secretLast4: nullable(str) }),
+      telegram: obj({ enabled: bool, chatId: nullable(str), botTokenSet: bool, botTokenLast4: nullable(str) }),
+    },
+    required: ['kinds', 'email', 'webhook', 'telegram'],
+  },
+};
+
+/** Request bodies: the zod schemas the routes parse (what JSON Schema can say of them). */
+function requestSchemas(): Record<string, SchemaObject> {
+  const createBot = zodToSchema(createBotSchema);
+  return {
+    Register: zodToSchema(registerSchema),
+    Credentials: zodToSchema(credentialsSchema),
+    VerifyEmail: zodToSchema(verifyEmailSchema),
+    ForgotPassword: zodToSchema(forgotPasswordSchema),
+    ResetPassword: zodToSchema(resetPasswordSchema),
+    Profile: zodToSchema(profileSchema),
+    TwoFactorCode: zodToSchema(enableSchema),
+    SecondFactor: zodToSchema(secondFactorSchema),
+    CreateBot: createBot,
+    EditBot: zodToSchema(editBotSchema),
+    AddCredential: {
+      type: 'object',
+      description: "The spec's {access: {...}} (the same fields at the top level are accepted too)",
+      properties: { access: zodToSchema(addCredentialSchema) },
+      required: ['access'],
+    },
+    BacktestRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
+    SweepRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema), zodToSchema(sweepSchema)] },
+    AlertSettingsInput: {
+      type: 'object',
+      description: 'libs/alerts/src/domain/alert-settings.rules.ts (parsed by hand: the fields it reads)',
+      properties: {
+        kinds: arr({ type: 'string', enum: ['cycle', 'stopLoss', 'trailingTakeProfit', 'botFailed', 'drift', 'notTrading', 'keyRejected'] }),
+        email: obj({ enabled: bool }, []),
+        webhook: obj({ enabled: bool, url: str, secret: str }, []),
+        telegram: obj({ enabled: bool, chatId: str, botToken: str }, []),
+      },
+    },
+  };
+}
+
+type Param = { name: string; in: 'query' | 'header' | 'path'; required?: boolean; description?: string; schema: SchemaObject };
+interface OpExtra {
+  body?: string | { type: string; schema: SchemaObject };
+  ok?: SchemaObject | null | Record<string, SchemaObject>;
+  okHeaders?: Record<string, { description: string; schema: SchemaObject }>;
+  /** 4xx statuses besides 401/403 of a signed-in route. */
+  errors: number[];
+  query?: Param[];
+  headers?: Param[];
+  public?: boolean;
+  /** A second 2xx (login: 202 when a second factor is needed). */
+  also?: Record<string, SchemaObject>;
+}
+
+const q = (name: string, required: boolean, schema: SchemaObject, description?: string): Param => ({ name, in: 'query', required, schema, ...(description ? { description } : {}) });
+const exchangeQ = q('exchange', true, { type: 'string', enum: ['Binance', 'Kucoin'] });
+const symbolQ = q('symbol', true, str, 'one of the offered pairs, e.g. BTCUSDT');
+const userIdQ = q('userId', false, str, "accepted for the spec's compatibility; another user's id is 403");
+const pageQ = [q('limit', false, { type: 'integer', minimum: 1, maximum: 100 }, '1 to 100, default 50'), q('offset', false, { type: 'integer', minimum: 0 }, 'from 0, default 0')];
+const idempotencyH: Param = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Retry safely: the same key and body answer the first answer and create nothing more; the same key with another body is 422',
+  schema: { type: 'string', maxLength: 200 },
+};
+const etagH = { ETag: { description: "The bot's revision (what an edit's If-Match names)", schema: str } };
+
+/** Per operation (the operationId @nestjs/swagger derives from controller and method). */
+const OPERATIONS: Record<string, OpExtra> = {
+  SystemController_health: { public: true, ok: { type: 'object', properties: { status: str }, required: ['status'] }, errors: [] },
+  SystemController_clientConfig: { public: true, ok: { type: 'object' }, errors: [] },
+  AuthController_csrf: { public: true, ok: obj({ token: str }), errors: [] },
+  AuthController_register: { public: true, body: 'Register', ok: ref('User'), errors: [400, 403, 409, 429] },
+  AuthController_login: { public: true, body: 'Credentials', ok: ref('User'), also: { '202': ref('TwoFactorRequired') }, errors: [400, 401, 403, 429] },
+  AuthController_verifyEmail: { public: true, body: 'VerifyEmail', ok: ref('User'), errors: [400, 403, 429] },
+  AuthController_resendVerification: { ok: ref('Message'), errors: [429] },
+  AuthController_forgotPassword: { public: true, body: 'ForgotPassword', ok: ref('Message'), errors: [400, 403, 429] },
+  AuthController_resetPassword: { public: true, body: 'ResetPassword', ok: ref('Message'), errors: [400, 403, 429] },
+  AuthController_logout: { ok: null, errors: [] },
+  AuthController_me: { ok: ref('User'), errors: [] },
+  UserController_update: { body: 'Profile', ok: ref('User'), errors: [400] },
+  SessionsController_list: { ok: obj({ sessions: arr(ref('Session')) }), errors: [] },
+  SessionsController_signOutOthers: { ok: obj({ signedOut: int }), errors: [] },
+  SessionsController_signOut: { ok: null, errors: [404] },
+  TwoFactorController_status: { ok: obj({ enabled: bool, setupStarted: bool, recoveryCodesLeft: int }), errors: [] },
+  TwoFactorController_setup: { ok: obj({ secret: str, otpauthUri: str, qr: str }), errors: [409, 429] },
+  TwoFactorController_enable: { body: 'TwoFactorCode', ok: obj({ enabled: bool, recoveryCodes: arr(str) }), errors: [400, 409, 429] },
+  TwoFactorController_disable: { body: 'TwoFactorCode', ok: obj({ enabled: bool, message: str }), errors: [400, 409, 429] },
+  TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
+  BotsController_list: { ok: arr(ref('Bot')), errors: [] },
+  BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
+  BotsController_create: { body: 'CreateBot', ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  BotsController_details: { ok: ref('Bot'), okHeaders: etagH, errors: [404] },
+  BotsController_edit: {
+    body: 'EditBot',
+    ok: ref('Bot'),
+    okHeaders: etagH,
+    errors: [400, 404, 409, 412],
+    headers: [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the bot\'s GET: the edit applies only at that revision (412 otherwise)', schema: str }],
+  },
+  BotsController_remove: { ok: null, errors: [404, 409] },
+  BotsController_start: {
+    ok: ref('Bot'),
+    errors: [400, 404, 409],
+    query: [q('id', true, uuid, "the bot's id"), userIdQ, q('confirmPosition', false, bool, 'true: start although the bot holds a position (without it such a start is 409)')],
+  },
+  BotsController_stop: {
+    ok: ref('Bot'),
+    errors: [400, 404, 409],
+    query: [q('id', true, uuid, "the bot's id"), q('cancelAllOrders', true, bool, "true: cancel the bot's open orders; false: leave them on the exchange"), userIdQ, q('closePosition', false, bool, 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)')],
+  },
+  BotsController_check: { ok: obj({ requested: { type: 'boolean', enum: [true] }, pending: { type: 'boolean', enum: [true] }, requestedAt: num }, ['requested', 'requestedAt']), errors: [404, 409] },
+  CredentialsController_add: { body: 'AddCredential', ok: ref('Credential'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  CredentialsController_list: { ok: arr(ref('Credential')), errors: [] },
+  CredentialsController_remove: { ok: null, errors: [404, 409] },
+  ExchangesController_exchangeMode: { ok: obj({ mode: { type: 'string', enum: ['paper', 'testnet', 'live'] } }), errors: [] },
+  ExchangesController_balanceSpot: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  ExchangesController_balanceFutures: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  ExchangesController_priceSpot: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
+  ExchangesController_priceFutures: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
+  ExchangesController_futuresPositionRisk: { ok: arr(obj({ symbol: str, leverage: num })), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  BotChartController_chart: { ok: { type: 'object', properties: { points: arr(obj({ time: num, value: num })), levels: arr({ type: 'object' }), fills: arr({ type: 'object' }), risk: { type: 'object' } }, required: ['points', 'levels', 'fills', 'risk'] }, errors: [404] },
+  BotChartController_summary: { ok: { type: 'object', properties: { ladder: arr({ type: 'object' }), position: num, running: bool }, required: ['ladder', 'position', 'running'] }, errors: [404] },
+  BotChartController_overview: { ok: arr({ type: 'object', properties: { id: uuid, lastPrice: nullable(num), running: bool, spark: arr(num) }, required: ['id', 'running'] }), errors: [] },
+  BotChartController_marketRules: {
+    ok: obj({ priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num }, ['priceStep', 'amountStep', 'minNotional', 'minAmount']),
+    errors: [400, 409],
+    query: [exchangeQ, symbolQ, q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot')],
+  },
+  MoneyController_trades: { ok: obj({ items: arr({ type: 'object' }), total: int, limit: int, offset: int }), errors: [400, 404], query: pageQ },
+  MoneyController_tradesCsv: { ok: { 'text/csv': str }, errors: [404] },
+  MoneyController_performance: { ok: ref('BotPerformance'), errors: [404] },
+  MoneyController_account: { ok: { type: 'object', properties: { bots: int, perBot: arr(ref('BotPerformance')) }, required: ['bots', 'perBot'] }, errors: [] },
+  BacktestsController_upload: {
+    body: { type: 'text/csv', schema: { type: 'string', description: 'time,open,high,low,close[,volume] per line' } },
+    ok: ref('Upload'),
+    errors: [400, 413, 429],
+    query: [q('name', false, str, 'a name for the upload')],
+  },
+  BacktestsController_listUploads: { ok: arr({ allOf: [ref('Upload'), obj({ bytes: int })] }), errors: [] },
+  BacktestsController_removeUpload: { ok: null, errors: [404] },
+  BacktestsController_request: { body: 'BacktestRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
+  BacktestsController_list: { ok: arr(ref('Backtest')), errors: [] },
+  BacktestsController_sweep: { body: 'SweepRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
+  BacktestsController_cancel: { ok: null, errors: [404, 409] },
+  BacktestsController_get: { ok: ref('Backtest'), errors: [404] },
+  AlertsController_get: { ok: ref('AlertSettings'), errors: [] },
+  AlertsController_save: { body: 'AlertSettingsInput', ok: ref('AlertSettings'), errors: [400] },
+  AlertsController_deliveries: { ok: arr({ type: 'object' }), errors: [], query: [q('limit', false, { type: 'integer', minimum: 1, maximum: 200 }, '1 to 200, default 50')] },
+  HistoryController_history: {
+    ok: { 'application/json': arr(ref('HistoryEvent')), 'application/x-ndjson': { type: 'string', description: 'one HistoryEvent per line' }, 'text/csv': str },
+    errors: [400, 404, 406],
+    query: [q('format', false, { type: 'string', enum: ['json', 'ndjson', 'csv'] }, 'or ask with Accept; default json')],
+  },
+  HistoryController_state: { ok: { type: 'object', properties: { botId: str, at: str, revision: int, position: int, state: { type: 'object' } }, required: ['botId', 'at', 'state'] }, errors: [400, 404], query: [q('at', false, str, 'ISO-8601 time; default now')] },
+};
+
+const REASONS: Record<number, string> = {
+  400: 'Bad input: a message per field',
+  401: 'Not signed in',
+  403: 'No valid CSRF token, or a userId that is not the signed-in user',
+  404: 'Not found (or not yours)',
+  406: 'A media type the route cannot produce',
+  409: 'Conflicts with the current state',
+  412: 'If-Match names a stale revision',
+  413: 'The body is too large',
+  422: 'The Idempotency-Key was used with another request',
+  429: 'Too many requests (see Retry-After)',
+};
+
+/** The pairs of paths that differ only by the parameter's name: one path item each, `{id}`. */
+const MERGED: Record<string, string> = { '/api/bots/{userId}': '/api/bots/{id}', '/api/api-credentials/{userId}': '/api/api-credentials/{id}' };
+
+const STATE_CHANGING = new Set(['post', 'put', 'delete', 'patch']);
+const STATE_CHANGING_GETS = new Set(['BotsController_start', 'BotsController_stop']);
+
+type Op = { operationId: string; parameters?: Param[]; requestBody?: unknown; responses: Record<string, unknown>; security?: unknown; tags?: string[]; summary?: string };
+
+export function apiContract(doc: OpenAPIObject): OpenAPIObject {
+  const requests = requestSchemas();
+  const clash = Object.keys(requests).filter((name) => name in SCHEMAS);
+  if (clash.length) throw new Error(`apiContract: schema names used twice: ${clash.join(', ')}`);
+  const schemas = { ...SCHEMAS, ...requests };
+  const out = doc as unknown as { paths: Record<string, Record<string, Op>>; components: Record<string, unknown>; tags?: unknown };
+  out.components = {
+    ...(out.components ?? {}),
+    schemas,
+    securitySchemes: {
+      session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by login, register or verify' },
+      csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The csrf_token cookie\'s value (GET /api/auth/csrf), on every state-changing call with the session' },
+    },
+  };
+  const paths: Record<string, Record<string, Op>> = {};
+  for (const [path, item] of Object.entries(out.paths)) {
+    const target = MERGED[path] ?? path;
+    for (const [method, op] of Object.entries(item)) {
+      complete(path, target, method, op);
+      (paths[target] ??= {})[method] = op;
+    }
+  }
+  out.paths = paths;
+  return doc;
+}
+
+function complete(path: string, target: string, method: string, op: Op): void {
+  const extra = OPERATIONS[op.operationId];
+  if (!extra) throw new Error(`apiContract: ${method.toUpperCase()} ${path} (${op.operationId}) is not described in apps/api/src/openapi/contract.ts`);
+  // parameters: the path's (renamed where merged), then the query and headers the handler reads
+  const params: Param[] = [];
+  for (const name of [...target.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+    const was = path === target ? name : 'userId';
+    params.push({ name, in: 'path', required: true, schema: str, description: was === 'userId' ? 'the user\'s id (this route lists the signed-in user\'s)' : `the ${name}` });
+  }
+  const declared = new Set<string>();
+  for (const p of [...(extra.query ?? []), ...(extra.headers ?? [])]) {
+    params.push(p);
+    declared.add(`${p.in}:${p.name}`);
+  }
+  for (const p of op.parameters ?? []) if (p.in !== 'path' && !declared.has(`${p.in}:${p.name}`)) params.push({ ...p, schema: p.schema ?? str });
+  op.parameters = params;
+  if (extra.body) {
+    const { type, schema } = typeof extra.body === 'string' ? { type: 'application/json', schema: { $ref: `#/components/schemas/${extra.body}` } } : extra.body;
+    op.requestBody = { required: true, content: { [type]: { schema } } };
+  }
+  // answers: the 2xx Nest saw (@HttpCode), its schema; then every 4xx in the error shape
+  const okStatus = Object.keys(op.responses).find((s) => s.startsWith('2')) ?? '200';
+  const responses: Record<string, unknown> = {};
+  const content = (ok: NonNullable<OpExtra['ok']>) => {
+    const isMap = Object.keys(ok).some((k) => k.includes('/'));
+    return isMap ? Object.fromEntries(Object.entries(ok as Record<string, SchemaObject>).map(([t, s]) => [t, { schema: s }])) : { 'application/json': { schema: ok } };
+  };
+  responses[okStatus] = {
+    description: extra.ok === null ? 'Done (no content)' : 'OK',
+    ...(extra.ok ? { content: content(extra.ok) } : {}),
+    ...(extra.okHeaders ? { headers: extra.okHeaders } : {}),
+  };
+  for (const [status, schema] of Object.entries(extra.also ?? {})) responses[status] = { description: 'OK, with a next step', content: { 'application/json': { schema } } };
+  const changing = STATE_CHANGING.has(method) || STATE_CHANGING_GETS.has(op.operationId);
+  const errors = new Set(extra.errors);
+  if (!extra.public) errors.add(401);
+  if (changing || !extra.public) errors.add(403); // CSRF, or another user's userId
+  for (const status of [...errors].sort()) {
+    responses[String(status)] = {
+      description: REASONS[status] ?? 'Client error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: int } } } : {}),
+    };
+  }
+  op.responses = responses;
+  // security: public routes none (but the CSRF header on their POSTs); signed-in: the cookie, plus the header when changing
+  op.security = extra.public ? (changing ? [{ csrf: [] }] : []) : [changing ? { session: [], csrf: [] } : { session: [] }];
+}
