@@ -61,6 +61,14 @@ function refs(node: unknown, doc: unknown, out: Array<{ ref: string; found: bool
   return out;
 }
 
+/** Where a schema has `required: []` (OpenAPI 3.0's schema forbids it: minItems 1). */
+function emptyRequired(node: unknown, at = '#'): string[] {
+  if (Array.isArray(node)) return node.flatMap((n, i) => emptyRequired(n, `${at}/${i}`));
+  if (!node || typeof node !== 'object') return [];
+  const here = Array.isArray((node as { required?: unknown }).required) && (node as { required: unknown[] }).required.length === 0 ? [at] : [];
+  return [...here, ...Object.entries(node).flatMap(([k, v]) => emptyRequired(v, `${at}/${k}`))];
+}
+
 /**
  * The document's structure as OpenAPI 3.0 requires it (what a validator such as
  * @apidevtools/swagger-parser checks, which is not installed here: docs/api.md says how to run it).
@@ -98,6 +106,7 @@ function structuralProblems(doc: Doc): string[] {
     }
   }
   for (const { ref, found } of refs(doc, doc)) if (!found) problems.push(`$ref ${ref} points nowhere`);
+  for (const at of emptyRequired(doc)) problems.push(`${at}: required must list at least one name`);
   return problems;
 }
 
@@ -123,6 +132,7 @@ function lintProblems(doc: Doc): string[] {
       problems.push(`${at}: a ${method.toUpperCase()} without a requestBody`);
     }
     if (!(op as { security?: unknown }).security) problems.push(`${at}: security not stated`);
+    if (!(op as { summary?: string }).summary) problems.push(`${at}: no summary`);
   }
   if (Object.keys(doc.components.schemas ?? {}).length === 0) problems.push('components.schemas is empty');
   return problems;
@@ -323,7 +333,11 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     }
     await call(u, 'GET', '/api/backtests/{id}', { fill: { id: bt.body.id } });
     await call(u, 'GET', '/api/backtests/{id}', { fill: { id: 'nope' } });
-    await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: sweep.body.id } });
+    await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: sweep.body.id } }); // finished by now: 409
+    // a sweep of 1,900 grids over a year of hours runs for a while: cancelled at once
+    const long = await u.post('/api/backtests/sweep', { ...btBody, days: 365, ranges: { interval: { from: 10, to: 1000, step: 10 }, numOfOrders: { from: 2, to: 20, step: 1 }, takeProfit: { from: 1, to: 1, step: 1 } } });
+    expect(long.status).toBe(202);
+    await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: long.body.id } });
     await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: '00000000-0000-4000-8000-000000000000' } });
     await call(u, 'DELETE', '/api/backtests/candles/{id}', { fill: { id: upload.body?.candlesId ?? 'nope' } });
     await call(u, 'DELETE', '/api/backtests/candles/{id}', { fill: { id: '00000000-0000-4000-8000-000000000000' } });

@@ -31,7 +31,8 @@ const int: SchemaObject = { type: 'integer' };
 const str: SchemaObject = { type: 'string' };
 const bool: SchemaObject = { type: 'boolean' };
 const nullable = (s: SchemaObject): SchemaObject => ({ ...s, nullable: true });
-const obj = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ type: 'object', properties, required });
+// OpenAPI 3.0: `required`, when present, lists at least one name
+const obj = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
 const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 
@@ -268,6 +269,69 @@ const OPERATIONS: Record<string, OpExtra> = {
   HistoryController_state: { ok: { type: 'object', properties: { botId: str, at: str, revision: int, position: int, state: { type: 'object' } }, required: ['botId', 'at', 'state'] }, errors: [400, 404], query: [q('at', false, str, 'ISO-8601 time; default now')] },
 };
 
+/** One line per operation (the dashboard's words for it). */
+const SUMMARIES: Record<string, string> = {
+  SystemController_health: 'Health of the event store, read store and consumers',
+  SystemController_clientConfig: "The dashboard's public settings (links, sign-in providers)",
+  AuthController_csrf: 'Issue the CSRF token (cookie and body)',
+  AuthController_register: 'Create an account and sign in',
+  AuthController_login: 'Sign in (202 when a second factor is needed)',
+  AuthController_verifyEmail: "Confirm the email address with the mail's token",
+  AuthController_resendVerification: 'Send the verification mail again',
+  AuthController_forgotPassword: 'Mail a password reset link',
+  AuthController_resetPassword: "Choose a new password with the mail's token",
+  AuthController_logout: 'Sign out',
+  AuthController_me: 'The signed-in user',
+  UserController_update: 'Update the profile',
+  SessionsController_list: "The user's sessions",
+  SessionsController_signOutOthers: 'Sign out every other session',
+  SessionsController_signOut: 'Sign out one session',
+  TwoFactorController_status: 'Whether two-factor sign-in is on',
+  TwoFactorController_setup: 'Start two-factor setup: a new secret and QR code',
+  TwoFactorController_enable: 'Turn two-factor sign-in on with a code: the recovery codes',
+  TwoFactorController_disable: 'Turn two-factor sign-in off with a code',
+  TwoFactorController_verify: 'Complete a sign-in with a code or a recovery code',
+  BotsController_list: "A user's bots (the spec's GET /bots/{userId}; GET of /api/bots/{id} with the user's id)",
+  BotsController_page: 'The bots, a page at a time',
+  BotsController_create: 'Create a bot',
+  BotsController_details: 'One bot, with its revision as ETag',
+  BotsController_edit: "Edit a bot (If-Match: the ETag of its GET)",
+  BotsController_remove: 'Delete a bot',
+  BotsController_start: 'Start a bot',
+  BotsController_stop: 'Stop a bot',
+  BotsController_check: 'Check a running bot against the exchange now',
+  CredentialsController_add: 'Add an API key (the secret never leaves the server again)',
+  CredentialsController_list: "A user's API keys (GET of /api/api-credentials/{id} with the user's id)",
+  CredentialsController_remove: 'Delete an API key',
+  ExchangesController_exchangeMode: 'Paper, testnet or live',
+  ExchangesController_balanceSpot: 'Spot balances on an exchange',
+  ExchangesController_balanceFutures: 'Futures balances on an exchange',
+  ExchangesController_priceSpot: 'Spot price of a pair',
+  ExchangesController_priceFutures: 'Futures price of a pair',
+  ExchangesController_futuresPositionRisk: 'Futures leverage per pair',
+  BotChartController_chart: "A bot's chart: prices, grid levels, fills, risk lines",
+  BotChartController_summary: "A bot's ladder, position and results",
+  BotChartController_overview: 'Every bot at a glance',
+  BotChartController_marketRules: "A market's steps, minimums and fees",
+  MoneyController_trades: "A bot's completed trades, a page at a time",
+  MoneyController_tradesCsv: "A bot's completed trades as CSV (tax-report columns)",
+  MoneyController_performance: "A bot's performance",
+  MoneyController_account: 'The performance of all bots',
+  BacktestsController_upload: 'Upload candles (CSV) for backtests',
+  BacktestsController_listUploads: 'The uploaded candle files',
+  BacktestsController_removeUpload: 'Delete an uploaded candle file',
+  BacktestsController_request: 'Run a backtest',
+  BacktestsController_list: 'The backtests',
+  BacktestsController_sweep: 'Run a parameter sweep',
+  BacktestsController_cancel: 'Cancel a running backtest',
+  BacktestsController_get: 'One backtest and its result',
+  AlertsController_get: "A user's alert settings",
+  AlertsController_save: "Save a user's alert settings",
+  AlertsController_deliveries: "A user's recent alert deliveries",
+  HistoryController_history: "A bot's event history (JSON, NDJSON or CSV)",
+  HistoryController_state: 'A bot as it was at a time',
+};
+
 const REASONS: Record<number, string> = {
   400: 'Bad input: a message per field',
   401: 'Not signed in',
@@ -294,7 +358,8 @@ export function apiContract(doc: OpenAPIObject): OpenAPIObject {
   const clash = Object.keys(requests).filter((name) => name in SCHEMAS);
   if (clash.length) throw new Error(`apiContract: schema names used twice: ${clash.join(', ')}`);
   const schemas = { ...SCHEMAS, ...requests };
-  const out = doc as unknown as { paths: Record<string, Record<string, Op>>; components: Record<string, unknown>; tags?: unknown };
+  const out = doc as unknown as { paths: Record<string, Record<string, Op>>; components: Record<string, unknown>; servers?: unknown[] };
+  if (!out.servers?.length) out.servers = [{ url: '/', description: 'This server (every path starts with /api)' }];
   out.components = {
     ...(out.components ?? {}),
     schemas,
@@ -317,7 +382,10 @@ export function apiContract(doc: OpenAPIObject): OpenAPIObject {
 
 function complete(path: string, target: string, method: string, op: Op): void {
   const extra = OPERATIONS[op.operationId];
-  if (!extra) throw new Error(`apiContract: ${method.toUpperCase()} ${path} (${op.operationId}) is not described in apps/api/src/openapi/contract.ts`);
+  // A route not described here is left as Nest made it (the app still starts): the contract test's lint
+  // names it (no summary, no schemas, no 4xx) until OPERATIONS and SUMMARIES describe it.
+  if (!extra || !SUMMARIES[op.operationId]) return;
+  op.summary = SUMMARIES[op.operationId];
   // parameters: the path's (renamed where merged), then the query and headers the handler reads
   const params: Param[] = [];
   for (const name of [...target.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
