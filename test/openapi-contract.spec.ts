@@ -161,6 +161,9 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     expect(createBot.required).toEqual(expect.arrayContaining(['exchange', 'symbol', 'botType', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit']));
     expect(createBot.required).not.toContain('leverage');
     expect(createBot.properties.botType.enum).toEqual(['Spot', 'Futures']);
+    // the numbers are numbers for a client (the rule takes their text too: documentedAs in bot.rules.ts)
+    expect(createBot.properties.numOfOrders.type).toBe('integer');
+    expect(createBot.properties.entryPrice.type).toBe('number');
     expect((doc.components.schemas.Register as { properties: Record<string, { minLength?: number; maxLength?: number }> }).properties.password).toMatchObject({ minLength: 8, maxLength: 30 });
   });
 

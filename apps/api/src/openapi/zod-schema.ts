@@ -1,4 +1,5 @@
 import type { ZodTypeAny } from 'zod';
+import { documentedSchemaOf } from '@gridrocket/shared';
 
 /** An OpenAPI 3.0 schema object (JSON Schema subset), as the document carries it. */
 export type SchemaObject = Record<string, unknown>;
@@ -7,11 +8,15 @@ export type SchemaObject = Record<string, unknown>;
  * The JSON Schema (OpenAPI 3.0 dialect) of a zod 3 schema: the same schema objects the routes parse
  * with, so the document cannot drift from what the server accepts. zod 3 has no converter of its own
  * (zod 4's z.toJSONSchema reads zod 4 schemas only) and none is installed (zod-to-json-schema would
- * be the maintained one); this reads the few kinds the rules use. What cannot be said in JSON Schema
+ * be the maintained one); this reads the few kinds the rules use. A preprocess documents its inner
+ * schema's type; a rule whose input is not that (numbers sent as numbers or text) names its canonical
+ * JSON type with `documentedAs` (libs/shared), which wins. What cannot be said in JSON Schema
  * (refinements such as "a take-profit covering the fees", transforms) stays with the server: the
  * document describes the canonical input, and a 400 with field messages answers the rest.
  */
 export function zodToSchema(schema: ZodTypeAny): SchemaObject {
+  const documented = documentedSchemaOf(schema); // the rule named its canonical JSON type (documentedAs)
+  if (documented) return { ...documented };
   const def = (schema as unknown as { _def: Record<string, any> })._def;
   const description = (schema as unknown as { description?: string }).description;
   const out = convert(def);
