@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { base32Decode, hotp, totpStep } from '@gridrocket/identity';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { until } from '@gridrocket/shared/testing/until';
+import { startPaperReplayApp, startTestApp } from './support/test-app';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, unknown> } };
 type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; required?: boolean }>; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }> };
@@ -182,7 +183,7 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
   });
 
   /** Calls a route: `template` is the document's path, `fill` its parameters on the wire. */
-  async function call(c: Client | null, method: string, template: string, opts: { fill?: Record<string, string>; query?: string; body?: unknown; raw?: string; headers?: Record<string, string>; csrf?: boolean } = {}) {
+  async function call(c: Client, method: string, template: string, opts: { fill?: Record<string, string>; query?: string; body?: unknown; raw?: string; headers?: Record<string, string>; csrf?: boolean } = {}) {
     let path = template;
     for (const [k, v] of Object.entries(opts.fill ?? {})) path = path.replace(`{${k}}`, v);
     const url = path + (opts.query ? `?${opts.query}` : '');
@@ -192,23 +193,53 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = c
-      ? await c.raw(method, url, { body, headers, csrf: opts.csrf })
-      : await (async () => {
-          const r = await fetch(app.url + url, { method, headers, body });
-          const text = await r.text();
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          return { status: r.status, body: json, text, headers: r.headers };
-        })();
+    const res = await c.raw(method, url, { body, headers, csrf: opts.csrf });
     const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
     answers.push({ method: method.toLowerCase(), template, status: res.status, type, body: res.body, text: res.text });
     return res;
   }
+
+  it('a bot that trades: its fills, money, chart, history and alert deliveries answer as documented', async () => {
+    // the paper exchange replays a price path (as test/money.spec.ts): three buy/sell cycles
+    const H = 3_600_000;
+    const T0 = 1_700_000_000_000;
+    const PATH = [30.5, 29.9, 30.4, 29.5, 28.9, 30.0, 29.9, 30.4];
+    const replay = await startPaperReplayApp(['ms,exchange,symbol,price', ...PATH.map((p, i) => `${T0 + i * H},Binance,AVAXUSDT,${p}`)].join('\n'), T0);
+    const first = answers.length;
+    try {
+      const c = new Client(replay.app.url);
+      const uid = (await c.signUp('contract-trader@example.com')).uid;
+      await c.addKey(uid, 'Binance');
+      expect((await call(c, 'PUT', '/api/alerts/{userId}', { fill: { userId: uid }, body: { kinds: ['cycle'], email: { enabled: true } } })).status).toBe(200);
+      const created = await call(c, 'POST', '/api/bots', { body: { exchange: 'Binance', symbol: 'AVAXUSDT', botType: 'Spot', numOfOrders: 2, orderSize: '10', interval: 1, entryPrice: 30, takeProfit: 1 } });
+      const id = created.body.id as string;
+      expect((await call(c, 'GET', '/api/startBot', { query: `id=${id}` })).status).toBe(202);
+      await until('running', async () => (await c.get(`/api/bot-details/${id}`)).body.botstatus === true, 30_000);
+      for (let k = 1; k < PATH.length; k++) {
+        replay.venue.advanceTo(T0 + k * H);
+        await until(`${k} fills`, async () => (await c.get(`/api/bots/${id}/trades?limit=1`)).body.total >= k, 30_000);
+      }
+      await until('three cycles', async () => (await c.get(`/api/bots/${id}/performance`)).body.cyclesCompleted === 3, 30_000);
+      await until('a cycle alert delivered', async () => (await c.get(`/api/alerts/${uid}/deliveries`)).body.length > 0, 30_000);
+      const trades = await call(c, 'GET', '/api/bots/{id}/trades', { fill: { id }, query: 'limit=100' });
+      expect(trades.body.items.length).toBe(7);
+      await call(c, 'GET', '/api/bots/{id}/trades.csv', { fill: { id } });
+      expect((await call(c, 'GET', '/api/bots/{id}/performance', { fill: { id } })).body.equity.length).toBeGreaterThan(0);
+      await call(c, 'GET', '/api/performance');
+      expect((await call(c, 'GET', '/api/bots/{id}/chart', { fill: { id } })).body.fills.length).toBeGreaterThan(0);
+      await call(c, 'GET', '/api/bots/{id}/summary', { fill: { id } });
+      await call(c, 'GET', '/api/bots-overview');
+      await call(c, 'GET', '/api/bot-details/{id}', { fill: { id } });
+      for (const format of ['json', 'ndjson', 'csv']) await call(c, 'GET', '/api/bots/{id}/history', { fill: { id }, query: `format=${format}` });
+      await call(c, 'GET', '/api/bots/{id}/state', { fill: { id } });
+      expect((await call(c, 'GET', '/api/alerts/{userId}/deliveries', { fill: { userId: uid } })).body.length).toBeGreaterThan(0);
+      await call(c, 'POST', '/api/bots/{id}/check', { fill: { id } });
+      await call(c, 'GET', '/api/stopBot', { query: `id=${id}&cancelAllOrders=true&closePosition=true` });
+      expect(answerProblems(doc, answers.slice(first))).toEqual([]);
+    } finally {
+      await replay.close();
+    }
+  }, 120_000);
 
   it('calls every route of the document, with answers of 2xx and 4xx', async () => {
     const anon = new Client(app.url);
@@ -378,37 +409,7 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(anon, 'POST', '/api/auth/reset-password', { body: { token: resetToken, password: 'correct-horse-2' } });
 
     // Every answer is one the document describes, its body valid against the schema of its status and type.
-    const ajv = contractAjv(doc);
-    const problems: string[] = [];
-    for (const a of answers) {
-      const at = `${a.method.toUpperCase()} ${a.template} → ${a.status}`;
-      const op = doc.paths[a.template]?.[a.method];
-      if (!op) {
-        problems.push(`${at}: no such operation in the document`);
-        continue;
-      }
-      const response = op.responses[String(a.status)];
-      if (!response) {
-        problems.push(`${at}: status not documented (${a.text.slice(0, 120)})`);
-        continue;
-      }
-      if (!response.content) {
-        if (a.text !== '') problems.push(`${at}: documented without a body, answered ${a.text.slice(0, 80)}`);
-        continue;
-      }
-      if (!response.content[a.type]) {
-        problems.push(`${at}: answered ${a.type}, documented ${Object.keys(response.content).join(', ')}`);
-        continue;
-      }
-      const validate = ajv.getSchema(`contract#/${pointer('paths', a.template, a.method, 'responses', String(a.status), 'content', a.type, 'schema')}`)!;
-      const bodies = a.type === 'application/json' ? [a.body] : a.type === 'application/x-ndjson' ? [a.text] : [a.text];
-      for (const b of bodies) if (!validate(b)) problems.push(`${at}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(b).slice(0, 200)}`);
-      if (a.type === 'application/x-ndjson') {
-        const line = ajv.getSchema('contract#/components/schemas/HistoryEvent')!;
-        for (const l of a.text.split('\n').filter(Boolean)) if (!line(JSON.parse(l))) problems.push(`${at}: an NDJSON line: ${ajv.errorsText(line.errors)}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    expect(answerProblems(doc, answers)).toEqual([]);
 
     // Every operation was called, and answered both a success and a client error.
     const NO_CLIENT_ERROR = new Set(['get /api/health', 'get /api/config', 'get /api/auth/csrf']);
@@ -421,6 +422,41 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     expect(missing).toEqual([]);
   }, 120_000);
 });
+
+/** What is wrong with real answers, measured against the document (empty when each is as documented). */
+function answerProblems(doc: Doc, answers: Answer[]): string[] {
+  const ajv = contractAjv(doc);
+  const problems: string[] = [];
+  for (const a of answers) {
+    const at = `${a.method.toUpperCase()} ${a.template} → ${a.status}`;
+    const op = doc.paths[a.template]?.[a.method];
+    if (!op) {
+      problems.push(`${at}: no such operation in the document`);
+      continue;
+    }
+    const response = op.responses[String(a.status)];
+    if (!response) {
+      problems.push(`${at}: status not documented (${a.text.slice(0, 120)})`);
+      continue;
+    }
+    if (!response.content) {
+      if (a.text !== '') problems.push(`${at}: documented without a body, answered ${a.text.slice(0, 80)}`);
+      continue;
+    }
+    if (!response.content[a.type]) {
+      problems.push(`${at}: answered ${a.type}, documented ${Object.keys(response.content).join(', ')}`);
+      continue;
+    }
+    const validate = ajv.getSchema(`contract#/${pointer('paths', a.template, a.method, 'responses', String(a.status), 'content', a.type, 'schema')}`)!;
+    const bodies = a.type === 'application/json' ? [a.body] : a.type === 'application/x-ndjson' ? [a.text] : [a.text];
+    for (const b of bodies) if (!validate(b)) problems.push(`${at}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(b).slice(0, 200)}`);
+    if (a.type === 'application/x-ndjson') {
+      const line = ajv.getSchema('contract#/components/schemas/HistoryEvent')!;
+      for (const l of a.text.split('\n').filter(Boolean)) if (!line(JSON.parse(l))) problems.push(`${at}: an NDJSON line: ${ajv.errorsText(line.errors)}`);
+    }
+  }
+  return problems;
+}
 
 /**
  * Ajv (JSON Schema draft-07) over the document. OpenAPI 3.0's schema dialect differs in one keyword the

@@ -29,12 +29,31 @@ const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${nam
 const num: SchemaObject = { type: 'number' };
 const int: SchemaObject = { type: 'integer' };
 const str: SchemaObject = { type: 'string' };
+const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const bool: SchemaObject = { type: 'boolean' };
 const nullable = (s: SchemaObject): SchemaObject => ({ ...s, nullable: true });
 // OpenAPI 3.0: `required`, when present, lists at least one name
 const obj = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
 const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
-const uuid: SchemaObject = { type: 'string', format: 'uuid' };
+/** An answer whose every field is listed: a field the server adds without documenting it fails the contract test. */
+const closed = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ ...obj(properties, required), additionalProperties: false });
+const numOrNull = nullable({ type: 'number' });
+const performanceFields: Record<string, SchemaObject> = {
+  realisedPnl: num,
+  unrealisedPnl: num,
+  totalPnl: num,
+  feesPaid: num,
+  position: num,
+  lastPrice: numOrNull,
+  capitalCommitted: num,
+  returnPercent: numOrNull,
+  annualisedPercent: numOrNull,
+  runtimeMs: num,
+  cyclesCompleted: int,
+  fills: int,
+};
+const botPerformanceHead: Record<string, SchemaObject> = { id: uuid, symbol: str, exchange: str, botType: str, currency: str };
+const equity = arr(closed({ time: num, pnl: num }));
 
 /** The answers' schemas (what the views and projections return: their TypeScript types, as JSON Schema). */
 const SCHEMAS: Record<string, SchemaObject> = {
@@ -48,9 +67,9 @@ const SCHEMAS: Record<string, SchemaObject> = {
     },
     required: ['statusCode', 'message'],
   },
-  Message: obj({ message: str }),
-  User: obj({ uid: str, displayName: str, email: str, emailVerified: bool, photoURL: nullable(str) }),
-  TwoFactorRequired: obj({ twoFactorRequired: { type: 'boolean', enum: [true] }, message: str }),
+  Message: closed({ message: str }),
+  User: closed({ uid: str, displayName: str, email: str, emailVerified: bool, photoURL: nullable(str) }),
+  TwoFactorRequired: closed({ twoFactorRequired: { type: 'boolean', enum: [true] }, message: str }),
   Bot: {
     type: 'object',
     description: 'A bot as the spec returns it: lowercase fields (libs/bots/src/domain/bot.view.ts)',
@@ -82,37 +101,78 @@ const SCHEMAS: Record<string, SchemaObject> = {
       checkrequestedat: num,
     },
     required: ['id', 'bottype', 'userid', 'exchange', 'symbol', 'numoforders', 'ordersize', 'interval', 'entryprice', 'takeprofit', 'botstatus', 'pid', 'profit', 'state', 'lasterror'],
+    additionalProperties: false,
   },
-  BotPage: obj({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
-  Credential: obj({ id: uuid, exchange: { type: 'string', enum: ['Binance', 'Kucoin'] }, apikeyid: str }),
-  Balance: obj({ symbol: str, exchange: str, balance: num, available: num }),
-  Accepted: obj({ id: uuid, status: { type: 'string', enum: ['running'] } }),
-  Upload: obj({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
-  Session: obj({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
+  BotPage: closed({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
+  Credential: closed({ id: uuid, exchange: { type: 'string', enum: ['Binance', 'Kucoin'] }, apikeyid: str }),
+  Balance: closed({ symbol: str, exchange: str, balance: num, available: num }),
+  Accepted: closed({ id: uuid, status: { type: 'string', enum: ['running'] } }),
+  Upload: closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
+  Session: closed({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
   HistoryEvent: {
     type: 'object',
     properties: { id: str, revision: int, position: int, type: str, data: { type: 'object' }, metadata: { type: 'object' }, created: str },
     required: ['id', 'revision', 'position', 'type', 'data', 'metadata', 'created'],
   },
-  BotPerformance: {
-    type: 'object',
-    properties: { id: uuid, symbol: str, exchange: str, botType: str, currency: str, realisedPnl: num, unrealisedPnl: num, totalPnl: num, feesPaid: num, position: num },
-    required: ['id', 'symbol', 'exchange', 'botType', 'realisedPnl', 'unrealisedPnl', 'totalPnl', 'feesPaid', 'position'],
-  },
-  Backtest: {
-    type: 'object',
-    properties: { id: uuid, userid: str, kind: { type: 'string', enum: ['single', 'sweep'] }, status: str, request: { type: 'object' }, createdat: str, error: nullable(str) },
-    required: ['id', 'userid', 'kind', 'status', 'request'],
-  },
+  BotPerformance: closed({ ...botPerformanceHead, ...performanceFields, equity }),
+  BotPerformanceRow: closed({ ...botPerformanceHead, ...performanceFields }),
+  AccountPerformance: (() => {
+    const { position: _p, lastPrice: _l, ...fields } = performanceFields;
+    return closed({ bots: int, ...fields, equity, perBot: arr(ref('BotPerformanceRow')) });
+  })(),
+  Trade: closed({
+    fillId: str,
+    at: num,
+    role: { type: 'string', enum: ['buy', 'take-profit', 'stop-loss'] },
+    side: { type: 'string', enum: ['buy', 'sell'] },
+    price: num,
+    amount: num,
+    netAmount: num,
+    fee: num,
+    feeAsset: nullable(str),
+    feeCost: numOrNull,
+    cycle: int,
+    profit: numOrNull,
+    cycleProfit: numOrNull,
+  }),
+  Chart: closed({
+    points: arr(closed({ time: num, value: num })),
+    levels: arr(closed({ price: num, kind: { type: 'string', enum: ['buy', 'take-profit'] }, status: { type: 'string', enum: ['open', 'filled'] } })),
+    fills: arr(closed({ time: num, price: num, side: { type: 'string', enum: ['buy', 'sell'] }, amount: num })),
+    risk: closed({ stopLoss: numOrNull, trailing: nullable(closed({ activation: num, stop: num, deviation: num })), liquidation: numOrNull }),
+  }),
+  BotOverview: closed({ id: uuid, lastPrice: numOrNull, position: num, averageEntry: numOrNull, unrealisedPnl: num, realisedPnl: num, realisedToday: num, capitalInUse: num, running: bool, spark: arr(num) }),
+  Backtest: closed(
+    {
+      id: uuid,
+      userid: str,
+      kind: { type: 'string', enum: ['single', 'sweep'] },
+      status: { type: 'string', enum: ['running', 'done', 'failed', 'cancelled', 'interrupted'] },
+      request: { type: 'object', properties: { exchange: str, market: { type: 'string', enum: ['spot', 'futures'] }, symbol: str, config: { type: 'object' }, timeframe: str, from: num, to: num, source: str }, required: ['exchange', 'market', 'symbol', 'config', 'timeframe', 'from', 'to'] },
+      createdat: str,
+      finishedat: nullable(str),
+      error: nullable(str),
+      terms: nullable({ type: 'object' }),
+      candles: nullable(int),
+      result: nullable({ type: 'object' }),
+      sweep: nullable(obj({ points: arr({ type: 'object' }), best: nullable({ type: 'object' }) })),
+    },
+    ['id', 'userid', 'kind', 'status', 'request', 'createdat', 'finishedat', 'error'],
+  ),
+  AlertDelivery: closed(
+    { id: str, at: { type: 'string', format: 'date-time' }, channel: str, kind: str, event: str, botid: nullable(str), symbol: nullable(str), title: str, status: str, code: nullable(str), attempts: int, error: nullable(str) },
+    ['id', 'at', 'channel', 'kind', 'status'],
+  ),
   AlertSettings: {
     type: 'object',
     properties: {
       kinds: arr(str),
-      email: obj({ enabled: bool }),
-      webhook: obj({ enabled: bool, url: nullable(str), secretSet: bool, secretLast4: nullable(str) }),
-      telegram: obj({ enabled: bool, chatId: nullable(str), botTokenSet: bool, botTokenLast4: nullable(str) }),
+      email: closed({ enabled: bool }),
+      webhook: closed({ enabled: bool, url: nullable(str), secretSet: bool, secretLast4: nullable(str) }),
+      telegram: closed({ enabled: bool, chatId: nullable(str), botTokenSet: bool, botTokenLast4: nullable(str) }),
     },
     required: ['kinds', 'email', 'webhook', 'telegram'],
+    additionalProperties: false,
   },
 };
 
@@ -233,25 +293,25 @@ const OPERATIONS: Record<string, OpExtra> = {
   ExchangesController_priceSpot: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
   ExchangesController_priceFutures: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
   ExchangesController_futuresPositionRisk: { ok: arr(obj({ symbol: str, leverage: num })), errors: [400, 409], query: [exchangeQ, userIdQ] },
-  BotChartController_chart: { ok: { type: 'object', properties: { points: arr(obj({ time: num, value: num })), levels: arr({ type: 'object' }), fills: arr({ type: 'object' }), risk: { type: 'object' } }, required: ['points', 'levels', 'fills', 'risk'] }, errors: [404] },
+  BotChartController_chart: { ok: ref('Chart'), errors: [404] },
   BotChartController_summary: { ok: { type: 'object', properties: { ladder: arr({ type: 'object' }), position: num, running: bool }, required: ['ladder', 'position', 'running'] }, errors: [404] },
-  BotChartController_overview: { ok: arr({ type: 'object', properties: { id: uuid, lastPrice: nullable(num), running: bool, spark: arr(num) }, required: ['id', 'running'] }), errors: [] },
+  BotChartController_overview: { ok: arr(ref('BotOverview')), errors: [] },
   BotChartController_marketRules: {
     ok: obj({ priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num }, ['priceStep', 'amountStep', 'minNotional', 'minAmount']),
     errors: [400, 409],
     query: [exchangeQ, symbolQ, q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot')],
   },
-  MoneyController_trades: { ok: obj({ items: arr({ type: 'object' }), total: int, limit: int, offset: int }), errors: [400, 404], query: pageQ },
+  MoneyController_trades: { ok: closed({ items: arr(ref('Trade')), total: int, limit: int, offset: int }), errors: [400, 404], query: pageQ },
   MoneyController_tradesCsv: { ok: { 'text/csv': str }, errors: [404] },
   MoneyController_performance: { ok: ref('BotPerformance'), errors: [404] },
-  MoneyController_account: { ok: { type: 'object', properties: { bots: int, perBot: arr(ref('BotPerformance')) }, required: ['bots', 'perBot'] }, errors: [] },
+  MoneyController_account: { ok: ref('AccountPerformance'), errors: [] },
   BacktestsController_upload: {
     body: { type: 'text/csv', schema: { type: 'string', description: 'time,open,high,low,close[,volume] per line' } },
     ok: ref('Upload'),
     errors: [400, 413, 429],
     query: [q('name', false, str, 'a name for the upload')],
   },
-  BacktestsController_listUploads: { ok: arr({ allOf: [ref('Upload'), obj({ bytes: int })] }), errors: [] },
+  BacktestsController_listUploads: { ok: arr(closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str), bytes: int })), errors: [] },
   BacktestsController_removeUpload: { ok: null, errors: [404] },
   BacktestsController_request: { body: 'BacktestRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
   BacktestsController_list: { ok: arr(ref('Backtest')), errors: [] },
@@ -260,7 +320,7 @@ const OPERATIONS: Record<string, OpExtra> = {
   BacktestsController_get: { ok: ref('Backtest'), errors: [404] },
   AlertsController_get: { ok: ref('AlertSettings'), errors: [] },
   AlertsController_save: { body: 'AlertSettingsInput', ok: ref('AlertSettings'), errors: [400] },
-  AlertsController_deliveries: { ok: arr({ type: 'object' }), errors: [], query: [q('limit', false, { type: 'integer', minimum: 1, maximum: 200 }, '1 to 200, default 50')] },
+  AlertsController_deliveries: { ok: arr(ref('AlertDelivery')), errors: [], query: [q('limit', false, { type: 'integer', minimum: 1, maximum: 200 }, '1 to 200, default 50')] },
   HistoryController_history: {
     ok: { 'application/json': arr(ref('HistoryEvent')), 'application/x-ndjson': { type: 'string', description: 'one HistoryEvent per line' }, 'text/csv': str },
     errors: [400, 404, 406],
