@@ -54,6 +54,7 @@ const performanceFields: Record<string, SchemaObject> = {
 };
 const botPerformanceHead: Record<string, SchemaObject> = { id: uuid, symbol: str, exchange: str, botType: str, currency: str };
 const equity = arr(closed({ time: num, pnl: num }));
+const rung = closed({ price: num, size: num, filled: num, state: str });
 
 /** The answers' schemas (what the views and projections return: their TypeScript types, as JSON Schema). */
 const SCHEMAS: Record<string, SchemaObject> = {
@@ -141,6 +142,29 @@ const SCHEMAS: Record<string, SchemaObject> = {
     fills: arr(closed({ time: num, price: num, side: { type: 'string', enum: ['buy', 'sell'] }, amount: num })),
     risk: closed({ stopLoss: numOrNull, trailing: nullable(closed({ activation: num, stop: num, deviation: num })), liquidation: numOrNull }),
   }),
+  BotSummary: closed({
+    ladder: arr(ref('Rung')),
+    takeProfit: nullable(rung),
+    position: num,
+    dust: num,
+    averageEntry: numOrNull,
+    lastPrice: numOrNull,
+    unrealisedPnl: num,
+    realisedPnl: num,
+    realisedToday: num,
+    feesPaid: num,
+    cyclesCompleted: int,
+    fills: int,
+    capitalInUse: num,
+    runtimeSeconds: num,
+    lastRun: nullable(closed({ startedAt: num, endedAt: numOrNull, ms: num })),
+    runs: int,
+    annualisedReturn: numOrNull,
+    running: bool,
+    lastError: nullable(str),
+    lastErrorAt: numOrNull,
+  }),
+  Rung: rung,
   BotOverview: closed({ id: uuid, lastPrice: numOrNull, position: num, averageEntry: numOrNull, unrealisedPnl: num, realisedPnl: num, realisedToday: num, capitalInUse: num, running: bool, spark: arr(num) }),
   Backtest: closed(
     {
@@ -241,9 +265,17 @@ const etagH = { ETag: { description: "The bot's revision (what an edit's If-Matc
 
 /** Per operation (the operationId @nestjs/swagger derives from controller and method). */
 const OPERATIONS: Record<string, OpExtra> = {
-  SystemController_health: { public: true, ok: { type: 'object', properties: { status: str }, required: ['status'] }, errors: [] },
-  SystemController_clientConfig: { public: true, ok: { type: 'object' }, errors: [] },
-  AuthController_csrf: { public: true, ok: obj({ token: str }), errors: [] },
+  // open (more parts of the system report here over time): the fields a monitor reads are required
+  SystemController_health: {
+    public: true,
+    ok: obj(
+      { status: { type: 'string', enum: ['ok', 'degraded'] }, eventStore: str, readStore: str, headPosition: str, projectionPosition: str, projectionLag: str, catchUpPercent: num, projectionError: nullable(str), consumers: arr({ type: 'object', properties: { name: str, kind: str, state: str }, required: ['name', 'kind', 'state'] }) },
+      ['status', 'eventStore', 'readStore', 'headPosition', 'projectionLag', 'consumers'],
+    ),
+    errors: [],
+  },
+  SystemController_clientConfig: { public: true, ok: closed({ contactEmail: str, social: { type: 'object', additionalProperties: str }, exchangeSignup: { type: 'object', additionalProperties: str }, providers: closed({ google: bool, facebook: bool }) }), errors: [] },
+  AuthController_csrf: { public: true, ok: closed({ token: str }), errors: [] },
   AuthController_register: { public: true, body: 'Register', ok: ref('User'), errors: [400, 403, 409, 429] },
   AuthController_login: { public: true, body: 'Credentials', ok: ref('User'), also: { '202': ref('TwoFactorRequired') }, errors: [400, 401, 403, 429] },
   AuthController_verifyEmail: { public: true, body: 'VerifyEmail', ok: ref('User'), errors: [400, 403, 429] },
@@ -253,13 +285,13 @@ const OPERATIONS: Record<string, OpExtra> = {
   AuthController_logout: { ok: null, errors: [] },
   AuthController_me: { ok: ref('User'), errors: [] },
   UserController_update: { body: 'Profile', ok: ref('User'), errors: [400] },
-  SessionsController_list: { ok: obj({ sessions: arr(ref('Session')) }), errors: [] },
-  SessionsController_signOutOthers: { ok: obj({ signedOut: int }), errors: [] },
+  SessionsController_list: { ok: closed({ sessions: arr(ref('Session')) }), errors: [] },
+  SessionsController_signOutOthers: { ok: closed({ signedOut: int }), errors: [] },
   SessionsController_signOut: { ok: null, errors: [404] },
-  TwoFactorController_status: { ok: obj({ enabled: bool, setupStarted: bool, recoveryCodesLeft: int }), errors: [] },
-  TwoFactorController_setup: { ok: obj({ secret: str, otpauthUri: str, qr: str }), errors: [409, 429] },
-  TwoFactorController_enable: { body: 'TwoFactorCode', ok: obj({ enabled: bool, recoveryCodes: arr(str) }), errors: [400, 409, 429] },
-  TwoFactorController_disable: { body: 'TwoFactorCode', ok: obj({ enabled: bool, message: str }), errors: [400, 409, 429] },
+  TwoFactorController_status: { ok: closed({ enabled: bool, setupStarted: bool, recoveryCodesLeft: int }), errors: [] },
+  TwoFactorController_setup: { ok: closed({ secret: str, otpauthUri: str, qr: str }), errors: [409, 429] },
+  TwoFactorController_enable: { body: 'TwoFactorCode', ok: closed({ enabled: bool, recoveryCodes: arr(str), message: str }), errors: [400, 409, 429] },
+  TwoFactorController_disable: { body: 'TwoFactorCode', ok: closed({ enabled: bool, message: str }), errors: [400, 409, 429] },
   TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
   BotsController_list: { ok: arr(ref('Bot')), errors: [] },
   BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
@@ -283,21 +315,21 @@ const OPERATIONS: Record<string, OpExtra> = {
     errors: [400, 404, 409],
     query: [q('id', true, uuid, "the bot's id"), q('cancelAllOrders', true, bool, "true: cancel the bot's open orders; false: leave them on the exchange"), userIdQ, q('closePosition', false, bool, 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)')],
   },
-  BotsController_check: { ok: obj({ requested: { type: 'boolean', enum: [true] }, pending: { type: 'boolean', enum: [true] }, requestedAt: num }, ['requested', 'requestedAt']), errors: [404, 409] },
+  BotsController_check: { ok: closed({ requested: { type: 'boolean', enum: [true] }, pending: { type: 'boolean', enum: [true] }, requestedAt: num }, ['requested', 'requestedAt']), errors: [404, 409] },
   CredentialsController_add: { body: 'AddCredential', ok: ref('Credential'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
   CredentialsController_list: { ok: arr(ref('Credential')), errors: [] },
   CredentialsController_remove: { ok: null, errors: [404, 409] },
-  ExchangesController_exchangeMode: { ok: obj({ mode: { type: 'string', enum: ['paper', 'testnet', 'live'] } }), errors: [] },
+  ExchangesController_exchangeMode: { ok: closed({ mode: { type: 'string', enum: ['paper', 'testnet', 'live'] } }), errors: [] },
   ExchangesController_balanceSpot: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
   ExchangesController_balanceFutures: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
   ExchangesController_priceSpot: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
   ExchangesController_priceFutures: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
-  ExchangesController_futuresPositionRisk: { ok: arr(obj({ symbol: str, leverage: num })), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  ExchangesController_futuresPositionRisk: { ok: arr(closed({ symbol: str, leverage: num })), errors: [400, 409], query: [exchangeQ, userIdQ] },
   BotChartController_chart: { ok: ref('Chart'), errors: [404] },
-  BotChartController_summary: { ok: { type: 'object', properties: { ladder: arr({ type: 'object' }), position: num, running: bool }, required: ['ladder', 'position', 'running'] }, errors: [404] },
+  BotChartController_summary: { ok: ref('BotSummary'), errors: [404] },
   BotChartController_overview: { ok: arr(ref('BotOverview')), errors: [] },
   BotChartController_marketRules: {
-    ok: obj({ priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num }, ['priceStep', 'amountStep', 'minNotional', 'minAmount']),
+    ok: closed({ priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num }, ['priceStep', 'amountStep', 'minNotional', 'minAmount']),
     errors: [400, 409],
     query: [exchangeQ, symbolQ, q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot')],
   },
@@ -326,7 +358,9 @@ const OPERATIONS: Record<string, OpExtra> = {
     errors: [400, 404, 406],
     query: [q('format', false, { type: 'string', enum: ['json', 'ndjson', 'csv'] }, 'or ask with Accept; default json')],
   },
-  HistoryController_state: { ok: { type: 'object', properties: { botId: str, at: str, revision: int, position: int, state: { type: 'object' } }, required: ['botId', 'at', 'state'] }, errors: [400, 404], query: [q('at', false, str, 'ISO-8601 time; default now')] },
+  HistoryController_state: {
+    ok: closed({ botId: str, at: { type: 'string', format: 'date-time' }, revision: nullable(int), position: nullable(int), eventsApplied: int, state: { type: 'object', description: "the decider's state of the bot then" }, view: nullable(SCHEMAS.Bot), next: arr(str) }),
+    errors: [400, 404], query: [q('at', false, str, 'ISO-8601 time; default now')] },
 };
 
 /** One line per operation (the dashboard's words for it). */
