@@ -105,7 +105,16 @@ const SCHEMAS: Record<string, SchemaObject> = {
     additionalProperties: false,
   },
   BotPage: closed({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
-  Credential: closed({ id: uuid, exchange: { type: 'string', enum: ['Binance', 'Kucoin'] }, apikeyid: str }),
+  Credential: closed(
+    {
+      id: uuid,
+      exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
+      apikeyid: str,
+      // only when there is one (a live or testnet key's permissions: docs/credentials.md)
+      warnings: arr(closed({ code: { type: 'string', enum: ['no-ip-restriction', 'withdraw-enabled', 'cannot-trade', 'key-refused'] }, message: str })),
+    },
+    ['id', 'exchange', 'apikeyid'],
+  ),
   Balance: closed({ symbol: str, exchange: str, balance: num, available: num }),
   Accepted: closed({ id: uuid, status: { type: 'string', enum: ['running'] } }),
   Upload: closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
