@@ -128,7 +128,6 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
       .setTitle('GridRocket API')
       .setDescription('Grid trading bots for Binance and Kucoin. State-changing calls need the session cookie and the X-CSRF-Token header.')
       .setVersion('1')
-      .setLicense('Proprietary (UNLICENSED)', '')
       .build(),
   ));
   SwaggerModule.setup('api/docs', app, doc);
