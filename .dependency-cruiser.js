@@ -110,9 +110,10 @@ module.exports = {
         'The dashboard shares only pure modules with the server (so both build from one rule instead of restating it): ' +
         'files of the pure folders (domain, grid engine, venue rules) and the pure shared kernel; nothing else of the server.',
       from: { path: '^frontend/src/' },
+      // documented-as.ts: a WeakMap by which the shared bot rules name their JSON type for the API contract (issue 31)
       // bot-summary.ts: the bot page's figures as a pure function (it imports only the grid engine's decimals);
       // money/money.ts: the money view's figures and types (issue 29), pure likewise (grid decimals and spacing)
-      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market)\\.ts$', '^libs/trading/src/chart/bot-summary\\.ts$', '^libs/trading/src/money/money\\.ts$'] },
+      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market|documented-as)\\.ts$', '^libs/trading/src/chart/bot-summary\\.ts$', '^libs/trading/src/money/money\\.ts$'] },
     },
   ],
   options: {

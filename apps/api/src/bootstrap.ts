@@ -19,6 +19,7 @@ import { MetricsService } from '@gridrocket/streaming';
 import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
 import type { AdapterOverrides } from './infrastructure.module';
+import { apiContract } from './openapi/contract';
 import { serveDashboard } from './static-assets';
 
 export interface RunningApp {
@@ -122,14 +123,16 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   // of bots and API keys honour the Idempotency-Key header (IdempotencyModule, in AppModule).
   app.enableShutdownHooks();
 
-  const doc = SwaggerModule.createDocument(
+  // The contract (issue 31): the routes' document completed with the schemas, errors and security a
+  // client generator needs (apps/api/src/openapi/contract.ts; docs/api.md).
+  const doc = apiContract(SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('GridRocket API')
       .setDescription('Grid trading bots for Binance and Kucoin. State-changing calls need the session cookie and the X-CSRF-Token header.')
       .setVersion('1')
       .build(),
-  );
+  ));
   SwaggerModule.setup('api/docs', app, doc);
 
   if (existsSync(join(config.webDist, 'index.html'))) {

@@ -10,3 +10,4 @@ export * from './two-factor/two-factor.service';
 export * from './two-factor/fresh-code.guard';
 export * from './mail/mail-outbox';
 export * from './mail/mail-outbox.metrics';
+export { credentialsSchema, registerSchema, forgotPasswordSchema, verifyEmailSchema, resetPasswordSchema, profileSchema } from './auth.rules';

@@ -12,3 +12,4 @@ export * from './command';
 export * from './revision-tag';
 export * from './quota/quota';
 export * from './quota/allotment.decider';
+export * from './documented-as';

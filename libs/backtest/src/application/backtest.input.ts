@@ -53,7 +53,7 @@ const num = (field: string) =>
     z.number({ required_error: `${field} is required`, invalid_type_error: `${field} must be a number` }).finite(`${field} must be a number`),
   );
 
-const period = z.object({
+export const backtestPeriodSchema = z.object({
   days: num('days').pipe(z.number().int('days must be a whole number').min(1, 'days must be from 1 to 365').max(365, 'days must be from 1 to 365')).optional(),
   candles: z.string({ invalid_type_error: 'candles must be the id of an uploaded CSV' }).uuid('candles must be the id of an uploaded CSV').optional(),
   timeframe: z
@@ -78,7 +78,7 @@ const range = (field: string, integer: boolean) =>
       }
     });
 
-const sweepSchema = z.object({
+export const sweepSchema = z.object({
   ranges: z.object(
     { interval: range('interval', false), numOfOrders: range('numOfOrders', true), takeProfit: range('takeProfit', false) },
     { required_error: 'ranges are required', invalid_type_error: 'ranges must be an object' },
@@ -106,9 +106,9 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     if (err instanceof ValidationError) errors.push(...err.errors);
     else throw err;
   }
-  let p: z.output<typeof period> = {};
+  let p: z.output<typeof backtestPeriodSchema> = {};
   try {
-    p = parseWith(period, body);
+    p = parseWith(backtestPeriodSchema, body);
   } catch (err) {
     if (err instanceof ValidationError) errors.push(...err.errors);
     else throw err;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError } from '@gridrocket/shared';
+import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError, documentedAs } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
 import { BotConfig, RISK_FIELDS, type RiskSettings } from './bot.events';
@@ -36,6 +36,14 @@ const text = (field: Field) =>
   );
 
 const positive = (field: Field, integer = false) =>
+  documentedAs(positiveText(field, integer), {
+    type: integer ? 'integer' : 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    description: `${field}: greater than 0${integer ? ', whole' : ''} (its text, as in a query string, is accepted too; at most ${LENGTHS[field][1]} characters written out)`,
+  });
+
+const positiveText = (field: Field, integer: boolean) =>
   text(field).transform((s, ctx) => {
     const n = Number(s);
     if (!/^[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?$/i.test(s) || !Number.isFinite(n) || n <= 0) {

@@ -31,7 +31,7 @@ const recoveryField = z
   .refine((s) => normalizeRecoveryCode(s) !== null, 'Recovery code looks like abcd-efgh-ijkl-mnop');
 
 /** A code, or (where allowed) a recovery code: exactly one. */
-const secondFactorSchema = z
+export const secondFactorSchema = z
   .object({ code: codeField.optional(), recoveryCode: recoveryField.optional(), remember: z.boolean({ invalid_type_error: 'Remember must be true or false' }).optional() })
   .superRefine((v, ctx) => {
     if (v.code === undefined && v.recoveryCode === undefined) ctx.addIssue({ code: 'custom', path: ['code'], message: 'Code is required' });

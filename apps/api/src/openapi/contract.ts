@@ -1,0 +1,536 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
+import { createBotSchema, editBotSchema } from '@gridrocket/bots';
+import { addCredentialSchema } from '@gridrocket/credentials';
+import {
+  credentialsSchema,
+  SESSION_COOKIE,
+  enableSchema,
+  forgotPasswordSchema,
+  profileSchema,
+  registerSchema,
+  resetPasswordSchema,
+  secondFactorSchema,
+  verifyEmailSchema,
+} from '@gridrocket/identity/nest';
+import { SchemaObject, zodToSchema } from './zod-schema';
+
+/**
+ * The API contract (issue 31): the document @nestjs/swagger builds from the routes, completed with
+ * what a client generator needs and the decorators cannot know: request bodies from the very zod
+ * schemas the routes parse with (zodToSchema), the answers' schemas, every 4xx in the one error shape
+ * of AllExceptionsFilter, the query parameters the handlers read from `@Query()` objects, the
+ * security (session cookie + CSRF header), ETag / If-Match / Idempotency-Key and the history's media
+ * types. test/openapi-contract.spec.ts validates the result, lints it and checks every route's real
+ * answers against it, so a change of a route that is not reflected here fails there.
+ */
+
+const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
+const num: SchemaObject = { type: 'number' };
+const int: SchemaObject = { type: 'integer' };
+const str: SchemaObject = { type: 'string' };
+const uuid: SchemaObject = { type: 'string', format: 'uuid' };
+const bool: SchemaObject = { type: 'boolean' };
+const nullable = (s: SchemaObject): SchemaObject => ({ ...s, nullable: true });
+// OpenAPI 3.0: `required`, when present, lists at least one name
+const obj = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ type: 'object', properties, ...(required.length ? { required } : {}) });
+const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
+/** An answer whose every field is listed: a field the server adds without documenting it fails the contract test. */
+const closed = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ ...obj(properties, required), additionalProperties: false });
+const numOrNull = nullable({ type: 'number' });
+const performanceFields: Record<string, SchemaObject> = {
+  realisedPnl: num,
+  unrealisedPnl: num,
+  totalPnl: num,
+  feesPaid: num,
+  position: num,
+  lastPrice: numOrNull,
+  capitalCommitted: num,
+  returnPercent: numOrNull,
+  annualisedPercent: numOrNull,
+  runtimeMs: num,
+  cyclesCompleted: int,
+  fills: int,
+};
+const botPerformanceHead: Record<string, SchemaObject> = { id: uuid, symbol: str, exchange: str, botType: str, currency: str };
+const equity = arr(closed({ time: num, pnl: num }));
+const rung = closed({ price: num, size: num, filled: num, state: str });
+
+/** The answers' schemas (what the views and projections return: their TypeScript types, as JSON Schema). */
+const SCHEMAS: Record<string, SchemaObject> = {
+  Error: {
+    type: 'object',
+    description: 'Every 4xx (and the generic 500): the status, a sentence, and for bad input one message per field.',
+    properties: {
+      statusCode: int,
+      message: str,
+      errors: arr(obj({ field: { type: 'string', description: 'the input field (dotted path), or body' }, message: str })),
+    },
+    required: ['statusCode', 'message'],
+  },
+  Message: closed({ message: str }),
+  User: closed({ uid: str, displayName: str, email: str, emailVerified: bool, photoURL: nullable(str) }),
+  TwoFactorRequired: closed({ twoFactorRequired: { type: 'boolean', enum: [true] }, message: str }),
+  Bot: {
+    type: 'object',
+    description: 'A bot as the spec returns it: lowercase fields (libs/bots/src/domain/bot.view.ts)',
+    properties: {
+      id: uuid,
+      bottype: { type: 'string', enum: ['Spot', 'Futures'] },
+      userid: str,
+      exchange: str,
+      symbol: str,
+      numoforders: int,
+      ordersize: num,
+      interval: num,
+      entryprice: num,
+      takeprofit: num,
+      botstatus: bool,
+      pid: num,
+      profit: num,
+      leverage: num,
+      state: { type: 'string', enum: ['stopped', 'starting', 'running', 'stopping'] },
+      lasterror: nullable(str),
+      spacing: { type: 'string', enum: ['absolute', 'percent'] },
+      sizescale: num,
+      stoplosspercent: num,
+      stoplossprice: num,
+      trailingdeviation: num,
+      reanchor: { type: 'string', enum: ['fixed', 'follow'] },
+      reanchorlimit: num,
+      ordersleftopen: int,
+      checkrequestedat: num,
+    },
+    required: ['id', 'bottype', 'userid', 'exchange', 'symbol', 'numoforders', 'ordersize', 'interval', 'entryprice', 'takeprofit', 'botstatus', 'pid', 'profit', 'state', 'lasterror'],
+    additionalProperties: false,
+  },
+  BotPage: closed({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
+  Credential: closed(
+    {
+      id: uuid,
+      exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
+      apikeyid: str,
+      // only when there is one (a live or testnet key's permissions: docs/credentials.md)
+      warnings: arr(closed({ code: { type: 'string', enum: ['no-ip-restriction', 'withdraw-enabled', 'cannot-trade', 'key-refused'] }, message: str })),
+    },
+    ['id', 'exchange', 'apikeyid'],
+  ),
+  Balance: closed({ symbol: str, exchange: str, balance: num, available: num }),
+  Accepted: closed({ id: uuid, status: { type: 'string', enum: ['running'] } }),
+  Upload: closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
+  Session: closed({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
+  HistoryEvent: {
+    type: 'object',
+    properties: { id: str, revision: int, position: int, type: str, data: { type: 'object' }, metadata: { type: 'object' }, created: str },
+    required: ['id', 'revision', 'position', 'type', 'data', 'metadata', 'created'],
+  },
+  BotPerformance: closed({ ...botPerformanceHead, ...performanceFields, equity }),
+  BotPerformanceRow: closed({ ...botPerformanceHead, ...performanceFields }),
+  AccountPerformance: (() => {
+    const { position: _p, lastPrice: _l, ...fields } = performanceFields;
+    return closed({ bots: int, ...fields, equity, perBot: arr(ref('BotPerformanceRow')) });
+  })(),
+  Trade: closed({
+    fillId: str,
+    at: num,
+    role: { type: 'string', enum: ['buy', 'take-profit', 'stop-loss'] },
+    side: { type: 'string', enum: ['buy', 'sell'] },
+    price: num,
+    amount: num,
+    netAmount: num,
+    fee: num,
+    feeAsset: nullable(str),
+    feeCost: numOrNull,
+    cycle: int,
+    profit: numOrNull,
+    cycleProfit: numOrNull,
+  }),
+  Chart: closed({
+    points: arr(closed({ time: num, value: num })),
+    levels: arr(closed({ price: num, kind: { type: 'string', enum: ['buy', 'take-profit'] }, status: { type: 'string', enum: ['open', 'filled'] } })),
+    fills: arr(closed({ time: num, price: num, side: { type: 'string', enum: ['buy', 'sell'] }, amount: num })),
+    risk: closed({ stopLoss: numOrNull, trailing: nullable(closed({ activation: num, stop: num, deviation: num })), liquidation: numOrNull }),
+  }),
+  BotSummary: closed({
+    ladder: arr(ref('Rung')),
+    takeProfit: nullable(rung),
+    position: num,
+    dust: num,
+    averageEntry: numOrNull,
+    lastPrice: numOrNull,
+    unrealisedPnl: num,
+    realisedPnl: num,
+    realisedToday: num,
+    feesPaid: num,
+    cyclesCompleted: int,
+    fills: int,
+    capitalInUse: num,
+    runtimeSeconds: num,
+    lastRun: nullable(closed({ startedAt: num, endedAt: numOrNull, ms: num })),
+    runs: int,
+    annualisedReturn: numOrNull,
+    running: bool,
+    lastError: nullable(str),
+    lastErrorAt: numOrNull,
+  }),
+  Rung: rung,
+  BotOverview: closed({ id: uuid, lastPrice: numOrNull, position: num, averageEntry: numOrNull, unrealisedPnl: num, realisedPnl: num, realisedToday: num, capitalInUse: num, running: bool, spark: arr(num) }),
+  Backtest: closed(
+    {
+      id: uuid,
+      userid: str,
+      kind: { type: 'string', enum: ['single', 'sweep'] },
+      status: { type: 'string', enum: ['running', 'done', 'failed', 'cancelled', 'interrupted'] },
+      request: { type: 'object', properties: { exchange: str, market: { type: 'string', enum: ['spot', 'futures'] }, symbol: str, config: { type: 'object' }, timeframe: str, from: num, to: num, source: str }, required: ['exchange', 'market', 'symbol', 'config', 'timeframe', 'from', 'to'] },
+      createdat: str,
+      finishedat: nullable(str),
+      error: nullable(str),
+      terms: nullable({ type: 'object' }),
+      candles: nullable(int),
+      result: nullable({ type: 'object' }),
+      sweep: nullable(obj({ points: arr({ type: 'object' }), best: nullable({ type: 'object' }) })),
+    },
+    ['id', 'userid', 'kind', 'status', 'request', 'createdat', 'finishedat', 'error'],
+  ),
+  AlertDelivery: closed(
+    { id: str, at: { type: 'string', format: 'date-time' }, channel: str, kind: str, event: str, botid: nullable(str), symbol: nullable(str), title: str, status: str, code: nullable(str), attempts: int, error: nullable(str) },
+    ['id', 'at', 'channel', 'kind', 'status'],
+  ),
+  AlertSettings: {
+    type: 'object',
+    properties: {
+      kinds: arr(str),
+      email: closed({ enabled: bool }),
+      webhook: closed({ enabled: bool, url: nullable(str), secretSet: bool, secretLast4: nullable(str) }),
+      telegram: closed({ enabled: bool, chatId: nullable(str), botTokenSet: bool, botTokenLast4: nullable(str) }),
+    },
+    required: ['kinds', 'email', 'webhook', 'telegram'],
+    additionalProperties: false,
+  },
+};
+
+/** Request bodies: the zod schemas the routes parse (what JSON Schema can say of them). */
+function requestSchemas(): Record<string, SchemaObject> {
+  const createBot = zodToSchema(createBotSchema);
+  return {
+    Register: zodToSchema(registerSchema),
+    Credentials: zodToSchema(credentialsSchema),
+    VerifyEmail: zodToSchema(verifyEmailSchema),
+    ForgotPassword: zodToSchema(forgotPasswordSchema),
+    ResetPassword: zodToSchema(resetPasswordSchema),
+    Profile: zodToSchema(profileSchema),
+    TwoFactorCode: zodToSchema(enableSchema),
+    SecondFactor: zodToSchema(secondFactorSchema),
+    CreateBot: createBot,
+    EditBot: zodToSchema(editBotSchema),
+    AddCredential: {
+      type: 'object',
+      description: "The spec's {access: {...}} (the same fields at the top level are accepted too)",
+      properties: { access: zodToSchema(addCredentialSchema) },
+      required: ['access'],
+    },
+    BacktestRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
+    SweepRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema), zodToSchema(sweepSchema)] },
+    AlertSettingsInput: {
+      type: 'object',
+      description: 'libs/alerts/src/domain/alert-settings.rules.ts (parsed by hand: the fields it reads)',
+      properties: {
+        kinds: arr({ type: 'string', enum: ['cycle', 'stopLoss', 'trailingTakeProfit', 'botFailed', 'drift', 'notTrading', 'keyRejected'] }),
+        email: obj({ enabled: bool }, []),
+        webhook: obj({ enabled: bool, url: str, secret: str }, []),
+        telegram: obj({ enabled: bool, chatId: str, botToken: str }, []),
+      },
+    },
+  };
+}
+
+type Param = { name: string; in: 'query' | 'header' | 'path'; required?: boolean; description?: string; schema: SchemaObject };
+interface OpExtra {
+  body?: string | { type: string; schema: SchemaObject };
+  ok?: SchemaObject | null | Record<string, SchemaObject>;
+  okHeaders?: Record<string, { description: string; schema: SchemaObject }>;
+  /** 4xx statuses besides 401/403 of a signed-in route. */
+  errors: number[];
+  query?: Param[];
+  headers?: Param[];
+  public?: boolean;
+  /** A second 2xx (login: 202 when a second factor is needed). */
+  also?: Record<string, SchemaObject>;
+}
+
+const q = (name: string, required: boolean, schema: SchemaObject, description?: string): Param => ({ name, in: 'query', required, schema, ...(description ? { description } : {}) });
+const exchangeQ = q('exchange', true, { type: 'string', enum: ['Binance', 'Kucoin'] });
+const symbolQ = q('symbol', true, str, 'one of the offered pairs, e.g. BTCUSDT');
+const userIdQ = q('userId', false, str, "accepted for the spec's compatibility; another user's id is 403");
+const pageQ = [q('limit', false, { type: 'integer', minimum: 1, maximum: 100 }, '1 to 100, default 50'), q('offset', false, { type: 'integer', minimum: 0 }, 'from 0, default 0')];
+const idempotencyH: Param = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Retry safely: the same key and body answer the first answer and create nothing more; the same key with another body is 422',
+  schema: { type: 'string', maxLength: 200 },
+};
+const etagH = { ETag: { description: "The bot's revision (what an edit's If-Match names)", schema: str } };
+
+/** Per operation (the operationId @nestjs/swagger derives from controller and method). */
+const OPERATIONS: Record<string, OpExtra> = {
+  // open (more parts of the system report here over time): the fields a monitor reads are required
+  SystemController_health: {
+    public: true,
+    ok: obj(
+      { status: { type: 'string', enum: ['ok', 'degraded'] }, eventStore: str, readStore: str, headPosition: str, projectionPosition: str, projectionLag: str, catchUpPercent: num, projectionError: nullable(str), consumers: arr({ type: 'object', properties: { name: str, kind: str, state: str }, required: ['name', 'kind', 'state'] }) },
+      ['status', 'eventStore', 'readStore', 'headPosition', 'projectionLag', 'consumers'],
+    ),
+    errors: [],
+  },
+  SystemController_clientConfig: { public: true, ok: closed({ contactEmail: str, social: { type: 'object', additionalProperties: str }, exchangeSignup: { type: 'object', additionalProperties: str }, providers: closed({ google: bool, facebook: bool }) }), errors: [] },
+  AuthController_csrf: { public: true, ok: closed({ token: str }), errors: [] },
+  AuthController_register: { public: true, body: 'Register', ok: ref('User'), errors: [400, 403, 409, 429] },
+  AuthController_login: { public: true, body: 'Credentials', ok: ref('User'), also: { '202': ref('TwoFactorRequired') }, errors: [400, 401, 403, 429] },
+  AuthController_verifyEmail: { public: true, body: 'VerifyEmail', ok: ref('User'), errors: [400, 403, 429] },
+  AuthController_resendVerification: { ok: ref('Message'), errors: [429] },
+  AuthController_forgotPassword: { public: true, body: 'ForgotPassword', ok: ref('Message'), errors: [400, 403, 429] },
+  AuthController_resetPassword: { public: true, body: 'ResetPassword', ok: ref('Message'), errors: [400, 403, 429] },
+  AuthController_logout: { ok: null, errors: [] },
+  AuthController_me: { ok: ref('User'), errors: [] },
+  UserController_update: { body: 'Profile', ok: ref('User'), errors: [400] },
+  SessionsController_list: { ok: closed({ sessions: arr(ref('Session')) }), errors: [] },
+  SessionsController_signOutOthers: { ok: closed({ signedOut: int }), errors: [] },
+  SessionsController_signOut: { ok: null, errors: [404] },
+  TwoFactorController_status: { ok: closed({ enabled: bool, setupStarted: bool, recoveryCodesLeft: int }), errors: [] },
+  TwoFactorController_setup: { ok: closed({ secret: str, otpauthUri: str, qr: str }), errors: [409, 429] },
+  TwoFactorController_enable: { body: 'TwoFactorCode', ok: closed({ enabled: bool, recoveryCodes: arr(str), message: str }), errors: [400, 409, 429] },
+  TwoFactorController_disable: { body: 'TwoFactorCode', ok: closed({ enabled: bool, message: str }), errors: [400, 409, 429] },
+  TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
+  BotsController_list: { ok: arr(ref('Bot')), errors: [] },
+  BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
+  BotsController_create: { body: 'CreateBot', ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  BotsController_details: { ok: ref('Bot'), okHeaders: etagH, errors: [404] },
+  BotsController_edit: {
+    body: 'EditBot',
+    ok: ref('Bot'),
+    okHeaders: etagH,
+    errors: [400, 404, 409, 412],
+    headers: [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the bot\'s GET: the edit applies only at that revision (412 otherwise)', schema: str }],
+  },
+  BotsController_remove: { ok: null, errors: [404, 409] },
+  BotsController_start: {
+    ok: ref('Bot'),
+    errors: [400, 404, 409],
+    query: [q('id', true, uuid, "the bot's id"), userIdQ, q('confirmPosition', false, bool, 'true: start although the bot holds a position (without it such a start is 409)')],
+  },
+  BotsController_stop: {
+    ok: ref('Bot'),
+    errors: [400, 404, 409],
+    query: [q('id', true, uuid, "the bot's id"), q('cancelAllOrders', true, bool, "true: cancel the bot's open orders; false: leave them on the exchange"), userIdQ, q('closePosition', false, bool, 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)')],
+  },
+  BotsController_check: { ok: closed({ requested: { type: 'boolean', enum: [true] }, pending: { type: 'boolean', enum: [true] }, requestedAt: num }, ['requested', 'requestedAt']), errors: [404, 409] },
+  CredentialsController_add: { body: 'AddCredential', ok: ref('Credential'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  CredentialsController_list: { ok: arr(ref('Credential')), errors: [] },
+  CredentialsController_remove: { ok: null, errors: [404, 409] },
+  ExchangesController_exchangeMode: { ok: closed({ mode: { type: 'string', enum: ['paper', 'testnet', 'live'] } }), errors: [] },
+  ExchangesController_balanceSpot: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  ExchangesController_balanceFutures: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  ExchangesController_priceSpot: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
+  ExchangesController_priceFutures: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
+  ExchangesController_futuresPositionRisk: { ok: arr(closed({ symbol: str, leverage: num })), errors: [400, 409], query: [exchangeQ, userIdQ] },
+  BotChartController_chart: { ok: ref('Chart'), errors: [404] },
+  BotChartController_summary: { ok: ref('BotSummary'), errors: [404] },
+  BotChartController_overview: { ok: arr(ref('BotOverview')), errors: [] },
+  BotChartController_marketRules: {
+    ok: closed({ priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num }, ['priceStep', 'amountStep', 'minNotional', 'minAmount']),
+    errors: [400, 409],
+    query: [exchangeQ, symbolQ, q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot')],
+  },
+  MoneyController_trades: { ok: closed({ items: arr(ref('Trade')), total: int, limit: int, offset: int }), errors: [400, 404], query: pageQ },
+  MoneyController_tradesCsv: { ok: { 'text/csv': str }, errors: [404] },
+  MoneyController_performance: { ok: ref('BotPerformance'), errors: [404] },
+  MoneyController_account: { ok: ref('AccountPerformance'), errors: [] },
+  BacktestsController_upload: {
+    body: { type: 'text/csv', schema: { type: 'string', description: 'time,open,high,low,close[,volume] per line' } },
+    ok: ref('Upload'),
+    errors: [400, 413, 429],
+    query: [q('name', false, str, 'a name for the upload')],
+  },
+  BacktestsController_listUploads: { ok: arr(closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str), bytes: int })), errors: [] },
+  BacktestsController_removeUpload: { ok: null, errors: [404] },
+  BacktestsController_request: { body: 'BacktestRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
+  BacktestsController_list: { ok: arr(ref('Backtest')), errors: [] },
+  BacktestsController_sweep: { body: 'SweepRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
+  BacktestsController_cancel: { ok: null, errors: [404, 409] },
+  BacktestsController_get: { ok: ref('Backtest'), errors: [404] },
+  AlertsController_get: { ok: ref('AlertSettings'), errors: [] },
+  AlertsController_save: { body: 'AlertSettingsInput', ok: ref('AlertSettings'), errors: [400] },
+  AlertsController_deliveries: { ok: arr(ref('AlertDelivery')), errors: [], query: [q('limit', false, { type: 'integer', minimum: 1, maximum: 200 }, '1 to 200, default 50')] },
+  HistoryController_history: {
+    ok: { 'application/json': arr(ref('HistoryEvent')), 'application/x-ndjson': { type: 'string', description: 'one HistoryEvent per line' }, 'text/csv': str },
+    errors: [400, 404, 406],
+    query: [q('format', false, { type: 'string', enum: ['json', 'ndjson', 'csv'] }, 'or ask with Accept; default json')],
+  },
+  HistoryController_state: {
+    ok: closed({ botId: str, at: { type: 'string', format: 'date-time' }, revision: nullable(int), position: nullable(int), eventsApplied: int, state: { type: 'object', description: "the decider's state of the bot then" }, view: nullable(SCHEMAS.Bot), next: arr(str) }),
+    errors: [400, 404], query: [q('at', false, str, 'ISO-8601 time; default now')] },
+};
+
+/** One line per operation (the dashboard's words for it). */
+const SUMMARIES: Record<string, string> = {
+  SystemController_health: 'Health of the event store, read store and consumers',
+  SystemController_clientConfig: "The dashboard's public settings (links, sign-in providers)",
+  AuthController_csrf: 'Issue the CSRF token (cookie and body)',
+  AuthController_register: 'Create an account and sign in',
+  AuthController_login: 'Sign in (202 when a second factor is needed)',
+  AuthController_verifyEmail: "Confirm the email address with the mail's token",
+  AuthController_resendVerification: 'Send the verification mail again',
+  AuthController_forgotPassword: 'Mail a password reset link',
+  AuthController_resetPassword: "Choose a new password with the mail's token",
+  AuthController_logout: 'Sign out',
+  AuthController_me: 'The signed-in user',
+  UserController_update: 'Update the profile',
+  SessionsController_list: "The user's sessions",
+  SessionsController_signOutOthers: 'Sign out every other session',
+  SessionsController_signOut: 'Sign out one session',
+  TwoFactorController_status: 'Whether two-factor sign-in is on',
+  TwoFactorController_setup: 'Start two-factor setup: a new secret and QR code',
+  TwoFactorController_enable: 'Turn two-factor sign-in on with a code: the recovery codes',
+  TwoFactorController_disable: 'Turn two-factor sign-in off with a code',
+  TwoFactorController_verify: 'Complete a sign-in with a code or a recovery code',
+  BotsController_list: "A user's bots (the spec's GET /bots/{userId}; GET of /api/bots/{id} with the user's id)",
+  BotsController_page: 'The bots, a page at a time',
+  BotsController_create: 'Create a bot',
+  BotsController_details: 'One bot, with its revision as ETag',
+  BotsController_edit: "Edit a bot (If-Match: the ETag of its GET)",
+  BotsController_remove: 'Delete a bot',
+  BotsController_start: 'Start a bot',
+  BotsController_stop: 'Stop a bot',
+  BotsController_check: 'Check a running bot against the exchange now',
+  CredentialsController_add: 'Add an API key (the secret never leaves the server again)',
+  CredentialsController_list: "A user's API keys (GET of /api/api-credentials/{id} with the user's id)",
+  CredentialsController_remove: 'Delete an API key',
+  ExchangesController_exchangeMode: 'Paper, testnet or live',
+  ExchangesController_balanceSpot: 'Spot balances on an exchange',
+  ExchangesController_balanceFutures: 'Futures balances on an exchange',
+  ExchangesController_priceSpot: 'Spot price of a pair',
+  ExchangesController_priceFutures: 'Futures price of a pair',
+  ExchangesController_futuresPositionRisk: 'Futures leverage per pair',
+  BotChartController_chart: "A bot's chart: prices, grid levels, fills, risk lines",
+  BotChartController_summary: "A bot's ladder, position and results",
+  BotChartController_overview: 'Every bot at a glance',
+  BotChartController_marketRules: "A market's steps, minimums and fees",
+  MoneyController_trades: "A bot's completed trades, a page at a time",
+  MoneyController_tradesCsv: "A bot's completed trades as CSV (tax-report columns)",
+  MoneyController_performance: "A bot's performance",
+  MoneyController_account: 'The performance of all bots',
+  BacktestsController_upload: 'Upload candles (CSV) for backtests',
+  BacktestsController_listUploads: 'The uploaded candle files',
+  BacktestsController_removeUpload: 'Delete an uploaded candle file',
+  BacktestsController_request: 'Run a backtest',
+  BacktestsController_list: 'The backtests',
+  BacktestsController_sweep: 'Run a parameter sweep',
+  BacktestsController_cancel: 'Cancel a running backtest',
+  BacktestsController_get: 'One backtest and its result',
+  AlertsController_get: "A user's alert settings",
+  AlertsController_save: "Save a user's alert settings",
+  AlertsController_deliveries: "A user's recent alert deliveries",
+  HistoryController_history: "A bot's event history (JSON, NDJSON or CSV)",
+  HistoryController_state: 'A bot as it was at a time',
+};
+
+const REASONS: Record<number, string> = {
+  400: 'Bad input: a message per field',
+  401: 'Not signed in',
+  403: 'No valid CSRF token, or a userId that is not the signed-in user',
+  404: 'Not found (or not yours)',
+  406: 'A media type the route cannot produce',
+  409: 'Conflicts with the current state',
+  412: 'If-Match names a stale revision',
+  413: 'The body is too large',
+  422: 'The Idempotency-Key was used with another request',
+  429: 'Too many requests (see Retry-After)',
+};
+
+/** The pairs of paths that differ only by the parameter's name: one path item each, `{id}`. */
+const MERGED: Record<string, string> = { '/api/bots/{userId}': '/api/bots/{id}', '/api/api-credentials/{userId}': '/api/api-credentials/{id}' };
+
+const STATE_CHANGING = new Set(['post', 'put', 'delete', 'patch']);
+const STATE_CHANGING_GETS = new Set(['BotsController_start', 'BotsController_stop']);
+
+type Op = { operationId: string; parameters?: Param[]; requestBody?: unknown; responses: Record<string, unknown>; security?: unknown; tags?: string[]; summary?: string };
+
+export function apiContract(doc: OpenAPIObject): OpenAPIObject {
+  const requests = requestSchemas();
+  const clash = Object.keys(requests).filter((name) => name in SCHEMAS);
+  if (clash.length) throw new Error(`apiContract: schema names used twice: ${clash.join(', ')}`);
+  const schemas = { ...SCHEMAS, ...requests };
+  const out = doc as unknown as { paths: Record<string, Record<string, Op>>; components: Record<string, unknown>; servers?: unknown[] };
+  if (!out.servers?.length) out.servers = [{ url: '/', description: 'This server (every path starts with /api)' }];
+  out.components = {
+    ...(out.components ?? {}),
+    schemas,
+    securitySchemes: {
+      session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by login, register or verify' },
+      csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The csrf_token cookie\'s value (GET /api/auth/csrf), on every state-changing call with the session' },
+    },
+  };
+  const paths: Record<string, Record<string, Op>> = {};
+  for (const [path, item] of Object.entries(out.paths)) {
+    const target = MERGED[path] ?? path;
+    for (const [method, op] of Object.entries(item)) {
+      complete(path, target, method, op);
+      (paths[target] ??= {})[method] = op;
+    }
+  }
+  out.paths = paths;
+  return doc;
+}
+
+function complete(path: string, target: string, method: string, op: Op): void {
+  const extra = OPERATIONS[op.operationId];
+  // A route not described here is left as Nest made it (the app still starts): the contract test's lint
+  // names it (no summary, no schemas, no 4xx) until OPERATIONS and SUMMARIES describe it.
+  if (!extra || !SUMMARIES[op.operationId]) return;
+  op.summary = SUMMARIES[op.operationId];
+  // parameters: the path's (renamed where merged), then the query and headers the handler reads
+  const params: Param[] = [];
+  for (const name of [...target.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+    const was = path === target ? name : 'userId';
+    params.push({ name, in: 'path', required: true, schema: str, description: was === 'userId' ? 'the user\'s id (this route lists the signed-in user\'s)' : `the ${name}` });
+  }
+  const declared = new Set<string>();
+  for (const p of [...(extra.query ?? []), ...(extra.headers ?? [])]) {
+    params.push(p);
+    declared.add(`${p.in}:${p.name}`);
+  }
+  for (const p of op.parameters ?? []) if (p.in !== 'path' && !declared.has(`${p.in}:${p.name}`)) params.push({ ...p, schema: p.schema ?? str });
+  op.parameters = params;
+  if (extra.body) {
+    const { type, schema } = typeof extra.body === 'string' ? { type: 'application/json', schema: { $ref: `#/components/schemas/${extra.body}` } } : extra.body;
+    op.requestBody = { required: true, content: { [type]: { schema } } };
+  }
+  // answers: the 2xx Nest saw (@HttpCode), its schema; then every 4xx in the error shape
+  const okStatus = Object.keys(op.responses).find((s) => s.startsWith('2')) ?? '200';
+  const responses: Record<string, unknown> = {};
+  const content = (ok: NonNullable<OpExtra['ok']>) => {
+    const isMap = Object.keys(ok).some((k) => k.includes('/'));
+    return isMap ? Object.fromEntries(Object.entries(ok as Record<string, SchemaObject>).map(([t, s]) => [t, { schema: s }])) : { 'application/json': { schema: ok } };
+  };
+  responses[okStatus] = {
+    description: extra.ok === null ? 'Done (no content)' : 'OK',
+    ...(extra.ok ? { content: content(extra.ok) } : {}),
+    ...(extra.okHeaders ? { headers: extra.okHeaders } : {}),
+  };
+  for (const [status, schema] of Object.entries(extra.also ?? {})) responses[status] = { description: 'OK, with a next step', content: { 'application/json': { schema } } };
+  const changing = STATE_CHANGING.has(method) || STATE_CHANGING_GETS.has(op.operationId);
+  const errors = new Set(extra.errors);
+  if (!extra.public) errors.add(401);
+  if (changing || !extra.public) errors.add(403); // CSRF, or another user's userId
+  for (const status of [...errors].sort()) {
+    responses[String(status)] = {
+      description: REASONS[status] ?? 'Client error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: int } } } : {}),
+    };
+  }
+  op.responses = responses;
+  // security: public routes none (but the CSRF header on their POSTs); signed-in: the cookie, plus the header when changing
+  op.security = extra.public ? (changing ? [{ csrf: [] }] : []) : [changing ? { session: [], csrf: [] } : { session: [] }];
+}
