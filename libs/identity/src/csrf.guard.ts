@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@gridrocket/shared';
 import { AppRequest, sameSecret } from '@gridrocket/shared/http';
 import { CSRF_COOKIE, CSRF_FRESH, CSRF_HEADER } from './csrf.middleware';
+import { bearerOf, requiredTokenScope } from './access-tokens/access-token.scope';
 
 export const CSRF_MESSAGE = 'Missing or invalid CSRF token: send the csrf_token cookie value in the X-CSRF-Token header';
 
@@ -45,7 +46,12 @@ export class CsrfGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     if (!routeChangesState(this.reflector, context)) return true;
-    if (csrfTokenValid(context.switchToHttp().getRequest<AppRequest>())) return true;
+    const req = context.switchToHttp().getRequest<AppRequest>();
+    // A personal access token on a route that takes one (issue 31): no CSRF header. A page of another site
+    // cannot make a browser send an Authorization header, and SessionGuard then decides by the token
+    // alone (a session cookie beside it is refused).
+    if (bearerOf(req) !== undefined && requiredTokenScope(this.reflector, context) !== null) return true;
+    if (csrfTokenValid(req)) return true;
     throw new ForbiddenError(CSRF_MESSAGE);
   }
 }

@@ -17,9 +17,12 @@ import { SessionsController } from './sessions/sessions.controller';
 import { FreshCodeGuard } from './two-factor/fresh-code.guard';
 import { TwoFactorController } from './two-factor/two-factor.controller';
 import { TwoFactorService } from './two-factor/two-factor.service';
+import { AccessTokenService } from './access-tokens/access-token.service';
+import { AccessTokensController } from './access-tokens/access-tokens.controller';
+import { accessTokensProjection } from './access-tokens/access-token.projection';
 
 @Module({
-  controllers: [AuthController, OAuthController, UserController, SessionsController, TwoFactorController],
+  controllers: [AuthController, OAuthController, UserController, SessionsController, TwoFactorController, AccessTokensController],
   providers: [
     SessionService,
     SessionGuard,
@@ -27,11 +30,12 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     AuthThrottle,
     TwoFactorService,
     FreshCodeGuard,
+    AccessTokenService,
     // After routing, before the routes' own guards: state-changing routes need the CSRF header.
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: MAILER, inject: [APP_CONFIG, { token: OPS_METER, optional: true }], useFactory: (config: AppConfig, meter?: OpsMeter) => createMailer(config, meter) },
   ],
-  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard],
+  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard, AccessTokenService],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(private readonly projector: Projector) {}
@@ -40,5 +44,6 @@ export class IdentityModule implements OnModuleInit {
     this.projector.add(usersProjection);
     this.projector.add(sessionsProjection);
     this.projector.add(userTokensProjection);
+    this.projector.add(accessTokensProjection);
   }
 }

@@ -13,3 +13,5 @@ export * from './two-factor/totp';
 export * from './two-factor/two-factor.events';
 export * from './two-factor/two-factor.decider';
 export * from './two-factor/two-factor.tokens';
+export * from './access-tokens/access-token.decider';
+export * from './access-tokens/access-token.projection';

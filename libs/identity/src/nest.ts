@@ -8,3 +8,6 @@ export * from './mail/mailer.factory';
 export * from './csrf.guard';
 export * from './two-factor/two-factor.service';
 export * from './two-factor/fresh-code.guard';
+export * from './access-tokens/access-token.service';
+export * from './access-tokens/access-tokens.controller';
+export * from './access-tokens/access-token.scope';
