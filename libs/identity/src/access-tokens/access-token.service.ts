@@ -71,6 +71,8 @@ export class AccessTokenService implements OnModuleInit {
   /** Uses counted since their last write, per token; and when each token's use was last written. */
   private readonly pendingUses = new Map<string, number>();
   private readonly writtenAt = new Map<string, number>();
+  /** Writes under way: the list waits for them, so a use is never shown twice nor missed. */
+  private readonly flushing = new Map<string, Promise<void>>();
   /** The clock expiry is decided by (a test may move it). */
   now: () => number = () => Date.now();
 
@@ -117,6 +119,7 @@ export class AccessTokenService implements OnModuleInit {
 
   async list(uid: string): Promise<AccessTokenView[]> {
     const docs = await this.reads.find<AccessTokenDoc>(ACCESS_TOKENS, { uid });
+    await Promise.all(docs.map((d) => this.flushing.get(d.tokenId)?.catch(() => undefined)));
     const uses = await this.reads.getMany<AccessTokenUseDoc>(ACCESS_TOKEN_USE, docs.map((d) => d.tokenId));
     const now = this.now();
     return docs
@@ -159,7 +162,10 @@ export class AccessTokenService implements OnModuleInit {
     if (now - (this.writtenAt.get(tokenId) ?? 0) < USE_RECORDED_EVERY_MS) return;
     this.writtenAt.set(tokenId, now);
     if (this.writtenAt.size > 10_000) this.writtenAt.delete(this.writtenAt.keys().next().value as string);
-    void this.flush(tokenId).catch(() => this.writtenAt.delete(tokenId)); // a lost "last used" is no error of the request
+    const write = this.flush(tokenId)
+      .catch(() => void this.writtenAt.delete(tokenId)) // a lost "last used" is no error of the request; the next use tries again
+      .finally(() => this.flushing.delete(tokenId));
+    this.flushing.set(tokenId, write);
   }
 
   private async flush(tokenId: string) {
