@@ -1,30 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@gridrocket/shared';
 import { AppRequest, sameSecret } from '@gridrocket/shared/http';
 import { CSRF_COOKIE, CSRF_FRESH, CSRF_HEADER } from './csrf.middleware';
 import { bearerOf, requiredTokenScope } from './access-tokens/access-token.scope';
+import { routeChangesState } from './route-state';
+
+export { StateChanging, routeChangesState } from './route-state';
 
 export const CSRF_MESSAGE = 'Missing or invalid CSRF token: send the csrf_token cookie value in the X-CSRF-Token header';
-
-const STATE_CHANGING = 'gridrocket:state-changing';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Marks a GET handler that changes state (the spec's `GET /api/startBot` and `GET /api/stopBot`):
- * it needs the CSRF header like any POST, and auditors may not call it.
- */
-export const StateChanging = () => SetMetadata(STATE_CHANGING, true);
-
-/**
- * Whether the matched route changes state: its method is not GET/HEAD/OPTIONS, or its handler is
- * marked @StateChanging(). Read from the route Nest matched, so no spelling of the path escapes it.
- */
-export function routeChangesState(reflector: Reflector, context: ExecutionContext): boolean {
-  const req = context.switchToHttp().getRequest<AppRequest>();
-  if (!SAFE_METHODS.has(req.method.toUpperCase())) return true;
-  return reflector.getAllAndOverride<boolean>(STATE_CHANGING, [context.getHandler(), context.getClass()]) === true;
-}
 
 /** The header matches the cookie (constant time), and the cookie was not minted by this very request. */
 export function csrfTokenValid(req: AppRequest): boolean {

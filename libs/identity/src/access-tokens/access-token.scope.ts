@@ -1,7 +1,7 @@
 import { ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { AppRequest } from '@gridrocket/shared/http';
-import { routeChangesState } from '../csrf.guard';
+import { routeChangesState } from '../route-state';
 import type { AccessTokenScope } from './access-token.decider';
 
 const SCOPE = 'gridrocket:access-token-scope';
