@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { io } from 'socket.io-client';
+import { loadConfig } from '@gridrocket/shared/runtime';
+import { startApp } from '../apps/api/src/bootstrap';
 import { AccessTokenService } from '@gridrocket/identity/nest';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
@@ -238,5 +243,36 @@ describe('personal access tokens (issue 31)', () => {
     expect((await other.post('/api/tokens', { name: 't10', scopes: ['read'], expiresInDays: 7 })).status).toBe(201);
     // one user's token id means nothing to another
     expect((await browser.delete(`/api/tokens/${(await other.get('/api/tokens')).body.tokens[0].id}`)).status).toBe(404);
+  }, 60_000);
+});
+
+describe('personal access tokens of an auditor (issue 31)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gr-pat-auditor-'));
+  const start = (env: Record<string, string> = {}) =>
+    startApp(loadConfig({ ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEB_DIST: join(dataDir, 'no-web') }));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("an auditor makes no token; a token made before the address became an auditor's is read-only like the auditor's session", async () => {
+    // made while the address was an ordinary user's
+    let app = await start();
+    const user = new Client(app.url);
+    await user.signUp('auditor@example.com');
+    const made = await user.post('/api/tokens', { name: 'audit script', scopes: ['read', 'trade'], expiresInDays: 7 });
+    expect(made.status).toBe(201);
+    await app.close();
+    // the operator lists the address as an auditor's and restarts
+    app = await start({ AUDITOR_EMAILS: 'auditor@example.com' });
+    try {
+      const res = await fetch(`${app.url}/api/bots`, { method: 'POST', headers: { authorization: `Bearer ${made.body.token}`, 'content-type': 'application/json' }, body: JSON.stringify(spotBot) });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ message: 'Auditors can read histories but cannot change anything' });
+      const auditor = new Client(app.url);
+      const signedIn = await auditor.post('/api/auth/login', { email: 'auditor@example.com', password: 'correct-horse-1' });
+      expect(signedIn.status).toBe(200);
+      expect((await auditor.post('/api/tokens', { name: 'another', scopes: ['read'], expiresInDays: 7 })).status).toBe(403);
+      expect((await auditor.get('/api/bots')).body).toMatchObject({ total: 0 });
+    } finally {
+      await app.close();
+    }
   }, 60_000);
 });
