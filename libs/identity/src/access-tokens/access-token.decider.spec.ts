@@ -60,6 +60,14 @@ describe('access tokens in the user decider (issue 31)', () => {
     expect(claimed.reduce(evolveUser, s).accessTokens.size).toBe(0);
   });
 
+  it('a password reset through the mailed link revokes every token, as it ends every session', () => {
+    let s = fold(userDecider, [registered, { type: 'PasswordResetRequested', data: { tokenDigest: 'r1', expiresAt: '2099-01-01T00:00:00.000Z' } }]);
+    s = run(s, create('t1')).state;
+    const reset = decideUser({ type: 'ResetPassword', tokenDigest: 'r1', passwordHash: 'new-hash', now: NOW }, s);
+    expect(reset.filter((e) => e.type === 'AccessTokenRevoked').map((e) => e.data)).toEqual([{ tokenId: 't1', digest: 'd-t1', reason: 'password-reset' }]);
+    expect(reset.reduce(evolveUser, s).accessTokens.size).toBe(0);
+  });
+
   it('the projection keeps a token by its digest, without the token, and deletes it when revoked', () => {
     const meta = { streamId: 'user-u1', created: NOW } as never;
     const created = { ...(meta as object), type: 'AccessTokenCreated', data: { tokenId: 't1', digest: 'd-t1', name: 'n', scopes: ['read', 'trade'], expiresAt: '2026-12-26T12:00:00.000Z' } } as never;

@@ -14,8 +14,10 @@ export const ACCESS_TOKEN_QUOTA = 10;
 
 export type AccessTokenEvent =
   | { type: 'AccessTokenCreated'; data: { tokenId: string; digest: string; name: string; scopes: AccessTokenScope[]; expiresAt: string } }
-  /** `reason`: revoked by its owner in the dashboard, or every token ended when the account was claimed. */
-  | { type: 'AccessTokenRevoked'; data: { tokenId: string; digest: string; reason: 'revoked' | 'account-claimed' } };
+  /** `reason`: revoked by its owner in the dashboard, or every token ended by a password reset or when the account was claimed. */
+  | { type: 'AccessTokenRevoked'; data: { tokenId: string; digest: string; reason: AccessTokenRevokedReason } };
+
+export type AccessTokenRevokedReason = 'revoked' | 'password-reset' | 'account-claimed';
 
 export type AccessTokenCommand =
   | { type: 'CreateAccessToken'; tokenId: string; digest: string; name: string; scopes: AccessTokenScope[]; expiresAt: string; now: string }
@@ -51,9 +53,9 @@ export function decideAccessToken(command: AccessTokenCommand, tokens: AccessTok
   }
 }
 
-/** Every token ends (the account was claimed by the address's proven owner). */
-export function revokeAllAccessTokens(tokens: AccessTokensState): AccessTokenEvent[] {
-  return [...tokens].map(([tokenId, t]) => ({ type: 'AccessTokenRevoked' as const, data: { tokenId, digest: t.digest, reason: 'account-claimed' as const } }));
+/** Every token ends: the password was reset through the mailed link, or the address's proven owner claimed the account. */
+export function revokeAllAccessTokens(tokens: AccessTokensState, reason: Exclude<AccessTokenRevokedReason, 'revoked'>): AccessTokenEvent[] {
+  return [...tokens].map(([tokenId, t]) => ({ type: 'AccessTokenRevoked' as const, data: { tokenId, digest: t.digest, reason } }));
 }
 
 export function evolveAccessTokens(tokens: AccessTokensState, event: AccessTokenEvent): AccessTokensState {

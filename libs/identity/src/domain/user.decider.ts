@@ -251,7 +251,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       const events: UserEvent[] = [{ type: 'PasswordChanged', data: { passwordHash: command.passwordHash, method: 'reset-link' } }];
       // The link reached the mailbox: that proves the address as well as a verification link would.
       if (!state.emailVerified) events.push({ type: 'EmailVerified', data: { email: state.email!, method: 'reset-link' } });
-      return [...events, ...endSessions(state, command.now, 'password-changed')];
+      // every session ends, and every access token (issue 31): a reset is how an owner locks out whoever had the account
+      return [...events, ...endSessions(state, command.now, 'password-changed'), ...revokeAllAccessTokens(state.accessTokens, 'password-reset')];
     }
     case 'UpdateProfile': {
       if (!state.exists) throw new NotFoundError('No such user');
@@ -278,7 +279,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       // so is a second factor they set up: the owner could not sign in past it
       if (state.twoFactor.enabled) events.push({ type: 'TwoFactorDisabled', data: { enrolmentId: state.twoFactor.enrolmentId!, method: 'account-claimed' } });
       // and so is every access token they made (issue 31)
-      events.push(...revokeAllAccessTokens(state.accessTokens));
+      events.push(...revokeAllAccessTokens(state.accessTokens, 'account-claimed'));
       events.push(...endSessions(state, command.now, 'account-claimed'));
       events.push({ type: 'EmailVerified', data: { email: state.email!, method: command.provider } });
       events.push(link);
