@@ -15,7 +15,7 @@
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
  * a withdraw-capable key refused, an unrestricted one warned (keys.e2e.js) → every section from the
  * navbar at 375 → logout → sign in again; a second browser's session ended with "Sign out everywhere
- * else" (sessions.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * else" (sessions.e2e.js); an access token made, used by a script and revoked (tokens.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
 'use strict';
@@ -849,6 +849,8 @@ async function main() {
       return { page: await ctx.newPage(), close: () => browser.close() };
     };
     await require('./sessions.e2e').sessionsSteps({ page, step, shot, T, base, email, password, newBrowser });
+    // issue 31: personal access tokens (the stub server has no token routes)
+    if (process.env.E2E_SERVER !== 'stub') await require('./tokens.e2e').tokenSteps({ page, step, shot, T, base });
     await step('no screen overflows horizontally at 375 px', async () => {
       if (overflowAt375.length) throw new Error(overflowAt375.join(', '));
     });

@@ -15,6 +15,7 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
   let uid: string;
   let botId: string;
   let keyId: string;
+  let tokenId: string;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -26,6 +27,9 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     const key = await victim.post('/api/api-credentials', { access: { exchange: 'Binance', apiKey: 'victim-key-000000001', keySecret: 'victim-secret-0000000001', passPhrase: '', userId: uid } });
     expect(key.status).toBe(201);
     keyId = key.body.id;
+    const token = await victim.post('/api/tokens', { name: 'victim script', scopes: ['read'], expiresInDays: 30 });
+    expect(token.status).toBe(201);
+    tokenId = token.body.id;
   }, 60_000);
   afterAll(async () => {
     await app.close();
@@ -99,6 +103,9 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         { method: 'POST', path: '/api/auth/2fa/enable' },
         { method: 'POST', path: '/api/auth/2fa/disable' },
         { method: 'POST', path: '/api/auth/2fa/verify' },
+        // issue 31: personal access tokens
+        { method: 'POST', path: '/api/tokens' },
+        { method: 'DELETE', path: '/api/tokens/{id}' },
       ]),
     );
 
@@ -112,11 +119,12 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
       '/api/auth/2fa/enable': { code: '123456' },
       '/api/auth/2fa/disable': { code: '123456' },
       '/api/auth/2fa/verify': { code: '123456', remember: true },
+      '/api/tokens': { name: 'forged', scopes: ['read', 'trade', 'keys'], expiresInDays: 365 },
     };
     const before = await head();
     const seen: string[] = [];
     for (const { method, path } of routes) {
-      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? uid : path.startsWith('/api/api-credentials') ? keyId : botId));
+      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? uid : path.startsWith('/api/api-credentials') ? keyId : path.startsWith('/api/tokens') ? tokenId : botId));
       const query = path === '/api/startBot' || path === '/api/stopBot' ? `?id=${botId}&userId=${uid}&cancelAllOrders=true` : '';
       for (const spelled of spellings(filled)) {
         const res = await forged(method, spelled + query, method === 'GET' || method === 'DELETE' ? undefined : (bodies[path] ?? {}));
@@ -139,7 +147,30 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     expect(bot.status).toBe(200);
     expect(bot.body).toMatchObject({ botstatus: false, numoforders: 5 });
     expect((await victim.get(`/api/api-credentials/${uid}`)).body).toHaveLength(1);
+    expect((await victim.get('/api/tokens')).body.tokens.map((t: { id: string }) => t.id)).toEqual([tokenId]);
   }, 120_000);
+
+  it('issue 31: an Authorization header does not lift CSRF for the cookie: beside the session cookie it is refused (400), and nothing changes', async () => {
+    const before = await head();
+    for (const [method, url, body] of [
+      ['POST', '/api/bots', { ...spotBot, userId: uid }],
+      ['GET', `/api/startBot?id=${botId}`, undefined],
+      ['DELETE', `/api/bots/${botId}`, undefined],
+      ['POST', '/api/tokens', { name: 'forged', scopes: ['read'], expiresInDays: 7 }],
+      ['DELETE', `/api/tokens/${tokenId}`, undefined],
+    ] as Array<[string, string, unknown]>) {
+      for (const authorization of ['Bearer grt_' + 'A'.repeat(43), 'Bearer ', 'bearer x']) {
+        const res = await fetch(app.url + url, {
+          method,
+          headers: { cookie: victim.cookieHeader(), authorization, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        await res.text();
+        expect({ call: `${method} ${url} ${authorization}`, status: res.status }).toEqual({ call: `${method} ${url} ${authorization}`, status: url.startsWith('/api/tokens') ? 403 : 400 });
+      }
+    }
+    expect(await head()).toBe(before);
+  }, 60_000);
 
   it('the spec\'s GET /api/startBot and /api/stopBot need the header like a POST; with it they work', async () => {
     expect((await victim.get(`/api/startBot?id=${botId}`, { csrf: false })).status).toBe(403);

@@ -31,6 +31,9 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
   let victimBot: string;
   let fuzzerBot: string;
   let ops: Op[];
+  /** Issue 31: a personal access token of the victim's with the read scope only, and one that was revoked. */
+  let victimReadToken: string;
+  let victimRevokedToken: string;
 
   beforeAll(async () => {
     // No embedded runner: a started bot stays `starting`, so the log moves only by requests.
@@ -45,6 +48,11 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     fuzzerBot = (await fuzzer.post('/api/bots', { ...spotBot })).body.id;
     // a two-factor setup started, so that the fuzzer's enable and disable calls reach the decider (issue 30)
     expect((await fuzzer.post('/api/auth/2fa/setup')).status).toBe(200);
+    victimReadToken = (await victim.post('/api/tokens', { name: 'fuzz read', scopes: ['read'], expiresInDays: 7 })).body.token;
+    const revoked = (await victim.post('/api/tokens', { name: 'fuzz revoked', scopes: ['read', 'trade', 'keys'], expiresInDays: 7 })).body;
+    expect((await victim.delete(`/api/tokens/${revoked.id}`)).status).toBe(204);
+    victimRevokedToken = revoked.token;
+    expect(victimReadToken).toMatch(/^grt_/);
     const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, unknown>> };
     ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => ({ method: m.toUpperCase(), path })));
     expect(ops.length).toBeGreaterThan(20);
@@ -54,6 +62,10 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
         { method: 'GET', path: '/api/sessions' },
         { method: 'POST', path: '/api/sessions/sign-out-others' },
         { method: 'DELETE', path: '/api/sessions/{id}' },
+        // issue 31: personal access tokens
+        { method: 'GET', path: '/api/tokens' },
+        { method: 'POST', path: '/api/tokens' },
+        { method: 'DELETE', path: '/api/tokens/{id}' },
         ...['GET /api/auth/2fa', 'POST /api/auth/2fa/setup', 'POST /api/auth/2fa/enable', 'POST /api/auth/2fa/disable', 'POST /api/auth/2fa/verify'].map((s) => ({ method: s.split(' ')[0], path: s.split(' ')[1] })),
       ]),
     );
@@ -69,9 +81,9 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     fc.integer(),
   );
   const value = fc.oneof(number, fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
-  const field = fc.constantFrom('exchange', 'symbol', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit', 'leverage', 'botType', 'userId', 'email', 'password', 'token', 'access', 'username', 'picurl', 'code', 'recoveryCode', 'remember', '__proto__', 'constructor');
+  const field = fc.constantFrom('exchange', 'symbol', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit', 'leverage', 'botType', 'userId', 'email', 'password', 'token', 'access', 'username', 'picurl', 'code', 'recoveryCode', 'remember', 'name', 'scopes', 'expiresInDays', '__proto__', 'constructor');
   const body = fc.oneof(
-    fc.record({ base: fc.constantFrom<Record<string, unknown>>(spotBot, { email: 'fuzz-new@example.com', password: 'correct-horse-1' }, { access: { exchange: 'Binance', apiKey: 'fuzz-key-000000000001', keySecret: 'fuzz-secret-00000000001', passPhrase: '' } }, { code: '123456' }, { recoveryCode: 'abcd-efgh-ijkl-mnop', remember: true }, {}), changes: fc.dictionary(field, value, { maxKeys: 4 }) }).map(({ base, changes }) => JSON.stringify({ ...base, ...changes })),
+    fc.record({ base: fc.constantFrom<Record<string, unknown>>(spotBot, { email: 'fuzz-new@example.com', password: 'correct-horse-1' }, { access: { exchange: 'Binance', apiKey: 'fuzz-key-000000000001', keySecret: 'fuzz-secret-00000000001', passPhrase: '' } }, { code: '123456' }, { recoveryCode: 'abcd-efgh-ijkl-mnop', remember: true }, { name: 'fuzz token', scopes: ['read', 'trade'], expiresInDays: 30 }, {}), changes: fc.dictionary(field, value, { maxKeys: 4 }) }).map(({ base, changes }) => JSON.stringify({ ...base, ...changes })),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     fc.string({ maxLength: 60 }),
     fc.constant(undefined),
@@ -89,7 +101,8 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     (p) => p.replace('/api/', '/api//'),
     (p) => p.replace(/\/api\/(\w)/, (_, c: string) => `/api/%${c.charCodeAt(0).toString(16)}`),
   );
-  const caller = fc.constantFrom('anonymous', 'victim-without-token', 'victim-wrong-token', 'fuzzer');
+  // issue 31: a script with the victim's read-only or revoked access token (alone, or beside the victim's cookie)
+  const caller = fc.constantFrom('anonymous', 'victim-without-token', 'victim-wrong-token', 'fuzzer', 'victim-read-token', 'victim-revoked-token', 'victim-read-token-and-cookie');
 
   function fill(s: string): string {
     return s
@@ -115,6 +128,9 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
         if (who !== 'anonymous') headers.cookie = (who === 'fuzzer' ? fuzzer : victim).cookieHeader();
         if (who === 'fuzzer') headers['x-csrf-token'] = fuzzer.csrf!;
         if (who === 'victim-wrong-token') headers['x-csrf-token'] = 'A'.repeat(32);
+        if (who === 'victim-read-token' || who === 'victim-revoked-token') delete headers.cookie;
+        if (who === 'victim-read-token' || who === 'victim-read-token-and-cookie') headers.authorization = `Bearer ${victimReadToken}`;
+        if (who === 'victim-revoked-token') headers.authorization = `Bearer ${victimRevokedToken}`;
         const before = await events.headPosition();
         const res = await fetch(app.url + path + qs, { method: op.method, headers, body: op.method === 'GET' || op.method === 'HEAD' ? undefined : b, redirect: 'manual' });
         const text = await res.text();

@@ -11,6 +11,7 @@ import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { Avatar, VerifiedFlag } from './Dashboard';
 import { SessionsSection } from '../account/SessionsSection';
+import { AccessTokensSection } from '../account/AccessTokensSection';
 
 /** displayName split on the first space into first and last name (spec section 3). */
 export function splitName(displayName: string): { firstname: string; lastname: string } {
@@ -114,6 +115,7 @@ export function MyAccount() {
       </section>
       <TwoFactorSettings />
       <SessionsSection />
+      <AccessTokensSection />
     </div>
   );
 }

@@ -106,5 +106,6 @@ export function baseRoutes(user: User | null = USER): Record<string, unknown> {
   return {
     'GET /api/config': CONFIG,
     'GET /api/auth/me': user ? user : { status: 401, body: { statusCode: 401, message: 'Unauthorized' } },
+    'GET /api/tokens': { tokens: [] },
   };
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, pageOf, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
-import { SessionGuard, StateChanging } from '@gridrocket/identity/nest';
+import { AccessTokenScopes, SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
   CheckBotCommand,
   CreateBotCommand,
@@ -101,6 +101,7 @@ export class BotsController {
   }
 
   @Post('bots')
+  @AccessTokenScopes('trade')
   @HttpCode(201)
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -129,6 +130,7 @@ export class BotsController {
    * still at that revision: otherwise 412 and nothing is written. Without it, the last edit wins.
    */
   @Put('bots/:id')
+  @AccessTokenScopes('trade')
   async edit(
     @Param('id') id: string,
     @Body() body: unknown,
@@ -158,6 +160,7 @@ export class BotsController {
   }
 
   @Delete('bots/:id')
+  @AccessTokenScopes('trade')
   @HttpCode(204)
   async remove(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
     const decision: BotDecision = await this.commands.execute(new DeleteBotCommand(ctx, botId(id)));
@@ -165,6 +168,7 @@ export class BotsController {
   }
 
   @Get('startBot')
+  @AccessTokenScopes('trade')
   @HttpCode(202)
   @ApiQuery({ name: 'confirmPosition', required: false, description: 'true: start although the bot holds a position (without it such a start is 409, saying what it holds and what the ladder adds)' })
   @StateChanging()
@@ -178,6 +182,7 @@ export class BotsController {
   }
 
   @Get('stopBot')
+  @AccessTokenScopes('trade')
   @HttpCode(202)
   @ApiQuery({ name: 'closePosition', required: false, description: 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)' })
   @StateChanging()
@@ -199,6 +204,7 @@ export class BotsController {
    * 30 s of the last records nothing and is answered the same (`pending: true`).
    */
   @Post('bots/:id/check')
+  @AccessTokenScopes('trade')
   @HttpCode(202)
   async check(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<{ requested: true; pending?: true; requestedAt: number }> {
     const bid = botId(id);

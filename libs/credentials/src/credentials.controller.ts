@@ -6,7 +6,7 @@ import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
-import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
+import { AccessTokenScopes, FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
@@ -19,6 +19,7 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The spec's API key calls (section 7), under /api. Secrets go in, never come out. */
 @ApiTags('api-credentials')
 @Controller('api-credentials')
+@AccessTokenScopes('keys') // issue 31: every exchange-key route, reads too, needs a token's keys scope
 @UseGuards(SessionGuard)
 export class CredentialsController {
   constructor(

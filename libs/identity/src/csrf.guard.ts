@@ -1,29 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@gridrocket/shared';
 import { AppRequest, sameSecret } from '@gridrocket/shared/http';
 import { CSRF_COOKIE, CSRF_FRESH, CSRF_HEADER } from './csrf.middleware';
+import { bearerOf, requiredTokenScope } from './access-tokens/access-token.scope';
+import { routeChangesState } from './route-state';
+
+export { StateChanging, routeChangesState } from './route-state';
 
 export const CSRF_MESSAGE = 'Missing or invalid CSRF token: send the csrf_token cookie value in the X-CSRF-Token header';
-
-const STATE_CHANGING = 'gridrocket:state-changing';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Marks a GET handler that changes state (the spec's `GET /api/startBot` and `GET /api/stopBot`):
- * it needs the CSRF header like any POST, and auditors may not call it.
- */
-export const StateChanging = () => SetMetadata(STATE_CHANGING, true);
-
-/**
- * Whether the matched route changes state: its method is not GET/HEAD/OPTIONS, or its handler is
- * marked @StateChanging(). Read from the route Nest matched, so no spelling of the path escapes it.
- */
-export function routeChangesState(reflector: Reflector, context: ExecutionContext): boolean {
-  const req = context.switchToHttp().getRequest<AppRequest>();
-  if (!SAFE_METHODS.has(req.method.toUpperCase())) return true;
-  return reflector.getAllAndOverride<boolean>(STATE_CHANGING, [context.getHandler(), context.getClass()]) === true;
-}
 
 /** The header matches the cookie (constant time), and the cookie was not minted by this very request. */
 export function csrfTokenValid(req: AppRequest): boolean {
@@ -45,7 +30,12 @@ export class CsrfGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     if (!routeChangesState(this.reflector, context)) return true;
-    if (csrfTokenValid(context.switchToHttp().getRequest<AppRequest>())) return true;
+    const req = context.switchToHttp().getRequest<AppRequest>();
+    // A personal access token on a route that takes one (issue 31): no CSRF header. A page of another site
+    // cannot make a browser send an Authorization header, and SessionGuard then decides by the token
+    // alone (a session cookie beside it is refused).
+    if (bearerOf(req) !== undefined && requiredTokenScope(this.reflector, context) !== null) return true;
+    if (csrfTokenValid(req)) return true;
     throw new ForbiddenError(CSRF_MESSAGE);
   }
 }

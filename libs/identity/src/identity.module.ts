@@ -20,6 +20,9 @@ import { SessionsController } from './sessions/sessions.controller';
 import { FreshCodeGuard } from './two-factor/fresh-code.guard';
 import { TwoFactorController } from './two-factor/two-factor.controller';
 import { TwoFactorService } from './two-factor/two-factor.service';
+import { AccessTokenService } from './access-tokens/access-token.service';
+import { AccessTokensController } from './access-tokens/access-tokens.controller';
+import { accessTokensProjection } from './access-tokens/access-token.projection';
 
 /**
  * Runs the mail outbox (issue 31) for the app's lifetime, in the process that runs the projections (and
@@ -58,7 +61,7 @@ export class MailOutboxLifecycle implements OnApplicationBootstrap, BeforeApplic
 }
 
 @Module({
-  controllers: [AuthController, OAuthController, UserController, SessionsController, TwoFactorController],
+  controllers: [AuthController, OAuthController, UserController, SessionsController, TwoFactorController, AccessTokensController],
   providers: [
     SessionService,
     SessionGuard,
@@ -66,12 +69,13 @@ export class MailOutboxLifecycle implements OnApplicationBootstrap, BeforeApplic
     AuthThrottle,
     TwoFactorService,
     FreshCodeGuard,
+    AccessTokenService,
     // After routing, before the routes' own guards: state-changing routes need the CSRF header.
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: MAILER, inject: [APP_CONFIG, { token: OPS_METER, optional: true }], useFactory: (config: AppConfig, meter?: OpsMeter) => createMailer(config, meter) },
     MailOutboxLifecycle,
   ],
-  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard, MailOutboxLifecycle],
+  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard, MailOutboxLifecycle, AccessTokenService],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(private readonly projector: Projector) {}
@@ -80,5 +84,6 @@ export class IdentityModule implements OnModuleInit {
     this.projector.add(usersProjection);
     this.projector.add(sessionsProjection);
     this.projector.add(userTokensProjection);
+    this.projector.add(accessTokensProjection);
   }
 }

@@ -15,3 +15,5 @@ export * from './two-factor/two-factor.decider';
 export * from './two-factor/two-factor.tokens';
 export * from './mail/smtp-failure';
 export * from './domain/mail-delivery.decider';
+export * from './access-tokens/access-token.decider';
+export * from './access-tokens/access-token.projection';

@@ -11,3 +11,6 @@ export * from './two-factor/fresh-code.guard';
 export * from './mail/mail-outbox';
 export * from './mail/mail-outbox.metrics';
 export { credentialsSchema, registerSchema, forgotPasswordSchema, verifyEmailSchema, resetPasswordSchema, profileSchema } from './auth.rules';
+export * from './access-tokens/access-token.service';
+export * from './access-tokens/access-tokens.controller';
+export * from './access-tokens/access-token.scope';

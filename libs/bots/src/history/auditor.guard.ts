@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@gridrocket/shared';
 import type { AppRequest } from '@gridrocket/shared/http';
-import { SESSION_COOKIE, SessionService } from '@gridrocket/identity/nest';
+import { AccessTokenService, SESSION_COOKIE, SessionService, bearerOf } from '@gridrocket/identity/nest';
 import { routeChangesState } from '@gridrocket/identity/nest';
 import { AuditorPolicy } from './auditor.policy';
 
@@ -22,6 +22,7 @@ export class AuditorGuard implements CanActivate {
     private readonly policy: AuditorPolicy,
     private readonly sessions: SessionService,
     private readonly reflector: Reflector,
+    private readonly tokens: AccessTokenService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -30,7 +31,9 @@ export class AuditorGuard implements CanActivate {
     const path = (req.originalUrl ?? req.url).split('?')[0].replace(/\/+$/, '') || '/';
     // From the matched route (handler metadata), so no spelling of the path escapes it.
     if (!routeChangesState(this.reflector, context) || SESSION_ROUTES.has(path)) return true;
-    const email = req.user?.email ?? (await this.sessions.resolve(req.cookies?.[SESSION_COOKIE]))?.session.email;
+    // a personal access token (issue 31) is its owner's: an auditor's token is read-only too
+    const bearer = bearerOf(req);
+    const email = req.user?.email ?? (bearer !== undefined ? (await this.tokens.resolve(bearer))?.user.email : (await this.sessions.resolve(req.cookies?.[SESSION_COOKIE]))?.session.email);
     // Read-only applies to an auditor's address whether or not it is verified yet.
     if (this.policy.isAuditorAddress(email)) throw new ForbiddenError(AUDITOR_READ_ONLY);
     return true;

@@ -12,6 +12,15 @@ import {
   isTwoFactorCommand,
   isTwoFactorEvent,
 } from '../two-factor/two-factor.decider';
+import {
+  AccessTokenCommand,
+  AccessTokensState,
+  decideAccessToken,
+  evolveAccessTokens,
+  isAccessTokenCommand,
+  isAccessTokenEvent,
+  revokeAllAccessTokens,
+} from '../access-tokens/access-token.decider';
 
 export interface PendingToken {
   tokenDigest: string;
@@ -35,6 +44,8 @@ export interface UserState {
   registrationNoticeAt?: string | null;
   /** Two-factor sign-in (issue 30). */
   twoFactor: TwoFactorState;
+  /** Personal access tokens not revoked (issue 31). */
+  accessTokens: AccessTokensState;
 }
 
 /** What a provider told us about the person signing in. */
@@ -96,7 +107,8 @@ export type UserCommand =
   /** photoURL undefined keeps the current photo; null removes it. */
   | { type: 'UpdateProfile'; displayName: string; photoURL?: string | null }
   | ({ type: 'LinkProvider'; now: string } & ProviderIdentity)
-  | TwoFactorCommand;
+  | TwoFactorCommand
+  | AccessTokenCommand;
 
 export const EMAIL_TAKEN = 'An account with this email already exists';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -122,6 +134,7 @@ export const initialUserState: UserState = {
   pendingReset: null,
   providers: {},
   twoFactor: initialTwoFactorState,
+  accessTokens: new Map(),
 };
 
 function tokenError(message: string): ValidationError {
@@ -166,6 +179,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
   if (isTwoFactorCommand(command)) {
     if (!state.exists) throw new NotFoundError('No such user');
     return decideTwoFactor(command, state.twoFactor);
+  }
+  if (isAccessTokenCommand(command)) {
+    if (!state.exists) throw new NotFoundError('No such user');
+    return decideAccessToken(command, state.accessTokens);
   }
   switch (command.type) {
     case 'Register': {
@@ -261,7 +278,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       const events: UserEvent[] = [{ type: 'PasswordChanged', data: { passwordHash: command.passwordHash, method: 'reset-link' } }];
       // The link reached the mailbox: that proves the address as well as a verification link would.
       if (!state.emailVerified) events.push({ type: 'EmailVerified', data: { email: state.email!, method: 'reset-link' } });
-      return [...events, ...endSessions(state, command.now, 'password-changed')];
+      // every session ends, and every access token (issue 31): a reset is how an owner locks out whoever had the account
+      return [...events, ...endSessions(state, command.now, 'password-changed'), ...revokeAllAccessTokens(state.accessTokens, 'password-reset')];
     }
     case 'UpdateProfile': {
       if (!state.exists) throw new NotFoundError('No such user');
@@ -287,6 +305,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.passwordHash) events.push({ type: 'PasswordChanged', data: { passwordHash: null, method: 'account-claimed' } });
       // so is a second factor they set up: the owner could not sign in past it
       if (state.twoFactor.enabled) events.push({ type: 'TwoFactorDisabled', data: { enrolmentId: state.twoFactor.enrolmentId!, method: 'account-claimed' } });
+      // and so is every access token they made (issue 31)
+      events.push(...revokeAllAccessTokens(state.accessTokens, 'account-claimed'));
       events.push(...endSessions(state, command.now, 'account-claimed'));
       events.push({ type: 'EmailVerified', data: { email: state.email!, method: command.provider } });
       events.push(link);
@@ -297,6 +317,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   if (isTwoFactorEvent(event)) return { ...state, twoFactor: evolveTwoFactor(state.twoFactor, event) };
+  if (isAccessTokenEvent(event)) return { ...state, accessTokens: evolveAccessTokens(state.accessTokens, event) };
   switch (event.type) {
     case 'UserRegistered':
       return {

@@ -5,6 +5,7 @@
  * (HMAC-SHA-256 under a key derived from the master key).
  */
 import type { TwoFactorEvent } from '../two-factor/two-factor.events';
+import type { AccessTokenEvent } from '../access-tokens/access-token.decider';
 
 export type SignInMethod = 'password' | 'google' | 'facebook';
 export type OAuthProvider = 'google' | 'facebook';
@@ -41,7 +42,9 @@ export type UserEvent =
   | { type: 'ProfileUpdated'; data: { displayName: string; photoURL: string | null } }
   | { type: 'ProviderLinked'; data: { provider: OAuthProvider; subject: string; email: string } }
   /** Two-factor sign-in (issue 30): two-factor/two-factor.events.ts. */
-  | TwoFactorEvent;
+  | TwoFactorEvent
+  /** Personal access tokens (issue 31): access-tokens/access-token.decider.ts. */
+  | AccessTokenEvent;
 
 export type UserEventType = UserEvent['type'];
 

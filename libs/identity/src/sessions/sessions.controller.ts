@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CommandContext } from '@gridrocket/shared';
 import { Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '../session.guard';
+import { SessionOnly } from '../access-tokens/access-token.scope';
 import { SessionService } from '../session.service';
 
 /**
@@ -12,6 +13,7 @@ import { SessionService } from '../session.service';
  */
 @ApiTags('sessions')
 @Controller('sessions')
+@SessionOnly() // issue 31: never with an access token
 @UseGuards(SessionGuard)
 export class SessionsController {
   constructor(private readonly sessions: SessionService) {}

@@ -6,6 +6,7 @@ import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
 import { AuthThrottle, DEVICE_COOKIE } from '../auth.throttle';
 import { SessionGuard } from '../session.guard';
+import { SessionOnly } from '../access-tokens/access-token.scope';
 import { SESSION_COOKIE, publicUser } from '../session.service';
 import { PENDING_COOKIE } from './two-factor.tokens';
 import { SIGN_IN_EXPIRED, TwoFactorService, parseSecondFactor } from './two-factor.service';
@@ -17,6 +18,7 @@ import { SIGN_IN_EXPIRED, TwoFactorService, parseSecondFactor } from './two-fact
  */
 @ApiTags('auth')
 @Controller('auth/2fa')
+@SessionOnly() // issue 31: never with an access token
 export class TwoFactorController {
   constructor(
     private readonly twoFactor: TwoFactorService,

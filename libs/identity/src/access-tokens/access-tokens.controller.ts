@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CommandContext } from '@gridrocket/shared';
+import { Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
+import { SessionGuard } from '../session.guard';
+import { FreshCodeGuard } from '../two-factor/fresh-code.guard';
+import { SessionOnly } from './access-token.scope';
+import { AccessTokenService } from './access-token.service';
+
+/**
+ * Issue 31: the user's personal access tokens, managed from the dashboard only: these routes take the
+ * session (with the CSRF header on changes), never a token, so a leaked token cannot mint more or outlive
+ * its own revocation.
+ */
+@ApiTags('access-tokens')
+@Controller('tokens')
+@SessionOnly()
+@UseGuards(SessionGuard)
+export class AccessTokensController {
+  constructor(private readonly tokens: AccessTokenService) {}
+
+  @Get()
+  async list(@CurrentUser() user: SessionUser) {
+    return { tokens: await this.tokens.list(user.uid) };
+  }
+
+  /** `{name, scopes, expiresInDays}`: the answer carries the token, this once. With 2FA on: a fresh code in X-TOTP. */
+  @Post()
+  @UseGuards(FreshCodeGuard)
+  async create(@CurrentUser() user: SessionUser, @Body() body: unknown, @Ctx() ctx: CommandContext) {
+    return this.tokens.create(user.uid, body, ctx);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async revoke(@Param('id') id: string, @CurrentUser() user: SessionUser, @Ctx() ctx: CommandContext) {
+    await this.tokens.revoke(user.uid, id, ctx);
+  }
+}
