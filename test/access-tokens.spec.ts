@@ -13,7 +13,7 @@ import { startTestApp } from './support/test-app';
  * dashboard, through a client built from the OpenAPI document (/api/docs-json) at test time.
  */
 
-type Operation = { method: string; path: string; parameters: Array<{ name: string; in: string; required?: boolean }> };
+type Operation = { method: string; path: string; parameters: Array<{ name: string; in: string; required?: boolean }>; bearer: boolean };
 type Call = { path?: Record<string, string>; query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string> };
 type Answer = { status: number; body: any; text: string; headers: Headers };
 
@@ -23,18 +23,23 @@ type Answer = { status: number; body: any; text: string; headers: Headers };
  * only (no cookie, no CSRF header: a script's request). A path parameter the template has but the call
  * lacks is an error of the caller, as in a generated client.
  */
-function generateClient(doc: { paths: Record<string, Record<string, { operationId?: string; parameters?: Operation['parameters'] }>> }, baseUrl: string, token: () => string) {
+function generateClient(doc: { paths: Record<string, Record<string, { operationId?: string; parameters?: Operation['parameters']; security?: Array<Record<string, string[]>> }>> }, baseUrl: string, token: () => string) {
   const ops = new Map<string, Operation>();
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       if (!op.operationId) continue;
       if (ops.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
-      ops.set(op.operationId, { method: method.toUpperCase(), path, parameters: op.parameters ?? [] });
+      ops.set(op.operationId, { method: method.toUpperCase(), path, parameters: op.parameters ?? [], bearer: (op.security ?? []).some((req) => 'bearer' in req) });
     }
   }
   const call = async (operationId: string, args: Call = {}): Promise<Answer> => {
     const op = ops.get(operationId);
     if (!op) throw new Error(`no operation ${operationId} in the document`);
+    // as a generated client: only the parameters the document declares, every required one
+    for (const name of Object.keys(args.query ?? {})) {
+      if (!op.parameters.some((p) => p.in === 'query' && p.name === name)) throw new Error(`${operationId} declares no query parameter ${name}`);
+    }
+    for (const p of op.parameters) if (p.in === 'query' && p.required && args.query?.[p.name] === undefined) throw new Error(`${operationId} needs the query parameter ${p.name}`);
     const url = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const v = args.path?.[name];
       if (v === undefined) throw new Error(`${operationId} needs the path parameter ${name}`);
@@ -60,7 +65,9 @@ function generateClient(doc: { paths: Record<string, Record<string, { operationI
     if (!found) throw new Error(`${route} is not in the document`);
     return found[0];
   };
-  return { call, idOf, ops };
+  /** Whether the document says the operation takes a personal access token (its `bearer` security). */
+  const takesToken = (operationId: string) => ops.get(operationId)?.bearer === true;
+  return { call, idOf, ops, takesToken };
 }
 
 describe('personal access tokens (issue 31)', () => {
@@ -89,6 +96,9 @@ describe('personal access tokens (issue 31)', () => {
   it('a token with read+trade (and keys for the exchange key) drives a paper bot through create, start, stop and delete; no CSRF header, no cookie', async () => {
     const { token } = await makeToken('grid script', ['read', 'trade', 'keys']);
     const api = generateClient(doc, app.url, () => token);
+    // the document says which operations take a token (the same route metadata the guard reads)
+    for (const route of ['POST /api/api-credentials', 'POST /api/bots', 'GET /api/startBot', 'GET /api/stopBot', 'DELETE /api/bots/{id}', 'GET /api/bots/{id}']) expect([route, api.takesToken(api.idOf(route))]).toEqual([route, true]);
+    for (const route of ['GET /api/tokens', 'POST /api/tokens', 'GET /api/sessions']) expect([route, api.takesToken(api.idOf(route))]).toEqual([route, false]);
 
     // a bot starts only with a key for its exchange (the paper venue is the key's sandbox)
     const key = await api.call(api.idOf('POST /api/api-credentials'), { body: { access: { exchange: 'Binance', apiKey: 'script-binance-key-01', keySecret: 'script-secret-0123456789', passPhrase: '' } } });
@@ -129,7 +139,7 @@ describe('personal access tokens (issue 31)', () => {
   it('the list shows the token with its last use and count; no GET ever carries the secret', async () => {
     const { id, token } = await makeToken('poller', ['read']);
     const api = generateClient(doc, app.url, () => token);
-    expect((await api.call(api.idOf('GET /api/bots/{userId}'), { path: { userId: uid } })).status).toBe(200);
+    expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(200);
     const listed = await browser.get('/api/tokens');
     expect(listed.status).toBe(200);
     const mine = listed.body.tokens.find((t: any) => t.id === id);
@@ -158,16 +168,16 @@ describe('personal access tokens (issue 31)', () => {
     expect(refused.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
     expect((await api.call(api.idOf('POST /api/bots'), { body: { ...spotBot } })).status).toBe(403);
     // nor reach the keys without the keys scope
-    expect((await api.call(api.idOf('GET /api/api-credentials/{userId}'), { path: { userId: uid } })).status).toBe(403);
+    expect((await api.call(api.idOf('GET /api/api-credentials/{id}'), { path: { id: uid } })).status).toBe(403);
     expect((await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id: bot.body.id } })).body).toMatchObject({ botstatus: false });
   }, 30_000);
 
   it('a revoked token is refused (401) at once', async () => {
     const { id, token } = await makeToken('to revoke', ['read', 'trade']);
     const api = generateClient(doc, app.url, () => token);
-    expect((await api.call(api.idOf('GET /api/bots/{userId}'), { path: { userId: uid } })).status).toBe(200);
+    expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(200);
     expect((await browser.delete(`/api/tokens/${id}`)).status).toBe(204);
-    const refused = await api.call(api.idOf('GET /api/bots/{userId}'), { path: { userId: uid } });
+    const refused = await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/invalid_token/);
     expect((await browser.get('/api/tokens')).body.tokens.map((t: any) => t.id)).not.toContain(id);
@@ -177,12 +187,12 @@ describe('personal access tokens (issue 31)', () => {
   it('an expired token is refused (401) and shown as expired', async () => {
     const { id, token } = await makeToken('a week', ['read'], 7);
     const api = generateClient(doc, app.url, () => token);
-    expect((await api.call(api.idOf('GET /api/bots/{userId}'), { path: { userId: uid } })).status).toBe(200);
+    expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(200);
     const service = app.app.get(AccessTokenService);
     const realNow = service.now;
     service.now = () => Date.now() + 7 * 86_400_000 + 1_000; // the clock a week and a second on
     try {
-      expect((await api.call(api.idOf('GET /api/bots/{userId}'), { path: { userId: uid } })).status).toBe(401);
+      expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(401);
       expect((await browser.get('/api/tokens')).body.tokens.find((t: any) => t.id === id)).toMatchObject({ expired: true });
     } finally {
       service.now = realNow;

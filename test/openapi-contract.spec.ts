@@ -275,6 +275,14 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'POST', '/api/user', { body: { firstname: 'Ann', lastname: 'Lee', username: 'ann', picurl: 'https://example.com/a.png' } });
     await call(u, 'POST', '/api/user', { body: { picurl: 'ftp://x' } });
     await call(u, 'POST', '/api/user', { body: { userId: otherUid, username: 'x' } });
+    // personal access tokens (issue 31)
+    const made = await call(u, 'POST', '/api/tokens', { body: { name: 'contract script', scopes: ['read'], expiresInDays: 7 } });
+    await call(u, 'POST', '/api/tokens', { body: { name: '', scopes: ['everything'], expiresInDays: 2 } });
+    await call(u, 'GET', '/api/tokens');
+    await call(nobody, 'GET', '/api/tokens');
+    await call(u, 'DELETE', '/api/tokens/{id}', { fill: { id: String(made.body?.id ?? 'none') } });
+    await call(u, 'DELETE', '/api/tokens/{id}', { fill: { id: 'no-such-token' } });
+
     // sessions
     const second = new Client(app.url);
     await second.post('/api/auth/login', { email: 'contract@example.com', password: 'correct-horse-1' });

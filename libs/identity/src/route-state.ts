@@ -19,6 +19,12 @@ export const StateChanging = () => SetMetadata(STATE_CHANGING, true);
  */
 export function routeChangesState(reflector: Reflector, context: ExecutionContext): boolean {
   const req = context.switchToHttp().getRequest<AppRequest>();
-  if (!SAFE_METHODS.has(req.method.toUpperCase())) return true;
-  return reflector.getAllAndOverride<boolean>(STATE_CHANGING, [context.getHandler(), context.getClass()]) === true;
+  return handlerChangesState(reflector, context.getHandler(), context.getClass(), req.method);
+}
+
+/** The same for a handler of a controller class served with `httpMethod` (the API document asks it too). */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export function handlerChangesState(reflector: Reflector, handler: Function, cls: Function, httpMethod: string): boolean {
+  if (!SAFE_METHODS.has(httpMethod.toUpperCase())) return true;
+  return reflector.getAllAndOverride<boolean>(STATE_CHANGING, [handler, cls]) === true;
 }

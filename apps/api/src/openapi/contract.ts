@@ -3,6 +3,7 @@ import { backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
 import { createBotSchema, editBotSchema } from '@gridrocket/bots';
 import { addCredentialSchema } from '@gridrocket/credentials';
 import {
+  createTokenSchema,
   credentialsSchema,
   SESSION_COOKIE,
   enableSchema,
@@ -57,6 +58,9 @@ const equity = arr(closed({ time: num, pnl: num }));
 const rung = closed({ price: num, size: num, filled: num, state: str });
 
 /** The answers' schemas (what the views and projections return: their TypeScript types, as JSON Schema). */
+/** A personal access token as the list shows it (libs/identity access-token.service.ts AccessTokenView). */
+const ACCESS_TOKEN_FIELDS: Record<string, SchemaObject> = { id: str, name: str, scopes: arr({ type: 'string', enum: ['read', 'trade', 'keys'] }), createdAt: str, expiresAt: str, expired: bool, lastUsedAt: nullable(str), useCount: int };
+
 const SCHEMAS: Record<string, SchemaObject> = {
   Error: {
     type: 'object',
@@ -119,6 +123,8 @@ const SCHEMAS: Record<string, SchemaObject> = {
   Accepted: closed({ id: uuid, status: { type: 'string', enum: ['running'] } }),
   Upload: closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
   Session: closed({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
+  AccessToken: closed(ACCESS_TOKEN_FIELDS),
+  AccessTokenCreated: closed({ ...ACCESS_TOKEN_FIELDS, token: { type: 'string', description: 'The token, shown this once: send it as Authorization: Bearer <token>' } }),
   HistoryEvent: {
     type: 'object',
     properties: { id: str, revision: int, position: int, type: str, data: { type: 'object' }, metadata: { type: 'object' }, created: str },
@@ -220,6 +226,7 @@ function requestSchemas(): Record<string, SchemaObject> {
     ResetPassword: zodToSchema(resetPasswordSchema),
     Profile: zodToSchema(profileSchema),
     TwoFactorCode: zodToSchema(enableSchema),
+    CreateAccessToken: zodToSchema(createTokenSchema),
     SecondFactor: zodToSchema(secondFactorSchema),
     CreateBot: createBot,
     EditBot: zodToSchema(editBotSchema),
@@ -295,6 +302,13 @@ const OPERATIONS: Record<string, OpExtra> = {
   AuthController_me: { ok: ref('User'), errors: [] },
   UserController_update: { body: 'Profile', ok: ref('User'), errors: [400] },
   SessionsController_list: { ok: closed({ sessions: arr(ref('Session')) }), errors: [] },
+  AccessTokensController_list: { ok: closed({ tokens: arr(ref('AccessToken')) }), errors: [] },
+  AccessTokensController_create: {
+    body: 'CreateAccessToken',
+    ok: ref('AccessTokenCreated'),
+    errors: [400, 409],
+  },
+  AccessTokensController_revoke: { ok: null, errors: [404] },
   SessionsController_signOutOthers: { ok: closed({ signedOut: int }), errors: [] },
   SessionsController_signOut: { ok: null, errors: [404] },
   TwoFactorController_status: { ok: closed({ enabled: bool, setupStarted: bool, recoveryCodesLeft: int }), errors: [] },
@@ -387,6 +401,9 @@ const SUMMARIES: Record<string, string> = {
   AuthController_me: 'The signed-in user',
   UserController_update: 'Update the profile',
   SessionsController_list: "The user's sessions",
+  AccessTokensController_list: "The user's personal access tokens (never the tokens themselves)",
+  AccessTokensController_create: 'Create a personal access token (its value is answered this once)',
+  AccessTokensController_revoke: 'Revoke a personal access token',
   SessionsController_signOutOthers: 'Sign out every other session',
   SessionsController_signOut: 'Sign out one session',
   TwoFactorController_status: 'Whether two-factor sign-in is on',
@@ -456,7 +473,11 @@ const STATE_CHANGING_GETS = new Set(['BotsController_start', 'BotsController_sto
 
 type Op = { operationId: string; parameters?: Param[]; requestBody?: unknown; responses: Record<string, unknown>; security?: unknown; tags?: string[]; summary?: string };
 
-export function apiContract(doc: OpenAPIObject): OpenAPIObject {
+/**
+ * `tokenScopes`: per operationId, the personal access token scope the route takes (null: tokens refused),
+ * from the routes' own metadata (token-scopes.ts); absent: no operation declares the bearer scheme.
+ */
+export function apiContract(doc: OpenAPIObject, tokenScopes: ReadonlyMap<string, string | null> = new Map()): OpenAPIObject {
   const requests = requestSchemas();
   const clash = Object.keys(requests).filter((name) => name in SCHEMAS);
   if (clash.length) throw new Error(`apiContract: schema names used twice: ${clash.join(', ')}`);
@@ -469,13 +490,14 @@ export function apiContract(doc: OpenAPIObject): OpenAPIObject {
     securitySchemes: {
       session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by login, register or verify' },
       csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The csrf_token cookie\'s value (GET /api/auth/csrf), on every state-changing call with the session' },
+      bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token (grt_…, My account → Access tokens): no CSRF header, and never together with the session cookie. The scope each operation needs is in its description (docs/identity.md)' },
     },
   };
   const paths: Record<string, Record<string, Op>> = {};
   for (const [path, item] of Object.entries(out.paths)) {
     const target = MERGED[path] ?? path;
     for (const [method, op] of Object.entries(item)) {
-      complete(path, target, method, op);
+      complete(path, target, method, op, tokenScopes.get(op.operationId) ?? null);
       (paths[target] ??= {})[method] = op;
     }
   }
@@ -483,7 +505,7 @@ export function apiContract(doc: OpenAPIObject): OpenAPIObject {
   return doc;
 }
 
-function complete(path: string, target: string, method: string, op: Op): void {
+function complete(path: string, target: string, method: string, op: Op, tokenScope: string | null): void {
   const extra = OPERATIONS[op.operationId];
   // A route not described here is left as Nest made it (the app still starts): the contract test's lint
   // names it (no summary, no schemas, no 4xx) until OPERATIONS and SUMMARIES describe it.
@@ -532,5 +554,10 @@ function complete(path: string, target: string, method: string, op: Op): void {
   }
   op.responses = responses;
   // security: public routes none (but the CSRF header on their POSTs); signed-in: the cookie, plus the header when changing
-  op.security = extra.public ? (changing ? [{ csrf: [] }] : []) : [changing ? { session: [], csrf: [] } : { session: [] }];
+  const security: Record<string, string[]>[] = extra.public ? (changing ? [{ csrf: [] }] : []) : [changing ? { session: [], csrf: [] } : { session: [] }];
+  op.security = security;
+  if (!extra.public && tokenScope) {
+    security.push({ bearer: [] }); // OpenAPI 3: an http scheme lists no scopes; the description names it
+    (op as { description?: string }).description = `${(op as { description?: string }).description ? `${(op as { description?: string }).description} ` : ''}With a personal access token: the \`${tokenScope}\` scope.`;
+  }
 }

@@ -1,7 +1,7 @@
 import { ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { AppRequest } from '@gridrocket/shared/http';
-import { routeChangesState } from '../route-state';
+import { handlerChangesState } from '../route-state';
 import type { AccessTokenScope } from './access-token.decider';
 
 const SCOPE = 'gridrocket:access-token-scope';
@@ -18,11 +18,17 @@ export const SessionOnly = () => SetMetadata(SESSION_ONLY, true);
 
 /** The scope a token needs on the matched route, or null when tokens are refused there. */
 export function requiredTokenScope(reflector: Reflector, context: ExecutionContext): AccessTokenScope | null {
-  const targets = [context.getHandler(), context.getClass()];
+  return tokenScopeOf(reflector, context.getHandler(), context.getClass(), context.switchToHttp().getRequest<AppRequest>().method);
+}
+
+/** The same for a handler of a controller class served with `httpMethod`: what the API document declares (issue 31). */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export function tokenScopeOf(reflector: Reflector, handler: Function, cls: Function, httpMethod: string): AccessTokenScope | null {
+  const targets = [handler, cls];
   if (reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets)) return null;
   const scope = reflector.getAllAndOverride<AccessTokenScope | undefined>(SCOPE, targets);
   if (scope) return scope;
-  return routeChangesState(reflector, context) ? null : 'read';
+  return handlerChangesState(reflector, handler, cls, httpMethod) ? null : 'read';
 }
 
 /** The token of an `Authorization: Bearer <token>` header; undefined without one ("" for a malformed one). */
