@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { base32Decode, hotp, totpStep } from '@gridrocket/identity';
+import { Authenticator } from './support/authenticator';
 import { Client, spotBot } from './support/http-client';
 import { until } from '@gridrocket/shared/testing/until';
 import { startPaperReplayApp, startTestApp } from './support/test-app';
@@ -11,22 +11,6 @@ type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; 
 type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; required?: boolean }>; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }> };
 type Answer = { method: string; template: string; status: number; type: string; body: unknown; text: string };
 
-/** The next TOTP code of a secret never used before (waits for a new step when needed). */
-class Authenticator {
-  private last = -1;
-  constructor(readonly secret: string) {}
-  async code(): Promise<string> {
-    for (;;) {
-      const now = totpStep(Date.now());
-      const target = Math.max(this.last + 1, now);
-      if (target <= now + 1) {
-        this.last = target;
-        return hotp(base32Decode(this.secret)!, target);
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-}
 
 function tokenFromMail(dataDir: string, to: string, path: string): string {
   const dir = join(dataDir, 'mail');

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import { base32Decode, hotp, totpStep } from '@gridrocket/identity';
+import { base32Decode } from '@gridrocket/identity';
+import { Authenticator } from './support/authenticator';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -15,39 +16,6 @@ jest.setTimeout(180_000);
 
 const PASSWORD = 'correct-horse-1';
 
-/** One account's authenticator app: the next code it may use (never a step already used). */
-class Authenticator {
-  private last = -1;
-  constructor(readonly secret: string) {}
-
-  async code(): Promise<string> {
-    for (;;) {
-      const now = totpStep(Date.now());
-      const target = Math.max(this.last + 1, now);
-      if (target <= now + 1) {
-        this.last = target;
-        return hotp(base32Decode(this.secret)!, target);
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-
-  /** A code of the current step that this account has used already (a replay). */
-  usedCode(): string {
-    return hotp(base32Decode(this.secret)!, this.last);
-  }
-
-  /** A code that is not the one for any step in the window. */
-  wrongCode(): string {
-    const s = base32Decode(this.secret)!;
-    const now = totpStep(Date.now());
-    const valid = new Set([now - 2, now - 1, now, now + 1, now + 2].map((t) => hotp(s, t)));
-    for (let n = 0; ; n++) {
-      const c = String(n).padStart(6, '0');
-      if (!valid.has(c)) return c;
-    }
-  }
-}
 
 describe('two-factor sign-in (issue 30)', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
