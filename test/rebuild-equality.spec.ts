@@ -81,6 +81,10 @@ function mixedLog(): { stream: string; events: E[] }[] {
         { type: 'UserSignedIn', data: { sessionId: s2, expiresAt: '2030-01-02T00:00:00.000Z', method: 'password' } },
         { type: 'UserSignedOut', data: { sessionId: s1 } },
         { type: 'PasswordResetRequested', data: { tokenDigest: `r-${uid}`, expiresAt: '2030-01-01T00:00:00.000Z' } },
+        // issue 31: personal access tokens, one kept and one revoked (a delete)
+        { type: 'AccessTokenCreated', data: { tokenId: `t1-${uid}`, digest: `d1-${uid}`, name: 'script', scopes: ['read', 'trade'], expiresAt: '2030-01-01T00:00:00.000Z' } },
+        { type: 'AccessTokenCreated', data: { tokenId: `t2-${uid}`, digest: `d2-${uid}`, name: 'old script', scopes: ['read'], expiresAt: '2030-01-01T00:00:00.000Z' } },
+        { type: 'AccessTokenRevoked', data: { tokenId: `t2-${uid}`, digest: `d2-${uid}`, reason: 'revoked' } },
       ],
     });
     const credentialId = randomUUID();
@@ -190,7 +194,7 @@ describe('projection rebuild equals incremental projection', () => {
   }
 
   it('with every projection the app registers and every event type they handle, in one window or in many small ones', async () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['alert-deliveries', 'backtest-list', 'bot-list', 'bot-money', 'credential-list', 'sessions', 'user-tokens', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual(['access-tokens', 'alert-deliveries', 'backtest-list', 'bot-list', 'bot-money', 'credential-list', 'sessions', 'user-tokens', 'users']);
     const live = dump(join(dir, 'live.sqlite'), projections);
     // the log reached every projection, with deletes (tombstones) in the collections that have them
     for (const p of projections) expect({ collection: p.collection, docs: live.tables[p.collection].length > 0 }).toEqual({ collection: p.collection, docs: true });
