@@ -136,8 +136,9 @@ describe('bot page: figures, orders, live', () => {
     expect(screen.queryByText('0s')).toBeNull();
     cleanup();
     renderApp('/bots/b6', { user: USER });
-    await waitFor(() => expect(figure('runtime')).toHaveTextContent(/^—$/), { timeout: 5000 });
-    expect(figure('runtime').parentElement).toHaveAttribute('title', 'Not started yet');
+    // the dash also stands while the summary loads: wait for the summary's own word
+    await waitFor(() => expect(figure('runtime').parentElement).toHaveAttribute('title', 'Not started yet'), { timeout: 5000 });
+    expect(figure('runtime')).toHaveTextContent(/^—$/);
   });
 
   it('says the last error in words, with a link to the Security page when the key is missing', async () => {
