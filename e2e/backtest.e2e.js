@@ -85,9 +85,7 @@ async function backtestSteps({ page, step, fillBot, shot, T }) {
     await dialog.getByRole('button', { name: 'Run sweep' }).click();
     const cancel = dialog.getByRole('button', { name: 'Cancel sweep', exact: true });
     await cancel.waitFor({ state: 'visible', timeout: T });
-    await dialog.getByRole('progressbar').waitFor({ timeout: T });
-    const panel = dialog.getByRole('region', { name: 'Backtest' });
-    await panel.screenshot({ path: path.join(ARTIFACTS, 'backtest-panel-sweep-running-1280.png') });
+    // cancelled as soon as it can be: on a quiet machine the sweep finished while a screenshot was taken first
     await cancel.click();
     const status = dialog.getByRole('status').filter({ hasText: 'Cancelled' });
     const heatmap = dialog.getByTestId('sweep-heatmap');
