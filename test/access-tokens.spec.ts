@@ -5,76 +5,55 @@ import { io } from 'socket.io-client';
 import { loadConfig } from '@gridrocket/shared/runtime';
 import { startApp } from '../apps/api/src/bootstrap';
 import { AccessTokenService } from '@gridrocket/identity/nest';
+import { createGridRocketClient, type GridRocketClient } from '../clients/typescript/client';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
 /**
  * Issue 31, "Personal access tokens": a script drives a bot's whole life with a token made in the
- * dashboard, through a client built from the OpenAPI document (/api/docs-json) at test time.
+ * dashboard, through the TypeScript client generated from the OpenAPI document
+ * (clients/typescript: openapi-typescript's types, openapi-fetch's typed fetch; test/generated-client.spec.ts
+ * checks that the committed types are what the running app's document generates). The compiler
+ * checks every call below against the document (`npm run typecheck`).
  */
 
-type Operation = { method: string; path: string; parameters: Array<{ name: string; in: string; required?: boolean }>; bearer: boolean };
-type Call = { path?: Record<string, string>; query?: Record<string, string | number | boolean>; body?: unknown; headers?: Record<string, string> };
-type Answer = { status: number; body: any; text: string; headers: Headers };
+type Doc = { paths: Record<string, Record<string, { security?: Array<Record<string, string[]>> }>> };
 
-/**
- * A client generated from the document: one function per operationId, which fills the path template
- * from the document, sends the query and a JSON body, and authenticates with `Authorization: Bearer`
- * only (no cookie, no CSRF header: a script's request). A path parameter the template has but the call
- * lacks is an error of the caller, as in a generated client.
- */
-function generateClient(doc: { paths: Record<string, Record<string, { operationId?: string; parameters?: Operation['parameters']; security?: Array<Record<string, string[]>> }>> }, baseUrl: string, token: () => string) {
-  const ops = new Map<string, Operation>();
-  for (const [path, methods] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(methods)) {
-      if (!op.operationId) continue;
-      if (ops.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
-      ops.set(op.operationId, { method: method.toUpperCase(), path, parameters: op.parameters ?? [], bearer: (op.security ?? []).some((req) => 'bearer' in req) });
-    }
+/** Whether the document says `METHOD /path` takes a personal access token (its `bearer` security). */
+const takesToken = (doc: Doc, route: string) => {
+  const [method, path] = route.split(' ');
+  const op = doc.paths[path]?.[method.toLowerCase()];
+  if (!op) throw new Error(`${route} is not in the document`);
+  return (op.security ?? []).some((req) => 'bearer' in req);
+};
+
+/** The spec's spot bot as a script sends it: the document's types (numbers as numbers, botType from its enum). */
+const scriptBot = {
+  exchange: spotBot.exchange,
+  symbol: spotBot.symbol,
+  botType: 'Spot' as const,
+  numOfOrders: spotBot.numOfOrders,
+  orderSize: Number(spotBot.orderSize),
+  interval: spotBot.interval,
+  entryPrice: spotBot.entryPrice,
+  takeProfit: spotBot.takeProfit,
+};
+
+/** A script polls a bot's state as a script would (the start and stop are accepted with 202, the runner takes them up). */
+async function waitForState(api: GridRocketClient, id: string, state: string) {
+  let details = await api.GET('/api/bot-details/{id}', { params: { path: { id } } });
+  for (let i = 0; i < 100 && details.data?.state !== state; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    details = await api.GET('/api/bot-details/{id}', { params: { path: { id } } });
   }
-  const call = async (operationId: string, args: Call = {}): Promise<Answer> => {
-    const op = ops.get(operationId);
-    if (!op) throw new Error(`no operation ${operationId} in the document`);
-    // as a generated client: only the parameters the document declares, every required one
-    for (const name of Object.keys(args.query ?? {})) {
-      if (!op.parameters.some((p) => p.in === 'query' && p.name === name)) throw new Error(`${operationId} declares no query parameter ${name}`);
-    }
-    for (const p of op.parameters) if (p.in === 'query' && p.required && args.query?.[p.name] === undefined) throw new Error(`${operationId} needs the query parameter ${p.name}`);
-    const url = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const v = args.path?.[name];
-      if (v === undefined) throw new Error(`${operationId} needs the path parameter ${name}`);
-      return encodeURIComponent(v);
-    });
-    const qs = new URLSearchParams(Object.entries(args.query ?? {}).map(([k, v]) => [k, String(v)] as [string, string])).toString();
-    const headers: Record<string, string> = { authorization: `Bearer ${token()}`, ...(args.headers ?? {}) };
-    if (args.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(baseUrl + url + (qs ? `?${qs}` : ''), { method: op.method, headers, body: args.body === undefined ? undefined : JSON.stringify(args.body) });
-    const text = await res.text();
-    let body: any;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    return { status: res.status, body, text, headers: res.headers };
-  };
-  /** The operationId of `METHOD /path` in the document (the test names routes as the product spec does). */
-  const idOf = (route: string) => {
-    const [method, path] = route.split(' ');
-    const found = [...ops].find(([, op]) => op.method === method && op.path === path);
-    if (!found) throw new Error(`${route} is not in the document`);
-    return found[0];
-  };
-  /** Whether the document says the operation takes a personal access token (its `bearer` security). */
-  const takesToken = (operationId: string) => ops.get(operationId)?.bearer === true;
-  return { call, idOf, ops, takesToken };
+  return details;
 }
 
 describe('personal access tokens (issue 31)', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
   let browser: Client;
   let uid: string;
-  let doc: any;
+  let doc: Doc;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -93,53 +72,45 @@ describe('personal access tokens (issue 31)', () => {
     return res.body;
   }
 
-  it('a token with read+trade (and keys for the exchange key) drives a paper bot through create, start, stop and delete; no CSRF header, no cookie', async () => {
+  it('a token with read+trade (and keys for the exchange key) drives a paper bot through create, start, stop and delete with the generated client; no CSRF header, no cookie', async () => {
     const { token } = await makeToken('grid script', ['read', 'trade', 'keys']);
-    const api = generateClient(doc, app.url, () => token);
+    const api = createGridRocketClient(app.url, token);
     // the document says which operations take a token (the same route metadata the guard reads)
-    for (const route of ['POST /api/api-credentials', 'POST /api/bots', 'GET /api/startBot', 'GET /api/stopBot', 'DELETE /api/bots/{id}', 'GET /api/bots/{id}']) expect([route, api.takesToken(api.idOf(route))]).toEqual([route, true]);
-    for (const route of ['GET /api/tokens', 'POST /api/tokens', 'GET /api/sessions']) expect([route, api.takesToken(api.idOf(route))]).toEqual([route, false]);
+    for (const route of ['POST /api/api-credentials', 'POST /api/bots', 'GET /api/startBot', 'GET /api/stopBot', 'DELETE /api/bots/{id}', 'GET /api/bots/{id}']) expect([route, takesToken(doc, route)]).toEqual([route, true]);
+    for (const route of ['GET /api/tokens', 'POST /api/tokens', 'GET /api/sessions']) expect([route, takesToken(doc, route)]).toEqual([route, false]);
 
     // a bot starts only with a key for its exchange (the paper venue is the key's sandbox)
-    const key = await api.call(api.idOf('POST /api/api-credentials'), { body: { access: { exchange: 'Binance', apiKey: 'script-binance-key-01', keySecret: 'script-secret-0123456789', passPhrase: '' } } });
-    expect(key.status).toBe(201);
+    const key = await api.POST('/api/api-credentials', { body: { access: { exchange: 'Binance', apiKey: 'script-binance-key-01', keySecret: 'script-secret-0123456789', passPhrase: '' } } });
+    expect(key.response.status).toBe(201);
 
-    const created = await api.call(api.idOf('POST /api/bots'), { body: { ...spotBot } });
-    expect(created.status).toBe(201);
-    const id: string = created.body.id;
-    expect(created.body).toMatchObject({ botstatus: false });
+    const created = await api.POST('/api/bots', { body: scriptBot });
+    expect(created.response.status).toBe(201);
+    const id = created.data!.id;
+    expect(created.data).toMatchObject({ botstatus: false });
 
-    const started = await api.call(api.idOf('GET /api/startBot'), { query: { id } });
-    expect(started.status).toBe(202);
-    // the start is accepted (202) and the runner takes it up: the script polls as a script would
-    let running = await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id } });
-    for (let i = 0; i < 100 && running.body?.state !== 'running'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      running = await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id } });
-    }
-    expect(running.status).toBe(200);
-    expect(running.body).toMatchObject({ id, botstatus: true, state: 'running' });
+    const started = await api.GET('/api/startBot', { params: { query: { id } } });
+    expect(started.response.status).toBe(202);
+    const running = await waitForState(api, id, 'running');
+    expect(running.response.status).toBe(200);
+    expect(running.data).toMatchObject({ id, botstatus: true, state: 'running' });
 
-    const stopped = await api.call(api.idOf('GET /api/stopBot'), { query: { id, cancelAllOrders: true } });
-    expect(stopped.status).toBe(202);
-    let after = await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id } });
-    for (let i = 0; i < 100 && after.body?.state !== 'stopped'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id } });
-    }
-    expect(after.body).toMatchObject({ botstatus: false, state: 'stopped' });
+    const stopped = await api.GET('/api/stopBot', { params: { query: { id, cancelAllOrders: true } } });
+    expect(stopped.response.status).toBe(202);
+    expect((await waitForState(api, id, 'stopped')).data).toMatchObject({ botstatus: false, state: 'stopped' });
 
-    const removed = await api.call(api.idOf('DELETE /api/bots/{id}'), { path: { id } });
-    expect(removed.status).toBeLessThan(300);
-    expect((await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id } })).status).toBe(404);
+    const removed = await api.DELETE('/api/bots/{id}', { params: { path: { id } } });
+    expect(removed.response.status).toBeLessThan(300);
+    const gone = await api.GET('/api/bot-details/{id}', { params: { path: { id } } });
+    expect(gone.response.status).toBe(404);
+    expect(gone.error).toMatchObject({ statusCode: 404 });
     // the browser sees what the script did
     expect((await browser.get(`/api/bots/${uid}`)).body).toHaveLength(0);
   }, 60_000);
 
   it('the list shows the token with its last use and count; no GET ever carries the secret', async () => {
     const { id, token } = await makeToken('poller', ['read']);
-    const api = generateClient(doc, app.url, () => token);
-    expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(200);
+    const api = createGridRocketClient(app.url, token);
+    expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(200);
     const listed = await browser.get('/api/tokens');
     expect(listed.status).toBe(200);
     const mine = listed.body.tokens.find((t: any) => t.id === id);
@@ -161,38 +132,38 @@ describe('personal access tokens (issue 31)', () => {
     const bot = await browser.post('/api/bots', { ...spotBot });
     expect(bot.status).toBe(201);
     const { token } = await makeToken('read only', ['read']);
-    const api = generateClient(doc, app.url, () => token);
-    const refused = await api.call(api.idOf('GET /api/startBot'), { query: { id: bot.body.id } });
-    expect(refused.status).toBe(403);
-    expect(refused.body.message).toMatch(/trade scope/);
-    expect(refused.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
-    expect((await api.call(api.idOf('POST /api/bots'), { body: { ...spotBot } })).status).toBe(403);
+    const api = createGridRocketClient(app.url, token);
+    const refused = await api.GET('/api/startBot', { params: { query: { id: bot.body.id } } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.message).toMatch(/trade scope/);
+    expect(refused.response.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
+    expect((await api.POST('/api/bots', { body: scriptBot })).response.status).toBe(403);
     // nor reach the keys without the keys scope
-    expect((await api.call(api.idOf('GET /api/api-credentials/{id}'), { path: { id: uid } })).status).toBe(403);
-    expect((await api.call(api.idOf('GET /api/bot-details/{id}'), { path: { id: bot.body.id } })).body).toMatchObject({ botstatus: false });
+    expect((await api.GET('/api/api-credentials/{id}', { params: { path: { id: uid } } })).response.status).toBe(403);
+    expect((await api.GET('/api/bot-details/{id}', { params: { path: { id: bot.body.id } } })).data).toMatchObject({ botstatus: false });
   }, 30_000);
 
   it('a revoked token is refused (401) at once', async () => {
     const { id, token } = await makeToken('to revoke', ['read', 'trade']);
-    const api = generateClient(doc, app.url, () => token);
-    expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(200);
+    const api = createGridRocketClient(app.url, token);
+    expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(200);
     expect((await browser.delete(`/api/tokens/${id}`)).status).toBe(204);
-    const refused = await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } });
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toMatch(/invalid_token/);
+    const refused = await api.GET('/api/bots/{id}', { params: { path: { id: uid } } });
+    expect(refused.response.status).toBe(401);
+    expect(refused.response.headers.get('www-authenticate')).toMatch(/invalid_token/);
     expect((await browser.get('/api/tokens')).body.tokens.map((t: any) => t.id)).not.toContain(id);
     expect((await browser.delete(`/api/tokens/${id}`)).status).toBe(404);
   }, 30_000);
 
   it('an expired token is refused (401) and shown as expired', async () => {
     const { id, token } = await makeToken('a week', ['read'], 7);
-    const api = generateClient(doc, app.url, () => token);
-    expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(200);
+    const api = createGridRocketClient(app.url, token);
+    expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(200);
     const service = app.app.get(AccessTokenService);
     const realNow = service.now;
     service.now = () => Date.now() + 7 * 86_400_000 + 1_000; // the clock a week and a second on
     try {
-      expect((await api.call(api.idOf('GET /api/bots/{id}'), { path: { id: uid } })).status).toBe(401);
+      expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(401);
       expect((await browser.get('/api/tokens')).body.tokens.find((t: any) => t.id === id)).toMatchObject({ expired: true });
     } finally {
       service.now = realNow;
@@ -204,19 +175,21 @@ describe('personal access tokens (issue 31)', () => {
     const both = await fetch(`${app.url}/api/bots/${uid}`, { headers: { authorization: `Bearer ${token}`, cookie: browser.cookieHeader() } });
     expect(both.status).toBe(400);
     expect(await both.json()).toMatchObject({ errors: [{ field: 'authorization' }] });
-    const api = generateClient(doc, app.url, () => token);
-    for (const [route, args] of [
-      ['GET /api/tokens', {}],
-      ['POST /api/tokens', { body: { name: 'minted by a token', scopes: ['read'], expiresInDays: 7 } }],
-      ['DELETE /api/tokens/{id}', { path: { id: '00000000-0000-4000-8000-000000000000' } }],
-      ['GET /api/sessions', {}],
-      ['POST /api/sessions/sign-out-others', {}],
-      ['GET /api/auth/2fa', {}],
-      ['POST /api/auth/2fa/setup', {}],
-    ] as Array<[string, Call]>) {
-      const res = await api.call(api.idOf(route), args);
+    const api = createGridRocketClient(app.url, token);
+    const none = '00000000-0000-4000-8000-000000000000';
+    const attempts: Array<[string, Promise<{ response: Response }>]> = [
+      ['GET /api/tokens', api.GET('/api/tokens')],
+      ['POST /api/tokens', api.POST('/api/tokens', { body: { name: 'minted by a token', scopes: ['read'], expiresInDays: 7 } })],
+      ['DELETE /api/tokens/{id}', api.DELETE('/api/tokens/{id}', { params: { path: { id: none } } })],
+      ['GET /api/sessions', api.GET('/api/sessions')],
+      ['POST /api/sessions/sign-out-others', api.POST('/api/sessions/sign-out-others')],
+      ['GET /api/auth/2fa', api.GET('/api/auth/2fa')],
+      ['POST /api/auth/2fa/setup', api.POST('/api/auth/2fa/setup')],
+    ];
+    for (const [route, attempt] of attempts) {
+      const { response } = await attempt;
       // state-changing ones meet the CSRF check first (a token does not lift it where tokens are refused)
-      expect({ route, status: res.status }).toEqual({ route, status: route.startsWith('GET') ? 401 : 403 });
+      expect({ route, status: response.status }).toEqual({ route, status: route.startsWith('GET') ? 401 : 403 });
     }
     expect((await browser.get('/api/tokens')).body.tokens.map((t: any) => t.name)).not.toContain('minted by a token');
     // the push socket takes the session cookie only
