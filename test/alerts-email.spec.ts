@@ -27,7 +27,8 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
 
   beforeAll(async () => {
     smtp = await new SmtpStandIn([ALICE]).start();
-    app = await startTestApp({ PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', ALERTS_RETRY_BASE_MS: '200' });
+    // the sink tries twice (200 ms apart); then the dispatcher's reactor tries again after 400, 800, 1000, 1000… ms
+    app = await startTestApp({ PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', ALERTS_RETRY_BASE_MS: '200', ALERTS_MAX_ATTEMPTS: '2', MAIL_RETRY_BASE_MS: '400', MAIL_RETRY_MAX_MS: '1000' });
     events = app.app.get<EventStore>(EVENT_STORE);
   }, 60_000);
 
@@ -136,6 +137,27 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
     expect(entry).toMatchObject({ channel: 'email', status: 'delivered', code: 250 });
     expect(entry.attempts).toBeGreaterThanOrEqual(2);
     expect(alertsTo(ALICE).filter((m) => m.headers['x-gridrocket-delivery'] === `${id}:email`)).toHaveLength(1);
+  });
+
+  it('a mail server down for longer than the sink tries: the alert mail waits (in health), is tried on, and arrives once when the server is back', async () => {
+    const { uid, botId, client } = alice;
+    smtp.refuseConnections = true;
+    const before = smtp.transactions.length;
+    const id = await append(uid, botId, 'CycleCompleted', { run: 0, cycle: 4, profit: 6.3, nextCycle: 5 });
+    // more refused connections than the sink's own 2 tries: the alert was handed back, not given up
+    await until('five refused connections', () => smtp.transactions.slice(before).filter((t) => t.code === 421).length >= 5 || undefined, 20_000);
+    const health = (await client.get('/api/health')).body;
+    expect(health.alerts).toMatchObject({ waiting: 1 });
+    expect(health.alerts.lastError).toMatch(/421|connect/i);
+    expect(health.consumers.find((c: any) => c.name === 'alert-dispatcher')).toMatchObject({ state: 'retrying' });
+    const logId = alertDeliveryStream(`${id}:email`).slice(ALERT_DELIVERY_STREAM_PREFIX.length);
+    expect(((await client.get(`/api/alerts/${uid}/deliveries`)).body as any[]).find((e) => e.id === logId)).toBeUndefined();
+    smtp.refuseConnections = false;
+    const entry = await logOf(client, uid, (e) => e.id === logId);
+    expect(entry).toMatchObject({ channel: 'email', status: 'delivered', code: 250 });
+    expect(entry.attempts).toBeGreaterThanOrEqual(6);
+    expect(alertsTo(ALICE).filter((m) => m.headers['x-gridrocket-delivery'] === `${id}:email`)).toHaveLength(1);
+    await until('nothing waiting', async () => ((await client.get('/api/health')).body.alerts.waiting === 0 ? true : undefined), 10_000);
   });
 
   it('a mailbox the server refuses (550 to RCPT TO, permanent) is one try, logged as failed with the code', async () => {

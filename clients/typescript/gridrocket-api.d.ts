@@ -4258,6 +4258,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        alerts?: {
+                            lastError: string | null;
+                            oldestWaitingSeconds: number;
+                            waiting: number;
+                        } | null;
                         catchUpPercent?: number;
                         consumers: {
                             kind: string;
@@ -4266,6 +4271,16 @@ export interface operations {
                         }[];
                         eventStore: string;
                         headPosition: string;
+                        mail?: {
+                            failed: number;
+                            lastError: string | null;
+                            oldestPendingSeconds: number;
+                            pending: number;
+                            sent: number;
+                            skipped: number;
+                            /** @enum {string} */
+                            state: "off" | "idle" | "sending" | "retrying";
+                        } | null;
                         projectionError?: string | null;
                         projectionLag: string;
                         projectionPosition?: string;

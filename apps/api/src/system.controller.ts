@@ -4,6 +4,7 @@ import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { MailOutboxLifecycle } from '@gridrocket/identity/nest';
+import { AlertDispatcherLifecycle } from '@gridrocket/alerts/nest';
 import { Forwarder } from '@gridrocket/streaming';
 import { consumerStatuses } from '@gridrocket/streaming/nest';
 
@@ -17,6 +18,7 @@ export class SystemController {
     private readonly projector: Projector,
     @Optional() private readonly forwarder?: Forwarder,
     @Optional() private readonly mail?: MailOutboxLifecycle,
+    @Optional() private readonly alerts?: AlertDispatcherLifecycle,
   ) {}
 
   @Get('health')
@@ -30,6 +32,8 @@ export class SystemController {
     // the mail outbox (issue 31): mails waiting (not yet taken by the mail server), the oldest one's age, and
     // whether the server is failing them now (retrying); 'off' in a process that does not send the mail
     const mail = this.mail?.outbox.status() ?? null;
+    // alert deliveries a channel answered `later` (alert mails while the mail server is away), tried again with back-off
+    const alerts = this.alerts?.dispatcher.waitingDeliveries() ?? null;
     const ok =
       projection.failed === null &&
       consumers.every((c) => c.state !== 'retrying') &&
@@ -48,6 +52,7 @@ export class SystemController {
       consumers,
       forwarder,
       mail,
+      alerts,
       pid: process.pid,
     };
   }

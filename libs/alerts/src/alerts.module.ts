@@ -33,6 +33,8 @@ export class AlertDispatcherLifecycle implements OnApplicationBootstrap, BeforeA
       secrets,
       rate: new AlertRateLimit(a.rateLimit, a.rateWindowSeconds * 1000),
       meter,
+      // an alert mail the server has not taken after the sink's tries: as the mail outbox waits (MAIL_RETRY_*)
+      retryDelay: (attempt) => Math.min(config.mail.retryMaxMs, config.mail.retryBaseMs * 2 ** Math.min(attempt - 1, 30)),
       sinks: [
         new EmailSink(this.mailer, { maxAttempts: a.maxAttempts, retryBaseMs: a.retryBaseMs, publicUrl: config.publicUrl }),
         new WebhookSink({ allowPrivateUrls: a.allowPrivateUrls, maxAttempts: a.maxAttempts, retryBaseMs: a.retryBaseMs }),

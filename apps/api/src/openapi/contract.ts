@@ -285,7 +285,10 @@ const OPERATIONS: Record<string, OpExtra> = {
   SystemController_health: {
     public: true,
     ok: obj(
-      { status: { type: 'string', enum: ['ok', 'degraded'] }, eventStore: str, readStore: str, headPosition: str, projectionPosition: str, projectionLag: str, catchUpPercent: num, projectionError: nullable(str), consumers: arr({ type: 'object', properties: { name: str, kind: str, state: str }, required: ['name', 'kind', 'state'] }) },
+      { status: { type: 'string', enum: ['ok', 'degraded'] }, eventStore: str, readStore: str, headPosition: str, projectionPosition: str, projectionLag: str, catchUpPercent: num, projectionError: nullable(str), consumers: arr({ type: 'object', properties: { name: str, kind: str, state: str }, required: ['name', 'kind', 'state'] }),
+        // the mail outbox, and alert deliveries waiting for a channel (alert mails while the mail server is away); null where not run
+        mail: nullable(obj({ state: { type: 'string', enum: ['off', 'idle', 'sending', 'retrying'] }, pending: int, oldestPendingSeconds: num, sent: int, failed: int, skipped: int, lastError: nullable(str) })),
+        alerts: nullable(obj({ waiting: int, oldestWaitingSeconds: num, lastError: nullable(str) })) },
       ['status', 'eventStore', 'readStore', 'headPosition', 'projectionLag', 'consumers'],
     ),
     errors: [],

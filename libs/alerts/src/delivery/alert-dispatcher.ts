@@ -25,6 +25,24 @@ export interface AlertDispatcherDeps {
   now?: () => number;
   /** Counts each recorded delivery by channel and status (gridrocket_alerts_total). */
   meter?: Pick<OpsMeter, 'alertDelivered' | 'declareAlertOutcomes'>;
+  /**
+   * Back-off before the n-th handling of an alert a channel answered `later` (e-mail during an SMTP
+   * outage): the mail settings' MAIL_RETRY_BASE_MS × 2^(n-1), at most MAIL_RETRY_MAX_MS apart.
+   */
+  retryDelay?(attempt: number): number;
+}
+
+/** Deliveries answered `later` and not recorded yet (for /api/health and /metrics). */
+export interface WaitingDeliveries {
+  waiting: number;
+  oldestWaitingSeconds: number;
+  lastError: string | null;
+}
+
+interface Waiting {
+  since: number;
+  attempts: number;
+  lastError: string | null;
 }
 
 /**
@@ -37,11 +55,18 @@ export interface AlertDispatcherDeps {
  * only once every channel of the event is recorded, so a crash before that sends again at most the
  * deliveries that were sent but not yet recorded (at-least-once: receivers de-duplicate by the
  * delivery id, sent as X-GridRocket-Delivery and the body's `id`).
+ *
+ * A channel that answers `later` (e-mail when the mail server is down or answers 4yz after the sink's own
+ * tries) records nothing: the event fails and the reactor handles it again with back-off, for as long as
+ * it takes, and the channels already recorded are not sent again. Each alert is handled on its own
+ * (`orderKey`: the event), so an alert mail waiting for the server holds up no other alert, not even the
+ * same bot's next one on the webhook. The rate limit counts a delivery once, not once per try.
  */
 export class AlertDispatcher {
   private readonly logger = new Logger('Alerts');
   private reactor: RunningReactor | null = null;
   private readonly stopping = new AbortController();
+  private readonly waiting = new Map<string, Waiting>();
 
   constructor(private readonly deps: AlertDispatcherDeps) {
     deps.meter?.declareAlertOutcomes(ALERT_CHANNELS, DELIVERY_STATUSES);
@@ -56,6 +81,8 @@ export class AlertDispatcher {
       startAt: 'end',
       filter: { streamPrefixes: ['bot-'], eventTypes: ALERTING_EVENT_TYPES },
       handle: (event) => this.handle(event),
+      orderKey: (event) => event.id,
+      ...(this.deps.retryDelay ? { retryDelay: this.deps.retryDelay } : {}),
       onError: (err, event) => this.logger.error(`Alerts for ${event.type} of ${event.streamId} failed, will retry: ${err.name}: ${err.message}`),
     });
   }
@@ -68,6 +95,18 @@ export class AlertDispatcher {
 
   get position(): bigint | null {
     return this.reactor?.position ?? null;
+  }
+
+  /** Deliveries a channel answered `later`, waiting for their next try. */
+  waitingDeliveries(): WaitingDeliveries {
+    const now = this.now();
+    let oldest = now;
+    let lastError: string | null = null;
+    for (const w of this.waiting.values()) {
+      oldest = Math.min(oldest, w.since);
+      lastError = w.lastError;
+    }
+    return { waiting: this.waiting.size, oldestWaitingSeconds: Math.max(0, Math.round((now - oldest) / 1000)), lastError };
   }
 
   /** One bot event: public for tests of the mapping end to end. */
@@ -121,13 +160,26 @@ export class AlertDispatcher {
 
   private async deliver(alert: Alert, channel: AlertChannel, s: AlertSettingsState): Promise<void> {
     const deliveryId = deliveryIdOf(alert.eventId, channel);
-    if (await this.delivered(deliveryId)) return;
+    if (await this.delivered(deliveryId)) {
+      this.waiting.delete(deliveryId);
+      return;
+    }
     const sink = this.deps.sinks.find((k) => k.channel === channel);
     const target = sink ? await this.target(channel, s, alert.userId) : null;
+    const earlier = this.waiting.get(deliveryId);
     let outcome: SinkOutcome;
     if (!sink || !target) outcome = { status: 'failed', code: null, attempts: 0, error: 'No address for this channel' };
-    else if (!this.deps.rate.take(`${alert.userId}:${channel}`, this.now())) outcome = { status: 'rate-limited', code: null, attempts: 0, error: 'Too many alerts on this channel: not sent' };
+    else if (!earlier && !this.deps.rate.take(`${alert.userId}:${channel}`, this.now())) outcome = { status: 'rate-limited', code: null, attempts: 0, error: 'Too many alerts on this channel: not sent' };
     else outcome = await sink.send(alert, deliveryId, target, this.stopping.signal);
+    if (outcome.later) {
+      // not recorded: the reactor hands the alert back after its back-off (the class comment)
+      const w = earlier ?? { since: this.now(), attempts: 0, lastError: null };
+      w.attempts += outcome.attempts;
+      w.lastError = outcome.error;
+      this.waiting.set(deliveryId, w);
+      throw new Error(`The ${channel} alert is not taken yet, will try again: ${outcome.error}`);
+    }
+    if (earlier) outcome = { ...outcome, attempts: earlier.attempts + outcome.attempts };
     const data: AlertDeliveryRecordedData = {
       deliveryId,
       userId: alert.userId,
@@ -144,6 +196,7 @@ export class AlertDispatcher {
       at: new Date(this.now()).toISOString(),
     };
     await executeCommand(this.deps.events, alertDeliveryStream(deliveryId), alertDeliveryDecider, { type: 'RecordDelivery', data }, systemContext(alert.userId, alert.eventId));
+    this.waiting.delete(deliveryId);
     // counted once recorded: a delivery whose record failed is tried again, and counted then
     this.deps.meter?.alertDelivered(channel, outcome.status);
   }

@@ -22,8 +22,10 @@ export function alertMessageId(deliveryId: string, publicUrl: string): string {
 
 /**
  * E-mail through the product's mailer (SMTP via nodemailer when SMTP_URL is set, else .eml files) to the
- * account's address. A transient failure is tried again with back-off, up to `maxAttempts`; a permanent
- * one (5yz) is final at once. Every try carries the same Message-ID and X-GridRocket-Delivery header.
+ * account's address. A transient failure is tried again with back-off, up to `maxAttempts`; then the
+ * outcome is `later` and the dispatcher's reactor tries again with its own back-off until the server
+ * takes it (issue 31: mail is never lost to an outage). A permanent one (5yz) is final at once. Every try
+ * carries the same Message-ID and X-GridRocket-Delivery header.
  */
 export class EmailSink implements NotificationSink {
   readonly channel = 'email' as const;
@@ -56,6 +58,6 @@ export class EmailSink implements NotificationSink {
       }
       if (attempt < this.options.maxAttempts) await pause(backoffMs(attempt, this.options.retryBaseMs), signal);
     }
-    return { status: 'failed', code: last.code, attempts: this.options.maxAttempts, error: last.error };
+    return { status: 'failed', code: last.code, attempts: this.options.maxAttempts, error: last.error, later: true };
   }
 }

@@ -14,6 +14,12 @@ export interface SinkOutcome {
   attempts: number;
   /** Why it failed, with no secret in it. */
   error: string | null;
+  /**
+   * Not the end: the far end may take it later (e-mail: a 4yz reply or no connection after the sink's
+   * own tries). Nothing is recorded; the dispatcher hands the alert back to its reactor, which tries
+   * again with back-off for as long as it takes (an SMTP outage loses no alert mail).
+   */
+  later?: boolean;
 }
 
 /**
