@@ -12,7 +12,8 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAIL_OUTBOX_NAME } from '@gridrocket/identity/nest';
+import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
+import { MAIL_OUTBOX_NAME, MailOutboxLifecycle, RESET_INTAKE_STREAM } from '@gridrocket/identity/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { kill9, spawnServer, stop } from './support/server-process';
@@ -69,12 +70,13 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
   const B = 'bob@example.com';
   const C = 'cy@example.com';
   const D = 'dee@example.com';
+  const I = 'ivy@example.com';
   let smtp: SmtpStandIn;
   let app: Awaited<ReturnType<typeof startTestApp>>;
 
   beforeAll(async () => {
     // nobody@example.com has no mailbox there: 550 to RCPT TO
-    smtp = await new SmtpStandIn([A, B, C, D]).start();
+    smtp = await new SmtpStandIn([A, B, C, D, I]).start();
     app = await startTestApp({ PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', METRICS_TOKEN, ...FAST_RETRIES });
   });
   afterAll(async () => {
@@ -155,6 +157,37 @@ describe('mail outbox: the test app against the SMTP stand-in', () => {
     expect(smtp.transactions.filter((t) => t.to.includes('nobody@example.com'))).toHaveLength(1);
     expect((await health(app.url)).mail).toMatchObject({ state: 'idle', pending: 0, failed: before + 1 });
     expect(await metric(app.url, 'gridrocket_mail_outbox_failed_total{kind="verify-email"}')).toBe(1);
+  });
+
+  it('forgot-password records the ask before its 202, the same one append for a known and an unknown address; one ask handled twice is one reset mail', async () => {
+    const events = app.app.get<EventStore>(EVENT_STORE);
+    const asks = async () => {
+      try {
+        return await events.readStream(RESET_INTAKE_STREAM);
+      } catch (err) {
+        if (err instanceof StreamNotFoundError) return [];
+        throw err;
+      }
+    };
+    const before = (await asks()).length;
+    // known (I registers) and unknown: both answered 202 only once the ask is in the log (a kill -9 now loses nothing)
+    await new Client(app.url).signUp(I, 'old-password-1');
+    await until("I's verification mail", () => mailsOf(smtp, I, VERIFY_SUBJECT)[0]);
+    expect((await new Client(app.url).post('/api/auth/forgot-password', { email: I })).status).toBe(202);
+    expect((await asks()).length).toBe(before + 1);
+    expect((await new Client(app.url).post('/api/auth/forgot-password', { email: 'no-account@example.com' })).status).toBe(202);
+    const recorded = await asks();
+    expect(recorded.length).toBe(before + 2);
+    // the address is not written, only its keyed id
+    expect(JSON.stringify(recorded.slice(before).map((e) => ({ data: e.data, metadata: e.metadata })))).not.toMatch(/no-account|ivy@example/);
+    const mail = await until("I's reset mail", () => mailsOf(smtp, I, RESET_SUBJECT)[0], 15_000);
+    expect(linkIn(mail, '/reset-password')).toHaveLength(43);
+    // the intake handles I's ask again (as after a crash before its checkpoint): no second link, no second mail
+    const intake = app.app.get(MailOutboxLifecycle).resetIntake;
+    await intake.handle(recorded[before]);
+    await settled(app.url);
+    expect(mailsOf(smtp, I, RESET_SUBJECT)).toHaveLength(1);
+    expect(mailsOf(smtp, 'no-account@example.com', RESET_SUBJECT)).toHaveLength(0);
   });
 
   it('the notice to an address that has an account goes through the outbox too', async () => {

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
@@ -8,6 +8,7 @@ import { OAuthProvider, PasswordResetReason, userStream } from './domain/user.ev
 import { USERS, USER_TOKENS, UserDoc, UserTokenDoc } from './identity.projections';
 import { LINK_TOKEN_PATTERN, LinkTokens, linkTokensOf } from './link-tokens';
 import { SessionService, SignInClient } from './session.service';
+import { recordResetAsk } from './mail/reset-intake';
 import type { SecondFactorProof } from './two-factor/two-factor.decider';
 
 type Ctx = Omit<CommandContext, 'userId'>;
@@ -29,10 +30,8 @@ export const PROVIDER_LABEL: Record<OAuthProvider, string> = { google: 'Google',
  * account's life after registration, all as commands on `user-<uid>`.
  */
 @Injectable()
-export class AccountService implements BeforeApplicationShutdown {
-  private readonly logger = new Logger('Identity');
+export class AccountService {
   private readonly tokens: LinkTokens;
-  private readonly background = new Set<Promise<unknown>>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -101,17 +100,13 @@ export class AccountService implements BeforeApplicationShutdown {
   // ---- password reset -----------------------------------------------------
 
   /**
-   * Always answers the same, at once: the work for a known address happens in
-   * the background, so neither the answer nor its timing tells whether the
-   * address has an account.
+   * Records the ask and returns: one append to the intake stream for every address, known or not (its
+   * keyed id, not the address), so neither the answer nor its timing tells whether the address has an
+   * account; the reset link and its mail follow from the recorded ask (mail/reset-intake.ts, the outbox).
+   * Once this returns, the mail is not lost, not even to a kill -9 right after the 202.
    */
-  requestPasswordReset(email: string, ctx: Ctx): void {
-    this.inBackground(ctx, async () => {
-      const uid = this.sessions.uidFor(email);
-      const state = await this.sessions.loadUser(uid);
-      if (!state?.exists) return;
-      await this.requestReset(uid, 'forgot-password', ctx);
-    });
+  async requestPasswordReset(email: string, ctx: Ctx): Promise<void> {
+    await recordResetAsk(this.events, this.sessions.uidFor(email), ctx);
   }
 
   async resetPassword(token: string, password: string, ctx: Ctx): Promise<void> {
@@ -176,19 +171,6 @@ export class AccountService implements BeforeApplicationShutdown {
     return this.sessions.openSession(uid, profile.provider, ctx, undefined, client, secondFactor?.(uid));
   }
 
-  // ---- background work -----------------------------------------------------
-
-  /** Work a request started and does not wait for; its log lines carry the request's correlation id. */
-  private inBackground(ctx: Ctx, work: () => Promise<void>) {
-    const p = work()
-      .catch((err) => this.logger.error(correlated(`Background identity work failed: ${(err as Error).message}`, ctx.correlationId)))
-      .finally(() => this.background.delete(p));
-    this.background.add(p);
-  }
-
-  async beforeApplicationShutdown() {
-    await Promise.allSettled([...this.background]);
-  }
 }
 
 function safePhoto(url: string | null): string | null {

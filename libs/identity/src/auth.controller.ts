@@ -119,7 +119,7 @@ export class AuthController {
   async forgotPassword(@Body() body: unknown, @Req() req: AppRequest) {
     const { email } = parseOrThrow(forgotPasswordSchema, body);
     await this.throttle.consume(req.ip, email);
-    this.accounts.requestPasswordReset(email, { correlationId: correlationIdOf(req) });
+    await this.accounts.requestPasswordReset(email, { correlationId: correlationIdOf(req) });
     return { message: FORGOT_PASSWORD_ANSWER };
   }
 

@@ -10,6 +10,7 @@ import { CsrfGuard } from './csrf.guard';
 import { sessionsProjection, usersProjection, userTokensProjection } from './identity.projections';
 import { linkTokensOf } from './link-tokens';
 import { MailOutbox } from './mail/mail-outbox';
+import { ResetIntake } from './mail/reset-intake';
 import { MAILER, Mailer } from './mail/mail.port';
 import { createMailer } from './mail/mailer.factory';
 import { OAuthController } from './oauth/oauth.controller';
@@ -31,6 +32,8 @@ import { accessTokensProjection } from './access-tokens/access-token.projection'
 @Injectable()
 export class MailOutboxLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly outbox: MailOutbox;
+  /** Forgot-password asks → reset links (whose mails the outbox sends): run with the outbox. */
+  readonly resetIntake: ResetIntake;
 
   constructor(
     @Inject(EVENT_STORE) events: EventStore,
@@ -48,13 +51,25 @@ export class MailOutboxLifecycle implements OnApplicationBootstrap, BeforeApplic
       retryBaseMs: config.mail.retryBaseMs,
       retryMaxMs: config.mail.retryMaxMs,
     });
+    this.resetIntake = new ResetIntake({
+      events,
+      reads,
+      tokens: linkTokensOf(keyring),
+      ttlSeconds: config.tokenTtl.resetPasswordSeconds,
+      retryBaseMs: config.mail.retryBaseMs,
+      retryMaxMs: config.mail.retryMaxMs,
+    });
   }
 
   async onApplicationBootstrap() {
-    if (this.config.projections && this.config.mail.outbox) await this.outbox.start();
+    if (this.config.projections && this.config.mail.outbox) {
+      await this.resetIntake.start();
+      await this.outbox.start();
+    }
   }
 
   async beforeApplicationShutdown() {
+    await this.resetIntake.stop();
     await this.outbox.stop();
     await this.mailer.close?.();
   }

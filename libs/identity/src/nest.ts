@@ -10,6 +10,7 @@ export * from './two-factor/two-factor.service';
 export * from './two-factor/fresh-code.guard';
 export * from './mail/mail-outbox';
 export * from './mail/mail-outbox.metrics';
+export * from './mail/reset-intake';
 export { credentialsSchema, registerSchema, forgotPasswordSchema, verifyEmailSchema, resetPasswordSchema, profileSchema } from './auth.rules';
 export * from './access-tokens/access-token.service';
 export * from './access-tokens/access-tokens.controller';

@@ -25,6 +25,8 @@ import {
 export interface PendingToken {
   tokenDigest: string;
   expiresAt: string;
+  /** The forgot-password ask that caused this reset link (mail/reset-intake.ts), when one did. */
+  cause?: string;
 }
 
 export interface UserState {
@@ -102,7 +104,7 @@ export type UserCommand =
   | { type: 'NoteRegistrationAttempt'; now: string; /** The notice's reset link, requested in the same append when the owner is mailed. */ reset?: LinkRequest }
   | { type: 'RequestEmailVerification'; tokenDigest: string; expiresAt: string; tokenSeed?: string }
   | { type: 'VerifyEmail'; tokenDigest: string; now: string }
-  | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason }
+  | { type: 'RequestPasswordReset'; tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason; cause?: string }
   | { type: 'ResetPassword'; tokenDigest: string; passwordHash: string; now: string }
   /** photoURL undefined keeps the current photo; null removes it. */
   | { type: 'UpdateProfile'; displayName: string; photoURL?: string | null }
@@ -267,10 +269,18 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [{ type: 'EmailVerified', data: { email: state.email!, method: 'link' } }];
     case 'RequestPasswordReset':
       if (!state.exists) throw new NotFoundError('No such user');
+      // the same ask handled again (the intake reactor after a crash): its link is the pending one already
+      if (command.cause && state.pendingReset?.cause === command.cause) return [];
       return [
         {
           type: 'PasswordResetRequested',
-          data: { tokenDigest: command.tokenDigest, expiresAt: command.expiresAt, ...(command.tokenSeed ? { tokenSeed: command.tokenSeed } : {}), ...(command.reason ? { reason: command.reason } : {}) },
+          data: {
+            tokenDigest: command.tokenDigest,
+            expiresAt: command.expiresAt,
+            ...(command.tokenSeed ? { tokenSeed: command.tokenSeed } : {}),
+            ...(command.reason ? { reason: command.reason } : {}),
+            ...(command.cause ? { cause: command.cause } : {}),
+          },
         },
       ];
     case 'ResetPassword': {

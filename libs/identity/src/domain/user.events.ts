@@ -34,9 +34,10 @@ export type UserEvent =
   /**
    * A reset link is to be mailed (the mail outbox sends it); any earlier reset link is dead from now on.
    * `reason` picks the mail: forgot-password (the default) or the notice that someone tried to register
-   * with this address (issue 30); `tokenSeed` as for EmailVerificationRequested.
+   * with this address (issue 30); `tokenSeed` as for EmailVerificationRequested; `cause`: the id of the
+   * recorded forgot-password ask it answers (mail/reset-intake.ts), so that ask is not answered twice.
    */
-  | { type: 'PasswordResetRequested'; data: { tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason } }
+  | { type: 'PasswordResetRequested'; data: { tokenDigest: string; expiresAt: string; tokenSeed?: string; reason?: PasswordResetReason; cause?: string } }
   /** `passwordHash` is sealed with the master key; null removes password sign-in. */
   | { type: 'PasswordChanged'; data: { passwordHash: string | null; method: 'reset-link' | 'account-claimed' } }
   | { type: 'ProfileUpdated'; data: { displayName: string; photoURL: string | null } }
