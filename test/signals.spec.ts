@@ -177,7 +177,7 @@ describe('signed signals (issue 32)', () => {
     const { secret } = await enable(botId);
     // what a TradingView alert sends: its message, as JSON, without custom headers
     const message = (s: string, id: string) => JSON.stringify({ action: 'start', id, timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), secret: s, ticker: 'BTCUSDT', close: 60000 });
-    const tv = (s: string, id = randomUUID()) => send(botId, { body: message(s, id), headers: { 'content-type': 'application/json' } });
+    const tv = (s: string, id: string = randomUUID()) => send(botId, { body: message(s, id), headers: { 'content-type': 'application/json' } });
     const off = await tv(secret);
     expect(off.status).toBe(401);
     expect(off.body.message).toMatch(/signed signals only/);
