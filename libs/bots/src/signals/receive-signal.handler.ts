@@ -2,11 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { AppError, CommandContext, NotFoundError, TooManyRequestsError } from '@gridrocket/shared';
-import { executeCommand, loadState } from '@gridrocket/shared/runtime';
+import { loadState } from '@gridrocket/shared/runtime';
 import { StartBotCommand, StopBotCommand } from '../application/bot.commands';
 import type { BotDecision } from '../application/bot-command.runner';
-import { botStream } from '../domain/bot.events';
-import { signalLogDecider } from './signal-log.decider';
+import { decideOnSignalLog } from './signal-log.repository';
 import { SignalRateLimiter } from './signal-rate.limiter';
 import { SignalSecrets } from './signal-secrets';
 import { signalSettingsDecider } from './signal-settings.decider';
@@ -64,7 +63,7 @@ export class SignalReceiver {
       assertAuthentic(request, raw, secret, settings.allowBodySecret);
       assertFresh(request, now);
       const { signalId, action, auth, signedAt } = request;
-      await executeCommand(this.events, botStream(botId), signalLogDecider, { type: 'TakeSignal', botId, signalId, action, auth, signedAt, at: now }, senderCtx);
+      await decideOnSignalLog(this.events, botId, { type: 'TakeSignal', botId, signalId, action, auth, signedAt, at: now }, senderCtx, now);
     } catch (err) {
       if (err instanceof SignalRefusal) await this.recordRefusal(botId, err, correlationId, now);
       throw err;
@@ -77,17 +76,17 @@ export class SignalReceiver {
     try {
       decision = await this.commands.execute(action === 'start' ? new StartBotCommand(ownerCtx, botId) : new StopBotCommand(ownerCtx, botId, request.cancelAllOrders));
     } catch (err) {
-      if (err instanceof AppError) await this.recordOutcome(botId, { signalId, action, outcome: 'refused', status: err.status, reason: err.message }, ownerCtx);
+      if (err instanceof AppError) await this.recordOutcome(botId, { signalId, action, outcome: 'refused', status: err.status, reason: err.message }, ownerCtx, now);
       throw err;
     }
     const outcome = decision.events.length > 0 ? 'requested' : 'unchanged';
-    const recorded = await this.recordOutcome(botId, { signalId, action, outcome, status: 202, reason: null }, ownerCtx);
+    const recorded = await this.recordOutcome(botId, { signalId, action, outcome, status: 202, reason: null }, ownerCtx, now);
     return { id: signalId, action, outcome, state: decision.state.kind === 'live' ? decision.state.status : 'deleted', position: recorded ?? decision.position };
   }
 
-  private async recordOutcome(botId: string, o: { signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null }, ctx: CommandContext): Promise<bigint | null> {
+  private async recordOutcome(botId: string, o: { signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null }, ctx: CommandContext, now: number): Promise<bigint | null> {
     try {
-      return (await executeCommand(this.events, botStream(botId), signalLogDecider, { type: 'RecordSignalOutcome', botId, ...o }, ctx)).position;
+      return (await decideOnSignalLog(this.events, botId, { type: 'RecordSignalOutcome', botId, ...o }, ctx, now)).position;
     } catch (err) {
       this.log.warn(`could not record the outcome of signal ${o.signalId} of bot ${botId}: ${(err as Error).message}`);
       return null;
@@ -101,12 +100,12 @@ export class SignalReceiver {
   private async recordRefusal(botId: string, refusal: SignalRefusal, correlationId: string, now: number): Promise<void> {
     const suppressed = this.limiter.takeSuppressed(botId);
     try {
-      const r = await executeCommand(
+      const r = await decideOnSignalLog(
         this.events,
-        botStream(botId),
-        signalLogDecider,
+        botId,
         { type: 'RecordSignalRefusal', botId, reason: refusal.reason, status: refusal.status, message: refusal.message, signalId: refusal.signalId, suppressed, at: now },
         { userId: SIGNAL_SENDER_UNKNOWN, correlationId, causationId: null },
+        now,
       );
       if (r.events.length > 0) return;
     } catch (err) {
