@@ -235,6 +235,21 @@ describe('signed signals (issue 32)', () => {
     expect((await send(botId, signed(secret, JSON.stringify({ action: 'start' })))).status).toBe(202);
   }, 60_000);
 
+  it('the start goes through the bot\'s own checks: an owner without an API key is refused (409) and the history says why', async () => {
+    const carol = new Client(app.url);
+    await carol.signUp('signals-carol@example.com'); // no API key for Binance
+    const botId = await newBot(carol);
+    const { secret } = await enable(botId, {}, carol);
+    const start = signed(secret, JSON.stringify({ action: 'start' }));
+    const refused = await send(botId, start);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/^No API key for Binance/);
+    const events = await history(botId, carol);
+    expect(events.filter((e) => e.type === 'BotStartRequested')).toHaveLength(0);
+    const handled = events.filter((e) => e.type === 'SignalHandled').map((e) => e.data);
+    expect(handled).toEqual([{ botId, signalId: start.id, action: 'start', outcome: 'refused', status: 409, reason: expect.stringMatching(/^No API key for Binance/) }]);
+  }, 30_000);
+
   it('the secret is in no API answer after its creation, and the event store holds it only sealed', async () => {
     const botId = await newBot();
     const { secret } = await enable(botId, { allowBodySecret: true });
