@@ -39,6 +39,9 @@ describe('the bot page\'s signal panel (issue 32)', () => {
     renderApp('/bots/b1', { user: USER });
     const panel = await screen.findByTestId('signal-panel', {}, { timeout: 5000 });
     expect(await within(panel).findByText('Signals are off for this bot.')).toBeInTheDocument();
+    // signals off: the bot's history (possibly long) is not read for the panel
+    const historyReads = () => fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/bots/b1/history')).length;
+    expect(historyReads()).toBe(0);
     await userEvent.click(within(panel).getByRole('checkbox', { name: /Accept the secret in the message \(TradingView\)/ }));
     await userEvent.click(within(panel).getByRole('button', { name: 'Turn signals on' }));
 
@@ -50,6 +53,7 @@ describe('the bot page\'s signal panel (issue 32)', () => {
     expect((post[1]!.headers as Record<string, string>)['X-CSRF-Token']).toBeTruthy();
     expect(within(panel).getByLabelText('Webhook URL')).toHaveTextContent(URL_OF);
     expect(within(panel).getByText('ends in …1a2b')).toBeInTheDocument();
+    expect(historyReads()).toBe(1);
 
     await userEvent.click(within(panel).getByRole('button', { name: 'I have copied it' }));
     expect(panel).not.toHaveTextContent(SECRET_1);

@@ -41,15 +41,16 @@ export function SignalPanel({ botId }: { botId: string }) {
   const base = `/api/bots/${encodeURIComponent(botId)}`;
 
   const load = useCallback(async () => {
-    const [s, h] = await Promise.all([request<SignalSettings>({ url: `${base}/signals` }), request<unknown>({ url: `${base}/history` })]);
+    const s = await request<SignalSettings>({ url: `${base}/signals` });
     if (!alive.current) return;
-    if (s.error) setLoadError(describeError(s.error));
-    else {
-      setLoadError(null);
-      setSettings(s.data);
-      setAllowBodySecret(s.data.allowBodySecret);
-    }
-    if (!h.error) setRecent(ordered(h.data).filter((e) => SIGNAL_EVENTS.has(e.type)).slice(-RECENT).reverse());
+    if (s.error) return setLoadError(describeError(s.error));
+    setLoadError(null);
+    setSettings(s.data);
+    setAllowBodySecret(s.data.allowBodySecret);
+    // the history (possibly long) is read only for a bot that takes signals
+    if (!s.data.enabled) return;
+    const h = await request<unknown>({ url: `${base}/history` });
+    if (alive.current && !h.error) setRecent(ordered(h.data).filter((e) => SIGNAL_EVENTS.has(e.type)).slice(-RECENT).reverse());
   }, [base]);
 
   useEffect(() => {
