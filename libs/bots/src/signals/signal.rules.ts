@@ -8,14 +8,14 @@ import { SignalAction, SignalAuth, SignalRefusalReason } from './signal.events';
  * signature is checked, how fresh its timestamp must be. No I/O (HMAC is computation).
  *
  * What TradingView can send decided the second form (source: "How to configure webhook alerts",
- * https://www.tradingview.com/support/solutions/43000529348-how-to-configure-webhook-alerts/): an alert
+ * https://in.tradingview.com/support/solutions/43000529348-how-to-configure-webhook-alerts/): an alert
  * POSTs "the alert message in the body of the request", with `Content-Type: application/json` when the
  * message is valid JSON and `text/plain` otherwise; only ports 80 and 443; a request taking over 3 s is
  * cancelled. No custom header can be set, so no HMAC can be sent (and the message cannot compute one):
  * the message may carry the secret itself, which the owner allows per bot (`allowBodySecret`).
  * `{{timenow}}` is "current fire time of the alert, formatted in the same way as {{time}}", i.e.
  * `yyyy-MM-ddTHH:mm:ssZ` in UTC, "to the nearest second"
- * (https://www.tradingview.com/support/solutions/43000531021-how-to-use-a-variable-value-in-alert/).
+ * (https://in.tradingview.com/support/solutions/43000531021-how-to-use-a-variable-value-in-alert/).
  */
 
 /** How far a signal's timestamp may be from the server's clock, either way (seconds). */
