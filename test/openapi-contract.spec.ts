@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { Authenticator } from './support/authenticator';
 import { Client, spotBot } from './support/http-client';
@@ -369,6 +370,23 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'GET', '/api/bots/{id}/performance', { fill: { id: 'nope' } });
     await call(u, 'GET', '/api/performance');
     await call(nobody, 'GET', '/api/performance');
+    // signed signals (issue 32): the owner's settings, and the webhook as a script calls it (no cookie)
+    await call(u, 'GET', '/api/bots/{id}/signals', { fill: { id: botId } });
+    await call(u, 'GET', '/api/bots/{id}/signals', { fill: { id: 'nope' } });
+    await call(u, 'POST', '/api/bots/{id}/signals', { fill: { id: botId }, body: { allowBodySecret: 'yes' } });
+    expect((await call(u, 'POST', '/api/bots/{id}/signals', { fill: { id: botId }, body: {} })).status).toBe(201);
+    const rotated = await call(u, 'POST', '/api/bots/{id}/signals/rotate', { fill: { id: botId }, body: { allowBodySecret: true } });
+    await call(u, 'POST', '/api/bots/{id}/signals/rotate', { fill: { id: 'nope' }, body: {} });
+    const signalTs = String(Math.floor(Date.now() / 1000));
+    const signalBody = JSON.stringify({ action: 'stop' });
+    const signalHeaders = { 'content-type': 'application/json', 'x-signal-timestamp': signalTs, 'x-signal-id': 'contract-1', 'x-signature': `sha256=${createHmac('sha256', String(rotated.body.secret)).update(`${signalTs}.${signalBody}`).digest('hex')}` };
+    expect((await call(nobody, 'POST', '/api/signals/{botId}', { fill: { botId }, raw: signalBody, headers: signalHeaders, csrf: false })).status).toBe(202);
+    await call(nobody, 'POST', '/api/signals/{botId}', { fill: { botId }, raw: signalBody, headers: signalHeaders, csrf: false }); // the same id: 409
+    await call(nobody, 'POST', '/api/signals/{botId}', { fill: { botId }, raw: 'start', headers: { 'content-type': 'text/plain' }, csrf: false }); // unsigned: 400
+    await call(nobody, 'POST', '/api/signals/{botId}', { fill: { botId }, raw: signalBody, headers: { ...signalHeaders, 'x-signal-id': 'contract-2', 'x-signature': `sha256=${'0'.repeat(64)}` }, csrf: false }); // 401
+    await call(u, 'DELETE', '/api/bots/{id}/signals', { fill: { id: botId } });
+    await call(u, 'DELETE', '/api/bots/{id}/signals', { fill: { id: 'nope' } });
+    await call(nobody, 'POST', '/api/signals/{botId}', { fill: { botId }, raw: signalBody, headers: signalHeaders, csrf: false }); // disabled: 404
     for (const format of ['json', 'ndjson', 'csv']) await call(u, 'GET', '/api/bots/{id}/history', { fill: { id: botId }, query: `format=${format}` });
     await call(u, 'GET', '/api/bots/{id}/history', { fill: { id: botId }, query: 'format=xml' });
     await call(u, 'GET', '/api/bots/{id}/state', { fill: { id: botId } });

@@ -47,6 +47,10 @@ function mixedLog(): { stream: string; events: E[] }[] {
       { type: 'BotStarted', data: { botId, pid: 100 + b } },
       { type: 'BotResumed', data: { botId, pid: 200 + b } },
       { type: 'BotResumed', data: { botId, pid: 200 + b } }, // the same pid: no change
+      // a signed signal taken, what it did, and refusals (issue 32): no projection reads them, the bot list folds past them
+      { type: 'SignalReceived', data: { botId, signalId: `s-${b}`, action: 'start', auth: 'signature', signedAt: 1400, at: 1401 } },
+      { type: 'SignalHandled', data: { botId, signalId: `s-${b}`, action: 'start', outcome: 'unchanged', status: 202, reason: null } },
+      { type: 'SignalRefused', data: { botId, reason: 'replay', status: 409, message: 'replayed', signalId: `s-${b}`, suppressed: b, at: 1402 } },
       { type: 'BotCheckRequested', data: { botId, at: 1500 + b } }, // "Check now" (issue 29)
       { type: 'BotChecked', data: { botId, requestedAt: 1500 + b, found: b % 2, at: 1600 + b } },
       { type: 'OrderPlaced', data: { ...order(run, 1), role: 'buy', level: 1 } },
@@ -65,6 +69,11 @@ function mixedLog(): { stream: string; events: E[] }[] {
     else events.push({ type: 'BotStopRequested', data: { botId, cancelAllOrders: b % 2 === 0, ...(futures ? { closePosition: true } : {}) } }, { type: 'BotStopped', data: { botId, pid: -1 } });
     if (b % 3 === 2) events.push({ type: 'BotDeleted', data: { botId } });
     out.push({ stream: `bot-${botId}`, events });
+    // its signal webhook's settings (issue 32): a stream no projection reads
+    if (b % 2 === 0) {
+      const secret = { botId, userId: `u${b % 4}`, sealedSecret: 'v1.x.y.z', secretLast4: 'abcd', allowBodySecret: b % 4 === 0 };
+      out.push({ stream: `signal-webhook-${botId}`, events: [{ type: 'SignalWebhookEnabled', data: { ...secret, generation: 1 } }, { type: 'SignalWebhookRotated', data: { ...secret, generation: 2 } }, { type: 'SignalWebhookDisabled', data: { botId, userId: `u${b % 4}` } }] });
+    }
   }
   for (let u = 0; u < 4; u++) {
     const uid = randomUUID();

@@ -9,6 +9,9 @@ import { startTestApp } from './support/test-app';
  * cookie alone. Every route of the OpenAPI document that changes state is tried without the token in
  * several spellings: none may change anything.
  */
+/** The one route without CSRF (issue 32): a bot's signal webhook, signed with the bot's secret, no cookie read. */
+const SIGNAL_ROUTE = '/api/signals/{botId}';
+
 describe('security: CSRF cannot be dodged by spelling the path', () => {
   let app: Awaited<ReturnType<typeof startTestApp>>;
   let victim: Client;
@@ -106,6 +109,11 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         // issue 31: personal access tokens
         { method: 'POST', path: '/api/tokens' },
         { method: 'DELETE', path: '/api/tokens/{id}' },
+        // issue 32: a bot's signal webhook, its settings and the webhook itself
+        { method: 'POST', path: '/api/bots/{id}/signals' },
+        { method: 'POST', path: '/api/bots/{id}/signals/rotate' },
+        { method: 'DELETE', path: '/api/bots/{id}/signals' },
+        { method: 'POST', path: SIGNAL_ROUTE },
       ]),
     );
 
@@ -136,8 +144,10 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
           ok: true,
           serverError: false,
         });
-        // the path as the route spells it is refused for the missing token
-        if (spelled === filled) expect({ call: `${method} ${spelled}`, status: res.status }).toEqual({ call: `${method} ${spelled}`, status: 403 });
+        // the path as the route spells it is refused for the missing token; the signal webhook alone takes
+        // no token and reads no cookie (issue 32): a bot without a webhook is 404 there, nothing recorded
+        const expected = path === SIGNAL_ROUTE ? 404 : 403;
+        if (spelled === filled) expect({ call: `${method} ${spelled}`, status: res.status }).toEqual({ call: `${method} ${spelled}`, status: expected });
       }
     }
     expect(seen.length).toBeGreaterThan(100);
@@ -177,6 +187,42 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     expect((await victim.get(`/api/stopBot?id=${botId}&cancelAllOrders=true`, { csrf: false })).status).toBe(403);
     expect((await victim.get(`/api/startBot?id=${botId}`)).status).toBe(202);
     expect((await victim.get(`/api/stopBot?id=${botId}`)).status).toBe(202);
+  }, 60_000);
+
+  it('issue 32: only the signal webhook goes without the CSRF header, and a session cookie there drives nothing', async () => {
+    // the document: every state-changing operation needs the header but the signal webhook's
+    const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
+    const withoutCsrf: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const changing = method !== 'get' || path === '/api/startBot' || path === '/api/stopBot';
+        if (changing && !(op.security ?? []).some((s) => 'csrf' in s)) withoutCsrf.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(withoutCsrf).toEqual([`POST ${SIGNAL_ROUTE}`]);
+    // the victim turns signals on for the bot (with the header, as the dashboard does)
+    expect((await victim.post(`/api/bots/${botId}/signals`, {})).status).toBe(201);
+    const before = await head();
+    // a page of another site makes the victim's browser post a signal: the cookies ride along, no signature
+    for (const body of [JSON.stringify({ action: 'start' }), 'start', JSON.stringify({ action: 'start', id: 'forged-1', timestamp: Math.floor(Date.now() / 1000), secret: 'guess' })]) {
+      for (const csrf of [false, true]) {
+        const headers: Record<string, string> = { cookie: victim.cookieHeader(), 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain' };
+        if (csrf) headers['x-csrf-token'] = victim.csrf!;
+        const res = await fetch(`${app.url}/api/signals/${botId}`, { method: 'POST', headers, body });
+        await res.text();
+        expect({ body, csrf, status: res.status }).toEqual({ body, csrf, status: body.includes('guess') ? 401 : 400 });
+      }
+    }
+    // refusals are recorded in the bot's history (bounded); the bot was not started
+    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    try {
+      const written = await store.readAll({ fromPosition: before });
+      expect([...new Set(written.map((e) => e.type))]).toEqual(['SignalRefused']);
+    } finally {
+      await store.close();
+    }
+    expect((await victim.get(`/api/bot-details/${botId}`)).body).toMatchObject({ botstatus: false });
+    expect((await victim.delete(`/api/bots/${botId}/signals`)).status).toBe(204);
   }, 60_000);
 
   it('routing is exact: other spellings are 404 even with the token', async () => {

@@ -637,6 +637,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bots/{id}/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bot's signal webhook (never its secret)
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["SignalSettingsController_get"];
+        put?: never;
+        /** Enable a bot's signal webhook (its secret is answered this once) */
+        post: operations["SignalSettingsController_enable"];
+        /** Disable a bot's signal webhook */
+        delete: operations["SignalSettingsController_disable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bots/{id}/signals/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signal secret for a bot (the old one stops at once; answered this once) */
+        post: operations["SignalSettingsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bots/{id}/state": {
         parameters: {
             query?: never;
@@ -916,6 +955,23 @@ export interface paths {
         put?: never;
         /** Sign out every other session */
         post: operations["SessionsController_signOutOthers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signals/{botId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start or stop a bot by a signed signal (TradingView, scripts): no session, no CSRF header */
+        post: operations["SignalWebhookController_receive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1459,6 +1515,42 @@ export interface components {
             id: string;
             lastSeenAt: string;
         };
+        /** @description libs/bots/src/signals/signal.rules.ts: with X-Signature only action (and cancelAllOrders) is read; without, id, timestamp and secret are needed too (the bot must allow the secret in the body) */
+        Signal: {
+            /** @enum {string} */
+            action: "start" | "stop";
+            cancelAllOrders?: boolean;
+            id?: string;
+            secret?: string;
+            timestamp?: number | string;
+        };
+        SignalSecret: {
+            allowBodySecret: boolean;
+            enabled: boolean;
+            /** @description The signal secret, shown this once */
+            secret: string;
+            secretLast4: string | null;
+            url: string;
+            windowSeconds: number;
+        };
+        SignalSettings: {
+            allowBodySecret: boolean;
+            enabled: boolean;
+            secretLast4: string | null;
+            url: string;
+            windowSeconds: number;
+        };
+        SignalSettingsInput: {
+            allowBodySecret?: boolean;
+        };
+        SignalTaken: {
+            /** @enum {string} */
+            action: "start" | "stop";
+            id: string;
+            /** @enum {string} */
+            outcome: "requested" | "unchanged";
+            state: string;
+        };
         SweepRequest: components["schemas"]["CreateBot"] & {
             /** Format: uuid */
             candles?: string;
@@ -1559,7 +1651,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertSettings"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1613,7 +1705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1657,7 +1749,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertDelivery"][];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1711,7 +1803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1781,7 +1873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Credential"][];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1820,7 +1912,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1880,7 +1972,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1934,7 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2009,7 +2101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2071,7 +2163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2142,7 +2234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2288,7 +2380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2335,7 +2427,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2373,7 +2465,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2473,7 +2565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2628,7 +2720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backtest"][];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2679,7 +2771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2740,7 +2832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backtest"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2788,7 +2880,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2852,7 +2944,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2906,7 +2998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2965,7 +3057,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,7 +3117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3096,7 +3188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3156,7 +3248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3208,7 +3300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Bot"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3269,7 +3361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3323,7 +3415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3390,7 +3482,7 @@ export interface operations {
                     "application/json": components["schemas"]["BotOverview"][];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3431,7 +3523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Bot"][];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3490,7 +3582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3556,7 +3648,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3615,7 +3707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chart"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3671,7 +3763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3744,7 +3836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3803,7 +3895,7 @@ export interface operations {
                     "application/json": components["schemas"]["BotPerformance"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3823,6 +3915,248 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SignalSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalSettings"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SignalSettingsController_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignalSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalSecret"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SignalSettingsController_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no content) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SignalSettingsController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignalSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalSecret"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3908,7 +4242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3958,7 +4292,7 @@ export interface operations {
                     "application/json": components["schemas"]["BotSummary"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4027,7 +4361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4077,7 +4411,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4159,7 +4493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4213,7 +4547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4332,7 +4666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4379,7 +4713,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountPerformance"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4432,7 +4766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4494,7 +4828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4543,7 +4877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4582,7 +4916,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4631,7 +4965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4643,6 +4977,97 @@ export interface operations {
             /** @description No valid CSRF token, or a userId that is not the signed-in user */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    SignalWebhookController_receive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With X-Signature: an id of its own for each signal (a second signal with it is 409) */
+                "X-Signal-Id"?: string;
+                /** @description With X-Signature: the signal's time in Unix seconds, within 300 s of the server's */
+                "X-Signal-Timestamp"?: string;
+                /** @description sha256=<hex HMAC-SHA256 of "<X-Signal-Timestamp>.<raw body>" with the bot's signal secret>; without it the JSON body carries id, timestamp and secret (TradingView) */
+                "X-Signature"?: string;
+            };
+            path: {
+                /** @description the botId */
+                botId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Signal"];
+                "text/plain": "start" | "stop";
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalTaken"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4685,7 +5110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4759,7 +5184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4817,7 +5242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4868,7 +5293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4916,7 +5341,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4976,7 +5401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -16,6 +16,7 @@ import { AppConfig } from '@gridrocket/shared/runtime';
 import { AllExceptionsFilter, bodyDepthLimit, toHttpError } from '@gridrocket/shared/http';
 import { MailOutboxLifecycle, registerMailOutboxMetrics } from '@gridrocket/identity/nest';
 import { AlertDispatcherLifecycle, registerAlertDispatcherMetrics } from '@gridrocket/alerts/nest';
+import { signalRawBody } from '@gridrocket/bots/nest';
 import { MetricsService } from '@gridrocket/streaming';
 import { appLogger, installObservability } from '@gridrocket/streaming/nest';
 import { AppModule } from './app.module';
@@ -108,6 +109,8 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   registerMailOutboxMetrics(app.get(MetricsService).registry, app.get(MailOutboxLifecycle).outbox); // gridrocket_mail_outbox_* (issue 31)
   registerAlertDispatcherMetrics(app.get(MetricsService).registry, app.get(AlertDispatcherLifecycle).dispatcher); // gridrocket_alerts_waiting (issue 31)
+  // The signal webhook's body stays the bytes sent (its signature covers them): before the JSON parser (issue 32).
+  app.use(signalRawBody());
   app.use(express.json({ limit: '64kb' }));
   app.use(bodyDepthLimit()); // a body nested deeper than 32 levels is 400 (issue 28: 5,000 levels overflowed a recursion)
   // Malformed or oversized bodies get the same error shape as every other 4xx.

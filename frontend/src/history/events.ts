@@ -68,7 +68,33 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   BotNotTrading: { label: 'Not trading', tone: 'fail' },
   BotCheckRequested: { label: 'Check requested', tone: 'info' },
   BotChecked: { label: 'Checked', tone: 'ok' },
+  // Signed signals (issue 32, docs/signals.md)
+  SignalReceived: { label: 'Signal received', tone: 'info' },
+  SignalHandled: { label: 'Signal handled', tone: 'ok' },
+  SignalRefused: { label: 'Signal refused', tone: 'fail' },
 };
+
+/** Why a signal was refused (docs/signals.md), in words. */
+const SIGNAL_REFUSAL_TEXT: Record<string, string> = {
+  malformed: 'malformed',
+  'bad-signature': 'the signature or secret does not match',
+  stale: 'its timestamp is too old or too far ahead',
+  replay: 'its id was used before (a replay)',
+};
+
+function signalRefusedText(d: Data): string {
+  const why = SIGNAL_REFUSAL_TEXT[String(d.reason ?? '')] ?? 'refused';
+  const id = typeof d.signalId === 'string' && d.signalId ? ` · id ${d.signalId}` : '';
+  const more = typeof d.suppressed === 'number' && d.suppressed > 0 ? ` · and ${d.suppressed} more refused before, not listed one by one` : '';
+  return `${why} (${String(d.status ?? '')})${id}${more}`;
+}
+
+function signalHandledText(d: Data): string {
+  const what = d.action === 'stop' ? 'stop' : 'start';
+  if (d.outcome === 'requested') return `${what} requested`;
+  if (d.outcome === 'unchanged') return `${what}: the bot was already ${what === 'start' ? 'running' : 'stopped'}`;
+  return `${what} refused (${String(d.status ?? '')}): ${typeof d.reason === 'string' ? d.reason : 'no reason given'}`;
+}
 
 const DRIFT_TEXT: Record<string, string> = {
   'missed-fill': 'a fill the bot had missed',
@@ -149,6 +175,7 @@ export function who(userId: unknown, me: string | undefined): { text: string; ti
   if (me && id === me) return { text: 'you', title: id };
   if (id === 'runner') return { text: 'bot runner', title: 'The server process that trades for the bot' };
   if (id === 'system') return { text: 'system', title: id };
+  if (id === 'anonymous') return { text: 'unknown sender', title: 'A signal that proved nothing (docs/signals.md)' };
   return { text: id.length > 12 ? `user ${id.slice(0, 8)}…` : `user ${id}`, title: id };
 }
 
@@ -271,6 +298,12 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return 'asked the runner to compare the bot with the exchange now (Check now)';
     case 'BotChecked':
       return d.found === 0 ? 'compared with the exchange: no differences' : `compared with the exchange: ${String(d.found)} ${d.found === 1 ? 'difference' : 'differences'} (each recorded once per run)`;
+    case 'SignalReceived':
+      return `${d.action === 'stop' ? 'stop' : 'start'} · id ${String(d.signalId ?? '')} · ${d.auth === 'body-secret' ? 'secret in the message' : 'signed'}`;
+    case 'SignalHandled':
+      return signalHandledText(d);
+    case 'SignalRefused':
+      return signalRefusedText(d);
     case 'GridReanchored':
       return `ladder moved from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})`;
     default:

@@ -10,6 +10,7 @@ import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { ModeBadge } from '../components/ModeBadge';
 import { CheckNow } from '../bots/CheckNow';
+import { SignalPanel } from '../bots/SignalPanel';
 import { useUser } from '../store/hooks';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
@@ -142,6 +143,7 @@ export default function BotPage() {
           </dl>
         </section>
       </div>
+      <SignalPanel key={`signals-${bot.id}`} botId={bot.id} />
       {actions.dialogs}
     </div>
   );

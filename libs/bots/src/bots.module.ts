@@ -19,9 +19,10 @@ import { botListProjection } from './bot-list.projection';
 import { BotPushListener } from './bot-push.listener';
 import { BotsController } from './bots.controller';
 import { HistoryModule } from './history/history.module';
+import { SignalsModule } from './signals/signals.module';
 
 @Module({
-  imports: [CqrsModule, IdentityModule, HistoryModule],
+  imports: [CqrsModule, IdentityModule, HistoryModule, SignalsModule],
   controllers: [BotsController],
   providers: [
     BotCommandRunner,

@@ -8,3 +8,8 @@ export * from './domain/bot-trading';
 export * from './domain/bot.rules';
 export * from './history/history.format';
 export * from './history/bot-state-at';
+export * from './signals/signal.events';
+export * from './signals/signal.rules';
+export * from './signals/signal-log.decider';
+export * from './signals/signal-settings.decider';
+export * from './signals/signal-settings.rules';

@@ -6,3 +6,5 @@ export * from './application/report-bot-lifecycle.handler';
 export * from './history/history.module';
 export * from './history/auditor.policy';
 export * from './history/auditor.guard';
+export * from './signals/signals.module';
+export * from './signals/signal-raw-body';

@@ -4,9 +4,9 @@ import { ForbiddenError } from '@gridrocket/shared';
 import { AppRequest, sameSecret } from '@gridrocket/shared/http';
 import { CSRF_COOKIE, CSRF_FRESH, CSRF_HEADER } from './csrf.middleware';
 import { bearerOf, requiredTokenScope } from './access-tokens/access-token.scope';
-import { routeChangesState } from './route-state';
+import { handlerIsSignedRequest, routeChangesState } from './route-state';
 
-export { StateChanging, routeChangesState } from './route-state';
+export { SignedRequest, StateChanging, handlerIsSignedRequest, routeChangesState } from './route-state';
 
 export const CSRF_MESSAGE = 'Missing or invalid CSRF token: send the csrf_token cookie value in the X-CSRF-Token header';
 
@@ -30,6 +30,8 @@ export class CsrfGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     if (!routeChangesState(this.reflector, context)) return true;
+    // The signal webhook (issue 32): no cookie is read there; the request is signed with the bot's secret.
+    if (handlerIsSignedRequest(this.reflector, context.getHandler(), context.getClass())) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
     // A personal access token on a route that takes one (issue 31): no CSRF header. A page of another site
     // cannot make a browser send an Authorization header, and SessionGuard then decides by the token

@@ -13,6 +13,23 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export const StateChanging = () => SetMetadata(STATE_CHANGING, true);
 
+const SIGNED_REQUEST = 'gridrocket:signed-request';
+
+/**
+ * Marks the one route that takes no session and no cookie: a bot's signal webhook (issue 32,
+ * docs/signals.md), called by TradingView or a script, which cannot send the CSRF header. Every request
+ * to it proves itself with the bot's signal secret (an HMAC, or the secret in the body), checked by the
+ * route; a session cookie is never read there, so a page of another site gains nothing by making a
+ * browser post to it. CsrfGuard lets a route through without the header only when it bears this mark.
+ */
+export const SignedRequest = () => SetMetadata(SIGNED_REQUEST, true);
+
+/** Whether the matched route is a signed-request route (see SignedRequest). */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export function handlerIsSignedRequest(reflector: Reflector, handler: Function, cls: Function): boolean {
+  return reflector.getAllAndOverride<boolean>(SIGNED_REQUEST, [handler, cls]) === true;
+}
+
 /**
  * Whether the matched route changes state: its method is not GET/HEAD/OPTIONS, or its handler is
  * marked @StateChanging(). Read from the route Nest matched, so no spelling of the path escapes it.

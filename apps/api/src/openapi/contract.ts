@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
-import { createBotSchema, editBotSchema } from '@gridrocket/bots';
+import { createBotSchema, editBotSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
 import { addCredentialSchema } from '@gridrocket/credentials';
 import {
   createTokenSchema,
@@ -202,6 +202,10 @@ const SCHEMAS: Record<string, SchemaObject> = {
     { id: str, at: { type: 'string', format: 'date-time' }, channel: str, kind: str, event: str, botid: nullable(str), symbol: nullable(str), title: str, status: str, code: nullable(str), attempts: int, error: nullable(str) },
     ['id', 'at', 'channel', 'kind', 'status'],
   ),
+  // Signed signals (issue 32, docs/signals.md)
+  SignalSettings: closed({ enabled: bool, url: str, secretLast4: nullable(str), allowBodySecret: bool, windowSeconds: int }),
+  SignalSecret: closed({ enabled: bool, url: str, secretLast4: nullable(str), allowBodySecret: bool, windowSeconds: int, secret: { type: 'string', description: 'The signal secret, shown this once' } }),
+  SignalTaken: closed({ id: str, action: { type: 'string', enum: ['start', 'stop'] }, outcome: { type: 'string', enum: ['requested', 'unchanged'] }, state: str }),
   AlertSettings: {
     type: 'object',
     properties: {
@@ -238,6 +242,8 @@ function requestSchemas(): Record<string, SchemaObject> {
     },
     BacktestRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
     SweepRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema), zodToSchema(sweepSchema)] },
+    Signal: { ...zodToSchema(signalBodySchema), description: 'libs/bots/src/signals/signal.rules.ts: with X-Signature only action (and cancelAllOrders) is read; without, id, timestamp and secret are needed too (the bot must allow the secret in the body)' },
+    SignalSettingsInput: zodToSchema(signalSettingsSchema),
     AlertSettingsInput: {
       type: 'object',
       description: 'libs/alerts/src/domain/alert-settings.rules.ts (parsed by hand: the fields it reads)',
@@ -253,7 +259,7 @@ function requestSchemas(): Record<string, SchemaObject> {
 
 type Param = { name: string; in: 'query' | 'header' | 'path'; required?: boolean; description?: string; schema: SchemaObject };
 interface OpExtra {
-  body?: string | { type: string; schema: SchemaObject };
+  body?: string | { type: string; schema: SchemaObject } | { content: Record<string, SchemaObject> };
   ok?: SchemaObject | null | Record<string, SchemaObject>;
   okHeaders?: Record<string, { description: string; schema: SchemaObject }>;
   /** 4xx statuses besides 401/403 of a signed-in route. */
@@ -263,6 +269,11 @@ interface OpExtra {
   public?: boolean;
   /** A second 2xx (login: 202 when a second factor is needed). */
   also?: Record<string, SchemaObject>;
+  /**
+   * A signed-request route (the signal webhook, issue 32): no session, no CSRF header (the route reads no
+   * cookie); the request proves itself with the bot's signal secret.
+   */
+  signed?: boolean;
 }
 
 const q = (name: string, required: boolean, schema: SchemaObject, description?: string): Param => ({ name, in: 'query', required, schema, ...(description ? { description } : {}) });
@@ -379,6 +390,22 @@ const OPERATIONS: Record<string, OpExtra> = {
   AlertsController_get: { ok: ref('AlertSettings'), errors: [] },
   AlertsController_save: { body: 'AlertSettingsInput', ok: ref('AlertSettings'), errors: [400] },
   AlertsController_deliveries: { ok: arr(ref('AlertDelivery')), errors: [], query: [q('limit', false, { type: 'integer', minimum: 1, maximum: 200 }, '1 to 200, default 50')] },
+  SignalSettingsController_get: { ok: ref('SignalSettings'), errors: [404] },
+  SignalSettingsController_enable: { body: 'SignalSettingsInput', ok: ref('SignalSecret'), errors: [400, 404, 409] },
+  SignalSettingsController_rotate: { body: 'SignalSettingsInput', ok: ref('SignalSecret'), errors: [400, 404, 409] },
+  SignalSettingsController_disable: { ok: null, errors: [404] },
+  SignalWebhookController_receive: {
+    public: true,
+    signed: true,
+    body: { content: { 'application/json': ref('Signal'), 'text/plain': { type: 'string', enum: ['start', 'stop'], description: 'with X-Signature only' } } },
+    ok: ref('SignalTaken'),
+    errors: [400, 401, 404, 409, 413, 429],
+    headers: [
+      { name: 'X-Signature', in: 'header', required: false, description: 'sha256=<hex HMAC-SHA256 of "<X-Signal-Timestamp>.<raw body>" with the bot\'s signal secret>; without it the JSON body carries id, timestamp and secret (TradingView)', schema: { type: 'string', pattern: '^sha256=[0-9a-fA-F]{64}$' } },
+      { name: 'X-Signal-Timestamp', in: 'header', required: false, description: `With X-Signature: the signal's time in Unix seconds, within ${SIGNAL_WINDOW_SECONDS} s of the server's`, schema: { type: 'string', pattern: '^[0-9]{1,12}$' } },
+      { name: 'X-Signal-Id', in: 'header', required: false, description: 'With X-Signature: an id of its own for each signal (a second signal with it is 409)', schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,100}$' } },
+    ],
+  },
   HistoryController_history: {
     ok: { 'application/json': arr(ref('HistoryEvent')), 'application/x-ndjson': { type: 'string', description: 'one HistoryEvent per line' }, 'text/csv': str },
     errors: [400, 404, 406],
@@ -452,12 +479,17 @@ const SUMMARIES: Record<string, string> = {
   AlertsController_save: "Save a user's alert settings",
   AlertsController_deliveries: "A user's recent alert deliveries",
   HistoryController_history: "A bot's event history (JSON, NDJSON or CSV)",
+  SignalSettingsController_get: "A bot's signal webhook (never its secret)",
+  SignalSettingsController_enable: "Enable a bot's signal webhook (its secret is answered this once)",
+  SignalSettingsController_rotate: "A new signal secret for a bot (the old one stops at once; answered this once)",
+  SignalSettingsController_disable: "Disable a bot's signal webhook",
+  SignalWebhookController_receive: 'Start or stop a bot by a signed signal (TradingView, scripts): no session, no CSRF header',
   HistoryController_state: 'A bot as it was at a time',
 };
 
 const REASONS: Record<number, string> = {
   400: 'Bad input: a message per field',
-  401: 'Not signed in',
+  401: 'Not signed in (the signal webhook: the signature or secret does not match)',
   403: 'No valid CSRF token, or a userId that is not the signed-in user',
   404: 'Not found (or not yours)',
   406: 'A media type the route cannot produce',
@@ -493,6 +525,7 @@ export function apiContract(doc: OpenAPIObject, tokenScopes: ReadonlyMap<string,
     securitySchemes: {
       session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by login, register or verify' },
       csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The csrf_token cookie\'s value (GET /api/auth/csrf), on every state-changing call with the session' },
+      signalSignature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: "The signal webhook's HMAC (docs/signals.md): sha256=<hex HMAC-SHA256 of \"<X-Signal-Timestamp>.<raw body>\" with the bot's signal secret>. A TradingView alert, which cannot set headers, sends the secret in its JSON message instead (where the bot allows it)" },
       bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token (grt_…, My account → Access tokens): no CSRF header, and never together with the session cookie. The scope each operation needs is in its description (docs/identity.md)' },
     },
   };
@@ -527,7 +560,9 @@ function complete(path: string, target: string, method: string, op: Op, tokenSco
   }
   for (const p of op.parameters ?? []) if (p.in !== 'path' && !declared.has(`${p.in}:${p.name}`)) params.push({ ...p, schema: p.schema ?? str });
   op.parameters = params;
-  if (extra.body) {
+  if (extra.body && typeof extra.body === 'object' && 'content' in extra.body) {
+    op.requestBody = { required: true, content: Object.fromEntries(Object.entries(extra.body.content).map(([t, schema]) => [t, { schema }])) };
+  } else if (extra.body) {
     const { type, schema } = typeof extra.body === 'string' ? { type: 'application/json', schema: { $ref: `#/components/schemas/${extra.body}` } } : extra.body;
     op.requestBody = { required: true, content: { [type]: { schema } } };
   }
@@ -547,7 +582,7 @@ function complete(path: string, target: string, method: string, op: Op, tokenSco
   const changing = STATE_CHANGING.has(method) || STATE_CHANGING_GETS.has(op.operationId);
   const errors = new Set(extra.errors);
   if (!extra.public) errors.add(401);
-  if (changing || !extra.public) errors.add(403); // CSRF, or another user's userId
+  if ((changing && !extra.signed) || !extra.public) errors.add(403); // CSRF, or another user's userId
   for (const status of [...errors].sort()) {
     responses[String(status)] = {
       description: REASONS[status] ?? 'Client error',
@@ -557,7 +592,8 @@ function complete(path: string, target: string, method: string, op: Op, tokenSco
   }
   op.responses = responses;
   // security: public routes none (but the CSRF header on their POSTs); signed-in: the cookie, plus the header when changing
-  const security: Record<string, string[]>[] = extra.public ? (changing ? [{ csrf: [] }] : []) : [changing ? { session: [], csrf: [] } : { session: [] }];
+  // signed (the signal webhook): the X-Signature HMAC, or none in the header (the secret in the body)
+  const security: Record<string, string[]>[] = extra.signed ? [{ signalSignature: [] }, {}] : extra.public ? (changing ? [{ csrf: [] }] : []) : [changing ? { session: [], csrf: [] } : { session: [] }];
   op.security = security;
   if (!extra.public && tokenScope) {
     security.push({ bearer: [] }); // OpenAPI 3: an http scheme lists no scopes; the description names it

@@ -1,0 +1,117 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
+import { AppError, CommandContext, NotFoundError, TooManyRequestsError } from '@gridrocket/shared';
+import { loadState } from '@gridrocket/shared/runtime';
+import { StartBotCommand, StopBotCommand } from '../application/bot.commands';
+import type { BotDecision } from '../application/bot-command.runner';
+import { decideOnSignalLog } from './signal-log.repository';
+import { SignalRateLimiter } from './signal-rate.limiter';
+import { SignalSecrets } from './signal-secrets';
+import { signalSettingsDecider } from './signal-settings.decider';
+import { SignalAction, signalSettingsStream } from './signal.events';
+import { SIGNAL_REQUESTS_PER_MINUTE, SignalHeaders, SignalRefusal, assertAuthentic, assertFresh, readSignalRequest } from './signal.rules';
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The 404 of a bot without a signal webhook (unknown, another's or switched off alike: nothing is said). */
+export const NO_SIGNAL_WEBHOOK = 'No signal webhook here';
+/** Who the refusals are recorded as: the sender proved nothing. */
+export const SIGNAL_SENDER_UNKNOWN = 'anonymous';
+
+export interface SignalAnswer {
+  id: string;
+  action: SignalAction;
+  /** `requested`: the start or stop was recorded; `unchanged`: the bot was already so. */
+  outcome: 'requested' | 'unchanged';
+  state: string;
+  position: bigint | null;
+}
+
+/**
+ * Receives a signal (POST /api/signals/{botId}, issue 32): bounded per bot (SignalRateLimiter), checked
+ * (form, then the secret, then the time, then the id: signal.rules.ts, signal-log.decider.ts), then
+ * the start or stop goes through the bot's own commands as its owner, so every check of a start from
+ * the dashboard applies (no key, a key that can withdraw, a position not confirmed, a stop in progress).
+ * Each refusal is recorded in the bot's history within the cap, and each taken signal with what it did.
+ */
+@Injectable()
+export class SignalReceiver {
+  private readonly log = new Logger('signals');
+  readonly limiter = new SignalRateLimiter(SIGNAL_REQUESTS_PER_MINUTE);
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly commands: CommandBus,
+    private readonly secrets: SignalSecrets,
+  ) {}
+
+  async receive(botIdParam: string, headers: SignalHeaders, raw: Buffer, contentType: string | undefined, correlationId: string, now = Date.now()): Promise<SignalAnswer> {
+    const key = String(botIdParam).slice(0, 64).toLowerCase();
+    if (!this.limiter.take(key, now)) throw new TooManyRequestsError(this.limiter.retryAfter(key, now), `Too many signals for this bot: at most ${SIGNAL_REQUESTS_PER_MINUTE} a minute`);
+    if (!ID.test(key)) throw new NotFoundError(NO_SIGNAL_WEBHOOK);
+    const botId = key;
+    const settings = (await loadState(this.events, signalSettingsStream(botId), signalSettingsDecider))?.state;
+    if (!settings?.enabled || !settings.sealedSecret || !settings.userId) throw new NotFoundError(NO_SIGNAL_WEBHOOK);
+    const owner = settings.userId;
+    const senderCtx: CommandContext = { userId: owner, correlationId, causationId: null };
+
+    let request;
+    try {
+      request = readSignalRequest(headers, raw, contentType);
+      const secret = this.secrets.open(botId, owner, settings.generation, settings.sealedSecret);
+      assertAuthentic(request, raw, secret, settings.allowBodySecret);
+      assertFresh(request, now);
+      const { signalId, action, auth, signedAt } = request;
+      await decideOnSignalLog(this.events, botId, { type: 'TakeSignal', botId, signalId, action, auth, signedAt, at: now }, senderCtx, now);
+    } catch (err) {
+      if (err instanceof SignalRefusal) await this.recordRefusal(botId, err, correlationId, now);
+      throw err;
+    }
+
+    // The bot's own command, as its owner: every check of the dashboard's start and stop applies.
+    const ownerCtx: CommandContext = { userId: owner, correlationId, causationId: null };
+    const { signalId, action } = request;
+    let decision: BotDecision;
+    try {
+      decision = await this.commands.execute(action === 'start' ? new StartBotCommand(ownerCtx, botId) : new StopBotCommand(ownerCtx, botId, request.cancelAllOrders));
+    } catch (err) {
+      if (err instanceof AppError) await this.recordOutcome(botId, { signalId, action, outcome: 'refused', status: err.status, reason: err.message }, ownerCtx, now);
+      throw err;
+    }
+    const outcome = decision.events.length > 0 ? 'requested' : 'unchanged';
+    const recorded = await this.recordOutcome(botId, { signalId, action, outcome, status: 202, reason: null }, ownerCtx, now);
+    return { id: signalId, action, outcome, state: decision.state.kind === 'live' ? decision.state.status : 'deleted', position: recorded ?? decision.position };
+  }
+
+  private async recordOutcome(botId: string, o: { signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null }, ctx: CommandContext, now: number): Promise<bigint | null> {
+    try {
+      return (await decideOnSignalLog(this.events, botId, { type: 'RecordSignalOutcome', botId, ...o }, ctx, now)).position;
+    } catch (err) {
+      this.log.warn(`could not record the outcome of signal ${o.signalId} of bot ${botId}: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  /**
+   * Records a refusal in the bot's history, unless the bot's log already holds SIGNAL_REFUSALS_PER_WINDOW
+   * of them this minute: then it is counted, and the count goes with the next one recorded.
+   */
+  private async recordRefusal(botId: string, refusal: SignalRefusal, correlationId: string, now: number): Promise<void> {
+    const suppressed = this.limiter.takeSuppressed(botId);
+    try {
+      const r = await decideOnSignalLog(
+        this.events,
+        botId,
+        { type: 'RecordSignalRefusal', botId, reason: refusal.reason, status: refusal.status, message: refusal.message, signalId: refusal.signalId, suppressed, at: now },
+        { userId: SIGNAL_SENDER_UNKNOWN, correlationId, causationId: null },
+        now,
+      );
+      if (r.events.length > 0) return;
+    } catch (err) {
+      this.log.warn(`could not record a refused signal of bot ${botId}: ${(err as Error).message}`);
+    }
+    this.limiter.restoreSuppressed(botId, suppressed);
+    this.limiter.suppress(botId);
+  }
+}

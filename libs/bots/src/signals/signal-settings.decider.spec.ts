@@ -1,0 +1,35 @@
+import { decideSignalSettings, evolveSignalSettings, initialSignalSettings, SignalSettingsCommand, SignalSettingsState } from './signal-settings.decider';
+
+const secret = (generation: number) => ({ botId: 'b1', userId: 'u1', generation, sealedSecret: `v1.sealed-${generation}`, secretLast4: `000${generation}`, allowBodySecret: false });
+const then = (state: SignalSettingsState, command: SignalSettingsCommand) => decideSignalSettings(command, state).reduce(evolveSignalSettings, state);
+const thrown = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  return null;
+};
+
+describe('signal webhook settings decider (issue 32)', () => {
+  it('enable (generation 1), rotate (2), disable: the secret of each generation replaces the last, and disabling drops it', () => {
+    const on = then(initialSignalSettings, { type: 'EnableSignalWebhook', data: secret(1), expectedGeneration: 0 });
+    expect(on).toMatchObject({ enabled: true, generation: 1, sealedSecret: 'v1.sealed-1' });
+    expect(thrown(() => decideSignalSettings({ type: 'EnableSignalWebhook', data: secret(2), expectedGeneration: 1 }, on))).toMatchObject({ status: 409 });
+    const rotated = then(on, { type: 'RotateSignalSecret', data: { ...secret(2), allowBodySecret: true }, expectedGeneration: 1 });
+    expect(rotated).toMatchObject({ enabled: true, generation: 2, sealedSecret: 'v1.sealed-2', allowBodySecret: true });
+    const off = then(rotated, { type: 'DisableSignalWebhook', botId: 'b1', userId: 'u1' });
+    expect(off).toMatchObject({ enabled: false, sealedSecret: null, secretLast4: null, generation: 2 });
+    // disabling again writes nothing; a rotation needs it on; enabling again takes generation 3, never an old one
+    expect(decideSignalSettings({ type: 'DisableSignalWebhook', botId: 'b1', userId: 'u1' }, off)).toEqual([]);
+    expect(thrown(() => decideSignalSettings({ type: 'RotateSignalSecret', data: secret(3), expectedGeneration: 2 }, off))).toMatchObject({ status: 404 });
+    expect(thrown(() => decideSignalSettings({ type: 'EnableSignalWebhook', data: secret(1), expectedGeneration: 2 }, off))).toMatchObject({ status: 409 });
+    expect(then(off, { type: 'EnableSignalWebhook', data: secret(3), expectedGeneration: 2 })).toMatchObject({ enabled: true, generation: 3 });
+  });
+
+  it('two rotations decided on the same generation: the second is refused (409), its secret sealed for a taken generation', () => {
+    const on = then(initialSignalSettings, { type: 'EnableSignalWebhook', data: secret(1), expectedGeneration: 0 });
+    const first = then(on, { type: 'RotateSignalSecret', data: secret(2), expectedGeneration: 1 });
+    expect(thrown(() => decideSignalSettings({ type: 'RotateSignalSecret', data: secret(2), expectedGeneration: 1 }, first))).toMatchObject({ status: 409 });
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Signed signals (issue 32, docs/signals.md): a bot started and stopped by a signed HTTP request
+ * (a TradingView alert, a script).
+ *
+ * Two streams:
+ * - `signal-webhook-<botId>`: the webhook's settings. The secret is in them only sealed (AES-256-GCM with the
+ *   master key, bound to the bot, its owner and the generation: signal-secrets.ts), as the alert
+ *   channels' secrets are; this stream is never served by any route.
+ * - `bot-<botId>` (the bot's own history): what became of each request that reached the bot: the signal
+ *   taken (its id claimed: a second one with that id is a replay), what the start or stop did, and the
+ *   refusals (bounded: SIGNAL_REFUSALS_PER_WINDOW a minute, the rest counted). No secret, no signature.
+ */
+
+export type SignalAction = 'start' | 'stop';
+/** How a request proved it knows the secret: an HMAC in X-Signature, or (opted in) the secret in the JSON body. */
+export type SignalAuth = 'signature' | 'body-secret';
+/** Why a request was refused (the HTTP status in brackets): docs/signals.md. */
+export type SignalRefusalReason = 'malformed' | 'bad-signature' | 'stale' | 'replay';
+
+export interface SignalSecretData {
+  botId: string;
+  userId: string;
+  /** 1 at enabling, +1 at each rotation: part of the secret's additional data. */
+  generation: number;
+  sealedSecret: string;
+  secretLast4: string;
+  /** The secret may come in the JSON body (TradingView cannot sign nor set headers). */
+  allowBodySecret: boolean;
+}
+
+export type SignalSettingsEvent =
+  | { type: 'SignalWebhookEnabled'; data: SignalSecretData }
+  | { type: 'SignalWebhookRotated'; data: SignalSecretData }
+  | { type: 'SignalWebhookDisabled'; data: { botId: string; userId: string } };
+
+/** Events of the bot's own stream. */
+export type SignalBotEvent =
+  /** An authentic, fresh signal with an id not seen before: its id is now taken. `signedAt`: its timestamp (ms). */
+  | { type: 'SignalReceived'; data: { botId: string; signalId: string; action: SignalAction; auth: SignalAuth; signedAt: number; at: number } }
+  /**
+   * What the start or stop of a received signal did: `requested` (BotStartRequested / BotStopRequested
+   * follows), `unchanged` (already running / stopped) or `refused` with the command's reason and status.
+   */
+  | { type: 'SignalHandled'; data: { botId: string; signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null } }
+  /**
+   * A refused request. `signalId`: the id it gave when it had a well-formed one. `suppressed`: how many
+   * refusals since the previous record were counted but not recorded (the cap was reached).
+   */
+  | { type: 'SignalRefused'; data: { botId: string; reason: SignalRefusalReason; status: number; message: string; signalId: string | null; suppressed: number; at: number } };
+
+export const SIGNAL_BOT_EVENTS = ['SignalReceived', 'SignalHandled', 'SignalRefused'] as const;
+
+export const SIGNAL_SETTINGS_STREAM_PREFIX = 'signal-webhook-';
+export const signalSettingsStream = (botId: string) => `${SIGNAL_SETTINGS_STREAM_PREFIX}${botId}`;
