@@ -419,6 +419,18 @@ describe('paper price feeds', () => {
     expect(new RandomWalkFeed({ seed: 9 }).restore(a.snapshot())).toBe(false);
   });
 
+  it("random walk: the price lies on the tick of both of the exchange's markets (the form pre-fills the entry from it)", () => {
+    const f = new RandomWalkFeed({ seed: 3 });
+    f.advanceTo(T0);
+    const ticks = f.advanceTo(T0 + 120_000);
+    const on = (exchange: string, symbol: string, tickUnits: number) =>
+      ticks.filter((t) => t.exchange === exchange && t.symbol === symbol).every((t) => t.price % tickUnits === 0);
+    // Binance BTCUSDT: spot ticks by 0.01, the perpetual by 0.1 (venues/markets.ts) → the walk moves in 0.1 (1e7 units)
+    expect(on('Binance', 'BTCUSDT', 1e7)).toBe(true);
+    // Kucoin BTC-USDT and XBTUSDTM both tick by 0.1
+    expect(on('Kucoin', 'BTCUSDT', 1e7)).toBe(true);
+  });
+
   it('random walk: a long gap is skipped ahead, not replayed step by step', () => {
     const f = new RandomWalkFeed({ seed: 1, maxCatchUpSteps: 10 });
     f.advanceTo(T0);
