@@ -44,7 +44,7 @@ export const MARKET_SOURCES = {
   'KF-SNAP':
     'GET /api/v1/contracts/active answer recorded in github.com/ccxt/ccxt ts/src/test/static/markets/kucoinfutures.json (commit 23dc7b5a4544e4b2fd19ab33b3576a1296f345e5: XBTUSDTM, ETHUSDTM); field meanings: Kucoin futures API docs "Get Open Contract List" (KF)',
   'KF-SOL':
-    'GET /api/v1/contracts/active answer (SOLUSDTM: multiplier 0.1, lotSize 1, tickSize 0.001; markPrice 133) recorded in hummingbot test/hummingbot/data_feed/candles_feed/kucoin_perpetual_candles test mock (github.com/hummingbot/hummingbot)',
+    'GET /api/v1/contracts/active answer (SOLUSDTM: multiplier 0.1, lotSize 1, tickSize 0.001; markPrice 133) recorded in a test mock of github.com/hummingbot/hummingbot, test/hummingbot/data_feed/candles_feed/kucoin_perpetual_candles/test_kucoin_perpetual_candles.py (commit ff17959413f0c8e3553fdc55de946d9600a9121f)',
   /** No source found: the paper catalogue's values. */
   catalogue: 'not found in any searched source: the paper catalogue (paper.constants.ts), not the venue\'s word',
 } as const;
