@@ -10,7 +10,7 @@
  * a symbol's current values only through their APIs (Binance GET /api/v3/exchangeInfo and
  * /fapi/v1/exchangeInfo, Kucoin GET /api/v2/symbols and /api/v1/contracts/active), not in their
  * documentation; the rows below are the venues' own answers as recorded in public snapshots (with the
- * commit), or announced changes. A symbol without a row here was NOT found in any source: the paper
+ * commit), announced changes, and one value only the issue states (ISSUE-32: re-check it). A symbol without a row here was NOT found in any source: the paper
  * catalogue's values (paper.constants.ts) are used for it and `source` says 'catalogue' — not the venue's
  * word (docs/exchanges.md lists which). Values change on the venues without notice ("Binance Futures will
  * adjust the minimum order threshold from time to time without prior announcement", BF-MIN5).
