@@ -373,7 +373,8 @@ async function main() {
       if (crossing) await entry.fill(fit(Number((p * 1.002).toFixed(2))));
       await dialog.getByLabel('Grid size').fill('3');
       await dialog.getByLabel('Order size').fill(p > 1000 ? '0.01' : p > 10 ? '1' : '20');
-      await dialog.getByLabel('Price interval').fill(fit(Number((p * (crossing ? 0.012 : 0.006)).toFixed(2))));
+      // on the tick of every market of the pair: Binance's BTCUSDT perpetual ticks by 0.1 (issue 32, venues/markets.ts)
+      await dialog.getByLabel('Price interval').fill(fit(Number((p * (crossing ? 0.012 : 0.006)).toFixed(p > 1000 ? 1 : 2))));
       await dialog.getByLabel('Take profit').fill('1');
       await dialog.getByLabel('Grid size').focus();
       const hint = await dialog.getByLabel('Take profit').evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') || '')?.textContent || '');

@@ -33,10 +33,27 @@ export interface ContractWorld {
   close(): Promise<void>;
 }
 
+/**
+ * BTCUSDT on each venue's market, as the venue reports it (venues/markets.ts, sources there and in
+ * docs/exchanges.md "Markets"): the same symbol has other steps and minimums on each market.
+ */
+export const CONTRACT_MARKETS: Record<string, { priceStep: number; amountStep: number; minAmount: number; minNotional: number }> = {
+  'Binance spot': { priceStep: 0.01, amountStep: 0.00001, minAmount: 0.00001, minNotional: 5 }, // BS-SNAP
+  'Binance futures': { priceStep: 0.1, amountStep: 0.001, minAmount: 0.001, minNotional: 100 }, // BF-SNAP steps, BF-NOTIONAL-2023
+  'Kucoin spot': { priceStep: 0.1, amountStep: 0.00000001, minAmount: 0.00001, minNotional: 0.1 }, // KS-SNAP
+  'Kucoin futures': { priceStep: 0.1, amountStep: 0.001, minAmount: 0.001, minNotional: 0 }, // KF-SNAP: XBTUSDTM multiplier 0.001 BTC, lotSize 1, no minimum value
+};
+
 export function exchangePortContract(name: string, exchange: ExchangeName, market: MarketType, open: () => Promise<ContractWorld>): void {
   const rules = venueRules(exchange, market);
   const S = 'BTCUSDT';
   const futures = market === 'futures';
+  const m = CONTRACT_MARKETS[`${exchange} ${market}`];
+  /**
+   * The orders' amount: 0.001 BTC, except on Binance's perpetual, whose 100 USDT minimum value needs
+   * 0.002 BTC at the contract's prices (0.002 × 92000 = 184 ≥ 100; 0.001 × 94000 = 94 < 100).
+   */
+  const A = m.minNotional > 90 ? 0.002 : 0.001;
 
   describe(`exchange-port contract: ${name}`, () => {
     let w: ContractWorld;
@@ -51,26 +68,26 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
     it('market rules carry the steps, the minimum notional and the venue fees', async () => {
       const r = await p.marketRules(S);
       // Kucoin futures has no minimum order value, only a minimum of one lot
-      expect(r).toMatchObject({ priceStep: 0.01, amountStep: 0.00001, minNotional: rules.minNotional ? 5 : 0, makerFee: rules.fees.maker, takerFee: rules.fees.taker });
+      expect(r).toMatchObject({ ...m, makerFee: rules.fees.maker, takerFee: rules.fees.taker });
     });
 
     it('refuses a client order id an open order already has (DuplicateOrderError), keeping one order', async () => {
-      await p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'dup-1' });
-      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'dup-1' })).rejects.toBeInstanceOf(DuplicateOrderError);
+      await p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: A, clientOrderId: 'dup-1' });
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: A, clientOrderId: 'dup-1' })).rejects.toBeInstanceOf(DuplicateOrderError);
       expect((await p.openOrders(S)).map((o) => o.clientOrderId)).toEqual(['dup-1']);
     });
 
     it('refuses a client order id outside the venue format', async () => {
       const bad = exchange === 'Kucoin' ? 'has.dot' : 'x'.repeat(37);
-      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: bad })).rejects.toBeInstanceOf(InvalidOrderError);
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: A, clientOrderId: bad })).rejects.toBeInstanceOf(InvalidOrderError);
     });
 
     it('cancel of a filled order returns it as filled; of an unknown id is OrderNotFoundError', async () => {
-      await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: 0.001, clientOrderId: 'c-fill' });
+      await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: A, clientOrderId: 'c-fill' });
       await w.advance(3 * DAY);
-      expect(await p.cancelOrder(S, 'c-fill')).toMatchObject({ clientOrderId: 'c-fill', status: 'filled', filled: 0.001 });
+      expect(await p.cancelOrder(S, 'c-fill')).toMatchObject({ clientOrderId: 'c-fill', status: 'filled', filled: A });
       await expect(p.cancelOrder(S, 'c-never')).rejects.toBeInstanceOf(OrderNotFoundError);
-      const open = await p.createLimitOrder({ symbol: S, side: 'buy', price: 80000, amount: 0.001, clientOrderId: 'c-open' });
+      const open = await p.createLimitOrder({ symbol: S, side: 'buy', price: 80000, amount: A, clientOrderId: 'c-open' });
       expect(open.status).toBe('open');
       expect(await p.cancelOrder(S, 'c-open')).toMatchObject({ status: 'cancelled' });
       expect(await p.cancelOrder(S, 'c-open')).toMatchObject({ status: 'cancelled' }); // idempotent
@@ -78,7 +95,7 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
 
     it('recovers fills from a start time across the venue windows, oldest first, each once', async () => {
       for (const [i, price] of [94000, 93000, 92000].entries()) {
-        await p.createLimitOrder({ symbol: S, side: 'buy', price, amount: 0.001, clientOrderId: `f-${i}` });
+        await p.createLimitOrder({ symbol: S, side: 'buy', price, amount: A, clientOrderId: `f-${i}` });
       }
       await w.advance(17 * DAY);
       const all = await p.recentFills(S, CONTRACT_T0);
@@ -91,11 +108,11 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
     });
 
     it('balances after fees: the fee is charged in the venue\'s asset, and what is held is what can be sold', async () => {
-      await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: 0.001, clientOrderId: 'b-1' });
+      await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: A, clientOrderId: 'b-1' });
       await w.advance(3 * DAY);
       const [fill] = await p.recentFills(S, CONTRACT_T0);
       const feeRate = rules.fees.maker;
-      expect(fill.fee).toBeCloseTo(94 * feeRate, 8);
+      expect(fill.fee).toBeCloseTo(94000 * A * feeRate, 8); // price × amount × maker rate
       if (market === 'spot') {
         const btc = (await p.balances()).find((b) => b.symbol === 'BTC')!;
         if (rules.fees.buyFeeIn === 'base') {
@@ -115,25 +132,33 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
     });
 
     it('rounds nothing itself: an off-step price or amount and a too small order are refused', async () => {
-      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000.005, amount: 0.001, clientOrderId: 'r-price' })).rejects.toBeInstanceOf(InvalidOrderError);
-      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.0010001, clientOrderId: 'r-amount' })).rejects.toBeInstanceOf(InvalidOrderError);
-      if (rules.minNotional) {
-        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.00001, clientOrderId: 'r-notional' })).rejects.toBeInstanceOf(InvalidOrderError);
+      await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000 + m.priceStep / 2, amount: A, clientOrderId: 'r-price' })).rejects.toBeInstanceOf(InvalidOrderError);
+      // (Kucoin spot's BTC step is 1e-8, the finest amount the port carries: no amount is off it)
+      if (m.amountStep >= 1e-7) {
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: A + m.amountStep / 2, clientOrderId: 'r-amount' })).rejects.toBeInstanceOf(InvalidOrderError);
+      }
+      if (m.minAmount > m.amountStep) {
+        // below the minimum amount, on the step (Kucoin spot: 0.00001 − 0.00000001 BTC)
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: m.minAmount - m.amountStep, clientOrderId: 'r-min' })).rejects.toBeInstanceOf(InvalidOrderError);
+      }
+      if (rules.minNotional && m.minAmount * 90000 < m.minNotional) {
+        // the minimum amount at 90000 is worth less than the minimum value (Binance spot 0.9 < 5, futures 90 < 100)
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: m.minAmount, clientOrderId: 'r-notional' })).rejects.toBeInstanceOf(InvalidOrderError);
       }
     });
 
     it('a crossing limit order fills at the market price as a taker', async () => {
-      const o = await p.createLimitOrder({ symbol: S, side: 'buy', price: 96000, amount: 0.001, clientOrderId: 'x-1' });
+      const o = await p.createLimitOrder({ symbol: S, side: 'buy', price: 96000, amount: A, clientOrderId: 'x-1' });
       const [fill] = await p.recentFills(S, CONTRACT_T0);
       expect(fill).toMatchObject({ clientOrderId: 'x-1', price: 95000 });
-      expect(fill.fee).toBeCloseTo(95 * rules.fees.taker, 8);
+      expect(fill.fee).toBeCloseTo(95000 * A * rules.fees.taker, 8); // at the market's 95000, taker rate
       expect(o.clientOrderId).toBe('x-1');
     });
 
     if (futures) {
       it('one-way mode: an order for a position side is refused; a market close flattens the position', async () => {
         expect(await p.positionMode()).toBe('oneway');
-        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'h-1', positionSide: 'LONG' })).rejects.toBeInstanceOf(InvalidOrderError);
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: A, clientOrderId: 'h-1', positionSide: 'LONG' })).rejects.toBeInstanceOf(InvalidOrderError);
         await p.createMarketOrder({ symbol: S, side: 'buy', amount: 0.002, clientOrderId: 'm-open' });
         expect(await p.positions(S)).toEqual([{ symbol: S, amount: 0.002, entryPrice: 95000, leverage: 5, marginMode: 'isolated' }]);
         await p.createMarketOrder({ symbol: S, side: 'sell', amount: 0.002, clientOrderId: 'm-close', reduceOnly: true });
@@ -143,7 +168,7 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
       it('spot: one-way, no positions, no position side', async () => {
         expect(await p.positionMode()).toBe('oneway');
         expect(await p.positions()).toEqual([]);
-        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'h-1', positionSide: 'LONG' })).rejects.toBeInstanceOf(InvalidOrderError);
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 90000, amount: A, clientOrderId: 'h-1', positionSide: 'LONG' })).rejects.toBeInstanceOf(InvalidOrderError);
       });
     }
   });

@@ -4,6 +4,8 @@ import { newAccount } from './paper-accounts';
 import { checkOrder, symbolRulesOf } from './paper-order-rules';
 import type { OrderRow } from './paper.store';
 import { BINANCE_SPOT, KUCOIN_FUTURES } from './venues/venue-rules';
+import { PaperExchangeProvider, PaperVenue } from './paper.exchange';
+import { CsvReplayFeed } from './paper-price-feed';
 
 const BTC = symbolRulesOf({ symbol: 'BTCUSDT', startPrice: '95000', priceStep: '0.01', amountStep: '0.00001', minNotional: '5' });
 const now = toUnits(95000);
@@ -29,5 +31,37 @@ describe('paper order rules (the venue rules applied to an order)', () => {
     expect(checkOrder(f, BTC, KUCOIN_FUTURES, { ...req, amount: 0.00001 }, now).amount).toBe(toUnits(0.00001));
     a.open.set('dup', {} as OrderRow);
     expect(() => checkOrder(a, BTC, BINANCE_SPOT, { ...req, clientOrderId: 'dup' }, now)).toThrow(DuplicateOrderError);
+  });
+});
+
+describe("paper order rules: the account's own venue market (issue 32)", () => {
+  it("Binance's SOLUSDT perpetual refuses 0.5 SOL that its spot market takes, and reports its own steps", async () => {
+    const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed('ms,exchange,symbol,price\n1000,Binance,SOLUSDT,140\n') });
+    venue.advanceTo(1000);
+    const provider = new PaperExchangeProvider(venue);
+    const spot = await provider.for({ userId: 'u', exchange: 'Binance', market: 'spot' });
+    const futures = await provider.for({ userId: 'u', exchange: 'Binance', market: 'futures' });
+    const req = { symbol: 'SOLUSDT', side: 'buy' as const, price: 130, amount: 0.5, clientOrderId: 'half' };
+    expect(await spot.createLimitOrder(req)).toMatchObject({ status: 'open', amount: 0.5 });
+    await expect(futures.createLimitOrder(req)).rejects.toThrow('amount must be a multiple of 1');
+    expect(await futures.createLimitOrder({ ...req, amount: 1 })).toMatchObject({ status: 'open', amount: 1 });
+    expect(await futures.marketRules('SOLUSDT')).toMatchObject({ amountStep: 1, minAmount: 1, minNotional: 5 });
+    expect(await spot.marketRules('SOLUSDT')).toMatchObject({ amountStep: 0.001, minAmount: 0.001, minNotional: 5 });
+    venue.close();
+  });
+
+  it("Binance's BTCUSDT perpetual refuses an order worth less than 100 USDT; Kucoin's contract takes one lot of 0.001 BTC", async () => {
+    const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed('ms,exchange,symbol,price\n1000,Binance,BTCUSDT,95000\n1000,Kucoin,BTCUSDT,95000\n') });
+    venue.advanceTo(1000);
+    const provider = new PaperExchangeProvider(venue);
+    const binance = await provider.for({ userId: 'u', exchange: 'Binance', market: 'futures' });
+    const kucoin = await provider.for({ userId: 'u', exchange: 'Kucoin', market: 'futures' });
+    // 0.001 BTC × 90000 = 90 USDT < 100
+    await expect(binance.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'b1' })).rejects.toThrow('order value must be at least 100 USDT');
+    // 0.002 × 90000 = 180 ≥ 100
+    expect(await binance.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 90000, amount: 0.002, clientOrderId: 'b2' })).toMatchObject({ status: 'open' });
+    expect(await kucoin.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 90000, amount: 0.001, clientOrderId: 'k1' })).toMatchObject({ status: 'open' });
+    await expect(kucoin.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 90000, amount: 0.0015, clientOrderId: 'k2' })).rejects.toThrow('amount must be a multiple of 0.001');
+    venue.close();
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The venue rules as the paper exchange applies them to an order before anything is held: side,
  * client order id format (per venue) and uniqueness among open orders, position side (one-way only),
- * price and amount steps, minimum amount and notional. Pure: no store, no feed.
+ * price and amount steps, minimum amount and notional — the steps and minimums of the account's own
+ * venue and market (venues/markets.ts: Binance's SOLUSDT perpetual is not its spot market). Pure: no
+ * store, no feed.
  */
 import { splitSymbol, type LimitOrderRequest, type MarketOrderRequest } from './exchange.port';
 import { DuplicateOrderError, InvalidOrderError } from './exchange.errors';
@@ -25,7 +27,8 @@ export interface CheckedOrder {
 export function symbolRulesOf(spec: PaperSymbolSpec): SymbolRules {
   const { base, quote } = splitSymbol(spec.symbol);
   const amountStep = parseUnits(spec.amountStep);
-  return { spec, base, quote, priceStep: parseUnits(spec.priceStep), amountStep, minNotional: parseUnits(spec.minNotional), minAmount: amountStep };
+  const minAmount = spec.minAmount === undefined ? amountStep : parseUnits(spec.minAmount);
+  return { spec, base, quote, priceStep: parseUnits(spec.priceStep), amountStep, minNotional: parseUnits(spec.minNotional), minAmount };
 }
 
 export function clientIdRule(venue: VenueRules): string {
@@ -51,7 +54,7 @@ export function checkOrder(account: Account, rules: SymbolRules, venue: VenueRul
   const amount = toUnits(req.amount);
   if (!market && !isMultipleOf(price, rules.priceStep)) throw new InvalidOrderError(`price must be a multiple of ${rules.spec.priceStep}`);
   if (!isMultipleOf(amount, rules.amountStep)) throw new InvalidOrderError(`amount must be a multiple of ${rules.spec.amountStep}`);
-  if (amount < rules.minAmount) throw new InvalidOrderError(`amount must be at least ${rules.spec.amountStep}`);
+  if (amount < rules.minAmount) throw new InvalidOrderError(`amount must be at least ${rules.spec.minAmount ?? rules.spec.amountStep}`);
   const reduceOnly = req.reduceOnly === true;
   const notional = notionalUnits(price, amount);
   if (!reduceOnly && venue.minNotional && notional < rules.minNotional) {

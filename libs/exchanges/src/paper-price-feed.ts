@@ -4,7 +4,8 @@
  * the previous position and `ms`, oldest first. Their position round-trips through `snapshot()` /
  * `restore()` so that a restart resumes exactly where the last committed tick left off.
  *
- * - RandomWalkFeed: a seeded walk (mulberry32, integer maths only) from realistic start prices.
+ * - RandomWalkFeed: a seeded walk (mulberry32, integer maths only) from realistic start prices, on
+ *   the coarser tick of the exchange's spot and futures markets (walkStep).
  * - CsvReplayFeed: replays rows `ms,exchange,symbol,price` (PAPER_PRICES=path).
  */
 import { createHash } from 'node:crypto';
@@ -18,6 +19,7 @@ import {
   RANDOM_WALK_STEP_MS,
   type PaperSymbolSpec,
 } from './paper.constants';
+import { marketSpec } from './venues/markets';
 
 export interface FeedTick {
   ms: number;
@@ -83,6 +85,17 @@ export interface RandomWalkOptions {
   symbols?: readonly PaperSymbolSpec[];
 }
 
+/**
+ * The walk's price step of a symbol on an exchange: the coarser tick of that exchange's spot and
+ * futures markets (venues/markets.ts; powers of ten, so it is a multiple of both), so the price
+ * (and the entry price the form pre-fills from it) lies on the tick of either market: Binance's
+ * BTCUSDT perpetual ticks by 0.1 where its spot market ticks by 0.01.
+ */
+function walkStep(exchange: ExchangeName, spec: PaperSymbolSpec): number {
+  const ticks = (['spot', 'futures'] as const).map((market) => parseUnits(marketSpec(exchange, market, spec.symbol, spec).priceStep));
+  return Math.max(...ticks);
+}
+
 export class RandomWalkFeed implements PaperPriceFeed {
   readonly source: string;
   private readonly stepMs: number;
@@ -104,7 +117,7 @@ export class RandomWalkFeed implements PaperPriceFeed {
         const lane: WalkLane = {
           exchange,
           symbol: spec.symbol,
-          step: parseUnits(spec.priceStep),
+          step: walkStep(exchange, spec),
           price: parseUnits(spec.startPrice),
           rng: hash32(`${seed}|${exchange}|${spec.symbol}`),
         };

@@ -36,6 +36,7 @@ import { PaperStore, type FillRow, type OrderRow } from './paper.store';
 import { PaperGroupCommit } from './paper-group-commit';
 import { toFill, toOrder } from './paper-views';
 import { venueRules } from './venues/venue-rules';
+import { marketSpec } from './venues/markets';
 
 export type { Account } from './paper-accounts';
 
@@ -63,7 +64,10 @@ export class PaperVenue {
   readonly feed: PaperPriceFeed;
   private readonly ownsStore: boolean;
   private readonly startingUsdt: number;
+  /** The catalogue: symbol → its rules (names, base/quote, start price; steps only as fallback). */
   private readonly rules = new Map<string, SymbolRules>();
+  /** Each venue market's own rules, by exchange, market and symbol (venues/markets.ts). */
+  private readonly markets = new Map<string, SymbolRules>();
   private readonly accounts = new Map<string, Account>();
   private readonly book = new PaperOrderBook<OrderRow>();
   private readonly priceListeners = new Map<string, Set<(tick: FeedTick) => void>>();
@@ -180,15 +184,33 @@ export class PaperVenue {
     return this.clock ? this.clock() : feedMs;
   }
 
+  /** A listed symbol (its name, base and quote); UnknownSymbolError otherwise. Its market's rules: marketRules. */
   symbolRules(symbol: string): SymbolRules {
     const r = this.rules.get(String(symbol).toUpperCase());
     if (!r) throw new UnknownSymbolError(symbol);
     return r;
   }
 
-  /** The symbols the venue lists. */
-  symbols(): PaperSymbolSpec[] {
-    return [...this.rules.values()].map((r) => r.spec);
+  /**
+   * The rules of `symbol` on `exchange`'s `market` as that venue's market has them (steps, minimum
+   * amount and value: venues/markets.ts), which orders are checked against and marketRules reports.
+   */
+  marketRules(exchange: ExchangeName, market: MarketType, symbol: string): SymbolRules {
+    const catalogue = this.symbolRules(symbol).spec;
+    const key = `${exchange}\u0001${market}\u0001${catalogue.symbol}`;
+    let r = this.markets.get(key);
+    if (!r) {
+      const m = marketSpec(exchange, market, catalogue.symbol, catalogue);
+      r = symbolRulesOf({ symbol: catalogue.symbol, startPrice: catalogue.startPrice, priceStep: m.priceStep, amountStep: m.amountStep, minAmount: m.minAmount, minNotional: m.minNotional, source: m.source, contract: m.contract });
+      this.markets.set(key, r);
+    }
+    return r;
+  }
+
+  /** The symbols the venue lists; with an exchange and market, with that market's own rules (stand-ins). */
+  symbols(exchange?: ExchangeName, market?: MarketType): PaperSymbolSpec[] {
+    const all = [...this.rules.values()].map((r) => r.spec);
+    return exchange && market ? all.map((s) => this.marketRules(exchange, market, s.symbol).spec) : all;
   }
 
   priceUnits(exchange: ExchangeName, symbol: string): number {
@@ -288,7 +310,7 @@ export class PaperVenue {
     const venue = venueRules(order.exchange, order.market);
     const { price, rateBps } = execution(venue, order.price, takerPrice);
     account.open.delete(order.clientOrderId);
-    const s = settle(account, this.symbolRules(order.symbol), venue, order, price, rateBps, uow);
+    const s = settle(account, this.marketRules(order.exchange, order.market, order.symbol), venue, order, price, rateBps, uow);
     order.reserved = 0;
     order.filled = s.amount;
     order.status = s.amount === order.amount ? 'filled' : 'cancelled';
@@ -339,7 +361,7 @@ export class PaperVenue {
   }
 
   private applyCreate(account: Account, req: PaperOrderRequest): OrderRow {
-    const rules = this.symbolRules(req.symbol);
+    const rules = this.marketRules(account.exchange, account.market, req.symbol);
     const venue = venueRules(account.exchange, account.market);
     const current = this.priceUnits(account.exchange, rules.spec.symbol);
     const checked = checkOrder(account, rules, venue, req, current);
@@ -408,7 +430,7 @@ export class PaperVenue {
     const uow = this.group.current;
     this.book.remove(bookKey(order.exchange, order.symbol), order);
     account.open.delete(clientOrderId);
-    release(account, this.symbolRules(order.symbol), order, uow);
+    release(account, this.marketRules(order.exchange, order.market, order.symbol), order, uow);
     order.status = 'cancelled';
     order.updatedAt = this.stamp(this.feed.nowMs());
     uow.orders.add(order);

@@ -2,6 +2,10 @@
  * Every constant of the paper exchange in one place: fees, starting balance, default leverage, the
  * symbol catalogue (spec section 3, plus ETHUSDT) with realistic start prices and market rules.
  * Prices and steps are decimal strings so they convert to fixed-point units exactly.
+ *
+ * The catalogue's steps and minimum are NOT what an order is checked against: each venue's market has
+ * its own (venues/markets.ts, issue 32). They are the fallback for a symbol whose market values were not
+ * found in any source (marked 'catalogue' there and in docs/exchanges.md).
  */
 import type { MarketType } from './exchange.port';
 
@@ -28,10 +32,18 @@ export interface PaperSymbolSpec {
   priceStep: string;
   amountStep: string;
   minNotional: string;
+  /** Smallest amount (base units); default the amount step. */
+  minAmount?: string;
+  /**
+   * Set on a market's spec (PaperVenue.symbols(exchange, market)): where its rules come from
+   * (venues/markets.ts MARKET_SOURCES), and Kucoin futures' contract size.
+   */
+  source?: string;
+  contract?: { multiplier: string; lotSize: string };
 }
 
 const rows: Array<[string, string, string, string]> = [
-  // symbol,     start price,  price step,   amount step
+  // symbol,     start price,  price step,   amount step   (fallback only: venues/markets.ts)
   ['BTCUSDT', '95000', '0.01', '0.00001'],
   ['BTCUSDC', '95000', '0.01', '0.00001'],
   ['ETHUSDT', '3300', '0.01', '0.0001'],
@@ -59,7 +71,7 @@ const rows: Array<[string, string, string, string]> = [
   ['XRPUSDT', '2.2', '0.0001', '0.1'],
 ];
 
-/** Minimum order value on every paper market (Binance's usual 5 USDT). */
+/** Minimum order value of the catalogue (fallback only, venues/markets.ts): Binance's usual 5 USDT. */
 export const PAPER_MIN_NOTIONAL = '5';
 
 export const PAPER_SYMBOLS: readonly PaperSymbolSpec[] = rows.map(([symbol, startPrice, priceStep, amountStep]) => ({

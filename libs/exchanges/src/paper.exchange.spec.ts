@@ -148,12 +148,13 @@ describe('paper exchange: the exchange port', () => {
     const o = await p.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 96000, amount: 0.0001, clientOrderId: 'now' });
     expect(o).toMatchObject({ status: 'filled', filled: 0.0001, avgFillPrice: 95000, fee: 0.0095 });
     expect(await usdt(p)).toMatchObject({ balance: 10000 - 9.5 - 0.0095 });
-    // futures: the taker fee (Binance 0.05 %, maker 0.02 %) on the book's price
+    // futures: the taker fee (Binance 0.05 %, maker 0.02 %) on the book's price; 0.002 BTC, as the
+    // perpetual's minimum order value is 100 USDT (venues/markets.ts): 0.002 × 95000 = 190, × 0.05 % = 0.095
     const f = await port(venue, 'futures', 'u2', 'Binance');
-    const t = await f.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 97000, amount: 0.001, clientOrderId: 'take' });
-    expect(t).toMatchObject({ status: 'filled', avgFillPrice: 95000, fee: 0.0475 });
+    const t = await f.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 97000, amount: 0.002, clientOrderId: 'take' });
+    expect(t).toMatchObject({ status: 'filled', avgFillPrice: 95000, fee: 0.095 });
     const [fill] = await f.recentFills('BTCUSDT', 0);
-    expect(fill).toMatchObject({ price: 95000, fee: 0.0475, feeAsset: 'USDT', feeCost: 0.0475 });
+    expect(fill).toMatchObject({ price: 95000, fee: 0.095, feeAsset: 'USDT', feeCost: 0.095 });
     expect(await f.marketRules('BTCUSDT')).toMatchObject({ makerFee: 0.0002, takerFee: 0.0005 });
     venue.close();
   });
@@ -342,16 +343,18 @@ describe('paper exchange: deterministic CSV replay', () => {
     for (const p of ports) {
       const symbol = p.market === 'futures' ? 'ETHUSDT' : 'BTCUSDT';
       const price = await p.price(symbol);
-      const step = symbol === 'BTCUSDT' ? 0.01 : 0.01;
+      // each market's own steps (Kucoin's BTC-USDT ticks by 0.1, Binance's by 0.01)
+      const { priceStep: step, amountStep: lot } = await p.marketRules(symbol);
       for (let i = 0; i < 5; i++) {
         const level = Math.round((price * (1 - 0.007 * (i + 1))) / step) * step;
-        await p.createLimitOrder({ symbol, side: 'buy', price: level, amount: symbol === 'BTCUSDT' ? 0.00123 : 0.0317, clientOrderId: `g${n++}` });
+        // (ETH on Binance's perpetual steps by 0.001 ETH: the venue refuses 0.0317)
+        await p.createLimitOrder({ symbol, side: 'buy', price: level, amount: symbol === 'BTCUSDT' ? 0.00123 : 0.032, clientOrderId: `g${n++}` });
       }
       p.watchOrders(({ order, fill }) => {
         if (!fill || order.side !== 'buy') return;
         const tp = Math.round((fill.price * 1.017) / step) * step;
         // what the account received: the fill less a fee charged in the base coin
-        const amountStep = symbol === 'BTCUSDT' ? 1e5 : 1e4;
+        const amountStep = Math.round(1 / Math.max(lot, symbol === 'BTCUSDT' ? 1e-5 : 1e-4));
         const net = fill.amount - (fill.feeAsset === symbol.replace('USDT', '') ? fill.feeCost : 0);
         void p.createLimitOrder({ symbol, side: 'sell', price: tp, amount: Math.floor(net * amountStep + 1e-9) / amountStep, clientOrderId: `tp-${order.clientOrderId}`, reduceOnly: p.market === 'futures' });
       });
@@ -414,6 +417,18 @@ describe('paper price feeds', () => {
     expect(d.restore(a.snapshot())).toBe(true);
     expect(d.advanceTo(T0 + 70_000)).toEqual(a.advanceTo(T0 + 70_000));
     expect(new RandomWalkFeed({ seed: 9 }).restore(a.snapshot())).toBe(false);
+  });
+
+  it("random walk: the price lies on the tick of both of the exchange's markets (the form pre-fills the entry from it)", () => {
+    const f = new RandomWalkFeed({ seed: 3 });
+    f.advanceTo(T0);
+    const ticks = f.advanceTo(T0 + 120_000);
+    const on = (exchange: string, symbol: string, tickUnits: number) =>
+      ticks.filter((t) => t.exchange === exchange && t.symbol === symbol).every((t) => t.price % tickUnits === 0);
+    // Binance BTCUSDT: spot ticks by 0.01, the perpetual by 0.1 (venues/markets.ts) → the walk moves in 0.1 (1e7 units)
+    expect(on('Binance', 'BTCUSDT', 1e7)).toBe(true);
+    // Kucoin BTC-USDT and XBTUSDTM both tick by 0.1
+    expect(on('Kucoin', 'BTCUSDT', 1e7)).toBe(true);
   });
 
   it('random walk: a long gap is skipped ahead, not replayed step by step', () => {

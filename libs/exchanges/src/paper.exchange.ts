@@ -82,7 +82,8 @@ export class PaperExchange implements ExchangePort {
   }
 
   async marketRules(symbol: string): Promise<MarketRules> {
-    const r = this.venue.symbolRules(symbol);
+    // this venue's market's own steps and minimums (venues/markets.ts), as ccxt reports a market
+    const r = this.venue.marketRules(this.exchange, this.market, symbol);
     const fees = venueRules(this.exchange, this.market).fees;
     return {
       priceStep: fromUnits(r.priceStep),

@@ -2,10 +2,11 @@
  * Candles of the paper exchange, so that the embedded default backtests offline: a deterministic
  * history of the paper venue's kind of price feed (a seeded mulberry32 random walk on the symbol's
  * price step, from its catalogue start price) — the same query always gives the same candles. The
- * venue's own rules and fees (paper.constants.ts) are the terms.
+ * terms are the paper venue's for that market: the venue market's steps and minimums
+ * (libs/exchanges/src/venues/markets.ts, as the paper exchange checks orders: issue 32) and its fees.
  */
 import { PAPER_SYMBOLS, UnknownSymbolError } from '@gridrocket/exchanges';
-import { venueRules } from '@gridrocket/exchanges/venues';
+import { marketSpec, venueRules } from '@gridrocket/exchanges/venues';
 import { TIMEFRAMES, type CandleSeries } from '../domain/candle';
 import { randomWalkCandles } from '../domain/synthetic-candles';
 import { MAX_CANDLES, type CandleQuery, type CandleSource, type VenueTerms } from './candle-source.port';
@@ -22,8 +23,9 @@ const pct = (f: number) => String(Number((f * 100).toPrecision(6)));
 export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'>): VenueTerms {
   const s = spec(q.symbol);
   const fees = venueRules(q.exchange, q.market).fees;
+  const m = marketSpec(q.exchange, q.market, s.symbol, s);
   return {
-    rules: { priceStep: Number(s.priceStep), amountStep: Number(s.amountStep), minNotional: Number(s.minNotional), minAmount: Number(s.amountStep) },
+    rules: { priceStep: Number(m.priceStep), amountStep: Number(m.amountStep), minNotional: Number(m.minNotional), minAmount: Number(m.minAmount) },
     feeBps: fees.maker * 1e4,
     takerFeeBps: fees.taker * 1e4,
     buyFeeIn: fees.buyFeeIn,

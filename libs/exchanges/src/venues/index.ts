@@ -4,3 +4,4 @@
  */
 export * from './venue-rules';
 export * from './margin-tiers';
+export * from './markets';

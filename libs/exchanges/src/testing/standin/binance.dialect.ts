@@ -42,11 +42,13 @@ export const binanceDialect: Dialect = (core: StandInCore) => {
       : { symbol: f.symbol, id: f.id, orderId: f.orderId, orderListId: -1, price: u(f.price), qty: u(f.amount), quoteQty, commission: u(f.feeCost), commissionAsset: f.feeAsset, time: f.ts, isBuyer: f.side === 'buy', isMaker: true, isBestMatch: true };
   };
   const symbolInfo = () =>
-    venue.symbols().map((s) => {
+    venue.symbols(core.exchange, core.market).map((s) => {
       const { base: b, quote } = splitSymbol(s.symbol);
+      const minQty = s.minAmount ?? s.amountStep;
       const filters = [
         { filterType: 'PRICE_FILTER', minPrice: s.priceStep, maxPrice: '10000000', tickSize: s.priceStep },
-        { filterType: 'LOT_SIZE', minQty: s.amountStep, maxQty: '9000000', stepSize: s.amountStep },
+        { filterType: 'LOT_SIZE', minQty, maxQty: '9000000', stepSize: s.amountStep },
+        ...(futures ? [{ filterType: 'MARKET_LOT_SIZE', minQty, maxQty: '9000000', stepSize: s.amountStep }] : []),
         futures ? { filterType: 'MIN_NOTIONAL', notional: s.minNotional } : { filterType: 'NOTIONAL', minNotional: s.minNotional, applyMinToMarket: true, maxNotional: '9000000', applyMaxToMarket: false, avgPriceMins: 5 },
       ];
       return futures

@@ -1,7 +1,7 @@
 /**
  * Kucoin spot (classic account, /api/v1) and futures (/api/v1, /api/v2) REST dialect over the venue
  * core (stand-in). Shapes as Kucoin documents them (docs/exchanges.md); only what the adapter calls.
- * Futures sizes are lots of `multiplier` base units (multiplier = the symbol's amount step).
+ * Futures sizes are contracts of `multiplier` base units (the market's, venues/markets.ts), lotSize 1.
  */
 import { splitSymbol } from '../../exchange.port';
 import type { FillRow, OrderRow } from '../../paper.store';
@@ -20,7 +20,7 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
     const account = core.account(req);
     return account ? fn(req, account) : badKey;
   };
-  const specs = () => venue.symbols();
+  const specs = () => venue.symbols(core.exchange, core.market);
   /** Kucoin's symbol id of a paper symbol: spot BTC-USDT, futures XBTUSDTM. */
   const idOf = (symbol: string) => {
     const { base, quote } = splitSymbol(symbol);
@@ -31,7 +31,10 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
     const s = id.replace(/M$/, '');
     return s.startsWith('XBT') ? `BTC${s.slice(3)}` : s;
   };
-  const lot = (symbol: string) => Number(specs().find((s) => s.symbol === symbol)!.amountStep);
+  const lot = (symbol: string) => {
+    const s = specs().find((x) => x.symbol === symbol)!;
+    return Number(s.contract?.multiplier ?? s.amountStep);
+  };
   const size = (symbol: string, unitsAmount: number) => (futures ? Math.round(unitsAmount / 1e8 / lot(symbol)) : u(unitsAmount));
 
   const order = (o: OrderRow) => {
@@ -130,8 +133,8 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
           const last = Number(u(venue.priceUnits(core.exchange, s.symbol)));
           return {
             symbol: idOf(s.symbol), rootSymbol: quote, type: 'FFWCSX', firstOpenDate: 1585555200000, expireDate: null, settleDate: null, baseCurrency: base === 'BTC' ? 'XBT' : base,
-            quoteCurrency: quote, settleCurrency: quote, maxOrderQty: 1000000, maxPrice: 10000000, lotSize: 1, tickSize: Number(s.priceStep), indexPriceTickSize: Number(s.priceStep),
-            multiplier: Number(s.amountStep), initialMargin: 0.008, maintainMargin: 0.004, maxRiskLimit: 100000, minRiskLimit: 100000, riskStep: 50000,
+            quoteCurrency: quote, settleCurrency: quote, maxOrderQty: 1000000, maxPrice: 10000000, lotSize: Number(s.contract?.lotSize ?? 1), tickSize: Number(s.priceStep), indexPriceTickSize: Number(s.priceStep),
+            multiplier: Number(s.contract?.multiplier ?? s.amountStep), initialMargin: 0.008, maintainMargin: 0.004, maxRiskLimit: 100000, minRiskLimit: 100000, riskStep: 50000,
             makerFeeRate: rules.fees.maker, takerFeeRate: rules.fees.taker, takerFixFee: 0, makerFixFee: 0, isDeleverage: true, isQuanto: false, isInverse: false,
             markMethod: 'FairPrice', fairMethod: 'FundingRate', status: 'Open', fundingFeeRate: 0.0001, predictedFundingFeeRate: 0.0001,
             fundingRateGranularity: 28800000, nextFundingRateTime: 28800000, markPrice: last, indexPrice: last, lastTradePrice: last, maxLeverage: 125, supportCross: true,
@@ -189,7 +192,7 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
         specs().map((s) => {
           const { base, quote } = splitSymbol(s.symbol);
           return {
-            symbol: idOf(s.symbol), name: idOf(s.symbol), baseCurrency: base, quoteCurrency: quote, feeCurrency: quote, market: 'USDS', baseMinSize: s.amountStep,
+            symbol: idOf(s.symbol), name: idOf(s.symbol), baseCurrency: base, quoteCurrency: quote, feeCurrency: quote, market: 'USDS', baseMinSize: s.minAmount ?? s.amountStep,
             quoteMinSize: s.minNotional, baseMaxSize: '10000000000', quoteMaxSize: '99999999', baseIncrement: s.amountStep, quoteIncrement: '0.00000001',
             priceIncrement: s.priceStep, priceLimitRate: '0.1', minFunds: s.minNotional, isMarginEnabled: false, enableTrading: true, feeCategory: 1,
             makerFeeCoefficient: '1.00', takerFeeCoefficient: '1.00', st: false,
