@@ -8,3 +8,7 @@ export * from './domain/bot-trading';
 export * from './domain/bot.rules';
 export * from './history/history.format';
 export * from './history/bot-state-at';
+export * from './domain/bot-range.rules';
+export * from './templates/bot-template.decider';
+export * from './templates/bot-template-list.projection';
+export * from './templates/bot-template.rules';
