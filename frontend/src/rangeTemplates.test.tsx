@@ -158,7 +158,7 @@ describe('templates and copies in the bot form (issue 32)', () => {
     await waitFor(() => expect(f.getByRole('button', { name: 'Save' })).toBeEnabled());
   });
 
-  it('Save as template sends the form\'s settings under the name; a name already used is said under the name', async () => {
+  it('Make a template sends the form\'s settings under the name; a name already used is said under the name', async () => {
     let posted = 0;
     const { f, fetch } = await openForm([], {
       'POST /api/bot-templates': () => (++posted === 1 ? { status: 400, body: { statusCode: 400, message: 'Invalid input', errors: [{ field: 'name', message: 'You already have a template named BTC high' }] } } : { status: 201, body: { ...template, id: 't-2', name: 'Tight' } }),
@@ -170,13 +170,13 @@ describe('templates and copies in the bot form (issue 32)', () => {
     await userEvent.type(f.getByLabelText('Order size'), '0.001');
     await userEvent.type(f.getByLabelText('Price interval'), '100');
     await userEvent.type(f.getByLabelText('Take profit'), '1');
-    await userEvent.click(f.getByRole('button', { name: 'Save as template' }));
+    await userEvent.click(f.getByRole('button', { name: 'Make a template' }));
     await userEvent.type(f.getByLabelText('Template name'), 'BTC high');
-    await userEvent.click(f.getByRole('button', { name: 'Save template' }));
+    await userEvent.click(f.getByRole('button', { name: 'Create template' }));
     expect(await f.findByText('You already have a template named BTC high')).toBeInTheDocument();
     await userEvent.clear(f.getByLabelText('Template name'));
     await userEvent.type(f.getByLabelText('Template name'), 'Tight');
-    await userEvent.click(f.getByRole('button', { name: 'Save template' }));
+    await userEvent.click(f.getByRole('button', { name: 'Create template' }));
     expect(await screen.findByText('Template saved!')).toBeInTheDocument();
     const calls = fetch.mock.calls.filter(([u, i]) => String(u) === '/api/bot-templates' && (i as RequestInit | undefined)?.method === 'POST');
     expect(JSON.parse(String((calls[1][1] as RequestInit).body))).toEqual({

@@ -15,7 +15,7 @@ import { plain, usdt } from './format';
 export type SetupMode = 'ladder' | 'range';
 
 export const RANGE_LABELS: Record<RangeField, string> = { lower: 'Lower price', upper: 'Upper price', levels: 'Levels', kind: 'Steps' };
-export const SETUP_MODE_LABELS: Record<SetupMode, string> = { ladder: 'Entry price and interval', range: 'Price range' };
+export const SETUP_MODE_LABELS: Record<SetupMode, string> = { ladder: 'Entry and interval', range: 'Price range' };
 
 /** A range message in the form's words: "Upper price must be above the lower price". */
 export function rangeMessage(field: RangeField, message: string): string {
@@ -117,8 +117,8 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
           value={range.kind}
           onValue={(v) => setRange((r) => ({ ...r, kind: v as RangeKind }))}
           options={[
-            { value: 'arithmetic', label: 'Arithmetic (equal price steps)' },
-            { value: 'geometric', label: 'Geometric (equal % steps)' },
+            { value: 'arithmetic', label: 'Arithmetic (equal steps)' },
+            { value: 'geometric', label: 'Geometric (equal %)' },
           ]}
         />
         {summary ? (

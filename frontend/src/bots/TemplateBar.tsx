@@ -12,16 +12,16 @@ import { useDeleteTemplateMutation, useGetTemplatesQuery, useSaveTemplateMutatio
  * Templates and copies in the bot form (issue 32, docs/range-and-templates.md). "Start from" (create
  * form) fills the form with a saved template's settings or a copy of one of the user's bots of the same
  * type; the form then checks them against today's market like any values typed in (steps, minimums,
- * the entry against the current price, the cost against the balance). "Save as template" (create and
+ * the entry against the current price, the cost against the balance). "Make a template" (create and
  * edit) keeps the form's settings under a name; a template chosen can be deleted.
  */
 
 export const TEMPLATE_TEXTS = {
   startFrom: 'Start from',
   blank: 'Blank form',
-  saveAs: 'Save as template',
+  saveAs: 'Make a template',
   name: 'Template name',
-  save: 'Save template',
+  save: 'Create template',
   delete: 'Delete template',
   saved: 'Template saved!',
   saveFailed: 'Error saving template!',
