@@ -135,6 +135,28 @@ describe('the bot form in range mode (issue 32)', () => {
   });
 });
 
+describe('the edit form in range mode (issue 32)', () => {
+  it('a bot\'s range is read from its ladder; a new range is sent as its ladder fields', async () => {
+    const bot = makeBot({ id: 'e1', entryprice: 95000, numoforders: 5, ordersize: 0.001, interval: 100, takeprofit: 1 });
+    const fetch = routes([bot], { 'PUT /api/bots/e1': (_u: URL, init: RequestInit) => ({ status: 200, body: { ...bot, ...JSON.parse(String(init.body)) } }) });
+    renderApp('/bots', { user: USER });
+    const card = await screen.findByTestId('bot-card', {}, { timeout: 10_000 });
+    await userEvent.click(within(card).getByRole('button', { name: /^Edit / }));
+    const f = within(screen.getByRole('dialog', { name: 'Edit bot' }));
+    await userEvent.click(f.getByRole('radio', { name: 'Price range' }));
+    // 95000 − 4 × 100 = 94600
+    expect([f.getByLabelText('Upper price'), f.getByLabelText('Lower price'), f.getByLabelText('Levels')].map((e) => (e as HTMLInputElement).value)).toEqual(['95000', '94600', '5']);
+    await userEvent.clear(f.getByLabelText('Levels'));
+    await userEvent.type(f.getByLabelText('Levels'), '9');
+    // (95000 − 94600) ÷ 8 = 50
+    expect(f.getByLabelText('Price interval')).toHaveValue('50');
+    await userEvent.click(f.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Bot successfully edited!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots/e1' && (i as RequestInit | undefined)?.method === 'PUT')!;
+    expect(JSON.parse(String((call[1] as RequestInit).body))).toEqual({ exchange: 'Binance', numOfOrders: 9, orderSize: 0.001, interval: 50, entryPrice: 95000, takeProfit: 1 });
+  });
+});
+
 describe('templates and copies in the bot form (issue 32)', () => {
   it('a template fills the form and today\'s market checks it: its entry far above the price asks for the confirmation', async () => {
     const { f } = await openForm();
