@@ -449,6 +449,20 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'POST', '/api/auth/2fa/disable', { body: { code: 'abc' } });
     await call(u, 'POST', '/api/auth/2fa/disable', { body: { code: await auth.code() } });
     // the ends: delete what was made, sign out
+    // issue 32: a bot given as a range, and bot templates
+    await call(u, 'POST', '/api/bots', { body: { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', orderSize: '0.01', takeProfit: 1, lower: 50000, upper: 60000, levels: 5, kind: 'geometric' } });
+    await call(u, 'POST', '/api/bots', { body: { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', orderSize: '0.01', takeProfit: 1, lower: 60000, upper: 50000, levels: 1 } });
+    await call(u, 'PUT', '/api/bots/{id}', { fill: { id: botId }, body: { exchange: 'Binance', orderSize: 0.01, takeProfit: 1, lower: 59000, upper: 60000, levels: 3 } });
+    const template = await call(u, 'POST', '/api/bot-templates', { body: { name: 'contract template', botId } });
+    expect(template.status).toBe(201);
+    await call(u, 'POST', '/api/bot-templates', { body: { name: '', botId } });
+    await call(other, 'POST', '/api/bot-templates', { body: { name: 'not mine', botId } });
+    await call(u, 'GET', '/api/bot-templates');
+    await call(nobody, 'GET', '/api/bot-templates');
+    await call(u, 'GET', '/api/bot-templates/{id}', { fill: { id: template.body.id } });
+    await call(other, 'GET', '/api/bot-templates/{id}', { fill: { id: template.body.id } });
+    await call(other, 'DELETE', '/api/bot-templates/{id}', { fill: { id: template.body.id } });
+    await call(u, 'DELETE', '/api/bot-templates/{id}', { fill: { id: template.body.id } });
     await call(u, 'DELETE', '/api/bots/{id}', { fill: { id: botId } });
     await call(u, 'DELETE', '/api/bots/{id}', { fill: { id: botId } });
     await call(u, 'DELETE', '/api/api-credentials/{id}', { fill: { id: key.body.id } });

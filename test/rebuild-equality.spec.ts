@@ -119,6 +119,16 @@ function mixedLog(): { stream: string; events: E[] }[] {
       ],
     });
     out.push({ stream: `runner-${u}`, events: [{ type: 'RunnerClaimed', data: { owner: 'x' } }] });
+    // issue 32: bot templates, two saved and one of them deleted (a delete)
+    const settings = { botType: 'Spot', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 5, orderSize: 0.01, interval: 2.5, entryPrice: 60000, takeProfit: 1, leverage: 1, spacing: 'percent' };
+    out.push({
+      stream: `templates-${uid}`,
+      events: [
+        { type: 'BotTemplateSaved', data: { templateId: randomUUID(), name: 'wide', settings, fromBotId: randomUUID() } },
+        { type: 'BotTemplateSaved', data: { templateId: `tpl-${uid}`, name: 'narrow', settings: { ...settings, spacing: undefined, interval: 100 } } },
+        { type: 'BotTemplateDeleted', data: { templateId: `tpl-${uid}` } },
+      ],
+    });
     // an alert delivery of each status the log shows (issue 29)
     const status = (['delivered', 'failed', 'rate-limited', 'refused'] as const)[u];
     const deliveryId = `${randomUUID()}:webhook`;
@@ -203,11 +213,11 @@ describe('projection rebuild equals incremental projection', () => {
   }
 
   it('with every projection the app registers and every event type they handle, in one window or in many small ones', async () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['access-tokens', 'alert-deliveries', 'backtest-list', 'bot-list', 'bot-money', 'credential-list', 'sessions', 'user-tokens', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual(['access-tokens', 'alert-deliveries', 'backtest-list', 'bot-list', 'bot-money', 'bot-templates', 'credential-list', 'sessions', 'user-tokens', 'users']);
     const live = dump(join(dir, 'live.sqlite'), projections);
     // the log reached every projection, with deletes (tombstones) in the collections that have them
     for (const p of projections) expect({ collection: p.collection, docs: live.tables[p.collection].length > 0 }).toEqual({ collection: p.collection, docs: true });
-    for (const c of ['bots', 'sessions', 'credentials']) expect(live.tables[c].some((r: any) => r.deleted === 1)).toBe(true);
+    for (const c of ['bots', 'sessions', 'credentials', 'bot_templates']) expect(live.tables[c].some((r: any) => r.deleted === 1)).toBe(true);
 
     for (const window of [undefined, { events: 7, docs: 5 }]) {
       const file = join(dir, `rebuilt-${window ? 'small' : 'default'}.sqlite`);

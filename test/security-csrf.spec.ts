@@ -19,6 +19,7 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
   let botId: string;
   let keyId: string;
   let tokenId: string;
+  let templateId: string;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -33,6 +34,9 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     const token = await victim.post('/api/tokens', { name: 'victim script', scopes: ['read'], expiresInDays: 30 });
     expect(token.status).toBe(201);
     tokenId = token.body.id;
+    const template = await victim.post('/api/bot-templates', { name: 'victim template', botId });
+    expect(template.status).toBe(201);
+    templateId = template.body.id;
   }, 60_000);
   afterAll(async () => {
     await app.close();
@@ -114,6 +118,9 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         { method: 'POST', path: '/api/bots/{id}/signals/rotate' },
         { method: 'DELETE', path: '/api/bots/{id}/signals' },
         { method: 'POST', path: SIGNAL_ROUTE },
+        // issue 32: bot templates
+        { method: 'POST', path: '/api/bot-templates' },
+        { method: 'DELETE', path: '/api/bot-templates/{id}' },
       ]),
     );
 
@@ -128,11 +135,12 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
       '/api/auth/2fa/disable': { code: '123456' },
       '/api/auth/2fa/verify': { code: '123456', remember: true },
       '/api/tokens': { name: 'forged', scopes: ['read', 'trade', 'keys'], expiresInDays: 365 },
+      '/api/bot-templates': { name: 'forged', settings: { ...spotBot, numOfOrders: undefined, interval: undefined, entryPrice: undefined, lower: 50000, upper: 60000, levels: 5 } },
     };
     const before = await head();
     const seen: string[] = [];
     for (const { method, path } of routes) {
-      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? uid : path.startsWith('/api/api-credentials') ? keyId : path.startsWith('/api/tokens') ? tokenId : botId));
+      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? uid : path.startsWith('/api/api-credentials') ? keyId : path.startsWith('/api/tokens') ? tokenId : path.startsWith('/api/bot-templates') ? templateId : botId));
       const query = path === '/api/startBot' || path === '/api/stopBot' ? `?id=${botId}&userId=${uid}&cancelAllOrders=true` : '';
       for (const spelled of spellings(filled)) {
         const res = await forged(method, spelled + query, method === 'GET' || method === 'DELETE' ? undefined : (bodies[path] ?? {}));

@@ -79,6 +79,11 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
         { method: 'POST', path: '/api/bots/{id}/signals/rotate' },
         { method: 'DELETE', path: '/api/bots/{id}/signals' },
         { method: 'POST', path: SIGNAL_ROUTE },
+        // issue 32: bot templates
+        { method: 'GET', path: '/api/bot-templates' },
+        { method: 'POST', path: '/api/bot-templates' },
+        { method: 'GET', path: '/api/bot-templates/{id}' },
+        { method: 'DELETE', path: '/api/bot-templates/{id}' },
         ...['GET /api/auth/2fa', 'POST /api/auth/2fa/setup', 'POST /api/auth/2fa/enable', 'POST /api/auth/2fa/disable', 'POST /api/auth/2fa/verify'].map((s) => ({ method: s.split(' ')[0], path: s.split(' ')[1] })),
       ]),
     );
@@ -94,9 +99,12 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     fc.integer(),
   );
   const value = fc.oneof(number, fc.string(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
-  const field = fc.constantFrom('exchange', 'symbol', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit', 'leverage', 'botType', 'userId', 'email', 'password', 'token', 'access', 'username', 'picurl', 'code', 'recoveryCode', 'remember', 'name', 'scopes', 'expiresInDays', 'action', 'id', 'timestamp', 'secret', 'cancelAllOrders', 'allowBodySecret', '__proto__', 'constructor');
+  const field = fc.constantFrom('exchange', 'symbol', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit', 'leverage', 'botType', 'userId', 'email', 'password', 'token', 'access', 'username', 'picurl', 'code', 'recoveryCode', 'remember', 'name', 'scopes', 'expiresInDays', 'lower', 'upper', 'levels', 'kind', 'botId', 'settings', 'action', 'id', 'timestamp', 'secret', 'cancelAllOrders', 'allowBodySecret', '__proto__', 'constructor');
+  // issue 32: a bot given as a range, and template bodies (from a bot, from settings)
+  const { numOfOrders: _n, interval: _i, entryPrice: _e, ...rest } = spotBot;
+  const rangeBot = { ...rest, lower: 50000, upper: 60000, levels: 5, kind: 'geometric' };
   const body = fc.oneof(
-    fc.record({ base: fc.constantFrom<Record<string, unknown>>(spotBot, { email: 'fuzz-new@example.com', password: 'correct-horse-1' }, { access: { exchange: 'Binance', apiKey: 'fuzz-key-000000000001', keySecret: 'fuzz-secret-00000000001', passPhrase: '' } }, { code: '123456' }, { recoveryCode: 'abcd-efgh-ijkl-mnop', remember: true }, { name: 'fuzz token', scopes: ['read', 'trade'], expiresInDays: 30 }, { action: 'start', id: 'fuzz-signal', timestamp: Math.floor(Date.now() / 1000), secret: 'grs_not-the-secret' }, {}), changes: fc.dictionary(field, value, { maxKeys: 4 }) }).map(({ base, changes }) => JSON.stringify({ ...base, ...changes })),
+    fc.record({ base: fc.constantFrom<Record<string, unknown>>(spotBot, { email: 'fuzz-new@example.com', password: 'correct-horse-1' }, { access: { exchange: 'Binance', apiKey: 'fuzz-key-000000000001', keySecret: 'fuzz-secret-00000000001', passPhrase: '' } }, { code: '123456' }, { recoveryCode: 'abcd-efgh-ijkl-mnop', remember: true }, { name: 'fuzz token', scopes: ['read', 'trade'], expiresInDays: 30 }, { action: 'start', id: 'fuzz-signal', timestamp: Math.floor(Date.now() / 1000), secret: 'grs_not-the-secret' }, { name: 'fuzz template', botId: 'VICTIM_BOT' }, { ...rangeBot }, { name: 'fuzz range', settings: rangeBot }, {}), changes: fc.dictionary(field, value, { maxKeys: 4 }) }).map(({ base, changes }) => JSON.stringify({ ...base, ...changes })),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     fc.string({ maxLength: 60 }),
     fc.constant(undefined),
@@ -145,7 +153,7 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
         if (who === 'victim-read-token' || who === 'victim-read-token-and-cookie') headers.authorization = `Bearer ${victimReadToken}`;
         if (who === 'victim-revoked-token') headers.authorization = `Bearer ${victimRevokedToken}`;
         const before = await events.headPosition();
-        const res = await fetch(app.url + path + qs, { method: op.method, headers, body: op.method === 'GET' || op.method === 'HEAD' ? undefined : b, redirect: 'manual' });
+        const res = await fetch(app.url + path + qs, { method: op.method, headers, body: op.method === 'GET' || op.method === 'HEAD' || b === undefined ? undefined : fill(b), redirect: 'manual' });
         const text = await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const call = `${who} ${op.method} ${path}${qs} ${b ?? ''}`;

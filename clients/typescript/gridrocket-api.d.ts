@@ -247,10 +247,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The signed-in user
-         * @description With a personal access token: the `read` scope.
-         */
+        /** The signed-in user */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -480,6 +477,54 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's bot templates, by name
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["BotTemplatesController_list"];
+        put?: never;
+        /**
+         * Save a bot's settings (botId) or a form's (settings) as a template
+         * @description With a personal access token: the `trade` scope.
+         */
+        post: operations["BotTemplatesController_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bot template
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["BotTemplatesController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bot template
+         * @description With a personal access token: the `trade` scope.
+         */
+        delete: operations["BotTemplatesController_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1350,6 +1395,18 @@ export interface components {
             } | null;
             unrealisedPnl: number;
         };
+        BotTemplate: {
+            createdAt: string;
+            /** Format: uuid */
+            fromBotId: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The create body's fields (botType, exchange, symbol, numOfOrders, orderSize, interval, entryPrice, takeProfit, leverage and the optional risk settings): POST /api/bots takes them as they are */
+            settings: {
+                [key: string]: unknown;
+            };
+        };
         Chart: {
             fills: {
                 amount: number;
@@ -1412,6 +1469,38 @@ export interface components {
             trailingDeviation?: number;
             userId?: string;
         };
+        /** @description The ladder as a price range: the server stores the entryPrice, interval, numOfOrders and spacing it makes */
+        CreateBotRange: {
+            /** @enum {string} */
+            botType: "Spot" | "Futures";
+            confirmAboveMarket?: boolean;
+            exchange: string;
+            /**
+             * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
+             * @enum {string}
+             */
+            kind?: "arithmetic" | "geometric";
+            /** @description the number of rungs: a whole number from 2 to 99 */
+            levels: number;
+            leverage?: number;
+            /** @description the last rung's price (about: the interval is rounded down to the market's price step, so the last rung is at or just above it) */
+            lower: number;
+            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out) */
+            orderSize: number;
+            /** @enum {string} */
+            reanchor?: "fixed" | "follow";
+            reanchorLimit?: number;
+            sizeScale?: number;
+            stopLossPercent?: number;
+            stopLossPrice?: number;
+            symbol: string;
+            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
+            takeProfit: number;
+            trailingDeviation?: number;
+            /** @description the entry price (the first, highest rung), rounded down to the market's price step */
+            upper: number;
+            userId?: string;
+        };
         Credential: {
             apikeyid: string;
             /** @enum {string} */
@@ -1452,6 +1541,35 @@ export interface components {
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
             trailingDeviation?: number;
+            userId?: string;
+        };
+        /** @description The ladder as a price range: the server stores the entryPrice, interval, numOfOrders and spacing it makes */
+        EditBotRange: {
+            confirmAboveMarket?: boolean;
+            exchange: string;
+            /**
+             * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
+             * @enum {string}
+             */
+            kind?: "arithmetic" | "geometric";
+            /** @description the number of rungs: a whole number from 2 to 99 */
+            levels: number;
+            leverage?: number;
+            /** @description the last rung's price (about: the interval is rounded down to the market's price step, so the last rung is at or just above it) */
+            lower: number;
+            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out) */
+            orderSize: number;
+            /** @enum {string} */
+            reanchor?: "fixed" | "follow";
+            reanchorLimit?: number;
+            sizeScale?: number;
+            stopLossPercent?: number;
+            stopLossPrice?: number;
+            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
+            takeProfit: number;
+            trailingDeviation?: number;
+            /** @description the entry price (the first, highest rung), rounded down to the market's price step */
+            upper: number;
             userId?: string;
         };
         /** @description Every 4xx (and the generic 500): the status, a sentence, and for bad input one message per field. */
@@ -1501,6 +1619,13 @@ export interface components {
             price: number;
             size: number;
             state: string;
+        };
+        SaveBotTemplate: {
+            botId?: string;
+            name: string;
+            settings?: {
+                [key: string]: unknown;
+            };
         };
         SecondFactor: {
             code?: string;
@@ -3329,6 +3454,213 @@ export interface operations {
             };
         };
     };
+    BotTemplatesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: components["schemas"]["BotTemplate"][];
+                    };
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BotTemplatesController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBotTemplate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotTemplate"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BotTemplatesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotTemplate"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BotTemplatesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no content) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     BotsController_page: {
         parameters: {
             query?: {
@@ -3393,7 +3725,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateBot"];
+                "application/json": components["schemas"]["CreateBot"] | components["schemas"]["CreateBotRange"];
             };
         };
         responses: {
@@ -3558,7 +3890,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EditBot"];
+                "application/json": components["schemas"]["EditBot"] | components["schemas"]["EditBotRange"];
             };
         };
         responses: {

@@ -31,6 +31,9 @@ import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
 import { ModeBadge } from '../components/ModeBadge';
+import { useRangeSetup } from './RangeSetup';
+import { TemplateBar } from './TemplateBar';
+import type { TemplateSettings } from './templatesApi';
 
 /** A market step as a trader reads it: 0.00001, not 1e-5. */
 const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
@@ -114,6 +117,24 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
     { skip: !exchange || !values.symbol },
   );
+  // Issue 32: the grid set by a price range (RangeSetup.tsx) writes these same ladder fields
+  const range = useRangeSetup({
+    idp: editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`,
+    priceStep: rules?.priceStep,
+    ladder: { entryPrice: values.entryPrice, numOfOrders: values.numOfOrders, interval: values.interval, spacing: advanced.spacing },
+    onLadder: (l) => {
+      setValues((v) => ({ ...v, entryPrice: String(l.entryPrice), numOfOrders: String(l.numOfOrders), interval: String(l.interval) }));
+      setAdvanced((a) => ({ ...a, spacing: l.spacing === 'absolute' && a.spacing === '' ? '' : l.spacing }));
+    },
+  });
+  /** Issue 32: a template's or a copied bot's settings fill the form; today's market checks them like typed values. */
+  const applySettings = (t: TemplateSettings) => {
+    prefilledFor.current = `${t.exchange}:${t.symbol}`; // the template's entry price stands (the warnings say where it is against today's price)
+    range.setMode('ladder');
+    setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: plain(t.takeProfit) });
+    setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit }));
+    setTouched({ exchange: true, symbol: true, entryPrice: true, numOfOrders: true, orderSize: true, interval: true, takeProfit: true });
+  };
   const fieldErrors = useMemo(
     () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined }, editing ? 'edit' : 'create', botType),
     [values, advancedGrid, editing, botType],
@@ -148,7 +169,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const aboveKey = above ? `${values.entryPrice}|${above.rungs}|${above.amount}` : null;
   const [confirmedAbove, setConfirmedAbove] = useState<string | null>(null);
   const needsConfirm = above !== null && confirmedAbove !== aboveKey;
-  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean) || needsConfirm;
+  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean) || needsConfirm || range.invalid;
   const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
   const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
   const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
@@ -156,11 +177,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setSubmitted(true);
-    if (invalid) return;
-    const numbers = {
+  const numbersOf = () => ({
       numOfOrders: Number(values.numOfOrders),
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
@@ -169,7 +186,19 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       ...(futures && leverage ? { leverage } : {}),
       ...advancedBody(advanced, advancedBefore),
       ...(above ? { confirmAboveMarket: true } : {}),
-    };
+    });
+  /** The form's settings as a create body (what a template keeps), or null while the form is not valid. */
+  const currentSettings = () => {
+    if (invalid) return null;
+    const { confirmAboveMarket: _confirm, ...numbers } = numbersOf() as Record<string, unknown>;
+    return { exchange: values.exchange, symbol: bot?.symbol ?? values.symbol, botType, ...numbers };
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (invalid) return;
+    const numbers = numbersOf();
     dispatch(ui.showSpinner());
     if (bot) {
       const res = await editBot({ id: bot.id, userId: user.uid, body: { exchange: values.exchange as Exchange, ...numbers } });
@@ -218,6 +247,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
         </p>
       ) : null}
+      <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} />
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">
@@ -270,10 +300,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             </button>
           ) : null}
         </div>
-        <Field id={`${idp}-entry`} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
-        <Field id={`${idp}-orders`} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
+        {range.switcher}
+        {range.fields(submitted)}
+        <Field id={`${idp}-entry`} readOnly={range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
+        <Field id={`${idp}-orders`} readOnly={range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
-        <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
+        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
           <div className="readout">

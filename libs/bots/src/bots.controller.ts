@@ -20,6 +20,7 @@ import { MarketCheck } from './application/market-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
 import { parseCreateBot, parseEditBot } from './domain/bot.rules';
+import { hasRange, inRangeTerms } from './domain/bot-range.rules';
 import { BotView, toBotView } from './domain/bot.view';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,6 +39,16 @@ function botId(id: unknown): string {
   return id.toLowerCase();
 }
 
+
+/** The market's refusal of a ranged body, in the range's terms (bot-range.rules.ts inRangeTerms). */
+async function inRangeTermsIf(ranged: boolean, ladder: { entryPrice: number; interval: number; numOfOrders: number }, check: Promise<void>): Promise<void> {
+  try {
+    await check;
+  } catch (err) {
+    if (ranged && err instanceof ValidationError) throw new ValidationError(inRangeTerms(err.errors, ladder));
+    throw err;
+  }
+}
 
 function flag(value: unknown, field: string): boolean {
   if (value === undefined || value === '' || value === null) return false;
@@ -110,9 +121,13 @@ export class BotsController {
   })
   create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
     return idempotently(this.idempotency, req, 'BotsController.create', async () => {
-      const input = parseCreateBot(merged(body, query));
+      const raw = merged(body, query);
+      // a range (issue 32) is converted at the market's own price step
+      const ranged = hasRange(raw);
+      const priceStep = ranged ? await this.market.priceStep(ctx, raw.botType, raw.exchange, raw.symbol) : undefined;
+      const input = parseCreateBot(raw, { priceStep });
       assertSameUser(ctx.userId, input.userId);
-      await this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket });
+      await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
       // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
       // crash) finds the bot it created instead of creating a second.
       const id = idempotentIdOf(req) ?? randomUUID();
@@ -147,12 +162,15 @@ export class BotsController {
     // the take-profit minimum is the edited bot's (a spot bot's maker fees, not the futures ones), and the
     // bot's stored spacing stands when the edit does not change it (issue 14), so the edit is checked as
     // the grid it makes
-    const input = parseEditBot(merged(body, query), own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing });
+    const raw = merged(body, query);
+    const ranged = hasRange(raw);
+    const priceStep = ranged && own ? await this.market.priceStep(ctx, own.s.botType, raw.exchange, own.s.config?.symbol) : undefined;
+    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing }, { priceStep });
     assertSameUser(ctx.userId, input.userId);
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;
       const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale };
-      await this.market.assert(ctx, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage }, { confirmAboveMarket: input.confirmAboveMarket });
+      await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage }, { confirmAboveMarket: input.confirmAboveMarket }));
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));

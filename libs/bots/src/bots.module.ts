@@ -20,10 +20,12 @@ import { BotPushListener } from './bot-push.listener';
 import { BotsController } from './bots.controller';
 import { HistoryModule } from './history/history.module';
 import { SignalsModule } from './signals/signals.module';
+import { botTemplatesProjection } from './templates/bot-template-list.projection';
+import { BotTemplatesController } from './templates/bot-templates.controller';
 
 @Module({
   imports: [CqrsModule, IdentityModule, HistoryModule, SignalsModule],
-  controllers: [BotsController],
+  controllers: [BotsController, BotTemplatesController],
   providers: [
     BotCommandRunner,
     CreateBotHandler,
@@ -47,6 +49,7 @@ export class BotsModule implements OnModuleInit {
 
   onModuleInit() {
     this.projector.add(botListProjection);
+    this.projector.add(botTemplatesProjection);
     // a key's removal asks which of the bots that claimed it are still active (issue 29)
     this.keyUse.setActiveBotCheck(activeKeyUsers(this.events));
   }

@@ -13,3 +13,7 @@ export * from './signals/signal.rules';
 export * from './signals/signal-log.decider';
 export * from './signals/signal-settings.decider';
 export * from './signals/signal-settings.rules';
+export * from './domain/bot-range.rules';
+export * from './templates/bot-template.decider';
+export * from './templates/bot-template-list.projection';
+export * from './templates/bot-template.rules';

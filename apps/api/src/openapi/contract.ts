@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
-import { createBotSchema, editBotSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
+import { RANGE_SETS, createBotSchema, editBotSchema, rangeSchema, saveTemplateSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
 import { addCredentialSchema } from '@gridrocket/credentials';
 import {
   createTokenSchema,
@@ -124,6 +124,13 @@ const SCHEMAS: Record<string, SchemaObject> = {
   Upload: closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
   Session: closed({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
   AccessToken: closed(ACCESS_TOKEN_FIELDS),
+  BotTemplate: closed({
+    id: uuid,
+    name: str,
+    settings: { type: 'object', description: 'The create body\'s fields (botType, exchange, symbol, numOfOrders, orderSize, interval, entryPrice, takeProfit, leverage and the optional risk settings): POST /api/bots takes them as they are', additionalProperties: true },
+    fromBotId: nullable(uuid),
+    createdAt: str,
+  }),
   AccessTokenCreated: closed({ ...ACCESS_TOKEN_FIELDS, token: { type: 'string', description: 'The token, shown this once: send it as Authorization: Bearer <token>' } }),
   HistoryEvent: {
     type: 'object',
@@ -219,6 +226,25 @@ const SCHEMAS: Record<string, SchemaObject> = {
   },
 };
 
+/**
+ * Issue 32: a bot body with its ladder given as a range (libs/bots/src/domain/bot-range.rules.ts): the
+ * body's schema without entryPrice, interval, numOfOrders and spacing, with lower, upper, levels and kind.
+ */
+function ranged(body: SchemaObject): SchemaObject {
+  const b = body as SchemaObject & { properties?: Record<string, SchemaObject>; required?: string[] };
+  const range = zodToSchema(rangeSchema) as SchemaObject & { properties: Record<string, SchemaObject> };
+  const properties = Object.fromEntries(Object.entries(b.properties ?? {}).filter(([k]) => !(RANGE_SETS as readonly string[]).includes(k)));
+  const notes: Record<string, string> = {
+    lower: 'the last rung\'s price (about: the interval is rounded down to the market\'s price step, so the last rung is at or just above it)',
+    upper: 'the entry price (the first, highest rung), rounded down to the market\'s price step',
+    levels: 'the number of rungs: a whole number from 2 to 99',
+    kind: 'arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)',
+  };
+  for (const [k, v] of Object.entries(range.properties)) properties[k] = { ...v, description: notes[k] };
+  const required = [...(b.required ?? []).filter((k) => !(RANGE_SETS as readonly string[]).includes(k)), 'lower', 'upper', 'levels'];
+  return { ...b, description: 'The ladder as a price range: the server stores the entryPrice, interval, numOfOrders and spacing it makes', properties, required };
+}
+
 /** Request bodies: the zod schemas the routes parse (what JSON Schema can say of them). */
 function requestSchemas(): Record<string, SchemaObject> {
   const createBot = zodToSchema(createBotSchema);
@@ -234,6 +260,9 @@ function requestSchemas(): Record<string, SchemaObject> {
     SecondFactor: zodToSchema(secondFactorSchema),
     CreateBot: createBot,
     EditBot: zodToSchema(editBotSchema),
+    CreateBotRange: ranged(createBot),
+    EditBotRange: ranged(zodToSchema(editBotSchema)),
+    SaveBotTemplate: zodToSchema(saveTemplateSchema),
     AddCredential: {
       type: 'object',
       description: "The spec's {access: {...}} (the same fields at the top level are accepted too)",
@@ -332,16 +361,20 @@ const OPERATIONS: Record<string, OpExtra> = {
   TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
   BotsController_list: { ok: arr(ref('Bot')), errors: [] },
   BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
-  BotsController_create: { body: 'CreateBot', ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  BotsController_create: { body: { type: 'application/json', schema: { oneOf: [ref('CreateBot'), ref('CreateBotRange')] } }, ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
   BotsController_details: { ok: ref('Bot'), okHeaders: etagH, errors: [404] },
   BotsController_edit: {
-    body: 'EditBot',
+    body: { type: 'application/json', schema: { oneOf: [ref('EditBot'), ref('EditBotRange')] } },
     ok: ref('Bot'),
     okHeaders: etagH,
     errors: [400, 404, 409, 412],
     headers: [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the bot\'s GET: the edit applies only at that revision (412 otherwise)', schema: str }],
   },
   BotsController_remove: { ok: null, errors: [404, 409] },
+  BotTemplatesController_list: { ok: closed({ templates: arr(ref('BotTemplate')) }), errors: [] },
+  BotTemplatesController_get: { ok: ref('BotTemplate'), errors: [404] },
+  BotTemplatesController_save: { body: 'SaveBotTemplate', ok: ref('BotTemplate'), errors: [400, 404, 409] },
+  BotTemplatesController_remove: { ok: null, errors: [404] },
   BotsController_start: {
     ok: ref('Bot'),
     errors: [400, 404, 409],
@@ -447,6 +480,10 @@ const SUMMARIES: Record<string, string> = {
   BotsController_details: 'One bot, with its revision as ETag',
   BotsController_edit: "Edit a bot (If-Match: the ETag of its GET)",
   BotsController_remove: 'Delete a bot',
+  BotTemplatesController_list: "The user's bot templates, by name",
+  BotTemplatesController_get: 'One bot template',
+  BotTemplatesController_save: "Save a bot's settings (botId) or a form's (settings) as a template",
+  BotTemplatesController_remove: 'Delete a bot template',
   BotsController_start: 'Start a bot',
   BotsController_stop: 'Stop a bot',
   BotsController_check: 'Check a running bot against the exchange now',

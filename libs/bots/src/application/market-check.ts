@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
-import { ValidationError, correlated, type CommandContext } from '@gridrocket/shared';
-import type { BotType } from '@gridrocket/shared';
+import { BOT_TYPES, EXCHANGES, SYMBOLS, ValidationError, correlated, type CommandContext } from '@gridrocket/shared';
+import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { BotFormField, aboveMarket, aboveMarketError, marketFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
@@ -28,6 +28,24 @@ export class MarketCheck {
   private readonly logger = new Logger('MarketCheck');
 
   constructor(@Optional() @Inject(EXCHANGE_PROVIDER) private readonly exchanges?: ExchangeProvider) {}
+
+  /**
+   * The market's price step, for a range given in a body (issue 32, bot-range.rules.ts), or undefined when
+   * the market cannot be asked in time (or the exchange, type or symbol are not ones the parse accepts).
+   */
+  async priceStep({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: unknown, exchange: unknown, symbol: unknown): Promise<number | undefined> {
+    if (!this.exchanges) return undefined;
+    if (!(EXCHANGES as readonly unknown[]).includes(exchange) || !(BOT_TYPES as readonly unknown[]).includes(botType) || typeof symbol !== 'string' || !SYMBOLS.includes(symbol.toUpperCase())) return undefined;
+    try {
+      const port = await this.exchanges.for({ userId, exchange: exchange as ExchangeName, market: botType === 'Futures' ? 'futures' : 'spot' });
+      const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
+      const rules = await Promise.race([port.marketRules(symbol.toUpperCase()), timeout]);
+      return rules && rules.priceStep > 0 ? rules.priceStep : undefined;
+    } catch (err) {
+      this.logger.debug?.(correlated(`price step of ${String(exchange)} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
+      return undefined;
+    }
+  }
 
   async assert(
     { userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>,

@@ -3,6 +3,7 @@ import { BOT_TYPES, EXCHANGES, FieldError, SYMBOLS, ValidationError, documentedA
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
 import { BotConfig, RISK_FIELDS, type RiskSettings } from './bot.events';
+import { checkedInRangeTerms } from './bot-range.rules';
 
 /**
  * Input rules for the bot forms (spec section 5, plus: exchange is Binance or
@@ -197,7 +198,15 @@ export function takeProfitFeeError(takeProfit: number, makerRate: number): Field
   };
 }
 
-export function parseCreateBot(input: unknown): CreateBotInput {
+/**
+ * Issue 32: a body may give the ladder as a range (lower, upper, levels, kind: bot-range.rules.ts),
+ * converted at `priceStep` (the market's, when the caller could ask it) before the checks below.
+ */
+export function parseCreateBot(input: unknown, options: { priceStep?: number } = {}): CreateBotInput {
+  return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, parseCreateLadder);
+}
+
+function parseCreateLadder(input: unknown): CreateBotInput {
   const v = parse(createBotSchema, input);
   throwIfAny(numericBoundProblems(v));
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
@@ -232,7 +241,15 @@ export function parseEditBot(
   botType: BotType = 'Futures',
   /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only). */
   stored: { spacing?: 'absolute' | 'percent' } = {},
-): { userId?: string; confirmAboveMarket?: boolean; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } } {
+  /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts). */
+  options: { priceStep?: number } = {},
+): EditBotInput {
+  return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => parseEditLadder(body, botType, stored));
+}
+
+type EditBotInput = { userId?: string; confirmAboveMarket?: boolean; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } };
+
+function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent' }): EditBotInput {
   const v = parse(editBotSchema, input);
   const cleared = clearedRiskSettings(input);
   const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);

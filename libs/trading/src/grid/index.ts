@@ -67,3 +67,5 @@ export type { MaintenanceTier, LadderLiquidation } from './liquidation';
 export { stopLossOrderId } from './client-order-id';
 export { riskPreview, PREVIEW_RULES } from './risk-preview';
 export type { RiskPreview } from './risk-preview';
+export { rangeToLadder, ladderToRange, rangeProblems, RANGE_KINDS, PERCENT_DECIMALS } from './range';
+export type { RangeSetup, RangeKind, RangeLadder, RangeProblem, RangeField, RangeResult } from './range';

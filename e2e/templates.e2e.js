@@ -1,0 +1,117 @@
+/**
+ * Browser steps of issue 32 (docs/range-and-templates.md), called from e2e/run.js once bots can be
+ * created (not against the stub server): a spot bot set by a price range (the ladder fields follow,
+ * read-only, and the bot's card shows that ladder); the form saved as a template; a new bot started
+ * from the template and from a copy of a bot (the form filled, today's market checks it); the template
+ * deleted. Screenshots at 1280 and 375 px, and nothing of the range or template parts cut off at either.
+ */
+'use strict';
+const { atBothWidths, nothingCutOff } = require('./layout');
+
+/** The interval an arithmetic range makes (range.ts): (upper − lower) ÷ (levels − 1), down to the cent. */
+function arithmeticInterval(upper, lower, levels) {
+  return Math.floor(Math.round(((upper - lower) / (levels - 1)) * 1e6) / 1e4) / 100;
+}
+
+async function rangeTemplateSteps({ page, step, shot, T }) {
+  const toast = (text) => page.locator('.toast').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: T });
+  const openCreate = async () => {
+    await page.goto(new URL('/bots?tab=spot', page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('tab', { name: /Spot bots/, selected: true }).waitFor();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+    await dialog.waitFor();
+    return dialog;
+  };
+  const noCutOff = (dialog, testIds) =>
+    atBothWidths(page, async () => {
+      const out = [];
+      for (const id of testIds) out.push(...(await nothingCutOff(dialog.getByTestId(id))));
+      return out;
+    });
+  let price = 0;
+  let range = null;
+
+  await step('range setup: lower, upper and levels fill the ladder fields (read-only) and the bot is saved with that ladder (issue 32)', async () => {
+    const dialog = await openCreate();
+    await dialog.getByLabel('Exchange').selectOption('Binance');
+    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
+    const entry = dialog.getByLabel('Entry Price');
+    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
+    price = Number(await entry.inputValue());
+    await dialog.getByRole('radio', { name: 'Price range' }).check();
+    await dialog.getByTestId('range-setup').waitFor();
+    const upper = Math.floor(price * 0.99);
+    const lower = Math.floor(price * 0.95);
+    range = { upper, lower, levels: 5 };
+    await dialog.getByLabel('Upper price').fill(String(upper));
+    await dialog.getByLabel('Lower price').fill(String(lower));
+    await dialog.getByLabel('Levels').fill('5');
+    await dialog.getByLabel('Order size').fill(price > 1000 ? '0.01' : price > 10 ? '1' : '20');
+    await dialog.getByLabel('Take profit').fill('1');
+    const interval = arithmeticInterval(upper, lower, 5);
+    const shown = { entry: await entry.inputValue(), size: await dialog.getByLabel('Grid size').inputValue(), interval: await dialog.getByLabel('Price interval').inputValue() };
+    const want = { entry: String(upper), size: '5', interval: String(interval) };
+    if (JSON.stringify(shown) !== JSON.stringify(want)) throw new Error(`the ladder fields show ${JSON.stringify(shown)}, the range makes ${JSON.stringify(want)}`);
+    if (!(await dialog.getByLabel('Price interval').evaluate((el) => el.readOnly))) throw new Error('the interval can be typed over in range mode');
+    await dialog.getByTestId('range-summary').getByText(/5 buy orders from .* USDT down to .* USDT, .* USDT apart/).waitFor();
+    const rows = await dialog.getByRole('table', { name: 'Buy orders of the ladder' }).locator('tbody tr').count();
+    if (rows !== 5) throw new Error(`the ladder preview has ${rows} rows`);
+    await dialog.getByTestId('range-setup').scrollIntoViewIfNeeded();
+    await noCutOff(dialog, ['range-setup', 'setup-mode']);
+    await shot('bots-range-form');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast('Bot successfully added!');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).first();
+    await card.waitFor();
+    const text = (await card.textContent()) || '';
+    if (!text.includes('5')) throw new Error(`the card does not show 5 orders: ${text}`);
+  });
+
+  await step('templates: the form saved as a template; a new bot starts from it, or from a copy of a bot, checked against today\'s market (issue 32)', async () => {
+    let dialog = await openCreate();
+    await dialog.getByLabel('Exchange').selectOption('Binance');
+    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
+    await page.waitForFunction((el) => el && el.value !== '', await dialog.getByLabel('Entry Price').elementHandle(), { timeout: T });
+    await dialog.getByRole('radio', { name: 'Price range' }).check();
+    await dialog.getByLabel('Upper price').fill(String(range.upper));
+    await dialog.getByLabel('Lower price').fill(String(range.lower));
+    await dialog.getByLabel('Levels').fill('4');
+    await dialog.getByLabel('Steps').selectOption('geometric');
+    await dialog.getByLabel('Order size').fill(price > 1000 ? '0.01' : price > 10 ? '1' : '20');
+    await dialog.getByLabel('Take profit').fill('1.5');
+    await dialog.getByRole('button', { name: 'Make a template' }).click();
+    await dialog.getByLabel('Template name').fill('e2e LTC range');
+    await dialog.getByRole('button', { name: 'Create template' }).click();
+    await toast('Template saved!');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    dialog = await openCreate();
+    const from = dialog.getByLabel('Start from');
+    await dialog.getByRole('option', { name: 'Template: e2e LTC range (LTC/USDT)' }).waitFor({ state: 'attached' });
+    await from.selectOption({ label: 'Template: e2e LTC range (LTC/USDT)' });
+    await page.waitForFunction((el) => el && el.value === 'LTCUSDT', await dialog.getByLabel('Pair').elementHandle(), { timeout: T });
+    const filled = { entry: await dialog.getByLabel('Entry Price').inputValue(), size: await dialog.getByLabel('Grid size').inputValue(), tp: await dialog.getByLabel('Take profit').inputValue() };
+    if (JSON.stringify(filled) !== JSON.stringify({ entry: String(range.upper), size: '4', tp: '1.5' })) throw new Error(`the template filled ${JSON.stringify(filled)}`);
+    await dialog.getByTestId('current-price').getByText(/USDT/).waitFor();
+    await dialog.getByRole('button', { name: 'Save', exact: true }).waitFor();
+    await noCutOff(dialog, ['template-bar']);
+    await shot('bots-from-template');
+    // a copy of the range bot of the step before
+    const copy = dialog.getByRole('option', { name: /^Copy of bot: LTC\/USDT on Binance, entry / }).first();
+    await copy.waitFor({ state: 'attached' });
+    await from.selectOption({ label: (await copy.textContent()).trim() });
+    const copied = { size: await dialog.getByLabel('Grid size').inputValue(), interval: await dialog.getByLabel('Price interval').inputValue() };
+    if (copied.size !== '5' || copied.interval !== String(arithmeticInterval(range.upper, range.lower, 5))) throw new Error(`the copy filled ${JSON.stringify(copied)}`);
+    // the template deleted
+    await from.selectOption({ label: 'Template: e2e LTC range (LTC/USDT)' });
+    await dialog.getByRole('button', { name: 'Delete template' }).click();
+    await toast('Template deleted!');
+    await dialog.getByRole('option', { name: 'Template: e2e LTC range (LTC/USDT)' }).waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+}
+
+module.exports = { rangeTemplateSteps, arithmeticInterval };

@@ -1,0 +1,53 @@
+/** Bot templates (issue 32, docs/range-and-templates.md), injected into the one RTK Query api. */
+import { api } from '../api/api';
+import type { BotType, Exchange } from '../api/types';
+
+/** A template's settings: the create body's fields (POST /api/bots takes them as they are). */
+export interface TemplateSettings {
+  botType: BotType;
+  exchange: Exchange;
+  symbol: string;
+  numOfOrders: number;
+  orderSize: number;
+  interval: number;
+  entryPrice: number;
+  takeProfit: number;
+  leverage: number;
+  spacing?: 'absolute' | 'percent';
+  sizeScale?: number;
+  stopLossPercent?: number;
+  stopLossPrice?: number;
+  trailingDeviation?: number;
+  reanchor?: 'fixed' | 'follow';
+  reanchorLimit?: number;
+}
+
+export interface BotTemplate {
+  id: string;
+  name: string;
+  settings: TemplateSettings;
+  fromBotId: string | null;
+  createdAt: string;
+}
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Templates'] });
+
+export const templatesApi = tagged.injectEndpoints({
+  endpoints: (b) => ({
+    getTemplates: b.query<BotTemplate[], void>({
+      query: () => ({ url: '/api/bot-templates' }),
+      transformResponse: (raw: { templates?: BotTemplate[] }) => raw?.templates ?? [],
+      providesTags: ['Templates'],
+    }),
+    saveTemplate: b.mutation<BotTemplate, { name: string; botId: string } | { name: string; settings: Record<string, unknown> }>({
+      query: (body) => ({ url: '/api/bot-templates', method: 'POST', body }),
+      invalidatesTags: ['Templates'],
+    }),
+    deleteTemplate: b.mutation<void, string>({
+      query: (id) => ({ url: `/api/bot-templates/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Templates'],
+    }),
+  }),
+});
+
+export const { useGetTemplatesQuery, useSaveTemplateMutation, useDeleteTemplateMutation } = templatesApi;
