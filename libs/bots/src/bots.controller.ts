@@ -147,7 +147,7 @@ export class BotsController {
     // the take-profit minimum is the edited bot's (a spot bot's maker fees, not the futures ones), and the
     // bot's stored spacing stands when the edit does not change it (issue 14), so the edit is checked as
     // the grid it makes
-    const input = parseEditBot(merged(body, query), own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing });
+    const input = parseEditBot(merged(body, query), own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing, direction: own?.s.config?.direction });
     assertSameUser(ctx.userId, input.userId);
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;

@@ -67,3 +67,7 @@ export type { MaintenanceTier, LadderLiquidation } from './liquidation';
 export { stopLossOrderId } from './client-order-id';
 export { riskPreview, PREVIEW_RULES } from './risk-preview';
 export type { RiskPreview } from './risk-preview';
+export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf } from './direction';
+export type { Direction } from './direction';
+export { shortLiquidationPrice, liquidationPrice } from './liquidation';
+export { stateDirection } from './grid.engine';
