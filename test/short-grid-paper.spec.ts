@@ -93,6 +93,17 @@ describe('a short futures grid on the paper exchange', () => {
     const c = new Client(app.url);
     const uid = (await c.signUp('short@example.com')).uid as string;
     await c.addKey(uid);
+    // a spot bot cannot be short: 400 with the field's message, nothing created
+    const spot = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...SHORT, botType: 'Spot', leverage: 1 });
+    expect(spot.status).toBe(400);
+    expect(JSON.stringify(spot.body)).toContain('direction short applies to futures bots only: a spot bot buys its ladder (long)');
+    // a short entry well below the market sells at once: it needs the confirmation (the long check mirrored)
+    const below = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...SHORT, entryPrice: 85 });
+    expect(below.status).toBe(400);
+    // 85 is (90 − 85) ÷ 90 = 5.56 % below 90; its rungs 85, 87, 89 are all ≤ 90 and sell at once:
+    // 3 × 0.5 = 1.5 LTC at about 90 = 135 USDT, taker fee 135 × 0.05 % = 0.0675 → 0.07
+    expect(JSON.stringify(below.body)).toContain('The entry price is 5.56 % below the current price of 90.00 USDT: 3 of the 3 sell orders (1.5 LTC) would fill at once as taker orders, for about 135.00 USDT plus 0.07 USDT taker fee');
+    expect((await c.get(`/api/bots/${uid}`)).body).toEqual([]);
     const created = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...SHORT });
     expect(created.status).toBe(201);
     expect(created.body.direction).toBe('short');

@@ -71,6 +71,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   // Issue 14: the optional advanced settings (AdvancedSettings.tsx); empty = the spec's bot.
   const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
   const [advanced, setAdvanced] = useState(advancedBefore);
+  // Issue 32 (futures only): long (the spec's ladder of buys) or short (a ladder of sells above the entry)
+  const [direction, setDirection] = useState<'long' | 'short'>(bot?.direction === 'short' ? 'short' : 'long');
   const advancedGrid = useMemo(() => {
     const c = advancedConfig(advanced);
     return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
@@ -131,8 +133,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       interval: Number(values.interval),
       leverage: leverageOf,
       ...advancedGrid,
+      ...(futures && direction === 'short' ? { direction: 'short' as const } : {}),
     };
-  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid]);
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction]);
   /** Every number, once every field is valid on its own. */
   const grid: GridNumbers | null = useMemo(
     () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
@@ -169,6 +172,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       ...(futures && leverage ? { leverage } : {}),
       ...advancedBody(advanced, advancedBefore),
       ...(above ? { confirmAboveMarket: true } : {}),
+      // sent when short, or when an edit turns a short bot back to long (absent keeps the bot's)
+      ...(futures && (direction === 'short' || bot?.direction === 'short') ? { direction } : {}),
     };
     dispatch(ui.showSpinner());
     if (bot) {
@@ -199,10 +204,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     onDone();
   };
 
-  const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit);
+  const short = futures && direction === 'short';
+  const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit, short ? 'short' : 'long');
   const tpHint = (
     <>
-      Sold at the average entry price + this %
+      {short ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'}
       {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
     </>
   );
@@ -275,6 +281,19 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
         <Field id={`${idp}-interval`} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
+        {futures ? (
+          <SelectField
+            id={`${idp}-direction`}
+            label="Direction"
+            name="direction"
+            value={direction}
+            onValue={(v) => setDirection(v === 'short' ? 'short' : 'long')}
+            options={[
+              { value: 'long', label: 'Long (buys below the entry)' },
+              { value: 'short', label: 'Short (sells above the entry)' },
+            ]}
+          />
+        ) : null}
         {futures ? (
           <div className="readout">
             <span className="readout__label">Leverage</span>
