@@ -81,6 +81,11 @@ export function stopLossSell(config: GridConfig, rules: MarketRules, state: Grid
 export function stopLossDoneReason(rules: MarketRules, state: GridState, quote = 'USDT'): string | null {
   const sl = state.stopLoss;
   if (!sl || floorToStep(state.position.amount, rules.amountStep) > 0) return null;
+  if (state.direction === 'short') {
+    // the short grid's stop-loss buys back (issue 32)
+    if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the take-profit had already bought the position back, nothing was left to buy`;
+    return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the short position was bought back at market, loss ${roundMoney(-sl.result)} ${quote}`;
+  }
   if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the take-profit had already sold the position, nothing was left to sell`;
   return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the position was sold at market, loss ${roundMoney(-sl.result)} ${quote}`;
 }
