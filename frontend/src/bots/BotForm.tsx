@@ -336,6 +336,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           botType={botType}
           values={values}
           leverage={leverage}
+          direction={direction}
           disabled={invalid}
           onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
         />
