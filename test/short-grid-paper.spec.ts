@@ -159,5 +159,18 @@ describe('a short futures grid on the paper exchange', () => {
     expect(bt.cycles).toBe(2);
     // unrealised at the last close 92.4: received 46 for 0.5, buying back costs 46.2, less its fee 0.0092 → −0.2092
     expect(bt.unrealised).toBe(-0.2092);
+
+    // a stop with cancel-all and close-position: the orders go, the short is bought back at market (92.4), reduce-only
+    const usdtBefore = (await port.balances()).find((b) => b.symbol === 'USDT')!.balance;
+    expect((await c.get(`/api/stopBot?userId=${uid}&id=${id}&cancelAllOrders=true&closePosition=true`)).status).toBe(202);
+    await until('stopped', async () => (await c.get(`/api/bot-details/${id}`)).body.botstatus === false, 30_000);
+    await until('closed', async () => (await port.positions('LTCUSDT')).length === 0, 30_000);
+    expect(await port.openOrders('LTCUSDT')).toEqual([]);
+    const close = (await port.recentFills('LTCUSDT', 0)).slice(EXPECTED_FILLS.length);
+    // 0.5 × 92.4 = 46.2, taker 0.05 %: 0.0231
+    expect(close.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(['buy 92.4 0.5 fee 0.0231']);
+    expect((await port.orderByClientId('LTCUSDT', close[0].clientOrderId))?.reduceOnly).toBe(true);
+    // the wallet: sold short at 92 (46), bought back at 92.4 (46.2): −0.2 − 0.0231 = −0.2231
+    expect(Math.round(((await port.balances()).find((b) => b.symbol === 'USDT')!.balance - usdtBefore) * 1e8) / 1e8).toBe(-0.2231);
   });
 });
