@@ -120,7 +120,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined }, editing ? 'edit' : 'create', botType),
     [values, advancedGrid, editing, botType],
   );
-  const advErrors = useMemo(() => advancedErrors(advanced, values, botType), [advanced, values, botType]);
+  // (a short grid's stop-loss price lies above the entry: its checks are the short ones, issue 32)
+  const advErrors = useMemo(() => advancedErrors(advanced, futures && direction === 'short' ? { ...values, direction } : values, botType), [advanced, values, botType, futures, direction]);
   const leverageOf = futures ? (leverage ?? 1) : 1;
   /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
   const ladder = useMemo(() => {
@@ -326,7 +327,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         values={advanced}
         onChange={setAdvanced}
         errors={advErrors}
-        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage }}
+        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage, ...(futures && direction === 'short' ? { direction } : {}) }}
         defaultOpen={Object.values(advancedBefore).some((v) => v !== '')}
       />
       </div>
