@@ -159,6 +159,20 @@ describe('bot page: figures, orders, live', () => {
   });
 });
 
+describe('the direction of a futures bot (issue 32)', () => {
+  it('a short bot says Short in its settings and header; a futures bot without a direction is long', async () => {
+    const short = makeBot({ id: 'bs', bottype: 'Futures', leverage: 5, direction: 'short' });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [short], 'GET /api/bots/bs/summary': summary({ running: false }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/bs', { user: USER });
+    expect(await screen.findByTestId('direction', {}, { timeout: 5000 })).toHaveTextContent('Short: sells above the entry, buys back below the average');
+    cleanup();
+    const long = makeBot({ id: 'bl', bottype: 'Futures', leverage: 5 });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [long], 'GET /api/bots/bl/summary': summary({ running: false }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/bl', { user: USER });
+    expect(await screen.findByTestId('direction', {}, { timeout: 5000 })).toHaveTextContent('Long: buys below the entry, sells above the average');
+  });
+});
+
 describe('a bot that failed because the venue rejected its key (issue 29)', () => {
   it('shows the reason with a link to the Security page, on the card and on the page', async () => {
     const reason = "Binance rejected the bot's API key (invalid or deleted key, secret, passphrase, IP or permissions), so the bot stopped. Check the key on the Security page or add a new one, then start the bot again.";

@@ -240,6 +240,42 @@ describe('bot form: validation, price, cost', () => {
     expect(f.getByTestId('total-cost')).toHaveTextContent('54.00 USDT');
   });
 
+  it('futures short (issue 32): a small Direction select; the ladder sells above the entry, the take-profit buys back below; Save sends direction short; the card says Short', async () => {
+    const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 's1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    expect(f.getByLabelText('Direction')).toHaveValue('long'); // absent = the spec's long grid
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
+    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await userEvent.selectOptions(f.getByLabelText('Direction'), 'short');
+    await userEvent.type(f.getByLabelText('Grid size'), '3');
+    await userEvent.type(f.getByLabelText('Order size'), '2');
+    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    // sells at 100, 110, 120: (2×100 + 2×110 + 2×120) ÷ 10 = 66
+    expect(f.getByTestId('total-cost')).toHaveTextContent('66.00 USDT');
+    await userEvent.type(f.getByLabelText('Take profit'), '1.5');
+    // 100 × (1 − 0.015) = 98.5
+    expect(f.getByLabelText('Take profit')).toHaveAccessibleDescription('Bought back at the average entry price − this % (after the first fill: 98.50 USDT)');
+    await userEvent.click(f.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots' && i?.method === 'POST')!;
+    expect(JSON.parse(String(call[1]!.body))).toMatchObject({ botType: 'Futures', entryPrice: 100, leverage: 10, direction: 'short' });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect(within(cards()[0]).getByText('Direction').nextSibling).toHaveTextContent('Short');
+  }, 30_000);
+
+  it('spot: no Direction select (a spot bot is long)', async () => {
+    routesWith([], exchangeRoutes);
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    expect(f.queryByLabelText('Direction')).toBeNull();
+  });
+
   it('edit: pair is read-only, PUT sends the fields, failure says "Error editing bot!"', async () => {
     const bot = makeBot({ id: 'e1', entryprice: 100, numoforders: 3, ordersize: 2, interval: 10, takeprofit: 1 });
     const fetch = routesWith([bot], { ...exchangeRoutes, 'PUT /api/bots/e1': { status: 409, body: { statusCode: 409, message: 'Bot is running' } } });

@@ -30,6 +30,8 @@ export interface Bot {
   lasterror?: string | null;
   /** Beyond the spec (issue 29): stopped, with this many of its orders still open on the exchange and no longer managed. */
   ordersleftopen?: number;
+  /** Beyond the spec (issue 32, futures): 'short' sells its ladder above the entry; absent or 'long': the spec's long grid. */
+  direction?: 'long' | 'short';
 }
 
 export interface Credential {

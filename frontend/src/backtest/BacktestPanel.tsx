@@ -43,6 +43,8 @@ interface Props {
   botType: BotType;
   values: GridValues;
   leverage?: number;
+  /** Issue 32: a futures bot's direction (the backtest trades the grid the form describes). */
+  direction?: 'long' | 'short';
   /** The form is not valid yet: nothing to backtest. */
   disabled: boolean;
   onApply: (p: { interval: number; numOfOrders: number; takeProfit: number }) => void;
@@ -195,7 +197,7 @@ function Running({ run, kind, onCancel }: { run: Extract<Run, { state: 'running'
   );
 }
 
-export function BacktestPanel({ botType, values, leverage, disabled, onApply }: Props) {
+export function BacktestPanel({ botType, values, leverage, direction, disabled, onApply }: Props) {
   const [single, setSingle] = useState<Run>({ state: 'idle' });
   const [sweep, setSweep] = useState<Run>({ state: 'idle' });
   const [sweepOpen, setSweepOpen] = useState(false);
@@ -259,6 +261,7 @@ export function BacktestPanel({ botType, values, leverage, disabled, onApply }: 
     interval: Number(values.interval),
     takeProfit: Number(values.takeProfit),
     ...(botType === 'Futures' && leverage ? { leverage } : {}),
+    ...(botType === 'Futures' && direction === 'short' ? { direction } : {}),
     days: 30,
   });
 

@@ -32,6 +32,17 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     expect(preview.getByTestId('advanced-liquidation').textContent).toBe('57,068.27');
   });
 
+  it('a short futures ladder (issue 32): its stop-loss price lies above the entry, and the preview mirrors the liquidation refusal', () => {
+    const base = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: '3', orderSize: '0.01', interval: '2000', entryPrice: '60000', takeProfit: '1', leverage: '50', direction: 'short' };
+    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPrice: '65000' }, base, 'Futures')).toEqual({});
+    expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPrice: '59000' }, base, 'Futures')).toEqual({ stopLossPrice: 'Stop-loss price must be above the entry price of a short grid' });
+    const preview = render(
+      <AdvancedPreview values={EMPTY_ADVANCED} grid={{ botType: 'Futures', exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: '3', orderSize: '0.01', interval: '2000', entryPrice: '60000', takeProfit: '1', leverage: 50, direction: 'short' }} />,
+    );
+    // sells at 60000, 62000, 64000; after the first: (600 + 12) ÷ (0.01 × 1.004) = 60956.1752988 ≤ 62000 (libs/trading grid/short.spec.ts)
+    expect(preview.getByTestId('advanced-refusal').textContent).toMatch(/liquidated at 60956.1752988, before order 2 of 3 at 62000/);
+  });
+
   it('the request carries only what is set, and clears on edit what the bot had; the server\'s messages in the form\'s words (issue 29)', () => {
     const v = { ...EMPTY_ADVANCED, stopLossPercent: '5', reanchor: 'follow' as const };
     expect(advancedBody(v)).toEqual({ stopLossPercent: 5, reanchor: 'follow' });

@@ -134,7 +134,7 @@ interface Props {
   onChange: (v: AdvancedValues) => void;
   errors: Partial<Record<keyof AdvancedValues, string>>;
   /** The form's main fields (text as typed), for the preview. */
-  grid: { botType: 'Spot' | 'Futures'; exchange: Exchange | ''; symbol: string; numOfOrders: string; orderSize: string; interval: string; entryPrice: string; takeProfit: string; leverage?: number };
+  grid: { botType: 'Spot' | 'Futures'; exchange: Exchange | ''; symbol: string; numOfOrders: string; orderSize: string; interval: string; entryPrice: string; takeProfit: string; leverage?: number; direction?: 'long' | 'short' };
   /** Open when the bot already has advanced settings. */
   defaultOpen?: boolean;
 }
@@ -201,6 +201,7 @@ export function AdvancedPreview({ values, grid }: Pick<Props, 'values' | 'grid'>
     takeProfit: Number(grid.takeProfit),
     leverage: grid.botType === 'Futures' ? grid.leverage ?? 1 : 1,
     ...advancedConfig(values),
+    ...(grid.botType === 'Futures' && grid.direction === 'short' ? { direction: 'short' as const } : {}), // issue 32: the mirrored preview
   };
   const ready = [config.orderSize, config.interval, config.entryPrice, config.takeProfit].every((x) => Number.isFinite(x) && x > 0) && n >= 1 && n <= 99;
   if (!ready) return <p className="muted" data-testid="advanced-preview">The preview appears once the grid's fields are filled in.</p>;

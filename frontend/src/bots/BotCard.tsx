@@ -72,9 +72,10 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         <Fact label="Orders" value={compact(bot.numoforders)} title="Total orders of the grid" />
         <Fact label="Order size" value={compact(bot.ordersize)} />
         <Fact label="Entry price" value={futures ? usd(bot.entryprice) : compact(bot.entryprice)} />
-        <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title="Sold at the average entry price + this %" />
+        <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title={bot.direction === 'short' ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'} />
         <Fact label="Interval" value={compact(bot.interval)} />
         {futures ? <Fact label="Leverage" value={leverageText(bot.leverage) ?? '—'} /> : null}
+        {futures ? <Fact label="Direction" value={bot.direction === 'short' ? 'Short' : 'Long'} /> : null}
       </dl>
 
       {bot.lasterror && phase === 'stopped' ? (

@@ -74,6 +74,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   // Issue 14: the optional advanced settings (AdvancedSettings.tsx); empty = the spec's bot.
   const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
   const [advanced, setAdvanced] = useState(advancedBefore);
+  // Issue 32 (futures only): long (the spec's ladder of buys) or short (a ladder of sells above the entry)
+  const [direction, setDirection] = useState<'long' | 'short'>(bot?.direction === 'short' ? 'short' : 'long');
   const advancedGrid = useMemo(() => {
     const c = advancedConfig(advanced);
     return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
@@ -139,7 +141,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined }, editing ? 'edit' : 'create', botType),
     [values, advancedGrid, editing, botType],
   );
-  const advErrors = useMemo(() => advancedErrors(advanced, values, botType), [advanced, values, botType]);
+  // (a short grid's stop-loss price lies above the entry: its checks are the short ones, issue 32)
+  const advErrors = useMemo(() => advancedErrors(advanced, futures && direction === 'short' ? { ...values, direction } : values, botType), [advanced, values, botType, futures, direction]);
   const leverageOf = futures ? (leverage ?? 1) : 1;
   /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
   const ladder = useMemo(() => {
@@ -152,8 +155,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       interval: Number(values.interval),
       leverage: leverageOf,
       ...advancedGrid,
+      ...(futures && direction === 'short' ? { direction: 'short' as const } : {}),
     };
-  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid]);
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction]);
   /** Every number, once every field is valid on its own. */
   const grid: GridNumbers | null = useMemo(
     () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
@@ -186,6 +190,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       ...(futures && leverage ? { leverage } : {}),
       ...advancedBody(advanced, advancedBefore),
       ...(above ? { confirmAboveMarket: true } : {}),
+      // sent when short, or when an edit turns a short bot back to long (absent keeps the bot's)
+      ...(futures && (direction === 'short' || bot?.direction === 'short') ? { direction } : {}),
     });
   /** The form's settings as a create body (what a template keeps), or null while the form is not valid. */
   const currentSettings = () => {
@@ -228,10 +234,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     onDone();
   };
 
-  const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit);
+  const short = futures && direction === 'short';
+  const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit, short ? 'short' : 'long');
   const tpHint = (
     <>
-      Sold at the average entry price + this %
+      {short ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'}
       {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
     </>
   );
@@ -308,6 +315,19 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
+          <SelectField
+            id={`${idp}-direction`}
+            label="Direction"
+            name="direction"
+            value={direction}
+            onValue={(v) => setDirection(v === 'short' ? 'short' : 'long')}
+            options={[
+              { value: 'long', label: 'Long (buys below the entry)' },
+              { value: 'short', label: 'Short (sells above the entry)' },
+            ]}
+          />
+        ) : null}
+        {futures ? (
           <div className="readout">
             <span className="readout__label">Leverage</span>
             <span className="readout__value" data-testid="leverage">
@@ -339,7 +359,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         values={advanced}
         onChange={setAdvanced}
         errors={advErrors}
-        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage }}
+        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage, ...(futures && direction === 'short' ? { direction } : {}) }}
         defaultOpen={Object.values(advancedBefore).some((v) => v !== '')}
       />
       </div>
@@ -349,6 +369,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           botType={botType}
           values={values}
           leverage={leverage}
+          direction={direction}
           disabled={invalid}
           onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
         />

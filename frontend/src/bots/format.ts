@@ -50,12 +50,12 @@ export function percent(n: number | string | null | undefined): string {
   return Number.isFinite(v) ? `${v.toLocaleString('en-US', { maximumFractionDigits: 4 })}%` : '—';
 }
 
-/** The take-profit price of a position bought at `entry`: entry × (1 + takeProfit/100). */
-export function takeProfitPrice(entry: number | string, takeProfit: number | string): number | null {
+/** The take-profit price of a position bought at `entry`: entry × (1 + takeProfit/100); short (issue 32), sold at `entry`: entry × (1 − takeProfit/100). */
+export function takeProfitPrice(entry: number | string, takeProfit: number | string, direction: 'long' | 'short' = 'long'): number | null {
   const e = Number(entry);
   const tp = Number(takeProfit);
   if (!Number.isFinite(e) || !Number.isFinite(tp) || e <= 0 || tp <= 0) return null;
-  return Number((e * (1 + tp / 100)).toPrecision(12));
+  return Number((e * (1 + ((direction === 'short' ? -1 : 1) * tp) / 100)).toPrecision(12));
 }
 
 /** A USDT amount with its sign: +1.20, −0.35, 0.00. */

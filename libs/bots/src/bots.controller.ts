@@ -165,11 +165,11 @@ export class BotsController {
     const raw = merged(body, query);
     const ranged = hasRange(raw);
     const priceStep = ranged && own ? await this.market.priceStep(ctx, own.s.botType, raw.exchange, own.s.config?.symbol) : undefined;
-    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing }, { priceStep });
+    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing, direction: own?.s.config?.direction }, { priceStep });
     assertSameUser(ctx.userId, input.userId);
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;
-      const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale };
+      const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale, direction: input.config.direction === null ? undefined : input.config.direction ?? c.direction };
       await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage }, { confirmAboveMarket: input.confirmAboveMarket }));
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));

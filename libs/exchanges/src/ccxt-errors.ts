@@ -35,8 +35,9 @@ export function mapCcxtError(e: unknown): ExchangeError {
   if (e instanceof ccxt.DDoSProtection && /"code":\s*-2015\b/.test(String((e as Error).message))) return new KeyRefusedError(name);
   if (e instanceof ccxt.RateLimitExceeded || e instanceof ccxt.DDoSProtection) return new RateLimitedError(name);
   // binance order refusals ccxt leaves generic: -1013 filter failure, -4164 notional below the minimum,
-  // -4014 price off the tick, -1111 amount precision (the text is only inspected, never copied)
-  if (e instanceof ccxt.ExchangeError && /"code":\s*(-1013|-4164|-4014|-1111)\b/.test(String((e as Error).message))) return new InvalidOrderError();
+  // -4014 price off the tick, -1111 amount precision, -2022 a reduce-only order that would not reduce the
+  // position (issue 32; docs/exchanges.md) (the text is only inspected, never copied)
+  if (e instanceof ccxt.ExchangeError && /"code":\s*(-1013|-4164|-4014|-1111|-2022)\b/.test(String((e as Error).message))) return new InvalidOrderError();
   if (e instanceof ccxt.OrderNotFound) return new OrderNotFoundError();
   // binance futures -4061 (position side does not match the position mode) and other refusals of a request
   if (e instanceof ccxt.OperationRejected) return new InvalidOrderError();

@@ -164,6 +164,26 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
         await p.createMarketOrder({ symbol: S, side: 'sell', amount: 0.002, clientOrderId: 'm-close', reduceOnly: true });
         expect(await p.positions(S)).toEqual([]);
       });
+
+      it('reduce-only (issue 32): the buy that closes a short rests and fills; a reduce-only order that would open or grow a position is refused', async () => {
+        // Binance: POST /fapi/v1/order reduceOnly, refused with -2022 "ReduceOnly Order is rejected."; Kucoin: POST
+        // /api/v1/orders reduceOnly, "only the orders reducing the position size will be executed" (docs/exchanges.md)
+        // nothing held: a reduce-only buy would open a long
+        await expect(p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: 0.001, clientOrderId: 'ro-0', reduceOnly: true })).rejects.toBeInstanceOf(InvalidOrderError);
+        await p.createMarketOrder({ symbol: S, side: 'sell', amount: 0.002, clientOrderId: 'ro-short' });
+        expect(await p.positions(S)).toEqual([{ symbol: S, amount: -0.002, entryPrice: 95000, leverage: 5, marginMode: 'isolated' }]);
+        // short: a reduce-only SELL would grow it
+        await expect(p.createLimitOrder({ symbol: S, side: 'sell', price: 96000, amount: 0.001, clientOrderId: 'ro-1', reduceOnly: true })).rejects.toBeInstanceOf(InvalidOrderError);
+        // the short's take-profit: a reduce-only buy below the market, accepted and resting
+        await p.createLimitOrder({ symbol: S, side: 'buy', price: 94000, amount: 0.002, clientOrderId: 'ro-tp', reduceOnly: true });
+        expect((await p.openOrders(S)).map((o) => [o.clientOrderId, o.side, o.reduceOnly === true])).toEqual([['ro-tp', 'buy', true]]);
+        await w.advance(3 * DAY); // 93900: the buy at 94000 fills
+        expect(await p.positions(S)).toEqual([]);
+        expect((await p.recentFills(S, CONTRACT_T0)).map((f) => [f.clientOrderId, f.side, f.price, f.amount])).toEqual([
+          ['ro-short', 'sell', 95000, 0.002],
+          ['ro-tp', 'buy', 94000, 0.002],
+        ]);
+      });
     } else {
       it('spot: one-way, no positions, no position side', async () => {
         expect(await p.positionMode()).toBe('oneway');

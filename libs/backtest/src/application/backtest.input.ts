@@ -134,6 +134,7 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
       entryPrice: config.entryPrice,
       takeProfit: config.takeProfit,
       leverage: config.leverage,
+      ...(config.direction === 'short' ? { direction: 'short' as const } : {}), // issue 32
     },
     timeframe,
     from: to - days * DAY,

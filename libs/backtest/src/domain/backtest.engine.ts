@@ -15,8 +15,13 @@
  * Speed: between fills the engine's orders do not change, so the highest resting buy and the
  * take-profit price are kept as two numbers. A candle whose low is above the one and whose high is
  * below the other costs two comparisons plus the mark-to-market bookkeeping (a few multiplications).
+ *
+ * A short grid (issue 32, GridConfig.direction) is the same walk mirrored with a sign s = −1: a resting
+ * rung (a sell) fills when a print is at or ABOVE it, the take-profit (a buy) when a print is at or
+ * below it, and the equity is capital + realised − entry fees + s·(amount × price − cost).
+ * Buy and hold stays the market's benchmark (the capital bought at the first open), for both directions.
  */
-import { applyFills, desiredOrders, initialState, processFill, takeProfitOrder, validateGrid } from '@gridrocket/trading/grid';
+import { applyFills, desiredOrders, directionOf, initialState, processFill, signOf, takeProfitOrder, validateGrid } from '@gridrocket/trading/grid';
 import type { DesiredOrder, Fill, GridConfig, GridState, MarketRules } from '@gridrocket/trading/grid';
 import type { CandleSeries } from './candle';
 
@@ -112,12 +117,14 @@ const r8 = (x: number) => Math.round(x * 1e8) / 1e8;
 /** The simulated venue around one grid: resting orders, fills, equity. */
 class GridSim {
   state: GridState;
-  /** Resting buys, highest price first, and the take-profit. */
+  /** Resting rungs, nearest the price first (long: buys, highest first; short: sells, lowest first), and the take-profit. */
   buys: DesiredOrder[] = [];
   tp: DesiredOrder | null = null;
-  nextBuy = -Infinity;
-  tpPrice = Infinity;
-  /** equity(price) = base + amount × price */
+  /** +1 long, −1 short: `s × price` turns every comparison of the short grid into the long one's. */
+  readonly s: 1 | -1;
+  nextBuy: number;
+  tpPrice: number;
+  /** equity(price) = base + amount × price (amount signed: negative for a short position) */
   base = 0;
   amount = 0;
   fills = 0;
@@ -131,8 +138,18 @@ class GridSim {
     readonly capital: number,
   ) {
     this.state = initialState(params.config, params.rules, 'backtest');
+    this.s = signOf(directionOf(params.config));
+    this.nextBuy = -this.s * Infinity;
+    this.tpPrice = this.s * Infinity;
     this.fillLog = params.recordFills ? [] : null;
     this.refresh();
+  }
+
+  /** The mark-to-market terms of the engine's position. */
+  private mark(): void {
+    const pos = this.state.position;
+    this.amount = this.s * pos.amount;
+    this.base = this.capital + this.state.profit - pos.buyFees - this.s * pos.cost;
   }
 
   /** Reads the orders the engine wants now. */
@@ -144,11 +161,9 @@ class GridSim {
     this.placed = placed;
     this.tp = orders.length && orders[0].role === 'take-profit' ? orders[0] : null;
     this.buys = this.tp ? orders.slice(1) : orders;
-    this.nextBuy = this.buys.length ? this.buys[0].price : -Infinity;
-    this.tpPrice = this.tp ? this.tp.price : Infinity;
-    const pos = this.state.position;
-    this.amount = pos.amount;
-    this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
+    this.nextBuy = this.buys.length ? this.buys[0].price : -this.s * Infinity;
+    this.tpPrice = this.tp ? this.tp.price : this.s * Infinity;
+    this.mark();
   }
 
   /**
@@ -190,11 +205,9 @@ class GridSim {
     this.buys = this.buys.filter((b) => !filled.has(b));
     this.tp = takeProfitOrder(this.params.config, this.params.rules, this.state);
     if (this.tp && !this.placed.has(this.tp.clientOrderId)) this.placed.set(this.tp.clientOrderId, ++this.placeSeq);
-    this.nextBuy = this.buys.length ? this.buys[0].price : -Infinity;
-    this.tpPrice = this.tp ? this.tp.price : Infinity;
-    const pos = this.state.position;
-    this.amount = pos.amount;
-    this.base = this.capital + this.state.profit - pos.buyFees - pos.cost;
+    this.nextBuy = this.buys.length ? this.buys[0].price : -this.s * Infinity;
+    this.tpPrice = this.tp ? this.tp.price : this.s * Infinity;
+    this.mark();
   }
 
   /** A trade print at `price`: fill what it crosses, place what the engine then wants, repeat. */
@@ -207,15 +220,16 @@ class GridSim {
     for (let round = 0; ; round++) {
       const taker = placedNow || round > 0;
       if (round > 4 * this.params.config.numOfOrders + 8) throw new Error(`The grid keeps filling at ${price}: engine loop`);
-      if (price <= this.nextBuy) {
+      const s = this.s;
+      if (s * price <= s * this.nextBuy) {
         const crossed: DesiredOrder[] = [];
-        for (const b of this.buys) if (b.price >= price) crossed.push(b);
+        for (const b of this.buys) if (s * b.price >= s * price) crossed.push(b);
         // One print fills every crossed order, oldest placement first (as the paper venue's book does).
         if (crossed.length > 1) crossed.sort((a, b) => this.placed.get(a.clientOrderId)! - this.placed.get(b.clientOrderId)!);
         this.fill(crossed, time, taker, price);
         if (this.params.fullRefresh) this.refresh();
         else this.afterBuys(crossed);
-      } else if (price >= this.tpPrice) {
+      } else if (s * price >= s * this.tpPrice) {
         this.fill([this.tp!], time, taker, price);
         this.refresh(); // the cycle may be complete: levels re-armed under new ids
       } else return;
@@ -248,33 +262,41 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
   let base = sim.base;
   let amount = sim.amount;
   let countdown = 0;
+  // A candle touches no order when all its prints lie strictly between these two (long: the next buy
+  // and the take-profit; short: the take-profit and the next sell).
+  const short = sim.s === -1;
+  let below = short ? tpPrice : nextBuy;
+  let above = short ? nextBuy : tpPrice;
+  /** One print's equity on the drawdown: the peak first, then the fall from it. */
+  const visit = (e: number) => {
+    if (e > peak) peak = e;
+    const dd = peak - e;
+    if (dd > maxDd) maxDd = dd;
+    if (dd / peak > maxDdPct) maxDdPct = dd / peak;
+  };
 
   sim.print(open[0], time[0], true); // the ladder is placed at the first open
   nextBuy = sim.nextBuy;
   tpPrice = sim.tpPrice;
   base = sim.base;
   amount = sim.amount;
+  below = short ? tpPrice : nextBuy;
+  above = short ? nextBuy : tpPrice;
 
   for (let i = 0; i < n; i++) {
     const l = low[i];
     const h = high[i];
-    if (l > nextBuy && h < tpPrice) {
-      // No print of this candle reaches an order: only the mark to market moves.
-      if (amount > 0) {
+    if (l > below && h < above) {
+      // No print of this candle reaches an order: only the mark to market moves (the path's low and
+      // high in their order: rising open → low → high, falling open → high → low).
+      if (amount !== 0) {
         inMarket++;
         if (close[i] >= open[i]) {
-          const trough = base + amount * l;
-          const dd = peak - trough;
-          if (dd > maxDd) maxDd = dd;
-          if (dd / peak > maxDdPct) maxDdPct = dd / peak;
-          const top = base + amount * h;
-          if (top > peak) peak = top;
+          visit(base + amount * l);
+          visit(base + amount * h);
         } else {
-          const top = base + amount * h;
-          if (top > peak) peak = top;
-          const dd = peak - (base + amount * l);
-          if (dd > maxDd) maxDd = dd;
-          if (dd / peak > maxDdPct) maxDdPct = dd / peak;
+          visit(base + amount * h);
+          visit(base + amount * l);
         }
       } else if (base > peak) peak = base;
     } else {
@@ -298,7 +320,9 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
       tpPrice = sim.tpPrice;
       base = sim.base;
       amount = sim.amount;
-      if (amount > 0) inMarket++;
+      below = short ? tpPrice : nextBuy;
+      above = short ? nextBuy : tpPrice;
+      if (amount !== 0) inMarket++;
     }
     if (countdown-- === 0) {
       countdown = stride - 1;
@@ -314,7 +338,8 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
 
   const st = sim.state;
   const endEquity = r8(base + amount * lastClose);
-  const unrealised = r8(amount * lastClose - st.position.cost - st.position.buyFees);
+  // (amount is signed: short, the quote received less what buying back at the last close costs)
+  const unrealised = r8(amount * lastClose - sim.s * st.position.cost - st.position.buyFees);
   const totalReturn = capital > 0 ? (endEquity - capital) / capital : 0;
   const spanMs = Math.max(1, time[n - 1] - time[0] + (n > 1 ? (time[n - 1] - time[0]) / (n - 1) : 60_000));
   const annualisedReturn = totalReturn <= -1 ? -1 : Math.pow(1 + totalReturn, YEAR_MS / spanMs) - 1;

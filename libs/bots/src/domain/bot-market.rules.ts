@@ -8,7 +8,8 @@
  *   takeProfitFeeError, the one rule) and a cost within the available balance.
  * - `ladderPreview` and `maxAffordableGrid`: what the form shows next to the fields.
  * - `aboveMarket` / `aboveMarketMessage` (issue 29 finding 3): an entry price more than
- *   ABOVE_MARKET_TOLERANCE above the current price needs an explicit confirmation (docs/risk.md).
+ *   ABOVE_MARKET_TOLERANCE above the current price needs an explicit confirmation (docs/risk.md);
+ *   a short grid's (issue 32) mirrored: an entry more than that BELOW the price sells at once.
  *
  * Venue sources: steps and minimums are the market's `precision` and `limits` as ccxt reports
  * them (Binance PRICE_FILTER / LOT_SIZE / NOTIONAL, Kucoin priceIncrement / baseIncrement /
@@ -88,6 +89,8 @@ export interface GridNumbers {
   /** Issue 14 (docs/risk.md): the rungs come from the grid engine's own `rungPrice`/`rungSize`. */
   spacing?: 'absolute' | 'percent';
   sizeScale?: number;
+  /** Issue 32: a short grid's rungs rise from the entry (the engine's `rungPrice`). */
+  direction?: 'long' | 'short';
 }
 
 const fmt = (x: number) => String(Number(x.toPrecision(12)));
@@ -103,7 +106,7 @@ const money = (x: number) => Math.round(x * 1e8) / 1e8;
  * The rungs of the ladder, highest first: entry − i × interval, each of the order size (the spec's);
  * with the optional spacing/sizeScale the engine's own rungs (grid/spacing.ts).
  */
-export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale'>, maxRungs = 100): { price: number; size: number }[] {
+export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale' | 'direction'>, maxRungs = 100): { price: number; size: number }[] {
   const n = Math.min(Math.floor(g.numOfOrders), maxRungs);
   const out: { price: number; size: number }[] = [];
   for (let i = 0; i < n; i++) out.push({ price: money(rungPrice(g, i)), size: money(rungSize(g, i)) });
@@ -158,7 +161,8 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
   }
   // (a ladder reaching 0 is the parse's rule, bot.rules.ts ladderBoundProblems: not repeated here)
   const last = Math.floor(g.numOfOrders) - 1;
-  const lowest = rungPrice(g, last);
+  // (a short ladder rises from the entry: its lowest rung is the entry, issue 32)
+  const lowest = g.direction === 'short' ? rungPrice(g, 0) : rungPrice(g, last);
   // the smallest order by value: the lowest with equal sizes; with a size scale, any rung (issue 14)
   let smallest = money(lowest * g.orderSize);
   if ((g.sizeScale ?? 1) !== 1) for (let i = 0; i <= last; i++) smallest = Math.min(smallest, money(rungPrice(g, i) * rungSize(g, i)));
@@ -198,6 +202,8 @@ export interface AboveMarket {
   of: number;
   /** Base amount those rungs buy. */
   amount: number;
+  /** Issue 32: 'short' when the entry is BELOW the price and the rungs are sells (absent: the long grid's buys). */
+  direction?: 'short';
   /** Their value at the current price, in quote (USDT). */
   cost: number;
   /** The taker fee on it (the market's taker rate; 0 when not known), in quote. */
@@ -209,21 +215,24 @@ export interface AboveMarket {
  * ABOVE_MARKET_TOLERANCE above `price` (or the price is not known). A limit buy above the best ask
  * fills at once at the ask, as a taker: its cost is its size × the market price, plus the taker fee.
  */
-export function aboveMarket(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale'>, price: number | null | undefined, takerFee = 0): AboveMarket | null {
+export function aboveMarket(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' | 'interval' | 'entryPrice' | 'spacing' | 'sizeScale' | 'direction'>, price: number | null | undefined, takerFee = 0): AboveMarket | null {
   if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) return null;
-  if (!(g.entryPrice > price * (1 + ABOVE_MARKET_TOLERANCE))) return null;
+  const short = g.direction === 'short';
+  // short (issue 32): a limit sell below the best bid fills at once at the bid, as a taker
+  if (short ? !(g.entryPrice < price * (1 - ABOVE_MARKET_TOLERANCE)) : !(g.entryPrice > price * (1 + ABOVE_MARKET_TOLERANCE))) return null;
   const ladder = ladderPreview(g, 1000);
-  const at = ladder.filter((r) => r.price >= price);
+  const at = ladder.filter((r) => (short ? r.price <= price : r.price >= price));
   const amount = money(at.reduce((sum, r) => sum + r.size, 0));
   const cost = money(amount * price);
   return {
     price,
-    percent: Math.round(((g.entryPrice - price) / price) * 10000) / 100,
+    percent: Math.round((Math.abs(g.entryPrice - price) / price) * 10000) / 100,
     rungs: at.length,
     of: ladder.length,
     amount,
     cost,
     fee: money(cost * (Number.isFinite(takerFee) && takerFee > 0 ? takerFee : 0)),
+    ...(short ? { direction: 'short' as const } : {}),
   };
 }
 
@@ -234,10 +243,11 @@ const usd = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: 2,
  * confirmation checkbox; the server's 400 adds how to confirm). `base`: the coin (BTC).
  */
 export function aboveMarketMessage(a: AboveMarket, base: string): string {
-  const orders = a.rungs === 1 ? `1 of the ${a.of} buy orders` : `${a.rungs} of the ${a.of} buy orders`;
+  const kind = a.direction === 'short' ? 'sell' : 'buy';
+  const orders = a.rungs === 1 ? `1 of the ${a.of} ${kind} orders` : `${a.rungs} of the ${a.of} ${kind} orders`;
   const fee = a.fee > 0 ? ` plus ${usd(a.fee)} USDT taker fee` : '';
   return (
-    `The entry price is ${a.percent} % above the current price of ${usd(a.price)} USDT: ` +
+    `The entry price is ${a.percent} % ${a.direction === 'short' ? 'below' : 'above'} the current price of ${usd(a.price)} USDT: ` +
     `${orders} (${fmt(a.amount)} ${base}) would fill at once as taker orders, for about ${usd(a.cost)} USDT${fee}`
   );
 }

@@ -218,7 +218,7 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
       const book = ledger.runs.find((r) => r.run === d.run) ?? ledger.runs[ledger.runs.length - 1];
       book?.fills.push({ clientOrderId: d.clientOrderId, fillId: d.fillId, price: d.price, amount: d.amount, fee: d.fee, at: d.at, ...(d.netAmount !== undefined ? { netAmount: d.netAmount } : {}) });
       if (d.at > ledger.lastFillAt) ledger.lastFillAt = d.at;
-      holdFill(ledger, d);
+      holdFill(ledger, d, e.type === 'OrderFilled');
       return ledger;
     }
     default:
@@ -226,9 +226,13 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
   }
 }
 
-/** The held amount and its cost after a fill (a sell takes its share of the cost at the average). */
-function holdFill(ledger: TradingLedger, d: FillEventData): void {
-  if (d.side === 'buy') {
+/**
+ * The held amount and its cost after a fill: a rung's fill adds to it, a close (take-profit, stop-loss)
+ * takes its share of the cost at the average. By role, not side (issue 32): a short grid's rungs are
+ * sells, its position the amount sold short and its cost the quote received.
+ */
+function holdFill(ledger: TradingLedger, d: FillEventData, opens: boolean): void {
+  if (opens) {
     ledger.held = roundAmount(ledger.held + (d.netAmount ?? d.amount));
     ledger.heldCost = roundMoney(ledger.heldCost + d.amount * d.price);
     return;

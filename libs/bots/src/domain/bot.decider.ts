@@ -120,8 +120,12 @@ export function positionStartMessage(bot: LiveBot): string {
   const adds = ladderPreview(bot.config, 1000).reduce((s, r) => s + r.size, 0);
   const cost = ladderCostOf(bot.config);
   return (
-    `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
-    `up to ${fmtAmount(adds)} ${base} more for ${fmtMoney(cost)} ${quote}. Confirm the start to go on (confirmPosition=true).`
+    (bot.config.direction === 'short'
+      ? `The bot is short ${fmtAmount(held.amount)} ${base} (sold for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
+        `up to ${fmtAmount(adds)} ${base} more sold short, ${fmtMoney(cost)} ${quote} of margin. `
+      : `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
+        `up to ${fmtAmount(adds)} ${base} more for ${fmtMoney(cost)} ${quote}. `) +
+    `Confirm the start to go on (confirmPosition=true).`
   );
 }
 
@@ -142,6 +146,15 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
       if (bot.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
         throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
+      }
+      // issue 32: a bot's position is of its direction; turning it while it holds one would net on the venue
+      const turned = (command.config as { direction?: string | null }).direction;
+      const nowShort = bot.config.direction === 'short';
+      if (turned !== undefined && (turned === 'short') !== nowShort && heldPosition(bot).amount > 0) {
+        throw new ValidationError([{ field: 'direction', message: `direction cannot change while the bot holds a ${nowShort ? 'short' : 'long'} position: stop it with "close position" first` }]);
+      }
+      if (bot.botType === 'Spot' && (command.config as { direction?: string | null }).direction === 'short') {
+        throw new ValidationError([{ field: 'direction', message: 'direction short applies to futures bots only: a spot bot buys its ladder (long)' }]);
       }
       return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: bot.botType === 'Futures' ? (command.config.leverage ?? bot.config.leverage) : 1 } }];
     }

@@ -17,6 +17,8 @@ export interface BotConfig {
   trailingDeviation?: number;
   reanchor?: 'fixed' | 'follow';
   reanchorLimit?: number;
+  /** Issue 32 (libs/trading grid/direction.ts): 'short' on futures only; absent or 'long': the spec's long grid. */
+  direction?: 'long' | 'short';
 }
 
 /** The optional settings of issue 14 (docs/risk.md). */

@@ -111,16 +111,34 @@ export const riskFields = {
   reanchorLimit: optionalNumber('reanchorLimit', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
 };
 
-/** The optional settings present in the input (cross-field checks as field errors). */
-function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number }): RiskSettings {
+/**
+ * Issue 32 (libs/trading grid/direction.ts): 'long' (absent: the spec's bot) or 'short', a ladder of
+ * sells above the entry with a reduce-only buy-back below the average: futures only.
+ */
+export const direction = optionalChoice('direction', ['long', 'short']);
+export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only: a spot bot buys its ladder (long)';
+
+/** The optional settings present in the input (cross-field checks as field errors; `short`: the stops and limits mirrored). */
+function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number }, short = false): RiskSettings {
   const out: Record<string, unknown> = {};
   for (const key of RISK_FIELDS) if (v[key] !== undefined) out[key] = v[key];
   const errors: FieldError[] = [];
   if (out.spacing === 'percent' && !(v.interval < 100)) errors.push({ field: 'interval', message: 'interval must be below 100 (%) with percent spacing' });
-  if (typeof out.stopLossPrice === 'number' && out.stopLossPrice >= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be below the entry price' });
-  if (typeof out.reanchorLimit === 'number' && out.reanchorLimit <= v.entryPrice) errors.push({ field: 'reanchorLimit', message: 'reanchorLimit must be above the entry price' });
+  if (short) {
+    if (typeof out.stopLossPrice === 'number' && out.stopLossPrice <= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be above the entry price of a short grid' });
+    if (typeof out.reanchorLimit === 'number' && out.reanchorLimit >= v.entryPrice) errors.push({ field: 'reanchorLimit', message: 'reanchorLimit must be below the entry price of a short grid' });
+  } else {
+    if (typeof out.stopLossPrice === 'number' && out.stopLossPrice >= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be below the entry price' });
+    if (typeof out.reanchorLimit === 'number' && out.reanchorLimit <= v.entryPrice) errors.push({ field: 'reanchorLimit', message: 'reanchorLimit must be above the entry price' });
+  }
   if (errors.length) throw new ValidationError(errors);
   return out as RiskSettings;
+}
+
+function isCleared(input: unknown, key: string): boolean {
+  if (!input || typeof input !== 'object') return false;
+  const o = input as Record<string, unknown>;
+  return key in o && (o[key] === '' || o[key] === null);
 }
 
 /** An edit that sends an optional setting empty ('' or null) turns it off: null in BotEdited, dropped from the config. */
@@ -143,6 +161,7 @@ const editFields = {
   takeProfit: positive('takeProfit'),
   leverage,
   ...riskFields,
+  direction,
 };
 
 /**
@@ -208,10 +227,11 @@ export function parseCreateBot(input: unknown, options: { priceStep?: number } =
 
 function parseCreateLadder(input: unknown): CreateBotInput {
   const v = parse(createBotSchema, input);
-  throwIfAny(numericBoundProblems(v));
+  throwIfAny(numericBoundProblems({ ...v, short: v.direction === 'short' }));
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
+  if (v.direction === 'short' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
   const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
@@ -227,7 +247,8 @@ function parseCreateLadder(input: unknown): CreateBotInput {
       entryPrice: v.entryPrice,
       takeProfit: v.takeProfit,
       leverage: v.botType === 'Futures' ? (v.leverage ?? 1) : 1,
-      ...riskSettings(v),
+      ...riskSettings(v, v.direction === 'short'),
+      ...(v.direction !== undefined ? { direction: v.direction } : {}),
     },
   };
 }
@@ -239,8 +260,8 @@ function parseCreateLadder(input: unknown): CreateBotInput {
 export function parseEditBot(
   input: unknown,
   botType: BotType = 'Futures',
-  /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only). */
-  stored: { spacing?: 'absolute' | 'percent' } = {},
+  /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only); issue 32: its direction too. */
+  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' } = {},
   /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts). */
   options: { priceStep?: number } = {},
 ): EditBotInput {
@@ -249,12 +270,16 @@ export function parseEditBot(
 
 type EditBotInput = { userId?: string; confirmAboveMarket?: boolean; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } };
 
-function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent' }): EditBotInput {
+function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' }): EditBotInput {
   const v = parse(editBotSchema, input);
   const cleared = clearedRiskSettings(input);
   const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
-  throwIfAny(numericBoundProblems({ ...v, spacing }));
-  if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }); // the percent interval's bound
+  // an edit without a direction keeps the bot's; '' or null turns it back to the spec's long grid
+  const clearsDirection = isCleared(input, 'direction');
+  const short = (v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'short';
+  if (v.direction === 'short' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
+  throwIfAny(numericBoundProblems({ ...v, spacing, short }));
+  if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }, short); // the percent interval's bound
   const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
@@ -268,8 +293,9 @@ function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: '
       entryPrice: v.entryPrice,
       takeProfit: v.takeProfit,
       leverage: v.leverage,
-      ...riskSettings(v),
+      ...riskSettings(v, short),
       ...cleared,
+      ...(v.direction !== undefined ? { direction: v.direction } : clearsDirection ? ({ direction: null } as Record<string, null>) : {}),
     },
   };
 }
@@ -309,6 +335,8 @@ export interface NumericBotFields {
   leverage?: number;
   /** Issue 14: with 'percent' the interval is a percentage (checked below 100 with the risk settings). */
   spacing?: 'absolute' | 'percent';
+  /** Issue 32: a short grid's ladder rises from the entry: it never reaches zero. */
+  short?: boolean;
 }
 
 /** How many decimals a finite number has when written out (1e-9 has 9, 0.5 has 1, 1e21 has 0). */
@@ -343,6 +371,7 @@ export function fieldBoundProblem(field: BoundedField, value: number | undefined
 export function ladderBoundProblems(v: NumericBotFields): FieldError[] {
   const { numOfOrders: n, interval, entryPrice } = v;
   if (v.spacing === 'percent') return []; // geometric: every rung stays above 0 (docs/risk.md)
+  if (v.short) return []; // short (issue 32): entry + i·interval, every rung above the entry
   if (![n, interval, entryPrice].every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return [];
   const lowest = entryPrice! - (n! - 1) * interval!;
   if (lowest <= 0) {

@@ -26,6 +26,11 @@ export const BINANCE_USDM: VenueRules = {
     tradeWindowTooLong: { status: 400, code: -1127, msg: 'More than 7 days between startTime and endTime.' },
     positionSideMismatch: { status: 400, code: -4061, msg: "Order's position side does not match user's setting." },
     reduceOnlyInHedgeMode: { status: 400, code: -1106, msg: "Parameter 'reduceonly' sent when not required." },
+    // POST /fapi/v1/order `reduceOnly` ("true" or "false", one-way mode only: BF-ORDER,
+    // https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/New-Order);
+    // an order it flags that would not reduce the position is refused with -2022 REDUCE_ONLY_REJECT
+    // (BF-ERR, https://developers.binance.com/docs/derivatives/usds-margined-futures/error-code#-2022-reduce_only_reject)
+    reduceOnlyRejected: { status: 400, code: -2022, msg: 'ReduceOnly Order is rejected.' },
     minNotional: { status: 400, code: -4164, msg: "Order's notional must be no smaller than 100 (unless you choose reduce only)." },
     priceStep: { status: 400, code: -4014, msg: 'Price not increased by tick size.' },
     amountStep: { status: 400, code: -1111, msg: 'Precision is over the maximum defined for this asset.' },

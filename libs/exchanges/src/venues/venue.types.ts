@@ -58,6 +58,12 @@ export interface VenueRules {
     positionSideMismatch?: VenueAnswer;
     /** Binance futures: reduceOnly sent in hedge mode. */
     reduceOnlyInHedgeMode?: VenueAnswer;
+    /**
+     * Futures: a reduce-only order that would not reduce the position (no position, or one on the
+     * order's own side: it would open or grow one) is refused (issue 32). Absent: the venue documents
+     * no answer code for it, and the stand-in refuses with its generic parameter answer.
+     */
+    reduceOnlyRejected?: VenueAnswer;
     minNotional: VenueAnswer;
     priceStep: VenueAnswer;
     amountStep: VenueAnswer;

@@ -163,3 +163,23 @@ describe('bot summary (the bot page figures)', () => {
     expect(buildBotSummary([lev, placed('b0', 100)], 100, T0).capitalInUse).toBe(20);
   });
 });
+
+describe('bot summary of a short grid (issue 32)', () => {
+  it('given two rung SELLS, then the position is short (negative), its average the sell prices\', and it gains as the price falls', () => {
+    const shortCreated = ev('BotCreated', { numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 1, leverage: 2, direction: 'short' });
+    const sold = (id: string, price: number, at: number) => ev('OrderFilled', { run: 4, clientOrderId: id, price, amount: 1, side: 'sell', fee: 0.1, cycle: 0 }, at);
+    const placedSell = (id: string, price: number) => ev('OrderPlaced', { run: 4, clientOrderId: id, price, amount: 1, side: 'sell', cycle: 0 });
+    const s = buildBotSummary([shortCreated, ev('BotStarted', { pid: 1 }, T0), placedSell('b0', 100), placedSell('b1', 110), placedSell('b2', 120), sold('b0', 100, T0 + 1000), sold('b1', 110, T0 + 2000)], 102, T0 + 3000);
+    expect(s.position).toBe(-2);
+    expect(s.averageEntry).toBe(105); // (100 + 110) ÷ 2
+    expect(s.unrealisedPnl).toBe(6); // −2 × (102 − 105)
+    expect(s.capitalInUse).toBe(165); // (open rung 120 + short 2 × 105) ÷ leverage 2
+    // a buy-back of both at 103.95 (105 × 0.99) closes it
+    const closed = buildBotSummary(
+      [shortCreated, sold('b0', 100, T0 + 1000), sold('b1', 110, T0 + 2000), ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp', price: 103.95, amount: 2, side: 'buy', fee: 0.2, profit: 1.6 }, T0 + 3000)],
+      103,
+      T0 + 4000,
+    );
+    expect({ position: closed.position, unrealised: closed.unrealisedPnl, realised: closed.realisedPnl }).toEqual({ position: 0, unrealised: 0, realised: 1.6 });
+  });
+});

@@ -24,7 +24,7 @@ export interface BotSummary {
    */
   ladder: SummaryRung[];
   takeProfit: SummaryRung | null;
-  /** Base amount held as a position (dust excluded). */
+  /** Base amount held as a position (dust excluded); negative: a short grid's position (issue 32). */
   position: number;
   /**
    * Base amount left after the last completed cycle that no sell could take (a buy fee taken in the
@@ -99,6 +99,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   const dayStart = startOfUtcDay(now);
   let leverage = 1;
   let config: { numOfOrders: number; orderSize: number; interval: number; entryPrice: number } | null = null;
+  /** Issue 32: the bot's rungs sell and its take-profits buy back (a short grid). */
+  let short = false;
   let runningSince: number | null = null;
   let runtimeMs = 0;
   let runs = 0;
@@ -118,6 +120,7 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
       case 'BotCreated':
       case 'BotEdited':
         config = { numOfOrders: d.numOfOrders, orderSize: d.orderSize, interval: d.interval, entryPrice: d.entryPrice };
+        if (e.type === 'BotCreated' || d.direction !== undefined) short = d.direction === 'short';
         if (typeof d.leverage === 'number' && d.leverage >= 1) leverage = d.leverage;
         break;
       case 'BotStarted':
@@ -153,7 +156,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         fills += 1;
         fees += Number(d.fee) || 0;
         const amount = Number(d.amount) || 0;
-        if (d.side === 'buy') {
+        if (e.type === 'OrderFilled') {
+          // a rung's fill opens (a short grid's rung is a sell: `qty` counts what is held or short, issue 32);
           // what the account received (a fee taken in the coin leaves less: docs/runner.md, fills and fees),
           // plus the dust the take-profit sells along
           const held = typeof d.netAmount === 'number' && d.netAmount >= 0 && d.netAmount <= amount ? d.netAmount : amount;
@@ -209,20 +213,21 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
     .sort((a, b) => b.price - a.price)
     .map(({ price: p, size, filled, state }) => ({ price: p, size, filled: roundMoney(filled), state }));
 
-  const position = roundMoney(qty);
-  const averageEntry = position > 0 ? cost / qty : null;
-  const unrealised = position > 0 && averageEntry !== null && price !== null ? position * (price - averageEntry) : 0;
+  const position = roundMoney(short ? -qty : qty);
+  const averageEntry = qty > EPS ? cost / qty : null;
+  // (position signed: a short gains as the price falls below its average)
+  const unrealised = position !== 0 && averageEntry !== null && price !== null ? position * (price - averageEntry) : 0;
   // the take-profit: the one resting now, else the last one placed
   const placedTps = [...tps.values()];
   const tp = placedTps.filter((t) => t.state === 'open').pop() ?? placedTps.pop() ?? null;
   const realised = sawProfitRealized ? realisedFromEvents : realisedFromTp;
   const openBuys = ladder.filter((r) => r.state === 'open').reduce((s, r) => s + (r.size - r.filled) * r.price, 0);
-  const capital = (openBuys + (averageEntry !== null ? position * averageEntry : 0)) / leverage;
+  const capital = (openBuys + (averageEntry !== null ? Math.abs(position) * averageEntry : 0)) / leverage;
 
   let ladderCost = 0;
   if (config) {
     for (let i = 0; i < Math.min(1000, Math.floor(config.numOfOrders)); i++) {
-      const p = config.entryPrice - i * config.interval;
+      const p = short ? config.entryPrice + i * config.interval : config.entryPrice - i * config.interval;
       if (p > 0) ladderCost += (p * config.orderSize) / leverage;
     }
   }

@@ -45,7 +45,10 @@ export function chartRisk(events: ChartEvent[], config: GridConfig, tiers?: read
   const p = riskPreview(config, undefined, tiers, heldPosition(events));
   return {
     stopLoss: p.stopLoss,
-    trailing: p.trailing ? { ...p.trailing, stop: Math.floor(p.trailing.activation * (1 - p.trailing.deviation / 100) * 100) / 100 } : null,
+    // (short, issue 32: the buy-back level above the trough, rounded up)
+    trailing: p.trailing
+      ? { ...p.trailing, stop: config.direction === 'short' ? Math.ceil(p.trailing.activation * (1 + p.trailing.deviation / 100) * 100) / 100 : Math.floor(p.trailing.activation * (1 - p.trailing.deviation / 100) * 100) / 100 }
+      : null,
     liquidation: p.liquidation,
   };
 }

@@ -22,6 +22,11 @@
  * Amounts, prices and fees are numbers; fees are in quote (the adapters convert fees paid in another
  * asset); a buy's position is the NET amount the account received (`Fill.netAmount`: a fee taken in
  * the coin bought). No I/O, no clock, no randomness.
+ *
+ * A short grid (issue 32, direction.ts) runs the same machine mirrored: its rungs are sells (the
+ * `b<L>` ids name the rung, whatever its side), the position is the amount sold short and the quote
+ * received for it, the take-profit a reduce-only buy at averageEntry × (1 − takeProfit/100) rounded
+ * DOWN, and a take-profit fill realises `cost share − sold × price` less the fees.
  */
 import {
   botHash,
@@ -32,6 +37,7 @@ import {
 } from './client-order-id';
 import { addClean, ceilToStep, cleanNumber, floorToStep, fromSteps, roundMoney, subClean } from './decimal';
 import { validateGrid } from './ladder';
+import { directionOf, entrySide, exitSide, type Direction } from './direction';
 import type {
   DesiredOrder,
   ExchangeOrderRef,
@@ -71,6 +77,7 @@ export function initialState(config: GridConfig, rules: MarketRules, botId: stri
     cyclesCompleted: 0,
     processedFillIds: [],
     amountStep: rules.amountStep,
+    ...(directionOf(config) === 'short' ? { direction: 'short' as const } : {}),
   };
 }
 
@@ -134,7 +141,8 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     if ((!level && !earlier) || (level && id.cycle > level.armedCycle)) return ignored('unknown-order');
     if (level && id.cycle === level.armedCycle && id.rearm > (level.rearm ?? 0)) return ignored('unknown-order'); // a replacement never made
     const late = earlier || (level !== undefined && id.cycle < level.armedCycle);
-    const held = fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
+    // (a fee taken in the coin bought lowers what a buy holds; a short rung sells, so it holds what it sold)
+    const held = draft.direction !== 'short' && fill.netAmount !== undefined && fill.netAmount >= 0 && fill.netAmount <= fill.amount ? fill.netAmount : fill.amount;
     pos.cost = addClean(pos.cost, fill.price * held);
     pos.amount = addClean(pos.amount, held);
     pos.averageEntry = cleanNumber(pos.cost / pos.amount);
@@ -174,7 +182,8 @@ function applyToDraft(draft: GridState, fill: Fill, effects: FillEffect[]): Step
     const share = sold / pos.amount;
     const costShare = whole ? pos.cost : pos.cost * share;
     const feeShare = whole ? pos.buyFees : pos.buyFees * share;
-    profit += sold * fill.price - costShare - feeShare;
+    // long: sold for sold × price what cost costShare; short: bought back for sold × price what brought costShare
+    profit += (draft.direction === 'short' ? costShare - sold * fill.price : sold * fill.price - costShare) - feeShare;
     pos.amount = whole ? 0 : subClean(pos.amount, sold);
     pos.cost = whole ? 0 : subClean(pos.cost, costShare);
     pos.buyFees = whole ? 0 : subClean(pos.buyFees, feeShare);
@@ -321,18 +330,33 @@ export function rearmOrder(state: GridState, clientOrderId: string): { state: Gr
 
 // ---- Orders ----
 
-/** averageEntry × (1 + takeProfit/100) rounded UP to the price step, always strictly above the entry. */
-export function takeProfitPrice(averageEntry: number, takeProfit: number, priceStep: number): number {
+/**
+ * averageEntry × (1 + takeProfit/100) rounded UP to the price step, always strictly above the entry.
+ * Short (issue 32): averageEntry × (1 − takeProfit/100) rounded DOWN, always strictly below the entry
+ * (and at least one price step: a take-profit at 0 cannot be placed).
+ */
+export function takeProfitPrice(averageEntry: number, takeProfit: number, priceStep: number, direction: Direction = 'long'): number {
+  if (direction === 'short') {
+    const price = floorToStep(averageEntry * (1 - takeProfit / 100), priceStep);
+    if (price < averageEntry && price > 0) return price;
+    return Math.max(priceStep, fromSteps(Math.round(ceilToStep(averageEntry, priceStep) / priceStep) - 1, priceStep));
+  }
   const price = ceilToStep(averageEntry * (1 + takeProfit / 100), priceStep);
   if (price > averageEntry) return price;
   return fromSteps(Math.round(floorToStep(averageEntry, priceStep) / priceStep) + 1, priceStep);
+}
+
+/** The direction a state trades (absent: long). */
+export function stateDirection(state: Pick<GridState, 'direction'>): Direction {
+  return state.direction === 'short' ? 'short' : 'long';
 }
 
 /** The take-profit that should rest now, or null (flat, or a position too small for the market). */
 export function takeProfitOrder(config: GridConfig, rules: MarketRules, state: GridState): DesiredOrder | null {
   const { tp, position } = state;
   if (!tp || position.amount <= 0) return null;
-  const price = takeProfitPrice(position.averageEntry, config.takeProfit, rules.priceStep);
+  const direction = stateDirection(state);
+  const price = takeProfitPrice(position.averageEntry, config.takeProfit, rules.priceStep, direction);
   const amount = floorToStep(position.amount, rules.amountStep);
   if (amount <= 0) return null;
   // Minimums apply to the order as placed (its full amount), not to what is left after partial fills.
@@ -342,10 +366,11 @@ export function takeProfitOrder(config: GridConfig, rules: MarketRules, state: G
   return {
     clientOrderId: takeProfitOrderId(state.botId, state.cycle, tp.seq),
     role: 'take-profit',
-    side: 'sell',
+    side: exitSide(direction),
     type: 'limit',
     price,
     amount,
+    // futures: the close must never open a position the other way (short: never a long from the buy)
     reduceOnly: config.botType === 'Futures',
     cycle: state.cycle,
     tpSeq: tp.seq,
@@ -354,7 +379,8 @@ export function takeProfitOrder(config: GridConfig, rules: MarketRules, state: G
 
 /**
  * The exact set of orders that should be open now: the take-profit (at most one) first, then every
- * ladder buy not yet completely filled (a partly filled one with what is left), highest price first.
+ * ladder buy not yet completely filled (a partly filled one with what is left), highest price first
+ * (short: every ladder sell, lowest price first).
  * The ladder is the one frozen in the state at start; `config` gives the take-profit percentage and
  * the bot type, `rules` the market steps.
  */
@@ -362,6 +388,7 @@ export function desiredOrders(config: GridConfig, rules: MarketRules, state: Gri
   const orders: DesiredOrder[] = [];
   const tp = takeProfitOrder(config, rules, state);
   if (tp) orders.push(tp);
+  const side = entrySide(stateDirection(state));
   for (const level of state.levels) {
     if (level.status === 'filled') continue;
     const amount = floorToStep(subClean(level.amount, level.filled), rules.amountStep);
@@ -369,7 +396,7 @@ export function desiredOrders(config: GridConfig, rules: MarketRules, state: Gri
     orders.push({
       clientOrderId: buyOrderId(state.botId, level.armedCycle, level.index, level.rearm ?? 0),
       role: 'buy',
-      side: 'buy',
+      side,
       type: 'limit',
       price: level.price,
       amount,
@@ -391,14 +418,14 @@ export function stalledReason(config: GridConfig, rules: MarketRules, state: Gri
   if (state.position.amount <= 0) return null;
   const orders = desiredOrders(config, rules, state);
   if (orders.length > 0) return null;
-  const price = takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep);
+  const price = takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep, stateDirection(state));
   const amount = floorToStep(state.position.amount, rules.amountStep);
   const worth = roundMoney(amount * price);
   const minimum =
     rules.minAmount !== undefined && amount < rules.minAmount
       ? `the market's minimum amount of ${rules.minAmount}`
       : `the market's minimum order value of ${rules.minNotional}`;
-  return `The remaining position of ${amount} (worth ${worth} at the take-profit price ${price}) is below ${minimum}, and every buy of the ladder has filled: the take-profit cannot be placed`;
+  return `The remaining position of ${amount} (worth ${worth} at the take-profit price ${price}) is below ${minimum}, and every ${state.direction === 'short' ? 'sell' : 'buy'} of the ladder has filled: the take-profit cannot be placed`;
 }
 
 export interface ReconcileOptions {

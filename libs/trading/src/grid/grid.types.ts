@@ -1,4 +1,6 @@
 /** Types of the pure grid engine. Everything here is plain data: JSON-serialisable, no classes. */
+import type { Direction } from './direction';
+export type { Direction } from './direction';
 
 export type BotType = 'Spot' | 'Futures';
 
@@ -30,8 +32,14 @@ export interface GridConfig {
   trailingDeviation?: number;
   /** 'fixed' (the spec's) or 'follow': re-anchor the ladder at the market when flat and the price rose. */
   reanchor?: Reanchor;
-  /** With 'follow': never re-anchor above this price. */
+  /** With 'follow': never re-anchor above this price (short: below it). */
   reanchorLimit?: number;
+  /**
+   * Issue 32 (direction.ts): 'long' (absent: the spec's bot) or 'short' (futures only): a ladder of sells
+   * at and above the entry, the take-profit a reduce-only buy below the average, the stop-loss above it.
+   * In the short grid every "below"/"above" of the fields above is mirrored.
+   */
+  direction?: Direction;
 }
 
 export type Spacing = 'absolute' | 'percent';
@@ -49,7 +57,7 @@ export interface MarketRules {
   minAmount?: number;
 }
 
-/** One rung of the ladder: a limit buy. `index` is i in `entryPrice − i·interval` (0-based). */
+/** One rung of the ladder: a limit buy (short: a sell). `index` is i in `entryPrice − i·interval` (short: `+`) (0-based). */
 export interface LadderLevel {
   index: number;
   price: number;
@@ -136,6 +144,12 @@ export interface GridState {
   /** Fill ids already applied, in order (idempotence). */
   processedFillIds: string[];
   /**
+   * Issue 32: 'short' when the grid sells its ladder and buys back its position (absent: long). Kept in
+   * the state because a fill is applied without the config; `position` then holds the base amount SOLD
+   * short, `cost` the quote received, and a take-profit (a buy) realises `cost share − amount × price`.
+   */
+  direction?: 'short';
+  /**
    * The market's amount step when the grid started: a position left below it after a take-profit
    * fill cannot be sold (the take-profit sells only whole steps), so the cycle completes. Absent in
    * states built before it existed (then only an exact zero completes a cycle).
@@ -158,6 +172,7 @@ export interface StopLossState {
   result: number;
 }
 
+/** 'buy': a rung of the ladder (on a short grid a sell: the role names the rung, `side` the order side). */
 export type OrderRole = 'buy' | 'take-profit';
 
 /** An order that should be resting on the exchange now. */

@@ -69,3 +69,7 @@ export { riskPreview, PREVIEW_RULES } from './risk-preview';
 export type { RiskPreview } from './risk-preview';
 export { rangeToLadder, ladderToRange, rangeProblems, RANGE_KINDS, PERCENT_DECIMALS } from './range';
 export type { RangeSetup, RangeKind, RangeLadder, RangeProblem, RangeField, RangeResult } from './range';
+export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf } from './direction';
+export type { Direction } from './direction';
+export { shortLiquidationPrice, liquidationPrice } from './liquidation';
+export { stateDirection } from './grid.engine';

@@ -2,10 +2,13 @@
  * The ladder of buys: `entryPrice − i·interval` for i = 0 … numOfOrders−1, each a limit buy of
  * `orderSize` (or, with the optional spacing/sizeScale of issue 14, the rungs of spacing.ts), the price rounded DOWN to the market's price step (never pay more than configured) and
  * the amount rounded DOWN to its amount step (never spend more than configured).
+ * A short grid (issue 32, direction.ts) is a ladder of sells `entryPrice + i·interval`, the price
+ * rounded UP (never sell for less than configured), the amount rounded down as well.
  * validateGrid says in words why a configuration cannot trade on a market.
  */
 import { ladderCost } from './cost';
-import { floorToStep, roundMoney } from './decimal';
+import { ceilToStep, floorToStep, roundMoney } from './decimal';
+import { directionOf, directionProblem } from './direction';
 import { rungPrice, rungSize, spacingProblem } from './spacing';
 import { riskProblem } from './risk-settings';
 import type { GridConfig, GridValidation, LadderLevel, MarketRules } from './grid.types';
@@ -16,8 +19,9 @@ export const MAX_GRID_ORDERS = 1000;
 /** Prices and amounts of the ladder, without validation (levels may be ≤ 0 or below minimums). */
 export function buildLadder(config: GridConfig, rules: MarketRules): LadderLevel[] {
   const ladder: LadderLevel[] = [];
+  const round = directionOf(config) === 'short' ? ceilToStep : floorToStep;
   for (let i = 0; i < config.numOfOrders; i++) {
-    ladder.push({ index: i, price: floorToStep(rungPrice(config, i), rules.priceStep), amount: floorToStep(rungSize(config, i), rules.amountStep) });
+    ladder.push({ index: i, price: round(rungPrice(config, i), rules.priceStep), amount: floorToStep(rungSize(config, i), rules.amountStep) });
   }
   return ladder;
 }
@@ -35,6 +39,8 @@ function configProblem(config: GridConfig): string | null {
   if (config.botType !== 'Spot' && config.botType !== 'Futures') {
     return `Bot type must be Spot or Futures (got ${String(config.botType)})`;
   }
+  const direction = directionProblem(config);
+  if (direction) return direction;
   const n = config.numOfOrders;
   if (!Number.isInteger(n) || n < 1 || n > MAX_GRID_ORDERS) {
     return `The number of orders must be a whole number from 1 to ${MAX_GRID_ORDERS} (got ${String(n)})`;
@@ -93,12 +99,14 @@ export function validateGrid(config: GridConfig, rules: MarketRules): GridValida
   }
 
   const ladder = buildLadder(config, rules);
+  const short = directionOf(config) === 'short';
+  const verb = short ? 'sell' : 'buy';
   for (const level of ladder) {
     const k = level.index + 1;
     const raw = rungPrice(config, level.index);
-    const inputs = `(entry ${fmt(config.entryPrice)}, interval ${fmt(config.interval)}${config.spacing === 'percent' ? ' %' : ''})`;
+    const inputs = `(entry ${fmt(config.entryPrice)}, interval ${fmt(config.interval)}${config.spacing === 'percent' ? ' %' : ''}${short ? ', short' : ''})`;
     if (level.amount <= 0 || (rules.minAmount !== undefined && level.amount < rules.minAmount)) {
-      return { ok: false, reason: `Order ${k} of ${n} would buy ${fmt(level.amount)}, below the market's minimum amount` };
+      return { ok: false, reason: `Order ${k} of ${n} would ${verb} ${fmt(level.amount)}, below the market's minimum amount` };
     }
     if (raw <= 0) {
       return {
@@ -106,6 +114,7 @@ export function validateGrid(config: GridConfig, rules: MarketRules): GridValida
         reason: `Order ${k} of ${n} would be priced at or below zero: ${fmt(config.entryPrice)} − ${level.index} × ${fmt(config.interval)} = ${fmt(raw)} ${inputs}`,
       };
     }
+    if (!Number.isFinite(level.price)) return { ok: false, reason: `Order ${k} of ${n} would be priced beyond any number ${inputs}` };
     if (level.price <= 0) {
       return {
         ok: false,

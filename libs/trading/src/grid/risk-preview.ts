@@ -6,10 +6,11 @@
  * (spacing.ts, liquidation.ts), so the preview says what the server will do.
  */
 import { ladderCost } from './cost';
-import { floorToStep, roundMoney } from './decimal';
+import { ceilToStep, floorToStep, roundMoney } from './decimal';
 import { ladderLiquidation, liquidationProblem, type MaintenanceTier } from './liquidation';
 import { buildLadder } from './ladder';
 import { takeProfitPrice } from './grid.engine';
+import { directionOf } from './direction';
 import type { GridConfig, LadderLevel, MarketRules } from './grid.types';
 
 /** Rules for a preview when the market's are not at hand: cents and tiny amounts (display only). */
@@ -39,12 +40,15 @@ export function riskPreview(
   const amount = ladder.reduce((s, l) => s + l.amount, 0);
   const fullAverage = amount > 0 ? roundMoney(ladder.reduce((s, l) => s + l.amount * l.price, 0) / amount) : 0;
   const entry = position && position.amount > 0 ? position.averageEntry : fullAverage;
+  const direction = directionOf(config);
   let stopLoss: number | null = null;
-  if (config.stopLossPercent !== undefined && config.stopLossPercent > 0) stopLoss = floorToStep(entry * (1 - config.stopLossPercent / 100), rules.priceStep);
+  if (config.stopLossPercent !== undefined && config.stopLossPercent > 0) {
+    stopLoss = direction === 'short' ? ceilToStep(entry * (1 + config.stopLossPercent / 100), rules.priceStep) : floorToStep(entry * (1 - config.stopLossPercent / 100), rules.priceStep);
+  }
   else if (config.stopLossPrice !== undefined && config.stopLossPrice > 0) stopLoss = config.stopLossPrice;
   const trailing =
     config.trailingDeviation !== undefined && config.trailingDeviation > 0 && entry > 0
-      ? { activation: takeProfitPrice(position && position.amount > 0 ? position.averageEntry : ladder[0]?.price ?? entry, config.takeProfit, rules.priceStep), deviation: config.trailingDeviation }
+      ? { activation: takeProfitPrice(position && position.amount > 0 ? position.averageEntry : ladder[0]?.price ?? entry, config.takeProfit, rules.priceStep, direction), deviation: config.trailingDeviation }
       : null;
   const futures = config.botType === 'Futures' && tiers !== undefined && ladder.length > 0;
   return {
@@ -53,7 +57,7 @@ export function riskPreview(
     fullAverage,
     stopLoss,
     trailing,
-    liquidation: futures ? ladderLiquidation(ladder, config.leverage, tiers).fullLadder : null,
-    liquidationRefusal: futures ? liquidationProblem(ladder, config.leverage, tiers) : null,
+    liquidation: futures ? ladderLiquidation(ladder, config.leverage, tiers, direction).fullLadder : null,
+    liquidationRefusal: futures ? liquidationProblem(ladder, config.leverage, tiers, direction) : null,
   };
 }

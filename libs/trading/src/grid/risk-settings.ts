@@ -16,8 +16,10 @@ export function riskProblem(c: GridConfig): string | null {
   }
   if (c.reanchor !== undefined && c.reanchor !== 'fixed' && c.reanchor !== 'follow') return `Reanchor must be fixed or follow (got ${String(c.reanchor)})`;
   if (c.reanchorLimit !== undefined && !positiveNumber(c.reanchorLimit)) return `The re-anchor limit must be greater than 0 (got ${String(c.reanchorLimit)})`;
-  if (c.stopLossPrice !== undefined && c.stopLossPercent === undefined && c.stopLossPrice >= c.entryPrice) {
-    return `The stop-loss price ${c.stopLossPrice} must be below the entry price ${c.entryPrice}`;
+  if (c.stopLossPrice !== undefined && c.stopLossPercent === undefined) {
+    // short (issue 32): the stop-loss is above the ladder's sells
+    if (c.direction === 'short' && c.stopLossPrice <= c.entryPrice) return `The stop-loss price ${c.stopLossPrice} of a short grid must be above the entry price ${c.entryPrice}`;
+    if (c.direction !== 'short' && c.stopLossPrice >= c.entryPrice) return `The stop-loss price ${c.stopLossPrice} must be below the entry price ${c.entryPrice}`;
   }
   return null;
 }

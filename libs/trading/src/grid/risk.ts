@@ -12,10 +12,16 @@
  *    the minimum order value or the minimum amount: a buy fee taken in the coin leaves one on Binance
  *    spot, issue 29 finding 7). The dust stays the bot's and rides along: the next take-profit sells it.
  * A bot with none of these settings behaves exactly as the spec's (its orders: `desiredOrders`).
+ * A short grid (issue 32, direction.ts) mirrors each: the stop-loss is `stopLossPercent` % ABOVE the
+ * average entry and triggers when the price reaches it from below, its market order a reduce-only buy;
+ * trailing follows the trough below the take-profit level and buys when the price rises back by the
+ * deviation; follow re-anchors when flat and the price is more than one interval BELOW the anchor
+ * (never below `reanchorLimit`).
  */
 import { stopLossOrderId, takeProfitOrderId } from './client-order-id';
-import { floorToStep, roundMoney } from './decimal';
-import { desiredOrders, takeProfitPrice } from './grid.engine';
+import { ceilToStep, floorToStep, roundMoney } from './decimal';
+import { directionOf, exitSide } from './direction';
+import { desiredOrders, stateDirection, takeProfitPrice } from './grid.engine';
 import { validateGrid } from './ladder';
 import { oneInterval } from './spacing';
 export { riskProblem } from './risk-settings';
@@ -26,14 +32,24 @@ const positiveNumber = (x: unknown): x is number => typeof x === 'number' && Num
 /** The price at which the bot's stop-loss triggers now, or null (none set, or nothing held). */
 export function stopLossLevel(config: GridConfig, rules: MarketRules, state: GridState): number | null {
   if (state.position.amount <= 0 || floorToStep(state.position.amount, rules.amountStep) <= 0) return null;
-  if (positiveNumber(config.stopLossPercent)) return floorToStep(state.position.averageEntry * (1 - config.stopLossPercent / 100), rules.priceStep);
+  if (positiveNumber(config.stopLossPercent)) {
+    // short: above the average, rounded up (the loss it allows is at least the percentage)
+    if (state.direction === 'short') return ceilToStep(state.position.averageEntry * (1 + config.stopLossPercent / 100), rules.priceStep);
+    return floorToStep(state.position.averageEntry * (1 - config.stopLossPercent / 100), rules.priceStep);
+  }
   if (positiveNumber(config.stopLossPrice)) return config.stopLossPrice;
   return null;
 }
 
-/** The stop-loss level for a chart or a preview before anything is held: below the ladder's average if every rung filled. */
+/** The price has reached the stop level (long: at or below it; short: at or above it). */
+function beyondStop(state: GridState, price: number, level: number): boolean {
+  return state.direction === 'short' ? price >= level : price <= level;
+}
+
+/** The stop-loss level for a chart or a preview before anything is held: below the ladder's average if every rung filled (short: above). */
 export function stopLossPreview(config: GridConfig, averageEntry: number): number | null {
-  if (positiveNumber(config.stopLossPercent)) return roundMoney(averageEntry * (1 - config.stopLossPercent / 100));
+  const sign = directionOf(config) === 'short' ? -1 : 1;
+  if (positiveNumber(config.stopLossPercent)) return roundMoney(averageEntry * (1 - (sign * config.stopLossPercent) / 100));
   if (positiveNumber(config.stopLossPrice)) return config.stopLossPrice;
   return null;
 }
@@ -52,7 +68,7 @@ export function stopLossSell(config: GridConfig, rules: MarketRules, state: Grid
   return {
     clientOrderId: stopLossOrderId(state.botId, state.stopLoss.cycle),
     role: 'take-profit',
-    side: 'sell',
+    side: exitSide(stateDirection(state)),
     type: 'limit', // placed at market by the runner
     price: 0,
     amount,
@@ -65,6 +81,11 @@ export function stopLossSell(config: GridConfig, rules: MarketRules, state: Grid
 export function stopLossDoneReason(rules: MarketRules, state: GridState, quote = 'USDT'): string | null {
   const sl = state.stopLoss;
   if (!sl || floorToStep(state.position.amount, rules.amountStep) > 0) return null;
+  if (state.direction === 'short') {
+    // the short grid's stop-loss buys back (issue 32)
+    if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the take-profit had already bought the position back, nothing was left to buy`;
+    return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the short position was bought back at market, loss ${roundMoney(-sl.result)} ${quote}`;
+  }
   if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the take-profit had already sold the position, nothing was left to sell`;
   return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the position was sold at market, loss ${roundMoney(-sl.result)} ${quote}`;
 }
@@ -80,11 +101,12 @@ export function activeOrders(config: GridConfig, rules: MarketRules, state: Grid
 export function trailingActivation(config: GridConfig, rules: MarketRules, state: GridState): number | null {
   // (dust carried by a restarted book has a take-profit record but nothing a sell could take)
   if (!positiveNumber(config.trailingDeviation) || !state.tp || floorToStep(state.position.amount, rules.amountStep) <= 0) return null;
-  return takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep);
+  return takeProfitPrice(state.position.averageEntry, config.takeProfit, rules.priceStep, stateDirection(state));
 }
 
-/** The trailing sell price for a peak: peak × (1 − deviation). */
+/** The trailing sell price for a peak: peak × (1 − deviation). Short: the buy price for a trough, trough × (1 + deviation). */
 export function trailingStop(config: GridConfig, rules: MarketRules, peak: number): number {
+  if (directionOf(config) === 'short') return ceilToStep(peak * (1 + (config.trailingDeviation ?? 0) / 100), rules.priceStep);
   return floorToStep(peak * (1 - (config.trailingDeviation ?? 0) / 100), rules.priceStep);
 }
 
@@ -128,16 +150,19 @@ export function anchorOf(config: GridConfig, state: GridState): number {
 export function decidePrice(config: GridConfig, rules: MarketRules, state: GridState, price: number, peak: number | null): PriceDecision {
   if (state.stopLoss || !(price > 0)) return { type: 'none', peak };
   const sl = stopLossLevel(config, rules, state);
-  if (sl !== null && price <= sl) return { type: 'stop-loss', level: sl };
+  if (sl !== null && beyondStop(state, price, sl)) return { type: 'stop-loss', level: sl };
+  const short = state.direction === 'short';
   const activation = trailingActivation(config, rules, state);
   if (activation !== null && state.tp) {
-    const top = peak === null ? (price >= activation ? price : null) : Math.max(peak, price);
+    // (short: the "peak" is the trough: following starts at or below the take-profit level)
+    const top = peak === null ? ((short ? price <= activation : price >= activation) ? price : null) : short ? Math.min(peak, price) : Math.max(peak, price);
     if (top === null) return { type: 'none', peak: null };
     const amount = floorToStep(state.position.amount, rules.amountStep);
-    if (price <= trailingStop(config, rules, top) && amount > 0) {
+    const stop = trailingStop(config, rules, top);
+    if ((short ? price >= stop : price <= stop) && amount > 0) {
       const order: DesiredOrder = {
         clientOrderId: takeProfitOrderId(state.botId, state.cycle, state.tp.seq),
-        role: 'take-profit', side: 'sell', type: 'limit', price: 0, amount, reduceOnly: config.botType === 'Futures', cycle: state.cycle, tpSeq: state.tp.seq,
+        role: 'take-profit', side: exitSide(stateDirection(state)), type: 'limit', price: 0, amount, reduceOnly: config.botType === 'Futures', cycle: state.cycle, tpSeq: state.tp.seq,
       };
       return { type: 'trail-sell', peak: top, order };
     }
@@ -145,6 +170,12 @@ export function decidePrice(config: GridConfig, rules: MarketRules, state: GridS
   }
   if (config.reanchor === 'follow' && isFlat(rules, state, price) && state.levels.every((l) => l.filled === 0)) {
     const from = anchorOf(config, state);
+    if (short) {
+      let to = ceilToStep(price, rules.priceStep);
+      if (positiveNumber(config.reanchorLimit)) to = Math.max(to, ceilToStep(config.reanchorLimit, rules.priceStep));
+      if (from - to > oneInterval(config, from) && price < from) return { type: 'reanchor', from, to };
+      return { type: 'none', peak };
+    }
     let to = floorToStep(price, rules.priceStep);
     if (positiveNumber(config.reanchorLimit)) to = Math.min(to, floorToStep(config.reanchorLimit, rules.priceStep));
     if (to - from > oneInterval(config, from) && price > from) return { type: 'reanchor', from, to };

@@ -5,8 +5,11 @@
  *  - spacing 'absolute' (the spec's): rung i at entry − i·interval;
  *  - spacing 'percent' (geometric): rung i at entry·(1 − interval/100)^i, each `interval` % below the previous;
  *  - sizeScale s ≥ 1 (martingale): rung i buys orderSize·s^i (1, the default, is the spec's equal sizes).
- * Raw values: the ladder rounds prices and sizes down to the market's steps (ladder.ts).
+ * A short grid (issue 32, direction.ts) mirrors the prices: rung i at entry + i·interval, or
+ * entry·(1 + interval/100)^i.
+ * Raw values: the ladder rounds prices and sizes to the market's steps (ladder.ts).
  */
+import type { Direction } from './direction';
 import type { Spacing } from './grid.types';
 
 export interface RungInput {
@@ -15,14 +18,17 @@ export interface RungInput {
   orderSize: number;
   spacing?: Spacing;
   sizeScale?: number;
+  /** Absent: long. */
+  direction?: Direction;
 }
 
 export const MAX_SIZE_SCALE = 10;
 
 /** The raw price of rung `i` (0 = the entry), before rounding to the price step. */
-export function rungPrice(c: Pick<RungInput, 'entryPrice' | 'interval' | 'spacing'>, i: number): number {
-  if (c.spacing === 'percent') return c.entryPrice * Math.pow(1 - c.interval / 100, i);
-  return c.entryPrice - i * c.interval;
+export function rungPrice(c: Pick<RungInput, 'entryPrice' | 'interval' | 'spacing' | 'direction'>, i: number): number {
+  const up = c.direction === 'short';
+  if (c.spacing === 'percent') return c.entryPrice * Math.pow(up ? 1 + c.interval / 100 : 1 - c.interval / 100, i);
+  return up ? c.entryPrice + i * c.interval : c.entryPrice - i * c.interval;
 }
 
 /** The raw size of rung `i`, before rounding to the amount step. */

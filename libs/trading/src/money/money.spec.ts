@@ -188,3 +188,35 @@ describe('performance', () => {
     ]);
   });
 });
+
+describe('a short grid\'s money (issue 32): rungs sell, take-profits buy back', () => {
+  // the fills of test/short-grid-paper.spec.ts: sells of 0.5 at 92, 94, 96 (maker 0.02 %), one buy-back of 1.5 at 92.12
+  const rung = (price: number, fee: number, at: number): MoneyFill => buy(price, 0.5, fee, at, { side: 'sell' });
+  const buyBack = (price: number, amount: number, fee: number, at: number, profit: number): MoneyFill => sell(price, amount, fee, at, profit, { side: 'buy' });
+  const cycle = () => [rung(92, 0.0092, T0), rung(94, 0.0094, T0 + H), rung(96, 0.0096, T0 + 2 * H), buyBack(92.12, 1.5, 0.027636, T0 + 3 * H, 2.764164)];
+
+  it('FIFO: each short lot is opened by a sell and closed by the buy-back; the rows add up to the engine\'s profit', () => {
+    const { rows, open } = fifoLots(cycle());
+    expect(open).toEqual([]);
+    // buy-back fee share 0.027636 ÷ 3 = 0.009212; cost basis 0.5 × 92.12 + 0.009212 = 46.069212
+    // proceeds: 46 − 0.0092 = 45.9908, 47 − 0.0094 = 46.9906, 48 − 0.0096 = 47.9904
+    expect(rows.map((r) => [r.acquiredAt, r.soldAt, r.amount, r.costBasis, r.proceeds, r.profit])).toEqual([
+      [T0, T0 + 3 * H, 0.5, 46.069212, 45.9908, -0.078412],
+      [T0 + H, T0 + 3 * H, 0.5, 46.069212, 46.9906, 0.921388],
+      [T0 + 2 * H, T0 + 3 * H, 0.5, 46.069212, 47.9904, 1.921188],
+    ]);
+    // −0.078412 + 0.921388 + 1.921188 = 2.764164
+    expect(sumProfit(rows)).toBe(2.764164);
+  });
+
+  it('performance: the short position is negative, marked at the price now; total = realised + unrealised', () => {
+    const entries = [...cycle(), rung(92.05, 0.0230125, T0 + 4 * H)];
+    const p = botPerformance(entries, 92.4, 66, T0 + 5 * H);
+    expect(p.position).toBe(-0.5);
+    expect(p.realisedPnl).toBe(2.764164);
+    // short 0.5 sold for 46.025 (fee 0.0230125), buying it back at 92.4 costs 46.2: 46.025 − 46.2 − 0.0230125 = −0.1980125
+    expect(p.unrealisedPnl).toBe(-0.1980125);
+    expect(p.totalPnl).toBe(2.5661515);
+    expect(fifoLots(entries).open).toEqual([{ fillId: expect.any(String), acquiredAt: T0 + 4 * H, amount: -0.5, cost: -46.0019875 }]);
+  });
+});

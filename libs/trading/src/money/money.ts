@@ -23,6 +23,10 @@
  *    the bot has run (simple, not compounded; null under 10 minutes of running, where it says nothing).
  *  - **Equity curve**: the total P&L after each fill, the held amount marked at that fill's price, and a
  *    last point at the price now.
+ *  - **Short grids** (issue 32): a fill's role says whether it opens (a rung, `role: 'buy'`, a SELL on a
+ *    short grid) or closes (take-profit, stop-loss: a BUY). The held amount is signed (negative: short)
+ *    and the cash is the quote received for what was sold short less what buying it back cost; a short lot
+ *    is opened by a sell and closed by a buy (its proceeds are the sell's, its cost basis the buy's).
  */
 import { roundMoney, subClean, addClean } from '../grid/decimal';
 import { rungPrice, rungSize, type RungInput } from '../grid/spacing';
@@ -92,7 +96,8 @@ export interface LotRow {
   acquiredAt: number | null;
   soldAt: number;
   buyFillId: string | null;
-  sellFillId: string;
+  /** Null for a buy-back of nothing the bot was known to be short (its fee only, issue 32). */
+  sellFillId: string | null;
   cycle: number;
   /** Base amount. */
   amount: number;
@@ -121,13 +126,49 @@ const bySeq = (a: { seq: number }, b: { seq: number }) => a.seq - b.seq;
 export function fifoLots(entries: readonly MoneyEntry[]): { rows: LotRow[]; open: OpenLot[] } {
   const rows: LotRow[] = [];
   let open: OpenLot[] = [];
+  /** Short lots (issue 32): amount and cost negative. */
+  let short: OpenLot[] = [];
   let drop: number | null = null;
+  /** A buy that closes short lots, oldest first: each row's proceeds are the lot's, its cost basis the buy's share. */
+  const closeShort = (e: MoneyFill) => {
+    const heldShort = short.reduce((s, l) => addClean(s, -l.amount), 0);
+    const bought = Math.min(e.amount, heldShort);
+    if (bought <= EPS) {
+      rows.push({ acquiredAt: null, soldAt: e.at, buyFillId: e.fillId, sellFillId: null, cycle: e.cycle, amount: 0, costBasis: roundMoney(e.fee), proceeds: 0, profit: roundMoney(-e.fee) });
+      return;
+    }
+    let left = bought;
+    while (left > EPS && short.length) {
+      const lot = short[0];
+      const take = Math.min(left, -lot.amount);
+      const whole = subClean(-lot.amount, take) <= EPS;
+      const proceeds = whole ? -lot.cost : (-lot.cost * take) / -lot.amount;
+      const cost = take * e.price + (e.fee * take) / bought;
+      rows.push({ acquiredAt: lot.acquiredAt, soldAt: e.at, buyFillId: e.fillId, sellFillId: lot.fillId, cycle: e.cycle, amount: take, costBasis: roundMoney(cost), proceeds: roundMoney(proceeds), profit: roundMoney(proceeds - cost) });
+      if (whole) short.shift();
+      else {
+        lot.amount = -subClean(-lot.amount, take);
+        lot.cost += proceeds;
+      }
+      left = subClean(left, take);
+    }
+  };
   for (const e of [...entries].sort(bySeq)) {
     if (e.kind === 'drop') drop = e.seq;
     if (e.kind !== 'fill') continue;
     if (drop !== null && e.run > drop) {
       open = []; // a run begun after a closing stop starts flat
+      short = [];
       drop = null;
+    }
+    if (e.role === 'buy' && e.side === 'sell') {
+      // a short grid's rung opens a short lot: amount and cost negative (the quote received, its fee deducted)
+      short.push({ fillId: e.fillId, acquiredAt: e.at, amount: -e.amount, cost: -(e.amount * e.price - e.fee) });
+      continue;
+    }
+    if (e.role !== 'buy' && e.side === 'buy') {
+      closeShort(e);
+      continue;
     }
     if (e.side === 'buy') {
       const held = e.netAmount !== undefined && e.netAmount >= 0 && e.netAmount <= e.amount ? e.netAmount : e.amount;
@@ -167,7 +208,7 @@ export function fifoLots(entries: readonly MoneyEntry[]): { rows: LotRow[]; open
       left = subClean(left, take);
     }
   }
-  return { rows, open };
+  return { rows, open: [...open, ...short] };
 }
 
 /** The cost of the bot's full ladder: Σ rung price × size ÷ leverage (rungs at or below zero left out). */
@@ -193,7 +234,7 @@ export interface Performance {
   unrealisedPnl: number;
   totalPnl: number;
   feesPaid: number;
-  /** Base amount held. */
+  /** Base amount held (negative: a short grid's position, issue 32). */
   position: number;
   lastPrice: number | null;
   capitalCommitted: number;
@@ -259,7 +300,18 @@ export function botPerformance(entries: readonly MoneyEntry[], price: number | n
         fills += 1;
         fees += e.fee;
         lastPrice = e.price;
-        if (e.side === 'buy') {
+        if (e.role === 'buy' && e.side === 'sell') {
+          // a short grid's rung (issue 32): sold short, held goes negative, the quote received is cash
+          held = subClean(held, e.amount);
+          cash += e.amount * e.price - e.fee;
+        } else if (e.role !== 'buy' && e.side === 'buy') {
+          // its take-profit or stop-loss buys back what is short
+          const bought = Math.min(e.amount, held < 0 ? -held : 0);
+          held = addClean(held, bought);
+          if (Math.abs(held) < EPS) held = 0;
+          cash -= bought * e.price + e.fee;
+          realised += e.profit ?? 0;
+        } else if (e.side === 'buy') {
           const net = e.netAmount !== undefined && e.netAmount >= 0 && e.netAmount <= e.amount ? e.netAmount : e.amount;
           held = addClean(held, net);
           cash -= net * e.price + e.fee;
@@ -400,7 +452,7 @@ export function lotsCsv(rows: readonly LotRow[], symbol: string, currency: strin
   let out = LOT_CSV_COLUMNS.join(',') + '\r\n';
   for (const r of rows) {
     out +=
-      [iso(r.acquiredAt), iso(r.soldAt), symbol, num(r.amount, 12), num(r.costBasis), num(r.proceeds), num(r.profit), currency, String(r.cycle), r.buyFillId ?? '', r.sellFillId]
+      [iso(r.acquiredAt), iso(r.soldAt), symbol, num(r.amount, 12), num(r.costBasis), num(r.proceeds), num(r.profit), currency, String(r.cycle), r.buyFillId ?? '', r.sellFillId ?? '']
         .map(csvField)
         .join(',') + '\r\n';
   }

@@ -6,6 +6,7 @@
 import type { ExchangeMode, ExchangeProvider } from '@gridrocket/exchanges';
 import { validateGrid } from '../grid/ladder';
 import { liquidationProblem } from '../grid/liquidation';
+import { directionOf, exitSide } from '../grid/direction';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep } from '../grid/decimal';
 import { BotTask, UnrecoverableError, toGridRules, type TaskHost } from './bot-task';
@@ -84,7 +85,7 @@ export async function checkFunds(task: BotTask): Promise<void> {
     // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start
     // (checked at a start only: a running bot is never stopped by it).
     const validation = validateGrid(task.config, task.rules);
-    const problem = validation.ok ? liquidationProblem(validation.ladder, task.config.leverage, marginTiers(id.exchange, id.symbol).tiers) : null;
+    const problem = validation.ok ? liquidationProblem(validation.ladder, task.config.leverage, marginTiers(id.exchange, id.symbol).tiers, directionOf(task.config)) : null;
     if (problem) throw new UnrecoverableError(problem);
   }
   const w = task.workflow();
@@ -113,5 +114,5 @@ export async function closePosition(task: BotTask): Promise<void> {
   const amount = floorToStep(action.amount, task.rules.amountStep);
   if (!(amount > 0)) return;
   const reduceOnly = w.config.botType === 'Futures';
-  await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: 'sell', amount, clientOrderId, reduceOnly }));
+  await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: exitSide(directionOf(w.config)), amount, clientOrderId, reduceOnly }));
 }

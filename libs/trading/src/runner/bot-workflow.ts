@@ -10,7 +10,8 @@ import type { RunBook, TradingEvent } from '@gridrocket/bots';
 import type { BotConfig } from '@gridrocket/bots';
 import { restartBook } from '../grid/book';
 import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
-import { applyFills, initialState, processFill, rearmOrder, reconcile, stalledReason } from '../grid/grid.engine';
+import { applyFills, initialState, processFill, rearmOrder, reconcile, stalledReason, stateDirection } from '../grid/grid.engine';
+import { entrySide, exitSide } from '../grid/direction';
 import { activeOrders, beginStopLoss, reanchorBook } from '../grid/risk';
 import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
@@ -87,14 +88,14 @@ export function decideFills(s: WorkflowState, fills: ExchangeFill[]): Decision {
     const kind = { ...(net !== f.amount ? { netAmount: net } : {}), ...(f.feeAsset ? { feeAsset: f.feeAsset, feeCost: f.feeCost } : {}) };
     for (const e of r.effects) {
       if (e.type === 'BuyFilled') {
-        facts.push({ type: 'OrderFilled', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'buy', price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, level: e.level, late: e.late, at: f.timestamp } });
+        facts.push({ type: 'OrderFilled', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: entrySide(stateDirection(engine)), price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, level: e.level, late: e.late, at: f.timestamp } });
       } else if (e.type === 'TakeProfitFilled') {
-        facts.push({ type: 'TakeProfitFilled', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'sell', price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, tpSeq: e.tpSeq, profit: e.profit, at: f.timestamp } });
+        facts.push({ type: 'TakeProfitFilled', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: exitSide(stateDirection(engine)), price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, tpSeq: e.tpSeq, profit: e.profit, at: f.timestamp } });
         // totalProfit is decided by the bot decider (the bot's lifetime total).
         facts.push({ type: 'ProfitRealized', data: { botId, amount: e.profit, totalProfit: 0, cycle: e.cycle, run, fillId: f.fillId } });
       } else if (e.type === 'StopLossFilled') {
         const level = engine.stopLoss?.level ?? 0;
-        facts.push({ type: 'StopLossTriggered', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: 'sell', price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, loss: roundMoney(-e.profit), level, at: f.timestamp } });
+        facts.push({ type: 'StopLossTriggered', data: { botId, run, fillId: f.fillId, clientOrderId: f.clientOrderId, side: exitSide(stateDirection(engine)), price: e.price, amount: e.amount, fee: e.fee, ...kind, cycle: e.cycle, loss: roundMoney(-e.profit), level, at: f.timestamp } });
         facts.push({ type: 'ProfitRealized', data: { botId, amount: e.profit, totalProfit: 0, cycle: e.cycle, run, fillId: f.fillId } });
       } else if (e.type === 'CycleCompleted') {
         facts.push({ type: 'CycleCompleted', data: { botId, run, cycle: e.cycle, profit: e.profit, nextCycle: e.nextCycle } });
@@ -128,7 +129,7 @@ export function fundsNeeded(s: WorkflowState): { need: number; fees: number } {
   let cost = 0;
   let fees = 0;
   for (const d of plan.toPlace) {
-    if (d.side !== 'buy') continue;
+    if (d.role !== 'buy') continue; // the ladder's rungs (short: sells, whose margin is the same Σ price·amount ÷ leverage)
     cost += (d.price * d.amount) / s.config.leverage;
     fees += d.price * d.amount * rate;
   }
@@ -205,6 +206,7 @@ function riskOf(c: BotConfig): Partial<GridConfig> {
   if (c.trailingDeviation !== undefined) out.trailingDeviation = c.trailingDeviation;
   if (c.reanchor !== undefined) out.reanchor = c.reanchor;
   if (c.reanchorLimit !== undefined) out.reanchorLimit = c.reanchorLimit;
+  if (c.direction === 'short') out.direction = 'short'; // issue 32 (absent or 'long': the spec's long grid)
   return out;
 }
 

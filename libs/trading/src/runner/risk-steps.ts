@@ -90,7 +90,7 @@ export async function finishStopLoss(task: RiskTask): Promise<string | null> {
   return reason;
 }
 
-/** A market sell under a fixed id: looked up first (never twice), then its fill fetched and applied. */
+/** A market close (long: a sell; short: a buy, `d.side`) under a fixed id: looked up first (never twice), then its fill fetched and applied. */
 async function marketSell(task: RiskTask, d: DesiredOrder): Promise<void> {
   const symbol = task.id.symbol;
   task.ensureOwned();
@@ -98,7 +98,7 @@ async function marketSell(task: RiskTask, d: DesiredOrder): Promise<void> {
   if (!existing) {
     task.ensureOwned();
     // No blind retry: an answer lost in a timeout is found by the lookup of the next converge.
-    await task.call(() => task.port.createMarketOrder({ symbol, side: 'sell', amount: d.amount, clientOrderId: d.clientOrderId, ...(d.reduceOnly ? { reduceOnly: true } : {}) }), 0);
+    await task.call(() => task.port.createMarketOrder({ symbol, side: d.side, amount: d.amount, clientOrderId: d.clientOrderId, ...(d.reduceOnly ? { reduceOnly: true } : {}) }), 0);
   }
   await task.fetchMissedFills();
 }

@@ -74,7 +74,9 @@ export async function checkBot(task: WatchdogTask, refusals: number, now: number
     held = balances.find((b) => b.symbol.toUpperCase() === base.toUpperCase())?.balance ?? 0;
   } else if (task.id.market === 'futures') {
     const positions = await ask(() => task.port.positions(symbol));
-    held = positions.filter((p) => p.symbol === symbol && p.amount > 0).reduce((s, p) => s + p.amount, 0);
+    // (the venue's amount is signed, < 0 short: a short grid holds what it sold, issue 32)
+    const sign = task.state.direction === 'short' ? -1 : 1;
+    held = positions.filter((p) => p.symbol === symbol && sign * p.amount > 0).reduce((s, p) => s + sign * p.amount, 0);
   }
   const price = task.lastPrice ?? (await ask(() => task.port.price(symbol)).catch(() => undefined));
 

@@ -127,11 +127,14 @@ export function checkAgainstVenue(bot: BotView, venue: VenueView, now: number): 
   }
   let outsideSince: number | null = null;
   const buys = bot.desired.filter((d) => d.role === 'buy');
-  const top = buys.length ? Math.max(...buys.map((d) => d.price)) : null;
-  if (venue.price !== undefined && top !== null && venue.price > top && bot.position <= 0 && !bot.follows) {
+  // a short grid's rungs are sells (issue 32): the price is away from it below its lowest sell
+  const short = buys.length > 0 && buys[0].side === 'sell';
+  const top = buys.length ? (short ? Math.min(...buys.map((d) => d.price)) : Math.max(...buys.map((d) => d.price))) : null;
+  if (venue.price !== undefined && top !== null && (short ? venue.price < top : venue.price > top) && bot.position <= 0 && !bot.follows) {
     outsideSince = bot.outsideSince ?? now;
     if (now - outsideSince >= OUTSIDE_LADDER_MS) {
-      notTrading('price-outside-ladder', `the price ${fmt(venue.price)} has been above the ladder (top buy ${fmt(top)}) for ${Math.floor((now - outsideSince) / 3600_000)} h, with nothing held and no follow`);
+      const where = short ? `below the ladder (lowest sell ${fmt(top)})` : `above the ladder (top buy ${fmt(top)})`;
+      notTrading('price-outside-ladder', `the price ${fmt(venue.price)} has been ${where} for ${Math.floor((now - outsideSince) / 3600_000)} h, with nothing held and no follow`);
     }
   }
   return { facts, missedFills, cancelledOutside, outsideSince };

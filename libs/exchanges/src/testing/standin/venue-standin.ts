@@ -83,6 +83,10 @@ export async function startVenueStandIn(
         if (/amount must be/.test(r)) return v(a.amountStep);
         if (/order value/.test(r)) return v(a.minNotional);
         if (/position side/.test(r) && a.positionSideMismatch) return v(a.positionSideMismatch);
+        // a reduce-only order that would open or grow a position (the paper core refuses it): Binance
+        // -2022; Kucoin documents the rule ("only the orders reducing the position size will be
+        // executed", POST /api/v1/orders `reduceOnly`) but no answer code, so its generic refusal below
+        if (/reduce-only order would not reduce/.test(r) && a.reduceOnlyRejected) return v(a.reduceOnlyRejected);
         return v({ status: 400, code: exchange === 'Binance' ? -2010 : '400100', msg: r || 'Order rejected.' });
       }
       if (e instanceof ExchangeError) return v({ status: 400, code: exchange === 'Binance' ? -1000 : '400100', msg: e.message });
