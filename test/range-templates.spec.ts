@@ -65,6 +65,18 @@ describe('range setup and templates (issue 32)', () => {
       expect(await ladderOf(res.body.id)).toEqual([95000, 89711, 84716.47, 80000]);
     });
 
+    it('a short futures grid given as a range sells from its bottom up: 96,000.05 to 100,000 in 4 levels at the perpetual\'s 0.1 step', async () => {
+      expect((await c.get('/api/market-rules?exchange=Binance&symbol=BTCUSDT&botType=Futures')).body.priceStep).toBe(0.1);
+      const res = await c.post('/api/bots', { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures', leverage: 2, orderSize: '0.002', takeProfit: 1, direction: 'short', lower: 96000.05, upper: 100000, levels: 4 });
+      expect(res.status).toBe(201);
+      // entry = the lower price rounded UP to 0.1 = 96000.1; interval = floor((100000 − 96000.1) ÷ 3 = 1333.3) = 1333.3
+      expect({ entry: res.body.entryprice, interval: res.body.interval, n: res.body.numoforders, direction: res.body.direction }).toEqual({ entry: 96000.1, interval: 1333.3, n: 4, direction: 'short' });
+      const b = (await c.get(`/api/bot-details/${res.body.id}`)).body;
+      const config = { botType: 'Futures' as const, direction: 'short' as const, entryPrice: b.entryprice, interval: b.interval, numOfOrders: b.numoforders, orderSize: b.ordersize, takeProfit: b.takeprofit, leverage: 2 };
+      // sells at 96000.1 + i × 1333.3: 96000.1, 97333.4, 98666.7, 100000
+      expect(buildLadder(config, { priceStep: 0.1, amountStep: 0.001, minNotional: 100 }).map((r) => r.price)).toEqual([96000.1, 97333.4, 98666.7, 100000]);
+    });
+
     it('a bad range is a 400 with a message per field, and nothing is created', async () => {
       const before = (await c.get(`/api/bots/${uid}`)).body.length;
       const res = await c.post('/api/bots', { ...base, lower: 95000, upper: 90000, levels: 1 });

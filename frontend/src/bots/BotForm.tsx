@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   ABOVE_MARKET_CONFIRM_LABEL,
+  BELOW_MARKET_CONFIRM_LABEL,
   aboveMarket,
   aboveMarketMessage,
   botFieldErrors,
@@ -123,6 +124,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const range = useRangeSetup({
     idp: editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`,
     priceStep: rules?.priceStep,
+    direction: futures && direction === 'short' ? 'short' : 'long',
     ladder: { entryPrice: values.entryPrice, numOfOrders: values.numOfOrders, interval: values.interval, spacing: advanced.spacing },
     onLadder: (l) => {
       setValues((v) => ({ ...v, entryPrice: String(l.entryPrice), numOfOrders: String(l.numOfOrders), interval: String(l.interval) }));
@@ -312,7 +314,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-entry`} readOnly={range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
         <Field id={`${idp}-orders`} readOnly={range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint="Number of buy orders" />
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
-        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? '% below the previous order (percent spacing)' : 'USDT between orders'} />
+        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
           <SelectField
@@ -342,7 +344,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <p>{aboveMarketMessage(above, values.symbol.replace(/USDT$|USDC$/, ''))}.</p>
           <label className="checkbox">
             <input type="checkbox" name="confirmAboveMarket" checked={!needsConfirm} onChange={(e) => setConfirmedAbove(e.target.checked ? aboveKey : null)} />{' '}
-            {ABOVE_MARKET_CONFIRM_LABEL}
+            {above.direction === 'short' ? BELOW_MARKET_CONFIRM_LABEL : ABOVE_MARKET_CONFIRM_LABEL}
           </label>
         </div>
       ) : null}

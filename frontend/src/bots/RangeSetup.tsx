@@ -40,12 +40,14 @@ interface Options {
   onLadder: (ladder: RangeLadder) => void;
   /** Opens in range mode (a bot saved from a range, or the user's last choice). */
   initialMode?: SetupMode;
+  /** A short futures grid sells from the range's bottom up (range.ts). */
+  direction?: 'long' | 'short';
 }
 
 const num = (s: string) => (s.trim() === '' ? NaN : Number(s));
 
 /** The range's state, its fields and whether it blocks Save. */
-export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 'ladder' }: Options) {
+export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 'ladder', direction = 'long' }: Options) {
   const [mode, setModeState] = useState<SetupMode>(initialMode);
   const [range, setRange] = useState<RangeText>({ lower: '', upper: '', levels: '', kind: 'arithmetic' });
   const [touched, setTouched] = useState<Partial<Record<RangeField, boolean>>>({});
@@ -58,7 +60,7 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
       const entry = num(ladder.entryPrice);
       const interval = num(ladder.interval);
       if (Number.isInteger(n) && n >= 2 && entry > 0 && interval > 0) {
-        const r = ladderToRange({ entryPrice: entry, interval, numOfOrders: n, spacing: ladder.spacing || undefined }, step);
+        const r = ladderToRange({ entryPrice: entry, interval, numOfOrders: n, spacing: ladder.spacing || undefined, direction }, step);
         setRange({ lower: r.lower > 0 ? plain(r.lower) : '', upper: plain(r.upper), levels: String(r.levels), kind: r.kind });
       } else {
         setRange((v) => ({ ...v, upper: entry > 0 ? ladder.entryPrice : v.upper }));
@@ -68,7 +70,7 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
   };
 
   const setup = { lower: num(range.lower), upper: num(range.upper), levels: num(range.levels), kind: range.kind };
-  const result = useMemo(() => (mode === 'range' ? rangeToLadder(setup, step) : null), [mode, setup.lower, setup.upper, setup.levels, setup.kind, step]); // eslint-disable-line react-hooks/exhaustive-deps
+  const result = useMemo(() => (mode === 'range' ? rangeToLadder(setup, step, direction) : null), [mode, setup.lower, setup.upper, setup.levels, setup.kind, step, direction]); // eslint-disable-line react-hooks/exhaustive-deps
   const problems = useMemo(() => {
     if (!result || result.ok) return {} as Partial<Record<RangeField, string>>;
     const out: Partial<Record<RangeField, string>> = {};

@@ -259,3 +259,5 @@ export function aboveMarketError(a: AboveMarket, base: string): string {
 
 /** The label of the form's confirmation checkbox. */
 export const ABOVE_MARKET_CONFIRM_LABEL = 'I understand: these orders buy at once at the market price';
+/** The same for a short grid's entry below the market (issue 32): its sells fill at once. */
+export const BELOW_MARKET_CONFIRM_LABEL = 'I understand: these orders sell at once at the market price';

@@ -57,7 +57,8 @@ export function withRange(input: unknown, priceStep: number = UNKNOWN_PRICE_STEP
   if (!parsed.success) errors.push(...parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message })));
   if (parsed.success && parsed.data.levels > maxLevels) errors.push({ field: 'levels', message: `levels must be at most ${maxLevels}` });
   if (errors.length || !parsed.success) throw new ValidationError(errors);
-  const result = rangeToLadder(parsed.data, priceStep);
+  // a short grid (issue 32) sells from the range's bottom up: its entry is the lower price
+  const result = rangeToLadder(parsed.data, priceStep, o.direction === 'short' ? 'short' : 'long');
   if (!result.ok) throw new ValidationError(result.problems);
   const rest = { ...o };
   for (const f of RANGE_FIELDS) delete rest[f];
@@ -66,7 +67,7 @@ export function withRange(input: unknown, priceStep: number = UNKNOWN_PRICE_STEP
 
 /** Where a message about a ladder field set by a range belongs: the range field the trader typed. */
 const RANGE_FIELD_OF: Record<(typeof RANGE_SETS)[number], (typeof RANGE_FIELDS)[number]> = {
-  entryPrice: 'upper',
+  entryPrice: 'upper', // a short grid's entry is its lower price; the message names the entry it made
   numOfOrders: 'levels',
   interval: 'levels',
   spacing: 'kind',

@@ -38,6 +38,40 @@ describe('range setup (lower, upper, levels) ↔ the ladder fields', () => {
     expect(prices({ lower: 50, upper: 100, levels: 5, kind: 'geometric' })).toEqual([100, 84.08, 70.71, 59.46, 50]);
   });
 
+  describe('a short futures grid (issue 32): sells from the bottom of the range up', () => {
+    const shortRest = { ...rest, botType: 'Futures' as const, direction: 'short' as const };
+    const shortLadder = (r: RangeSetup, priceStep: number) => {
+      const result = rangeToLadder(r, priceStep, 'short');
+      if (!result.ok) throw new Error(`expected a ladder, got ${JSON.stringify(result.problems)}`);
+      return result.ladder;
+    };
+    const shortPrices = (r: RangeSetup, priceStep: number) => buildLadder({ ...shortRest, ...shortLadder(r, priceStep) }, { ...cents, priceStep }).map((l) => l.price);
+
+    it('given 90000.05 to 95000 in 4 arithmetic levels at 0.1, then the entry is the lower price rounded UP and the last sell stays at or below the upper', () => {
+      // entry = ceil(90000.05 to 0.1) = 90000.1; interval = floor((95000 − 90000.1) ÷ 3 = 1666.633…) = 1666.6
+      expect(shortLadder({ lower: 90000.05, upper: 95000, levels: 4, kind: 'arithmetic' }, 0.1)).toEqual({ entryPrice: 90000.1, numOfOrders: 4, interval: 1666.6, spacing: 'absolute' });
+      // 90000.1 + i × 1666.6: 90000.1, 91666.7, 93333.3, 94999.9 ≤ 95000
+      expect(shortPrices({ lower: 90000.05, upper: 95000, levels: 4, kind: 'arithmetic' }, 0.1)).toEqual([90000.1, 91666.7, 93333.3, 94999.9]);
+    });
+
+    it('given 80000 to 95000 in 4 geometric levels, then each sell is the same percentage above the previous and the last is at 95000', () => {
+      // ratio = (95000 ÷ 80000)^(1/3) = 1.1875^(1/3) = 1.05895589…; interval = 5.8955896…% → 5.895589 (6 decimals, down)
+      expect(shortLadder({ lower: 80000, upper: 95000, levels: 4, kind: 'geometric' }, 0.01)).toEqual({ entryPrice: 80000, numOfOrders: 4, interval: 5.895589, spacing: 'percent' });
+      // 80000 × 1.05895589^i: 80000, 84716.4712 → 84716.48, 89711.0061… → 89711.01, 94999.9983… → 95000 (each ceiled to 0.01)
+      expect(shortPrices({ lower: 80000, upper: 95000, levels: 4, kind: 'geometric' }, 0.01)).toEqual([80000, 84716.48, 89711.01, 95000]);
+    });
+
+    it('given a short ladder, then its range is the entry as lower and the last sell as upper', () => {
+      // 90000.1 + 3 × 1666.6 = 94999.9
+      expect(ladderToRange({ entryPrice: 90000.1, interval: 1666.6, numOfOrders: 4, spacing: 'absolute', direction: 'short' }, 0.1)).toEqual({ lower: 90000.1, upper: 94999.9, levels: 4, kind: 'arithmetic' });
+    });
+
+    it('given a lower price that rounds up to the upper, then it is refused on lower', () => {
+      // ceil(99.95 to 1) = 100, not below 100
+      expect(rangeToLadder({ lower: 99.95, upper: 100, levels: 2, kind: 'arithmetic' }, 1, 'short')).toEqual({ ok: false, problems: [{ field: 'lower', message: "lower rounds up to 100 at the market's price step of 1, not below upper" }] });
+    });
+  });
+
   it('given a range too narrow for its levels at the price step, then it is refused on levels', () => {
     // (100.03 − 100) ÷ 4 = 0.0075 → 0 at a step of 0.01: every rung would be at 100.03
     const result = rangeToLadder({ lower: 100, upper: 100.03, levels: 5, kind: 'arithmetic' }, 0.01);

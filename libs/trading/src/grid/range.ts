@@ -13,8 +13,14 @@
  * takes), and the interval is computed from that entry. Rounding down keeps every rung inside the range:
  * the last rung is at or above `lower` (the ladder floors each rung's price to the step: ladder.ts), and
  * at most a few steps above it. Pure: shared by the server (bot.rules.ts) and the dashboard's form.
+ *
+ * A short grid (direction 'short', direction.ts) sells from the bottom of the range up: entryPrice =
+ * lower rounded UP to the step, each rung above the previous (arithmetic: + interval; geometric:
+ * × (1 + interval %), interval % = ((upper ÷ entry)^(1 ÷ (levels − 1)) − 1) × 100), intervals rounded DOWN
+ * and rungs rounded UP (the short ladder ceils prices: ladder.ts), so the last rung is at or below `upper`.
  */
-import { floorToStep } from './decimal';
+import { ceilToStep, floorToStep } from './decimal';
+import type { Direction } from './direction';
 import { rungPrice } from './spacing';
 import type { Spacing } from './grid.types';
 
@@ -67,24 +73,35 @@ export type RangeResult = { ok: true; ladder: RangeLadder } | { ok: false; probl
  * cannot be a ladder there (its own problems, or too narrow for its levels at that step: two rungs
  * would round to the same price).
  */
-export function rangeToLadder(r: RangeSetup, priceStep: number): RangeResult {
+export function rangeToLadder(r: RangeSetup, priceStep: number, direction: Direction = 'long'): RangeResult {
   const problems = rangeProblems(r);
   if (problems.length) return { ok: false, problems };
-  const entryPrice = floorToStep(r.upper, priceStep);
-  if (!(entryPrice > r.lower)) {
+  const short = direction === 'short';
+  const entryPrice = short ? ceilToStep(r.lower, priceStep) : floorToStep(r.upper, priceStep);
+  if (!short && !(entryPrice > r.lower)) {
     return { ok: false, problems: [{ field: 'upper', message: `upper rounds down to ${fmt(entryPrice)} at the market's price step of ${fmt(priceStep)}, not above lower` }] };
+  }
+  if (short && !(entryPrice < r.upper)) {
+    return { ok: false, problems: [{ field: 'lower', message: `lower rounds up to ${fmt(entryPrice)} at the market's price step of ${fmt(priceStep)}, not below upper` }] };
   }
   const steps = r.levels - 1;
   const kind = r.kind ?? 'arithmetic';
+  const far = short ? r.upper : r.lower;
   const ladder: RangeLadder =
     kind === 'geometric'
-      ? { entryPrice, numOfOrders: r.levels, spacing: 'percent', interval: floorDecimals((1 - Math.pow(r.lower / entryPrice, 1 / steps)) * 100, PERCENT_DECIMALS) }
-      : { entryPrice, numOfOrders: r.levels, spacing: 'absolute', interval: floorToStep((entryPrice - r.lower) / steps, priceStep) };
-  // every rung a distinct price on the market (the ladder floors each to the step)
-  let previous = Infinity;
+      ? {
+          entryPrice,
+          numOfOrders: r.levels,
+          spacing: 'percent',
+          interval: floorDecimals((short ? Math.pow(far / entryPrice, 1 / steps) - 1 : 1 - Math.pow(far / entryPrice, 1 / steps)) * 100, PERCENT_DECIMALS),
+        }
+      : { entryPrice, numOfOrders: r.levels, spacing: 'absolute', interval: floorToStep(Math.abs(far - entryPrice) / steps, priceStep) };
+  // every rung a distinct price on the market (the ladder floors a long's rungs to the step, ceils a short's)
+  const round = short ? ceilToStep : floorToStep;
+  let previous = short ? -Infinity : Infinity;
   for (let i = 0; i < r.levels && ladder.interval > 0; i++) {
-    const price = floorToStep(rungPrice(ladder, i), priceStep);
-    if (!(price < previous)) break;
+    const price = round(rungPrice({ ...ladder, direction }, i), priceStep);
+    if (short ? !(price > previous) : !(price < previous)) break;
     previous = price;
     if (i === r.levels - 1) return { ok: true, ladder };
   }
@@ -100,13 +117,12 @@ export function rangeToLadder(r: RangeSetup, priceStep: number): RangeResult {
  * by rangeToLadder comes back as the same levels and kind, upper rounded to the step and lower at most the
  * rounding of the interval above the lower given.
  */
-export function ladderToRange(g: { entryPrice: number; interval: number; numOfOrders: number; spacing?: Spacing }, priceStep: number): RangeSetup {
-  return {
-    upper: g.entryPrice,
-    lower: floorToStep(rungPrice(g, g.numOfOrders - 1), priceStep),
-    levels: g.numOfOrders,
-    kind: g.spacing === 'percent' ? 'geometric' : 'arithmetic',
-  };
+export function ladderToRange(g: { entryPrice: number; interval: number; numOfOrders: number; spacing?: Spacing; direction?: Direction }, priceStep: number): RangeSetup {
+  const kind: RangeKind = g.spacing === 'percent' ? 'geometric' : 'arithmetic';
+  if (g.direction === 'short') {
+    return { lower: g.entryPrice, upper: ceilToStep(rungPrice(g, g.numOfOrders - 1), priceStep), levels: g.numOfOrders, kind };
+  }
+  return { upper: g.entryPrice, lower: floorToStep(rungPrice(g, g.numOfOrders - 1), priceStep), levels: g.numOfOrders, kind };
 }
 
 /** x rounded DOWN to `decimals` (float noise forgiven, as floorToStep does). */
