@@ -3,7 +3,8 @@
  * created (not against the stub server): a spot bot set by a price range (the ladder fields follow,
  * read-only, and the bot's card shows that ladder); the form saved as a template; a new bot started
  * from the template and from a copy of a bot (the form filled, today's market checks it); the template
- * deleted. Screenshots at 1280 and 375 px, and nothing of the range or template parts cut off at either.
+ * deleted; a short futures grid set by a range (the direction choice). Screenshots at 1280 and 375 px, and
+ * nothing of the range or template parts cut off at either.
  */
 'use strict';
 const { atBothWidths, nothingCutOff } = require('./layout');
@@ -111,6 +112,46 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     await toast('Template deleted!');
     await dialog.getByRole('option', { name: 'Template: e2e LTC range (LTC/USDT)' }).waitFor({ state: 'detached' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  await step('direction: a short futures grid set by a range sells from the bottom of the range up, and its card says Short (issue 32)', async () => {
+    await page.goto(new URL('/bots?tab=futures', page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Exchange').selectOption('Binance');
+    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
+    const entry = dialog.getByLabel('Entry Price');
+    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
+    const now = Number(await entry.inputValue());
+    await dialog.getByLabel('Direction').selectOption('short');
+    await dialog.getByRole('radio', { name: 'Price range' }).check();
+    // above today's price: a short's sells rest above the market (below it they would sell at once)
+    const lower = Math.ceil(now * 1.01);
+    const upper = Math.floor(now * 1.05);
+    await dialog.getByLabel('Upper price').fill(String(upper));
+    await dialog.getByLabel('Lower price').fill(String(lower));
+    await dialog.getByLabel('Levels').fill('4');
+    await dialog.getByLabel('Order size').fill(now > 1000 ? '0.01' : now > 10 ? '1' : '20');
+    await dialog.getByLabel('Take profit').fill('1');
+    // the entry is the lower price (whole numbers are on the step), the sells go up from it
+    const shown = await entry.inputValue();
+    if (shown !== String(lower)) throw new Error(`the entry shows ${shown}, a short range starts at its lower price ${lower}`);
+    await dialog.getByTestId('range-summary').getByText(/4 sell orders from .* USDT up to .* USDT, .* USDT apart/).waitFor();
+    const table = dialog.getByRole('table', { name: 'Sell orders of the ladder' });
+    const cells = await table.locator('tbody tr td:nth-child(2)').allTextContents();
+    const prices = cells.map((t) => Number(t.replace(/[^0-9.]/g, '')));
+    if (prices.length !== 4 || !prices.every((p, i) => i === 0 || p > prices[i - 1])) throw new Error(`the sells are not rising from the entry: ${cells.join(', ')}`);
+    if (!(prices[3] <= upper)) throw new Error(`the last sell ${prices[3]} is above the upper price ${upper}`);
+    await noCutOff(dialog, ['range-setup', 'setup-mode']);
+    await shot('bots-short-range-form');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast('Bot successfully added!');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Short' }).first();
+    await card.waitFor({ timeout: T });
+    await shot('bots-short-card');
   });
 }
 

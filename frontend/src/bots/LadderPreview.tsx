@@ -18,13 +18,15 @@ export function LadderPreview({ grid, available }: { grid: GridNumbers | null; a
     );
   }
   const rungs = ladderPreview(grid, 99);
+  // a short grid (issue 32) sells from its entry up
+  const short = grid.direction === 'short';
   const tp = takeProfitAfterFirstFill(grid);
   const max = available !== null ? maxAffordableGrid(grid, available) : null;
   return (
     <section className="preview" aria-labelledby="preview-title">
       <h3 id="preview-title">Ladder preview</h3>
       <div className="preview__scroll">
-        <table className="preview__table" aria-label="Buy orders of the ladder">
+        <table className="preview__table" aria-label={`${short ? 'Sell' : 'Buy'} orders of the ladder`}>
           <thead>
             <tr>
               <th scope="col">#</th>
@@ -45,7 +47,7 @@ export function LadderPreview({ grid, available }: { grid: GridNumbers | null; a
             {rungs.length > SHOWN ? (
               <tr>
                 <td colSpan={4} className="muted">
-                  … {rungs.length - SHOWN} more, down to {price(rungs[rungs.length - 1].price)}
+                  … {rungs.length - SHOWN} more, {short ? 'up' : 'down'} to {price(rungs[rungs.length - 1].price)}
                 </td>
               </tr>
             ) : null}

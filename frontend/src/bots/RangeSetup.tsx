@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ladderToRange, rangeToLadder, type RangeField, type RangeKind, type RangeLadder } from '@gridrocket/trading/grid';
+import { ladderToRange, rangeToLadder, rungPrice, type RangeField, type RangeKind, type RangeLadder } from '@gridrocket/trading/grid';
 import { Field, SelectField } from '../components/Field';
 import { plain, usdt } from './format';
 
@@ -90,9 +90,11 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
   const blur = (f: RangeField) => () => setTouched((t) => ({ ...t, [f]: true }));
   const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
 
+  const short = direction === 'short';
+  const last = made ? Math.max(0, rungPrice({ ...made, direction }, made.numOfOrders - 1)) : 0;
   const summary = made
-    ? `${made.numOfOrders} buy orders from ${usdt(made.entryPrice)} USDT down to ${usdt(Math.max(0, made.spacing === 'percent' ? made.entryPrice * Math.pow(1 - made.interval / 100, made.numOfOrders - 1) : made.entryPrice - made.interval * (made.numOfOrders - 1)))} USDT, ` +
-      (made.spacing === 'percent' ? `each ${plain(made.interval)} % below the previous` : `${plain(made.interval)} USDT apart`)
+    ? `${made.numOfOrders} ${short ? 'sell' : 'buy'} orders from ${usdt(made.entryPrice)} USDT ${short ? 'up' : 'down'} to ${usdt(last)} USDT, ` +
+      (made.spacing === 'percent' ? `each ${plain(made.interval)} % ${short ? 'above' : 'below'} the previous` : `${plain(made.interval)} USDT apart`)
     : null;
 
   const switcher = (
@@ -111,7 +113,7 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
       <div className="range-setup" data-testid="range-setup">
         <Field id={`${idp}-upper`} label={RANGE_LABELS.upper} name="upper" {...numeric} maxLength={10} value={range.upper} onValue={(v) => setRange((r) => ({ ...r, upper: v }))} onBlur={blur('upper')} error={shown('upper', submitted)} hint="The first (highest) buy order" />
         <Field id={`${idp}-lower`} label={RANGE_LABELS.lower} name="lower" {...numeric} maxLength={10} value={range.lower} onValue={(v) => setRange((r) => ({ ...r, lower: v }))} onBlur={blur('lower')} error={shown('lower', submitted)} hint="The last (lowest) buy order" />
-        <Field id={`${idp}-levels`} label={RANGE_LABELS.levels} name="levels" inputMode="numeric" autoComplete="off" maxLength={2} value={range.levels} onValue={(v) => setRange((r) => ({ ...r, levels: v }))} onBlur={blur('levels')} error={shown('levels', submitted)} hint="Number of buy orders, 2 to 99" />
+        <Field id={`${idp}-levels`} label={RANGE_LABELS.levels} name="levels" inputMode="numeric" autoComplete="off" maxLength={2} value={range.levels} onValue={(v) => setRange((r) => ({ ...r, levels: v }))} onBlur={blur('levels')} error={shown('levels', submitted)} hint={`Number of ${short ? 'sell' : 'buy'} orders, 2 to 99`} />
         <SelectField
           id={`${idp}-kind`}
           label={RANGE_LABELS.kind}
