@@ -62,6 +62,7 @@ export {
   isFlat,
 } from './risk';
 export type { PriceDecision } from './risk';
+export { trailDownBook, trailDownTarget, trailDownTrigger } from './trail-down';
 export { longLiquidationPrice, ladderLiquidation, liquidationProblem } from './liquidation';
 export type { MaintenanceTier, LadderLiquidation } from './liquidation';
 export { stopLossOrderId } from './client-order-id';
