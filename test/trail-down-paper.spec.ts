@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
+import { activeOrders, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
+import { engineBotId, replayBook } from '@gridrocket/trading';
+import { evolveBot, initialBotState, type BotEvent, type BotState } from '@gridrocket/bots';
 import { candlePath, paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
@@ -143,6 +145,13 @@ describe('a long grid trailing down on the paper exchange', () => {
       expect.objectContaining({ from: 90, to: 83, cycle: 2, trailDown: true }),
       expect.objectContaining({ from: 83, to: 80, cycle: 3, trailDown: true }),
     ]);
+    // what a restarted runner rebuilds from this history (crash safety): the same grid the venue shows
+    const folded = history.reduce<BotState>((st, e) => evolveBot(st, { type: e.type, data: e.data } as BotEvent), initialBotState);
+    const replayed = replayBook((folded as Extract<BotState, { kind: 'live' }>).trading.runs, rules, engineBotId(id, 1));
+    const withIds = (await port.openOrders('LTCUSDT')).map((o) => `${o.clientOrderId} ${o.side} ${o.price} ${o.amount}`).sort();
+    expect(activeOrders(LONG, rules, replayed).map((o) => `${o.clientOrderId} ${o.side} ${o.price} ${o.amount}`).sort()).toEqual(withIds);
+    expect(replayed.anchor).toBe(80);
+    expect(replayed.profit).toBe(EXPECTED_PROFIT);
 
     // the backtest of the same candles: the same fills, fees and profit to the cent, and two trails
     const bt = runBacktest(toSeries(candles), { ...paperTerms({ exchange: 'Binance', market: 'futures', symbol: 'LTCUSDT' }), config: LONG, rules, recordFills: true });
