@@ -74,3 +74,14 @@ export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf 
 export type { Direction } from './direction';
 export { shortLiquidationPrice, liquidationPrice } from './liquidation';
 export { stateDirection } from './grid.engine';
+export {
+  infinityDesiredOrders,
+  infinityInitialState,
+  infinityOrderId,
+  infinityProblem,
+  infinityUnrealised,
+  parseInfinityOrderId,
+  processInfinityFill,
+  stepOrders,
+} from './infinity.engine';
+export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from './infinity.engine';
