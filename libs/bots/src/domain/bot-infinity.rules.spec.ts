@@ -1,5 +1,6 @@
 import { ValidationError } from '@gridrocket/shared';
 import { INFINITY_SPOT_MESSAGE, parseInfinityBot } from './bot-infinity.rules';
+import { INFINITY_NOT_YET_MESSAGE, parseCreateBot } from './bot.rules';
 
 const body = { style: 'infinity', exchange: 'Binance', symbol: 'ltcusdt', botType: 'Spot', entryPrice: '100', stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
 function fieldErrors(fn: () => unknown) {
@@ -31,5 +32,11 @@ describe('infinity bot input rules', () => {
       { field: 'initialQuote', message: 'initialQuote must be a number of 0 or more (USDT)' },
     ]);
     expect(fieldErrors(() => parseInfinityBot({ ...body, lowerPrice: 100 }))).toEqual([{ field: 'lowerPrice', message: 'lowerPrice must be below the entry price' }]);
+  });
+
+  it('given the create route\'s rules, then a body asking for an infinity bot is refused on style, never taken for a ladder', () => {
+    const ladder = { exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Spot', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2 };
+    expect(fieldErrors(() => parseCreateBot({ ...ladder, style: 'infinity' }))).toEqual([{ field: 'style', message: INFINITY_NOT_YET_MESSAGE }]);
+    expect(parseCreateBot({ ...ladder, style: 'ladder' }).config.numOfOrders).toBe(2);
   });
 });

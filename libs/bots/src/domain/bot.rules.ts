@@ -229,7 +229,14 @@ export function takeProfitFeeError(takeProfit: number, makerRate: number): Field
  * Issue 32: a body may give the ladder as a range (lower, upper, levels, kind: bot-range.rules.ts),
  * converted at `priceStep` (the market's, when the caller could ask it) before the checks below.
  */
+/** Issue 32 (docs/infinity.md): the runner trades ladder grids only, so a body asking for another style is refused, not taken for a ladder. */
+export const INFINITY_NOT_YET_MESSAGE = 'style infinity is not available yet: the runner trades ladder grids only (docs/infinity.md)';
+
 export function parseCreateBot(input: unknown, options: { priceStep?: number } = {}): CreateBotInput {
+  const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
+  if (style !== undefined && style !== null && style !== '' && style !== 'ladder') {
+    throw new ValidationError([{ field: 'style', message: style === 'infinity' ? INFINITY_NOT_YET_MESSAGE : 'style must be ladder' }]);
+  }
   return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, parseCreateLadder);
 }
 
