@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { applyFill, desiredOrders, initialState, processFill } from './grid.engine';
 import { fillOf, rules } from './grid.fixtures';
 import { decidePrice } from './risk';
@@ -78,5 +79,45 @@ describe('trailing down a long grid (trail-down.ts)', () => {
     expect(riskProblem({ ...config, trailDownLimit: -1 })).toBe('The trail-down limit must be greater than 0 (got -1)');
     expect(riskProblem({ ...config, stopLossPrice: 85 })).toBe('The trail-down limit 80 must be above the stop-loss price 85');
     expect(riskProblem({ ...config, botType: 'Futures', leverage: 2, direction: 'short', entryPrice: 100 })).toBe('A short grid does not trail down: the trail-down limit is for a long grid');
+  });
+});
+
+describe('trailing down along random price paths (property)', () => {
+  it('the anchor never goes below the limit, nothing is sold by a move, and the books balance whenever flat', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -300, max: 300 }), { minLength: 20, maxLength: 200 }), fc.integer({ min: 2, max: 5 }), fc.integer({ min: 50, max: 95 }), (moves, n, limit) => {
+        const c: GridConfig = { botType: 'Spot', numOfOrders: n, orderSize: 1, interval: 1, entryPrice: 100, takeProfit: 1, leverage: 1, trailDownLimit: limit };
+        let s = initialState(c, rules, 'prop-bot');
+        let price = 100.5;
+        let bought = 0;
+        let sold = 0;
+        let k = 0;
+        let trails = 0;
+        for (const m of moves) {
+          price = Math.max(1, Math.round((price + m / 100) * 100) / 100);
+          for (let guard = 0; guard < 50; guard++) {
+            const crossed = desiredOrders(c, rules, s).find((o) => (o.side === 'buy' ? price <= o.price : price >= o.price));
+            if (crossed) {
+              const f: Fill = { clientOrderId: crossed.clientOrderId, fillId: `p${++k}`, price: crossed.price, amount: crossed.amount, fee: 0 };
+              if (crossed.side === 'buy') bought += f.price * f.amount;
+              else sold += f.price * f.amount;
+              s = applyFill(s, f);
+              continue;
+            }
+            const d = decidePrice(c, rules, s, price, null);
+            if (d.type !== 'trail-down') break;
+            const held = s.position.amount;
+            s = trailDownBook(s, c, rules, d.to);
+            trails++;
+            expect(d.to).toBeGreaterThanOrEqual(limit);
+            expect(s.position.amount).toBe(held); // a move sells nothing
+          }
+          if (s.position.amount === 0) expect(s.profit).toBeCloseTo(sold - bought, 6);
+        }
+        // each move goes more than n intervals down, never below the limit: at most ⌊(100 − limit) ÷ n⌋ + 1 moves
+        expect(trails).toBeLessThanOrEqual(Math.floor((100 - limit) / n) + 1);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
