@@ -1274,6 +1274,8 @@ export interface components {
             /** @enum {string} */
             bottype: "Spot" | "Futures";
             checkrequestedat?: number;
+            /** @enum {string} */
+            direction?: "long" | "short";
             entryprice: number;
             exchange: string;
             /** Format: uuid */
@@ -1298,6 +1300,7 @@ export interface components {
             stoplossprice?: number;
             symbol: string;
             takeprofit: number;
+            traildownlimit?: number;
             trailingdeviation?: number;
             userid: string;
         };
@@ -1445,6 +1448,8 @@ export interface components {
             /** @enum {string} */
             botType: "Spot" | "Futures";
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short";
             /** @description entryPrice: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             entryPrice: number;
             exchange: string;
@@ -1466,6 +1471,7 @@ export interface components {
             symbol: string;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
+            trailDownLimit?: number;
             trailingDeviation?: number;
             userId?: string;
         };
@@ -1474,6 +1480,8 @@ export interface components {
             /** @enum {string} */
             botType: "Spot" | "Futures";
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short";
             exchange: string;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
@@ -1496,6 +1504,7 @@ export interface components {
             symbol: string;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
+            trailDownLimit?: number;
             trailingDeviation?: number;
             /** @description the entry price (the first, highest rung), rounded down to the market's price step */
             upper: number;
@@ -1520,6 +1529,8 @@ export interface components {
         };
         EditBot: {
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short";
             /** @description entryPrice: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             entryPrice: number;
             exchange: string;
@@ -1540,12 +1551,15 @@ export interface components {
             stopLossPrice?: number;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
+            trailDownLimit?: number;
             trailingDeviation?: number;
             userId?: string;
         };
         /** @description The ladder as a price range: the server stores the entryPrice, interval, numOfOrders and spacing it makes */
         EditBotRange: {
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short";
             exchange: string;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
@@ -1567,6 +1581,7 @@ export interface components {
             stopLossPrice?: number;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
+            trailDownLimit?: number;
             trailingDeviation?: number;
             /** @description the entry price (the first, highest rung), rounded down to the market's price step */
             upper: number;
@@ -4535,6 +4550,8 @@ export interface operations {
                             /** @enum {string} */
                             bottype: "Spot" | "Futures";
                             checkrequestedat?: number;
+                            /** @enum {string} */
+                            direction?: "long" | "short";
                             entryprice: number;
                             exchange: string;
                             /** Format: uuid */
@@ -4559,6 +4576,7 @@ export interface operations {
                             stoplossprice?: number;
                             symbol: string;
                             takeprofit: number;
+                            traildownlimit?: number;
                             trailingdeviation?: number;
                             userid: string;
                         } | null;

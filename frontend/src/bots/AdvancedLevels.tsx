@@ -48,6 +48,7 @@ export function AdvancedSummary({ bot, risk }: { bot: AdvancedView; risk?: Chart
   else if (bot.stoplossprice !== undefined) items.push(`Stop-loss at ${compact(bot.stoplossprice)}`);
   if (bot.trailingdeviation !== undefined && bot.trailingdeviation > 0) items.push(`Trailing take-profit ${bot.trailingdeviation} %${risk?.trailing ? ` (from ${compact(risk.trailing.activation)})` : ''}`);
   if (bot.reanchor === 'follow') items.push(`Follows the price${bot.reanchorlimit !== undefined ? ` up to ${compact(bot.reanchorlimit)}` : ''}`);
+  if (bot.traildownlimit !== undefined) items.push(`Trails down, not below ${compact(bot.traildownlimit)}: the position is kept`);
   if (risk && risk.liquidation !== null) {
     items.push(risk.liquidation > 0 ? `Liquidation of the full ladder ≈ ${compact(risk.liquidation)}` : 'Liquidation of the full ladder: none (its margin covers a fall to 0)');
   }

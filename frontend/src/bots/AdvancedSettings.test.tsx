@@ -60,6 +60,11 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPercent: '5' }, base)).toEqual({});
     expect(advancedErrors({ ...EMPTY_ADVANCED, reanchor: 'follow', reanchorLimit: '1' }, base)).toEqual({ reanchorLimit: '“Follow up to” must be above the entry price' });
     expect(advancedErrors({ ...EMPTY_ADVANCED, stopLossPercent: '150' }, base)).toEqual({ stopLossPercent: 'Stop-loss must be a percentage greater than 0 and below 100' });
+    // trailing down (issue 32): the limit below the entry, above a stop-loss price; sent as a number, read back from the view
+    expect(advancedErrors({ ...EMPTY_ADVANCED, trailDownLimit: '120' }, base)).toEqual({ trailDownLimit: '“Trail down to” must be below the entry price' });
+    expect(advancedErrors({ ...EMPTY_ADVANCED, trailDownLimit: '80', stopLossPrice: '85' }, base)).toEqual({ trailDownLimit: '“Trail down to” must be above the stop-loss price' });
+    expect(advancedBody({ ...EMPTY_ADVANCED, trailDownLimit: '80' })).toEqual({ trailDownLimit: 80 });
+    expect(advancedFromBot({ traildownlimit: 80 })).toEqual({ ...EMPTY_ADVANCED, trailDownLimit: '80' });
   });
 
   it('the bot page: the levels become price lines and the settings are said in words; a spec bot shows nothing', () => {
@@ -67,6 +72,8 @@ describe('the Advanced section of the bot form (issue 14)', () => {
     expect(riskLines(risk).map((l) => [l.title, l.price])).toEqual([['stop-loss', 56050], ['trailing from', 30.3], ['trail −2%', 29.69]]);
     const { container, rerender } = render(<AdvancedSummary bot={{ stoplosspercent: 5, trailingdeviation: 2, reanchor: 'follow', reanchorlimit: 70000 }} risk={risk} />);
     expect(screen.getByTestId('advanced-summary').textContent).toMatch(/Stop-loss 5 % below the average entry \(now 56,050\).*Trailing take-profit 2 %.*Follows the price up to 70,000/);
+    rerender(<AdvancedSummary bot={{ traildownlimit: 80 }} risk={null} />);
+    expect(screen.getByTestId('advanced-summary').textContent).toBe('Trails down, not below 80: the position is kept');
     rerender(<AdvancedSummary bot={{ stoplossprice: 11.38 }} risk={{ stopLoss: 11.38, trailing: null, liquidation: 0 }} />);
     expect(screen.getByTestId('advanced-summary').textContent).toBe('Stop-loss at 11.38Liquidation of the full ladder: none (its margin covers a fall to 0)');
     rerender(<AdvancedSummary bot={{}} risk={null} />);

@@ -21,9 +21,11 @@ export interface AdvancedValues {
   trailingDeviation: string;
   reanchor: '' | 'fixed' | 'follow';
   reanchorLimit: string;
+  /** Issue 32 (grid/trail-down.ts): trail the long grid down, never below this price. */
+  trailDownLimit: string;
 }
 
-export const EMPTY_ADVANCED: AdvancedValues = { spacing: '', sizeScale: '', stopLossPercent: '', stopLossPrice: '', trailingDeviation: '', reanchor: '', reanchorLimit: '' };
+export const EMPTY_ADVANCED: AdvancedValues = { spacing: '', sizeScale: '', stopLossPercent: '', stopLossPrice: '', trailingDeviation: '', reanchor: '', reanchorLimit: '', trailDownLimit: '' };
 
 /** The bot's advanced settings as the API shows them (lowercase view fields). */
 export interface AdvancedView {
@@ -34,6 +36,7 @@ export interface AdvancedView {
   trailingdeviation?: number;
   reanchor?: 'fixed' | 'follow';
   reanchorlimit?: number;
+  traildownlimit?: number;
 }
 
 const text = (n: number | undefined) => (n === undefined || n === null ? '' : String(n));
@@ -48,6 +51,7 @@ export function advancedFromBot(bot?: AdvancedView): AdvancedValues {
     trailingDeviation: text(bot.trailingdeviation),
     reanchor: bot.reanchor ?? '',
     reanchorLimit: text(bot.reanchorlimit),
+    trailDownLimit: text(bot.traildownlimit),
   };
 }
 
@@ -79,6 +83,7 @@ export function advancedConfig(v: AdvancedValues): Partial<GridConfig> {
   if (n(v.trailingDeviation) !== undefined) out.trailingDeviation = n(v.trailingDeviation);
   if (v.reanchor) out.reanchor = v.reanchor;
   if (n(v.reanchorLimit) !== undefined) out.reanchorLimit = n(v.reanchorLimit);
+  if (n(v.trailDownLimit) !== undefined) out.trailDownLimit = n(v.trailDownLimit);
   return out;
 }
 
@@ -93,6 +98,7 @@ const ADVANCED_LABELS: Record<keyof AdvancedValues | 'interval', string> = {
   trailingDeviation: 'Trailing take-profit',
   reanchor: 'Re-anchor',
   reanchorLimit: '“Follow up to”',
+  trailDownLimit: '“Trail down to”',
   interval: 'Price interval',
 };
 
@@ -182,6 +188,9 @@ export function AdvancedSettings({ values, onChange, errors, grid, defaultOpen }
         {values.reanchor === 'follow' ? (
           <Field id={`${idp}-limit`} label="Follow up to" name="reanchorLimit" {...numeric} maxLength={12} value={values.reanchorLimit} onValue={(v) => set('reanchorLimit', v)} error={errors.reanchorLimit} hint="Never re-anchor above this price (optional)" />
         ) : null}
+        {grid.direction !== 'short' ? (
+          <Field id={`${idp}-trail-down`} label="Trail down to" name="trailDownLimit" {...numeric} maxLength={12} value={values.trailDownLimit} onValue={(v) => set('trailDownLimit', v)} error={errors.trailDownLimit} hint="When every order has filled and the price falls on, move the grid down, never below this price; the position is kept (optional)" />
+        ) : null}
       </div>
       {percent ? <p className="muted">With percent spacing the price interval is a percentage: each order that % below the previous one.</p> : null}
       <AdvancedPreview values={values} grid={grid} />
@@ -243,6 +252,7 @@ export function AdvancedPreview({ values, grid }: Pick<Props, 'values' | 'grid'>
           </li>
         ) : null}
         {values.reanchor === 'follow' ? <li>Re-anchors at the market when flat and the price rose more than one interval{values.reanchorLimit ? `, up to ${values.reanchorLimit}` : ''}</li> : null}
+        {values.trailDownLimit.trim() ? <li>Trails down when every order has filled and the price is more than one interval below the lowest, never below {values.trailDownLimit.trim()}; what it holds is kept, each move adds one ladder's cost</li> : null}
         {p.liquidation !== null ? (
           <li>
             Liquidation of the full ladder at {config.leverage}×:{' '}

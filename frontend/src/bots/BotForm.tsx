@@ -136,7 +136,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     prefilledFor.current = `${t.exchange}:${t.symbol}`; // the template's entry price stands (the warnings say where it is against today's price)
     range.setMode('ladder');
     setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: plain(t.takeProfit) });
-    setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit }));
+    setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit, traildownlimit: t.trailDownLimit }));
     setTouched({ exchange: true, symbol: true, entryPrice: true, numOfOrders: true, orderSize: true, interval: true, takeProfit: true });
   };
   const fieldErrors = useMemo(

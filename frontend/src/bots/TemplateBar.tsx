@@ -52,6 +52,7 @@ export function settingsOfBot(b: Bot & Record<string, unknown>): TemplateSetting
     trailingDeviation: opt('trailingdeviation'),
     reanchor: opt('reanchor'),
     reanchorLimit: opt('reanchorlimit'),
+    trailDownLimit: opt('traildownlimit'),
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
   return out;

@@ -20,6 +20,7 @@ export interface TemplateSettings {
   trailingDeviation?: number;
   reanchor?: 'fixed' | 'follow';
   reanchorLimit?: number;
+  trailDownLimit?: number;
 }
 
 export interface BotTemplate {

@@ -305,7 +305,7 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
     case 'SignalRefused':
       return signalRefusedText(d);
     case 'GridReanchored':
-      return `ladder moved from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})`;
+      return `ladder moved ${d.trailDown ? 'down ' : ''}from ${compact(d.from as number)} to ${compact(d.to as number)} (cycle ${String(d.cycle ?? '')})${d.trailDown ? ', position and take-profit kept' : ''}`;
     default:
       return genericText(e.data);
   }

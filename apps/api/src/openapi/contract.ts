@@ -102,6 +102,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
       trailingdeviation: num,
       reanchor: { type: 'string', enum: ['fixed', 'follow'] },
       reanchorlimit: num,
+      traildownlimit: num,
       direction: { type: 'string', enum: ['long', 'short'] },
       ordersleftopen: int,
       checkrequestedat: num,

@@ -135,6 +135,7 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
       takeProfit: config.takeProfit,
       leverage: config.leverage,
       ...(config.direction === 'short' ? { direction: 'short' as const } : {}), // issue 32
+      ...(config.trailDownLimit !== undefined ? { trailDownLimit: config.trailDownLimit } : {}), // issue 32: trailing down is traded by the backtest too
     },
     timeframe,
     from: to - days * DAY,

@@ -20,8 +20,13 @@
  * rung (a sell) fills when a print is at or ABOVE it, the take-profit (a buy) when a print is at or
  * below it, and the equity is capital + realised − entry fees + s·(amount × price − cost).
  * Buy and hold stays the market's benchmark (the capital bought at the first open), for both directions.
+ *
+ * Trailing down (issue 32, `trailDownLimit`, grid/trail-down.ts): after a print's fills, a print more
+ * than one interval below a fully filled ladder moves the ladder down as the runner does on that price
+ * (trailDownBook), and the new ladder is placed at once (its top rung, at the print, fills as a taker).
+ * The fast path then also watches the trigger price. `capital` stays the first ladder's cost.
  */
-import { applyFills, desiredOrders, directionOf, initialState, processFill, signOf, takeProfitOrder, validateGrid } from '@gridrocket/trading/grid';
+import { applyFills, desiredOrders, directionOf, initialState, processFill, signOf, takeProfitOrder, trailDownBook, trailDownTarget, trailDownTrigger, validateGrid } from '@gridrocket/trading/grid';
 import type { DesiredOrder, Fill, GridConfig, GridState, MarketRules } from '@gridrocket/trading/grid';
 import type { CandleSeries } from './candle';
 
@@ -85,6 +90,8 @@ export interface BacktestResult {
   /** Largest fall of equity (capital + realised + unrealised) from a previous peak, in quote and as a fraction of that peak. */
   maxDrawdown: number;
   maxDrawdownPct: number;
+  /** Times a trailing-down grid moved its ladder down (issue 32; 0 without `trailDownLimit`). */
+  trails: number;
   /** Fraction of candles that ended holding a position. */
   timeInMarket: number;
   endEquity: number;
@@ -128,6 +135,8 @@ class GridSim {
   base = 0;
   amount = 0;
   fills = 0;
+  /** Times the ladder trailed down. */
+  trails = 0;
   fillLog: BacktestFill[] | null;
   private seq = 0;
   private placed = new Map<string, number>();
@@ -210,6 +219,24 @@ class GridSim {
     this.mark();
   }
 
+  /** Trailing down at this print (the runner's decision on the same price): true when the ladder moved. */
+  private trailDown(price: number): boolean {
+    const { config, rules } = this.params;
+    if (config.trailDownLimit === undefined) return false;
+    const target = trailDownTarget(config, rules, this.state, price);
+    if (!target) return false;
+    this.state = trailDownBook(this.state, config, rules, target.to);
+    this.trails++;
+    this.refresh();
+    return true;
+  }
+
+  /** The highest price whose print may act (long): the next buy, or the trail-down trigger of a filled ladder. */
+  get lowWatch(): number {
+    const trigger = this.params.config.trailDownLimit === undefined ? null : trailDownTrigger(this.params.config, this.state);
+    return trigger === null ? this.nextBuy : Math.max(this.nextBuy, trigger);
+  }
+
   /** A trade print at `price`: fill what it crosses, place what the engine then wants, repeat. */
   print(price: number, time: number, placedNow = false): void {
     // Round 0 fills the resting orders the print reaches (makers, at their limit prices); later rounds
@@ -232,7 +259,7 @@ class GridSim {
       } else if (s * price >= s * this.tpPrice) {
         this.fill([this.tp!], time, taker, price);
         this.refresh(); // the cycle may be complete: levels re-armed under new ids
-      } else return;
+      } else if (!this.trailDown(price)) return;
     }
   }
 }
@@ -280,7 +307,7 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
   tpPrice = sim.tpPrice;
   base = sim.base;
   amount = sim.amount;
-  below = short ? tpPrice : nextBuy;
+  below = short ? tpPrice : sim.lowWatch;
   above = short ? nextBuy : tpPrice;
 
   for (let i = 0; i < n; i++) {
@@ -320,7 +347,7 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
       tpPrice = sim.tpPrice;
       base = sim.base;
       amount = sim.amount;
-      below = short ? tpPrice : nextBuy;
+      below = short ? tpPrice : sim.lowWatch;
       above = short ? nextBuy : tpPrice;
       if (amount !== 0) inMarket++;
     }
@@ -356,6 +383,7 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
     fees: st.feesPaid,
     cycles: st.cyclesCompleted,
     fills: sim.fills,
+    trails: sim.trails,
     maxDrawdown: r8(maxDd),
     maxDrawdownPct: maxDdPct,
     timeInMarket: inMarket / n,

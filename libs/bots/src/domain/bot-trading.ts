@@ -19,7 +19,7 @@ export type TradingEvent = Extract<
 /** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
 export type RunMark =
   | { type: 'stop-loss'; afterFills: number; cycle: number; price: number; level: number }
-  | { type: 'reanchor'; afterFills: number; from: number; to: number; cycle: number }
+  | { type: 'reanchor'; afterFills: number; from: number; to: number; cycle: number; trailDown?: true }
   /** An order cancelled outside GridRocket, replaced under a new id (issue 29, docs/watchdog.md). */
   | { type: 'rearm'; afterFills: number; clientOrderId: string };
 
@@ -196,7 +196,7 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
       marks.push(
         e.type === 'StopLossStarted'
           ? { type: 'stop-loss', afterFills: book.fills.length, cycle: d.cycle, price: (d as { price: number }).price, level: (d as { level: number }).level }
-          : { type: 'reanchor', afterFills: book.fills.length, cycle: d.cycle, from: (d as { from: number }).from, to: (d as { to: number }).to },
+          : { type: 'reanchor', afterFills: book.fills.length, cycle: d.cycle, from: (d as { from: number }).from, to: (d as { to: number }).to, ...((d as { trailDown?: true }).trailDown ? { trailDown: true as const } : {}) },
       );
       return ledger;
     }

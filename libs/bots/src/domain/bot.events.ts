@@ -17,12 +17,14 @@ export interface BotConfig {
   trailingDeviation?: number;
   reanchor?: 'fixed' | 'follow';
   reanchorLimit?: number;
+  /** Issue 32 (libs/trading grid/trail-down.ts): a long grid trails down, never below this price. */
+  trailDownLimit?: number;
   /** Issue 32 (libs/trading grid/direction.ts): 'short' on futures only; absent or 'long': the spec's long grid. */
   direction?: 'long' | 'short';
 }
 
 /** The optional settings of issue 14 (docs/risk.md). */
-export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit'] as const;
+export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit'] as const;
 export type RiskSettings = Pick<BotConfig, (typeof RISK_FIELDS)[number]>;
 
 export type BotEvent =
@@ -71,8 +73,11 @@ export type BotEvent =
   | { type: 'StopLossStarted'; data: { botId: string; run: number; cycle: number; price: number; level: number } }
   /** A fill of the stop-loss market sell, with its loss (quote, fees included; > 0 is a loss). */
   | { type: 'StopLossTriggered'; data: FillEventData & { loss: number; level: number } }
-  /** A `follow` grid re-anchored its ladder at the market (`cycle`: the new ladder's cycle). */
-  | { type: 'GridReanchored'; data: { botId: string; run: number; from: number; to: number; cycle: number } }
+  /**
+   * A `follow` grid re-anchored its ladder at the market (`cycle`: the new ladder's cycle); with
+   * `trailDown` (issue 32, trail-down.ts) the grid trailed down, keeping its position and take-profit.
+   */
+  | { type: 'GridReanchored'; data: { botId: string; run: number; from: number; to: number; cycle: number; trailDown?: true } }
   // The watchdog (issue 29, docs/watchdog.md): the bot compared with the venue, written by the runner through the decider.
   /** The venue differs from what the bot expects: what differed (`kind`, on `subject`), and what was done. */
   | { type: 'BotDriftDetected'; data: DriftEventData }

@@ -109,6 +109,7 @@ export const riskFields = {
   trailingDeviation: optionalNumber('trailingDeviation', 0, 100, true, 'a percentage from 0 to below 100'),
   reanchor: optionalChoice('reanchor', ['fixed', 'follow']),
   reanchorLimit: optionalNumber('reanchorLimit', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
+  trailDownLimit: optionalNumber('trailDownLimit', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
 };
 
 /**
@@ -127,9 +128,16 @@ function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interv
   if (short) {
     if (typeof out.stopLossPrice === 'number' && out.stopLossPrice <= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be above the entry price of a short grid' });
     if (typeof out.reanchorLimit === 'number' && out.reanchorLimit >= v.entryPrice) errors.push({ field: 'reanchorLimit', message: 'reanchorLimit must be below the entry price of a short grid' });
+    if (out.trailDownLimit !== undefined) errors.push({ field: 'trailDownLimit', message: 'trailDownLimit applies to long grids only: a short grid does not trail down' });
   } else {
     if (typeof out.stopLossPrice === 'number' && out.stopLossPrice >= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be below the entry price' });
     if (typeof out.reanchorLimit === 'number' && out.reanchorLimit <= v.entryPrice) errors.push({ field: 'reanchorLimit', message: 'reanchorLimit must be above the entry price' });
+    if (typeof out.trailDownLimit === 'number' && out.trailDownLimit >= v.entryPrice) errors.push({ field: 'trailDownLimit', message: 'trailDownLimit must be below the entry price' });
+    // Binance: the trailing down limit "should be higher than ... Stop Loss Price for the long grid"
+    // (https://www.binance.com/en/support/faq/how-to-use-the-trailing-up-and-trailing-down-functions-in-usd%25E2%2593%25A2-m-futures-grid-trading-7a7bb22420404385991dee3a0930207d)
+    if (typeof out.trailDownLimit === 'number' && typeof out.stopLossPrice === 'number' && out.stopLossPercent === undefined && out.trailDownLimit <= out.stopLossPrice) {
+      errors.push({ field: 'trailDownLimit', message: 'trailDownLimit must be above the stop-loss price' });
+    }
   }
   if (errors.length) throw new ValidationError(errors);
   return out as RiskSettings;
@@ -221,7 +229,14 @@ export function takeProfitFeeError(takeProfit: number, makerRate: number): Field
  * Issue 32: a body may give the ladder as a range (lower, upper, levels, kind: bot-range.rules.ts),
  * converted at `priceStep` (the market's, when the caller could ask it) before the checks below.
  */
+/** Issue 32 (docs/infinity.md): the runner trades ladder grids only, so a body asking for another style is refused, not taken for a ladder. */
+export const INFINITY_NOT_YET_MESSAGE = 'style infinity is not available yet: the runner trades ladder grids only (docs/infinity.md)';
+
 export function parseCreateBot(input: unknown, options: { priceStep?: number } = {}): CreateBotInput {
+  const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
+  if (style !== undefined && style !== null && style !== '' && style !== 'ladder') {
+    throw new ValidationError([{ field: 'style', message: style === 'infinity' ? INFINITY_NOT_YET_MESSAGE : 'style must be ladder' }]);
+  }
   return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, parseCreateLadder);
 }
 

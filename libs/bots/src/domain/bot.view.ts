@@ -27,6 +27,8 @@ export interface BotView {
   trailingdeviation?: number;
   reanchor?: 'fixed' | 'follow';
   reanchorlimit?: number;
+  /** Beyond the spec (issue 32, trail-down): the long grid trails down, never below this price. */
+  traildownlimit?: number;
   /** Beyond the spec (issue 32): 'short' or 'long' when set; absent: long (the spec's bot). */
   direction?: 'long' | 'short';
   /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
@@ -72,6 +74,7 @@ export function toBotView(state: BotSummary): BotView {
   if (c.trailingDeviation !== undefined) view.trailingdeviation = c.trailingDeviation;
   if (c.reanchor !== undefined) view.reanchor = c.reanchor;
   if (c.reanchorLimit !== undefined) view.reanchorlimit = c.reanchorLimit;
+  if (c.trailDownLimit !== undefined) view.traildownlimit = c.trailDownLimit;
   if (c.direction !== undefined) view.direction = c.direction;
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
   if (state.checkRequestedAt !== undefined) view.checkrequestedat = state.checkRequestedAt;

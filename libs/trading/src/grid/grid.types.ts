@@ -35,6 +35,12 @@ export interface GridConfig {
   /** With 'follow': never re-anchor above this price (short: below it). */
   reanchorLimit?: number;
   /**
+   * Issue 32 (trail-down.ts): trail the long grid down, never below this price. Every rung filled and
+   * the price more than one interval below the lowest: the ladder re-anchors at the market, the
+   * position and its take-profit are kept (nothing is sold). Absent: the ladder never moves down.
+   */
+  trailDownLimit?: number;
+  /**
    * Issue 32 (direction.ts): 'long' (absent: the spec's bot) or 'short' (futures only): a ladder of sells
    * at and above the entry, the take-profit a reduce-only buy below the average, the stop-loss above it.
    * In the short grid every "below"/"above" of the fields above is mirrored.

@@ -62,6 +62,7 @@ export {
   isFlat,
 } from './risk';
 export type { PriceDecision } from './risk';
+export { trailDownBook, trailDownTarget, trailDownTrigger } from './trail-down';
 export { longLiquidationPrice, ladderLiquidation, liquidationProblem } from './liquidation';
 export type { MaintenanceTier, LadderLiquidation } from './liquidation';
 export { stopLossOrderId } from './client-order-id';
@@ -73,3 +74,14 @@ export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf 
 export type { Direction } from './direction';
 export { shortLiquidationPrice, liquidationPrice } from './liquidation';
 export { stateDirection } from './grid.engine';
+export {
+  infinityDesiredOrders,
+  infinityInitialState,
+  infinityOrderId,
+  infinityProblem,
+  infinityUnrealised,
+  parseInfinityOrderId,
+  processInfinityFill,
+  stepOrders,
+} from './infinity.engine';
+export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from './infinity.engine';

@@ -24,6 +24,7 @@ import { directionOf, exitSide } from './direction';
 import { desiredOrders, stateDirection, takeProfitPrice } from './grid.engine';
 import { validateGrid } from './ladder';
 import { oneInterval } from './spacing';
+import { trailDownTarget } from './trail-down';
 export { riskProblem } from './risk-settings';
 import type { DesiredOrder, GridConfig, GridState, MarketRules } from './grid.types';
 
@@ -115,7 +116,9 @@ export type PriceDecision =
   | { type: 'stop-loss'; level: number }
   | { type: 'trail'; peak: number }
   | { type: 'trail-sell'; peak: number; order: DesiredOrder }
-  | { type: 'reanchor'; from: number; to: number };
+  | { type: 'reanchor'; from: number; to: number }
+  /** Issue 32 (trail-down.ts): every rung filled, the price far below: the ladder moves down, the position kept. */
+  | { type: 'trail-down'; from: number; to: number };
 
 /**
  * What the bot holds that no sell order could take at `price` (issue 29 finding 7), or 0: a position
@@ -145,12 +148,17 @@ export function anchorOf(config: GridConfig, state: GridState): number {
 
 /**
  * What a market price asks of the bot, given the trailing peak seen so far in this cycle (null: not
- * activated). Stop-loss first, then trailing, then follow.
+ * activated). Stop-loss first, then trailing down (trail-down.ts), then trailing, then follow.
  */
 export function decidePrice(config: GridConfig, rules: MarketRules, state: GridState, price: number, peak: number | null): PriceDecision {
   if (state.stopLoss || !(price > 0)) return { type: 'none', peak };
   const sl = stopLossLevel(config, rules, state);
   if (sl !== null && beyondStop(state, price, sl)) return { type: 'stop-loss', level: sl };
+  if (peak === null) {
+    // (a trailing take-profit under way sells first: its stop is far above a price this low)
+    const down = trailDownTarget(config, rules, state, price);
+    if (down) return { type: 'trail-down', ...down };
+  }
   const short = state.direction === 'short';
   const activation = trailingActivation(config, rules, state);
   if (activation !== null && state.tp) {

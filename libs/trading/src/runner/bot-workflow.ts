@@ -13,6 +13,7 @@ import type { Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import { applyFills, initialState, processFill, rearmOrder, reconcile, stalledReason, stateDirection } from '../grid/grid.engine';
 import { entrySide, exitSide } from '../grid/direction';
 import { activeOrders, beginStopLoss, reanchorBook } from '../grid/risk';
+import { trailDownBook } from '../grid/trail-down';
 import { roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 
@@ -206,6 +207,7 @@ function riskOf(c: BotConfig): Partial<GridConfig> {
   if (c.trailingDeviation !== undefined) out.trailingDeviation = c.trailingDeviation;
   if (c.reanchor !== undefined) out.reanchor = c.reanchor;
   if (c.reanchorLimit !== undefined) out.reanchorLimit = c.reanchorLimit;
+  if (c.trailDownLimit !== undefined) out.trailDownLimit = c.trailDownLimit;
   if (c.direction === 'short') out.direction = 'short'; // issue 32 (absent or 'long': the spec's long grid)
   return out;
 }
@@ -227,7 +229,7 @@ export function replayBook(runs: readonly RunBook[], rules: MarketRules, engineI
       engine = applyFills(engine, fills.slice(done, mark.afterFills));
       done = Math.max(done, mark.afterFills);
       if (mark.type === 'stop-loss' && mark.cycle === engine.cycle) engine = beginStopLoss(engine, mark.price, mark.level);
-      if (mark.type === 'reanchor' && mark.cycle === engine.cycle + 1) engine = reanchorBook(engine, config, rules, mark.to);
+      if (mark.type === 'reanchor' && mark.cycle === engine.cycle + 1) engine = mark.trailDown ? trailDownBook(engine, config, rules, mark.to) : reanchorBook(engine, config, rules, mark.to);
       if (mark.type === 'rearm') engine = rearmOrder(engine, mark.clientOrderId)?.state ?? engine;
     }
     engine = applyFills(engine, fills.slice(done));

@@ -5,7 +5,7 @@
  *  - a stop-loss is recorded (`StopLossStarted`) BEFORE anything is cancelled or sold; the replay
  *    (replayBook) then keeps it under way, so a restart finishes it whatever the price has done since;
  *  - a re-anchor is recorded (`GridReanchored`) before its cancels and placements; the replay gives the
- *    new ladder, which converge completes;
+ *    new ladder, which converge completes; a trail down (issue 32, `trailDown: true`) the same way;
  *  - market sells carry a fixed client order id, are looked up before they are placed, and are never
  *    retried blindly (a lost answer is found by the next lookup), so nothing is ever sold twice.
  */
@@ -13,6 +13,7 @@ import type { ExchangePort } from '@gridrocket/exchanges';
 import type { TradingEvent } from '@gridrocket/bots';
 import type { DesiredOrder, GridConfig, GridState, MarketRules } from '../grid/grid.types';
 import { beginStopLoss, decidePrice, reanchorBook, stopLossDoneReason, stopLossSell } from '../grid/risk';
+import { trailDownBook } from '../grid/trail-down';
 
 /** What the risk steps need of a bot's task (BotTask; an interface, so the two files do not import each other). */
 export interface RiskTask {
@@ -36,7 +37,7 @@ export interface RiskTask {
 /** Settings that make a bot watch the market price. */
 export function watchesPrice(task: Pick<RiskTask, 'config'>): boolean {
   const c = task.config;
-  return c.stopLossPercent !== undefined || c.stopLossPrice !== undefined || (c.trailingDeviation ?? 0) > 0 || c.reanchor === 'follow';
+  return c.stopLossPercent !== undefined || c.stopLossPrice !== undefined || (c.trailingDeviation ?? 0) > 0 || c.reanchor === 'follow' || c.trailDownLimit !== undefined;
 }
 
 /** Applies the latest market price (if any) to the bot: stop-loss, trailing, follow. */
@@ -45,7 +46,7 @@ export async function applyPrice(task: RiskTask): Promise<void> {
   if (price === null || !task.ready || !watchesPrice(task)) return;
   if (task.trail && task.trail.cycle !== task.state.cycle) task.trail = null;
   let decision = decidePrice(task.config, task.rules, task.state, price, task.trail?.peak ?? null);
-  if (decision.type === 'stop-loss' || decision.type === 'trail-sell' || decision.type === 'reanchor') {
+  if (decision.type === 'stop-loss' || decision.type === 'trail-sell' || decision.type === 'reanchor' || decision.type === 'trail-down') {
     // Acting on the market: first make sure every fill up to now is applied (the position and its average are exact).
     await task.fetchMissedFills();
     decision = decidePrice(task.config, task.rules, task.state, price, task.trail?.peak ?? null);
@@ -71,6 +72,13 @@ export async function applyPrice(task: RiskTask): Promise<void> {
     case 'reanchor': {
       const next = reanchorBook(task.state, task.config, task.rules, decision.to);
       await task.recordFacts([{ type: 'GridReanchored', data: { botId, run, from: decision.from, to: decision.to, cycle: next.cycle } }]);
+      task.state = next;
+      return;
+    }
+    case 'trail-down': {
+      // Recorded before the old take-profit is cancelled and the new ladder placed (converge does both).
+      const next = trailDownBook(task.state, task.config, task.rules, decision.to);
+      await task.recordFacts([{ type: 'GridReanchored', data: { botId, run, from: decision.from, to: decision.to, cycle: next.cycle, trailDown: true } }]);
       task.state = next;
       return;
     }

@@ -1,0 +1,61 @@
+/**
+ * Input rules of an infinity grid bot (issue 32, docs/infinity.md; the engine: libs/trading
+ * grid/infinity.engine.ts): `style: 'infinity'`, spot only, with its own fields. Bad input is a list of
+ * field messages (ValidationError → 400), never a throw of anything else. The market's own limits (price
+ * and amount steps, minimum order value) are checked where the market is known, by the engine's
+ * `infinityProblem`.
+ *
+ * NOT wired into the create route yet: the runner trades ladder grids only (docs/infinity.md, "What is left").
+ */
+import { z } from 'zod';
+import { EXCHANGES, SYMBOLS, ValidationError, type ExchangeName, type FieldError } from '@gridrocket/shared';
+
+export interface InfinityBotInput {
+  exchange: ExchangeName;
+  symbol: string;
+  botType: 'Spot';
+  style: 'infinity';
+  entryPrice: number;
+  stepPercent: number;
+  quoteValue: number;
+  lowerPrice: number;
+  initialQuote: number;
+}
+
+const num = (field: string, what: string, ok: (n: number) => boolean, optional = false) => {
+  const base = z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.number({ required_error: `${field} is required`, invalid_type_error: `${field} must be ${what}` }).refine((n) => Number.isFinite(n) && ok(n), { message: `${field} must be ${what}` }),
+  );
+  return optional ? base.optional() : base;
+};
+
+export const INFINITY_SPOT_MESSAGE = 'style infinity applies to spot bots only: an infinity grid sells and buys the coin itself';
+
+const schema = z.object({
+  style: z.literal('infinity', { errorMap: () => ({ message: 'style must be infinity' }) }),
+  exchange: z.string({ required_error: 'exchange is required' }).refine((s) => (EXCHANGES as readonly string[]).includes(s), { message: 'exchange must be Binance or Kucoin' }),
+  symbol: z.string({ required_error: 'symbol is required' }).transform((s) => s.trim().toUpperCase()).refine((s) => SYMBOLS.includes(s), { message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' }),
+  botType: z.literal('Spot', { errorMap: () => ({ message: INFINITY_SPOT_MESSAGE }) }),
+  entryPrice: num('entryPrice', 'a number greater than 0', (n) => n > 0),
+  stepPercent: num('stepPercent', 'a percentage greater than 0 and below 50', (n) => n > 0 && n < 50),
+  quoteValue: num('quoteValue', 'a number greater than 0 (USDT per step)', (n) => n > 0),
+  lowerPrice: num('lowerPrice', 'a price greater than 0', (n) => n > 0),
+  initialQuote: num('initialQuote', 'a number of 0 or more (USDT)', (n) => n >= 0, true),
+});
+
+/** The infinity bot's fields, or a ValidationError with one message per field. */
+export function parseInfinityBot(input: unknown): InfinityBotInput {
+  const r = schema.safeParse(input ?? {});
+  if (!r.success) {
+    const errors: FieldError[] = [];
+    for (const issue of r.error.issues) {
+      const field = String(issue.path[0] ?? 'body');
+      if (!errors.some((e) => e.field === field)) errors.push({ field, message: issue.message });
+    }
+    throw new ValidationError(errors);
+  }
+  const v = r.data as Omit<InfinityBotInput, 'initialQuote' | 'exchange'> & { exchange: string; initialQuote?: number };
+  if (v.lowerPrice >= v.entryPrice) throw new ValidationError([{ field: 'lowerPrice', message: 'lowerPrice must be below the entry price' }]);
+  return { ...v, exchange: v.exchange as ExchangeName, initialQuote: v.initialQuote ?? 0 };
+}
