@@ -73,3 +73,14 @@ export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf 
 export type { Direction } from './direction';
 export { shortLiquidationPrice, liquidationPrice } from './liquidation';
 export { stateDirection } from './grid.engine';
+export {
+  applyNeutralFills,
+  initialNeutralState,
+  neutralDesiredOrders,
+  neutralLinePrices,
+  neutralLiquidation,
+  neutralProblem,
+  neutralStopLoss,
+  processNeutralFill,
+} from './neutral';
+export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState } from './neutral';
