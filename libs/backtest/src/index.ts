@@ -16,3 +16,4 @@ export * from './backtest-list.projection';
 export * from './application/backtest.input';
 export * from './candles/upload-store';
 export * from './jobs/thread-priority';
+export * from './domain/neutral-backtest';

@@ -126,6 +126,14 @@ describe('neutral grid', () => {
     s = processNeutralFill(s, { clientOrderId: o99.clientOrderId, fillId: 'x99', price: 99, amount: 0.5, fee: 0.0099 }).state;
     expect(s.position).toBe(inOrder.position);
     expect(book(s)).toEqual(book(inOrder));
+    // each answer closes its own pair: the sell at 99 the buy at 98, the sell at 100 the buy at 99
+    // 0.5 × (99 − 98) − 0.0098 − 99 × 0.5 × 0.0002 = 0.5 − 0.0098 − 0.0099 = 0.4803
+    s = fillAt(s, 99).state;
+    expect(s.profit).toBe(0.4803);
+    // 0.5 × (100 − 99) − 0.0099 − 0.01 = 0.4801; 0.4803 + 0.4801 = 0.9604
+    s = fillAt(s, 100).state;
+    expect(s.profit).toBe(0.9604);
+    expect(s.position).toBe(0);
   });
 
   it('on any price path the position stays within ±3 × 0.5, reduce-only orders never exceed the position, and a flat grid earned its pairs less its fees', () => {

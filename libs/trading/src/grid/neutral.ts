@@ -37,8 +37,9 @@
  * the short side. A reduce-only order never flips the position, so the grid never holds more than its
  * bounds even if a print jumps over several lines.
  *
- * Profit per completed pair (buy at P, sell at the next line up), LIFO: a closing fill is matched with the
- * most recently opened lot, which in a grid is the one one line away, so a pair realises
+ * Profit per completed pair (buy at P, sell at the next line up): a closing fill is matched with the lot
+ * opened one line away (its pair; else the latest lot), even when one print filled two orders and the venue
+ * reported the later placed one first, so a pair realises
  *     size × (sell price − buy price) − the buy's fee − the sell's fee
  * (a partial close realises its share). Opening lots and their fees wait in `lots` until closed.
  */
@@ -71,6 +72,8 @@ export interface NeutralLine {
 /** An opened amount waiting for its closing answer (LIFO). `amount` > 0; `side` says which way it opened. */
 export interface NeutralLot {
   side: 'long' | 'short';
+  /** The line of the order that opened it. */
+  line: number;
   price: number;
   amount: number;
   /** The opening fee not yet charged to a closing fill. */
@@ -233,20 +236,27 @@ function moveCursor(s: NeutralState, to: number): void {
   }
 }
 
-/** Books `amount` at `price` of `side` into the lots (LIFO) and the position; returns what opened, closed and the profit. */
-function book(s: NeutralState, side: 'buy' | 'sell', price: number, amount: number, fee: number): { opened: number; closed: number; profit: number } {
+/**
+ * Books `amount` at `price` of `side` on `line` into the lots and the position; returns what opened, closed
+ * and the profit. A closing fill is matched first with the lot opened one line away (its pair: a sell on L
+ * closes the long bought on L−1, a buy on L the short sold on L+1), then with the latest lots (LIFO).
+ */
+function book(s: NeutralState, side: 'buy' | 'sell', line: number, price: number, amount: number, fee: number): { opened: number; closed: number; profit: number } {
   const closing: NeutralLot['side'] = side === 'buy' ? 'short' : 'long';
+  const pairLine = side === 'sell' ? line - 1 : line + 1;
   let rest = amount;
   let closed = 0;
   let profit = 0;
   while (rest > 0 && s.lots.length > 0 && s.lots[s.lots.length - 1].side === closing) {
-    const lot = s.lots[s.lots.length - 1];
+    const paired = s.lots.findIndex((l) => l.line === pairLine);
+    const at = paired >= 0 ? paired : s.lots.length - 1;
+    const lot = s.lots[at];
     const take = Math.min(rest, lot.amount);
     const whole = subClean(lot.amount, take) <= 0;
     const feeShare = whole ? lot.fee : lot.fee * (take / lot.amount);
     profit += (closing === 'long' ? price - lot.price : lot.price - price) * take - feeShare;
     if (whole) {
-      s.lots.pop();
+      s.lots.splice(at, 1);
       s.pairsCompleted += 1;
     } else {
       lot.amount = subClean(lot.amount, take);
@@ -256,7 +266,7 @@ function book(s: NeutralState, side: 'buy' | 'sell', price: number, amount: numb
     rest = subClean(rest, take);
   }
   const opened = rest > 0 ? rest : 0;
-  if (opened > 0) s.lots.push({ side: side === 'buy' ? 'long' : 'short', price, amount: opened, fee: fee * (opened / amount) });
+  if (opened > 0) s.lots.push({ side: side === 'buy' ? 'long' : 'short', line, price, amount: opened, fee: fee * (opened / amount) });
   const closeFee = opened > 0 ? fee * (closed / amount) : fee;
   if (closed > 0) profit -= closeFee;
   s.position = side === 'buy' ? addClean(s.position, amount) : subClean(s.position, amount);
@@ -289,7 +299,7 @@ function applyNeutral(s: NeutralState, fill: Fill, effects: NeutralFillEffect[])
   } else {
     return ignored('unknown-order');
   }
-  const { opened, closed, profit } = book(s, side, fill.price, fill.amount, fill.fee);
+  const { opened, closed, profit } = book(s, side, id.level, fill.price, fill.amount, fill.fee);
   s.profit = roundMoney(s.profit + profit);
   s.feesPaid = roundMoney(s.feesPaid + fill.fee);
   if (complete) {
