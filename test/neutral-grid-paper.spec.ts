@@ -11,10 +11,16 @@
  * NOT covered here (see the report of branch neutral-grid): the app's runner and API do not run a
  * neutral bot yet; this drives the engine against the paper port directly.
  */
+import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { CsvReplayFeed, PaperExchangeProvider, PaperVenue, splitSymbol, type ExchangePort } from '@gridrocket/exchanges';
 import { initialNeutralState, neutralDesiredOrders, processNeutralFill, type MarketRules, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
 import { toEngineFill } from '@gridrocket/trading';
 import { candlePath, paperTerms, runNeutralBacktest, type Candle } from '@gridrocket/backtest';
+import { until } from '@gridrocket/shared/testing/until';
+import { Client } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+jest.setTimeout(120_000);
 
 const H = 3_600_000;
 const T0 = 1_700_000_000_000;
@@ -145,5 +151,38 @@ describe('a neutral futures grid on the paper exchange', () => {
     } finally {
       venue.close();
     }
+  });
+});
+
+describe('a neutral bot through the API', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    app = await startTestApp({});
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('is accepted for futures only (a spot bot gets the field message), shows its direction, and is refused at start rather than traded as a long grid', async () => {
+    const c = new Client(app.url);
+    const uid = (await c.signUp('neutral@example.com')).uid as string;
+    await c.addKey(uid);
+    const body = { exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Futures', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 1, leverage: 5, direction: 'neutral' };
+    const spot = await c.post('/api/bots', { ...body, botType: 'Spot', leverage: 1 });
+    expect(spot.status).toBe(400);
+    expect(JSON.stringify(spot.body)).toContain('direction neutral applies to futures bots only: a spot bot buys its ladder (long)');
+    const created = await c.post('/api/bots', body);
+    expect(created.status).toBe(201);
+    expect(created.body.direction).toBe('neutral');
+    const id = created.body.id as string;
+    expect((await c.get(`/api/bots/${uid}`)).body.map((b: { direction?: string }) => b.direction)).toEqual(['neutral']);
+    expect((await c.get(`/api/startBot?userId=${uid}&id=${id}`)).status).toBe(202);
+    const failed = await until('start refused', async () => {
+      const d = (await c.get(`/api/bot-details/${id}`)).body;
+      return d.botstatus === false && typeof d.lasterror === 'string' && d.lasterror.length > 0 && d;
+    }, 30_000);
+    expect(failed.lasterror).toContain('A neutral grid cannot be started yet');
+    const port = await (app.app.get(EXCHANGE_PROVIDER) as PaperExchangeProvider).for({ userId: uid, exchange: 'Binance', market: 'futures' });
+    expect(await port.openOrders('LTCUSDT')).toEqual([]);
   });
 });

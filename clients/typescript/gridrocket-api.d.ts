@@ -1274,6 +1274,8 @@ export interface components {
             /** @enum {string} */
             bottype: "Spot" | "Futures";
             checkrequestedat?: number;
+            /** @enum {string} */
+            direction?: "long" | "short" | "neutral";
             entryprice: number;
             exchange: string;
             /** Format: uuid */
@@ -1445,6 +1447,8 @@ export interface components {
             /** @enum {string} */
             botType: "Spot" | "Futures";
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short" | "neutral";
             /** @description entryPrice: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             entryPrice: number;
             exchange: string;
@@ -1474,6 +1478,8 @@ export interface components {
             /** @enum {string} */
             botType: "Spot" | "Futures";
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short" | "neutral";
             exchange: string;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
@@ -1520,6 +1526,8 @@ export interface components {
         };
         EditBot: {
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short" | "neutral";
             /** @description entryPrice: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             entryPrice: number;
             exchange: string;
@@ -1546,6 +1554,8 @@ export interface components {
         /** @description The ladder as a price range: the server stores the entryPrice, interval, numOfOrders and spacing it makes */
         EditBotRange: {
             confirmAboveMarket?: boolean;
+            /** @enum {string} */
+            direction?: "long" | "short" | "neutral";
             exchange: string;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
@@ -4535,6 +4545,8 @@ export interface operations {
                             /** @enum {string} */
                             bottype: "Spot" | "Futures";
                             checkrequestedat?: number;
+                            /** @enum {string} */
+                            direction?: "long" | "short" | "neutral";
                             entryprice: number;
                             exchange: string;
                             /** Format: uuid */

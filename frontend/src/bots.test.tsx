@@ -268,6 +268,30 @@ describe('bot form: validation, price, cost', () => {
     expect(within(cards()[0]).getByText('Direction').nextSibling).toHaveTextContent('Short');
   }, 30_000);
 
+  it('futures neutral (issue 32): the Direction select offers Neutral; Save sends direction neutral; the card says Neutral', async () => {
+    const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    expect(within(f.getByLabelText('Direction')).getByRole('option', { name: 'Neutral (buys below, sells above)' })).toBeInTheDocument();
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
+    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await userEvent.selectOptions(f.getByLabelText('Direction'), 'neutral');
+    await userEvent.type(f.getByLabelText('Grid size'), '3');
+    await userEvent.type(f.getByLabelText('Order size'), '2');
+    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await userEvent.type(f.getByLabelText('Take profit'), '1.5');
+    await userEvent.click(f.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots' && i?.method === 'POST')!;
+    expect(JSON.parse(String(call[1]!.body))).toMatchObject({ botType: 'Futures', entryPrice: 100, direction: 'neutral' });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect(within(cards()[0]).getByText('Direction').nextSibling).toHaveTextContent('Neutral');
+  }, 30_000);
+
   it('spot: no Direction select (a spot bot is long)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });

@@ -102,7 +102,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
       trailingdeviation: num,
       reanchor: { type: 'string', enum: ['fixed', 'follow'] },
       reanchorlimit: num,
-      direction: { type: 'string', enum: ['long', 'short'] },
+      direction: { type: 'string', enum: ['long', 'short', 'neutral'] },
       ordersleftopen: int,
       checkrequestedat: num,
     },
