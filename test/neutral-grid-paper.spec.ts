@@ -83,7 +83,7 @@ const show = (o: { side: string; price: number; amount: number; reduceOnly?: boo
  * candles' prints: what the runner's loop does, apply the venue's fills in order, then cancel what is not
  * wanted and place what is missing, each order with its reduce-only flag. A refused placement is recorded.
  */
-async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt') {
+async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt', crashes = false) {
   const rows = candles.flatMap((c) => candlePath(c).map((p, k) => `${c.time + k * H},${exchange},${SYMBOL},${p}`));
   const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(['ms,exchange,symbol,price', ...rows].join('\n')) });
   let standIn: VenueStandIn | null = null;
@@ -100,9 +100,11 @@ async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt')
     const rules: MarketRules = { priceStep: r.priceStep, amountStep: r.amountStep, minNotional: r.minNotional, minAmount: r.minAmount };
     const walletBefore = (await port.balances('futures')).find((b) => b.symbol === 'USDT')!.balance;
     let state: NeutralState = initialNeutralState(NEUTRAL, rules, 'neutral-bot');
-    const applied = new Set<string>();
+    let applied = new Set<string>();
+    let placedIds = new Set<string>();
     const refused: string[] = [];
     const placedReduceOnly = new Map<string, boolean>();
+    let placements = 0;
     const positionsSeen: Array<[number, number]> = [];
 
     const applyFills = async () => {
@@ -112,7 +114,8 @@ async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt')
         state = processNeutralFill(state, toEngineFill(f, splitSymbol(SYMBOL).base)).state;
       }
     };
-    const converge = async () => {
+    /** `crashAfter`: the process dies after this many placements (its memory is lost, the venue keeps what it did). */
+    const converge = async (crashAfter = Infinity) => {
       for (let i = 0; i < 10; i++) {
         await applyFills();
         const want = neutralDesiredOrders(rules, state);
@@ -120,12 +123,15 @@ async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt')
         const wanted = new Set(want.map((o) => o.clientOrderId));
         const resting = new Set(open.map((o) => o.clientOrderId));
         const cancel = open.filter((o) => !wanted.has(o.clientOrderId));
-        const place = want.filter((o) => !resting.has(o.clientOrderId) && !placedReduceOnly.has(o.clientOrderId));
+        const place = want.filter((o) => !resting.has(o.clientOrderId) && !placedIds.has(o.clientOrderId));
         if (cancel.length === 0 && place.length === 0) return;
         for (const o of cancel) await port.cancelOrder(SYMBOL, o.clientOrderId);
         await applyFills();
         for (const o of place) {
+          if (crashAfter-- <= 0) return;
+          placedIds.add(o.clientOrderId);
           placedReduceOnly.set(o.clientOrderId, o.reduceOnly);
+          placements++;
           await port.createLimitOrder({ symbol: SYMBOL, side: o.side, price: o.price, amount: o.amount, clientOrderId: o.clientOrderId, reduceOnly: o.reduceOnly }).catch((e: Error) => refused.push(`${o.side} ${o.price}: ${e.message}`));
         }
       }
@@ -136,6 +142,15 @@ async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt')
     const atStart = (await port.openOrders(SYMBOL)).map(show).sort();
     for (let k = 1; k < LTC.length * 4; k++) {
       venue.advanceTo(T0 + k * H);
+      if (crashes) {
+        // killed half-way through placing this print's orders (before placing any on odd prints): the
+        // restart rebuilds the grid from the venue's fills (the runner: its recorded fills plus the missed
+        // ones) and converges again; deterministic ids let it adopt what rests and place only what is missing
+        await converge(k % 2);
+        state = initialNeutralState(NEUTRAL, rules, 'neutral-bot');
+        applied = new Set();
+        placedIds = new Set();
+      }
       await converge();
       // the bot's position and the venue's, at every print
       positionsSeen.push([(await port.positions(SYMBOL)).reduce((t, p) => t + p.amount, 0), state.position]);
@@ -143,7 +158,7 @@ async function runNeutral(exchange: 'Binance' | 'Kucoin', via: 'paper' | 'ccxt')
     const fills = await port.recentFills(SYMBOL, T0 - 1);
     const walletAfter = (await port.balances('futures')).find((b) => b.symbol === 'USDT')!.balance;
     return {
-      rules, state, refused, atStart, positionsSeen,
+      rules, state, refused, atStart, positionsSeen, placements,
       fills: fills.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`),
       flags: fills.map((f) => `${f.side} ${f.price} ${placedReduceOnly.get(f.clientOrderId) ? 'reduce-only' : 'opens'}`),
       fees: fills.reduce((t, f) => t + f.fee, 0),
@@ -187,6 +202,21 @@ describe('a neutral futures grid on the paper exchange', () => {
     expect(bt.profit).toBe(run.state.profit);
     expect(bt.fees).toBe(run.state.feesPaid);
     expect(bt.position).toBe(1);
+  });
+});
+
+describe('a neutral futures grid whose process dies at every print', () => {
+  it('killed half-way through placing at each of the 23 prints and rebuilt from the venue: nothing doubled or lost, the same fills, position and profit as without a crash', async () => {
+    const calm = await runNeutral('Binance', 'paper');
+    const killed = await runNeutral('Binance', 'paper', true);
+    expect(killed.refused).toEqual([]); // no order placed twice (the venue refuses a repeated client order id)
+    expect(killed.placements).toBe(calm.placements); // and none missing
+    expect(killed.fills).toEqual(EXPECTED_FILLS);
+    expect(killed.flags).toEqual(FLAGS);
+    expect(killed.state.profit).toBe(EXPECTED_PROFIT);
+    expect(killed.positions).toEqual([[1, 89]]);
+    expect(killed.open).toEqual(END);
+    for (const [venuePosition, bot] of killed.positionsSeen) expect(venuePosition).toBeCloseTo(bot, 9);
   });
 });
 
