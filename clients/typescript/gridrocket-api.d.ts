@@ -1275,7 +1275,7 @@ export interface components {
             bottype: "Spot" | "Futures";
             checkrequestedat?: number;
             /** @enum {string} */
-            direction?: "long" | "short";
+            direction?: "long" | "short" | "neutral";
             entryprice: number;
             exchange: string;
             /** Format: uuid */
@@ -1449,7 +1449,7 @@ export interface components {
             botType: "Spot" | "Futures";
             confirmAboveMarket?: boolean;
             /** @enum {string} */
-            direction?: "long" | "short";
+            direction?: "long" | "short" | "neutral";
             /** @description entryPrice: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             entryPrice: number;
             exchange: string;
@@ -1481,7 +1481,7 @@ export interface components {
             botType: "Spot" | "Futures";
             confirmAboveMarket?: boolean;
             /** @enum {string} */
-            direction?: "long" | "short";
+            direction?: "long" | "short" | "neutral";
             exchange: string;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
@@ -1530,7 +1530,7 @@ export interface components {
         EditBot: {
             confirmAboveMarket?: boolean;
             /** @enum {string} */
-            direction?: "long" | "short";
+            direction?: "long" | "short" | "neutral";
             /** @description entryPrice: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             entryPrice: number;
             exchange: string;
@@ -1559,7 +1559,7 @@ export interface components {
         EditBotRange: {
             confirmAboveMarket?: boolean;
             /** @enum {string} */
-            direction?: "long" | "short";
+            direction?: "long" | "short" | "neutral";
             exchange: string;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
@@ -4551,7 +4551,7 @@ export interface operations {
                             bottype: "Spot" | "Futures";
                             checkrequestedat?: number;
                             /** @enum {string} */
-                            direction?: "long" | "short";
+                            direction?: "long" | "short" | "neutral";
                             entryprice: number;
                             exchange: string;
                             /** Format: uuid */

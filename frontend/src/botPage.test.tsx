@@ -171,6 +171,13 @@ describe('the direction of a futures bot (issue 32)', () => {
     renderApp('/bots/bl', { user: USER });
     expect(await screen.findByTestId('direction', {}, { timeout: 5000 })).toHaveTextContent('Long: buys below the entry, sells above the average');
   });
+
+  it('a neutral bot says Neutral in its settings and header', async () => {
+    const neutral = makeBot({ id: 'bn', bottype: 'Futures', leverage: 5, direction: 'neutral' });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [neutral], 'GET /api/bots/bn/summary': summary({ running: false }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/bn', { user: USER });
+    expect(await screen.findByTestId('direction', {}, { timeout: 5000 })).toHaveTextContent('Neutral: buys below and sells above the entry, each fill answered one interval away');
+  });
 });
 
 describe('a bot that failed because the venue rejected its key (issue 29)', () => {

@@ -268,6 +268,15 @@ describe('bot form: validation, price, cost', () => {
     expect(within(cards()[0]).getByText('Direction').nextSibling).toHaveTextContent('Short');
   }, 30_000);
 
+  it('futures (issue 32): the Direction select offers Long and Short, not Neutral, which the runner does not trade yet', async () => {
+    routesWith([], { ...exchangeRoutes });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)']);
+  }, 30_000);
+
   it('spot: no Direction select (a spot bot is long)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });

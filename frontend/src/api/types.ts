@@ -30,8 +30,11 @@ export interface Bot {
   lasterror?: string | null;
   /** Beyond the spec (issue 29): stopped, with this many of its orders still open on the exchange and no longer managed. */
   ordersleftopen?: number;
-  /** Beyond the spec (issue 32, futures): 'short' sells its ladder above the entry; absent or 'long': the spec's long grid. */
-  direction?: 'long' | 'short';
+  /**
+   * Beyond the spec (issue 32, futures): 'short' sells its ladder above the entry; 'neutral' buys below and
+   * sells above the entry as its reference; absent or 'long': the spec's long grid.
+   */
+  direction?: 'long' | 'short' | 'neutral';
 }
 
 export interface Credential {

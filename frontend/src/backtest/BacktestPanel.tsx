@@ -44,7 +44,7 @@ interface Props {
   values: GridValues;
   leverage?: number;
   /** Issue 32: a futures bot's direction (the backtest trades the grid the form describes). */
-  direction?: 'long' | 'short';
+  direction?: 'long' | 'short' | 'neutral';
   /** The form is not valid yet: nothing to backtest. */
   disabled: boolean;
   onApply: (p: { interval: number; numOfOrders: number; takeProfit: number }) => void;
@@ -261,7 +261,8 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
     interval: Number(values.interval),
     takeProfit: Number(values.takeProfit),
     ...(botType === 'Futures' && leverage ? { leverage } : {}),
-    ...(botType === 'Futures' && direction === 'short' ? { direction } : {}),
+    // (neutral is sent too: the server answers with its field message rather than test a long grid)
+    ...(botType === 'Futures' && (direction === 'short' || direction === 'neutral') ? { direction } : {}),
     days: 30,
   });
 

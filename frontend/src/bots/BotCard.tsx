@@ -75,7 +75,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title={bot.direction === 'short' ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'} />
         <Fact label="Interval" value={compact(bot.interval)} />
         {futures ? <Fact label="Leverage" value={leverageText(bot.leverage) ?? '—'} /> : null}
-        {futures ? <Fact label="Direction" value={bot.direction === 'short' ? 'Short' : 'Long'} /> : null}
+        {futures ? <Fact label="Direction" value={bot.direction === 'short' ? 'Short' : bot.direction === 'neutral' ? 'Neutral' : 'Long'} /> : null}
       </dl>
 
       {bot.lasterror && phase === 'stopped' ? (

@@ -76,7 +76,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
   const [advanced, setAdvanced] = useState(advancedBefore);
   // Issue 32 (futures only): long (the spec's ladder of buys) or short (a ladder of sells above the entry)
-  const [direction, setDirection] = useState<'long' | 'short'>(bot?.direction === 'short' ? 'short' : 'long');
+  const [direction, setDirection] = useState<'long' | 'short' | 'neutral'>(bot?.direction === 'short' || bot?.direction === 'neutral' ? bot.direction : 'long');
   const advancedGrid = useMemo(() => {
     const c = advancedConfig(advanced);
     return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
@@ -192,8 +192,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       ...(futures && leverage ? { leverage } : {}),
       ...advancedBody(advanced, advancedBefore),
       ...(above ? { confirmAboveMarket: true } : {}),
-      // sent when short, or when an edit turns a short bot back to long (absent keeps the bot's)
-      ...(futures && (direction === 'short' || bot?.direction === 'short') ? { direction } : {}),
+      // sent when short or neutral, or when an edit turns such a bot back to long (absent keeps the bot's)
+      ...(futures && (direction !== 'long' || (bot?.direction !== undefined && bot.direction !== 'long')) ? { direction } : {}),
     });
   /** The form's settings as a create body (what a template keeps), or null while the form is not valid. */
   const currentSettings = () => {
@@ -322,10 +322,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             label="Direction"
             name="direction"
             value={direction}
-            onValue={(v) => setDirection(v === 'short' ? 'short' : 'long')}
+            onValue={(v) => setDirection(v === 'short' || v === 'neutral' ? v : 'long')}
             options={[
               { value: 'long', label: 'Long (buys below the entry)' },
               { value: 'short', label: 'Short (sells above the entry)' },
+              // Neutral (issue 32) is offered once the runner trades it (NEUTRAL_NOT_AVAILABLE in bot.rules.ts); a neutral bot made before shows as such
+              ...(bot?.direction === 'neutral' ? [{ value: 'neutral', label: 'Neutral (buys below, sells above)' }] : []),
             ]}
           />
         ) : null}

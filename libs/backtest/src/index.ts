@@ -17,3 +17,4 @@ export * from './application/backtest.input';
 export * from './candles/upload-store';
 export * from './jobs/thread-priority';
 export * from './domain/infinity.backtest';
+export * from './domain/neutral-backtest';

@@ -17,3 +17,4 @@ export * from './domain/bot-range.rules';
 export * from './templates/bot-template.decider';
 export * from './templates/bot-template-list.projection';
 export * from './templates/bot-template.rules';
+export { gridHalves } from './domain/bot-market.rules';

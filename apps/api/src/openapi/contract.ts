@@ -103,7 +103,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
       reanchor: { type: 'string', enum: ['fixed', 'follow'] },
       reanchorlimit: num,
       traildownlimit: num,
-      direction: { type: 'string', enum: ['long', 'short'] },
+      direction: { type: 'string', enum: ['long', 'short', 'neutral'] },
       ordersleftopen: int,
       checkrequestedat: num,
     },

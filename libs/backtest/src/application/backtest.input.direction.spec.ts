@@ -20,4 +20,14 @@ describe('a backtest request with a direction', () => {
     }
     expect(errors).toEqual([{ field: 'direction', message: 'direction short applies to futures bots only: a spot bot buys its ladder (long)' }]);
   });
+
+  it('neutral futures: refused on the direction field (its backtest is not a job of this route yet), never run as a long grid', () => {
+    let errors: unknown = null;
+    try {
+      parseBacktestRequest({ ...body, direction: 'neutral' }, NOW, 'paper');
+    } catch (e) {
+      errors = e instanceof ValidationError ? e.errors : e;
+    }
+    expect(errors).toEqual([{ field: 'direction', message: 'Backtests of a neutral grid are not available yet: backtest its long and short halves' }]);
+  });
 });

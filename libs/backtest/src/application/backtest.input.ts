@@ -96,6 +96,8 @@ export interface ParsedBacktest {
   request: BacktestRequest;
 }
 
+export const NEUTRAL_BACKTEST_MESSAGE = 'Backtests of a neutral grid are not available yet: backtest its long and short halves';
+
 /** A single backtest: the bot form's fields, plus `days` (1–365, default 30) and `timeframe` (default 1m). */
 export function parseBacktestRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
   const errors: FieldError[] = [];
@@ -114,6 +116,8 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     else throw err;
   }
   if (errors.length || !bot) throw new ValidationError(errors);
+  // issue 32: the neutral grid has its own backtest (domain/neutral-backtest.ts), not yet a job of this route
+  if (bot.config.direction === 'neutral') throw new ValidationError([{ field: 'direction', message: NEUTRAL_BACKTEST_MESSAGE }]);
   const timeframe = p.timeframe ?? '1m';
   const days = p.days ?? 30;
   const tf = TIMEFRAMES[timeframe];
@@ -121,7 +125,7 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     throw new ValidationError([{ field: 'days', message: `${days} days of ${timeframe} candles is more than ${MAX_CANDLES} candles: choose fewer days or a longer timeframe` }]);
   }
   const to = Math.floor(now / tf) * tf;
-  const config: GridConfig = { botType: bot.botType, ...bot.config };
+  const config: GridConfig = { botType: bot.botType, ...bot.config, direction: bot.config.direction === 'short' ? 'short' : bot.config.direction === 'long' ? 'long' : undefined };
   return {
     exchange: bot.config.exchange,
     market: bot.botType === 'Futures' ? 'futures' : 'spot',

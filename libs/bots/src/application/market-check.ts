@@ -3,7 +3,7 @@ import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { BOT_TYPES, EXCHANGES, SYMBOLS, ValidationError, correlated, type CommandContext } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
-import { BotFormField, aboveMarket, aboveMarketError, marketFieldErrors } from '../domain/bot-market.rules';
+import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, type BotFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
 
@@ -71,9 +71,17 @@ export class MarketCheck {
     if (!rules) return;
     // the take-profit minimum follows the market's reported maker fee, else the venue's default
     const makerFee = typeof rules.makerFee === 'number' && Number.isFinite(rules.makerFee) && rules.makerFee >= 0 ? rules.makerFee : defaultMakerRate(config.exchange, botType);
-    const errors = marketFieldErrors({ ...config, leverage: config.leverage ?? 1 }, { ...rules, makerFee });
-    const above = options.confirmAboveMarket || errors.entryPrice ? null : aboveMarket({ ...config }, price, rules.takerFee);
-    if (above) errors.entryPrice = aboveMarketError(above, symbol.replace(/(USDT|USDC)$/, ''));
+    // a neutral grid (issue 32) is checked as its two halves, the buys below and the sells above the reference
+    const halves = gridHalves({ ...config, leverage: config.leverage ?? 1 });
+    const errors: BotFieldErrors = {};
+    for (const half of halves) {
+      const e = marketFieldErrors(half, { ...rules, makerFee });
+      for (const field of Object.keys(e) as BotFormField[]) errors[field] ??= e[field];
+    }
+    for (const half of halves) {
+      const above = options.confirmAboveMarket || errors.entryPrice ? null : aboveMarket(half, price, rules.takerFee);
+      if (above) errors.entryPrice = aboveMarketError(above, symbol.replace(/(USDT|USDC)$/, ''));
+    }
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
   }

@@ -1,7 +1,8 @@
 import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
-import { ladderCostOf, ladderPreview } from './bot-market.rules';
+import { gridHalves, ladderCostOf, ladderPreview } from './bot-market.rules';
+import { NEUTRAL_SPOT_MESSAGE } from './bot.rules';
 import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
@@ -117,8 +118,9 @@ function symbolParts(symbol: string): { base: string; quote: string } {
 export function positionStartMessage(bot: LiveBot): string {
   const held = heldPosition(bot);
   const { base, quote } = symbolParts(bot.config.symbol);
-  const adds = ladderPreview(bot.config, 1000).reduce((s, r) => s + r.size, 0);
-  const cost = ladderCostOf(bot.config);
+  // a neutral grid (issue 32): both halves, its buys and its sells
+  const adds = gridHalves(bot.config).reduce((t, half) => t + ladderPreview(half, 1000).reduce((s, r) => s + r.size, 0), 0);
+  const cost = gridHalves(bot.config).reduce((t, half) => t + ladderCostOf(half), 0);
   return (
     (bot.config.direction === 'short'
       ? `The bot is short ${fmtAmount(held.amount)} ${base} (sold for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
@@ -150,11 +152,16 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       // issue 32: a bot's position is of its direction; turning it while it holds one would net on the venue
       const turned = (command.config as { direction?: string | null }).direction;
       const nowShort = bot.config.direction === 'short';
-      if (turned !== undefined && (turned === 'short') !== nowShort && heldPosition(bot).amount > 0) {
-        throw new ValidationError([{ field: 'direction', message: `direction cannot change while the bot holds a ${nowShort ? 'short' : 'long'} position: stop it with "close position" first` }]);
+      const now = bot.config.direction ?? 'long';
+      const next = turned === null || turned === '' ? 'long' : turned;
+      if (turned !== undefined && next !== now && heldPosition(bot).amount > 0) {
+        throw new ValidationError([{ field: 'direction', message: `direction cannot change while the bot holds a ${nowShort ? 'short' : now === 'neutral' ? 'neutral grid' : 'long'} position: stop it with "close position" first` }]);
       }
       if (bot.botType === 'Spot' && (command.config as { direction?: string | null }).direction === 'short') {
         throw new ValidationError([{ field: 'direction', message: 'direction short applies to futures bots only: a spot bot buys its ladder (long)' }]);
+      }
+      if (bot.botType === 'Spot' && (command.config as { direction?: string | null }).direction === 'neutral') {
+        throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
       }
       return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: bot.botType === 'Futures' ? (command.config.leverage ?? bot.config.leverage) : 1 } }];
     }

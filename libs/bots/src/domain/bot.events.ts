@@ -19,8 +19,11 @@ export interface BotConfig {
   reanchorLimit?: number;
   /** Issue 32 (libs/trading grid/trail-down.ts): a long grid trails down, never below this price. */
   trailDownLimit?: number;
-  /** Issue 32 (libs/trading grid/direction.ts): 'short' on futures only; absent or 'long': the spec's long grid. */
-  direction?: 'long' | 'short';
+  /**
+   * Issue 32 (libs/trading grid/direction.ts): 'short' on futures only; absent or 'long': the spec's long grid;
+   * 'neutral' (futures only, libs/trading grid/neutral.ts): buys below and sells above the entry as reference.
+   */
+  direction?: 'long' | 'short' | 'neutral';
 }
 
 /** The optional settings of issue 14 (docs/risk.md). */

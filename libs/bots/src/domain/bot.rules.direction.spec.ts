@@ -33,7 +33,7 @@ describe('direction in the bot rules', () => {
   });
 
   it('an unknown direction is refused with the choices', () => {
-    expect(fieldErrors(() => parseCreateBot({ ...futures, direction: 'sideways' }))).toEqual([{ field: 'direction', message: 'direction must be long or short' }]);
+    expect(fieldErrors(() => parseCreateBot({ ...futures, direction: 'sideways' }))).toEqual([{ field: 'direction', message: 'direction must be long or short or neutral' }]);
   });
 
   it('short mirrors the cross-field checks: a stop-loss price above the entry, a follow limit below it; no "ladder reaches zero" check', () => {

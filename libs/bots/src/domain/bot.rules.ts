@@ -116,8 +116,32 @@ export const riskFields = {
  * Issue 32 (libs/trading grid/direction.ts): 'long' (absent: the spec's bot) or 'short', a ladder of
  * sells above the entry with a reduce-only buy-back below the average: futures only.
  */
-export const direction = optionalChoice('direction', ['long', 'short']);
+export const direction = optionalChoice('direction', ['long', 'short', 'neutral']);
 export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only: a spot bot buys its ladder (long)';
+/**
+ * Issue 32, neutral (libs/trading grid/neutral.ts): buys below and sells above the entry price as the
+ * reference, `numOfOrders` on each side, each fill answered by its opposite one interval away: futures only,
+ * equal steps and sizes, no take-profit percentage of its own (each pair earns one interval).
+ */
+/**
+ * Until the runner trades a neutral grid (its engine, backtest and venue paths are built and tested:
+ * libs/trading grid/neutral.ts, test/neutral-grid-paper.spec.ts), a bot cannot be created or edited as
+ * one: the product does not offer what it cannot run (the bots controller refuses it after these rules).
+ */
+export const NEUTRAL_NOT_AVAILABLE = 'direction neutral is not available yet: the runner trades long and short grids only';
+
+export const NEUTRAL_SPOT_MESSAGE = 'direction neutral applies to futures bots only: a spot bot buys its ladder (long)';
+
+/** Settings a neutral grid does not have (its pairs replace the take-profit, its stops lie outside the grid). */
+function neutralProblems(v: { spacing?: unknown; sizeScale?: unknown; stopLossPercent?: unknown; trailingDeviation?: unknown; reanchor?: unknown; reanchorLimit?: unknown; trailDownLimit?: unknown }): FieldError[] {
+  const errors: FieldError[] = [];
+  if (v.spacing === 'percent') errors.push({ field: 'spacing', message: 'spacing percent applies to long and short grids: a neutral grid has equal steps' });
+  if (typeof v.sizeScale === 'number' && v.sizeScale !== 1) errors.push({ field: 'sizeScale', message: 'sizeScale applies to long and short grids: a neutral grid has equal sizes' });
+  for (const key of ['stopLossPercent', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit'] as const) {
+    if (v[key] !== undefined) errors.push({ field: key, message: `${key} applies to long and short grids: a neutral grid's stop-loss is a price below its lowest buy` });
+  }
+  return errors;
+}
 
 /** The optional settings present in the input (cross-field checks as field errors; `short`: the stops and limits mirrored). */
 function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number }, short = false): RiskSettings {
@@ -247,6 +271,8 @@ function parseCreateLadder(input: unknown): CreateBotInput {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
   if (v.direction === 'short' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
+  if (v.direction === 'neutral' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
+  if (v.direction === 'neutral') throwIfAny(neutralProblems(v));
   const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
@@ -276,7 +302,7 @@ export function parseEditBot(
   input: unknown,
   botType: BotType = 'Futures',
   /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only); issue 32: its direction too. */
-  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' } = {},
+  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral' } = {},
   /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts). */
   options: { priceStep?: number } = {},
 ): EditBotInput {
@@ -285,7 +311,7 @@ export function parseEditBot(
 
 type EditBotInput = { userId?: string; confirmAboveMarket?: boolean; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } };
 
-function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' }): EditBotInput {
+function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral' }): EditBotInput {
   const v = parse(editBotSchema, input);
   const cleared = clearedRiskSettings(input);
   const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
@@ -293,6 +319,8 @@ function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: '
   const clearsDirection = isCleared(input, 'direction');
   const short = (v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'short';
   if (v.direction === 'short' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
+  if (v.direction === 'neutral' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
+  if ((v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'neutral') throwIfAny(neutralProblems({ ...v, spacing }));
   throwIfAny(numericBoundProblems({ ...v, spacing, short }));
   if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }, short); // the percent interval's bound
   const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));

@@ -30,7 +30,7 @@ export interface BotView {
   /** Beyond the spec (issue 32, trail-down): the long grid trails down, never below this price. */
   traildownlimit?: number;
   /** Beyond the spec (issue 32): 'short' or 'long' when set; absent: long (the spec's bot). */
-  direction?: 'long' | 'short';
+  direction?: 'long' | 'short' | 'neutral';
   /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
   ordersleftopen?: number;
   /** Issue 29: when the owner last asked for a watchdog check ("Check now"), ms since the epoch. */

@@ -8,10 +8,9 @@
  *
  * Everything that depends on the direction asks this module (the side of a rung, of the closing order,
  * which way "away from the entry" is), so the engine has one code path with a sign, not two copies.
- * A later 'neutral' grid (buys below and sells above a reference, each fill answered by its opposite one
- * step away) fits the same model: its rungs would carry their own side (`rungSide(direction, i)` taking
- * the rung's place relative to the reference) and the position a sign, while the close of a fill is
- * `exitSide` of the side that filled. It is not built yet; `DIRECTIONS` lists what the engine accepts.
+ * The 'neutral' grid (buys below and sells above a reference, each fill answered by its opposite one
+ * step away) is its own state machine, neutral.ts (docs/risk.md); `DIRECTIONS` lists what THIS engine
+ * accepts, and a bot's 'neutral' never reaches it (the runner refuses its start).
  */
 
 export type Direction = 'long' | 'short';

@@ -85,3 +85,14 @@ export {
   stepOrders,
 } from './infinity.engine';
 export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from './infinity.engine';
+export {
+  applyNeutralFills,
+  initialNeutralState,
+  neutralDesiredOrders,
+  neutralLinePrices,
+  neutralLiquidation,
+  neutralProblem,
+  neutralStopLoss,
+  processNeutralFill,
+} from './neutral';
+export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState } from './neutral';

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Query, Res, UseGuards } from '@nestjs/c
 import { ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { BOT_LIST_COLLECTION, BotDoc } from '@gridrocket/bots';
+import { BOT_LIST_COLLECTION, BotDoc, gridHalves } from '@gridrocket/bots';
 import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
 import { Ctx, pageOf } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
@@ -67,7 +67,8 @@ export class MoneyController {
       Promise.resolve(this.prices.latest(key)).then((p) => p ?? this.prices.current(doc.userid, key).then((c) => c.value).catch(() => null)),
     ]);
     const c = doc.s.config!;
-    const capital = committedCapital({ ...c, leverage: doc.s.botType === 'Futures' ? c.leverage : 1 });
+    // a neutral grid (issue 32) commits the margin of its buys and of its sells
+    const capital = gridHalves({ ...c, leverage: doc.s.botType === 'Futures' ? c.leverage : 1 }).reduce((t, half) => t + committedCapital(half), 0);
     return { id: doc.id, symbol: c.symbol, exchange: c.exchange, botType: doc.s.botType ?? 'Spot', currency: splitSymbol(c.symbol).quote, ...botPerformance(entries, price, capital, Date.now()) };
   }
 

@@ -53,6 +53,9 @@ export function fillsSince(info: BotRun, mode: ExchangeMode): number {
 /** The port, the market's rules (validated), the fee rate, and the engine rebuilt from the recorded fills. */
 export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangeProvider): Promise<void> {
   const { id } = task;
+  // Issue 32: a neutral bot is accepted and shown, but this runner trades long and short grids only
+  // (toGridConfig has no neutral): it must never run as a long grid. Refused before any exchange call.
+  if (info.bot.config.direction === 'neutral') throw new UnrecoverableError(NEUTRAL_NOT_RUN);
   task.port = await exchanges.for({ userId: id.userId, exchange: id.exchange, market: id.market });
   const market = await task.call(() => task.port.marketRules(id.symbol));
   const rules = toGridRules(market);
@@ -61,6 +64,8 @@ export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangePr
   task.makerFee = market.makerFee;
   task.rebuild(rules, info.bot.trading.runs);
 }
+
+export const NEUTRAL_NOT_RUN = 'A neutral grid cannot be started yet: its engine is built (issue 32) but the runner trades long and short grids only';
 
 export const HEDGE_MODE_REFUSED = (exchange: string) =>
   `The ${exchange} futures account is in hedge mode: GridRocket trades in one-way mode only. Switch the account to one-way mode and start the bot again`;
