@@ -17,7 +17,8 @@
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
  * a withdraw-capable key refused, an unrestricted one warned (keys.e2e.js) → every section from the
  * navbar at 375 → logout → sign in again; a second browser's session ended with "Sign out everywhere
- * else" (sessions.e2e.js); an access token made, used by a script and revoked (tokens.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * else" (sessions.e2e.js); an access token made, used by a script and revoked (tokens.e2e.js); a bot's signal
+ * webhook turned on, a signed start from this process, its replay refused (signals.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
  * The paper exchange runs on a known price path (e2e/paper-prices.js), so every fill the steps wait for is certain.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
@@ -778,6 +779,8 @@ async function main() {
     });
     await require('./risk.e2e').riskSteps({ page, step, fillBot, shot, T });
     await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
+    // issue 32 (signals.e2e.js): the stub server has no signal routes
+    if (process.env.E2E_SERVER !== 'stub') await require('./signals.e2e').signalsSteps({ page, step, shot, T, base });
     // issue 30 (keys.e2e.js): here, after the bots' timed steps, whose crossing orders are priced minutes earlier
     if (process.env.E2E_SERVER !== 'stub' && (!process.env.E2E_BASE_URL || process.env.E2E_DATA_DIR)) await require('./keys.e2e').keySteps({ page, step, shot, T, dataDir });
     // two-factor sign-in (issue 30): a new account in browsers of its own, so this walk's user is not asked for codes
