@@ -35,7 +35,6 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
   await step('entry above the market: the warning with its numbers, Save only after the confirmation, the balance says Paper (issue 29)', async () => {
     await page.goto(url('/bots?tab=spot'), { waitUntil: 'domcontentloaded' });
     await page.getByRole('tab', { name: /Spot bots/, selected: true }).waitFor();
-    const before = await page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
     await page.getByRole('button', { name: 'Create bot' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create new bot' });
     await fillBot(dialog, { exchange: 'Binance', symbol: 'BTCUSDT' });
@@ -69,12 +68,17 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     await page.setViewportSize(size);
     await confirm.check();
     if (await save.isDisabled()) throw new Error(`Save stays disabled after the confirmation: ${(await dialog.locator('.field__error').allTextContents()).join(' | ')}`);
+    // the new bot is the one this Save created (its answer), not "a card that was not there before": read
+    // before the list had loaded, that took the ETCUSDT bot of the risk steps (a BTC position never came)
+    const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/bots' && r.request().method() === 'POST', { timeout: T });
     await save.click();
+    const answer = await created;
+    if (answer.status() !== 201) throw new Error(`POST /api/bots answered ${answer.status()}`);
+    botId = (await answer.json()).id || null;
     await toast('Bot successfully added!');
     await dialog.waitFor({ state: 'detached' });
-    const ids = await page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
-    botId = ids.find((x) => !before.includes(x)) || null;
-    if (!botId) throw new Error('the new bot has no card');
+    if (!botId) throw new Error('the create answer has no bot id');
+    await page.locator(`[data-bot-id="${botId}"]`).waitFor({ timeout: T });
   });
 
   await step('start it, its crossing buys fill; stop WITHOUT cancel-all: the page and the card say its orders are still open (issue 29)', async () => {
