@@ -13,6 +13,7 @@
 'use strict';
 const { createHmac, randomUUID } = require('node:crypto');
 const path = require('node:path');
+const { atBothWidths, nothingCutOff } = require('./layout');
 
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 
@@ -41,16 +42,20 @@ async function signalsSteps({ page, step, shot, T, base }) {
     return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
   };
   const panel = page.getByTestId('signal-panel');
-  /** The panel in its own pictures: the full-page ones at 375 put it far below the fold. */
+  /**
+   * The panel in its own pictures: the full-page ones at 375 put it far below the fold. (The sticky navbar,
+   * no part of the panel, is left out of them: scrolled to the panel it was drawn over its heading.)
+   */
   const panelShots = async (name) => {
+    const style = '.navbar { visibility: hidden; }';
     await page.mouse.move(0, 0);
     await panel.scrollIntoViewIfNeeded();
-    await panel.screenshot({ path: path.join(ARTIFACTS, `${name}-1280.png`) });
+    await panel.screenshot({ path: path.join(ARTIFACTS, `${name}-1280.png`), style });
     await page.setViewportSize({ width: 375, height: 812 });
     await page.waitForTimeout(250);
     const box = await panel.boundingBox();
     await panel.scrollIntoViewIfNeeded();
-    await panel.screenshot({ path: path.join(ARTIFACTS, `${name}-375.png`) });
+    await panel.screenshot({ path: path.join(ARTIFACTS, `${name}-375.png`), style });
     await page.setViewportSize({ width: 1280, height: 860 });
     await page.waitForTimeout(100);
     if (!box || box.x < 0 || box.x + box.width > 376) throw new Error(`at 375 the Signals panel runs past the window: ${JSON.stringify(box)}`);
@@ -92,6 +97,13 @@ async function signalsSteps({ page, step, shot, T, base }) {
     const last4 = ((await panel.locator('dt:has-text("Secret") + dd').textContent()) || '').trim();
     if (last4 !== `ends in …${secret.slice(-4)}`) throw new Error(`the settings say "${last4}" for a secret ending in ${secret.slice(-4)}`);
     await panel.getByText('signed requests only (X-Signature)').waitFor();
+    // the long URL and secret fit: nothing past the card or the window
+    // (the first pictures showed the URL over the secret's column at 1280 and cut off at 375)
+    await atBothWidths(page, async () => [
+      ...(await nothingCutOff(panel, 'code, dt, dd, button, p')),
+      // each fact within its own cell (the URL ran over the secret's cell, inside the card)
+      ...(await nothingCutOff(panel.locator('.settings-facts > div'), 'code, dd, button')),
+    ]);
     await dismissToasts();
     await panelShots('bot-signals-secret');
     await made.getByRole('button', { name: 'I have copied it' }).click();
