@@ -13,22 +13,26 @@ async function riskSteps({ page, step, fillBot, shot, T }) {
     if (!(await section.evaluate((el) => el.open))) await section.locator('summary').click();
     return section;
   };
-  const botPageOf = async (before) => {
-    // the newest card of the tab is the bot just created
-    const ids = await page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
-    const id = ids.find((x) => !before.includes(x));
-    if (!id) throw new Error('the new bot has no card');
+  /** Saves the form and returns the id the server gave the new bot (a diff of the cards raced the list's loading). */
+  const saveNew = async (dialog) => {
+    const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/bots' && r.request().method() === 'POST', { timeout: T });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const answer = await created;
+    if (answer.status() !== 201) throw new Error(`POST /api/bots answered ${answer.status()}`);
+    const id = (await answer.json()).id;
+    if (!id) throw new Error('the create answer has no bot id');
+    return id;
+  };
+  const botPageOf = async (id) => {
     await page.locator(`[data-bot-id="${id}"]`).getByRole('link', { name: /^Details of / }).click();
     await page.waitForURL((u) => new URL(u).pathname === `/bots/${id}`, { timeout: T });
     await page.getByTestId('bot-page').waitFor();
     return id;
   };
-  const cardIds = () => page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
 
   await step('advanced: a spot bot with percent spacing, size scale, stop-loss, trailing and follow; the preview follows live', async () => {
     await page.goto(new URL('/bots?tab=spot', page.url()).toString(), { waitUntil: 'domcontentloaded' });
     await page.getByRole('tab', { name: /Spot bots/, selected: true }).waitFor();
-    const before = await cardIds();
     await page.getByRole('button', { name: 'Create bot' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create new bot' });
     await fillBot(dialog, { exchange: 'Binance', symbol: 'ETCUSDT' });
@@ -51,10 +55,10 @@ async function riskSteps({ page, step, fillBot, shot, T }) {
     const save = dialog.getByRole('button', { name: 'Save' });
     if (await save.isDisabled()) throw new Error(`Save is disabled: ${(await dialog.locator('.field__error').allTextContents()).join(' | ')}`);
     await shot('bots-create-advanced');
-    await save.click();
+    const id = await saveNew(dialog);
     await page.locator('.toast').filter({ hasText: 'Bot successfully added!' }).first().waitFor({ state: 'visible', timeout: T });
-    await page.getByTestId('bot-card').first().waitFor();
-    await botPageOf(before);
+    await page.locator(`[data-bot-id="${id}"]`).waitFor({ timeout: T });
+    await botPageOf(id);
     const summary = page.getByTestId('advanced-summary');
     await summary.waitFor({ timeout: T });
     const text = (await summary.textContent()) || '';
@@ -67,7 +71,6 @@ async function riskSteps({ page, step, fillBot, shot, T }) {
   await step('advanced: a futures bot with a stop-loss price; its liquidation price is shown before the start and on its page', async () => {
     await page.goto(new URL('/bots?tab=futures', page.url()).toString(), { waitUntil: 'domcontentloaded' });
     await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
-    const before = await cardIds();
     await page.getByRole('button', { name: 'Create bot' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create new bot' });
     await fillBot(dialog, { exchange: 'Binance', symbol: 'ETCUSDT' });
@@ -78,9 +81,10 @@ async function riskSteps({ page, step, fillBot, shot, T }) {
     await dialog.getByLabel('Grid size').focus();
     await section.getByTestId('advanced-liquidation').waitFor();
     await section.getByTestId('advanced-stop').filter({ hasText: new RegExp(Number(stop).toLocaleString('en-US').replace(/\./g, '\\.')) }).waitFor();
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    const id = await saveNew(dialog);
     await page.locator('.toast').filter({ hasText: 'Bot successfully added!' }).first().waitFor({ state: 'visible', timeout: T });
-    await botPageOf(before);
+    await page.locator(`[data-bot-id="${id}"]`).waitFor({ timeout: T });
+    await botPageOf(id);
     const summary = page.getByTestId('advanced-summary');
     await summary.waitFor({ timeout: T });
     const text = (await summary.textContent()) || '';

@@ -5,7 +5,9 @@
  *
  *   node e2e/run.js                 starts `node dist/apps/api/src/main.js` (after `npm run build`)
  *   E2E_SERVER=stub node e2e/run.js starts e2e/stub-server.js instead (a contract stand-in)
- *   E2E_BASE_URL=http://...         uses a server that is already running (mail from E2E_DATA_DIR)
+ *   E2E_BASE_URL=http://...         uses a server that is already running (mail from E2E_DATA_DIR); the
+ *                                   steps that wait for fills count on it running PAPER_PRICES=<a CSV
+ *                                   of e2e/paper-prices.js>, as the server started here does
  *
  * The flow: guards while signed out (no 401 in the console; the wire: precompressed, cached) →
  * register → verify through the link in DATA_DIR/mail/*.eml → add a Kucoin key (the passphrase field
@@ -15,7 +17,10 @@
  * cancel-all (orders cancelled) → History one tab away (timeline, exports, time slider) → delete →
  * a withdraw-capable key refused, an unrestricted one warned (keys.e2e.js) → every section from the
  * navbar at 375 → logout → sign in again; a second browser's session ended with "Sign out everywhere
- * else" (sessions.e2e.js); an access token made, used by a script and revoked (tokens.e2e.js); a bot set by a price range, saved as a template, started from it and from a copy (templates.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * else" (sessions.e2e.js); an access token made, used by a script and revoked (tokens.e2e.js); a bot set by a price range, saved as a template, started from it and
+ * from a copy, and a short futures grid set by a range (templates.e2e.js); a bot's signal webhook turned on, a signed start from this process, its replay refused
+ * (signals.e2e.js). Screenshots of every screen at 1280 and 375 px wide go to e2e/artifacts/.
+ * The paper exchange runs on a known price path (e2e/paper-prices.js), so every fill the steps wait for is certain.
  * Prints `N passed, M failed` last and exits non-zero on any failure.
  */
 'use strict';
@@ -26,6 +31,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { atBothWidths, nothingCutOff, equityCurveProblems } = require('./layout');
+const { writePricesCsv } = require('./paper-prices');
 
 const ROOT = path.resolve(__dirname, '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
@@ -77,9 +83,12 @@ async function startServer(dataDir) {
   const entry = stub ? path.join(__dirname, 'stub-server.js') : path.join(ROOT, 'dist/apps/api/src/main.js');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const port = await freePort();
+  // the paper exchange on a known price path instead of the random walk (e2e/paper-prices.js): the steps
+  // that wait for fills rely on its band, not on where a walk happens to go under the machine's load
+  const prices = stub ? {} : { PAPER_PRICES: writePricesCsv(dataDir) };
   const child = spawn(process.execPath, stub ? [entry] : ['--max-semi-space-size=64', entry], { // as `npm start` (package.json)
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: process.env.NODE_ENV || 'production' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: process.env.NODE_ENV || 'production', ...prices },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logFile = fs.createWriteStream(path.join(ARTIFACTS, 'server.log'));
@@ -350,6 +359,24 @@ async function main() {
     });
 
     log('bots');
+    if (process.env.E2E_SERVER !== 'stub') {
+      await step("the paper exchange follows the e2e price path: Binance BTCUSDT inside its band, and moving", async () => {
+        // the premise of every step that waits for a fill (e2e/paper-prices.js): said here once, so a server
+        // on another feed (E2E_BASE_URL) fails in words rather than in a fill that never comes
+        const { BAND } = require('./paper-prices');
+        const read = () => page.evaluate(async () => Number(await (await fetch('/api/priceSpot?symbol=BTCUSDT&exchange=Binance', { credentials: 'include' })).text()));
+        const first = await read();
+        if (!(first >= BAND.low && first <= BAND.high)) throw new Error(`BTCUSDT is at ${first}, outside the e2e band ${BAND.low}–${BAND.high}: is the server on PAPER_PRICES from e2e/paper-prices.js?`);
+        const deadline = Date.now() + T;
+        let now = first;
+        while (now === first && Date.now() < deadline) {
+          await page.waitForTimeout(500);
+          now = await read();
+        }
+        if (now === first) throw new Error(`BTCUSDT stayed at ${first} for ${T} ms`);
+        if (!(now >= BAND.low && now <= BAND.high)) throw new Error(`BTCUSDT moved to ${now}, outside the e2e band`);
+      });
+    }
     const fit = (n) => {
       for (let d = 6; d >= 0; d--) {
         const s = String(Number(n.toFixed(d)));
@@ -360,8 +387,10 @@ async function main() {
     /**
      * A realistic grid: 3 buys 0.6 % apart, take profit 1 % above the average entry, and a ladder
      * that costs less than the paper balance of 10,000 USDT. `crossing`: the first buy sits 0.2 %
-     * above the market, so the paper exchange fills it on its next tick, and the others 1.2 % apart
-     * (they stay open for the length of the test).
+     * above the market, and the others 1.2 % apart. On the e2e price path (e2e/paper-prices.js, BTCUSDT
+     * in [94,924, 95,076]) that is certain whenever the bot starts: the first buy (≥ 94,924 × 1.002 =
+     * 95,113.8) is above every price, so it fills when placed; the second (≤ 95,076 × 0.990 = 94,125)
+     * is below every price and stays open, as does the take-profit (≥ 94,924 × 1.01 = 95,873).
      */
     const fillBot = async (dialog, { exchange, symbol, crossing = false }) => {
       await dialog.getByLabel('Exchange').selectOption(exchange);
@@ -536,8 +565,8 @@ async function main() {
       await page.locator('.chart__canvas canvas').first().waitFor({ timeout: T });
       const table = page.getByRole('table', { name: 'Ladder orders' });
       await table.waitFor({ timeout: T });
-      // the first buy sits 0.2 % above the market: the paper exchange fills it on its next tick; the
-      // others sit 1 % apart below it and stay open
+      // the first buy sits above every price of the e2e path: the paper exchange fills it when it is
+      // placed; the others sit 1.2 % apart below it, under every price, and stay open (fillBot)
       await table.locator('tr[data-kind="buy"][data-state="filled"]').first().waitFor({ timeout: 30000 });
       await table.locator('tr[data-kind="buy"][data-state="open"]').first().waitFor();
       await table.locator('tr[data-kind="take-profit"][data-state="open"]').first().waitFor({ timeout: T });
@@ -545,7 +574,8 @@ async function main() {
       if (!/[1-9]/.test(await text('position'))) throw new Error(`position after a fill: ${await text('position')}`);
       if ((await text('average-entry')) === '—') throw new Error('no average entry after a fill');
       if (!/USDT/.test(await text('fees'))) throw new Error(`fees: ${await text('fees')}`);
-      // the profit moves with the price, without a reload
+      // the profit moves with the price, without a reload (the e2e path moves 0.01 BTC's value by ≥ 0.036
+      // USDT a second: e2e/paper-prices.js)
       const first = await text('unrealised');
       await page.waitForFunction(
         (was) => ((document.querySelector('[data-testid="figure-unrealised"]')?.textContent || '').trim() !== was),
@@ -752,6 +782,8 @@ async function main() {
     await require('./safety.e2e').safetySteps({ page, step, fillBot, shot, T });
     // issue 32: a bot set by a price range, templates and copies (the server's routes: not on the stub)
     if (process.env.E2E_SERVER !== 'stub') await require('./templates.e2e').rangeTemplateSteps({ page, step, shot, T });
+    // issue 32 (signals.e2e.js): the stub server has no signal routes
+    if (process.env.E2E_SERVER !== 'stub') await require('./signals.e2e').signalsSteps({ page, step, shot, T, base });
     // issue 30 (keys.e2e.js): here, after the bots' timed steps, whose crossing orders are priced minutes earlier
     if (process.env.E2E_SERVER !== 'stub' && (!process.env.E2E_BASE_URL || process.env.E2E_DATA_DIR)) await require('./keys.e2e').keySteps({ page, step, shot, T, dataDir });
     // two-factor sign-in (issue 30): a new account in browsers of its own, so this walk's user is not asked for codes

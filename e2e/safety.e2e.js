@@ -5,6 +5,13 @@
  * "orders still open" notice on its page and card, next to the Paper badge), started again (the dialog
  * says what it holds, "Start anyway"), and the Binance key it signs with refused for deletion on the
  * Security page (the 409 naming the bot stays on the page). The bot is stopped and deleted at the end.
+ *
+ * What the paper exchange does with the bot is certain on the e2e price path (e2e/paper-prices.js, Binance
+ * BTCUSDT always in [94,924, 95,076]), whenever the steps run: of its buys at p × 1.01, p × 1.004 and
+ * p × 0.998 (p, the pre-filled price, in that band) the first two are above every price (≥ 95,303), so they
+ * fill when placed; the third is below every price (≤ 94,886) and stays open; the take-profit, 1 % above
+ * entries ≥ 94,924, is above every price (≥ 95,873) and never fills. So the bot holds a position from its
+ * start to its clean-up: the restart dialog always has something to say.
  */
 'use strict';
 
@@ -28,7 +35,6 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
   await step('entry above the market: the warning with its numbers, Save only after the confirmation, the balance says Paper (issue 29)', async () => {
     await page.goto(url('/bots?tab=spot'), { waitUntil: 'domcontentloaded' });
     await page.getByRole('tab', { name: /Spot bots/, selected: true }).waitFor();
-    const before = await page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
     await page.getByRole('button', { name: 'Create bot' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create new bot' });
     await fillBot(dialog, { exchange: 'Binance', symbol: 'BTCUSDT' });
@@ -62,12 +68,17 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     await page.setViewportSize(size);
     await confirm.check();
     if (await save.isDisabled()) throw new Error(`Save stays disabled after the confirmation: ${(await dialog.locator('.field__error').allTextContents()).join(' | ')}`);
+    // the new bot is the one this Save created (its answer), not "a card that was not there before": read
+    // before the list had loaded, that took the ETCUSDT bot of the risk steps (a BTC position never came)
+    const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/bots' && r.request().method() === 'POST', { timeout: T });
     await save.click();
+    const answer = await created;
+    if (answer.status() !== 201) throw new Error(`POST /api/bots answered ${answer.status()}`);
+    botId = (await answer.json()).id || null;
     await toast('Bot successfully added!');
     await dialog.waitFor({ state: 'detached' });
-    const ids = await page.getByTestId('bot-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-bot-id')));
-    botId = ids.find((x) => !before.includes(x)) || null;
-    if (!botId) throw new Error('the new bot has no card');
+    if (!botId) throw new Error('the create answer has no bot id');
+    await page.locator(`[data-bot-id="${botId}"]`).waitFor({ timeout: T });
   });
 
   await step('start it, its crossing buys fill; stop WITHOUT cancel-all: the page and the card say its orders are still open (issue 29)', async () => {
@@ -79,7 +90,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
     await toast('Bot successfully started!');
     await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
     const table = page.getByRole('table', { name: 'Ladder orders' });
-    // the buys above the market fill on the paper exchange's next tick; the lowest rests below it
+    // the two buys above every price of the e2e path fill when placed; the lowest rests below every price
     await table.locator('tr[data-kind="buy"][data-state="filled"]').first().waitFor({ timeout: 30000 });
     await table.locator('tr[data-state="open"]').first().waitFor({ timeout: T });
     await page.waitForFunction(() => /[1-9]/.test(document.querySelector('[data-testid="figure-position"]')?.textContent || ''), null, { timeout: T });
@@ -127,6 +138,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
       return dlg;
     };
     await dismissToasts();
+    // it holds what its first run bought: its take-profit is above every price of the e2e path
     let dlg = await ask();
     const said = ((await dlg.locator('.confirm__question').textContent()) || '').trim();
     if (/confirmPosition/.test(said)) throw new Error(`the dialog shows the API parameter: ${said}`);
