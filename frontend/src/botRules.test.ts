@@ -180,6 +180,8 @@ describe('preview and help', () => {
       { price: 80, size: 2 },
     ]);
     expect(takeProfitAfterFirstFill(grid)).toBe(101.5);
+    // a short grid (issue 32) buys back below its first sell: 100 × (1 − 1.5 / 100) = 98.5
+    expect(takeProfitAfterFirstFill({ ...grid, direction: 'short' })).toBe(98.5);
     expect(ladderCostOf(grid)).toBe(540);
     expect(ladderCostOf({ ...grid, leverage: 10 })).toBe(54);
   });

@@ -140,7 +140,7 @@ export default function BotPage() {
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
             <div><dt>Price interval</dt><dd>{price(bot.interval)} USDT</dd></div>
             <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>
-            {futures ? <div><dt>Direction</dt><dd data-testid="direction">{bot.direction === 'short' ? 'Short: sells above the entry, buys back below the average' : bot.direction === 'neutral' ? 'Neutral: buys below and sells above the entry, each fill answered one interval away' : 'Long: buys below the entry, sells above the average'}</dd></div> : null}
+            {futures ? <div className="settings-facts__wide"><dt>Direction</dt><dd data-testid="direction">{bot.direction === 'short' ? 'Short: sells above the entry, buys back below the average' : bot.direction === 'neutral' ? 'Neutral: buys below and sells above the entry, each fill answered one interval away' : 'Long: buys below the entry, sells above the average'}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
         </section>

@@ -128,9 +128,12 @@ export function ladderPreview(g: Pick<GridNumbers, 'numOfOrders' | 'orderSize' |
   return out;
 }
 
-/** The take-profit price once the first rung has filled: entry × (1 + takeProfit / 100). */
-export function takeProfitAfterFirstFill(g: Pick<GridNumbers, 'entryPrice' | 'takeProfit'>): number {
-  return money(g.entryPrice * (1 + g.takeProfit / 100));
+/**
+ * The take-profit price once the first rung has filled: entry × (1 + takeProfit / 100); a short grid's
+ * (issue 32) buys back below: entry × (1 − takeProfit / 100).
+ */
+export function takeProfitAfterFirstFill(g: Pick<GridNumbers, 'entryPrice' | 'takeProfit' | 'direction'>): number {
+  return money(g.entryPrice * (g.direction === 'short' ? 1 - g.takeProfit / 100 : 1 + g.takeProfit / 100));
 }
 
 /** Σ size × price ÷ leverage over the ladder (the spec's total cost). */
