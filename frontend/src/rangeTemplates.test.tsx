@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
 import type { Bot } from './api/types';
+import { settingsOfBot } from './bots/TemplateBar';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.setTimeout(30_000);
@@ -178,6 +179,12 @@ describe('templates and copies in the bot form (issue 32)', () => {
     await waitFor(() => expect(f.getByTestId('current-price')).toHaveTextContent('95,447.00 USDT'));
     expect([f.getByLabelText('Entry Price'), f.getByLabelText('Grid size'), f.getByLabelText('Order size'), f.getByLabelText('Price interval'), f.getByLabelText('Take profit')].map((e) => (e as HTMLInputElement).value)).toEqual(['95000', '4', '0.002', '300', '1.2']);
     await waitFor(() => expect(f.getByRole('button', { name: 'Save' })).toBeEnabled());
+  });
+
+  it('a copy of a short futures bot keeps its direction (the settings are the server\'s BotConfig, direction included)', () => {
+    const short = makeBot({ id: 'b-8', bottype: 'Futures', leverage: 5, symbol: 'BTCUSDT', entryprice: 96000, interval: 300, numoforders: 4, ordersize: 0.002, takeprofit: 1.2, direction: 'short' });
+    expect(settingsOfBot(short as Bot & Record<string, unknown>)).toMatchObject({ botType: 'Futures', leverage: 5, entryPrice: 96000, direction: 'short' });
+    expect(settingsOfBot(makeBot({ id: 'b-9' }) as Bot & Record<string, unknown>)).not.toHaveProperty('direction');
   });
 
   it('Make a template sends the form\'s settings under the name; a name already used is said under the name', async () => {

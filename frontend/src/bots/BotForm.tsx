@@ -137,6 +137,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     range.setMode('ladder');
     setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: plain(t.takeProfit) });
     setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit, traildownlimit: t.trailDownLimit }));
+    // a short bot's template or copy is a short bot (the form offers Long and Short)
+    setDirection(t.direction === 'short' ? 'short' : 'long');
     setTouched({ exchange: true, symbol: true, entryPrice: true, numOfOrders: true, orderSize: true, interval: true, takeProfit: true });
   };
   const fieldErrors = useMemo(

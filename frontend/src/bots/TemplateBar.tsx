@@ -53,6 +53,7 @@ export function settingsOfBot(b: Bot & Record<string, unknown>): TemplateSetting
     reanchor: opt('reanchor'),
     reanchorLimit: opt('reanchorlimit'),
     trailDownLimit: opt('traildownlimit'),
+    direction: opt('direction'),
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
   return out;

@@ -1,27 +1,13 @@
 /** Bot templates (issue 32, docs/range-and-templates.md), injected into the one RTK Query api. */
 import { api } from '../api/api';
+import type { BotConfig } from '@gridrocket/bots/domain/bot.events';
 import type { BotType, Exchange } from '../api/types';
 
-/** A template's settings: the create body's fields (POST /api/bots takes them as they are). */
-export interface TemplateSettings {
-  botType: BotType;
-  exchange: Exchange;
-  symbol: string;
-  numOfOrders: number;
-  orderSize: number;
-  interval: number;
-  entryPrice: number;
-  takeProfit: number;
-  leverage: number;
-  spacing?: 'absolute' | 'percent';
-  sizeScale?: number;
-  stopLossPercent?: number;
-  stopLossPrice?: number;
-  trailingDeviation?: number;
-  reanchor?: 'fixed' | 'follow';
-  reanchorLimit?: number;
-  trailDownLimit?: number;
-}
+/**
+ * A template's settings: the create body's fields (POST /api/bots takes them as they are), i.e. the
+ * server's own BotConfig with the bot type, so a setting added there (the direction) is not lost here.
+ */
+export type TemplateSettings = Omit<BotConfig, 'exchange'> & { botType: BotType; exchange: Exchange };
 
 export interface BotTemplate {
   id: string;
