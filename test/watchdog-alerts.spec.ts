@@ -140,7 +140,9 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
     // behind the bot's back: its top buy fills and the venue's word of it is lost
     hidden.add(top);
     venue.advanceTo(T + 1000);
-    await runner.idle();
+    // not runner.idle(): with a check every 150 ms it can wait out up to 100 checks on a loaded machine (test/watchdog.spec.ts)
+    await until('the top buy filled on the venue', async () => (await (await paper.for({ userId: uid, exchange: 'Binance', market: 'spot' })).orderByClientId('BTCUSDT', top))?.status === 'filled', 20_000);
+    await new Promise((r) => setTimeout(r, WATCHDOG_MS * 4));
     expect((await types(botId)).includes('OrderFilled')).toBe(false); // the bot missed it
     hidden.delete(top); // the venue's trade history has it now
 

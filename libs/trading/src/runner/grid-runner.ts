@@ -323,9 +323,15 @@ export class GridRunner implements TaskHost {
    * Compares one bot with the venue now, in its lane (after what it is doing), and repairs what the
    * rules allow by converging. Null when this runner does not run the bot (not owned, not started).
    */
-  async checkNow(botId: string): Promise<CheckResult | null> {
+  checkNow(botId: string): Promise<CheckResult | null> {
+    // A check already waiting in the lane (not begun) looks at the venue after this request too: it is
+    // the answer. So checks never pile up behind a slow venue (a period shorter than a check would queue
+    // one more each period, without bound, and a "Check now" would wait behind all of them).
+    const waiting = this.checksWaiting.get(botId);
+    if (waiting) return waiting;
     let result: CheckResult | null = null;
-    await this.serial(botId, async () => {
+    const lane = this.serial(botId, async () => {
+      if (this.checksWaiting.get(botId) === done) this.checksWaiting.delete(botId); // begun: a later request queues its own
       const task = this.tasks.get(botId);
       if (!task || task.released || !task.ready || !task.started || !this.owns(botId)) return;
       // not `guard`: a check that succeeds must not clear the count of refusals it reports on
@@ -340,8 +346,16 @@ export class GridRunner implements TaskHost {
         await this.handleError(task, err as Error);
       }
     });
-    return result;
+    const done: Promise<CheckResult | null> = lane.then(() => result);
+    this.checksWaiting.set(botId, done);
+    void done.then(() => {
+      if (this.checksWaiting.get(botId) === done) this.checksWaiting.delete(botId);
+    });
+    return done;
   }
+
+  /** Per bot, the watchdog check queued in its lane and not begun yet (checkNow). */
+  private readonly checksWaiting = new Map<string, Promise<CheckResult | null>>();
 
   // -------------------------------------------------------------------------------------------
   // Errors
