@@ -12,67 +12,18 @@
  * which refuse a reduce-only order that would not reduce in each venue's words (-2022, 400100;
  * libs/exchanges/src/testing/standin/reduce-only.standin.spec.ts has the sources): every placement is taken.
  *
- * Not covered here: the app's runner does not run a neutral bot yet (it refuses its start, last test);
- * the loop above stands in for it, so this proves the engine and the venues, not the runner.
+ * The loop stands in for the runner, so this proves the engine and the venues; the app's runner trading
+ * the same example is test/neutral-grid-runner.spec.ts, and its kill -9 test/neutral-grid-crash.spec.ts.
  */
 import { CcxtExchange, CsvReplayFeed, PaperExchangeProvider, PaperVenue, splitSymbol, type ExchangePort } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { initialNeutralState, neutralDesiredOrders, processNeutralFill, type MarketRules, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
+import { initialNeutralState, neutralDesiredOrders, processNeutralFill, type MarketRules, type NeutralState } from '@gridrocket/trading/grid';
 import { toEngineFill } from '@gridrocket/trading';
-import { candlePath, paperTerms, runNeutralBacktest, type Candle } from '@gridrocket/backtest';
-import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { candlePath, paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
+import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_PROFIT, H, LTC, NEUTRAL, SYMBOL, T0 } from './support/neutral-example';
 
 jest.setTimeout(120_000);
-
-const H = 3_600_000;
-const T0 = 1_700_000_000_000;
-const SYMBOL = 'LTCUSDT';
-
-// LTCUSDT futures on paper Binance: price step 0.01, amount step 0.001, maker 0.02 %, taker 0.05 %.
-// Neutral: reference 92, interval 2, 2 orders of 0.5 each side: buys 90, 88 | 92 | sells 94, 96.
-const NEUTRAL: NeutralGridConfig = { botType: 'Futures', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 92, takeProfit: 1, leverage: 5, direction: 'neutral' };
-
-// [open, high, low, close]; rising candles print open → low → high → close, falling open → high → low → close.
-const LTC: Array<[number, number, number, number]> = [
-  [92.5, 93, 89.5, 90.5], // placed at 92.5 (nothing crosses); 89.5: buy 90 fills → sell 92 (reduce-only)
-  [90.5, 92.5, 90.2, 92.2], // 92.5: sell 92 fills, the pair 90 → 92 completes → buy 90 again
-  [92.2, 96.5, 92, 96], // 96.5: sells 94 and 96 fill at one print → buys 94 and 92 (reduce-only)
-  [96, 96.2, 93.5, 93.8], // 93.5: buy 94 fills (closes the short sold at 96) → sell 96 again
-  [93.8, 94.1, 91.5, 91.8], // 91.5: buy 92 fills (closes the short sold at 94): flat → sell 94 again
-  [91.8, 92, 87.5, 88.5], // 87.5: buys 88 and 90 fill at one print, 88 first (placed at the start, 90 re-placed later: time priority): long 1 → sells 90 and 92 (reduce-only)
-];
-
-/*
- * By hand (maker fee = price × 0.5 × 0.0002, to 1e-8; the short and long lots closed last-in first-out):
- *  1. buy  0.5 @ 90   fee 0.009
- *  2. sell 0.5 @ 92   fee 0.0092   pair 90 → 92: 0.5 × 2 − 0.009 − 0.0092 = 0.9818
- *  3. sell 0.5 @ 94   fee 0.0094
- *  4. sell 0.5 @ 96   fee 0.0096   short 1
- *  5. buy  0.5 @ 94   fee 0.0094   closes the lot sold at 96: 0.5 × 2 − 0.0096 − 0.0094 = 0.981
- *  6. buy  0.5 @ 92   fee 0.0092   closes the lot sold at 94: 0.5 × 2 − 0.0094 − 0.0092 = 0.9814
- *  7. buy  0.5 @ 88   fee 0.0088   (one print crosses 90 and 88; the venue fills the older order first)
- *  8. buy  0.5 @ 90   fee 0.009    long 1 at (44 + 45) ÷ 1 = 89
- *  fees 0.009 + 0.0092 + 0.0094 + 0.0096 + 0.0094 + 0.0092 + 0.009 + 0.0088 = 0.0736
- *  profit 0.9818 + 0.981 + 0.9814 = 2.9442
- *  the wallet: the venue's realised P&L 1 (90 → 92) + the short of 1 at average 95 bought back at 94 and 92:
- *  0.5 + 1.5 = 3, less all fees 0.0736 = 2.9264 = the profit 2.9442 less the open long's fees 0.009 + 0.0088
- */
-const EXPECTED_FILLS = [
-  'buy 90 0.5 fee 0.009',
-  'sell 92 0.5 fee 0.0092',
-  'sell 94 0.5 fee 0.0094',
-  'sell 96 0.5 fee 0.0096',
-  'buy 94 0.5 fee 0.0094',
-  'buy 92 0.5 fee 0.0092',
-  'buy 88 0.5 fee 0.0088',
-  'buy 90 0.5 fee 0.009',
-];
-const EXPECTED_FEES = 0.0736;
-const EXPECTED_PROFIT = 2.9442;
-
-const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
 
 const show = (o: { side: string; price: number; amount: number; reduceOnly?: boolean }) => `${o.side} ${o.price} ${o.amount}${o.reduceOnly ? ' reduce-only' : ''}`;
 
@@ -248,34 +199,5 @@ describe('a neutral futures grid through the ccxt adapter against the venue stan
     const bt = runNeutralBacktest(candles, { config: NEUTRAL, rules: terms.rules, feeBps: terms.feeBps, takerFeeBps: terms.takerFeeBps, crossingFill: terms.crossingFill });
     expect(bt.fills.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(run.fills);
     expect(Math.round(bt.profit * 100)).toBe(Math.round(run.state.profit * 100));
-  });
-});
-
-describe('a neutral bot through the API', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp({});
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  it('is refused at create (400 on direction) until the runner trades it, and a spot one gets the spot message; no bot is made', async () => {
-    const c = new Client(app.url);
-    const uid = (await c.signUp('neutral@example.com')).uid as string;
-    await c.addKey(uid);
-    const body = { exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Futures', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 1, leverage: 5, direction: 'neutral' };
-    const spot = await c.post('/api/bots', { ...body, botType: 'Spot', leverage: 1 });
-    expect(spot.status).toBe(400);
-    expect(JSON.stringify(spot.body)).toContain('direction neutral applies to futures bots only: a spot bot buys its ladder (long)');
-    const refused = await c.post('/api/bots', body);
-    expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ field: 'direction', message: 'direction neutral is not available yet: the runner trades long and short grids only' }]);
-    // nor can a long bot be turned into one
-    const long = await c.post('/api/bots', { ...body, direction: undefined });
-    expect(long.status).toBe(201);
-    const edit = await c.put(`/api/bots/${long.body.id}`, { exchange: 'Binance', direction: 'neutral' });
-    expect(edit.status).toBe(400);
-    expect((await c.get(`/api/bots/${uid}`)).body.map((b: { direction?: string }) => b.direction ?? 'long')).toEqual(['long']);
   });
 });

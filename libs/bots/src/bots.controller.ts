@@ -19,7 +19,7 @@ import type { BotDecision } from './application/bot-command.runner';
 import { MarketCheck } from './application/market-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
-import { NEUTRAL_NOT_AVAILABLE, parseCreateBot, parseEditBot } from './domain/bot.rules';
+import { parseCreateBot, parseEditBot } from './domain/bot.rules';
 import { hasRange, inRangeTerms } from './domain/bot-range.rules';
 import { BotView, toBotView } from './domain/bot.view';
 
@@ -127,7 +127,6 @@ export class BotsController {
       const priceStep = ranged ? await this.market.priceStep(ctx, raw.botType, raw.exchange, raw.symbol) : undefined;
       const input = parseCreateBot(raw, { priceStep });
       assertSameUser(ctx.userId, input.userId);
-      if (input.config.direction === 'neutral') throw new ValidationError([{ field: 'direction', message: NEUTRAL_NOT_AVAILABLE }]);
       await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
       // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
       // crash) finds the bot it created instead of creating a second.
@@ -168,7 +167,6 @@ export class BotsController {
     const priceStep = ranged && own ? await this.market.priceStep(ctx, own.s.botType, raw.exchange, own.s.config?.symbol) : undefined;
     const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing, direction: own?.s.config?.direction }, { priceStep });
     assertSameUser(ctx.userId, input.userId);
-    if (input.config.direction === 'neutral') throw new ValidationError([{ field: 'direction', message: NEUTRAL_NOT_AVAILABLE }]);
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;
       const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale, direction: input.config.direction === null ? undefined : input.config.direction ?? c.direction };

@@ -24,10 +24,12 @@ export interface BotConfig {
    * 'neutral' (futures only, libs/trading grid/neutral.ts): buys below and sells above the entry as reference.
    */
   direction?: 'long' | 'short' | 'neutral';
+  /** Issue 32, neutral only: the stop-loss of its short side, a price above its highest sell (`stopLossPrice`: below its lowest buy). */
+  stopLossPriceAbove?: number;
 }
 
 /** The optional settings of issue 14 (docs/risk.md). */
-export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit'] as const;
+export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit', 'stopLossPriceAbove'] as const;
 export type RiskSettings = Pick<BotConfig, (typeof RISK_FIELDS)[number]>;
 
 export type BotEvent =

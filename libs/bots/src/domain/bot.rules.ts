@@ -110,6 +110,7 @@ export const riskFields = {
   reanchor: optionalChoice('reanchor', ['fixed', 'follow']),
   reanchorLimit: optionalNumber('reanchorLimit', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
   trailDownLimit: optionalNumber('trailDownLimit', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
+  stopLossPriceAbove: optionalNumber('stopLossPriceAbove', 0, Number.MAX_VALUE, false, 'a price greater than 0'),
 };
 
 /**
@@ -123,13 +124,6 @@ export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only:
  * reference, `numOfOrders` on each side, each fill answered by its opposite one interval away: futures only,
  * equal steps and sizes, no take-profit percentage of its own (each pair earns one interval).
  */
-/**
- * Until the runner trades a neutral grid (its engine, backtest and venue paths are built and tested:
- * libs/trading grid/neutral.ts, test/neutral-grid-paper.spec.ts), a bot cannot be created or edited as
- * one: the product does not offer what it cannot run (the bots controller refuses it after these rules).
- */
-export const NEUTRAL_NOT_AVAILABLE = 'direction neutral is not available yet: the runner trades long and short grids only';
-
 export const NEUTRAL_SPOT_MESSAGE = 'direction neutral applies to futures bots only: a spot bot buys its ladder (long)';
 
 /** Settings a neutral grid does not have (its pairs replace the take-profit, its stops lie outside the grid). */
@@ -144,10 +138,20 @@ function neutralProblems(v: { spacing?: unknown; sizeScale?: unknown; stopLossPe
 }
 
 /** The optional settings present in the input (cross-field checks as field errors; `short`: the stops and limits mirrored). */
-function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number }, short = false): RiskSettings {
+function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number; numOfOrders?: number; direction?: string }, short = false): RiskSettings {
   const out: Record<string, unknown> = {};
   for (const key of RISK_FIELDS) if (v[key] !== undefined) out[key] = v[key];
   const errors: FieldError[] = [];
+  if (v.direction === 'neutral' && typeof v.numOfOrders === 'number') {
+    // issue 32: a neutral grid's stops lie outside its lines, below the lowest buy and above the highest sell
+    const lowest = v.entryPrice - v.numOfOrders * v.interval;
+    const highest = v.entryPrice + v.numOfOrders * v.interval;
+    if (typeof out.stopLossPrice === 'number' && out.stopLossPrice >= lowest) errors.push({ field: 'stopLossPrice', message: `stopLossPrice of a neutral grid must be below its lowest buy (${shown(lowest)})` });
+    if (typeof out.stopLossPriceAbove === 'number' && out.stopLossPriceAbove <= highest) errors.push({ field: 'stopLossPriceAbove', message: `stopLossPriceAbove must be above the neutral grid's highest sell (${shown(highest)})` });
+    if (errors.length) throw new ValidationError(errors);
+    return out as RiskSettings;
+  }
+  if (out.stopLossPriceAbove !== undefined) errors.push({ field: 'stopLossPriceAbove', message: 'stopLossPriceAbove applies to neutral grids only: a long or short grid has one stop-loss (stopLossPrice)' });
   if (out.spacing === 'percent' && !(v.interval < 100)) errors.push({ field: 'interval', message: 'interval must be below 100 (%) with percent spacing' });
   if (short) {
     if (typeof out.stopLossPrice === 'number' && out.stopLossPrice <= v.entryPrice) errors.push({ field: 'stopLossPrice', message: 'stopLossPrice must be above the entry price of a short grid' });
@@ -336,7 +340,7 @@ function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: '
       entryPrice: v.entryPrice,
       takeProfit: v.takeProfit,
       leverage: v.leverage,
-      ...riskSettings(v, short),
+      ...riskSettings({ ...v, direction: v.direction ?? (clearsDirection ? undefined : stored.direction) }, short),
       ...cleared,
       ...(v.direction !== undefined ? { direction: v.direction } : clearsDirection ? ({ direction: null } as Record<string, null>) : {}),
     },

@@ -29,6 +29,8 @@ export interface BotView {
   reanchorlimit?: number;
   /** Beyond the spec (issue 32, trail-down): the long grid trails down, never below this price. */
   traildownlimit?: number;
+  /** Beyond the spec (issue 32, neutral grid): the stop-loss of its short side, above its highest sell. */
+  stoplosspriceabove?: number;
   /** Beyond the spec (issue 32): 'short' or 'long' when set; absent: long (the spec's bot). */
   direction?: 'long' | 'short' | 'neutral';
   /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
@@ -75,6 +77,7 @@ export function toBotView(state: BotSummary): BotView {
   if (c.reanchor !== undefined) view.reanchor = c.reanchor;
   if (c.reanchorLimit !== undefined) view.reanchorlimit = c.reanchorLimit;
   if (c.trailDownLimit !== undefined) view.traildownlimit = c.trailDownLimit;
+  if (c.stopLossPriceAbove !== undefined) view.stoplosspriceabove = c.stopLossPriceAbove;
   if (c.direction !== undefined) view.direction = c.direction;
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
   if (state.checkRequestedAt !== undefined) view.checkrequestedat = state.checkRequestedAt;

@@ -87,7 +87,12 @@ export {
 export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from './infinity.engine';
 export {
   applyNeutralFills,
+  beginNeutralStopLoss,
   initialNeutralState,
+  neutralIdsUsed,
+  neutralStopLossDone,
+  neutralStopLossOrder,
+  restartNeutral,
   neutralDesiredOrders,
   neutralLinePrices,
   neutralLiquidation,
@@ -95,4 +100,4 @@ export {
   neutralStopLoss,
   processNeutralFill,
 } from './neutral';
-export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState } from './neutral';
+export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from './neutral';

@@ -43,7 +43,7 @@
  *     size × (sell price − buy price) − the buy's fee − the sell's fee
  * (a partial close realises its share). Opening lots and their fees wait in `lots` until closed.
  */
-import { botHash, buyOrderId, parseClientOrderId } from './client-order-id';
+import { botHash, buyOrderId, parseClientOrderId, stopLossOrderId } from './client-order-id';
 import { addClean, ceilToStep, floorToStep, roundMoney, roundToStep, subClean } from './decimal';
 import { liquidationPrice, type MaintenanceTier } from './liquidation';
 import type { Fill, GridConfig, MarketRules } from './grid.types';
@@ -100,6 +100,23 @@ export interface NeutralState {
   feesPaid: number;
   pairsCompleted: number;
   processedFillIds: string[];
+  /** A stop-loss under way (runner: neutralStopLoss set it off): no order rests, the position is closed at market. */
+  stopLoss?: NeutralStopLossState;
+}
+
+/**
+ * A neutral grid's stop-loss (issue 32): set off by the price beyond a stop with a position on that side
+ * (neutralStopLoss); every order of the grid is cancelled and the position closed at market, reduce-only,
+ * under the fixed id `gr-<h>-<seq>-sl1` (never twice). `result`: what its fills realised (< 0 a loss).
+ */
+export interface NeutralStopLossState {
+  side: 'long' | 'short';
+  /** The stop level crossed and the price that crossed it. */
+  level: number;
+  price: number;
+  /** The `<seq>` of the close's id: above every generation the bot used, so never an id seen before. */
+  seq: number;
+  result: number;
 }
 
 export interface NeutralDesiredOrder {
@@ -132,6 +149,8 @@ export type NeutralFillEffect =
       /** The order is now completely filled: the cursor moved to its line. */
       complete: boolean;
       position: number;
+      /** The fill of the stop-loss's market close (line −1). */
+      stopLoss?: true;
     };
 
 // ---- The lines and their checks ----
@@ -211,7 +230,53 @@ export function initialNeutralState(config: NeutralGridConfig, rules: MarketRule
 // ---- Fills ----
 
 function cloneNeutral(s: NeutralState): NeutralState {
-  return { ...s, lines: s.lines.map((l) => ({ ...l })), lots: s.lots.map((l) => ({ ...l })), retired: { ...s.retired }, processedFillIds: s.processedFillIds.slice() };
+  return { ...s, lines: s.lines.map((l) => ({ ...l })), lots: s.lots.map((l) => ({ ...l })), retired: { ...s.retired }, processedFillIds: s.processedFillIds.slice(), ...(s.stopLoss ? { stopLoss: { ...s.stopLoss } } : {}) };
+}
+
+/** The highest `<g>` (or stop-loss `<seq>`) of the bot's ids so far: a new order is numbered above it. */
+export function neutralIdsUsed(s: NeutralState): number {
+  return Math.max(0, s.stopLoss?.seq ?? 0, ...s.lines.map((l) => l.generation), ...Object.keys(s.retired).map((id) => parseClientOrderId(id)?.cycle ?? 0));
+}
+
+/**
+ * A new run that restarts the book (after a cancel-all stop, an edit, a failure): the grid starts again
+ * from its reference, flat, its lines' generations above every id of `previous` (the engine's bot id is
+ * the bot's across runs, so an id is never used twice: a venue would refuse it, or the runner adopt the
+ * old order). What `previous` held stays on the venue, shown on the bot page; the new grid books only
+ * its own fills.
+ */
+export function restartNeutral(previous: NeutralState | null, config: NeutralGridConfig, rules: MarketRules, botId: string): NeutralState {
+  const s = initialNeutralState(config, rules, botId);
+  if (!previous) return s;
+  const base = neutralIdsUsed(previous);
+  for (const line of s.lines) line.generation = base + 1;
+  return s;
+}
+
+/** The stop-loss begins (the runner records StopLossStarted first): no order rests any more, the close follows. */
+export function beginNeutralStopLoss(state: NeutralState, price: number, level: number): NeutralState {
+  if (state.stopLoss || state.position === 0) return state;
+  const s = cloneNeutral(state);
+  s.stopLoss = { side: s.position > 0 ? 'long' : 'short', level, price, seq: neutralIdsUsed(s) + 1, result: 0 };
+  return s;
+}
+
+/** The market close of a stop-loss under way: what is left of the position, at the amount step; null when nothing is. */
+export function neutralStopLossOrder(rules: Pick<MarketRules, 'amountStep'>, state: NeutralState): { clientOrderId: string; side: 'buy' | 'sell'; amount: number; seq: number } | null {
+  const sl = state.stopLoss;
+  if (!sl) return null;
+  const amount = floorToStep(Math.abs(state.position), rules.amountStep);
+  if (amount <= 0) return null;
+  return { clientOrderId: stopLossOrderId(state.botId, sl.seq), side: state.position > 0 ? 'sell' : 'buy', amount, seq: sl.seq };
+}
+
+/** A stop-loss begun and finished (nothing left to close): the reason the bot stops with; null otherwise. */
+export function neutralStopLossDone(rules: Pick<MarketRules, 'amountStep'>, state: NeutralState, quote = 'USDT'): string | null {
+  const sl = state.stopLoss;
+  if (!sl || floorToStep(Math.abs(state.position), rules.amountStep) > 0) return null;
+  const what = sl.side === 'long' ? 'the long position was sold at market' : 'the short position was bought back at market';
+  if (sl.result === 0) return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): the grid's own orders had already closed the position, nothing was left to close`;
+  return `Stop-loss triggered at ${sl.price} (stop level ${sl.level}): ${what}, ${sl.result < 0 ? `loss ${roundMoney(-sl.result)}` : `profit ${roundMoney(sl.result)}`} ${quote}`;
 }
 
 function validFill(fill: Fill): boolean {
@@ -281,6 +346,16 @@ function applyNeutral(s: NeutralState, fill: Fill, effects: NeutralFillEffect[])
   if (!validFill(fill)) return ignored('invalid-fill');
   const id = parseClientOrderId(fill.clientOrderId);
   if (!id || id.hash !== botHash(s.botId)) return ignored('not-this-bot');
+  if (id.kind === 'stop-loss' && s.stopLoss && id.cycle === s.stopLoss.seq) {
+    // the stop-loss close: it books against the lots (latest first), the cursor stays
+    const side = s.stopLoss.side === 'long' ? 'sell' : 'buy';
+    const { opened, closed, profit } = book(s, side, -2, fill.price, fill.amount, fill.fee);
+    s.profit = roundMoney(s.profit + profit);
+    s.feesPaid = roundMoney(s.feesPaid + fill.fee);
+    s.stopLoss.result = roundMoney(s.stopLoss.result + profit);
+    effects.push({ type: 'NeutralFilled', fillId: fill.fillId, clientOrderId: fill.clientOrderId, side, line: -1, price: fill.price, amount: fill.amount, fee: fill.fee, opened, closed, profit, complete: false, position: s.position, stopLoss: true });
+    return true;
+  }
   if (id.kind !== 'buy' || id.rearm !== 0) return ignored('unknown-order');
   const line = s.lines[id.level];
   if (!line) return ignored('unknown-order');
@@ -338,6 +413,7 @@ export function applyNeutralFills(state: NeutralState, fills: Iterable<Fill>): N
  * Sorted nearest the cursor first.
  */
 export function neutralDesiredOrders(rules: Pick<MarketRules, 'amountStep'>, state: NeutralState): NeutralDesiredOrder[] {
+  if (state.stopLoss) return []; // a stop-loss under way: every order of the grid is cancelled
   const n = state.orders;
   const out: NeutralDesiredOrder[] = [];
   for (const line of state.lines) {

@@ -10,13 +10,18 @@ import { directionOf, exitSide } from '../grid/direction';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep } from '../grid/decimal';
 import { BotTask, UnrecoverableError, toGridRules, type TaskHost } from './bot-task';
-import { decide, toGridConfig } from './bot-workflow';
+import { decide, DEFAULT_FEE_RATE, toGridConfig } from './bot-workflow';
+import { neutralIdsUsed, neutralLiquidation, neutralProblem, type NeutralGridConfig, type NeutralState } from '../grid/neutral';
+import { roundMoney } from '../grid/decimal';
+import { decideNeutralConverge, neutralFundsNeeded, toNeutralConfig } from './neutral-workflow';
 import type { BotRun } from './bot-stream';
 
 export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTask {
   const b = info.bot;
   const c = b.config;
-  const config = toGridConfig(c, b.botType);
+  // a neutral grid (issue 32) runs its own engine: its ladder config carries no risk settings (they are the neutral engine's)
+  const neutral = c.direction === 'neutral' ? toNeutralConfig(c) : undefined;
+  const config = neutral ? toGridConfig({ ...c, stopLossPrice: undefined, direction: undefined }, b.botType) : toGridConfig(c, b.botType);
   const task = new BotTask(
     {
       botId: b.botId,
@@ -28,6 +33,7 @@ export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTa
       market: b.botType === 'Futures' ? 'futures' : 'spot',
       symbol: c.symbol,
       config,
+      ...(neutral ? { neutral } : {}),
     },
     host,
   );
@@ -53,19 +59,19 @@ export function fillsSince(info: BotRun, mode: ExchangeMode): number {
 /** The port, the market's rules (validated), the fee rate, and the engine rebuilt from the recorded fills. */
 export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangeProvider): Promise<void> {
   const { id } = task;
-  // Issue 32: a neutral bot is accepted and shown, but this runner trades long and short grids only
-  // (toGridConfig has no neutral): it must never run as a long grid. Refused before any exchange call.
-  if (info.bot.config.direction === 'neutral') throw new UnrecoverableError(NEUTRAL_NOT_RUN);
   task.port = await exchanges.for({ userId: id.userId, exchange: id.exchange, market: id.market });
   const market = await task.call(() => task.port.marketRules(id.symbol));
   const rules = toGridRules(market);
-  const validation = validateGrid(task.config, rules);
-  if (!validation.ok) throw new UnrecoverableError(validation.reason);
+  if (id.neutral) {
+    const problem = neutralProblem(id.neutral, rules);
+    if (problem) throw new UnrecoverableError(problem);
+  } else {
+    const validation = validateGrid(task.config, rules);
+    if (!validation.ok) throw new UnrecoverableError(validation.reason);
+  }
   task.makerFee = market.makerFee;
   task.rebuild(rules, info.bot.trading.runs);
 }
-
-export const NEUTRAL_NOT_RUN = 'A neutral grid cannot be started yet: its engine is built (issue 32) but the runner trades long and short grids only';
 
 export const HEDGE_MODE_REFUSED = (exchange: string) =>
   `The ${exchange} futures account is in hedge mode: GridRocket trades in one-way mode only. Switch the account to one-way mode and start the bot again`;
@@ -86,6 +92,7 @@ export async function prepareFutures(task: BotTask): Promise<void> {
 /** The balance must cover what the ladder still has to place, fees included (bot-workflow.ts). */
 export async function checkFunds(task: BotTask): Promise<void> {
   const { id } = task;
+  if (id.neutral) return checkNeutralFunds(task, id.neutral);
   if (id.market === 'futures') {
     // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start
     // (checked at a start only: a running bot is never stopped by it).
@@ -103,11 +110,34 @@ export async function checkFunds(task: BotTask): Promise<void> {
 }
 
 /**
+ * A neutral grid at a start (issue 32): refused when either side's position would be liquidated before
+ * its last order fills (grid/neutral.ts neutralLiquidation), or when the margin of the orders it still
+ * has to place, both halves and their maker fees, is more than the account has.
+ */
+async function checkNeutralFunds(task: BotTask, config: NeutralGridConfig): Promise<void> {
+  const { id } = task;
+  const problem = neutralLiquidation(config, task.rules, marginTiers(id.exchange, id.symbol).tiers).problem;
+  if (problem) throw new UnrecoverableError(problem);
+  const toPlace = decideNeutralConverge(task.rules, task.neutral!, [...task.open.values()], task.closed).flatMap((a) => (a.type === 'place' ? [a.order] : []));
+  const { need, fees } = neutralFundsNeeded(toPlace, config.leverage, task.makerFee ?? DEFAULT_FEE_RATE);
+  if (need <= 0) return;
+  task.ensureOwned();
+  const balances = await task.call(() => task.port.balances());
+  const available = balances.find((b) => b.symbol === 'USDT')?.available ?? 0;
+  if (available < need) {
+    throw new UnrecoverableError(
+      `Insufficient balance: the grid needs ${need} USDT but only ${roundMoney(available)} USDT is available on ${id.exchange} futures (the orders ${roundMoney(need - fees)} USDT plus ${fees} USDT of fees)`,
+    );
+  }
+}
+
+/**
  * Stop with closePosition: what the bot holds is sold at market, once (its id is fixed), rounded down to
  * the amount step; futures reduce-only, spot a plain market sell (issue 29). Less than one step (dust)
  * is left alone.
  */
 export async function closePosition(task: BotTask): Promise<void> {
+  if (task.neutral) return closeNeutralPosition(task, task.neutral);
   const w = task.workflow();
   const action = decide(w, { type: 'StopRequested', cancelAllOrders: false, closePosition: true, ownOpen: [] }).actions.find((a) => a.type === 'close-position');
   const port = task.port;
@@ -120,4 +150,15 @@ export async function closePosition(task: BotTask): Promise<void> {
   if (!(amount > 0)) return;
   const reduceOnly = w.config.botType === 'Futures';
   await task.call(() => port.createMarketOrder({ symbol: task.id.symbol, side: exitSide(directionOf(w.config)), amount, clientOrderId, reduceOnly }));
+}
+
+/** A neutral grid's stop with closePosition: what it holds, long or short, closed at market reduce-only under a fixed id (never twice). */
+async function closeNeutralPosition(task: BotTask, engine: NeutralState): Promise<void> {
+  const amount = floorToStep(Math.abs(engine.position), task.rules.amountStep);
+  if (!(amount > 0)) return;
+  const clientOrderId = `${task.prefix}${neutralIdsUsed(engine)}-close`;
+  task.ensureOwned();
+  if (await task.call(() => task.port.orderByClientId(task.id.symbol, clientOrderId))) return;
+  task.ensureOwned();
+  await task.call(() => task.port.createMarketOrder({ symbol: task.id.symbol, side: engine.position > 0 ? 'sell' : 'buy', amount, clientOrderId, reduceOnly: true }));
 }

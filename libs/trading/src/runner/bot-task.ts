@@ -17,6 +17,10 @@ import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 import { boundedSteps } from './bounded-steps';
 import { checkBot, type CheckResult } from './watchdog-steps';
+import type { NeutralGridConfig, NeutralState } from '../grid/neutral';
+import { beginNeutralStopLoss, neutralStopLossDone, neutralStopLossOrder } from '../grid/neutral';
+import { decideNeutralConverge, decideNeutralFills, decideNeutralPrice, neutralActive, replayNeutral } from './neutral-workflow';
+import { activeOrders } from '../grid/risk';
 
 /**
  * Orders of one bot placed (or cancelled) at once in a round (issue 16). A start's ladder is usually
@@ -67,6 +71,8 @@ export interface TaskIdentity {
   market: 'spot' | 'futures';
   symbol: string;
   config: GridConfig;
+  /** A neutral futures grid (issue 32): its engine is grid/neutral.ts, not the ladder's (`config` then carries no risk settings). */
+  neutral?: NeutralGridConfig;
 }
 
 /**
@@ -88,7 +94,10 @@ export class BotTask {
   readonly botId: string;
   readonly engineId: string;
   readonly prefix: string;
+  /** The ladder's engine (long and short grids); unset for a neutral grid, whose engine is `neutral`. */
   state!: GridState;
+  /** The neutral grid's engine (issue 32), null for a ladder. */
+  neutral: NeutralState | null = null;
   rules!: MarketRules;
   /** The venue's fee rates (MarketRules.makerFee), when it gives them. */
   makerFee: number | undefined;
@@ -166,7 +175,35 @@ export class BotTask {
   /** Rebuilds the engine from the bot's history, all runs (each continues or restarts the book). */
   rebuild(rules: MarketRules, runs: readonly RunBook[]): void {
     this.rules = rules;
-    this.state = replayBook(runs, rules, this.engineId);
+    if (this.id.neutral) this.neutral = replayNeutral(runs, rules, this.engineId);
+    else this.state = replayBook(runs, rules, this.engineId);
+  }
+
+  /** The fill ids the engine has applied (all runs). */
+  recordedFillIds(): readonly string[] {
+    return this.neutral ? this.neutral.processedFillIds : this.state.processedFillIds;
+  }
+
+  /** The orders that should rest now, whatever the style. */
+  desiredOrders(): DesiredOrder[] {
+    return this.neutral ? neutralActive(this.rules, this.neutral) : activeOrders(this.config, this.rules, this.state);
+  }
+
+  /** The side the bot's position is on (a ladder's by its direction; a neutral grid's by what it holds, long when flat), and its size. */
+  held(): { sign: 1 | -1; amount: number } {
+    if (this.neutral) return { sign: this.neutral.position < 0 ? -1 : 1, amount: Math.abs(this.neutral.position) };
+    return { sign: this.state.direction === 'short' ? -1 : 1, amount: this.state.position.amount };
+  }
+
+  /** A stop-loss is under way (its market close and the bot's failure follow). */
+  stopLossUnderWay(): boolean {
+    return this.neutral ? !!this.neutral.stopLoss : !!this.state.stopLoss;
+  }
+
+  /** The bot watches the market price (stop-loss, trailing, follow). */
+  watchesPrice(): boolean {
+    if (this.id.neutral) return this.id.neutral.stopLossPrice !== undefined || this.id.neutral.stopLossPriceAbove !== undefined;
+    return watchesPrice(this);
   }
 
   /** The workflow's view of this bot now. */
@@ -218,6 +255,13 @@ export class BotTask {
     const fills = this.pendingFills;
     this.pendingFills = [];
     for (const f of fills) if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
+    if (this.neutral) {
+      const d = decideNeutralFills(this.botId, this.id.run, this.neutral, fills);
+      if (d.engine === this.neutral) return false;
+      await this.recordFacts(d.facts); // recorded before the engine moves on (as a ladder's)
+      this.neutral = d.engine;
+      return true;
+    }
     const decision = decideFills(this.workflow(), fills);
     if (decision.actions.length === 0) return false;
     await this.execute(decision.actions);
@@ -257,7 +301,7 @@ export class BotTask {
     // Never "since 0": a venue answers only a window after `since` (issue 10 finding 1).
     const since = Math.max(1, sinceMs - 60_000);
     const fills = await this.host.call(this, () => this.port.recentFills(this.id.symbol, since));
-    const known = new Set(this.state.processedFillIds);
+    const known = new Set(this.recordedFillIds());
     for (const f of fills) if (this.owns(f.clientOrderId) && !known.has(f.fillId)) this.pendingFills.push(f);
     await this.applyPending();
   }
@@ -273,17 +317,18 @@ export class BotTask {
     // what it asks of the exchange (the cancel of the old take-profit, the new one) in ONE append, after
     // those calls: a crash in between is a crash between an exchange action and its record, which the
     // resume repairs (missed fills fetched, orders adopted by client order id, cancels found).
-    if (!watchesPrice(this) && !this.state.stopLoss) return this.batch(() => this.convergeNow(), report);
+    if (!this.watchesPrice() && !this.stopLossUnderWay()) return this.batch(() => this.convergeNow(), report);
     await this.convergeNow();
     if (report) await this.host.record(this, [], report);
   }
 
   private async convergeNow(): Promise<void> {
     await this.applyPending();
-    await applyPrice(this); // stop-loss, trailing, follow (issue 14)
+    if (this.neutral) await this.applyNeutralPrice();
+    else await applyPrice(this); // stop-loss, trailing, follow (issue 14)
     for (let round = 0; round < 10; round++) {
       await this.applyPending();
-      const actions = decideConverge(this.workflow());
+      const actions = this.neutral ? decideNeutralConverge(this.rules, this.neutral, [...this.open.values()], this.closed) : decideConverge(this.workflow());
       const awaiting = actions.find((a) => a.type === 'await-fills');
       if (awaiting && awaiting.type === 'await-fills') {
         if (await this.resolveAwaiting(awaiting.orders)) continue;
@@ -313,6 +358,11 @@ export class BotTask {
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
+    if (this.neutral) {
+      const done = await this.finishNeutralStopLoss();
+      if (done) throw new UnrecoverableError(done);
+      return;
+    }
     const stopped = await finishStopLoss(this);
     if (stopped) throw new UnrecoverableError(stopped);
     // The engine's stalledReason: the grid cannot make progress on its own (BotFailed with the reason).
@@ -364,13 +414,15 @@ export class BotTask {
    */
   private async replaceCancelled(d: DesiredOrder, o: Order): Promise<boolean> {
     const partly = o.filled > 0 ? ` after ${o.filled} of ${o.amount} filled` : '';
-    const rearmed = rearmOrder(this.state, d.clientOrderId);
+    // A neutral grid's lines have no re-arm (issue 32): it is flagged, and the bot stops rather than guess.
+    const rearmed = this.neutral ? null : rearmOrder(this.state, d.clientOrderId);
     const drift = (action: 'repaired' | 'flagged', replacedBy?: string): TradingEvent => ({
       type: 'BotDriftDetected',
       data: { botId: this.botId, run: this.id.run, kind: 'order-missing', subject: d.clientOrderId, expected: `${d.side} ${d.amount} at ${d.price}`, actual: `cancelled on the exchange outside GridRocket${partly}`, action, ...(replacedBy ? { replacedBy } : {}), at: Date.now() },
     });
     if (!rearmed) {
       await this.recordFacts([cancelledFact(this.botId, this.id.run, d.clientOrderId, o), drift('flagged')]);
+      if (this.neutral) throw new UnrecoverableError(`The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}; a neutral grid stops rather than place it again`);
       throw new UnrecoverableError(
         `The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}, and its replacements were cancelled too (${MAX_REARMS} times); the bot stops rather than place it again`,
       );
@@ -501,6 +553,51 @@ export class BotTask {
 
   async recordPlaced(d: DesiredOrder, order: Order): Promise<void> {
     await this.recordFacts([placedFact(this.botId, this.id.run, d, order)]);
+  }
+
+  /**
+   * A neutral grid's stop-loss (issue 32): the price beyond a stop with a position on that side. As a
+   * ladder's (risk-steps.ts): every fill so far applied first, then StopLossStarted recorded BEFORE
+   * anything is cancelled, so a restart finishes it; the converge then cancels every order.
+   */
+  private async applyNeutralPrice(): Promise<void> {
+    const price = this.lastPrice;
+    const config = this.id.neutral;
+    if (price === null || !this.ready || !config || !this.neutral) return;
+    if (decideNeutralPrice(config, this.neutral, price).type === 'none') return;
+    await this.fetchMissedFills();
+    const decision = decideNeutralPrice(config, this.neutral, price);
+    if (decision.type !== 'stop-loss') return;
+    const next = beginNeutralStopLoss(this.neutral, price, decision.level);
+    if (!next.stopLoss) return;
+    await this.recordFacts([{ type: 'StopLossStarted', data: { botId: this.botId, run: this.id.run, cycle: next.stopLoss.seq, price, level: decision.level } }]);
+    this.neutral = next;
+  }
+
+  /** After converge cancelled every order: the position closed at market (reduce-only, a fixed id: never twice); the reason once nothing is left. */
+  private async finishNeutralStopLoss(): Promise<string | null> {
+    if (!this.neutral?.stopLoss) return null;
+    const close = neutralStopLossOrder(this.rules, this.neutral);
+    if (close) {
+      const symbol = this.id.symbol;
+      this.ensureOwned();
+      const existing = await this.host.call(this, () => this.port.orderByClientId(symbol, close.clientOrderId));
+      if (!existing) {
+        this.ensureOwned();
+        // no blind retry: an answer lost in a timeout is found by the next converge's lookup
+        await this.host.call(this, () => this.port.createMarketOrder({ symbol, side: close.side, amount: close.amount, clientOrderId: close.clientOrderId, reduceOnly: true }), 0);
+      }
+      await this.fetchMissedFills();
+    }
+    const reason = neutralStopLossDone(this.rules, this.neutral, this.workflowQuote());
+    if (!reason && close) this.host.retryLater(this, 'waiting for the fill of the stop-loss close');
+    return reason;
+  }
+
+  /** The quote asset the bot's orders are paid in. */
+  workflowQuote(): string {
+    const { symbol, market } = this.id;
+    return market === 'futures' ? 'USDT' : symbol.endsWith('USDC') ? 'USDC' : 'USDT';
   }
 
   /** The watchdog's check of this bot against the venue (watchdog-steps.ts); the caller converges when asked. */

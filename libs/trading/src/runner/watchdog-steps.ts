@@ -10,8 +10,7 @@
  */
 import type { ExchangePort, Fill as ExchangeFill, Order } from '@gridrocket/exchanges';
 import type { TradingEvent } from '@gridrocket/bots';
-import type { GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { activeOrders } from '../grid/risk';
+import type { DesiredOrder, GridConfig, MarketRules } from '../grid/grid.types';
 import { checkAgainstVenue } from './watchdog';
 
 /** What the watchdog needs of a bot's task (BotTask; an interface, so the two files do not import each other). */
@@ -21,7 +20,6 @@ export interface WatchdogTask {
   readonly config: GridConfig;
   readonly rules: MarketRules;
   readonly port: ExchangePort;
-  readonly state: GridState;
   readonly open: Map<string, Order>;
   readonly closed: Map<string, unknown>;
   pendingFills: ExchangeFill[];
@@ -30,6 +28,10 @@ export interface WatchdogTask {
   outsideLadderSince: number | null;
   owns(clientOrderId: string): boolean;
   workflow(): { quote: string; base?: string };
+  /** The orders that should rest now, the position (its side and size) and the fills applied, whatever the grid's style. */
+  desiredOrders(): DesiredOrder[];
+  held(): { sign: 1 | -1; amount: number };
+  recordedFillIds(): readonly string[];
   recordFacts(facts: TradingEvent[]): Promise<void>;
   ensureOwned(): void;
   call<T>(fn: () => Promise<T>, retries?: number): Promise<T>;
@@ -58,7 +60,7 @@ export async function checkBot(task: WatchdogTask, refusals: number, now: number
   const since = Math.max(1, task.fillsSinceMs - 60_000); // never since 0 (docs/runner.md, fills)
   const fills = (await ask(() => task.port.recentFills(symbol, since))).filter((f) => task.owns(f.clientOrderId));
 
-  const desired = activeOrders(task.config, task.rules, task.state);
+  const desired = task.desiredOrders();
   const openIds = new Set(open.map((o) => o.clientOrderId));
   const filledIds = new Set(fills.map((f) => f.clientOrderId));
   const lookedUp = new Map<string, Order | null>();
@@ -75,12 +77,12 @@ export async function checkBot(task: WatchdogTask, refusals: number, now: number
   } else if (task.id.market === 'futures') {
     const positions = await ask(() => task.port.positions(symbol));
     // (the venue's amount is signed, < 0 short: a short grid holds what it sold, issue 32)
-    const sign = task.state.direction === 'short' ? -1 : 1;
+    const sign = task.held().sign;
     held = positions.filter((p) => p.symbol === symbol && sign * p.amount > 0).reduce((s, p) => s + sign * p.amount, 0);
   }
   const price = task.lastPrice ?? (await ask(() => task.port.price(symbol)).catch(() => undefined));
 
-  const recorded = new Set(task.state.processedFillIds);
+  const recorded = new Set(task.recordedFillIds());
   for (const f of task.pendingFills) recorded.add(f.fillId); // pushed and about to be applied: not missed
   const finding = checkAgainstVenue(
     {
@@ -88,7 +90,7 @@ export async function checkBot(task: WatchdogTask, refusals: number, now: number
       run: task.id.run,
       desired,
       recordedFills: recorded,
-      position: task.state.position.amount,
+      position: task.held().amount,
       amountStep: task.rules.amountStep,
       market: task.id.market,
       base: base ?? '',
