@@ -29,6 +29,7 @@ import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/
 import { until } from '@gridrocket/shared/testing/until';
 import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { startCrashRunner } from './support/crash-runner';
+import { rng } from './support/seeded-random';
 import { kill9 } from './support/server-process';
 
 jest.setTimeout(150_000);
@@ -37,15 +38,6 @@ const SEED = Number(process.env.CRASH_SEED ?? 20251);
 const KILLS = 20;
 const STEPS = 44;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The scripted price path: oscillations that cross the ladders and their take-profits. */
 function pricePath(): string {

@@ -27,6 +27,7 @@ import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { until } from '@gridrocket/shared/testing/until';
 import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { startCrashRunner } from './support/crash-runner';
+import { rng } from './support/seeded-random';
 import { kill9 } from './support/server-process';
 
 jest.setTimeout(150_000);
@@ -35,15 +36,6 @@ const SEED = Number(process.env.CRASH_SEED ?? 32032);
 const KILLS = 8;
 const STEPS = 24;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** LTCUSDT on both venues: oscillations through the short ladders (sells 90–93) and their buy-backs; the last row drops below every take-profit. */
 function pricePath(): string {
