@@ -3,8 +3,8 @@
  * model: the ladder long and short (backtest.engine.ts), the neutral futures grid (neutral-backtest.ts)
  * and the infinity spot grid (infinity.backtest.ts). Pure (the job pool runs it in worker threads).
  *
- * One result shape for all: the ladder's BacktestResult, which the page and the sweep read, plus the
- * style. Where a figure means the same it is measured the same way (equity-walk.ts); where a style has
+ * One result shape for all: the ladder's BacktestResult, which the page and the sweep read (the neutral
+ * and infinity results add their `style`). Where a figure means the same it is measured the same way (equity-walk.ts); where a style has
  * its own words the closest figure carries them, and the style's own count is added:
  *  - `cycles`: the ladder's completed take-profits; the neutral grid's completed pairs (an opening fill
  *    closed by its answer one line away, also in `pairs`); the infinity grid's steps up (each sells
@@ -60,7 +60,8 @@ export function rungsOf(g: StyledGrid): number {
 
 /** The backtest's result: the ladder's figures (see the file's comment for what each means per style). */
 export interface StyledBacktestResult extends BacktestResult {
-  style: BacktestStyle;
+  /** The neutral and infinity grids' results say their style; a ladder's is the ladder's result as it always was (its config says long or short). */
+  style?: 'neutral' | 'infinity';
   /** Neutral: completed pairs (= cycles). */
   pairs?: number;
   /** Infinity: completed steps up (sells, = cycles) and down (buys). */
@@ -126,7 +127,7 @@ export function runStyledBacktest(series: CandleSeries, params: StyledParams): S
   const { config, rules } = params;
   const n = series.length;
   if (n === 0) throw new Error('No candles to backtest');
-  if (!isInfinity(config) && !isNeutral(config)) return { ...runBacktest(series, { ...params, config }), style: styleOf(config) };
+  if (!isInfinity(config) && !isNeutral(config)) return runBacktest(series, { ...params, config });
   const last = series.close[n - 1];
   if (isNeutral(config)) {
     const capital = neutralCapital(config, rules);
