@@ -27,8 +27,8 @@ export interface BacktestRequest {
 
 /** One combination of a sweep as kept: the figures the heatmap and the table show. */
 export interface SweepPoint {
-  /** The grid style of this combination (issue 32). */
-  style: BacktestStyle;
+  /** The grid style of this combination (issue 32; absent in sweeps recorded before it: their request's style). */
+  style?: BacktestStyle;
   interval: number;
   numOfOrders: number;
   /** null for the styles without a take-profit (neutral, infinity). */
