@@ -112,7 +112,7 @@ function styleField(body: unknown): unknown {
   return body && typeof body === 'object' ? (body as Record<string, unknown>).style : undefined;
 }
 
-/** Collects the field errors of each parse; throws them all together. */
+/** Runs one parse: its value, or null with its field errors added to `errors` (the caller throws them all together). */
 function collect<T>(errors: FieldError[], parse: () => T): T | null {
   try {
     return parse();
