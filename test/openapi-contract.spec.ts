@@ -423,6 +423,10 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     const long = await u.post('/api/backtests/sweep', { ...btBody, days: 365, ranges: { interval: { from: 10, to: 1000, step: 10 }, numOfOrders: { from: 2, to: 20, step: 1 }, takeProfit: { from: 1, to: 1, step: 1 } } });
     expect(long.status).toBe(202);
     await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: long.body.id } });
+    // issue 32: an infinity spot grid's backtest (the request's other schema), and one on futures (400)
+    const infinityBody = { style: 'infinity', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', entryPrice: 60000, stepPercent: 1, quoteValue: 100, lowerPrice: 55000, days: 1, timeframe: '1h' };
+    await call(u, 'POST', '/api/backtests', { body: infinityBody });
+    await call(u, 'POST', '/api/backtests', { body: { ...infinityBody, botType: 'Futures' } });
     await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: '00000000-0000-4000-8000-000000000000' } });
     await call(u, 'DELETE', '/api/backtests/candles/{id}', { fill: { id: upload.body?.candlesId ?? 'nope' } });
     await call(u, 'DELETE', '/api/backtests/candles/{id}', { fill: { id: '00000000-0000-4000-8000-000000000000' } });

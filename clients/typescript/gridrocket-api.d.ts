@@ -1255,13 +1255,19 @@ export interface components {
             terms?: Record<string, never> | null;
             userid: string;
         };
-        BacktestRequest: components["schemas"]["CreateBot"] & {
+        BacktestRequest: (components["schemas"]["CreateBot"] & {
             /** Format: uuid */
             candles?: string;
             days?: number;
             /** @enum {string} */
             timeframe?: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
-        };
+        }) | (components["schemas"]["InfinityBacktest"] & {
+            /** Format: uuid */
+            candles?: string;
+            days?: number;
+            /** @enum {string} */
+            timeframe?: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+        });
         Balance: {
             available: number;
             balance: number;
@@ -1610,6 +1616,29 @@ export interface components {
             revision: number;
             type: string;
         };
+        /** @description Issue 32: an infinity spot grid, for backtests only (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported) */
+        InfinityBacktest: {
+            /**
+             * @description an infinity grid trades spot only
+             * @enum {string}
+             */
+            botType: "Spot";
+            /** @description the initial buy's limit price and the first reference price (> 0) */
+            entryPrice: number;
+            /** @enum {string} */
+            exchange: "Binance" | "Kucoin";
+            /** @description USDT spent on coin at the start (≥ 0, default 0) */
+            initialQuote?: number;
+            /** @description no buy below this price (0 < lowerPrice < entryPrice) */
+            lowerPrice: number;
+            /** @description USDT sold on each step up and bought on each step down (> 0) */
+            quoteValue: number;
+            /** @description one step, in % of the reference price (0 < p < 50) */
+            stepPercent: number;
+            /** @enum {string} */
+            style: "infinity";
+            symbol: string;
+        };
         Message: {
             message: string;
         };
@@ -1717,6 +1746,7 @@ export interface components {
                     to: number;
                 };
             };
+            styles?: ("long" | "short" | "neutral" | "infinity")[];
         };
         Trade: {
             amount: number;

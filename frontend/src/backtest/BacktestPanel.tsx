@@ -261,7 +261,7 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
     interval: Number(values.interval),
     takeProfit: Number(values.takeProfit),
     ...(botType === 'Futures' && leverage ? { leverage } : {}),
-    // (neutral is sent too: the server answers with its field message rather than test a long grid)
+    // (neutral is sent too: the server backtests the neutral grid, issue 32, never a long one in its place)
     ...(botType === 'Futures' && (direction === 'short' || direction === 'neutral') ? { direction } : {}),
     days: 30,
   });

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
 import type { Projection } from '@gridrocket/read-store';
 import { BACKTEST_STREAM_PREFIX, type BacktestEvent, type BacktestRequest, type BacktestTerms, type SweepPoint } from './domain/backtest.events';
-import type { BacktestResult } from './domain/backtest.engine';
+import type { StyledBacktestResult } from './domain/styles';
 
 /** A user's backtests and sweeps with their results (the read model the dashboard and the CLI read). */
 export interface BacktestDoc {
@@ -15,7 +15,7 @@ export interface BacktestDoc {
   error: string | null;
   terms: BacktestTerms | null;
   candles: number | null;
-  result: Omit<BacktestResult, 'fillLog'> | null;
+  result: Omit<StyledBacktestResult, 'fillLog'> | null;
   sweep: { points: SweepPoint[]; best: SweepPoint | null } | null;
 }
 

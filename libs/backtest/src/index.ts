@@ -18,3 +18,5 @@ export * from './candles/upload-store';
 export * from './jobs/thread-priority';
 export * from './domain/infinity.backtest';
 export * from './domain/neutral-backtest';
+export * from './domain/styles';
+export * from './domain/equity-walk';

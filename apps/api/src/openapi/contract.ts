@@ -271,7 +271,29 @@ function requestSchemas(): Record<string, SchemaObject> {
       properties: { access: zodToSchema(addCredentialSchema) },
       required: ['access'],
     },
-    BacktestRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
+    // issue 32: the ladder's body (long, short, or the neutral grid with direction neutral), or an infinity grid's
+    BacktestRequest: {
+      oneOf: [
+        { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
+        { allOf: [ref('InfinityBacktest'), zodToSchema(backtestPeriodSchema)] },
+      ],
+    },
+    InfinityBacktest: {
+      type: 'object',
+      description: 'Issue 32: an infinity spot grid, for backtests only (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported)',
+      properties: {
+        style: { type: 'string', enum: ['infinity'] },
+        exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
+        symbol: str,
+        botType: { type: 'string', enum: ['Spot'], description: 'an infinity grid trades spot only' },
+        entryPrice: { type: 'number', description: 'the initial buy\'s limit price and the first reference price (> 0)' },
+        stepPercent: { type: 'number', description: 'one step, in % of the reference price (0 < p < 50)' },
+        quoteValue: { type: 'number', description: 'USDT sold on each step up and bought on each step down (> 0)' },
+        lowerPrice: { type: 'number', description: 'no buy below this price (0 < lowerPrice < entryPrice)' },
+        initialQuote: { type: 'number', description: 'USDT spent on coin at the start (≥ 0, default 0)' },
+      },
+      required: ['style', 'exchange', 'symbol', 'botType', 'entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice'],
+    },
     SweepRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema), zodToSchema(sweepSchema)] },
     Signal: { ...zodToSchema(signalBodySchema), description: 'libs/bots/src/signals/signal.rules.ts: with X-Signature only action (and cancelAllOrders) is read; without, id, timestamp and secret are needed too (the bot must allow the secret in the body)' },
     SignalSettingsInput: zodToSchema(signalSettingsSchema),

@@ -5,11 +5,13 @@
 import { z } from 'zod';
 import { botFieldProblem, parseCreateBot, toFieldErrors, type SweptBotField } from '@gridrocket/bots';
 import { ValidationError, type FieldError } from '@gridrocket/shared';
-import type { GridConfig } from '@gridrocket/trading/grid';
+import type { InfinityConfig } from '@gridrocket/trading/grid';
+import { parseInfinityBot } from '@gridrocket/bots/domain/bot-infinity.rules';
 import { TIMEFRAMES, type Timeframe } from '../domain/candle';
 import type { BacktestRequest } from '../domain/backtest.events';
 import { MAX_CANDLES } from '../candles/candle-source.port';
-import { SWEEP_MEASURES, expandRange, sweepSize, type SweepMeasure, type SweepRanges } from '../domain/sweep';
+import { SWEEP_MEASURES, expandRange, sweepSize, type SweepRanges } from '../domain/sweep';
+import { BACKTEST_STYLES, isInfinity, styleMarketProblem, styleOf, type StyledGrid } from '../domain/styles';
 
 /** Most combinations of one sweep over the API, and most candle-runs (combinations × candles). */
 export const MAX_API_SWEEP = 2000;
@@ -84,6 +86,13 @@ export const sweepSchema = z.object({
     { required_error: 'ranges are required', invalid_type_error: 'ranges must be an object' },
   ),
   measure: z.enum(SWEEP_MEASURES, { errorMap: () => ({ message: `measure must be one of ${SWEEP_MEASURES.join(', ')}` }) }).optional(),
+  // issue 32: the grid styles compared on the same candles, each one more dimension of the cells
+  styles: z
+    .array(z.enum(BACKTEST_STYLES, { errorMap: () => ({ message: `styles must be some of ${BACKTEST_STYLES.join(', ')}` }) }), { invalid_type_error: 'styles must be a list, e.g. ["long", "neutral"]' })
+    .min(1, 'styles must name at least one style')
+    .max(BACKTEST_STYLES.length, `styles has at most ${BACKTEST_STYLES.length} styles`)
+    .refine((list) => new Set(list).size === list.length, { message: 'styles must not repeat a style' })
+    .optional(),
 });
 
 function parseWith<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
@@ -96,28 +105,28 @@ export interface ParsedBacktest {
   request: BacktestRequest;
 }
 
-export const NEUTRAL_BACKTEST_MESSAGE = 'Backtests of a neutral grid are not available yet: backtest its long and short halves';
+/** Issue 32: the `style` of a backtest body: the ladder (absent, or 'ladder': long, short or neutral by `direction`) or 'infinity'. */
+export const BACKTEST_STYLE_MESSAGE = 'style must be ladder or infinity';
 
-/** A single backtest: the bot form's fields, plus `days` (1–365, default 30) and `timeframe` (default 1m). */
-export function parseBacktestRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
-  const errors: FieldError[] = [];
-  let bot: ReturnType<typeof parseCreateBot> | null = null;
+function styleField(body: unknown): unknown {
+  return body && typeof body === 'object' ? (body as Record<string, unknown>).style : undefined;
+}
+
+/** Runs one parse: its value, or null with its field errors added to `errors` (the caller throws them all together). */
+function collect<T>(errors: FieldError[], parse: () => T): T | null {
   try {
-    bot = parseCreateBot(body);
+    return parse();
   } catch (err) {
-    if (err instanceof ValidationError) errors.push(...err.errors);
-    else throw err;
+    if (err instanceof ValidationError) {
+      errors.push(...err.errors);
+      return null;
+    }
+    throw err;
   }
-  let p: z.output<typeof backtestPeriodSchema> = {};
-  try {
-    p = parseWith(backtestPeriodSchema, body);
-  } catch (err) {
-    if (err instanceof ValidationError) errors.push(...err.errors);
-    else throw err;
-  }
-  if (errors.length || !bot) throw new ValidationError(errors);
-  // issue 32: the neutral grid has its own backtest (domain/neutral-backtest.ts), not yet a job of this route
-  if (bot.config.direction === 'neutral') throw new ValidationError([{ field: 'direction', message: NEUTRAL_BACKTEST_MESSAGE }]);
+}
+
+/** The period of a backtest: `days` (1–365, default 30) of `timeframe` candles (default 1m) up to now, within MAX_CANDLES. */
+function periodOf(p: z.output<typeof backtestPeriodSchema>, now: number): Pick<BacktestRequest, 'timeframe' | 'from' | 'to'> {
   const timeframe = p.timeframe ?? '1m';
   const days = p.days ?? 30;
   const tf = TIMEFRAMES[timeframe];
@@ -125,58 +134,101 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     throw new ValidationError([{ field: 'days', message: `${days} days of ${timeframe} candles is more than ${MAX_CANDLES} candles: choose fewer days or a longer timeframe` }]);
   }
   const to = Math.floor(now / tf) * tf;
-  const config: GridConfig = { botType: bot.botType, ...bot.config, direction: bot.config.direction === 'short' ? 'short' : bot.config.direction === 'long' ? 'long' : undefined };
-  return {
-    exchange: bot.config.exchange,
-    market: bot.botType === 'Futures' ? 'futures' : 'spot',
-    symbol: bot.config.symbol,
-    config: {
-      botType: config.botType,
-      numOfOrders: config.numOfOrders,
-      orderSize: config.orderSize,
-      interval: config.interval,
-      entryPrice: config.entryPrice,
-      takeProfit: config.takeProfit,
-      leverage: config.leverage,
-      ...(config.direction === 'short' ? { direction: 'short' as const } : {}), // issue 32
-      ...(config.trailDownLimit !== undefined ? { trailDownLimit: config.trailDownLimit } : {}), // issue 32: trailing down is traded by the backtest too
-    },
-    timeframe,
-    from: to - days * DAY,
-    to,
-    source,
-    ...(p.candles ? { candlesId: p.candles.toLowerCase() } : {}),
-  };
+  return { timeframe, from: to - days * DAY, to };
 }
 
 /**
- * A sweep: a single backtest's body plus `ranges` {interval, numOfOrders, takeProfit: {from, to, step}} and `measure`.
+ * A single backtest: the bot form's fields, plus `days` (1–365, default 30) and `timeframe` (default 1m).
+ * Issue 32: the ladder long or short, or the neutral futures grid (`direction: 'neutral'`, its
+ * neutral-backtest.ts; creating a neutral BOT stays refused by the bots controller); or, with
+ * `style: 'infinity'`, the infinity spot grid with its own fields (entryPrice, stepPercent, quoteValue,
+ * lowerPrice, initialQuote: the infinity bot's rules and messages, bot-infinity.rules.ts) for backtests only.
+ */
+export function parseBacktestRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
+  const style = styleField(body);
+  if (style !== undefined && style !== null && style !== '' && style !== 'ladder' && style !== 'infinity') {
+    throw new ValidationError([{ field: 'style', message: BACKTEST_STYLE_MESSAGE }]);
+  }
+  const errors: FieldError[] = [];
+  const infinity = style === 'infinity' ? collect(errors, () => parseInfinityBot(body)) : null;
+  // (a body without the style is the ladder's: its style field is dropped, as the bot form's)
+  const bot = style === 'infinity' ? null : collect(errors, () => parseCreateBot(body && typeof body === 'object' ? { ...(body as object), style: undefined } : body));
+  const p = collect(errors, () => parseWith(backtestPeriodSchema, body)) ?? {};
+  if (errors.length || !(bot || infinity)) throw new ValidationError(errors);
+  const period = periodOf(p, now);
+  const candles = p.candles ? { candlesId: p.candles.toLowerCase() } : {};
+  if (infinity) {
+    const config: InfinityConfig = {
+      style: 'infinity',
+      botType: 'Spot',
+      entryPrice: infinity.entryPrice,
+      stepPercent: infinity.stepPercent,
+      quoteValue: infinity.quoteValue,
+      lowerPrice: infinity.lowerPrice,
+      initialQuote: infinity.initialQuote,
+    };
+    return { exchange: infinity.exchange, market: 'spot', symbol: infinity.symbol, config, ...period, source, ...candles };
+  }
+  const b = bot!;
+  const core = {
+    botType: b.botType,
+    numOfOrders: b.config.numOfOrders,
+    orderSize: b.config.orderSize,
+    interval: b.config.interval,
+    entryPrice: b.config.entryPrice,
+    takeProfit: b.config.takeProfit,
+    leverage: b.config.leverage,
+  };
+  let config: StyledGrid;
+  if (b.config.direction === 'neutral') {
+    // issue 32: the neutral grid's own backtest (its rules refused what it has not: parseCreateBot's neutralProblems)
+    config = { ...core, direction: 'neutral' };
+  } else {
+    config = {
+      ...core,
+      ...(b.config.direction === 'short' ? { direction: 'short' as const } : {}), // issue 32
+      ...(b.config.trailDownLimit !== undefined ? { trailDownLimit: b.config.trailDownLimit } : {}), // issue 32: trailing down is traded by the backtest too
+    };
+  }
+  return {
+    exchange: b.config.exchange,
+    market: b.botType === 'Futures' ? 'futures' : 'spot',
+    symbol: b.config.symbol,
+    config,
+    ...period,
+    source,
+    ...candles,
+  };
+}
+
+/** A sweep compares grid styles with `styles`; its base body is the ladder's. */
+export const SWEEP_INFINITY_MESSAGE = "A sweep tries the ladder's settings (interval, numOfOrders, takeProfit): send the ladder's fields and compare the infinity grid with styles, e.g. ['long', 'infinity']";
+
+/**
+ * A sweep: a single backtest's body plus `ranges` {interval, numOfOrders, takeProfit: {from, to, step}},
+ * `measure`, and (issue 32) `styles`, the grid styles to compare on the same candles (long, short and
+ * neutral on futures; long and infinity on spot; domain/sweep.ts says how each reads the ranges).
  * `rowsOf` counts the candles the request will run over (an upload's rows); by default the period's.
  */
 export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 'exchange', rowsOf: (request: BacktestRequest) => number = periodCandles): BacktestRequest {
   const errors: FieldError[] = [];
-  let base: BacktestRequest | null = null;
-  try {
-    base = parseBacktestRequest(body, now, source);
-  } catch (err) {
-    if (err instanceof ValidationError) errors.push(...err.errors);
-    else throw err;
+  if (styleField(body) === 'infinity') errors.push({ field: 'style', message: SWEEP_INFINITY_MESSAGE });
+  const base = errors.length ? null : collect(errors, () => parseBacktestRequest(body, now, source));
+  const sweep = collect(errors, () => parseWith(sweepSchema, body));
+  if (base && sweep?.styles) {
+    for (const style of sweep.styles) {
+      const problem = styleMarketProblem(style, base.market);
+      if (problem) errors.push({ field: 'styles', message: problem });
+    }
   }
-  let sweep: { ranges: SweepRanges; measure?: SweepMeasure } | null = null;
-  try {
-    sweep = parseWith(sweepSchema, body);
-  } catch (err) {
-    if (err instanceof ValidationError) errors.push(...err.errors);
-    else throw err;
-  }
-  if (errors.length || !base || !sweep) throw new ValidationError(errors);
+  if (errors.length || !base || !sweep || isInfinity(base.config)) throw new ValidationError(errors);
   const rangeErrors = sweepRangeProblems(sweep.ranges, { exchange: base.exchange, botType: base.config.botType });
   if (rangeErrors.length) throw new ValidationError(rangeErrors);
-  const size = sweepSize(sweep.ranges);
+  const size = sweepSize(sweep.ranges, sweep.styles ?? [styleOf(base.config)]);
   if (size > MAX_API_SWEEP) {
     throw new ValidationError([{ field: 'ranges', message: `The sweep has ${size} combinations; at most ${MAX_API_SWEEP} are allowed` }]);
   }
   const work = sweepWorkProblem(size, rowsOf(base));
   if (work) throw new ValidationError([work]);
-  return { ...base, sweep: { ranges: sweep.ranges, measure: sweep.measure ?? 'profit' } };
+  return { ...base, sweep: { ranges: sweep.ranges, measure: sweep.measure ?? 'profit', ...(sweep.styles ? { styles: sweep.styles } : {}) } };
 }

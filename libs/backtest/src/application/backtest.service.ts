@@ -20,7 +20,8 @@ import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/
 import { feeTermsOf } from '../domain/backtest.engine';
 import { backtestDecider } from '../domain/backtest.decider';
 import { backtestStream, type BacktestEvent, type BacktestRequest, type SweepPoint } from '../domain/backtest.events';
-import { bestCell, sweepConfigs, type SweepCell } from '../domain/sweep';
+import { bestCell, sweepEntries, type SweepCell } from '../domain/sweep';
+import { isInfinity } from '../domain/styles';
 import { BACKTEST_COLLECTION, type BacktestDoc } from '../backtest-list.projection';
 import { CandleCache } from '../candles/candle-cache';
 import { CcxtCandleSource } from '../candles/ccxt.candles';
@@ -40,6 +41,7 @@ export const MAX_RUNNING_PER_USER = 3;
 export function toSweepPoint(c: SweepCell): SweepPoint {
   const r = c.result;
   return {
+    style: c.style,
     interval: c.interval,
     numOfOrders: c.numOfOrders,
     takeProfit: c.takeProfit,
@@ -193,7 +195,8 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
         if (!('result' in answer)) throw new Error('The backtest gave no result');
         data = { backtestId: id, terms, candles: series.length, result: answer.result };
       } else {
-        const configs = sweepConfigs(request.config, request.sweep.ranges);
+        if (isInfinity(request.config)) throw new Error('A sweep tries ladder settings: compare the infinity grid with styles');
+        const configs = sweepEntries(request.config, request.sweep.ranges, request.sweep.styles);
         // the cap again on the candles really read (a request recorded before the cap counted rows, an exchange's answer)
         const tooLarge = sweepWorkProblem(configs.length, series.length);
         if (tooLarge) throw new Error(tooLarge.message);

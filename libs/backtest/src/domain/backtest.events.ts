@@ -1,8 +1,9 @@
 import type { ExchangeName } from '@gridrocket/shared';
-import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
-import type { BacktestResult, FeeTerms } from './backtest.engine';
+import type { MarketRules } from '@gridrocket/trading/grid';
+import type { FeeTerms } from './backtest.engine';
 import type { Timeframe } from './candle';
 import type { SweepMeasure, SweepRanges } from './sweep';
+import type { BacktestStyle, StyledBacktestResult, StyledGrid } from './styles';
 
 export type MarketType = 'spot' | 'futures';
 
@@ -11,7 +12,8 @@ export interface BacktestRequest {
   exchange: ExchangeName;
   market: MarketType;
   symbol: string;
-  config: GridConfig;
+  /** The grid (issue 32: of any style: the ladder long or short, the neutral grid, the infinity grid; styles.ts). */
+  config: StyledGrid;
   timeframe: Timeframe;
   from: number;
   to: number;
@@ -19,14 +21,18 @@ export interface BacktestRequest {
   source: 'paper' | 'exchange';
   /** Candles of an uploaded CSV (POST /api/backtests/candles) instead of the source's; from/to are the file's. */
   candlesId?: string;
-  sweep?: { ranges: SweepRanges; measure: SweepMeasure };
+  /** `styles`: the grid styles compared on the same candles (absent: the config's own style). */
+  sweep?: { ranges: SweepRanges; measure: SweepMeasure; styles?: BacktestStyle[] };
 }
 
 /** One combination of a sweep as kept: the figures the heatmap and the table show. */
 export interface SweepPoint {
+  /** The grid style of this combination (issue 32; absent in sweeps recorded before it: their request's style). */
+  style?: BacktestStyle;
   interval: number;
   numOfOrders: number;
-  takeProfit: number;
+  /** null for the styles without a take-profit (neutral, infinity). */
+  takeProfit: number | null;
   profit: number | null;
   unrealised: number | null;
   totalReturn: number | null;
@@ -51,7 +57,7 @@ export type BacktestEvent =
         backtestId: string;
         terms: BacktestTerms;
         candles: number;
-        result?: Omit<BacktestResult, 'fillLog'>;
+        result?: Omit<StyledBacktestResult, 'fillLog'>;
         sweep?: { points: SweepPoint[]; best: SweepPoint | null };
       };
     }

@@ -11,11 +11,14 @@ import { infinityDesiredOrders, infinityInitialState, infinityUnrealised, proces
 import type { Fill, InfinityConfig, InfinityOrder, InfinityState, MarketRules } from '@gridrocket/trading/grid';
 import { coinFeeOf, feeOf, type BacktestFill, type FeeTerms } from './backtest.engine';
 import type { CandleSeries } from './candle';
+import type { BacktestObserver } from './equity-walk';
 
 export interface InfinityBacktestParams extends FeeTerms {
   config: InfinityConfig;
   rules: MarketRules;
   recordFills?: boolean;
+  /** Told every fill, every print and every candle's end (equity-walk.ts: the mark-to-market of the route's backtest). */
+  observer?: BacktestObserver;
 }
 
 export interface InfinityBacktestResult {
@@ -53,7 +56,9 @@ export function runInfinityBacktest(series: CandleSeries, params: InfinityBackte
     if (o.side === 'buy' && params.buyFeeIn === 'base') ({ fee, netAmount } = coinFeeOf(price, o.amount, bps));
     else fee = feeOf(price, o.amount, bps);
     const f: Fill = { clientOrderId: o.clientOrderId, fillId: String(++seq), price, amount: o.amount, fee, ...(netAmount !== undefined ? { netAmount } : {}) };
-    log?.push({ time, side: o.side, clientOrderId: o.clientOrderId, price, amount: o.amount, fee, ...(netAmount !== undefined ? { netAmount } : {}), ...(taker ? { taker: true } : {}) });
+    const logged: BacktestFill = { time, side: o.side, clientOrderId: o.clientOrderId, price, amount: o.amount, fee, ...(netAmount !== undefined ? { netAmount } : {}), ...(taker ? { taker: true } : {}) };
+    log?.push(logged);
+    params.observer?.fill(logged);
     state = processInfinityFill(config, rules, state, f).state;
     fills++;
   };
@@ -78,7 +83,11 @@ export function runInfinityBacktest(series: CandleSeries, params: InfinityBackte
   for (let i = 0; i < n; i++) {
     const rising = close[i] >= open[i];
     const path = [open[i], rising ? low[i] : high[i], rising ? high[i] : low[i], close[i]];
-    for (const p of path) print(p, time[i]);
+    for (const p of path) {
+      print(p, time[i]);
+      params.observer?.print(p);
+    }
+    params.observer?.candle(i);
   }
   const st = state;
   return {

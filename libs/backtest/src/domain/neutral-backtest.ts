@@ -16,10 +16,13 @@ import { initialNeutralState, neutralDesiredOrders, neutralProblem, processNeutr
 import type { MarketRules, NeutralDesiredOrder, NeutralGridConfig, NeutralState } from '@gridrocket/trading/grid';
 import { feeOf, type BacktestFill, type FeeTerms } from './backtest.engine';
 import { candlePath, type Candle } from './candle';
+import type { BacktestObserver } from './equity-walk';
 
 export interface NeutralBacktestParams extends FeeTerms {
   config: NeutralGridConfig;
   rules: MarketRules;
+  /** Told every fill, every print and every candle's end (equity-walk.ts: the mark-to-market of the route's backtest). */
+  observer?: BacktestObserver;
 }
 
 export interface NeutralBacktestResult {
@@ -51,12 +54,18 @@ export function runNeutralBacktest(candles: readonly Candle[], params: NeutralBa
       const price = taker && params.crossingFill === 'market' ? current : o.price;
       const fee = feeOf(price, o.amount, taker ? (params.takerFeeBps ?? params.feeBps) : params.feeBps);
       state = processNeutralFill(state, { clientOrderId: o.clientOrderId, fillId: String(++seq), price, amount: o.amount, fee }).state;
-      fills.push({ time, side: o.side, clientOrderId: o.clientOrderId, price, amount: o.amount, fee, ...(taker ? { taker: true } : {}) });
+      const logged: BacktestFill = { time, side: o.side, clientOrderId: o.clientOrderId, price, amount: o.amount, fee, ...(taker ? { taker: true } : {}) };
+      fills.push(logged);
+      params.observer?.fill(logged);
     }
   };
   const crossedBy = (price: number) => (o: NeutralDesiredOrder) => (o.side === 'buy' ? price <= o.price : price >= o.price);
 
   const print = (price: number, time: number): void => {
+    settle(price, time);
+    params.observer?.print(price);
+  };
+  const settle = (price: number, time: number): void => {
     // the resting orders this print reaches fill first (makers), oldest placement first
     const crossed = resting.filter(crossedBy(price)).sort((a, b) => placedAt.get(a.clientOrderId)! - placedAt.get(b.clientOrderId)!);
     if (crossed.length > 0) fill(crossed, time, false, price);
@@ -79,6 +88,7 @@ export function runNeutralBacktest(candles: readonly Candle[], params: NeutralBa
       if (i === 0 && k === 0) return; // the grid was placed at this print
       print(p, c.time);
     });
+    params.observer?.candle(i);
   });
   return { candles: candles.length, profit: state.profit, fees: state.feesPaid, pairs: state.pairsCompleted, position: state.position, fills, state };
 }

@@ -1,10 +1,22 @@
 /**
  * A sweep: every combination of ranges of interval, number of orders and take-profit, each a
  * backtest of the same candles; the best by a chosen measure. Pure (the worker pool runs it in threads).
+ *
+ * Styles (issue 32): a sweep may compare grid styles on the same candles (`styles`, styles.ts): each
+ * style is one more dimension of the cells, and each cell says its style. The ladder styles (long,
+ * short) take every (interval, numOfOrders, takeProfit); the neutral and infinity grids have no
+ * take-profit setting, so they take every (interval, numOfOrders) once, their cells' takeProfit null
+ * (a cell per take-profit would repeat the same backtest). The infinity grid is read from the ladder's
+ * settings of its cell (styleGrid): the same entry, a step of one interval (as a percent of the entry),
+ * one order's value per step (orderSize × entry), the initial buy one order's value at the entry, and
+ * its lower price half an interval below the ladder's lowest rung, so it buys as many steps down as the
+ * ladder has rungs; above the entry it keeps selling a step at a time where the ladder stops.
  */
-import type { GridConfig } from '@gridrocket/trading/grid';
-import { runBacktest, type BacktestParams, type BacktestResult } from './backtest.engine';
+import type { GridConfig, InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
+import { roundMoney } from '@gridrocket/trading/grid';
+import type { BacktestParams } from './backtest.engine';
 import type { CandleSeries } from './candle';
+import { runStyledBacktest, styleOf, type BacktestStyle, type StyledBacktestResult, type StyledGrid } from './styles';
 
 export interface NumberRange {
   from: number;
@@ -26,13 +38,30 @@ export const MAX_SWEEP_COMBINATIONS = 5000;
 
 /** What a sweep keeps of each backtest: the figures, not the curve. */
 export interface SweepCell {
+  /** The grid style of this cell (issue 32). */
+  style: BacktestStyle;
   interval: number;
   numOfOrders: number;
-  takeProfit: number;
+  /** null for the styles without a take-profit setting (neutral, infinity). */
+  takeProfit: number | null;
   /** null when the combination cannot trade (e.g. a ladder below zero): see `error`. */
-  result: Omit<BacktestResult, 'curve' | 'fillLog'> | null;
+  result: Omit<StyledBacktestResult, 'curve' | 'fillLog'> | null;
   error?: string;
 }
+
+/** One combination of a sweep: its coordinates, its style, and the grid it backtests. */
+export interface SweepEntry {
+  style: BacktestStyle;
+  interval: number;
+  numOfOrders: number;
+  takeProfit: number | null;
+  config: StyledGrid;
+}
+
+/** A sweep's base: the ladder's settings (long, short) or the neutral grid's. */
+export type SweepBase = GridConfig | NeutralGridConfig;
+
+const hasTakeProfit = (style: BacktestStyle) => style === 'long' || style === 'short';
 
 /** The values of a range, from `from` to `to` inclusive, snapped to the step's decimals. */
 export function expandRange(r: NumberRange): number[] {
@@ -48,8 +77,61 @@ export function expandRange(r: NumberRange): number[] {
   return out;
 }
 
-export function sweepSize(ranges: SweepRanges): number {
-  return expandRange(ranges.interval).length * expandRange(ranges.numOfOrders).length * expandRange(ranges.takeProfit).length;
+/** Combinations of the ranges for these styles (default: one ladder style): the take-profit counts for long and short only. */
+export function sweepSize(ranges: SweepRanges, styles: readonly BacktestStyle[] = ['long']): number {
+  const grids = expandRange(ranges.interval).length * expandRange(ranges.numOfOrders).length;
+  let total = 0;
+  for (const style of styles) total += hasTakeProfit(style) ? grids * expandRange(ranges.takeProfit).length : grids;
+  return total;
+}
+
+/** The grid a style trades at one cell of the base's settings (the file's comment says how infinity reads them). */
+export function styleGrid(base: SweepBase, style: BacktestStyle, interval: number, numOfOrders: number, takeProfit: number): StyledGrid {
+  const core = { botType: base.botType, numOfOrders, orderSize: base.orderSize, interval, entryPrice: base.entryPrice, takeProfit, leverage: base.leverage };
+  switch (style) {
+    case 'long':
+      return { ...core, ...(base.trailDownLimit !== undefined && styleOf(base) === 'long' ? { trailDownLimit: base.trailDownLimit } : {}) };
+    case 'short':
+      return { ...core, direction: 'short' };
+    case 'neutral':
+      return { ...core, direction: 'neutral' };
+    case 'infinity': {
+      const quoteValue = roundMoney(base.orderSize * base.entryPrice);
+      const infinity: InfinityConfig = {
+        style: 'infinity',
+        botType: 'Spot',
+        entryPrice: base.entryPrice,
+        stepPercent: roundMoney((interval / base.entryPrice) * 100),
+        quoteValue,
+        lowerPrice: roundMoney(base.entryPrice - (numOfOrders - 0.5) * interval),
+        initialQuote: quoteValue,
+      };
+      return infinity;
+    }
+  }
+}
+
+/**
+ * Every combination of the sweep, style by style (default: the base's own style), each with the grid it
+ * backtests. At most MAX_SWEEP_COMBINATIONS (a RangeError past it: the callers check the size first).
+ */
+export function sweepEntries(base: SweepBase, ranges: SweepRanges, styles: readonly BacktestStyle[] = [styleOf(base)]): SweepEntry[] {
+  const size = sweepSize(ranges, styles);
+  if (size > MAX_SWEEP_COMBINATIONS) throw new RangeError(`The sweep has ${size} combinations; at most ${MAX_SWEEP_COMBINATIONS} are allowed`);
+  const entries: SweepEntry[] = [];
+  const takeProfits = expandRange(ranges.takeProfit);
+  for (const style of styles) {
+    for (const interval of expandRange(ranges.interval)) {
+      for (const numOfOrders of expandRange(ranges.numOfOrders)) {
+        if (!hasTakeProfit(style)) {
+          entries.push({ style, interval, numOfOrders, takeProfit: null, config: styleGrid(base, style, interval, numOfOrders, base.takeProfit) });
+          continue;
+        }
+        for (const takeProfit of takeProfits) entries.push({ style, interval, numOfOrders, takeProfit, config: styleGrid(base, style, interval, numOfOrders, takeProfit) });
+      }
+    }
+  }
+  return entries;
 }
 
 /** Every configuration of the sweep: the base with each (interval, numOfOrders, takeProfit). */
@@ -63,11 +145,12 @@ export function sweepConfigs(base: GridConfig, ranges: SweepRanges): GridConfig[
   return configs;
 }
 
-/** One cell: the backtest of one configuration, or why it cannot trade. */
-export function sweepCell(series: CandleSeries, params: Omit<BacktestParams, 'config'>, config: GridConfig): SweepCell {
-  const cell = { interval: config.interval, numOfOrders: config.numOfOrders, takeProfit: config.takeProfit };
+/** One cell: the backtest of one combination (a ladder config: its own coordinates), or why it cannot trade. */
+export function sweepCell(series: CandleSeries, params: Omit<BacktestParams, 'config'>, what: GridConfig | SweepEntry): SweepCell {
+  const entry: SweepEntry = 'config' in what ? what : { style: styleOf(what), interval: what.interval, numOfOrders: what.numOfOrders, takeProfit: what.takeProfit, config: what };
+  const { config, ...cell } = entry;
   try {
-    const { curve: _curve, fillLog: _fills, ...result } = runBacktest(series, { ...params, config, curvePoints: 2, recordFills: false });
+    const { curve: _curve, fillLog: _fills, ...result } = runStyledBacktest(series, { ...params, config, curvePoints: 2, recordFills: false });
     return { ...cell, result };
   } catch (err) {
     return { ...cell, result: null, error: (err as Error).message };

@@ -24,8 +24,9 @@ import { workerEntry } from './worker-entry';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { bufferOf, seriesOver, sharedSeries, type CandleSeries } from '../domain/candle';
 import type { CandleQuery } from '../candles/candle-source.port';
-import type { BacktestResult, FeeTerms } from '../domain/backtest.engine';
-import type { SweepCell } from '../domain/sweep';
+import type { FeeTerms } from '../domain/backtest.engine';
+import type { SweepCell, SweepEntry } from '../domain/sweep';
+import { rungsOf, type StyledBacktestResult, type StyledGrid } from '../domain/styles';
 import { FairQueue } from './fair-queue';
 import { threadCpuMs } from './thread-priority';
 import { TIMEFRAMES } from '../domain/candle';
@@ -44,8 +45,8 @@ export interface PieceMessage {
   piece: number;
   setup?: PieceSetup;
   paper?: PaperQuery;
-  single?: GridConfig;
-  configs?: GridConfig[];
+  single?: StyledGrid;
+  configs?: Array<GridConfig | SweepEntry>;
 }
 type PieceAnswer = { piece: number; ok: true; value: unknown } | { piece: number; ok: false; message: string };
 
@@ -58,13 +59,13 @@ export interface JobSpec {
   paper?: PaperQuery;
   rules?: MarketRules;
   fees?: FeeTerms;
-  /** One backtest of this grid (resolves with its result), or … */
-  single?: GridConfig;
-  /** … a sweep over these grids (resolves with one cell each, in order). */
-  sweep?: readonly GridConfig[];
+  /** One backtest of this grid, of any style (resolves with its result), or … */
+  single?: StyledGrid;
+  /** … a sweep over these grids or combinations (resolves with one cell each, in order). */
+  sweep?: ReadonlyArray<GridConfig | SweepEntry>;
   onProgress?: (done: number, total: number) => void;
 }
-export type JobResult = { result: Omit<BacktestResult, 'fillLog'> } | { cells: SweepCell[] } | { series: CandleSeries };
+export type JobResult = { result: Omit<StyledBacktestResult, 'fillLog'> } | { cells: SweepCell[] } | { series: CandleSeries };
 
 /** The job was cancelled (its owner, or the pool closing): nothing to record as failed. */
 export class JobCancelledError extends Error {
@@ -115,9 +116,9 @@ export function jobWork(spec: Pick<JobSpec, 'series' | 'paper' | 'single' | 'swe
     const tf = TIMEFRAMES[q.timeframe as keyof typeof TIMEFRAMES] ?? 60_000;
     return Math.max(0, Math.ceil((q.to - q.from) / tf)) * PAPER_WORK_PER_CANDLE;
   }
-  const grids = spec.single ? [spec.single] : (spec.sweep ?? []);
+  const grids: StyledGrid[] = spec.single ? [spec.single] : (spec.sweep ?? []).map((g) => ('config' in g ? g.config : g));
   let rungs = 0;
-  for (const g of grids) rungs += (Number.isFinite(g.numOfOrders) ? Math.max(0, g.numOfOrders) : 0) + 1;
+  for (const g of grids) rungs += rungsOf(g) + 1; // a neutral grid's 2N orders, the infinity grid's 2 (styles.ts)
   return (spec.series?.length ?? 0) * rungs;
 }
 
@@ -133,8 +134,8 @@ interface Job {
   setup?: PieceSetup;
   paper?: PaperQuery;
   series?: CandleSeries;
-  single?: GridConfig;
-  configs: readonly GridConfig[];
+  single?: StyledGrid;
+  configs: ReadonlyArray<GridConfig | SweepEntry>;
   batch: number;
   next: number;
   /** Pieces to run again (stopped on a short-job worker when the job proved long). */
@@ -142,7 +143,7 @@ interface Job {
   done: number;
   total: number;
   cells: SweepCell[];
-  result?: Omit<BacktestResult, 'fillLog'>;
+  result?: Omit<StyledBacktestResult, 'fillLog'>;
   usedMs: number;
   running: Set<Slot>;
   settled: boolean;
@@ -285,7 +286,7 @@ export class JobPool {
       ? { piece: slot.piece, paper: job.paper }
       : job.single
         ? { piece: slot.piece, setup: job.setup, single: job.single }
-        : { piece: slot.piece, setup: job.setup, configs: job.configs.slice(start, start + count) as GridConfig[] };
+        : { piece: slot.piece, setup: job.setup, configs: job.configs.slice(start, start + count) };
     worker.postMessage(message);
   }
 
@@ -312,7 +313,7 @@ export class JobPool {
       if (job.paper) {
         const made = m.value as { buffer: SharedArrayBuffer; length: number };
         job.series = seriesOver(made.buffer, made.length);
-      } else if (job.single) job.result = m.value as Omit<BacktestResult, 'fillLog'>;
+      } else if (job.single) job.result = m.value as Omit<StyledBacktestResult, 'fillLog'>;
       else (m.value as SweepCell[]).forEach((c, k) => (job.cells[slot.start + k] = c));
       job.done += slot.count;
       job.onProgress?.(job.done, job.total);

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { seriesOver } from '../domain/candle';
-import { runBacktest } from '../domain/backtest.engine';
+import { runStyledBacktest } from '../domain/styles';
 import { sweepCell } from '../domain/sweep';
 import { bufferOf } from '../domain/candle';
 import { PaperCandleSource } from '../candles/paper.candles';
@@ -28,7 +28,7 @@ parentPort!.on('message', async (m: PieceMessage) => {
     const series = seriesOver(m.setup!.buffer, m.setup!.length);
     const params = { rules: m.setup!.rules, ...m.setup!.fees };
     if (m.single) {
-      const { fillLog: _f, ...result } = runBacktest(series, { ...params, config: m.single });
+      const { fillLog: _f, ...result } = runStyledBacktest(series, { ...params, config: m.single });
       parentPort!.postMessage({ piece: m.piece, ok: true, value: result });
     } else {
       const cells = m.configs!.map((c) => sweepCell(series, params, c));

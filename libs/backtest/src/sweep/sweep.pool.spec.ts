@@ -1,6 +1,6 @@
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { runBacktest } from '../domain/backtest.engine';
-import { bestCell, expandRange, sweepConfigs, sweepSize } from '../domain/sweep';
+import { bestCell, expandRange, sweepCell, sweepConfigs, sweepEntries, sweepSize } from '../domain/sweep';
 import { randomWalkCandles } from '../domain/synthetic-candles';
 import { runSweep } from './sweep.pool';
 
@@ -41,5 +41,14 @@ describe('sweep', () => {
     expect(cells[0].result).toBeNull();
     expect(cells[0].error).toMatch(/below the market.s minimum order value of 5/);
     expect(bestCell(cells, 'totalReturn')).toBe(cells[1]);
+  });
+
+  it('styles (issue 32): in 2 worker threads every cell of long and infinity on spot is the in-thread cell, style and all', async () => {
+    const ranges = { interval: { from: 1, to: 2, step: 1 }, numOfOrders: { from: 3, to: 5, step: 2 }, takeProfit: { from: 1, to: 1, step: 1 } };
+    const entries = sweepEntries(base, ranges, ['long', 'infinity']);
+    expect(entries.map((e) => e.style)).toEqual(['long', 'long', 'long', 'long', 'infinity', 'infinity', 'infinity', 'infinity']);
+    const cells = await runSweep(series, entries, { rules, feeBps: 10, workers: 2 });
+    expect(cells).toEqual(entries.map((e) => sweepCell(series, { rules, feeBps: 10 }, e)));
+    expect(cells.filter((c) => c.style === 'infinity').every((c) => c.takeProfit === null && c.result !== null && c.result.fills > 0)).toBe(true);
   });
 });

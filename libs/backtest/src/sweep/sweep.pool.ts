@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../jobs/worker-entry';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { bufferOf, sharedSeries, type CandleSeries } from '../domain/candle';
-import { sweepCell, type SweepCell } from '../domain/sweep';
+import { sweepCell, type SweepCell, type SweepEntry } from '../domain/sweep';
 import { feeTermsOf, type FeeTerms } from '../domain/backtest.engine';
 
 export interface WorkerSetup {
@@ -18,7 +18,7 @@ export interface WorkerSetup {
 }
 export interface WorkerJob {
   start: number;
-  configs: GridConfig[];
+  configs: Array<GridConfig | SweepEntry>;
 }
 
 export interface SweepRunOptions extends FeeTerms {
@@ -35,7 +35,7 @@ export function defaultSweepWorkers(): number {
   return Math.max(1, Math.min(2, availableParallelism()));
 }
 
-export async function runSweep(series: CandleSeries, configs: readonly GridConfig[], options: SweepRunOptions): Promise<SweepCell[]> {
+export async function runSweep(series: CandleSeries, configs: ReadonlyArray<GridConfig | SweepEntry>, options: SweepRunOptions): Promise<SweepCell[]> {
   const total = configs.length;
   const cells: SweepCell[] = new Array(total);
   const workers = options.workers ?? defaultSweepWorkers();
