@@ -1304,6 +1304,7 @@ export interface components {
             state: "stopped" | "starting" | "running" | "stopping";
             stoplosspercent?: number;
             stoplossprice?: number;
+            stoplosspriceabove?: number;
             symbol: string;
             takeprofit: number;
             traildownlimit?: number;
@@ -1474,6 +1475,7 @@ export interface components {
             spacing?: "absolute" | "percent";
             stopLossPercent?: number;
             stopLossPrice?: number;
+            stopLossPriceAbove?: number;
             symbol: string;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
@@ -1507,6 +1509,7 @@ export interface components {
             sizeScale?: number;
             stopLossPercent?: number;
             stopLossPrice?: number;
+            stopLossPriceAbove?: number;
             symbol: string;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
@@ -1555,6 +1558,7 @@ export interface components {
             spacing?: "absolute" | "percent";
             stopLossPercent?: number;
             stopLossPrice?: number;
+            stopLossPriceAbove?: number;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
             trailDownLimit?: number;
@@ -1585,6 +1589,7 @@ export interface components {
             sizeScale?: number;
             stopLossPercent?: number;
             stopLossPrice?: number;
+            stopLossPriceAbove?: number;
             /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             takeProfit: number;
             trailDownLimit?: number;
@@ -4604,6 +4609,7 @@ export interface operations {
                             state: "stopped" | "starting" | "running" | "stopping";
                             stoplosspercent?: number;
                             stoplossprice?: number;
+                            stoplosspriceabove?: number;
                             symbol: string;
                             takeprofit: number;
                             traildownlimit?: number;

@@ -103,6 +103,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
       reanchor: { type: 'string', enum: ['fixed', 'follow'] },
       reanchorlimit: num,
       traildownlimit: num,
+      stoplosspriceabove: num,
       direction: { type: 'string', enum: ['long', 'short', 'neutral'] },
       ordersleftopen: int,
       checkrequestedat: num,
