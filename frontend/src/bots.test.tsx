@@ -268,13 +268,50 @@ describe('bot form: validation, price, cost', () => {
     expect(within(cards()[0]).getByText('Direction').nextSibling).toHaveTextContent('Short');
   }, 30_000);
 
-  it('futures (issue 32): the Direction select offers Long and Short, not Neutral, which the runner does not trade yet', async () => {
-    routesWith([], { ...exchangeRoutes });
+  it('futures neutral (issue 32): the Direction select offers Long, Short and Neutral; a neutral grid previews its sells above and buys below, costs both halves, takes its two stops (checked against its lines) and Save sends them', async () => {
+    const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
     await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
     const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
-    expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)']);
+    expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)', 'Neutral (buys below, sells above)']);
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
+    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    // a neutral grid is set by its reference, lines and interval: no range setup, no advanced ladder settings
+    expect(f.getByTestId('advanced')).toBeInTheDocument(); // (long: the Advanced section and the range setup)
+    expect(f.getByRole('group', { name: 'Set the grid by' })).toBeInTheDocument();
+    await userEvent.selectOptions(f.getByLabelText('Direction'), 'neutral');
+    expect(f.queryByTestId('advanced')).toBeNull();
+    expect(f.queryByRole('group', { name: 'Set the grid by' })).toBeNull();
+    expect(f.getByLabelText('Grid size')).toHaveAccessibleDescription('Orders on each side: that many buys below and sells above');
+    await userEvent.type(f.getByLabelText('Grid size'), '2');
+    await userEvent.type(f.getByLabelText('Order size'), '1');
+    await userEvent.type(f.getByLabelText('Price interval'), '5');
+    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    // sells 110, 105 | reference 100 | buys 95, 90
+    const table = f.getByRole('table', { name: 'Sell and buy orders of the neutral grid' });
+    expect(within(table).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['Sell110.001110.00', 'Sell105.001105.00', 'Reference 100.00: no order', 'Buy95.00195.00', 'Buy90.00190.00']);
+    // margin of both halves at 10x: (95 + 90 + 105 + 110) ÷ 10 = 40
+    expect(f.getByTestId('total-cost')).toHaveTextContent('40.00 USDT');
+    expect(f.getByTestId('neutral-cost')).toHaveTextContent('All of its orders need 40.00 USDT of margin; 500.00 USDT is available.');
+    // the stops lie outside its lines: below the lowest buy 90, above the highest sell 110
+    await userEvent.type(f.getByLabelText('Stop-loss below'), '92');
+    await userEvent.type(f.getByLabelText('Stop-loss above'), '110');
+    expect(f.getByText('Stop-loss below must be below the lowest buy (90)')).toBeInTheDocument();
+    expect(f.getByText('Stop-loss above must be above the highest sell (110)')).toBeInTheDocument();
+    expect(f.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await userEvent.clear(f.getByLabelText('Stop-loss below'));
+    await userEvent.type(f.getByLabelText('Stop-loss below'), '85');
+    await userEvent.clear(f.getByLabelText('Stop-loss above'));
+    await userEvent.type(f.getByLabelText('Stop-loss above'), '115');
+    await userEvent.click(f.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/bots' && i?.method === 'POST')!;
+    expect(JSON.parse(String(call[1]!.body))).toMatchObject({ botType: 'Futures', entryPrice: 100, numOfOrders: 2, interval: 5, leverage: 10, direction: 'neutral', stopLossPrice: 85, stopLossPriceAbove: 115 });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect(within(cards()[0]).getByText('Direction').nextSibling).toHaveTextContent('Neutral');
   }, 30_000);
 
   it('spot: no Direction select (a spot bot is long)', async () => {

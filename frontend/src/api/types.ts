@@ -35,6 +35,10 @@ export interface Bot {
    * sells above the entry as its reference; absent or 'long': the spec's long grid.
    */
   direction?: 'long' | 'short' | 'neutral';
+  /** Beyond the spec (issue 14): the stop-loss price; a neutral grid's (issue 32) below its lowest buy. */
+  stoplossprice?: number;
+  /** Beyond the spec (issue 32): a neutral grid's stop-loss above its highest sell. */
+  stoplosspriceabove?: number;
 }
 
 export interface Credential {

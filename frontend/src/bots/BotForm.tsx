@@ -5,6 +5,7 @@ import {
   aboveMarket,
   aboveMarketMessage,
   botFieldErrors,
+  gridHalves,
   ladderCostOf,
   marketFieldErrors,
   type BotFieldErrors,
@@ -26,7 +27,7 @@ import { Field, SelectField } from '../components/Field';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
-import { LadderPreview } from './LadderPreview';
+import { LadderPreview, NeutralPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
@@ -77,6 +78,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const [advanced, setAdvanced] = useState(advancedBefore);
   // Issue 32 (futures only): long (the spec's ladder of buys) or short (a ladder of sells above the entry)
   const [direction, setDirection] = useState<'long' | 'short' | 'neutral'>(bot?.direction === 'short' || bot?.direction === 'neutral' ? bot.direction : 'long');
+  // a neutral grid's stops (issue 32): below its lowest buy, above its highest sell (its only advanced settings)
+  const stopsBefore = useMemo(() => ({ below: bot?.stoplossprice !== undefined ? String(bot.stoplossprice) : '', above: bot?.stoplosspriceabove !== undefined ? String(bot.stoplosspriceabove) : '' }), [bot]);
+  const [stops, setStops] = useState(stopsBefore);
   const advancedGrid = useMemo(() => {
     const c = advancedConfig(advanced);
     return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
@@ -86,6 +90,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const [createBot] = useCreateBotMutation();
   const [editBot] = useEditBotMutation();
   const futures = botType === 'Futures';
+  const neutral = futures && direction === 'neutral';
   const exchange = values.exchange as Exchange | '';
 
   const { data: balance, isFetching: balanceLoading } = useGetBalanceQuery(
@@ -137,8 +142,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     range.setMode('ladder');
     setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: plain(t.takeProfit) });
     setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit, traildownlimit: t.trailDownLimit }));
-    // a short bot's template or copy is a short bot (the form offers Long and Short)
-    setDirection(t.direction === 'short' ? 'short' : 'long');
+    // a short or neutral bot's template or copy is one too
+    setDirection(t.direction === 'short' || t.direction === 'neutral' ? t.direction : 'long');
+    setStops({ below: t.direction === 'neutral' && t.stopLossPrice !== undefined ? plain(t.stopLossPrice) : '', above: t.stopLossPriceAbove !== undefined ? plain(t.stopLossPriceAbove) : '' });
     setTouched({ exchange: true, symbol: true, entryPrice: true, numOfOrders: true, orderSize: true, interval: true, takeProfit: true });
   };
   const fieldErrors = useMemo(
@@ -158,28 +164,51 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
       leverage: leverageOf,
-      ...advancedGrid,
+      // (a neutral grid has equal steps and sizes: the advanced spacing and scale are not its)
+      ...(neutral ? {} : advancedGrid),
       ...(futures && direction === 'short' ? { direction: 'short' as const } : {}),
     };
-  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction]);
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction, neutral]);
   /** Every number, once every field is valid on its own. */
   const grid: GridNumbers | null = useMemo(
     () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
     [ladder, fieldErrors.takeProfit, values.takeProfit],
   );
   const available = balance ? balance.available : null;
-  const errors: BotFieldErrors = useMemo(
-    () => ({ ...(grid && rules ? marketFieldErrors(grid, rules, available) : grid ? marketFieldErrors(grid, { priceStep: 0, amountStep: 0, minNotional: 0 }, available) : {}), ...fieldErrors }),
-    [grid, rules, available, fieldErrors],
-  );
+  // a neutral grid (issue 32) is checked as its two halves, the buys below and the sells above the reference (as the server does)
+  const halves = useMemo(() => (grid ? (neutral ? gridHalves({ ...grid, direction: 'neutral' as const }) : [grid]) : []), [grid, neutral]);
+  const errors: BotFieldErrors = useMemo(() => {
+    const limits = rules ?? { priceStep: 0, amountStep: 0, minNotional: 0 };
+    const market = halves.map((h) => marketFieldErrors(h, limits, neutral ? null : available)).reduceRight((a, b) => ({ ...a, ...b }), {} as BotFieldErrors);
+    if (neutral && grid && !market.entryPrice) {
+      const step = limits.priceStep;
+      const k = step > 0 ? grid.entryPrice / step : 0;
+      if (step > 0 && Math.abs(k - Math.round(k)) > 1e-9 * Math.max(1, k)) market.entryPrice = `Entry Price must be a multiple of ${step} (the market's price step)`;
+    }
+    if (neutral && available !== null && available !== undefined && halves.length === 2 && !market.numOfOrders) {
+      const both = halves.reduce((t, h) => t + ladderCostOf(h), 0);
+      if (both > available) market.numOfOrders = `The grid's buys and sells cost ${Number(both.toPrecision(12))} USDT, more than the ${usdt(available)} USDT available`;
+    }
+    return { ...market, ...fieldErrors };
+  }, [halves, rules, available, fieldErrors, neutral, grid]);
   // Issue 29 finding 3: an entry more than 0.5 % above the current price buys rungs at once; Save needs a confirmation.
-  const above = useMemo(() => (ladder && !errors.entryPrice ? aboveMarket(ladder, price, rules?.takerFee ?? 0) : null), [ladder, errors.entryPrice, price, rules?.takerFee]);
+  // (neutral: its buys above or its sells below the market would fill at once)
+  const above = useMemo(() => {
+    if (!ladder || errors.entryPrice) return null;
+    if (!neutral) return aboveMarket(ladder, price, rules?.takerFee ?? 0);
+    for (const h of gridHalves({ ...ladder, direction: 'neutral' as const })) {
+      const a = aboveMarket(h, price, rules?.takerFee ?? 0);
+      if (a) return a;
+    }
+    return null;
+  }, [ladder, errors.entryPrice, price, rules?.takerFee, neutral]);
   const aboveKey = above ? `${values.entryPrice}|${above.rungs}|${above.amount}` : null;
   const [confirmedAbove, setConfirmedAbove] = useState<string | null>(null);
   const needsConfirm = above !== null && confirmedAbove !== aboveKey;
-  const invalid = Object.values(errors).some(Boolean) || Object.values(advErrors).some(Boolean) || needsConfirm || range.invalid;
+  const stopErrors = useMemo(() => (neutral ? neutralStopErrors(stops, values) : {}), [neutral, stops, values]);
+  const invalid = Object.values(errors).some(Boolean) || (!neutral && Object.values(advErrors).some(Boolean)) || Object.values(stopErrors).some(Boolean) || needsConfirm || (!neutral && range.invalid);
   const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
-  const cost = ladder && lowest > 0 ? ladderCostOf({ ...ladder, takeProfit: 1 }) : null;
+  const cost = ladder && lowest > 0 ? (neutral ? gridHalves({ ...ladder, takeProfit: 1, direction: 'neutral' as const }).reduce((t, h) => t + ladderCostOf(h), 0) : ladderCostOf({ ...ladder, takeProfit: 1 })) : null;
   const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
@@ -192,7 +221,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       entryPrice: Number(values.entryPrice),
       takeProfit: Number(values.takeProfit),
       ...(futures && leverage ? { leverage } : {}),
-      ...advancedBody(advanced, advancedBefore),
+      ...(neutral ? neutralStopsBody(stops, stopsBefore) : advancedBody(advanced, advancedBefore)),
       ...(above ? { confirmAboveMarket: true } : {}),
       // sent when short or neutral, or when an edit turns such a bot back to long (absent keeps the bot's)
       ...(futures && (direction !== 'long' || (bot?.direction !== undefined && bot.direction !== 'long')) ? { direction } : {}),
@@ -240,7 +269,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   const short = futures && direction === 'short';
   const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit, short ? 'short' : 'long');
-  const tpHint = (
+  const tpHint = neutral ? (
+    <>Not used by a neutral grid: each pair earns one interval (kept for a switch back to long or short)</>
+  ) : (
     <>
       {short ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'}
       {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
@@ -311,12 +342,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             </button>
           ) : null}
         </div>
-        {range.switcher}
-        {range.fields(submitted)}
-        <Field id={`${idp}-entry`} readOnly={range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} />
-        <Field id={`${idp}-orders`} readOnly={range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={`Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
+        {neutral ? null : range.switcher}
+        {neutral ? null : range.fields(submitted)}
+        <Field id={`${idp}-entry`} readOnly={!neutral && range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : undefined} />
+        <Field id={`${idp}-orders`} readOnly={!neutral && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={neutral ? 'Orders on each side: that many buys below and sells above' : `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
-        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
+        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
         {futures ? (
           <SelectField
@@ -324,12 +355,15 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             label="Direction"
             name="direction"
             value={direction}
-            onValue={(v) => setDirection(v === 'short' || v === 'neutral' ? v : 'long')}
+            onValue={(v) => {
+              const next = v === 'short' || v === 'neutral' ? v : 'long';
+              if (next === 'neutral') range.setMode('ladder'); // a neutral grid is set by its reference, lines and interval
+              setDirection(next);
+            }}
             options={[
               { value: 'long', label: 'Long (buys below the entry)' },
               { value: 'short', label: 'Short (sells above the entry)' },
-              // Neutral (issue 32) is offered once the runner trades it (NEUTRAL_NOT_AVAILABLE in bot.rules.ts); a neutral bot made before shows as such
-              ...(bot?.direction === 'neutral' ? [{ value: 'neutral', label: 'Neutral (buys below, sells above)' }] : []),
+              { value: 'neutral', label: 'Neutral (buys below, sells above)' },
             ]}
           />
         ) : null}
@@ -361,6 +395,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>
+      {neutral ? (
+        <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid">
+          <legend>Stop-loss (optional)</legend>
+          <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...numeric} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => setStops((x) => ({ ...x, below: v }))} error={stopErrors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
+          <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...numeric} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => setStops((x) => ({ ...x, above: v }))} error={stopErrors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
+        </fieldset>
+      ) : (
       <AdvancedSettings
         values={advanced}
         onChange={setAdvanced}
@@ -368,9 +409,10 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage, ...(futures && direction === 'short' ? { direction } : {}) }}
         defaultOpen={Object.values(advancedBefore).some((v) => v !== '')}
       />
+      )}
       </div>
       <aside className="bot-form__side" aria-label="Preview">
-        <LadderPreview grid={grid} available={available} />
+        {neutral ? <NeutralPreview grid={grid} available={available} /> : <LadderPreview grid={grid} available={available} />}
         <BacktestPanel
           botType={botType}
           values={values}
@@ -396,4 +438,39 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </div>
     </form>
   );
+}
+
+/**
+ * A neutral grid's stops (issue 32; the server's rule, bot.rules.ts): below the lowest buy
+ * (entry − grid size × interval) and above the highest sell (entry + grid size × interval).
+ */
+function neutralStopErrors(stops: { below: string; above: string }, v: { entryPrice: string; numOfOrders: string; interval: string }): { below?: string; above?: string } {
+  const out: { below?: string; above?: string } = {};
+  const entry = Number(v.entryPrice);
+  const n = Number(v.numOfOrders);
+  const step = Number(v.interval);
+  const known = [entry, n, step].every((x) => Number.isFinite(x) && x > 0);
+  const lowest = Number((entry - n * step).toPrecision(12));
+  const highest = Number((entry + n * step).toPrecision(12));
+  if (stops.below.trim() !== '') {
+    const x = Number(stops.below);
+    if (!(Number.isFinite(x) && x > 0)) out.below = 'Stop-loss below must be a price greater than 0';
+    else if (known && x >= lowest) out.below = `Stop-loss below must be below the lowest buy (${lowest})`;
+  }
+  if (stops.above.trim() !== '') {
+    const x = Number(stops.above);
+    if (!(Number.isFinite(x) && x > 0)) out.above = 'Stop-loss above must be a price greater than 0';
+    else if (known && x <= highest) out.above = `Stop-loss above must be above the highest sell (${highest})`;
+  }
+  return out;
+}
+
+/** The stops as the body sends them: set ones as numbers; one cleared in an edit as '' (turns it off). */
+function neutralStopsBody(stops: { below: string; above: string }, before: { below: string; above: string }): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  if (stops.below.trim() !== '') out.stopLossPrice = Number(stops.below);
+  else if (before.below !== '') out.stopLossPrice = '';
+  if (stops.above.trim() !== '') out.stopLossPriceAbove = Number(stops.above);
+  else if (before.above !== '') out.stopLossPriceAbove = '';
+  return out;
 }
