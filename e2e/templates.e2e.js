@@ -3,7 +3,7 @@
  * created (not against the stub server): a spot bot set by a price range (the ladder fields follow,
  * read-only, and the bot's card shows that ladder); the form saved as a template; a new bot started
  * from the template and from a copy of a bot (the form filled, today's market checks it); the template
- * deleted; a short futures grid set by a range (the direction choice). Screenshots at 1280 and 375 px, and
+ * deleted; a short futures grid set by a range and a neutral one started (the direction choice). Screenshots at 1280 and 375 px, and
  * nothing of the range or template parts cut off at either.
  */
 'use strict';
@@ -152,6 +152,47 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Short' }).first();
     await card.waitFor({ timeout: T });
     await shot('bots-short-card');
+  });
+
+  await step('direction: a neutral futures grid previews its sells above and buys below the reference, is started, and its page shows both halves resting (issue 32)', async () => {
+    await page.goto(new URL('/bots?tab=futures', page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Exchange').selectOption('Binance');
+    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
+    const entry = dialog.getByLabel('Entry Price');
+    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
+    const now = Number(await entry.inputValue());
+    await dialog.getByLabel('Direction').selectOption('neutral');
+    // lines 3 % apart around today's price: nothing crosses at the start, both halves rest
+    const interval = Math.max(0.01, Math.round(now * 0.03 * 100) / 100);
+    await dialog.getByLabel('Grid size').fill('2');
+    await dialog.getByLabel('Order size').fill(now > 1000 ? '0.01' : now > 10 ? '1' : '20');
+    await dialog.getByLabel('Price interval').fill(String(interval));
+    await dialog.getByLabel('Take profit').fill('1');
+    await dialog.getByLabel('Stop-loss below').fill(String(Math.floor(now - 3 * interval)));
+    const table = dialog.getByRole('table', { name: 'Sell and buy orders of the neutral grid' });
+    const sides = await table.locator('tbody tr td:first-child').allTextContents();
+    if (sides.length !== 5 || sides[0] !== 'Sell' || sides[1] !== 'Sell' || !/^Reference .*: no order$/.test(sides[2]) || sides[3] !== 'Buy' || sides[4] !== 'Buy') throw new Error(`the preview rows are ${sides.join(', ')}`);
+    await noCutOff(dialog, ['neutral-preview', 'neutral-stops']);
+    await shot('bots-neutral-form');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast('Bot successfully added!');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Neutral' }).first();
+    await card.waitFor({ timeout: T });
+    const id = await card.getAttribute('data-bot-id');
+    await card.getByRole('button', { name: /^Start / }).click();
+    await toast('Bot successfully started!');
+    await page.goto(new URL(`/bots/${id}`, page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+    const orders = page.getByRole('table', { name: 'Ladder orders' });
+    await orders.waitFor({ timeout: T });
+    // two buys below and two sells above the reference rest on the paper exchange
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Ladder orders"] tr[data-state="open"]').length >= 4, null, { timeout: T });
+    await shot('bot-page-neutral');
   });
 }
 

@@ -396,7 +396,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>
       {neutral ? (
-        <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid">
+        <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
           <legend>Stop-loss (optional)</legend>
           <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...numeric} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => setStops((x) => ({ ...x, below: v }))} error={stopErrors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
           <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...numeric} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => setStops((x) => ({ ...x, above: v }))} error={stopErrors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />

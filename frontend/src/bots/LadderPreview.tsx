@@ -95,7 +95,7 @@ export function NeutralPreview({ grid, available }: { grid: GridNumbers | null; 
   );
   const more = Math.floor(grid.numOfOrders) - SHOWN;
   return (
-    <section className="preview" aria-labelledby="preview-title">
+    <section className="preview" aria-labelledby="preview-title" data-testid="neutral-preview">
       <h3 id="preview-title">Grid preview</h3>
       <div className="preview__scroll">
         <table className="preview__table" aria-label="Sell and buy orders of the neutral grid">

@@ -242,8 +242,11 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
                 </tr>
               ) : null}
               {rows.map((r, i) => (
-                <tr key={i} data-kind="buy" data-state={r.state}>
-                  <td>Buy {i + 1}</td>
+                // (a short grid's rungs are sells; a neutral grid's rows are its buys and sells: issue 32)
+                <tr key={i} data-kind={r.side ?? 'buy'} data-state={r.state}>
+                  <td>
+                    {r.side === 'sell' ? 'Sell' : 'Buy'} {i + 1}
+                  </td>
                   <td className="num">{price(r.price)}</td>
                   <td className="num">
                     {compact(r.size)}

@@ -183,3 +183,44 @@ describe('bot summary of a short grid (issue 32)', () => {
     expect({ position: closed.position, unrealised: closed.unrealisedPnl, realised: closed.realisedPnl }).toEqual({ position: 0, unrealised: 0, realised: 1.6 });
   });
 });
+
+describe('bot summary of a neutral grid (issue 32)', () => {
+  // reference 100, interval 5, 2 lines each side, 1 coin each, leverage 2: buys 95, 90 | sells 105, 110
+  const neutralCreated = ev('BotCreated', { numOfOrders: 2, orderSize: 1, interval: 5, entryPrice: 100, takeProfit: 1, leverage: 2, direction: 'neutral' });
+  const opens = (id: string, side: 'buy' | 'sell', price: number) => ev('OrderPlaced', { run: 4, clientOrderId: id, price, amount: 1, side, cycle: 1, role: 'buy' });
+  const closes = (id: string, side: 'buy' | 'sell', price: number) => ev('TakeProfitPlaced', { run: 4, clientOrderId: id, price, amount: 1, side, cycle: 2, role: 'take-profit' });
+  const filled = (type: 'OrderFilled' | 'TakeProfitFilled', id: string, side: 'buy' | 'sell', price: number, at: number, profit?: number) =>
+    ev(type, { run: 4, clientOrderId: id, price, amount: 1, side, fee: 0.01, cycle: 1, ...(profit !== undefined ? { profit } : {}) }, at);
+  const start = [neutralCreated, ev('BotStarted', { pid: 1 }, T0), opens('b1', 'buy', 95), opens('b0', 'buy', 90), opens('b3', 'sell', 105), opens('b4', 'sell', 110)];
+
+  it('given both halves resting, then the table lists its sells and buys (highest first), no take-profit, flat', () => {
+    const s = buildBotSummary(start, 100, T0 + 1000);
+    expect(s.ladder.map((r) => `${r.side ?? 'buy'} ${r.price} ${r.state}`)).toEqual(['sell 110 open', 'sell 105 open', 'buy 95 open', 'buy 90 open']);
+    expect(s.takeProfit).toBeNull();
+    expect(s.position).toBe(0);
+    // the margin of the four opening orders: (110 + 105 + 95 + 90) ÷ 2 = 200
+    expect(s.capitalInUse).toBe(200);
+  });
+
+  it('given the sells filled (short 2 at 107.5) and one closed by a buy at 105, then the position is short 1 at the short's average 107.5, the answer rests reduce-only in the table, and the pair is realised', () => {
+    const events = [
+      ...start,
+      filled('OrderFilled', 'b3', 'sell', 105, T0 + 1000),
+      closes('b2', 'buy', 100),
+      filled('OrderFilled', 'b4', 'sell', 110, T0 + 2000),
+      closes('b3g', 'buy', 105),
+      // the buy at 105 closes the lot sold at 110: 1 × 5 − 0.01 − 0.01 = 4.98
+      filled('TakeProfitFilled', 'b3g', 'buy', 105, T0 + 3000, 4.98),
+      ev('ProfitRealized', { run: 4, amount: 4.98, totalProfit: 4.98, cycle: 2, fillId: 'f3' }, T0 + 3000),
+    ];
+    const s = buildBotSummary(events, 104, T0 + 4000);
+    expect(s.position).toBe(-1);
+    // what is left of the short 2 (cost 215): half of it, 107.5 each (the average of the side held)
+    expect(s.averageEntry).toBe(107.5);
+    expect(s.unrealisedPnl).toBe(3.5); // −1 × (104 − 107.5)
+    expect(s.realisedPnl).toBe(4.98);
+    expect(s.ladder.filter((r) => r.state === 'open').map((r) => `${r.side ?? 'buy'} ${r.price}`)).toEqual(['buy 100', 'buy 95', 'buy 90']);
+    // margin: the opening buys 95 and 90 (the buy at 100 is reduce-only) plus the short 1 × 107.5, ÷ 2 = 146.25
+    expect(s.capitalInUse).toBe(146.25);
+  });
+});

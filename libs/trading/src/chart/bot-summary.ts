@@ -14,6 +14,8 @@ export interface SummaryRung {
   /** Base amount filled so far (a partly filled rung is still open). */
   filled: number;
   state: RungState;
+  /** 'sell' for a sell (a short grid's rungs; a neutral grid's sells); absent: a buy. */
+  side?: 'sell';
 }
 
 export interface BotSummary {
@@ -82,7 +84,7 @@ const startOfUtcDay = (ms: number) => {
 
 export function buildBotSummary(events: SummaryEvent[], price: number | null, now: number): BotSummary {
   // Every order the bot placed, of every run, by client order id (ids are the bot's across runs and never reused).
-  const rungs = new Map<string, SummaryRung & { cycle: number }>();
+  const rungs = new Map<string, SummaryRung & { cycle: number; closes?: true }>();
   const tps = new Map<string, SummaryRung & { id: string }>();
   let qty = 0;
   let cost = 0;
@@ -101,6 +103,12 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   let config: { numOfOrders: number; orderSize: number; interval: number; entryPrice: number } | null = null;
   /** Issue 32: the bot's rungs sell and its take-profits buy back (a short grid). */
   let short = false;
+  /**
+   * Issue 32, a neutral grid: every order (opening or closing) is a row of its table, there is no single
+   * take-profit, and the position is signed by the side of each fill (buys add, sells take away).
+   */
+  let neutral = false;
+  let signed = 0;
   let runningSince: number | null = null;
   let runtimeMs = 0;
   let runs = 0;
@@ -120,7 +128,10 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
       case 'BotCreated':
       case 'BotEdited':
         config = { numOfOrders: d.numOfOrders, orderSize: d.orderSize, interval: d.interval, entryPrice: d.entryPrice };
-        if (e.type === 'BotCreated' || d.direction !== undefined) short = d.direction === 'short';
+        if (e.type === 'BotCreated' || d.direction !== undefined) {
+          short = d.direction === 'short';
+          neutral = d.direction === 'neutral';
+        }
         if (typeof d.leverage === 'number' && d.leverage >= 1) leverage = d.leverage;
         break;
       case 'BotStarted':
@@ -140,9 +151,14 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         endRun(e.at);
         break;
       case 'OrderPlaced':
-        if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0 });
+        if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0, ...(d.side === 'sell' ? { side: 'sell' as const } : {}) });
         break;
       case 'TakeProfitPlaced':
+        if (neutral) {
+          // a neutral grid's closing order: a row of its table like the others (reduce-only, no margin of its own)
+          if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0, ...(d.side === 'sell' ? { side: 'sell' as const } : {}), closes: true });
+          break;
+        }
         tps.delete(d.clientOrderId); // insertion order = placement order
         tps.set(d.clientOrderId, { id: d.clientOrderId, price: d.price, size: d.amount, filled: 0, state: 'open' });
         break;
@@ -156,7 +172,20 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         fills += 1;
         fees += Number(d.fee) || 0;
         const amount = Number(d.amount) || 0;
-        if (e.type === 'OrderFilled') {
+        if (neutral) {
+          // the position signed by the fill's side; its cost at the average of what is held on that side
+          const next = signed + (d.side === 'sell' ? -amount : amount);
+          if (Math.abs(next) > Math.abs(signed) + EPS && Math.sign(next) === Math.sign(signed || next)) {
+            cost += amount * d.price;
+          } else if (Math.sign(next) !== Math.sign(signed) && Math.abs(next) > EPS) {
+            cost = Math.abs(next) * d.price; // crossed through flat: what is left opened at this price
+          } else {
+            cost = Math.abs(signed) > EPS ? cost * (Math.abs(next) / Math.abs(signed)) : 0;
+          }
+          signed = Math.abs(next) <= EPS ? 0 : next;
+          qty = Math.abs(signed);
+          if (qty === 0) cost = 0;
+        } else if (e.type === 'OrderFilled') {
           // a rung's fill opens (a short grid's rung is a sell: `qty` counts what is held or short, issue 32);
           // what the account received (a fee taken in the coin leaves less: docs/runner.md, fills and fees),
           // plus the dust the take-profit sells along
@@ -178,7 +207,7 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
           realisedFromTp += d.profit;
           if (e.at >= dayStart) todayFromTp += d.profit;
         }
-        const r = e.type === 'OrderFilled' ? rungs.get(d.clientOrderId) : tps.get(d.clientOrderId);
+        const r = e.type === 'OrderFilled' || neutral ? rungs.get(d.clientOrderId) : tps.get(d.clientOrderId);
         if (r) {
           r.filled += amount;
           if (r.filled >= r.size - EPS) r.state = 'filled';
@@ -209,11 +238,12 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   let cycle = -1;
   for (const r of rungs.values()) if (r.cycle > cycle) cycle = r.cycle;
   const ladder = [...rungs.values()]
-    .filter((r) => r.state === 'open' || r.cycle === cycle)
+    // (a neutral grid: the orders resting now, both sides; its lines' generations are not cycles)
+    .filter((r) => r.state === 'open' || (!neutral && r.cycle === cycle))
     .sort((a, b) => b.price - a.price)
-    .map(({ price: p, size, filled, state }) => ({ price: p, size, filled: roundMoney(filled), state }));
+    .map(({ price: p, size, filled, state, side }) => ({ price: p, size, filled: roundMoney(filled), state, ...(side ? { side } : {}) }));
 
-  const position = roundMoney(short ? -qty : qty);
+  const position = roundMoney(neutral ? signed : short ? -qty : qty);
   const averageEntry = qty > EPS ? cost / qty : null;
   // (position signed: a short gains as the price falls below its average)
   const unrealised = position !== 0 && averageEntry !== null && price !== null ? position * (price - averageEntry) : 0;
@@ -221,12 +251,20 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   const placedTps = [...tps.values()];
   const tp = placedTps.filter((t) => t.state === 'open').pop() ?? placedTps.pop() ?? null;
   const realised = sawProfitRealized ? realisedFromEvents : realisedFromTp;
-  const openBuys = ladder.filter((r) => r.state === 'open').reduce((s, r) => s + (r.size - r.filled) * r.price, 0);
+  // (a neutral grid's closing orders are reduce-only: no margin of their own)
+  const openBuys = [...rungs.values()].filter((r) => r.state === 'open' && !r.closes).reduce((s, r) => s + (r.size - r.filled) * r.price, 0);
   const capital = (openBuys + (averageEntry !== null ? Math.abs(position) * averageEntry : 0)) / leverage;
 
   let ladderCost = 0;
   if (config) {
     for (let i = 0; i < Math.min(1000, Math.floor(config.numOfOrders)); i++) {
+      if (neutral) {
+        // both halves: the buys from one interval below the reference down, the sells from one above it up
+        const below = config.entryPrice - (i + 1) * config.interval;
+        if (below > 0) ladderCost += (below * config.orderSize) / leverage;
+        ladderCost += ((config.entryPrice + (i + 1) * config.interval) * config.orderSize) / leverage;
+        continue;
+      }
       const p = short ? config.entryPrice + i * config.interval : config.entryPrice - i * config.interval;
       if (p > 0) ladderCost += (p * config.orderSize) / leverage;
     }
