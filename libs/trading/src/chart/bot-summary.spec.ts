@@ -202,7 +202,7 @@ describe('bot summary of a neutral grid (issue 32)', () => {
     expect(s.capitalInUse).toBe(200);
   });
 
-  it('given the sells filled (short 2 at 107.5) and one closed by a buy at 105, then the position is short 1 at the short's average 107.5, the answer rests reduce-only in the table, and the pair is realised', () => {
+  it('given the sells filled (short 2 at 107.5) and one closed by a buy at 105, then the position is short 1 at the average of the short, 107.5, the answer rests reduce-only in the table, and the pair is realised', () => {
     const events = [
       ...start,
       filled('OrderFilled', 'b3', 'sell', 105, T0 + 1000),
