@@ -117,3 +117,67 @@ describe('a neutral futures grid run by the app on the paper exchange', () => {
     expect((await port.orderByClientId(SYMBOL, close[0].clientOrderId))?.reduceOnly).toBe(true);
   });
 });
+
+describe('a neutral grid whose price falls through its lower stop', () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let venue: PaperVenue;
+  let provider: PaperExchangeProvider;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gr-neutral-sl-'));
+    const csv = join(dir, 'prices.csv');
+    // 92.5 (start), 89.5 (the buy at 90 fills), 87.5 (the buy at 88 fills: long 1), 84 (below the stop at 85)
+    writeFileSync(csv, ['ms,exchange,symbol,price', ...[92.5, 89.5, 87.5, 84].map((p, k) => `${T0 + k * H},Binance,${SYMBOL},${p}`)].join('\n'));
+    app = await startTestApp({ PAPER_PRICES: csv });
+    provider = app.app.get(EXCHANGE_PROVIDER);
+    venue = provider.venue;
+    venue.advanceTo(T0);
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records the stop-loss first, cancels every order, sells the long at market reduce-only, and stops the bot saying what it lost', async () => {
+    const c = new Client(app.url);
+    const uid = (await c.signUp('neutral-stop@example.com')).uid as string;
+    await c.addKey(uid);
+    const created = await c.post('/api/bots', { ...body, stopLossPrice: 85 });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ direction: 'neutral', stoplossprice: 85 });
+    const id = created.body.id as string;
+    expect((await c.get(`/api/startBot?userId=${uid}&id=${id}`)).status).toBe(202);
+    const port = await provider.for({ userId: uid, exchange: 'Binance', market: 'futures' });
+    await until('both halves resting', async () => (await port.openOrders(SYMBOL)).length === 4, 30_000);
+    venue.advanceTo(T0 + H);
+    await until('the buy at 90 filled', async () => (await port.positions(SYMBOL)).some((p) => p.amount === 0.5), 30_000);
+    venue.advanceTo(T0 + 2 * H);
+    await until('the buy at 88 filled', async () => (await port.positions(SYMBOL)).some((p) => p.amount === 1), 30_000);
+    venue.advanceTo(T0 + 3 * H);
+    const details = await until('stopped', async () => {
+      const d = (await c.get(`/api/bot-details/${id}`)).body;
+      return d.state === 'stopped' && d.lasterror ? d : null;
+    }, 30_000);
+    /*
+     * By hand: long 0.5 bought at 90 (fee 0.009) and 0.5 at 88 (fee 0.0088), sold at market at 84, taker
+     * 84 × 0.0005 = 0.042: (84 − 88) × 0.5 + (84 − 90) × 0.5 − 0.0088 − 0.009 − 0.042 = −5.0598
+     */
+    expect(details.lasterror).toBe('Stop-loss triggered at 84 (stop level 85): the long position was sold at market, loss 5.0598 USDT');
+    expect(details.profit).toBe(-5.0598);
+    expect(await port.openOrders(SYMBOL)).toEqual([]);
+    expect(await port.positions(SYMBOL)).toEqual([]);
+    const close = (await port.recentFills(SYMBOL, 0)).filter((f) => f.side === 'sell');
+    expect(close.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(['sell 84 1 fee 0.042']);
+    expect((await port.orderByClientId(SYMBOL, close[0].clientOrderId))?.reduceOnly).toBe(true);
+    // the history: the stop recorded before the cancels, then its fill with the loss
+    const history = (await c.get(`/api/bots/${id}/history?limit=500`)).body as { items?: Array<{ type: string; data: Record<string, unknown> }> } | Array<{ type: string; data: Record<string, unknown> }>;
+    const events = Array.isArray(history) ? history : history.items ?? [];
+    const types = events.map((e) => e.type);
+    const started = types.indexOf('StopLossStarted');
+    expect(started).toBeGreaterThan(-1);
+    expect(types.slice(started).filter((t) => t === 'OrderCancelled')).toHaveLength(4); // the sells at 90 and 92 (reduce-only), 94 and 96
+    expect(types.slice(0, started).filter((t) => t === 'OrderCancelled')).toHaveLength(0);
+    expect(events.find((e) => e.type === 'StopLossTriggered')?.data).toMatchObject({ side: 'sell', price: 84, amount: 1, loss: 5.0598, level: 85 });
+  });
+});

@@ -11,7 +11,12 @@ import { buildLadder } from './ladder';
 import { ladderLiquidation } from './liquidation';
 import {
   applyNeutralFills,
+  beginNeutralStopLoss,
   initialNeutralState,
+  neutralIdsUsed,
+  neutralStopLossDone,
+  neutralStopLossOrder,
+  restartNeutral,
   neutralDesiredOrders,
   neutralLiquidation,
   neutralProblem,
@@ -210,5 +215,37 @@ describe('neutral grid', () => {
     const replayed = applyNeutralFills(start(), fills);
     expect(replayed).toEqual(s);
     expect(applyNeutralFills(replayed, fills)).toEqual(s);
+  });
+});
+
+describe('neutral grid stop-loss and restarts (the runner, issue 32)', () => {
+  it('a short position above the upper stop: no order rests, the close is a buy of the whole short under an id above every other, and its fill realises the loss', () => {
+    // sells at 101 and 102 fill: short 1 (cursor on line 5)
+    let s = fillsAt(start(), [101, 102]);
+    expect(s.position).toBe(-1);
+    s = beginNeutralStopLoss(s, 104.5, 104);
+    expect(s.stopLoss).toMatchObject({ side: 'short', level: 104, price: 104.5 });
+    expect(neutralDesiredOrders(rules, s)).toEqual([]);
+    const close = neutralStopLossOrder(rules, s)!;
+    expect(close).toMatchObject({ side: 'buy', amount: 1 });
+    expect(close.seq).toBe(neutralIdsUsed(s)); // the stop's own number, above every line's generation before it
+    expect(close.seq).toBeGreaterThan(Math.max(...s.lines.map((l) => l.generation)));
+    // bought back at 104.5, taker fee 104.5 × 0.0005 = 0.05225: (101 − 104.5) × 0.5 + (102 − 104.5) × 0.5
+    // less the sells' fees 0.0101 + 0.0102 and the close's 0.05225 = −3 − 0.07255 = −3.07255
+    const r = processNeutralFill(s, { clientOrderId: close.clientOrderId, fillId: 'sl1', price: 104.5, amount: 1, fee: 0.05225 });
+    expect(r.effects[0]).toMatchObject({ type: 'NeutralFilled', stopLoss: true, side: 'buy', closed: 1, profit: -3.07255 });
+    expect(r.state.position).toBe(0);
+    expect(neutralStopLossOrder(rules, r.state)).toBeNull();
+    expect(neutralStopLossDone(rules, r.state)).toBe('Stop-loss triggered at 104.5 (stop level 104): the short position was bought back at market, loss 3.07255 USDT');
+  });
+
+  it('a restart numbers its lines above every id of the run before (never an id used twice)', () => {
+    const before = fillsAt(start(), [99, 100, 99]);
+    const used = neutralIdsUsed(before);
+    const next = restartNeutral(before, config, rules, BOT);
+    expect(next.position).toBe(0);
+    expect(next.lines.every((l) => l.generation === used + 1)).toBe(true);
+    const oldIds = new Set(before.lines.map((l) => `${l.generation}-${l.index}`));
+    expect(neutralDesiredOrders(rules, next).some((o) => oldIds.has(`${o.generation}-${o.line}`))).toBe(false);
   });
 });

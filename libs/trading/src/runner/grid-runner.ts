@@ -30,7 +30,6 @@ import { readBotRun, type BotRun } from './bot-stream';
 import { RunnerIndexWriter } from './runner-index';
 import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
-import { watchesPrice } from './risk-steps';
 import { ReactionGate } from './reaction-gate';
 import type { GridRunnerOptions, RunnerLogger } from './runner-options';
 import type { CheckResult } from './watchdog-steps';
@@ -536,7 +535,7 @@ export class GridRunner implements TaskHost {
 
   /** A market price for a bot: one that watches prices (stop-loss, trailing, follow) re-checks in its lane. */
   onPrice(task: BotTask, price: number): void {
-    if (task.released || !watchesPrice(task)) return;
+    if (task.released || !task.watchesPrice()) return; // (a neutral grid's stops too: BotTask.watchesPrice)
     task.lastPrice = price;
     if (task.ready && task.started) this.kick(task);
   }
