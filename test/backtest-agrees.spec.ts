@@ -5,17 +5,13 @@
  * and the same candles through the backtest. Same fills (side, price, amount, fee, in order), same
  * fees, same realised profit to the cent — spot, and futures with leverage.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { splitSymbol, type PaperExchangeProvider, type PaperVenue } from '@gridrocket/exchanges';
 import { applyFills, desiredOrders, initialState, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { candlePath, paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { startPaperApp, type PaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -47,24 +43,16 @@ const SPOT: GridConfig = { botType: 'Spot', numOfOrders: 4, orderSize: 0.5, inte
 const FUT: GridConfig = { botType: 'Futures', numOfOrders: 3, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2, leverage: 5 };
 
 describe('the backtest agrees with the bot on the paper exchange', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let paper: PaperApp;
+  let app: PaperApp['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-agree-'));
-    const csv = join(dir, 'prices.csv');
-    writeFileSync(csv, ['ms,exchange,symbol,price', ...csvRows('SOLUSDT', toCandles(SOL)), ...csvRows('LTCUSDT', toCandles(LTC))].join('\n'));
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    paper = await startPaperApp([...csvRows('SOLUSDT', toCandles(SOL)), ...csvRows('LTCUSDT', toCandles(LTC))], T0);
+    ({ app, venue, provider } = paper);
   });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => paper?.close());
 
   it('spot and futures: same fills, fees and profit to the cent', async () => {
     const c = new Client(app.url);

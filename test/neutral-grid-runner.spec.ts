@@ -4,17 +4,13 @@
  * started and stopped through the API. The venue's fills, fees and position, the bot's profit and its
  * history are the hand-computed ones, and the neutral backtest of the same candles agrees to the cent.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
-import { candlePath, paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
+import { paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { candleRows, startPaperApp, type PaperApp } from './support/paper-app';
 import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_PROFIT, H, LTC, NEUTRAL, SYMBOL, T0 } from './support/neutral-example';
 
 jest.setTimeout(180_000);
@@ -22,25 +18,16 @@ jest.setTimeout(180_000);
 const body = { exchange: 'Binance', symbol: SYMBOL, botType: 'Futures', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 92, takeProfit: 1, leverage: 5, direction: 'neutral' };
 
 describe('a neutral futures grid run by the app on the paper exchange', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let paper: PaperApp;
+  let app: PaperApp['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-neutral-'));
-    const csv = join(dir, 'prices.csv');
-    const rows = candles.flatMap((c) => candlePath(c).map((p, k) => `${c.time + k * H},Binance,${SYMBOL},${p}`));
-    writeFileSync(csv, ['ms,exchange,symbol,price', ...rows].join('\n'));
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    paper = await startPaperApp(candleRows(candles, 'Binance', SYMBOL, H), T0);
+    ({ app, venue, provider } = paper);
   });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => paper?.close());
 
   it('buys below and sells above the reference, each fill answered one line away, the closes reduce-only: the hand-computed fills, fees, position, profit and history; the backtest agrees; a stop closes the position', async () => {
     const c = new Client(app.url);
@@ -94,9 +81,13 @@ describe('a neutral futures grid run by the app on the paper exchange', () => {
     }, 30_000).catch(async () => (await c.get(`/api/bot-details/${id}`)).body.profit);
     expect(profit).toBe(EXPECTED_PROFIT);
     // its history: each opening fill an OrderFilled, each closing one a TakeProfitFilled with its pair's profit
-    const history = (await c.get(`/api/bots/${id}/history?limit=500`)).body as { items?: Array<{ type: string; data: Record<string, unknown> }> } | Array<{ type: string; data: Record<string, unknown> }>;
-    const events = Array.isArray(history) ? history : history.items ?? [];
-    const fillsSeen = events.filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled').map((e) => `${e.type === 'OrderFilled' ? 'opens' : 'closes'} ${e.data.side} ${e.data.price}${e.type === 'TakeProfitFilled' ? ` profit ${e.data.profit}` : ''}`);
+    // (the runner records a round's fills with what it placed, in one append after the venue took the orders)
+    const fillsSeen = await until('the eight fills in the history', async () => {
+      const history = (await c.get(`/api/bots/${id}/history?limit=500`)).body as { items?: Array<{ type: string; data: Record<string, unknown> }> } | Array<{ type: string; data: Record<string, unknown> }>;
+      const events = Array.isArray(history) ? history : history.items ?? [];
+      const seen = events.filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled').map((e) => `${e.type === 'OrderFilled' ? 'opens' : 'closes'} ${e.data.side} ${e.data.price}${e.type === 'TakeProfitFilled' ? ` profit ${e.data.profit}` : ''}`);
+      return seen.length >= EXPECTED_FILLS.length ? seen : null;
+    }, 30_000);
     expect(fillsSeen).toEqual(['opens buy 90', 'closes sell 92 profit 0.9818', 'opens sell 94', 'opens sell 96', 'closes buy 94 profit 0.981', 'closes buy 92 profit 0.9814', 'opens buy 88', 'opens buy 90']);
 
     // the backtest of the same candles: the same fills, fees and profit to the cent
@@ -119,25 +110,17 @@ describe('a neutral futures grid run by the app on the paper exchange', () => {
 });
 
 describe('a neutral grid whose price falls through its lower stop', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let paper: PaperApp;
+  let app: PaperApp['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-neutral-sl-'));
-    const csv = join(dir, 'prices.csv');
     // 92.5 (start), 89.5 (the buy at 90 fills), 87.5 (the buy at 88 fills: long 1), 84 (below the stop at 85)
-    writeFileSync(csv, ['ms,exchange,symbol,price', ...[92.5, 89.5, 87.5, 84].map((p, k) => `${T0 + k * H},Binance,${SYMBOL},${p}`)].join('\n'));
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    paper = await startPaperApp([92.5, 89.5, 87.5, 84].map((p, k) => `${T0 + k * H},Binance,${SYMBOL},${p}`), T0);
+    ({ app, venue, provider } = paper);
   });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => paper?.close());
 
   it('records the stop-loss first, cancels every order, sells the long at market reduce-only, and stops the bot saying what it lost', async () => {
     const c = new Client(app.url);

@@ -4,17 +4,13 @@
  * app's runner. The fills, fees, position and profit are the ones worked out by hand below, and the
  * backtest of the same candles gives the same fills and agrees to the cent.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { splitSymbol, type PaperExchangeProvider, type PaperVenue } from '@gridrocket/exchanges';
 import { applyFills, desiredOrders, initialState, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
-import { candlePath, paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
+import { paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { candleRows, startPaperApp, type PaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -69,25 +65,16 @@ const EXPECTED_PROFIT = 4.5785195;
 const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
 
 describe('a short futures grid on the paper exchange', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let paper: PaperApp;
+  let app: PaperApp['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-short-'));
-    const csv = join(dir, 'prices.csv');
-    const rows = candles.flatMap((c) => candlePath(c).map((p, k) => `${c.time + k * H},Binance,LTCUSDT,${p}`));
-    writeFileSync(csv, ['ms,exchange,symbol,price', ...rows].join('\n'));
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    paper = await startPaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
+    ({ app, venue, provider } = paper);
   });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => paper?.close());
 
   it('sells its ladder above the entry, buys back reduce-only below the average: the hand-computed fills, fees, position and profit, and the backtest agrees', async () => {
     const c = new Client(app.url);

@@ -5,19 +5,16 @@
  * twice, the second time to its limit, the held position and its take-profit are kept, and the fills,
  * fees and profit are the ones worked out by hand below; the backtest of the same candles agrees to the cent.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { activeOrders, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, replayBook } from '@gridrocket/trading';
 import { evolveBot, initialBotState, type BotEvent, type BotState } from '@gridrocket/bots';
-import { candlePath, paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
+import { paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
+import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { candleRows, startPaperApp, type PaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -83,25 +80,16 @@ const OPEN_AFTER: string[][] = (() => {
 const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
 
 describe('a long grid trailing down on the paper exchange', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let paper: PaperApp;
+  let app: PaperApp['app'];
   let venue: PaperVenue;
   let provider: PaperExchangeProvider;
-  let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-trail-'));
-    const csv = join(dir, 'prices.csv');
-    const rows = candles.flatMap((c) => candlePath(c).map((p, k) => `${c.time + k * H},Binance,LTCUSDT,${p}`));
-    writeFileSync(csv, ['ms,exchange,symbol,price', ...rows].join('\n'));
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
+    paper = await startPaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
+    ({ app, venue, provider } = paper);
   });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => paper?.close());
 
   it('moves the ladder down twice (the second time to its limit) keeping the position and its take-profit: the hand-computed fills, fees and profit, and the backtest agrees', async () => {
     const c = new Client(app.url);
