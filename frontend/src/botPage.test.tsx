@@ -263,3 +263,29 @@ describe('bots page: summary strip, filters, URL', () => {
     expect(screen.getByText('No bot matches these filters.')).toBeInTheDocument();
   });
 });
+
+describe('bot page of a neutral grid (issue 32)', () => {
+  it('lists its sells and its buys, each side numbered, says its stops and has no take profit of its own', async () => {
+    const bot = makeBot({ id: 'n1', bottype: 'Futures', leverage: 20, botstatus: true, state: 'running', pid: 7, entryprice: 90, interval: 2.7, numoforders: 2, ordersize: 1, direction: 'neutral', stoplossprice: 81, stoplosspriceabove: 99 });
+    const neutral = summary({
+      ladder: [
+        { price: 95.4, size: 1, filled: 0, state: 'open', side: 'sell' },
+        { price: 92.7, size: 1, filled: 0, state: 'open', side: 'sell' },
+        { price: 87.3, size: 1, filled: 0, state: 'open' },
+        { price: 84.6, size: 1, filled: 0, state: 'open' },
+      ],
+      position: -1,
+      averageEntry: 92.7,
+    });
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [bot], 'GET /api/bots/n1/summary': () => neutral, 'GET /api/bots-overview': [] });
+    renderApp('/bots/n1', { user: USER });
+    const table = await screen.findByRole('table', { name: 'Ladder orders' }, { timeout: 5000 });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(5));
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => `${r.getAttribute('data-kind')} ${(r as HTMLTableRowElement).cells[0].textContent}`)).toEqual(['sell Sell 1', 'sell Sell 2', 'buy Buy 1', 'buy Buy 2']);
+    expect(screen.queryByText('Take profit')).toBeNull();
+    expect(screen.getByText('Stop-loss below').nextSibling).toHaveTextContent('81.00 USDT');
+    expect(screen.getByText('Stop-loss above').nextSibling).toHaveTextContent('99.00 USDT');
+    expect(screen.getByTestId('direction')).toHaveTextContent('Neutral: buys below and sells above the entry');
+  });
+});

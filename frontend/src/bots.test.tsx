@@ -274,7 +274,7 @@ describe('bot form: validation, price, cost', () => {
     await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
     const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
-    expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)', 'Neutral (buys below, sells above)']);
+    expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)', 'Neutral (buys and sells)']);
     await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
     await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
     await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));

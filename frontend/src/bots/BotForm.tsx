@@ -363,7 +363,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             options={[
               { value: 'long', label: 'Long (buys below the entry)' },
               { value: 'short', label: 'Short (sells above the entry)' },
-              { value: 'neutral', label: 'Neutral (buys below, sells above)' },
+              { value: 'neutral', label: 'Neutral (buys and sells)' },
             ]}
           />
         ) : null}

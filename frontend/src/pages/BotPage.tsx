@@ -139,7 +139,10 @@ export default function BotPage() {
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
             <div><dt>Price interval</dt><dd>{price(bot.interval)} USDT</dd></div>
-            <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>
+            {/* a neutral grid's pairs earn one interval each: it has no take profit of its own (issue 32) */}
+            {bot.direction === 'neutral' ? null : <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>}
+            {bot.direction === 'neutral' && bot.stoplossprice !== undefined ? <div><dt>Stop-loss below</dt><dd>{price(bot.stoplossprice)} USDT</dd></div> : null}
+            {bot.direction === 'neutral' && bot.stoplosspriceabove !== undefined ? <div><dt>Stop-loss above</dt><dd>{price(bot.stoplosspriceabove)} USDT</dd></div> : null}
             {futures ? <div className="settings-facts__wide"><dt>Direction</dt><dd data-testid="direction">{bot.direction === 'short' ? 'Short: sells above the entry, buys back below the average' : bot.direction === 'neutral' ? 'Neutral: buys below and sells above the entry, each fill answered one interval away' : 'Long: buys below the entry, sells above the average'}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
@@ -242,10 +245,10 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
                 </tr>
               ) : null}
               {rows.map((r, i) => (
-                // (a short grid's rungs are sells; a neutral grid's rows are its buys and sells: issue 32)
+                // (a short grid's rungs are sells; a neutral grid's rows are its sells, then its buys: each side numbered on its own, issue 32)
                 <tr key={i} data-kind={r.side ?? 'buy'} data-state={r.state}>
                   <td>
-                    {r.side === 'sell' ? 'Sell' : 'Buy'} {i + 1}
+                    {r.side === 'sell' ? 'Sell' : 'Buy'} {rows.slice(0, i + 1).filter((x) => (x.side ?? 'buy') === (r.side ?? 'buy')).length}
                   </td>
                   <td className="num">{price(r.price)}</td>
                   <td className="num">

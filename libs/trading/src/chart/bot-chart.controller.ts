@@ -13,6 +13,7 @@ import { BotSummary, buildBotSummary } from './bot-summary';
 import { PriceHistory } from './price-history';
 import { chartRisk, type ChartRisk } from './risk-levels';
 import { toGridConfig } from '../runner/bot-workflow';
+import { toNeutralConfig } from '../runner/neutral-workflow';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -95,7 +96,7 @@ export class BotChartController {
     // Issue 14: the stop-loss, trailing and liquidation levels (additive: `risk`).
     const config = doc.s.config!;
     const tiers = doc.s.botType === 'Futures' ? marginTiers(config.exchange, config.symbol).tiers : undefined;
-    return { ...buildGridChart(events, points), risk: chartRisk(events, toGridConfig(config, doc.s.botType), tiers) };
+    return { ...buildGridChart(events, points), risk: chartRisk(events, toGridConfig(config, doc.s.botType), tiers, config.direction === 'neutral' ? toNeutralConfig(config) : undefined) };
   }
 
   @Get('bots/:id/summary')

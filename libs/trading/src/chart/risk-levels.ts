@@ -6,6 +6,7 @@
  */
 import { riskPreview, type MaintenanceTier } from '../grid';
 import type { GridConfig } from '../grid/grid.types';
+import { neutralLiquidation, type NeutralGridConfig } from '../grid/neutral';
 
 export interface ChartRisk {
   stopLoss: number | null;
@@ -41,7 +42,25 @@ export function heldPosition(events: ChartEvent[]): { amount: number; averageEnt
   return { amount, averageEntry: amount > 0 ? cost / amount : 0 };
 }
 
-export function chartRisk(events: ChartEvent[], config: GridConfig, tiers?: readonly MaintenanceTier[]): ChartRisk {
+/**
+ * `neutral` (issue 32): the bot is a neutral grid. Its levels are those of the side it holds now (long
+ * when flat): the stop below its lowest buy (or above its highest sell) and the liquidation of that side
+ * once all its orders have filled (grid/neutral.ts neutralLiquidation), not a long ladder's from the entry.
+ */
+export function chartRisk(events: ChartEvent[], config: GridConfig, tiers?: readonly MaintenanceTier[], neutral?: NeutralGridConfig): ChartRisk {
+  if (neutral) {
+    let run = -1;
+    for (const e of events) if (typeof e.data?.run === 'number' && e.data.run > run) run = e.data.run;
+    let signed = 0;
+    for (const e of events) {
+      if (e.data?.run !== run || !['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered'].includes(e.type)) continue;
+      signed += (e.data.side === 'sell' ? -1 : 1) * Number(e.data.amount || 0);
+    }
+    const short = signed < -1e-12;
+    const liq = tiers ? neutralLiquidation(neutral, { priceStep: 0.01, amountStep: 1e-8, minNotional: 0 }, tiers) : null;
+    const price = liq ? (short ? liq.short : liq.long) : 0;
+    return { stopLoss: (short ? neutral.stopLossPriceAbove : neutral.stopLossPrice) ?? null, trailing: null, liquidation: price > 0 ? Math.round(price * 100) / 100 : null };
+  }
   const p = riskPreview(config, undefined, tiers, heldPosition(events));
   return {
     stopLoss: p.stopLoss,
