@@ -193,6 +193,13 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     // two buys below and two sells above the reference rest on the paper exchange
     await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Ladder orders"] tr[data-state="open"]').length >= 4, null, { timeout: T });
     await shot('bot-page-neutral');
+    // stopped again with cancel-all (later steps delete the Binance key, which a running bot would keep in use)
+    await page.getByRole('button', { name: /^Stop / }).click();
+    const dlg = page.getByRole('alertdialog', { name: 'Stop Bot' });
+    await dlg.getByLabel('Cancel all orders').check();
+    await dlg.getByRole('button', { name: 'Yes' }).click();
+    await toast('Bot successfully stopped!');
+    await page.locator('[data-testid="bot-page"][data-state="stopped"]').waitFor({ timeout: T });
   });
 }
 
