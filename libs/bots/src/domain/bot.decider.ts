@@ -2,7 +2,7 @@ import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridroc
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
 import { gridHalves, ladderCostOf, ladderPreview } from './bot-market.rules';
-import { NEUTRAL_SPOT_MESSAGE } from './bot.rules';
+import { INFINITY_EDIT_MESSAGE, NEUTRAL_SPOT_MESSAGE } from './bot.rules';
 import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
@@ -146,6 +146,8 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'EditBot': {
       const bot = owned(state, command.userId);
       if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
+      // issue 32: an infinity bot's settings are its own (bot.events.ts): an edit, made of a ladder's fields, is refused
+      if (bot.config.style === 'infinity') throw new ValidationError([{ field: 'style', message: INFINITY_EDIT_MESSAGE }]);
       if (bot.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
         throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
       }
