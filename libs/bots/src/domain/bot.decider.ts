@@ -118,6 +118,15 @@ function symbolParts(symbol: string): { base: string; quote: string } {
 export function positionStartMessage(bot: LiveBot): string {
   const held = heldPosition(bot);
   const { base, quote } = symbolParts(bot.config.symbol);
+  const c = bot.config;
+  if (c.style === 'infinity') {
+    // issue 32: an infinity grid has no ladder; after a cancel-all stop its start buys again (docs/infinity.md)
+    return (
+      `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it trades its infinity grid again: ` +
+      `${c.initialQuote ? `an initial buy of ${fmtMoney(c.initialQuote)} ${quote} if its orders were cancelled, then ` : ''}${fmtMoney(c.quoteValue ?? 0)} ${quote} bought on each step down to ${c.lowerPrice}. ` +
+      `Confirm the start to go on (confirmPosition=true).`
+    );
+  }
   // a neutral grid (issue 32): both halves, its buys and its sells
   const adds = gridHalves(bot.config).reduce((t, half) => t + ladderPreview(half, 1000).reduce((s, r) => s + r.size, 0), 0);
   const cost = gridHalves(bot.config).reduce((t, half) => t + ladderCostOf(half), 0);

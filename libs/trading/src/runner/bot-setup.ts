@@ -196,8 +196,10 @@ async function closeNeutralPosition(task: BotTask, engine: NeutralState): Promis
 
 /**
  * An infinity grid's stop with closePosition (issue 32, spot): the coin it holds sold at market under a
- * fixed id of its step (never twice). Its resting step sell holds part of that coin on the venue, so it is
- * cancelled first (a stop with cancel-all has cancelled it already). Less than one amount step is left.
+ * fixed id of its step (never twice). Its resting step sell holds part of that coin on the venue (Binance
+ * spot's account balances are `free` and `locked`, the coin of open orders locked:
+ * https://developers.binance.com/docs/binance-spot-api-docs/rest-api/account-endpoints), so it is cancelled
+ * first (a stop with cancel-all has cancelled it already). Less than one amount step is left.
  */
 async function closeInfinityPosition(task: BotTask, engine: InfinityState): Promise<void> {
   const close = infinityCloseOrder(task.rules, engine, task.prefix);
