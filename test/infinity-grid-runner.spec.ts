@@ -144,5 +144,17 @@ describe('an infinity spot grid run by the app on the paper exchange', () => {
     // left: 1.009387 − 1.009 = 0.000387 LTC (below the amount step); USDT −99.91899295 + 100.3955 − 0.1003955 = +0.37611155
     expect(await ltc()).toBeCloseTo(0.000387, 9);
     expect((await usdt()) - usdtBefore).toBeCloseTo(0.37611155, 8);
+
+    // a start whose buys the account cannot pay is refused: an initial buy of ⌊1,000,000 ÷ 100⌋ = 10,000 LTC at 100
+    // = 1,000,000 USDT plus its maker fee of 0.1 % (1,000) = 1,001,000 USDT, more than the paper account holds
+    const big = await c.post('/api/bots', { ...body, initialQuote: 1_000_000 });
+    expect(big.status).toBe(201);
+    expect((await c.get(`/api/startBot?userId=${uid}&id=${big.body.id}`)).status).toBe(202);
+    const failed = await until('start refused', async () => {
+      const d = (await c.get(`/api/bot-details/${big.body.id}`)).body;
+      return d.state === 'stopped' && d.lasterror ? d : null;
+    }, 30_000);
+    expect(failed.lasterror).toMatch(/^Insufficient balance: the infinity grid needs 1001000 USDT but only [0-9.]+ USDT is available on Binance spot \(its buys 1000000 USDT plus 1000 USDT of fees\)$/);
+    expect(await port.openOrders(SYMBOL)).toEqual([]);
   });
 });

@@ -275,7 +275,7 @@ export class BotTask {
     this.pendingFills = [];
     for (const f of fills) if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
     if (this.infinity && this.id.infinity) {
-      const d = decideInfinityFills(this.id.infinity, this.rules, { botId: this.botId, run: this.id.run, base: this.workflow().base }, this.infinity, fills);
+      const d = decideInfinityFills(this.id.infinity, this.rules, { botId: this.botId, run: this.id.run, base: this.id.symbol.slice(0, this.id.symbol.length - this.workflowQuote().length) }, this.infinity, fills);
       if (d.engine === this.infinity) return false;
       await this.recordFacts(d.facts); // recorded before the engine moves on (as a ladder's)
       this.infinity = d.engine;
