@@ -44,9 +44,6 @@ export interface BotConfig {
   initialQuote?: number;
 }
 
-/** The fields of an infinity bot beside the ladder's (issue 32). */
-export const INFINITY_FIELDS = ['style', 'stepPercent', 'quoteValue', 'lowerPrice', 'initialQuote'] as const;
-export const isInfinityBot = (c: Pick<BotConfig, 'style'>): boolean => c.style === 'infinity';
 
 /** The optional settings of issue 14 (docs/risk.md). */
 export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit', 'stopLossPriceAbove'] as const;
