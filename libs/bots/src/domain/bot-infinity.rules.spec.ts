@@ -48,6 +48,8 @@ describe('infinity bot input rules', () => {
       { field: 'numOfOrders', message: 'numOfOrders does not apply to an infinity grid (its settings: entryPrice, stepPercent, quoteValue, lowerPrice, initialQuote)' },
     ]);
     expect(fieldErrors(() => parseCreateBot({ ...body, userId: 7 }))).toEqual([{ field: 'userId', message: 'userId must be text' }]);
+    expect(fieldErrors(() => parseCreateBot({ ...body, leverage: 3 }))).toEqual([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
+    expect(parseCreateBot({ ...body, leverage: '1' }).config.leverage).toBe(1);
     const ladder = { exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Spot', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2 };
     expect(fieldErrors(() => parseCreateBot({ ...ladder, style: 'martingale' }))).toEqual([{ field: 'style', message: 'style must be ladder or infinity' }]);
     expect(parseCreateBot({ ...ladder, style: 'ladder' }).config.numOfOrders).toBe(2);

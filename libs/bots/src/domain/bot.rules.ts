@@ -286,6 +286,8 @@ function parseCreateInfinity(input: unknown): CreateBotInput {
   const extras = infinityExtras.safeParse(input ?? {});
   if (!extras.success) errors.push(...toFieldErrors(extras.error));
   for (const e of notInfinityFieldErrors(input)) if (!errors.some((x) => x.field === e.field)) errors.push(e);
+  const leverage = input && typeof input === 'object' ? (input as Record<string, unknown>).leverage : undefined;
+  if (leverage !== undefined && leverage !== null && leverage !== '' && Number(leverage) !== 1) errors.push({ field: 'leverage', message: 'leverage applies to futures bots only' });
   if (errors.length || !bot || !extras.success) throw new ValidationError(errors);
   return { userId: extras.data.userId, botType: 'Spot', ...(extras.data.confirmAboveMarket ? { confirmAboveMarket: true } : {}), config: infinityBotConfig(bot) };
 }
