@@ -456,6 +456,11 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     // issue 32: a bot given as a range, and bot templates
     await call(u, 'POST', '/api/bots', { body: { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', orderSize: '0.01', takeProfit: 1, lower: 50000, upper: 60000, levels: 5, kind: 'geometric' } });
     await call(u, 'POST', '/api/bots', { body: { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', orderSize: '0.01', takeProfit: 1, lower: 60000, upper: 50000, levels: 1 } });
+    // issue 32: an infinity spot bot (the body's third schema; the Bot answer carries its style and settings), and one on futures (400)
+    const infinityBot = { style: 'infinity', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', entryPrice: 60000, stepPercent: 1, quoteValue: 100, lowerPrice: 55000, initialQuote: 200 };
+    const infinity = await call(u, 'POST', '/api/bots', { body: infinityBot });
+    expect(infinity.body).toMatchObject({ style: 'infinity', steppercent: 1, quotevalue: 100, lowerprice: 55000, initialquote: 200 });
+    await call(u, 'POST', '/api/bots', { body: { ...infinityBot, botType: 'Futures' } });
     await call(u, 'PUT', '/api/bots/{id}', { fill: { id: botId }, body: { exchange: 'Binance', orderSize: 0.01, takeProfit: 1, lower: 59000, upper: 60000, levels: 3 } });
     const template = await call(u, 'POST', '/api/bot-templates', { body: { name: 'contract template', botId } });
     expect(template.status).toBe(201);

@@ -1286,14 +1286,17 @@ export interface components {
             exchange: string;
             /** Format: uuid */
             id: string;
+            initialquote?: number;
             interval: number;
             lasterror: string | null;
             leverage?: number;
+            lowerprice?: number;
             numoforders: number;
             ordersize: number;
             ordersleftopen?: number;
             pid: number;
             profit: number;
+            quotevalue?: number;
             /** @enum {string} */
             reanchor?: "fixed" | "follow";
             reanchorlimit?: number;
@@ -1302,9 +1305,15 @@ export interface components {
             spacing?: "absolute" | "percent";
             /** @enum {string} */
             state: "stopped" | "starting" | "running" | "stopping";
+            steppercent?: number;
             stoplosspercent?: number;
             stoplossprice?: number;
             stoplosspriceabove?: number;
+            /**
+             * @description issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder
+             * @enum {string}
+             */
+            style?: "infinity";
             symbol: string;
             takeprofit: number;
             traildownlimit?: number;
@@ -1519,6 +1528,11 @@ export interface components {
             upper: number;
             userId?: string;
         };
+        /** @description Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400) */
+        CreateInfinityBot: components["schemas"]["InfinityBacktest"] & {
+            confirmAboveMarket?: boolean;
+            userId?: string;
+        };
         Credential: {
             apikeyid: string;
             /** @enum {string} */
@@ -1621,7 +1635,7 @@ export interface components {
             revision: number;
             type: string;
         };
-        /** @description Issue 32: an infinity spot grid, for backtests only (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported) */
+        /** @description Issue 32: an infinity spot grid, for a bot (CreateInfinityBot) or a backtest (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported) */
         InfinityBacktest: {
             /**
              * @description an infinity grid trades spot only
@@ -3775,7 +3789,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateBot"] | components["schemas"]["CreateBotRange"];
+                "application/json": components["schemas"]["CreateBot"] | components["schemas"]["CreateBotRange"] | components["schemas"]["CreateInfinityBot"];
             };
         };
         responses: {
@@ -4591,14 +4605,17 @@ export interface operations {
                             exchange: string;
                             /** Format: uuid */
                             id: string;
+                            initialquote?: number;
                             interval: number;
                             lasterror: string | null;
                             leverage?: number;
+                            lowerprice?: number;
                             numoforders: number;
                             ordersize: number;
                             ordersleftopen?: number;
                             pid: number;
                             profit: number;
+                            quotevalue?: number;
                             /** @enum {string} */
                             reanchor?: "fixed" | "follow";
                             reanchorlimit?: number;
@@ -4607,9 +4624,15 @@ export interface operations {
                             spacing?: "absolute" | "percent";
                             /** @enum {string} */
                             state: "stopped" | "starting" | "running" | "stopping";
+                            steppercent?: number;
                             stoplosspercent?: number;
                             stoplossprice?: number;
                             stoplosspriceabove?: number;
+                            /**
+                             * @description issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder
+                             * @enum {string}
+                             */
+                            style?: "infinity";
                             symbol: string;
                             takeprofit: number;
                             traildownlimit?: number;

@@ -127,7 +127,8 @@ export class BotsController {
       const priceStep = ranged ? await this.market.priceStep(ctx, raw.botType, raw.exchange, raw.symbol) : undefined;
       const input = parseCreateBot(raw, { priceStep });
       assertSameUser(ctx.userId, input.userId);
-      await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
+      if (input.config.style === 'infinity') await this.market.assertInfinity(ctx, input.config); // issue 32: its own market check
+      else await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
       // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
       // crash) finds the bot it created instead of creating a second.
       const id = idempotentIdOf(req) ?? randomUUID();
@@ -165,7 +166,7 @@ export class BotsController {
     const raw = merged(body, query);
     const ranged = hasRange(raw);
     const priceStep = ranged && own ? await this.market.priceStep(ctx, own.s.botType, raw.exchange, own.s.config?.symbol) : undefined;
-    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing, direction: own?.s.config?.direction }, { priceStep });
+    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing, direction: own?.s.config?.direction, style: own?.s.config?.style }, { priceStep });
     assertSameUser(ctx.userId, input.userId);
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;

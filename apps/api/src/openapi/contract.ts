@@ -105,6 +105,11 @@ const SCHEMAS: Record<string, SchemaObject> = {
       traildownlimit: num,
       stoplosspriceabove: num,
       direction: { type: 'string', enum: ['long', 'short', 'neutral'] },
+      style: { type: 'string', enum: ['infinity'], description: 'issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder' },
+      steppercent: num,
+      quotevalue: num,
+      lowerprice: num,
+      initialquote: num,
       ordersleftopen: int,
       checkrequestedat: num,
     },
@@ -279,9 +284,16 @@ function requestSchemas(): Record<string, SchemaObject> {
         { allOf: [ref('InfinityBacktest'), zodToSchema(backtestPeriodSchema)] },
       ],
     },
+    CreateInfinityBot: {
+      allOf: [
+        ref('InfinityBacktest'),
+        { type: 'object', properties: { userId: { type: 'string', maxLength: 128 }, confirmAboveMarket: { type: 'boolean' } } },
+      ],
+      description: 'Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400)',
+    },
     InfinityBacktest: {
       type: 'object',
-      description: 'Issue 32: an infinity spot grid, for backtests only (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported)',
+      description: 'Issue 32: an infinity spot grid, for a bot (CreateInfinityBot) or a backtest (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported)',
       properties: {
         style: { type: 'string', enum: ['infinity'] },
         exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
@@ -386,7 +398,7 @@ const OPERATIONS: Record<string, OpExtra> = {
   TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
   BotsController_list: { ok: arr(ref('Bot')), errors: [] },
   BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
-  BotsController_create: { body: { type: 'application/json', schema: { oneOf: [ref('CreateBot'), ref('CreateBotRange')] } }, ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  BotsController_create: { body: { type: 'application/json', schema: { oneOf: [ref('CreateBot'), ref('CreateBotRange'), ref('CreateInfinityBot')] } }, ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
   BotsController_details: { ok: ref('Bot'), okHeaders: etagH, errors: [404] },
   BotsController_edit: {
     body: { type: 'application/json', schema: { oneOf: [ref('EditBot'), ref('EditBotRange')] } },

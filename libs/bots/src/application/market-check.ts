@@ -6,6 +6,7 @@ import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, type BotFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
+import { infinityProblem, type InfinityConfig } from '@gridrocket/trading/grid';
 
 /** How long a create or edit waits for the market's rules before it goes on without them. */
 const RULES_TIMEOUT_MS = 3000;
@@ -85,4 +86,35 @@ export class MarketCheck {
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
   }
+
+  /**
+   * An infinity bot (issue 32, docs/infinity.md) against its market: the engine's own check
+   * (infinity.engine.ts infinityProblem: the step against the price step, a step's value and the initial
+   * buy against the minimum order), one field message; skipped as above when the market cannot be asked.
+   */
+  async assertInfinity({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, config: BotConfig): Promise<void> {
+    if (!this.exchanges || config.style !== 'infinity') return;
+    let rules;
+    try {
+      const port = await this.exchanges.for({ userId, exchange: config.exchange, market: 'spot' });
+      const timeout = () => new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
+      rules = await Promise.race([port.marketRules(config.symbol), timeout()]);
+    } catch (err) {
+      this.logger.debug?.(correlated(`market rules of ${config.exchange} ${config.symbol} unavailable: ${(err as Error).message}`, correlationId));
+      return;
+    }
+    if (!rules) return;
+    const engine: InfinityConfig = { style: 'infinity', botType: 'Spot', entryPrice: config.entryPrice, stepPercent: config.stepPercent ?? 0, quoteValue: config.quoteValue ?? 0, lowerPrice: config.lowerPrice ?? 0, initialQuote: config.initialQuote ?? 0 };
+    const problem = infinityProblem(engine, { priceStep: rules.priceStep, amountStep: rules.amountStep, minNotional: rules.minNotional, minAmount: rules.minAmount || undefined });
+    if (problem) throw new ValidationError([{ field: infinityProblemField(problem), message: problem }]);
+  }
+}
+
+/** The field an infinity problem is about (infinity.engine.ts infinityProblem's messages). */
+function infinityProblemField(problem: string): string {
+  if (problem.startsWith('The initial buy')) return 'initialQuote';
+  if (problem.startsWith('Entry price')) return 'entryPrice';
+  if (problem.startsWith('The lower price')) return 'lowerPrice';
+  if (/^(The step|A step of [0-9.e+-]+ %)/.test(problem)) return 'stepPercent';
+  return 'quoteValue';
 }

@@ -5,10 +5,12 @@
  * and amount steps, minimum order value) are checked where the market is known, by the engine's
  * `infinityProblem`.
  *
- * NOT wired into the create route yet: the runner trades ladder grids only (docs/infinity.md, "What is left").
+ * The create route takes it through parseCreateBot (bot.rules.ts) with `style: 'infinity'`; the bot is
+ * stored as `infinityBotConfig` says (bot.events.ts BotConfig: the ladder's fields 0, its own beside them).
  */
 import { z } from 'zod';
 import { EXCHANGES, SYMBOLS, ValidationError, type ExchangeName, type FieldError } from '@gridrocket/shared';
+import type { BotConfig } from './bot.events';
 
 export interface InfinityBotInput {
   exchange: ExchangeName;
@@ -58,4 +60,37 @@ export function parseInfinityBot(input: unknown): InfinityBotInput {
   const v = r.data as Omit<InfinityBotInput, 'initialQuote' | 'exchange'> & { exchange: string; initialQuote?: number };
   if (v.lowerPrice >= v.entryPrice) throw new ValidationError([{ field: 'lowerPrice', message: 'lowerPrice must be below the entry price' }]);
   return { ...v, exchange: v.exchange as ExchangeName, initialQuote: v.initialQuote ?? 0 };
+}
+
+/** Fields of a ladder that an infinity grid does not have: given (not empty) in an infinity body, they are refused, not ignored. */
+export const NOT_INFINITY_FIELDS = ['numOfOrders', 'orderSize', 'interval', 'takeProfit', 'direction', 'spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'stopLossPriceAbove', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit', 'lower', 'upper', 'levels', 'kind'] as const;
+
+/** One message per ladder field an infinity body gives. */
+export function notInfinityFieldErrors(input: unknown): FieldError[] {
+  if (!input || typeof input !== 'object') return [];
+  const body = input as Record<string, unknown>;
+  return NOT_INFINITY_FIELDS.filter((f) => body[f] !== undefined && body[f] !== null && body[f] !== '').map((field) => ({ field, message: `${field} does not apply to an infinity grid (its settings: entryPrice, stepPercent, quoteValue, lowerPrice, initialQuote)` }));
+}
+
+/**
+ * The stored configuration of an infinity bot (bot.events.ts BotConfig): its own fields beside the
+ * ladder's, which it does not use and which hold 0 (leverage 1, `entryPrice` its start), so every reader
+ * of a bot reads it unchanged.
+ */
+export function infinityBotConfig(v: InfinityBotInput): BotConfig {
+  return {
+    exchange: v.exchange,
+    symbol: v.symbol,
+    numOfOrders: 0,
+    orderSize: 0,
+    interval: 0,
+    entryPrice: v.entryPrice,
+    takeProfit: 0,
+    leverage: 1,
+    style: 'infinity',
+    stepPercent: v.stepPercent,
+    quoteValue: v.quoteValue,
+    lowerPrice: v.lowerPrice,
+    initialQuote: v.initialQuote,
+  };
 }

@@ -2,7 +2,7 @@ import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridroc
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotEvent, BotEventType } from './bot.events';
 import { gridHalves, ladderCostOf, ladderPreview } from './bot-market.rules';
-import { NEUTRAL_SPOT_MESSAGE } from './bot.rules';
+import { INFINITY_EDIT_MESSAGE, NEUTRAL_SPOT_MESSAGE } from './bot.rules';
 import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
@@ -118,6 +118,15 @@ function symbolParts(symbol: string): { base: string; quote: string } {
 export function positionStartMessage(bot: LiveBot): string {
   const held = heldPosition(bot);
   const { base, quote } = symbolParts(bot.config.symbol);
+  const c = bot.config;
+  if (c.style === 'infinity') {
+    // issue 32: an infinity grid has no ladder; after a cancel-all stop its start buys again (docs/infinity.md)
+    return (
+      `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it trades its infinity grid again: ` +
+      `${c.initialQuote ? `an initial buy of ${fmtMoney(c.initialQuote)} ${quote} if its orders were cancelled, then ` : ''}${fmtMoney(c.quoteValue ?? 0)} ${quote} bought on each step down to ${c.lowerPrice}. ` +
+      `Confirm the start to go on (confirmPosition=true).`
+    );
+  }
   // a neutral grid (issue 32): both halves, its buys and its sells
   const adds = gridHalves(bot.config).reduce((t, half) => t + ladderPreview(half, 1000).reduce((s, r) => s + r.size, 0), 0);
   const cost = gridHalves(bot.config).reduce((t, half) => t + ladderCostOf(half), 0);
@@ -146,6 +155,8 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'EditBot': {
       const bot = owned(state, command.userId);
       if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
+      // issue 32: an infinity bot's settings are its own (bot.events.ts): an edit, made of a ladder's fields, is refused
+      if (bot.config.style === 'infinity') throw new ValidationError([{ field: 'style', message: INFINITY_EDIT_MESSAGE }]);
       if (bot.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
         throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
       }

@@ -26,7 +26,24 @@ export interface BotConfig {
   direction?: 'long' | 'short' | 'neutral';
   /** Issue 32, neutral only: the stop-loss of its short side, a price above its highest sell (`stopLossPrice`: below its lowest buy). */
   stopLossPriceAbove?: number;
+  /**
+   * Issue 32 (docs/infinity.md, libs/trading grid/infinity.engine.ts): 'infinity' is a spot infinity grid,
+   * traded by its own engine with the four fields below; absent: a ladder (long, short or neutral).
+   * An infinity bot keeps the ladder's fields, so every reader of a bot (list, view, the spec's GET, the
+   * ledger) reads it unchanged: `entryPrice` is its start, `leverage` 1, and `numOfOrders`, `orderSize`,
+   * `interval` and `takeProfit` are 0 (it has no ladder: no rungs, no take-profit of its own).
+   */
+  style?: 'infinity';
+  /** Infinity: one step, in % of the reference price (0 < p < 50). */
+  stepPercent?: number;
+  /** Infinity: the quote value (USDT) sold on each step up and bought on each step down. */
+  quoteValue?: number;
+  /** Infinity: no buy below this price (below `entryPrice`). */
+  lowerPrice?: number;
+  /** Infinity: quote spent on coin at the start (0: none). */
+  initialQuote?: number;
 }
+
 
 /** The optional settings of issue 14 (docs/risk.md). */
 export const RISK_FIELDS = ['spacing', 'sizeScale', 'stopLossPercent', 'stopLossPrice', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit', 'stopLossPriceAbove'] as const;

@@ -2,7 +2,7 @@
  * Issue 29 (Found 2): a start of a bot that holds a position says what it holds and what the new ladder
  * adds, and needs a confirmation; a spot stop may sell what the bot holds at market.
  */
-import { ConflictError } from '@gridrocket/shared';
+import { ConflictError, ValidationError } from '@gridrocket/shared';
 import { deciderSpec } from '@gridrocket/shared/testing/decider-spec';
 import { BotCommand, LiveBot, PositionHeldError, botDecider, heldPosition } from './bot.decider';
 import { BotConfig, BotEvent } from './bot.events';
@@ -58,5 +58,29 @@ describe('a start of a bot that holds a position (issue 29)', () => {
   });
   it('is a conflict (409)', () => {
     expect(new PositionHeldError('x')).toBeInstanceOf(ConflictError);
+  });
+});
+
+describe('an infinity bot (issue 32)', () => {
+  const infinity: BotConfig = { exchange: 'Binance', symbol: 'LTCUSDT', numOfOrders: 0, orderSize: 0, interval: 0, entryPrice: 100, takeProfit: 0, leverage: 1, style: 'infinity', stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
+  const createdInfinity: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...infinity } };
+
+  it('given an infinity bot that holds coin, when started without confirming, then 409 saying what it holds and what its grid buys (no ladder)', () => {
+    // the initial buy 1 LTC at 100, net 0.999 (fee in LTC): held 0.999 for 100
+    given(createdInfinity, startRequested, started, fill('f1', 'buy', 100, 1, { netAmount: 0.999 }), stopWith(true), stopped)
+      .when(start)
+      .thenThrows(PositionHeldError, /holds 0\.999 LTC \(bought for 100\.00 USDT\)\. Starting it trades its infinity grid again: an initial buy of 100\.00 USDT if its orders were cancelled, then 20\.00 USDT bought on each step down to 95\. Confirm/);
+  });
+
+  it('given a stopped infinity bot, when edited, then refused on style: its settings are its own', () => {
+    const edit: BotCommand = { type: 'EditBot', botId: 'b1', userId: 'u1', config: { exchange: 'Binance', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2 } };
+    given(createdInfinity).when(edit).thenThrows(ValidationError);
+    let thrown: unknown;
+    try {
+      botDecider.decide(edit, fold(createdInfinity));
+    } catch (e) {
+      thrown = e;
+    }
+    expect((thrown as ValidationError).errors).toEqual([{ field: 'style', message: 'An infinity bot cannot be edited yet: stop it, delete it and create a new one' }]);
   });
 });

@@ -4,6 +4,7 @@ import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
 import { BotConfig, RISK_FIELDS, type RiskSettings } from './bot.events';
 import { checkedInRangeTerms } from './bot-range.rules';
+import { infinityBotConfig, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
 
 /**
  * Input rules for the bot forms (spec section 5, plus: exchange is Binance or
@@ -257,16 +258,43 @@ export function takeProfitFeeError(takeProfit: number, makerRate: number): Field
  * Issue 32: a body may give the ladder as a range (lower, upper, levels, kind: bot-range.rules.ts),
  * converted at `priceStep` (the market's, when the caller could ask it) before the checks below.
  */
-/** Issue 32 (docs/infinity.md): the runner trades ladder grids only, so a body asking for another style is refused, not taken for a ladder. */
-export const INFINITY_NOT_YET_MESSAGE = 'style infinity is not available yet: the runner trades ladder grids only (docs/infinity.md)';
-
+/**
+ * Issue 32 (docs/infinity.md): `style: 'infinity'` is a spot infinity grid, with its own fields and
+ * messages (bot-infinity.rules.ts parseInfinityBot; a futures one is refused on botType with
+ * INFINITY_SPOT_MESSAGE, ladder fields in its body are refused too); anything else but 'ladder' is refused.
+ */
 export function parseCreateBot(input: unknown, options: { priceStep?: number } = {}): CreateBotInput {
   const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
+  if (style === 'infinity') return parseCreateInfinity(input);
   if (style !== undefined && style !== null && style !== '' && style !== 'ladder') {
-    throw new ValidationError([{ field: 'style', message: style === 'infinity' ? INFINITY_NOT_YET_MESSAGE : 'style must be ladder' }]);
+    throw new ValidationError([{ field: 'style', message: 'style must be ladder or infinity' }]);
   }
   return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, parseCreateLadder);
 }
+
+const infinityExtras = z.object({ userId, confirmAboveMarket });
+
+function parseCreateInfinity(input: unknown): CreateBotInput {
+  const errors: FieldError[] = [];
+  let bot: InfinityBotInput | null = null;
+  try {
+    bot = parseInfinityBot(input);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...err.errors);
+  }
+  const extras = infinityExtras.safeParse(input ?? {});
+  if (!extras.success) errors.push(...toFieldErrors(extras.error));
+  for (const e of notInfinityFieldErrors(input)) if (!errors.some((x) => x.field === e.field)) errors.push(e);
+  const leverage = input && typeof input === 'object' ? (input as Record<string, unknown>).leverage : undefined;
+  if (leverage !== undefined && leverage !== null && leverage !== '' && Number(leverage) !== 1) errors.push({ field: 'leverage', message: 'leverage applies to futures bots only' });
+  if (errors.length || !bot || !extras.success) throw new ValidationError(errors);
+  return { userId: extras.data.userId, botType: 'Spot', ...(extras.data.confirmAboveMarket ? { confirmAboveMarket: true } : {}), config: infinityBotConfig(bot) };
+}
+
+/** An edit of an infinity bot (issue 32): refused, its settings are not editable yet; a body asking for a style is refused too. */
+export const INFINITY_EDIT_MESSAGE = 'An infinity bot cannot be edited yet: stop it, delete it and create a new one';
+export const EDIT_STYLE_MESSAGE = 'style cannot be changed by an edit: a bot keeps the style it was created with';
 
 function parseCreateLadder(input: unknown): CreateBotInput {
   const v = parse(createBotSchema, input);
@@ -306,10 +334,13 @@ export function parseEditBot(
   input: unknown,
   botType: BotType = 'Futures',
   /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only); issue 32: its direction too. */
-  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral' } = {},
+  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral'; style?: 'infinity' } = {},
   /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts). */
   options: { priceStep?: number } = {},
 ): EditBotInput {
+  if (stored.style === 'infinity') throw new ValidationError([{ field: 'style', message: INFINITY_EDIT_MESSAGE }]);
+  const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
+  if (style !== undefined && style !== null && style !== '' && style !== 'ladder') throw new ValidationError([{ field: 'style', message: EDIT_STYLE_MESSAGE }]);
   return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => parseEditLadder(body, botType, stored));
 }
 

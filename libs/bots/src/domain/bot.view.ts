@@ -33,6 +33,16 @@ export interface BotView {
   stoplosspriceabove?: number;
   /** Beyond the spec (issue 32): 'short' or 'long' when set; absent: long (the spec's bot). */
   direction?: 'long' | 'short' | 'neutral';
+  /**
+   * Beyond the spec (issue 32, docs/infinity.md): 'infinity' for an infinity spot grid, with its four
+   * settings below (its numoforders, ordersize, interval and takeprofit are then 0: it has no ladder;
+   * entryprice is its start); absent: a ladder.
+   */
+  style?: 'infinity';
+  steppercent?: number;
+  quotevalue?: number;
+  lowerprice?: number;
+  initialquote?: number;
   /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
   ordersleftopen?: number;
   /** Issue 29: when the owner last asked for a watchdog check ("Check now"), ms since the epoch. */
@@ -79,6 +89,13 @@ export function toBotView(state: BotSummary): BotView {
   if (c.trailDownLimit !== undefined) view.traildownlimit = c.trailDownLimit;
   if (c.stopLossPriceAbove !== undefined) view.stoplosspriceabove = c.stopLossPriceAbove;
   if (c.direction !== undefined) view.direction = c.direction;
+  if (c.style === 'infinity') {
+    view.style = 'infinity';
+    if (c.stepPercent !== undefined) view.steppercent = c.stepPercent;
+    if (c.quoteValue !== undefined) view.quotevalue = c.quoteValue;
+    if (c.lowerPrice !== undefined) view.lowerprice = c.lowerPrice;
+    if (c.initialQuote !== undefined) view.initialquote = c.initialQuote;
+  }
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
   if (state.checkRequestedAt !== undefined) view.checkrequestedat = state.checkRequestedAt;
   return view;

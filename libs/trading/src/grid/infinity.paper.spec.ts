@@ -5,7 +5,7 @@
  * playing the runner's loop against the venue (apply the venue's fills to the engine in order, cancel the
  * orders no longer desired, place the missing ones, by client order id). The fills, fees, position and
  * profit are worked out by hand below; the backtest of the same candles gives the same fills and agrees
- * to the cent. (The runner does not run infinity bots yet: docs/infinity.md.)
+ * to the cent. The app's runner trades the same example: test/infinity-grid-runner.spec.ts.
  */
 import { CsvReplayFeed, PaperExchangeProvider, PaperVenue, type ExchangePort } from '@gridrocket/exchanges';
 import { candlePath, paperTerms, runInfinityBacktest, toSeries, type Candle } from '@gridrocket/backtest';

@@ -15,13 +15,17 @@ import { neutralIdsUsed, neutralLiquidation, neutralProblem, type NeutralGridCon
 import { roundMoney } from '../grid/decimal';
 import { decideNeutralConverge, neutralFundsNeeded, toNeutralConfig } from './neutral-workflow';
 import type { BotRun } from './bot-stream';
+import { infinityProblem, type InfinityState } from '../grid/infinity.engine';
+import { decideInfinityConverge, infinityCloseOrder, infinityFundsNeeded, toInfinityConfig } from './infinity-workflow';
 
 export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTask {
   const b = info.bot;
   const c = b.config;
   // a neutral grid (issue 32) runs its own engine: its ladder config carries no risk settings (they are the neutral engine's)
   const neutral = c.direction === 'neutral' ? toNeutralConfig(c) : undefined;
-  const config = neutral ? toGridConfig({ ...c, stopLossPrice: undefined, direction: undefined }, b.botType) : toGridConfig(c, b.botType);
+  // an infinity grid (issue 32) too: its ladder config is the bot's unused ladder fields (0), never validated nor traded
+  const infinity = c.style === 'infinity' ? toInfinityConfig(c) : undefined;
+  const config = neutral || infinity ? toGridConfig({ ...c, stopLossPrice: undefined, direction: undefined }, b.botType) : toGridConfig(c, b.botType);
   const task = new BotTask(
     {
       botId: b.botId,
@@ -34,6 +38,7 @@ export function newTask(info: BotRun, host: TaskHost, mode: ExchangeMode): BotTa
       symbol: c.symbol,
       config,
       ...(neutral ? { neutral } : {}),
+      ...(infinity ? { infinity } : {}),
     },
     host,
   );
@@ -65,6 +70,9 @@ export async function prepare(task: BotTask, info: BotRun, exchanges: ExchangePr
   if (id.neutral) {
     const problem = neutralProblem(id.neutral, rules);
     if (problem) throw new UnrecoverableError(problem);
+  } else if (id.infinity) {
+    const problem = infinityProblem(id.infinity, rules);
+    if (problem) throw new UnrecoverableError(problem);
   } else {
     const validation = validateGrid(task.config, rules);
     if (!validation.ok) throw new UnrecoverableError(validation.reason);
@@ -93,6 +101,7 @@ export async function prepareFutures(task: BotTask): Promise<void> {
 export async function checkFunds(task: BotTask): Promise<void> {
   const { id } = task;
   if (id.neutral) return checkNeutralFunds(task, id.neutral);
+  if (id.infinity) return checkInfinityFunds(task);
   if (id.market === 'futures') {
     // Issue 14: a ladder whose position would be liquidated before its last rung fills does not start
     // (checked at a start only: a running bot is never stopped by it).
@@ -132,12 +141,34 @@ async function checkNeutralFunds(task: BotTask, config: NeutralGridConfig): Prom
 }
 
 /**
+ * An infinity grid at a start (issue 32, spot): refused when the quote of the buys it still has to place
+ * (the initial buy, or the first step's buy), with their maker fees, is more than the account has. Its
+ * sells need no quote: the coin they sell comes from its own buys.
+ */
+async function checkInfinityFunds(task: BotTask): Promise<void> {
+  const { id } = task;
+  const quote = task.workflowQuote();
+  const toPlace = decideInfinityConverge(task.rules, task.infinity!, [...task.open.values()], task.closed).flatMap((a) => (a.type === 'place' ? [a.order] : []));
+  const { need, fees } = infinityFundsNeeded(toPlace, task.makerFee ?? DEFAULT_FEE_RATE);
+  if (need <= 0) return;
+  task.ensureOwned();
+  const balances = await task.call(() => task.port.balances());
+  const available = balances.find((b) => b.symbol === quote)?.available ?? 0;
+  if (available < need) {
+    throw new UnrecoverableError(
+      `Insufficient balance: the infinity grid needs ${need} ${quote} but only ${roundMoney(available)} ${quote} is available on ${id.exchange} spot (its buys ${roundMoney(need - fees)} ${quote} plus ${fees} ${quote} of fees)`,
+    );
+  }
+}
+
+/**
  * Stop with closePosition: what the bot holds is sold at market, once (its id is fixed), rounded down to
  * the amount step; futures reduce-only, spot a plain market sell (issue 29). Less than one step (dust)
  * is left alone.
  */
 export async function closePosition(task: BotTask): Promise<void> {
   if (task.neutral) return closeNeutralPosition(task, task.neutral);
+  if (task.infinity) return closeInfinityPosition(task, task.infinity);
   const w = task.workflow();
   const action = decide(w, { type: 'StopRequested', cancelAllOrders: false, closePosition: true, ownOpen: [] }).actions.find((a) => a.type === 'close-position');
   const port = task.port;
@@ -161,4 +192,21 @@ async function closeNeutralPosition(task: BotTask, engine: NeutralState): Promis
   if (await task.call(() => task.port.orderByClientId(task.id.symbol, clientOrderId))) return;
   task.ensureOwned();
   await task.call(() => task.port.createMarketOrder({ symbol: task.id.symbol, side: engine.position > 0 ? 'sell' : 'buy', amount, clientOrderId, reduceOnly: true }));
+}
+
+/**
+ * An infinity grid's stop with closePosition (issue 32, spot): the coin it holds sold at market under a
+ * fixed id of its step (never twice). Its resting step sell holds part of that coin on the venue (Binance
+ * spot's account balances are `free` and `locked`, the coin of open orders locked:
+ * https://developers.binance.com/docs/binance-spot-api-docs/rest-api/account-endpoints), so it is cancelled
+ * first (a stop with cancel-all has cancelled it already). Less than one amount step is left.
+ */
+async function closeInfinityPosition(task: BotTask, engine: InfinityState): Promise<void> {
+  const close = infinityCloseOrder(task.rules, engine, task.prefix);
+  if (!close) return;
+  task.ensureOwned();
+  if (await task.call(() => task.port.orderByClientId(task.id.symbol, close.clientOrderId))) return;
+  for (const o of [...task.open.values()]) if (o.side === 'sell') await task.cancel(o.clientOrderId);
+  task.ensureOwned();
+  await task.call(() => task.port.createMarketOrder({ symbol: task.id.symbol, side: 'sell', amount: close.amount, clientOrderId: close.clientOrderId }));
 }

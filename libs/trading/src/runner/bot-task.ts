@@ -21,6 +21,8 @@ import type { NeutralGridConfig, NeutralState } from '../grid/neutral';
 import { beginNeutralStopLoss, neutralStopLossDone, neutralStopLossOrder } from '../grid/neutral';
 import { decideNeutralConverge, decideNeutralFills, decideNeutralPrice, neutralActive, replayNeutral } from './neutral-workflow';
 import { activeOrders } from '../grid/risk';
+import { parseInfinityOrderId, type InfinityConfig, type InfinityState } from '../grid/infinity.engine';
+import { decideInfinityConverge, decideInfinityFills, infinityActive, replayInfinity } from './infinity-workflow';
 
 /**
  * Orders of one bot placed (or cancelled) at once in a round (issue 16). A start's ladder is usually
@@ -73,6 +75,8 @@ export interface TaskIdentity {
   config: GridConfig;
   /** A neutral futures grid (issue 32): its engine is grid/neutral.ts, not the ladder's (`config` then carries no risk settings). */
   neutral?: NeutralGridConfig;
+  /** An infinity spot grid (issue 32): its engine is grid/infinity.engine.ts (`config` then is the bot's unused ladder, all 0). */
+  infinity?: InfinityConfig;
 }
 
 /**
@@ -98,6 +102,8 @@ export class BotTask {
   state!: GridState;
   /** The neutral grid's engine (issue 32), null for a ladder. */
   neutral: NeutralState | null = null;
+  /** The infinity grid's engine (issue 32), null otherwise. */
+  infinity: InfinityState | null = null;
   rules!: MarketRules;
   /** The venue's fee rates (MarketRules.makerFee), when it gives them. */
   makerFee: number | undefined;
@@ -156,7 +162,9 @@ export class BotTask {
 
   owns(clientOrderId: string): boolean {
     // the prefix carries the bot's hash: a well-formed id under it is this bot's (isOwnClientOrderId, without re-hashing)
-    return clientOrderId.startsWith(this.prefix) && parseClientOrderId(clientOrderId) !== null;
+    if (!clientOrderId.startsWith(this.prefix)) return false;
+    // an infinity grid's ids are its own (`-ini`, `-ib`, `-is`: infinity.engine.ts)
+    return parseClientOrderId(clientOrderId) !== null || (this.id.infinity !== undefined && parseInfinityOrderId(clientOrderId) !== null);
   }
 
   /** An exchange call of this bot through its runner (rate limit, retries). */
@@ -176,32 +184,43 @@ export class BotTask {
   rebuild(rules: MarketRules, runs: readonly RunBook[]): void {
     this.rules = rules;
     if (this.id.neutral) this.neutral = replayNeutral(runs, rules, this.engineId);
+    else if (this.id.infinity) this.infinity = replayInfinity(runs, rules, this.engineId);
     else this.state = replayBook(runs, rules, this.engineId);
   }
 
   /** The fill ids the engine has applied (all runs). */
   recordedFillIds(): readonly string[] {
+    if (this.infinity) return this.infinity.processedFillIds;
     return this.neutral ? this.neutral.processedFillIds : this.state.processedFillIds;
   }
 
   /** The orders that should rest now, whatever the style. */
   desiredOrders(): DesiredOrder[] {
+    if (this.infinity) return infinityActive(this.rules, this.infinity);
     return this.neutral ? neutralActive(this.rules, this.neutral) : activeOrders(this.config, this.rules, this.state);
+  }
+
+  /** The engine now, whatever the style (compared by identity: it changes only when a fill applies). */
+  private engineNow(): unknown {
+    return this.infinity ?? this.neutral ?? this.state;
   }
 
   /** The side the bot's position is on (a ladder's by its direction; a neutral grid's by what it holds, long when flat), and its size. */
   held(): { sign: 1 | -1; amount: number } {
+    if (this.infinity) return { sign: 1, amount: this.infinity.position.amount }; // spot: the coin it holds
     if (this.neutral) return { sign: this.neutral.position < 0 ? -1 : 1, amount: Math.abs(this.neutral.position) };
     return { sign: this.state.direction === 'short' ? -1 : 1, amount: this.state.position.amount };
   }
 
   /** A stop-loss is under way (its market close and the bot's failure follow). */
   stopLossUnderWay(): boolean {
+    if (this.infinity) return false; // an infinity grid has no stop-loss
     return this.neutral ? !!this.neutral.stopLoss : !!this.state.stopLoss;
   }
 
   /** The bot watches the market price (stop-loss, trailing, follow). */
   watchesPrice(): boolean {
+    if (this.id.infinity) return false; // no price step of its own (no stop-loss, trailing, re-anchor)
     if (this.id.neutral) return this.id.neutral.stopLossPrice !== undefined || this.id.neutral.stopLossPriceAbove !== undefined;
     return watchesPrice(this);
   }
@@ -255,6 +274,13 @@ export class BotTask {
     const fills = this.pendingFills;
     this.pendingFills = [];
     for (const f of fills) if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
+    if (this.infinity && this.id.infinity) {
+      const d = decideInfinityFills(this.id.infinity, this.rules, { botId: this.botId, run: this.id.run, base: this.id.symbol.slice(0, this.id.symbol.length - this.workflowQuote().length) }, this.infinity, fills);
+      if (d.engine === this.infinity) return false;
+      await this.recordFacts(d.facts); // recorded before the engine moves on (as a ladder's)
+      this.infinity = d.engine;
+      return true;
+    }
     if (this.neutral) {
       const d = decideNeutralFills(this.botId, this.id.run, this.neutral, fills);
       if (d.engine === this.neutral) return false;
@@ -325,10 +351,14 @@ export class BotTask {
   private async convergeNow(): Promise<void> {
     await this.applyPending();
     if (this.neutral) await this.applyNeutralPrice();
-    else await applyPrice(this); // stop-loss, trailing, follow (issue 14)
+    else if (!this.infinity) await applyPrice(this); // stop-loss, trailing, follow (issue 14)
     for (let round = 0; round < 10; round++) {
       await this.applyPending();
-      const actions = this.neutral ? decideNeutralConverge(this.rules, this.neutral, [...this.open.values()], this.closed) : decideConverge(this.workflow());
+      const actions = this.infinity
+        ? decideInfinityConverge(this.rules, this.infinity, [...this.open.values()], this.closed)
+        : this.neutral
+          ? decideNeutralConverge(this.rules, this.neutral, [...this.open.values()], this.closed)
+          : decideConverge(this.workflow());
       const awaiting = actions.find((a) => a.type === 'await-fills');
       if (awaiting && awaiting.type === 'await-fills') {
         if (await this.resolveAwaiting(awaiting.orders)) continue;
@@ -358,6 +388,7 @@ export class BotTask {
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
+    if (this.infinity) return; // no stop-loss, no stall: its steps go on while the price moves
     if (this.neutral) {
       const done = await this.finishNeutralStopLoss();
       if (done) throw new UnrecoverableError(done);
@@ -378,11 +409,11 @@ export class BotTask {
 
   /** Desired orders the exchange reports closed: their fills are fetched and applied. */
   private async resolveAwaiting(orders: DesiredOrder[]): Promise<boolean> {
-    const before = this.state;
+    const before = this.engineNow();
     // A closed order's fills are not older than its placement: ask from there when it is earlier.
     const placedAt = orders.map((d) => this.closed.get(d.clientOrderId) as { updatedAt?: number } | undefined).map((o) => o?.updatedAt ?? Infinity);
     await this.fetchMissedFills(Math.min(this.fillsSinceMs, ...placedAt));
-    if (this.state !== before) return true;
+    if (this.engineNow() !== before) return true;
     for (const d of orders) {
       this.ensureOwned();
       const o = await this.host.call(this, () => this.port.orderByClientId(this.id.symbol, d.clientOrderId));
@@ -415,14 +446,15 @@ export class BotTask {
   private async replaceCancelled(d: DesiredOrder, o: Order): Promise<boolean> {
     const partly = o.filled > 0 ? ` after ${o.filled} of ${o.amount} filled` : '';
     // A neutral grid's lines have no re-arm (issue 32): it is flagged, and the bot stops rather than guess.
-    const rearmed = this.neutral ? null : rearmOrder(this.state, d.clientOrderId);
+    // nor an infinity grid's steps (issue 32): flagged as well
+    const rearmed = this.neutral || this.infinity ? null : rearmOrder(this.state, d.clientOrderId);
     const drift = (action: 'repaired' | 'flagged', replacedBy?: string): TradingEvent => ({
       type: 'BotDriftDetected',
       data: { botId: this.botId, run: this.id.run, kind: 'order-missing', subject: d.clientOrderId, expected: `${d.side} ${d.amount} at ${d.price}`, actual: `cancelled on the exchange outside GridRocket${partly}`, action, ...(replacedBy ? { replacedBy } : {}), at: Date.now() },
     });
     if (!rearmed) {
       await this.recordFacts([cancelledFact(this.botId, this.id.run, d.clientOrderId, o), drift('flagged')]);
-      if (this.neutral) throw new UnrecoverableError(`The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}; a neutral grid stops rather than place it again`);
+      if (this.neutral || this.infinity) throw new UnrecoverableError(`The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}; ${this.infinity ? 'an infinity' : 'a neutral'} grid stops rather than place it again`);
       throw new UnrecoverableError(
         `The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}, and its replacements were cancelled too (${MAX_REARMS} times); the bot stops rather than place it again`,
       );
