@@ -6,6 +6,7 @@ export * from './domain/bot.events';
 export * from './domain/bot.view';
 export * from './domain/bot-trading';
 export * from './domain/bot.rules';
+export { parseInfinityBot, INFINITY_SPOT_MESSAGE, type InfinityBotInput } from './domain/bot-infinity.rules';
 export * from './history/history.format';
 export * from './history/bot-state-at';
 export * from './signals/signal.events';

@@ -3,10 +3,9 @@
  * (same rules and messages as creating a bot); the rest bounds what a request may cost.
  */
 import { z } from 'zod';
-import { botFieldProblem, parseCreateBot, toFieldErrors, type SweptBotField } from '@gridrocket/bots';
+import { botFieldProblem, parseCreateBot, parseInfinityBot, toFieldErrors, type SweptBotField } from '@gridrocket/bots';
 import { ValidationError, type FieldError } from '@gridrocket/shared';
 import type { InfinityConfig } from '@gridrocket/trading/grid';
-import { parseInfinityBot } from '@gridrocket/bots/domain/bot-infinity.rules';
 import { TIMEFRAMES, type Timeframe } from '../domain/candle';
 import type { BacktestRequest } from '../domain/backtest.events';
 import { MAX_CANDLES } from '../candles/candle-source.port';
