@@ -58,6 +58,7 @@ describe('infinity grid on the create form (issue 32)', () => {
     expect(f.getByRole('group', { name: 'Set the grid by' })).toBeInTheDocument();
     expect(f.getByTestId('template-bar')).toBeInTheDocument();
     expect(f.getByRole('region', { name: 'Backtest' })).toBeInTheDocument();
+    expect(f.getByTestId('ladder-note')).toHaveTextContent('A ladder buys below the entry and sells all at the take profit');
 
     await userEvent.selectOptions(f.getByLabelText('Style'), 'infinity');
     for (const ladderOnly of ['Grid size', 'Order size', 'Price interval', 'Take profit']) expect(f.queryByLabelText(ladderOnly)).toBeNull();

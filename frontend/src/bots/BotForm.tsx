@@ -391,9 +391,14 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             ]}
           />
         ) : null}
+        {/* (beside the Style select, so the fields below keep their pairs in the two columns) */}
         {infinity ? (
-          <p className="readout muted" data-testid="infinity-note">
+          <p className="readout readout__sub" data-testid="infinity-note">
             The range setup, advanced settings, templates and backtest are for ladder bots only. An infinity bot cannot be edited: delete it and create another.
+          </p>
+        ) : !futures && !editing ? (
+          <p className="readout readout__sub" data-testid="ladder-note">
+            A ladder buys below the entry and sells all at the take profit; an infinity grid sells each step up and buys each step down, with no upper price.
           </p>
         ) : null}
         {neutral || infinity ? null : range.switcher}
