@@ -152,6 +152,15 @@ describe('infinity grid on the create form (issue 32)', () => {
 });
 
 describe('an infinity bot on its card and its page (issue 32)', () => {
+  it('the ladder form\'s "Start from" offers no copy of an infinity bot (it has no ladder: its ladder fields are 0)', async () => {
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [infinityBot({ entryprice: 100 }), makeBot({ id: 'l1', entryprice: 60000 })], ...exchangeRoutes, 'GET /api/templates': [] });
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    const f = await openSpotForm();
+    await waitFor(() => expect(within(f.getByLabelText('Start from')).getAllByRole('option')).toHaveLength(2));
+    expect(within(f.getByLabelText('Start from')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Blank form', 'Copy of bot: BTC/USDT on Binance, entry 60000']);
+  });
+
   it('the card shows its own settings, not ladder zeros, and its Edit is disabled with the server\'s refusal', async () => {
     mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [infinityBot(), makeBot({ id: 'l1' })] });
     renderApp('/bots', { user: USER });
