@@ -3,7 +3,8 @@
  * created (not against the stub server): a spot bot set by a price range (the ladder fields follow,
  * read-only, and the bot's card shows that ladder); the form saved as a template; a new bot started
  * from the template and from a copy of a bot (the form filled, today's market checks it); the template
- * deleted; a short futures grid set by a range and a neutral one started (the direction choice). Screenshots at 1280 and 375 px, and
+ * deleted; a short futures grid set by a range and a neutral one started (the direction choice); an infinity spot grid created
+ * (the style choice) and its card seen. Screenshots at 1280 and 375 px, and
  * nothing of the range or template parts cut off at either.
  */
 'use strict';
@@ -200,6 +201,32 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     await dlg.getByRole('button', { name: 'Yes' }).click();
     await toast('Bot successfully stopped!');
     await page.locator('[data-testid="bot-page"][data-state="stopped"]').waitFor({ timeout: T });
+  });
+
+  await step('style: an infinity spot grid is created from the form (its own fields, its first orders previewed) and its card shows its settings, Edit disabled (issue 32)', async () => {
+    const dialog = await openCreate();
+    await dialog.getByLabel('Exchange').selectOption('Binance');
+    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
+    const entry = dialog.getByLabel('Entry Price');
+    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
+    const now = Number(await entry.inputValue());
+    await dialog.getByLabel('Style', { exact: true }).selectOption('infinity');
+    // 12 USDT a step is above the market's minimum order (5 USDT); the bot is only created, not started
+    await dialog.getByLabel('Step', { exact: true }).fill('2');
+    await dialog.getByLabel('Value per step (USDT)', { exact: true }).fill('12');
+    await dialog.getByLabel('Lower price', { exact: true }).fill(String(Math.floor(now * 0.8)));
+    await dialog.getByLabel('Initial buy (USDT, optional)', { exact: true }).fill('30');
+    const rows = await dialog.getByRole('table', { name: 'First orders of the infinity grid' }).locator('tbody tr td:first-child').allTextContents();
+    if (JSON.stringify(rows) !== JSON.stringify(['Initial buy', 'Sell one step up', 'Buy one step down'])) throw new Error(`the infinity preview rows are ${rows.join(', ')}`);
+    await noCutOff(dialog, ['infinity-preview', 'infinity-note']);
+    await shot('bots-infinity-form');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast('Bot successfully added!');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Infinity' }).first();
+    await card.waitFor({ timeout: T });
+    if (!(await card.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('the Edit button of an infinity bot is enabled (the server refuses its edit)');
+    await shot('bots-infinity-card');
   });
 }
 

@@ -13,6 +13,7 @@ import type {
   MarketRulesData,
   ChartData,
   CreateBotBody,
+  CreateInfinityBotBody,
   Credential,
   EditBotBody,
   Exchange,
@@ -214,7 +215,7 @@ export const api = createApi({
         }
       },
     }),
-    createBot: b.mutation<Bot, CreateBotBody>({
+    createBot: b.mutation<Bot, CreateBotBody | CreateInfinityBotBody>({
       query: (body) => ({ url: '/api/bots', method: 'POST', body }),
       async onQueryStarted(body, { dispatch, queryFulfilled }) {
         try {

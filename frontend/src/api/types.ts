@@ -39,6 +39,24 @@ export interface Bot {
   stoplossprice?: number;
   /** Beyond the spec (issue 32): a neutral grid's stop-loss above its highest sell. */
   stoplosspriceabove?: number;
+  /**
+   * Beyond the spec (issue 32, docs/infinity.md): 'infinity' for an infinity spot grid, with its own
+   * settings below (its ladder fields numoforders, ordersize, interval, takeprofit are 0); absent: a ladder.
+   */
+  style?: 'infinity';
+  /** An infinity grid's step, in % of the last trade's price. */
+  steppercent?: number;
+  /** An infinity grid's value (USDT) sold on each step up and bought on each step down. */
+  quotevalue?: number;
+  /** An infinity grid buys no lower than this price. */
+  lowerprice?: number;
+  /** An infinity grid's initial buy (USDT; 0: none). */
+  initialquote?: number;
+}
+
+/** An infinity bot's settings are its own: the server refuses an edit of one (bot.rules.ts INFINITY_EDIT_MESSAGE). */
+export function isInfinity(bot: Pick<Bot, 'style'>): boolean {
+  return bot.style === 'infinity';
 }
 
 export interface Credential {
@@ -60,6 +78,20 @@ export interface ChartData {
   points: Array<{ time: number; value: number }>;
   levels: Array<{ price: number; kind: 'buy' | 'take-profit'; status: 'open' | 'filled' }>;
   fills: Array<{ time: number; price: number; side: 'buy' | 'sell'; amount: number }>;
+}
+
+/** POST /api/bots of an infinity spot grid (issue 32; the contract's CreateInfinityBot). */
+export interface CreateInfinityBotBody {
+  userId: string;
+  style: 'infinity';
+  exchange: Exchange;
+  symbol: string;
+  botType: 'Spot';
+  entryPrice: number;
+  stepPercent: number;
+  quoteValue: number;
+  lowerPrice: number;
+  initialQuote?: number;
 }
 
 export interface CreateBotBody {

@@ -1,6 +1,7 @@
 import { ExternalLink, History, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { botPhase, type Bot, type BotOverview } from '../api/types';
+import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/domain/bot.rules';
+import { botPhase, isInfinity, type Bot, type BotOverview } from '../api/types';
 import { ModeBadge } from '../components/ModeBadge';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, signedUsdt, usd, usdt } from './format';
@@ -28,6 +29,8 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
   const page = `/bots/${encodeURIComponent(bot.id)}`;
   const base = bot.symbol.replace(/USDT$|USDC$/, '');
   const leftOpen = ordersLeftOpenText(bot, phase === 'stopped');
+  // issue 32: an infinity grid's settings are its own (its ladder fields are 0), and the server refuses its edit
+  const infinity = isInfinity(bot);
   return (
     <article className={`bot-card bot-card--${phase}`} aria-label={label} data-testid="bot-card" data-bot-id={bot.id} data-state={phase}>
       <header className="bot-card__head">
@@ -68,6 +71,16 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         </div>
       </div>
 
+      {infinity ? (
+        <dl className="bot-card__facts" data-testid="infinity-facts">
+          <Fact label="Style" value="Infinity" title="Sells a fixed value each step up, buys it each step down" />
+          <Fact label="Entry price" value={compact(bot.entryprice)} />
+          <Fact label="Step" value={percent(bot.steppercent ?? 0)} />
+          <Fact label="Per step" value={`${compact(bot.quotevalue ?? 0)} USDT`} title="Value sold on each step up and bought on each step down" />
+          <Fact label="Lower price" value={compact(bot.lowerprice ?? 0)} title="No buy below this price" />
+          <Fact label="Initial buy" value={`${compact(bot.initialquote ?? 0)} USDT`} />
+        </dl>
+      ) : (
       <dl className="bot-card__facts">
         <Fact label="Orders" value={compact(bot.numoforders)} title="Total orders of the grid" />
         <Fact label="Order size" value={compact(bot.ordersize)} />
@@ -77,6 +90,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         {futures ? <Fact label="Leverage" value={leverageText(bot.leverage) ?? '—'} /> : null}
         {futures ? <Fact label="Direction" value={bot.direction === 'short' ? 'Short' : bot.direction === 'neutral' ? 'Neutral' : 'Long'} /> : null}
       </dl>
+      )}
 
       {bot.lasterror && phase === 'stopped' ? (
         <p className="bot-card__error" role="note">
@@ -128,9 +142,9 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
           type="button"
           className="icon-btn icon-btn--small"
           onClick={() => onEdit(bot)}
-          disabled={running}
+          disabled={running || infinity}
           aria-label={`Edit ${label}`}
-          title={running ? 'Stop the bot to edit it' : 'Edit bot'}
+          title={infinity ? INFINITY_EDIT_MESSAGE : running ? 'Stop the bot to edit it' : 'Edit bot'}
         >
           <Pencil size={16} aria-hidden="true" />
         </button>

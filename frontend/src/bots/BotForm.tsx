@@ -36,6 +36,8 @@ import { ModeBadge } from '../components/ModeBadge';
 import { useRangeSetup } from './RangeSetup';
 import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
+import { EMPTY_INFINITY, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from './infinity';
+import { InfinityPreview } from './InfinityPreview';
 
 /** A market step as a trader reads it: 0.00001, not 1e-5. */
 const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
@@ -92,6 +94,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const futures = botType === 'Futures';
   const neutral = futures && direction === 'neutral';
   const exchange = values.exchange as Exchange | '';
+  // Issue 32 (docs/infinity.md): a new SPOT bot is a ladder (the spec's) or an infinity grid, with its own
+  // fields (infinity.ts: the server's messages); an infinity bot is not edited (the server refuses it)
+  const [style, setStyle] = useState<'ladder' | 'infinity'>('ladder');
+  const infinity = !futures && !editing && style === 'infinity';
+  const [inf, setInf] = useState(EMPTY_INFINITY);
 
   const { data: balance, isFetching: balanceLoading } = useGetBalanceQuery(
     { botType, userId: user.uid, exchange: exchange as Exchange },
@@ -209,7 +216,19 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const invalid = Object.values(errors).some(Boolean) || (!neutral && Object.values(advErrors).some(Boolean)) || Object.values(stopErrors).some(Boolean) || needsConfirm || (!neutral && range.invalid);
   const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
   const cost = ladder && lowest > 0 ? (neutral ? gridHalves({ ...ladder, takeProfit: 1, direction: 'neutral' as const }).reduce((t, h) => t + ladderCostOf(h), 0) : ladderCostOf({ ...ladder, takeProfit: 1 })) : null;
-  const shown = (k: keyof Values) => (submitted || touched[k] ? (errors[k] ?? null) : null);
+  const infValues = useMemo(() => ({ ...inf, entryPrice: values.entryPrice }), [inf, values.entryPrice]);
+  const infErrors: InfinityErrors = useMemo(
+    () => (infinity ? infinityErrors({ ...infValues, exchange: values.exchange, symbol: values.symbol }, rules) : {}),
+    [infinity, infValues, values.exchange, values.symbol, rules],
+  );
+  const infInvalid = Object.values(infErrors).some(Boolean);
+  const infPreview = useMemo(() => {
+    if (!infinity || (['entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice', 'initialQuote'] as const).some((k) => infErrors[k])) return null;
+    return infinityPreview(infValues, rules);
+  }, [infinity, infErrors, infValues, rules]);
+  const shown = (k: keyof Values) => (submitted || touched[k] ? ((infinity ? infErrors[k as InfinityField | 'exchange' | 'symbol'] : errors[k]) ?? null) : null);
+  const shownInf = (k: InfinityField) => (submitted || touched[k] ? (infErrors[k] ?? null) : null);
+  const setInfField = (k: Exclude<InfinityField, 'entryPrice'>, v: string) => setInf((s) => ({ ...s, [k]: v }));
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
@@ -236,6 +255,19 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
+    if (infinity) {
+      if (infInvalid) return;
+      dispatch(ui.showSpinner());
+      const res = await createBot({ userId: user.uid, style: 'infinity', exchange: values.exchange as Exchange, symbol: values.symbol, botType: 'Spot', ...(infinityNumbers(infValues) as { entryPrice: number; stepPercent: number; quoteValue: number; lowerPrice: number }) });
+      dispatch(ui.hideSpinner());
+      if ('error' in res && res.error) {
+        dispatch(ui.toast('error', 'Error creating bot!', describeError(res.error)));
+        return;
+      }
+      dispatch(ui.toast('success', 'Bot successfully added!'));
+      onDone();
+      return;
+    }
     if (invalid) return;
     const numbers = numbersOf();
     dispatch(ui.showSpinner());
@@ -289,7 +321,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
         </p>
       ) : null}
-      <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} />
+      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} />}
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">
@@ -342,13 +374,51 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             </button>
           ) : null}
         </div>
-        {neutral ? null : range.switcher}
-        {neutral ? null : range.fields(submitted)}
-        <Field id={`${idp}-entry`} readOnly={!neutral && range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : undefined} />
+        {!futures && !editing ? (
+          <SelectField
+            id={`${idp}-style`}
+            label="Style"
+            name="style"
+            value={style}
+            onValue={(v) => {
+              const next = v === 'infinity' ? 'infinity' : 'ladder';
+              if (next === 'infinity') range.setMode('ladder'); // an infinity grid has no range: its entry price is typed
+              setStyle(next);
+            }}
+            options={[
+              { value: 'ladder', label: 'Ladder (buys below the entry, one take profit)' },
+              { value: 'infinity', label: 'Infinity (sells each step up, buys each step down)' },
+            ]}
+          />
+        ) : null}
+        {/* (beside the Style select, so the fields below keep their pairs in the two columns) */}
+        {infinity ? (
+          <p className="readout readout__sub" data-testid="infinity-note">
+            The range setup, advanced settings, templates and backtest are for ladder bots only. An infinity bot cannot be edited: delete it and create another.
+          </p>
+        ) : !futures && !editing ? (
+          <p className="readout readout__sub" data-testid="ladder-note">
+            A ladder buys below the entry and sells all at the take profit; an infinity grid sells each step up and buys each step down, with no upper price.
+          </p>
+        ) : null}
+        {neutral || infinity ? null : range.switcher}
+        {neutral || infinity ? null : range.fields(submitted)}
+        <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
+        {infinity ? (
+          <>
+            <Field id={`${idp}-step`} label="Step" name="stepPercent" {...numeric} maxLength={6} unit="%" value={inf.stepPercent} onValue={(v) => setInfField('stepPercent', v)} onBlur={blur('stepPercent' as keyof Values)} error={shownInf('stepPercent')} hint="One step, in % of the last trade’s price" />
+            <Field id={`${idp}-quote`} label="Value per step (USDT)" name="quoteValue" {...numeric} maxLength={12} value={inf.quoteValue} onValue={(v) => setInfField('quoteValue', v)} onBlur={blur('quoteValue' as keyof Values)} error={shownInf('quoteValue')} hint="Sold on each step up, bought on each step down" />
+            <Field id={`${idp}-lower`} label="Lower price" name="lowerPrice" {...numeric} maxLength={12} value={inf.lowerPrice} onValue={(v) => setInfField('lowerPrice', v)} onBlur={blur('lowerPrice' as keyof Values)} error={shownInf('lowerPrice')} hint="No buy below this price; sells go on" />
+            <Field id={`${idp}-initial`} label="Initial buy (USDT, optional)" name="initialQuote" {...numeric} maxLength={12} value={inf.initialQuote} onValue={(v) => setInfField('initialQuote', v)} onBlur={blur('initialQuote' as keyof Values)} error={shownInf('initialQuote')} hint="Spent on coin at the entry price when the bot starts" />
+          </>
+        ) : (
+          <>
         <Field id={`${idp}-orders`} readOnly={!neutral && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={neutral ? 'Orders on each side: that many buys below and sells above' : `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
         <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
         <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
         <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
+          </>
+        )}
         {futures ? (
           <SelectField
             id={`${idp}-direction`}
@@ -377,7 +447,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         ) : null}
       </div>
 
-      {above ? (
+      {above && !infinity ? (
         <div className="form-warning" role="alert" data-testid="above-market-warning">
           <p>{aboveMarketMessage(above, values.symbol.replace(/USDT$|USDC$/, ''))}.</p>
           <label className="checkbox">
@@ -386,7 +456,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           </label>
         </div>
       ) : null}
-      <div className="cost" aria-live="polite">
+      {infinity ? null : <div className="cost" aria-live="polite">
         <div>
           <span className="cost__label">Total cost</span>
           <span className="cost__value" data-testid="total-cost">
@@ -394,8 +464,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           </span>
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
-      </div>
-      {neutral ? (
+      </div>}
+      {infinity ? null : neutral ? (
         <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
           <legend>Stop-loss (optional)</legend>
           <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...numeric} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => setStops((x) => ({ ...x, below: v }))} error={stopErrors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
@@ -412,18 +482,18 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       )}
       </div>
       <aside className="bot-form__side" aria-label="Preview">
-        {neutral ? <NeutralPreview grid={grid} available={available} /> : <LadderPreview grid={grid} available={available} />}
-        <BacktestPanel
+        {infinity ? <InfinityPreview preview={infPreview} /> : neutral ? <NeutralPreview grid={grid} available={available} /> : <LadderPreview grid={grid} available={available} />}
+        {infinity ? null : <BacktestPanel
           botType={botType}
           values={values}
           leverage={leverage}
           direction={direction}
           disabled={invalid}
           onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
-        />
+        />}
       </aside>
       </div>
-      {invalid && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k))) ? (
+      {(infinity ? infInvalid : invalid) && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k)) || (infinity && (Object.keys(inf) as InfinityField[]).some((k) => shownInf(k)))) ? (
         <p className="form-error" role="alert">
           Missing form values!
         </p>
@@ -432,7 +502,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary" disabled={invalid}>
+        <button type="submit" className="btn btn--primary" disabled={infinity ? infInvalid : invalid}>
           Save
         </button>
       </div>

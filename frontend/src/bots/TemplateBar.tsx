@@ -82,7 +82,8 @@ export function TemplateBar({ idp, botType, editing, onApply, current }: Props) 
   const [nameError, setNameError] = useState<string | null>(null);
 
   const ofType = templates.filter((t) => t.settings.botType === botType);
-  const copies = bots.filter((b) => b.bottype === botType);
+  // (an infinity bot, issue 32, has no ladder to copy: its ladder fields are 0; the bar is the ladder form's)
+  const copies = bots.filter((b) => b.bottype === botType && b.style !== 'infinity');
   const options = [
     { value: '', label: TEMPLATE_TEXTS.blank },
     ...ofType.map((t) => ({ value: `t:${t.id}`, label: `Template: ${t.name} (${pairLabel(t.settings.symbol)})` })),

@@ -2,7 +2,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ArrowLeft, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
-import { botPhase, type Bot, type BotSummary } from '../api/types';
+import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/domain/bot.rules';
+import { botPhase, isInfinity, type Bot, type BotSummary } from '../api/types';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, price, runtimeFigure, signedUsdt, usdt } from '../bots/format';
@@ -68,6 +69,7 @@ export default function BotPage() {
   const futures = bot.bottype === 'Futures';
   const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
   const running = phase !== 'stopped';
+  const infinity = isInfinity(bot); // issue 32: its own settings; the server refuses its edit
   const lastError = summary?.lastError ?? (phase === 'stopped' ? bot.lasterror : null) ?? null;
 
   return (
@@ -86,6 +88,7 @@ export default function BotPage() {
           </h1>
           <p className="muted with-icon">
             <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
+            {infinity ? ' · infinity grid' : ''}
             {futures ? ` · ${bot.direction === 'short' || bot.direction === 'neutral' ? bot.direction : 'long'}` : ''}
             {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''} <ModeBadge />
           </p>
@@ -100,7 +103,7 @@ export default function BotPage() {
               <Play size={16} aria-hidden="true" /> {phase === 'stopped' ? 'Start' : PHASE_TEXT[phase]}
             </button>
           )}
-          <button type="button" className="btn btn--ghost" onClick={() => actions.edit(bot)} disabled={running} aria-label={`Edit ${label}`} title={running ? 'Stop the bot to edit it' : 'Edit bot'}>
+          <button type="button" className="btn btn--ghost" onClick={() => actions.edit(bot)} disabled={running || infinity} aria-label={`Edit ${label}`} title={infinity ? INFINITY_EDIT_MESSAGE : running ? 'Stop the bot to edit it' : 'Edit bot'}>
             <Pencil size={16} aria-hidden="true" /> Edit
           </button>
           <button type="button" className="btn btn--ghost btn--danger-ghost" onClick={() => actions.remove(bot)} disabled={running} aria-label={`Delete ${label}`} title={running ? 'Stop the bot to delete it' : 'Delete bot'}>
@@ -134,6 +137,17 @@ export default function BotPage() {
         <Ladder summary={summary} />
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
+          {infinity ? (
+          <dl className="settings-facts" data-testid="infinity-settings">
+            <div><dt>Style</dt><dd>Infinity</dd></div>
+            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} USDT</dd></div>
+            <div><dt>Step</dt><dd>{percent(bot.steppercent ?? 0)}</dd></div>
+            <div><dt>Value per step</dt><dd>{usdt(bot.quotevalue ?? 0)} USDT</dd></div>
+            <div><dt>Lower price</dt><dd>{price(bot.lowerprice ?? 0)} USDT</dd></div>
+            <div><dt>Initial buy</dt><dd>{usdt(bot.initialquote ?? 0)} USDT</dd></div>
+            <div className="settings-facts__wide"><dt>How it trades</dt><dd>Sells {usdt(bot.quotevalue ?? 0)} USDT of coin each step up and buys as much each step down, with no buy below {price(bot.lowerprice ?? 0)} USDT</dd></div>
+          </dl>
+          ) : (
           <dl className="settings-facts">
             <div><dt>Entry price</dt><dd>{price(bot.entryprice)} USDT</dd></div>
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
@@ -146,6 +160,7 @@ export default function BotPage() {
             {futures ? <div className="settings-facts__wide"><dt>Direction</dt><dd data-testid="direction">{bot.direction === 'short' ? 'Short: sells above the entry, buys back below the average' : bot.direction === 'neutral' ? 'Neutral: buys below and sells above the entry, each fill answered one interval away' : 'Long: buys below the entry, sells above the average'}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
+          )}
         </section>
       </div>
       <SignalPanel key={`signals-${bot.id}`} botId={bot.id} />
