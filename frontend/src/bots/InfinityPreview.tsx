@@ -26,7 +26,7 @@ export function InfinityPreview({ preview }: { preview: InfinityPreviewData | nu
     <section className="preview" aria-labelledby="preview-title" data-testid="infinity-preview">
       <h3 id="preview-title">Infinity grid preview</h3>
       <div className="preview__scroll">
-        <table className="preview__table" aria-label="First orders of the infinity grid">
+        <table className="preview__table preview__table--named" aria-label="First orders of the infinity grid">
           <thead>
             <tr>
               <th scope="col">Order</th>
