@@ -10,24 +10,15 @@
  * nothing open, locked or held, and the account moved by the bot's profit plus what closing its lots at
  * market realised.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@gridrocket/event-store';
-import { SqliteReadStore } from '@gridrocket/read-store';
+import type { SqliteEventStore } from '@gridrocket/event-store';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
-import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue, CsvReplayFeed, type Fill } from '@gridrocket/exchanges';
-import { GridRunner, engineBotId, toEngineFill, toGridRules, isOwnClientOrderId, roundMoney } from '@gridrocket/trading';
-import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type NeutralGridConfig } from '@gridrocket/trading/grid';
-import { directCommands } from '@gridrocket/trading/nest';
-import { until } from '@gridrocket/shared/testing/until';
-import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { startCrashRunner } from './support/crash-runner';
+import type { Fill } from '@gridrocket/exchanges';
+import { engineBotId, toEngineFill, toGridRules, isOwnClientOrderId, roundMoney } from '@gridrocket/trading';
+import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
+import { CrashRun, CrashWorld, crashDirs, runReference, stopAndStartAgain, stopClosingAll, type CrashBot, type CrashScenario } from './support/crash-harness';
 import { rng } from './support/seeded-random';
-import { kill9 } from './support/server-process';
+import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(150_000);
 
@@ -48,12 +39,8 @@ function pricePath(): string {
   return rows.join('\n');
 }
 
-interface Bot {
-  id: string;
-  userId: string;
-  exchange: 'Binance' | 'Kucoin';
+interface Bot extends CrashBot {
   market: 'futures';
-  symbol: string;
   config: NeutralGridConfig;
 }
 
@@ -61,11 +48,6 @@ const NEUTRAL: NeutralGridConfig = { botType: 'Futures', numOfOrders: 3, orderSi
 const BOTS: Bot[] = [
   { id: randomUUID(), userId: 'alice', exchange: 'Binance', market: 'futures', symbol: 'LTCUSDT', config: NEUTRAL },
   { id: randomUUID(), userId: 'bob', exchange: 'Kucoin', market: 'futures', symbol: 'LTCUSDT', config: { ...NEUTRAL, numOfOrders: 2, interval: 1.5 } },
-];
-
-const KEYS: StandInKey[] = [
-  { apiKey: 'alice-key-0001', secret: 'alice-secret-0001', passphrase: 'alice-pass', userId: 'alice' },
-  { apiKey: 'bob-key-0002', secret: 'bob-secret-0002', passphrase: 'bob-pass', userId: 'bob' },
 ];
 
 async function createAndStart(events: SqliteEventStore) {
@@ -79,142 +61,80 @@ async function createAndStart(events: SqliteEventStore) {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FILL_TYPES = ['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered'];
 const show = (o: { clientOrderId: string; side: string; price: number; amount: number; reduceOnly?: boolean }) => `${o.clientOrderId} ${o.side} ${o.price} ${o.amount}${o.reduceOnly ? ' reduce-only' : ''}`;
 
-class World {
-  venue: PaperVenue;
-  provider: PaperExchangeProvider;
-  events: SqliteEventStore;
-  constructor(readonly dir: string) {
-    this.venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(pricePath()), clock: Date.now });
-    this.provider = new PaperExchangeProvider(this.venue);
-    this.events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
-  }
+class NeutralWorld extends CrashWorld<Bot> {
   async fills(b: Bot): Promise<Fill[]> {
     return (await (await this.provider.for(b)).recentFills(b.symbol, 0)).filter((f) => isOwnClientOrderId(engineBotId(b.id), f.clientOrderId));
   }
   /** The neutral engine after the venue's own fills of the bot. */
-  async engine(b: Bot) {
+  async engine(b: Bot): Promise<{ rules: ReturnType<typeof toGridRules>; state: NeutralState }> {
     const rules = toGridRules(await (await this.provider.for(b)).marketRules(b.symbol));
     return { rules, state: applyNeutralFills(initialNeutralState(b.config, rules, engineBotId(b.id)), (await this.fills(b)).map((f) => toEngineFill(f))) };
   }
+  /** Each bot's open orders are what the engine wants from the venue's fills, and every fill is recorded. */
   async converged(): Promise<boolean> {
-    for (const b of BOTS) {
+    for (const b of this.bots) {
       const port = await this.provider.for(b);
       const { rules, state } = await this.engine(b);
       const want = neutralDesiredOrders(rules, state).map(show).sort();
       const open = (await port.openOrders(b.symbol)).filter((o) => isOwnClientOrderId(engineBotId(b.id), o.clientOrderId)).map(show).sort();
       if (JSON.stringify(want) !== JSON.stringify(open)) return false;
-      const recorded = (await this.events.readStream(`bot-${b.id}`)).filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled');
+      const recorded = (await this.stream(b)).filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled');
       if (recorded.length !== (await this.fills(b)).length) return false;
     }
     return true;
   }
-  async started(): Promise<boolean> {
-    for (const b of BOTS) if (!(await this.events.readStream(`bot-${b.id}`)).some((e) => e.type === 'BotStarted')) return false;
-    return true;
-  }
-  async profits(): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const b of BOTS) {
-      const last = (await this.events.readStream(`bot-${b.id}`)).filter((e) => e.type === 'ProfitRealized').pop();
-      out[b.id] = last ? (last.data as { totalProfit: number }).totalProfit : 0;
-    }
-    return out;
-  }
-  async close() {
-    await this.events.close();
-    this.venue.close();
+  scenario(): CrashScenario {
+    return { steps: STEPS, createAndStart, converged: () => this.converged() };
   }
 }
 
 describe('neutral grid crash safety on the ccxt adapter against the Binance and Kucoin futures stand-ins', () => {
-  const dirs: string[] = [];
-  const tmp = () => {
-    const d = mkdtempSync(join(tmpdir(), 'gr-neutral-crash-'));
-    dirs.push(d);
-    return d;
-  };
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const dirs = crashDirs('gr-neutral-crash-');
+  afterAll(() => dirs.cleanup());
 
   it(`${KILLS} kills (kill -9) while trading: nothing doubled or lost, closes sent reduce-only, none refused, all closed at the end`, async () => {
     // 1. reference: the same neutral bots and path, in-process on the paper exchange, never crashed
-    const ref = new World(tmp());
-    const refReads = new SqliteReadStore(join(ref.dir, 'read.sqlite'));
-    const refRunner = new GridRunner({ events: ref.events, reads: refReads, commands: directCommands(ref.events), exchanges: ref.provider, ownership: new EmbeddedOwnership(), logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) } });
-    ref.venue.advanceTo(1000);
-    await refRunner.start();
-    await createAndStart(ref.events);
-    await until('reference started', () => ref.started());
-    await until('reference grids', () => ref.converged());
-    for (let i = 1; i <= STEPS; i++) {
-      ref.venue.advanceTo(1000 + i * 1000);
-      await until(`reference step ${i}`, () => ref.converged());
-    }
+    const ref = new NeutralWorld(dirs.tmp(), pricePath(), BOTS);
+    await runReference(ref, ref.scenario());
     const expected = await ref.profits();
-    await refRunner.stop();
-    await refReads.close();
     await ref.close();
     // the path really trades both halves: each bot completed pairs at a profit
     expect(Object.values(expected).filter((p) => p > 0)).toHaveLength(BOTS.length);
 
     // 2. the crash run: runner child on ccxt → stand-ins (HTTP, each venue's dialect) → venue core
-    const world = new World(tmp());
+    const world = new NeutralWorld(dirs.tmp(), pricePath(), BOTS);
     world.venue.advanceTo(1000);
-    const standIns: VenueStandIn[] = [];
-    let child: ChildProcess | null = null;
+    const run = new CrashRun(world, world.scenario());
     const startBalances = new Map<string, number>();
     const usdtOf = async (b: Bot) => (await (await world.provider.for(b)).balances()).find((x) => x.symbol === 'USDT')!.balance;
     try {
-      for (const exchange of ['Binance', 'Kucoin'] as const) standIns.push(await startVenueStandIn(world.venue, exchange, 'futures', KEYS));
       for (const b of BOTS) startBalances.set(b.id, await usdtOf(b));
-      const env = {
-        STANDIN_ORIGINS: JSON.stringify(Object.fromEntries(standIns.map((s) => [s.id, s.origin]))),
-        STANDIN_KEYS: JSON.stringify(Object.fromEntries(KEYS.map((k) => [k.userId, { apiKey: k.apiKey, secret: k.secret, passphrase: k.passphrase }]))),
-      };
-      const random = rng(SEED);
-      child = await startCrashRunner(world.dir, 'http://127.0.0.1:1', env);
-      await createAndStart(world.events);
-      let kills = 0;
-      let midWork = 0;
-      const killAndRestart = async () => {
-        await kill9(child!);
-        kills++;
-        if (!(await world.converged())) midWork++; // killed with fills unrecorded or orders not yet placed
-        child = await startCrashRunner(world.dir, 'http://127.0.0.1:1', env);
-      };
-      await sleep(60 + random() * 200);
-      await killAndRestart(); // during the first start (both halves being placed)
-      await until('started', () => world.started(), 60_000);
-      await until('grids', () => world.converged(), 60_000);
-      for (const b of BOTS) {
-        const open = await (await world.provider.for(b)).openOrders(b.symbol);
-        // buys below the reference and sells above it, none reduce-only (flat)
-        expect(open.filter((o) => o.side === 'buy').every((o) => o.price < b.config.entryPrice && !o.reduceOnly)).toBe(true);
-        expect(open.filter((o) => o.side === 'sell').every((o) => o.price > b.config.entryPrice && !o.reduceOnly)).toBe(true);
-        expect(open).toHaveLength(2 * b.config.numOfOrders);
-      }
-      const killSteps = new Set<number>();
-      while (killSteps.size < KILLS - 1) killSteps.add(1 + Math.floor(random() * STEPS));
-      for (let i = 1; i <= STEPS; i++) {
-        world.venue.advanceTo(1000 + i * 1000);
-        if (killSteps.has(i)) {
-          await sleep(random() * 60);
-          await killAndRestart();
-        }
-        await until(`step ${i}`, () => world.converged(), 60_000);
-      }
-      expect(kills).toBe(KILLS);
-      console.log(`neutral crash test on ccxt (seed ${SEED}): ${kills} kills, ${midWork} with work half done`);
-      expect(midWork).toBeGreaterThanOrEqual(1); // (a check on the test's own strength)
+      await run.start([{ exchange: 'Binance', market: 'futures' }, { exchange: 'Kucoin', market: 'futures' }]);
+      await run.tradeWithKills({
+        seed: SEED,
+        kills: KILLS,
+        afterStart: async () => {
+          for (const b of BOTS) {
+            const open = await (await world.provider.for(b)).openOrders(b.symbol);
+            // buys below the reference and sells above it, none reduce-only (flat)
+            expect(open.filter((o) => o.side === 'buy').every((o) => o.price < b.config.entryPrice && !o.reduceOnly)).toBe(true);
+            expect(open.filter((o) => o.side === 'sell').every((o) => o.price > b.config.entryPrice && !o.reduceOnly)).toBe(true);
+            expect(open).toHaveLength(2 * b.config.numOfOrders);
+          }
+        },
+      });
+      expect(run.kills).toBe(KILLS);
+      console.log(`neutral crash test on ccxt (seed ${SEED}): ${run.kills} kills, ${run.midWork} with work half done`);
+      expect(run.midWork).toBeGreaterThanOrEqual(1); // (a check on the test's own strength)
 
       // every fill recorded once; profits equal the uncrashed run's; both halves traded
       const actual = await world.profits();
       for (const b of BOTS) {
         expect({ bot: b.exchange, profit: roundMoney(actual[b.id]) }).toEqual({ bot: b.exchange, profit: roundMoney(expected[b.id]) });
-        const stream = await world.events.readStream(`bot-${b.id}`);
+        const stream = await world.stream(b);
         const fillIds = stream.filter((e) => FILL_TYPES.includes(e.type)).map((e) => (e.data as { fillId: string }).fillId);
         expect(new Set(fillIds).size).toBe(fillIds.length);
         expect(stream.filter((e) => e.type === 'BotStarted')).toHaveLength(1);
@@ -229,23 +149,16 @@ describe('neutral grid crash safety on the ccxt adapter against the Binance and 
       }
 
       // 3. stop without cancel-all, start again (it continues), the price falls through every buy, stop with cancel-all + close position
-      const cmd = new BotCommandRunner(world.events);
-      const count = async (b: Bot, type: string) => (await world.events.readStream(`bot-${b.id}`)).filter((e) => e.type === type).length;
-      for (const b of BOTS) await cmd.run({ type: 'StopBot', botId: b.id, userId: b.userId, cancelAllOrders: false } as never, { userId: b.userId, correlationId: randomUUID() });
-      await until('stopped', async () => (await Promise.all(BOTS.map((b) => count(b, 'BotStopped')))).every((n) => n >= 1), 60_000);
-      for (const b of BOTS) await cmd.run({ type: 'StartBot', botId: b.id, userId: b.userId, confirmPosition: true }, { userId: b.userId, correlationId: randomUUID() });
-      await until('started again', async () => (await Promise.all(BOTS.map((b) => count(b, 'BotStarted')))).every((n) => n >= 2), 60_000);
-      await until('continued, not doubled', () => world.converged(), 60_000);
+      await stopAndStartAgain(world, () => world.converged());
       world.venue.advanceTo(1000 + (STEPS + 1) * 1000);
       await until('buys filled and recorded', () => world.converged(), 60_000);
-      const atStop = new Map<string, Awaited<ReturnType<World['engine']>>['state']>();
+      const atStop = new Map<string, NeutralState>();
       for (const b of BOTS) {
         const { state } = await world.engine(b);
         expect({ bot: b.exchange, position: state.position }).toEqual({ bot: b.exchange, position: b.config.numOfOrders * b.config.orderSize }); // long its bound, no more
         atStop.set(b.id, state);
       }
-      for (const b of BOTS) await cmd.run({ type: 'StopBot', botId: b.id, userId: b.userId, cancelAllOrders: true, closePosition: true } as never, { userId: b.userId, correlationId: randomUUID() });
-      await until('stopped with cancel-all', async () => (await Promise.all(BOTS.map((b) => count(b, 'BotStopped')))).every((n) => n >= 2), 60_000);
+      await stopClosingAll(world);
 
       for (const b of BOTS) {
         const port = await world.provider.for(b);
@@ -253,7 +166,7 @@ describe('neutral grid crash safety on the ccxt adapter against the Binance and 
         await until(`${label} closed`, async () => (await port.positions(b.symbol)).length === 0, 30_000);
         expect({ label, open: await port.openOrders(b.symbol) }).toEqual({ label, open: [] });
         for (const bal of await port.balances()) expect({ label, asset: bal.symbol, locked: roundMoney(bal.balance - bal.available) }).toEqual({ label, asset: bal.symbol, locked: 0 });
-        const stream = await world.events.readStream(`bot-${b.id}`);
+        const stream = await world.stream(b);
         const realised = stream.filter((e) => e.type === 'ProfitRealized').map((e) => (e.data as { amount: number }).amount);
         const lifetime = (stream.filter((e) => e.type === 'ProfitRealized').pop()?.data as { totalProfit: number } | undefined)?.totalProfit ?? 0;
         expect({ label, lifetime: roundMoney(lifetime) }).toEqual({ label, lifetime: roundMoney(realised.reduce((a, x) => a + x, 0)) });
@@ -271,8 +184,7 @@ describe('neutral grid crash safety on the ccxt adapter against the Binance and 
         expect({ label, moved: roundMoney((await usdtOf(b)) - startBalances.get(b.id)!) }).toEqual({ label, moved: roundMoney(expectedMove) });
       }
     } finally {
-      if (child) await kill9(child);
-      await Promise.all(standIns.map((s) => s.close()));
+      await run.dispose();
       await world.close();
     }
   });

@@ -1,0 +1,200 @@
+/**
+ * What the grid styles' crash tests share (test/short-grid-crash, neutral-grid-crash, infinity-grid-crash):
+ * the venue, provider and event store of a run on its own directory; the reference run, in-process on the
+ * paper exchange and never crashed; the crash run, the runner child (support/crash-runner.ts) on the ccxt
+ * adapter against the venues' stand-ins, SIGKILLed at seeded random moments while it trades, converging
+ * after each restart; and the stops at the end. Each test keeps what is its own: its bots, its price path,
+ * what "converged" means for its engine, and what it checks.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { EmbeddedOwnership } from '@gridrocket/streaming';
+import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { GridRunner } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { until } from '@gridrocket/shared/testing/until';
+import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { startCrashRunner } from './crash-runner';
+import { rng } from './seeded-random';
+import { kill9 } from './server-process';
+
+/** The two accounts the crash tests trade on, known to every stand-in. */
+export const CRASH_KEYS: StandInKey[] = [
+  { apiKey: 'alice-key-0001', secret: 'alice-secret-0001', passphrase: 'alice-pass', userId: 'alice' },
+  { apiKey: 'bob-key-0002', secret: 'bob-secret-0002', passphrase: 'bob-pass', userId: 'bob' },
+];
+
+export interface CrashBot {
+  id: string;
+  userId: string;
+  exchange: 'Binance' | 'Kucoin';
+  market: 'spot' | 'futures';
+  symbol: string;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Temporary directories of one test file, removed after it. */
+export function crashDirs(prefix: string): { tmp(): string; cleanup(): void } {
+  const dirs: string[] = [];
+  return {
+    tmp: () => {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+    cleanup: () => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })),
+  };
+}
+
+/** One run's venue (its price path replayed on the wall clock), provider and event store, on `dir`. */
+export class CrashWorld<B extends CrashBot> {
+  readonly venue: PaperVenue;
+  readonly provider: PaperExchangeProvider;
+  readonly events: SqliteEventStore;
+  constructor(
+    readonly dir: string,
+    pricePath: string,
+    readonly bots: readonly B[],
+  ) {
+    this.venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(pricePath), clock: Date.now });
+    this.provider = new PaperExchangeProvider(this.venue);
+    this.events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
+  }
+  async stream(b: B) {
+    return this.events.readStream(`bot-${b.id}`);
+  }
+  async count(b: B, type: string): Promise<number> {
+    return (await this.stream(b)).filter((e) => e.type === type).length;
+  }
+  async started(): Promise<boolean> {
+    for (const b of this.bots) if (!(await this.stream(b)).some((e) => e.type === 'BotStarted')) return false;
+    return true;
+  }
+  /** Each bot's lifetime profit as its history says (the last ProfitRealized's total). */
+  async profits(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const b of this.bots) {
+      const last = (await this.stream(b)).filter((e) => e.type === 'ProfitRealized').pop();
+      out[b.id] = last ? (last.data as { totalProfit: number }).totalProfit : 0;
+    }
+    return out;
+  }
+  async close(): Promise<void> {
+    await this.events.close();
+    this.venue.close();
+  }
+}
+
+export interface CrashScenario {
+  steps: number;
+  createAndStart(events: SqliteEventStore): Promise<void>;
+  converged(): Promise<boolean>;
+}
+
+/** The reference: the bots run in-process on the paper exchange over every step of the path, never crashed (the world stays open). */
+export async function runReference<B extends CrashBot>(world: CrashWorld<B>, s: CrashScenario): Promise<void> {
+  const reads = new SqliteReadStore(join(world.dir, 'read.sqlite'));
+  const runner = new GridRunner({ events: world.events, reads, commands: directCommands(world.events), exchanges: world.provider, ownership: new EmbeddedOwnership(), logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) } });
+  world.venue.advanceTo(1000);
+  await runner.start();
+  try {
+    await s.createAndStart(world.events);
+    await until('reference started', () => world.started());
+    await until('reference converged', () => s.converged());
+    for (let i = 1; i <= s.steps; i++) {
+      world.venue.advanceTo(1000 + i * 1000);
+      await until(`reference step ${i}`, () => s.converged());
+    }
+  } finally {
+    await runner.stop();
+    await reads.close();
+  }
+}
+
+/**
+ * The crash run: the runner in a child process on the ccxt adapter, against the stand-ins of `venues`
+ * (HTTP, each venue's dialect, over the world's venue core). `dispose` in a finally.
+ */
+export class CrashRun<B extends CrashBot> {
+  kills = 0;
+  /** Kills that came with work half done (fills unrecorded, orders not yet placed): the test's own strength. */
+  midWork = 0;
+  private child: ChildProcess | null = null;
+  private readonly standIns: VenueStandIn[] = [];
+  private env: Record<string, string> = {};
+
+  constructor(
+    private readonly world: CrashWorld<B>,
+    private readonly s: CrashScenario,
+  ) {}
+
+  async start(venues: ReadonlyArray<{ exchange: 'Binance' | 'Kucoin'; market: 'spot' | 'futures' }>): Promise<void> {
+    for (const v of venues) this.standIns.push(await startVenueStandIn(this.world.venue, v.exchange, v.market, CRASH_KEYS));
+    this.env = {
+      STANDIN_ORIGINS: JSON.stringify(Object.fromEntries(this.standIns.map((x) => [x.id, x.origin]))),
+      STANDIN_KEYS: JSON.stringify(Object.fromEntries(CRASH_KEYS.map((k) => [k.userId, { apiKey: k.apiKey, secret: k.secret, passphrase: k.passphrase }]))),
+    };
+    this.child = await startCrashRunner(this.world.dir, 'http://127.0.0.1:1', this.env);
+  }
+
+  async killAndRestart(): Promise<void> {
+    await kill9(this.child!);
+    this.kills++;
+    if (!(await this.s.converged())) this.midWork++;
+    this.child = await startCrashRunner(this.world.dir, 'http://127.0.0.1:1', this.env);
+  }
+
+  /**
+   * The bots created and started, the runner killed during the first start and at `kills − 1` of the path's
+   * steps (seeded), converging after each step; `afterStep` checks what must hold at every step.
+   */
+  async tradeWithKills(o: { seed: number; kills: number; afterStart?(): Promise<void>; afterStep?(i: number): Promise<void> }): Promise<void> {
+    const random = rng(o.seed);
+    await this.s.createAndStart(this.world.events);
+    await sleep(60 + random() * 200);
+    await this.killAndRestart(); // during the first start (the orders being placed)
+    await until('started', () => this.world.started(), 60_000);
+    await until('converged at start', () => this.s.converged(), 60_000);
+    await o.afterStart?.();
+    const killSteps = new Set<number>();
+    while (killSteps.size < o.kills - 1) killSteps.add(1 + Math.floor(random() * this.s.steps));
+    for (let i = 1; i <= this.s.steps; i++) {
+      this.world.venue.advanceTo(1000 + i * 1000);
+      if (killSteps.has(i)) {
+        await sleep(random() * 60);
+        await this.killAndRestart();
+      }
+      await until(`step ${i}`, () => this.s.converged(), 60_000);
+      await o.afterStep?.(i);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.child) await kill9(this.child);
+    await Promise.all(this.standIns.map((x) => x.close()));
+  }
+}
+
+/** Every bot stopped WITHOUT cancel-all and started again (confirming what it holds): it continues, nothing placed twice. */
+export async function stopAndStartAgain<B extends CrashBot>(world: CrashWorld<B>, converged: () => Promise<boolean>): Promise<void> {
+  const cmd = new BotCommandRunner(world.events);
+  for (const b of world.bots) await cmd.run({ type: 'StopBot', botId: b.id, userId: b.userId, cancelAllOrders: false } as never, { userId: b.userId, correlationId: randomUUID() });
+  await until('stopped', async () => (await Promise.all(world.bots.map((b) => world.count(b, 'BotStopped')))).every((n) => n >= 1), 60_000);
+  for (const b of world.bots) await cmd.run({ type: 'StartBot', botId: b.id, userId: b.userId, confirmPosition: true }, { userId: b.userId, correlationId: randomUUID() });
+  await until('started again', async () => (await Promise.all(world.bots.map((b) => world.count(b, 'BotStarted')))).every((n) => n >= 2), 60_000);
+  await until('continued, not doubled', converged, 60_000);
+}
+
+/** Every bot stopped with cancel-all and close-position. */
+export async function stopClosingAll<B extends CrashBot>(world: CrashWorld<B>): Promise<void> {
+  const cmd = new BotCommandRunner(world.events);
+  for (const b of world.bots) await cmd.run({ type: 'StopBot', botId: b.id, userId: b.userId, cancelAllOrders: true, closePosition: true } as never, { userId: b.userId, correlationId: randomUUID() });
+  await until('stopped with cancel-all', async () => (await Promise.all(world.bots.map((b) => world.count(b, 'BotStopped')))).every((n) => n >= 2), 60_000);
+}
