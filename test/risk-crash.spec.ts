@@ -8,19 +8,9 @@
  * what to finish. After the restart each finishes exactly once: one stop-loss sell, the coins sold, no
  * order left open, the bot stopped with the reason; one re-anchor, the new ladder and nothing of the old.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@gridrocket/event-store';
-import { BotCommandRunner } from '@gridrocket/bots/nest';
 import type { BotConfig } from '@gridrocket/bots';
-import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import { buyOrderId, isOwnClientOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice } from '@gridrocket/trading';
-import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
-import { startCrashRunner } from './support/crash-runner';
-import { kill9 } from './support/server-process';
+import { buyOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice, isOwnClientOrderId } from '@gridrocket/trading';
+import { SlowPaperCrash, sleep, until } from './support/slow-paper-crash';
 
 jest.setTimeout(120_000);
 
@@ -40,96 +30,39 @@ const PATH = [
   '8000,Binance,SOLUSDT,143',
 ].join('\n');
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>, timeoutMs = 30_000, everyMs = 10): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await sleep(everyMs);
-  }
-}
-
 describe('risk controls survive SIGKILL', () => {
-  let dir: string;
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-  let events: SqliteEventStore;
-  let rpc: PaperRpcServer;
-  let child: ChildProcess | null = null;
-
+  let w: SlowPaperCrash;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-risk-crash-'));
-    venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(PATH) });
-    provider = new PaperExchangeProvider(venue);
-    events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
-    // The venue answers cancels and market orders a little slowly (as a real one does): the kills land
-    // inside the stop-loss and the re-anchor however fast or loaded the machine is.
-    const slow = new Set(['cancelOrder', 'createMarketOrder', 'createLimitOrder']);
-    const slowProvider = {
-      ...provider,
-      prices: provider.prices,
-      mode: provider.mode,
-      for: async (ref: Parameters<typeof provider.for>[0]) => {
-        const port = await provider.for(ref);
-        return new Proxy(port, {
-          get(target, key, receiver) {
-            const v = Reflect.get(target, key, receiver);
-            if (typeof v !== 'function') return v;
-            return slow.has(String(key)) ? async (...args: unknown[]) => (await sleep(60), v.apply(target, args)) : v.bind(target);
-          },
-        });
-      },
-    } as typeof provider;
-    rpc = await servePaperRpc(slowProvider);
-    venue.advanceTo(1000);
-    child = await startCrashRunner(dir, rpc.url);
+    w = await SlowPaperCrash.start('gr-risk-crash-', PATH);
   });
-  afterEach(async () => {
-    if (child) await kill9(child);
-    await rpc.close();
-    await events.close();
-    venue.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => w.close());
 
-  async function createAndStart(userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) {
-    const id = randomUUID();
-    const cmd = new BotCommandRunner(events);
-    const ctx = { userId, correlationId: randomUUID() };
-    await cmd.run({ type: 'CreateBot', botId: id, userId, botType: 'Spot', config: { exchange: 'Binance', leverage: 1, ...config } }, ctx);
-    await cmd.run({ type: 'StartBot', botId: id, userId }, ctx);
-    await until('started', async () => (await events.readStream(`bot-${id}`)).some((e) => e.type === 'BotStarted'));
-    return id;
-  }
-  const stream = (id: string) => events.readStream(`bot-${id}`);
-  const port = (userId: string) => provider.for({ userId, exchange: 'Binance', market: 'spot' });
-  const own = async (userId: string, id: string, symbol: string) => (await (await port(userId)).openOrders(symbol)).filter((o) => isOwnClientOrderId(id, o.clientOrderId));
+  const createAndStart = (userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) => w.createAndStart(userId, config);
+  const stream = (id: string) => w.stream(id);
+  const port = (userId: string) => w.port(userId);
+  const own = (userId: string, id: string, symbol: string) => w.own(userId, id, symbol);
 
   async function stopLossStory(killWhen: 'recorded' | 'sell-on-exchange') {
     const userId = `sl-${killWhen}`;
     const id = await createAndStart(userId, { symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 1000, entryPrice: 60000, takeProfit: 1, stopLossPercent: 5 });
     for (const [ms, left] of [[2000, 2], [3000, 1], [4000, 0]] as const) {
-      venue.advanceTo(ms);
+      w.venue.advanceTo(ms);
       await until(`buys left ${left}`, async () => {
         const fills = (await stream(id)).filter((e) => e.type === 'OrderFilled').length;
         const tp = (await own(userId, id, 'BTCUSDT')).some((o) => o.side === 'sell' && o.amount === roundMoney(0.00999 * (3 - left)));
         return fills === 3 - left && tp;
       });
     }
-    venue.advanceTo(5000); // 56000 ≤ 56050: the stop-loss begins
+    w.venue.advanceTo(5000); // 56000 ≤ 56050: the stop-loss begins
     const sl = stopLossOrderId(id, 1);
     if (killWhen === 'recorded') await until('StopLossStarted', async () => (await stream(id)).some((e) => e.type === 'StopLossStarted'), 30_000, 1);
     else await until('stop-loss sell on the exchange', async () => (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null, 30_000, 1);
-    await kill9(child!);
-    child = null;
+    await w.kill();
     const history = await stream(id);
     const halfDone = !history.some((e) => e.type === 'BotFailed');
     const soldBeforeKill = (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null;
-    venue.advanceTo(6000); // the price recovers above the stop level while the runner is down (58000)
-    child = await startCrashRunner(dir, rpc.url);
+    w.venue.advanceTo(6000); // the price recovers above the stop level while the runner is down (58000)
+    await w.restart();
     const failed = await until('stopped by the stop-loss', async () => (await stream(id)).find((e) => e.type === 'BotFailed'));
     const after = await stream(id);
     const p = await port(userId);
@@ -161,14 +94,13 @@ describe('risk controls survive SIGKILL', () => {
     const userId = 'follow';
     const id = await createAndStart(userId, { symbol: 'SOLUSDT', numOfOrders: 3, orderSize: 1, interval: 5, entryPrice: 140, takeProfit: 1, reanchor: 'follow' });
     await until('ladder', async () => (await own(userId, id, 'SOLUSDT')).length === 3);
-    venue.advanceTo(7000); // 146
+    w.venue.advanceTo(7000); // 146
     await until('GridReanchored', async () => (await stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
-    await kill9(child!);
-    child = null;
+    await w.kill();
     const left = await own(userId, id, 'SOLUSDT');
     const halfDone = left.some((o) => o.clientOrderId === buyOrderId(id, 1, 0)) || !left.some((o) => o.clientOrderId === buyOrderId(id, 2, 2));
-    venue.advanceTo(8000); // 143: no second re-anchor (not above 146 + 5), and buy 0 at 146 is no longer at the market
-    child = await startCrashRunner(dir, rpc.url);
+    w.venue.advanceTo(8000); // 143: no second re-anchor (not above 146 + 5), and buy 0 at 146 is no longer at the market
+    await w.restart();
     const p = await port(userId);
     const line = (o: { side: string; clientOrderId: string; price: number; amount: number }) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`;
     // The new first rung (146) fills once: at 146 when it was placed before the kill, else at the market

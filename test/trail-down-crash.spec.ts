@@ -7,19 +7,9 @@
  * After the restart the move is finished once: the position kept, one take-profit for all of it under the
  * new cycle's id, the new ladder's rungs once, nothing of the old cycle open, no second move.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@gridrocket/event-store';
-import { BotCommandRunner } from '@gridrocket/bots/nest';
 import type { BotConfig } from '@gridrocket/bots';
-import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import { buyOrderId, isOwnClientOrderId, takeProfitOrderId } from '@gridrocket/trading';
-import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
-import { startCrashRunner } from './support/crash-runner';
-import { kill9 } from './support/server-process';
+import { buyOrderId, takeProfitOrderId, isOwnClientOrderId } from '@gridrocket/trading';
+import { SlowPaperCrash, sleep, until } from './support/slow-paper-crash';
 
 jest.setTimeout(120_000);
 
@@ -33,89 +23,32 @@ const PATH = [
   '4000,Binance,LTCUSDT,84',
 ].join('\n');
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>, timeoutMs = 30_000, everyMs = 10): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await sleep(everyMs);
-  }
-}
-
 describe('trailing down survives SIGKILL', () => {
-  let dir: string;
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-  let events: SqliteEventStore;
-  let rpc: PaperRpcServer;
-  let child: ChildProcess | null = null;
-
+  let w: SlowPaperCrash;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-trail-crash-'));
-    venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(PATH) });
-    provider = new PaperExchangeProvider(venue);
-    events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
-    // The venue answers cancels and market orders a little slowly (as a real one does): the kills land
-    // inside the stop-loss and the re-anchor however fast or loaded the machine is.
-    const slow = new Set(['cancelOrder', 'createMarketOrder', 'createLimitOrder']);
-    const slowProvider = {
-      ...provider,
-      prices: provider.prices,
-      mode: provider.mode,
-      for: async (ref: Parameters<typeof provider.for>[0]) => {
-        const port = await provider.for(ref);
-        return new Proxy(port, {
-          get(target, key, receiver) {
-            const v = Reflect.get(target, key, receiver);
-            if (typeof v !== 'function') return v;
-            return slow.has(String(key)) ? async (...args: unknown[]) => (await sleep(60), v.apply(target, args)) : v.bind(target);
-          },
-        });
-      },
-    } as typeof provider;
-    rpc = await servePaperRpc(slowProvider);
-    venue.advanceTo(1000);
-    child = await startCrashRunner(dir, rpc.url);
+    w = await SlowPaperCrash.start('gr-trail-crash-', PATH);
   });
-  afterEach(async () => {
-    if (child) await kill9(child);
-    await rpc.close();
-    await events.close();
-    venue.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => w.close());
 
-  async function createAndStart(userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) {
-    const id = randomUUID();
-    const cmd = new BotCommandRunner(events);
-    const ctx = { userId, correlationId: randomUUID() };
-    await cmd.run({ type: 'CreateBot', botId: id, userId, botType: 'Spot', config: { exchange: 'Binance', leverage: 1, ...config } }, ctx);
-    await cmd.run({ type: 'StartBot', botId: id, userId }, ctx);
-    await until('started', async () => (await events.readStream(`bot-${id}`)).some((e) => e.type === 'BotStarted'));
-    return id;
-  }
-  const stream = (id: string) => events.readStream(`bot-${id}`);
-  const port = (userId: string) => provider.for({ userId, exchange: 'Binance', market: 'spot' });
-  const own = async (userId: string, id: string, symbol: string) => (await (await port(userId)).openOrders(symbol)).filter((o) => isOwnClientOrderId(id, o.clientOrderId));
+  const createAndStart = (userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) => w.createAndStart(userId, config);
+  const stream = (id: string) => w.stream(id);
+  const port = (userId: string) => w.port(userId);
+  const own = (userId: string, id: string, symbol: string) => w.own(userId, id, symbol);
 
   it('killed as soon as the trail down is recorded: after the restart the position is kept, one take-profit for it, the new rungs once, nothing of the old cycle', async () => {
     const userId = 'trail-down';
     const id = await createAndStart(userId, { symbol: 'LTCUSDT', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2, trailDownLimit: 80 });
     await until('ladder', async () => (await own(userId, id, 'LTCUSDT')).length === 2);
-    venue.advanceTo(2000); // 87.5: both buys fill; held 2 × 0.4995 = 0.999 for 90 × 0.4995 + 88 × 0.4995 = 88.911, average 89
+    w.venue.advanceTo(2000); // 87.5: both buys fill; held 2 × 0.4995 = 0.999 for 90 × 0.4995 + 88 × 0.4995 = 88.911, average 89
     const oldTp = takeProfitOrderId(id, 1, 2); // defined after the second buy fill
     await until('take-profit of the ladder', async () => (await own(userId, id, 'LTCUSDT')).some((o) => o.clientOrderId === oldTp));
-    venue.advanceTo(3000); // 83 < 88 − 2: trail down to 83
+    w.venue.advanceTo(3000); // 83 < 88 − 2: trail down to 83
     await until('GridReanchored', async () => (await stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
-    await kill9(child!);
-    child = null;
+    await w.kill();
     const p = await port(userId);
     const oldTpOpenAtKill = (await own(userId, id, 'LTCUSDT')).some((o) => o.clientOrderId === oldTp);
-    venue.advanceTo(4000); // 84 while the runner is down
-    child = await startCrashRunner(dir, rpc.url);
+    w.venue.advanceTo(4000); // 84 while the runner is down
+    await w.restart();
     const line = (o: { side: string; clientOrderId: string; price: number; amount: number }) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`;
     // The new first rung (83) filled at 83 if it was placed before the kill (it crossed the price 83);
     // placed after the restart it rests below 84. By hand, for each case:
