@@ -11,10 +11,7 @@
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig, DriftEventData } from '@gridrocket/bots';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
-import { CcxtExchange } from '@gridrocket/exchanges';
-import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
-import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { deafTo } from './support/deaf-provider';
+import { deafVenue, WATCHDOG_VENUES } from './support/deaf-provider';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);
@@ -25,32 +22,23 @@ const CSV = ['ms,exchange,symbol,price', `${T - 5000},Binance,BTCUSDT,61000`, `$
 const bot: BotConfig = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
 const WATCHDOG_MS = 150;
 
-const VENUES = ['paper', 'ccxt Binance spot stand-in'] as const;
+const VENUES = WATCHDOG_VENUES;
 
 describe.each(VENUES)('the watchdog on %s', (venueName) => {
   let world: RunnerWorld;
-  let standIn: VenueStandIn | null = null;
+  let venue: Awaited<ReturnType<typeof deafVenue>> | null = null;
   const hidden = new Set<string>();
   const user = 'watchdog-user';
   let provider: ExchangeProvider;
 
   beforeAll(async () => {
     world = new RunnerWorld(CSV, T - 5000);
-    if (venueName === 'paper') {
-      provider = deafTo(hidden, (ref) => world.paper.for(ref), 'paper');
-    } else {
-      standIn = await startVenueStandIn(world.venue, 'Binance', 'spot', [{ ...STUB_KEY, userId: user }]);
-      const origin = standIn.origin;
-      provider = deafTo(
-        hidden,
-        async (ref) => new CcxtExchange({ exchange: ref.exchange, market: ref.market, mode: 'live', credential: STUB_KEY, apiOrigin: origin, timeoutMs: 5000, retry: { attempts: 2, baseDelayMs: 5 } }),
-        'live',
-      );
-    }
+    venue = await deafVenue(world, venueName, user, hidden);
+    provider = venue.provider;
   });
   afterAll(async () => {
     await world.close();
-    await standIn?.close();
+    await venue?.close();
   });
 
   const drifts = async (id: string): Promise<DriftEventData[]> => (await world.history(id)).filter((e) => e.type === 'BotDriftDetected').map((e) => e.data as DriftEventData);

@@ -1,4 +1,8 @@
 import type { ExchangePort, ExchangeProvider, OrderUpdate } from '@gridrocket/exchanges';
+import { CcxtExchange } from '@gridrocket/exchanges';
+import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
+import { startVenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import type { RunnerWorld } from './runner-world';
 
 /**
  * An exchange provider whose bots do not hear about the orders in `hidden`: the venue's pushes and
@@ -28,4 +32,24 @@ export function deafTo(hidden: Set<string>, inner: (ref: Parameters<ExchangeProv
       }) as ExchangePort;
     },
   };
+}
+
+/** The venues the watchdog tests run on. */
+export const WATCHDOG_VENUES = ['paper', 'ccxt Binance spot stand-in'] as const;
+
+/**
+ * The world's venue as a watchdog test reaches it, deaf to `hidden`: the paper port itself, or the ccxt
+ * adapter against the Binance spot stand-in (whose fill poller is left to its hourly round: only the
+ * watchdog can find what the bot missed). `close` stops the stand-in.
+ */
+export async function deafVenue(world: RunnerWorld, venueName: (typeof WATCHDOG_VENUES)[number], user: string, hidden: Set<string>): Promise<{ provider: ExchangeProvider; close(): Promise<void> }> {
+  if (venueName === 'paper') return { provider: deafTo(hidden, (ref) => world.paper.for(ref), 'paper'), close: async () => undefined };
+  const standIn = await startVenueStandIn(world.venue, 'Binance', 'spot', [{ ...STUB_KEY, userId: user }]);
+  const origin = standIn.origin;
+  const provider = deafTo(
+    hidden,
+    async (ref) => new CcxtExchange({ exchange: ref.exchange, market: ref.market, mode: 'live', credential: STUB_KEY, apiOrigin: origin, timeoutMs: 5000, retry: { attempts: 2, baseDelayMs: 5 } }),
+    'live',
+  );
+  return { provider, close: () => standIn.close() };
 }
