@@ -75,6 +75,7 @@ export type { Direction } from './direction';
 export { shortLiquidationPrice, liquidationPrice } from './liquidation';
 export { stateDirection } from './grid.engine';
 export {
+  applyInfinityFills,
   infinityDesiredOrders,
   infinityInitialState,
   infinityOrderId,

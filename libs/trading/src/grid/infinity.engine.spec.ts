@@ -1,4 +1,4 @@
-import { infinityDesiredOrders, infinityInitialState, infinityOrderId, infinityProblem, processInfinityFill, type InfinityConfig, type InfinityState } from './infinity.engine';
+import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, infinityOrderId, infinityProblem, processInfinityFill, type InfinityConfig, type InfinityState } from './infinity.engine';
 import { parseClientOrderId } from './client-order-id';
 import type { Fill, MarketRules } from './grid.types';
 
@@ -78,5 +78,28 @@ describe('the infinity grid (infinity.engine.ts)', () => {
     expect(infinityProblem({ ...config, lowerPrice: 100 }, rules)).toBe('The lower price must be greater than 0 and below the entry price 100 (got 100)');
     expect(infinityProblem({ ...config, stepPercent: 0.001 }, rules)).toBe('A step of 0.001 % of 100 is smaller than the market\'s price step of 0.01');
     expect(infinityProblem({ ...config, botType: 'Futures' as 'Spot' }, rules)).toBe('An infinity grid trades spot only');
+  });
+});
+
+describe('replaying an infinity history (applyInfinityFills)', () => {
+  it('gives the state of applying its fills one by one (repeats and strangers ignored), and leaves the state it started from as it was', () => {
+    let oneByOne = infinityInitialState(config, rules, BOT);
+    const fills: Fill[] = [];
+    // a walk of 60 steps up and down: each time the nearer order fills
+    for (let k = 0; k < 60; k++) {
+      // down twice, up once; at the lower price (no buy) or with nothing to sell, the other side
+      const want = k === 0 ? 'initial' : k % 3 === 0 ? 'step-sell' : 'step-buy';
+      const roles = infinityDesiredOrders(rules, oneByOne).map((o) => o.role);
+      const role = roles.includes(want) ? want : roles[0];
+      const f = fillOf(oneByOne, role, 0.01);
+      fills.push(f);
+      oneByOne = processInfinityFill(config, rules, oneByOne, f).state;
+    }
+    const start = infinityInitialState(config, rules, BOT);
+    const before = JSON.stringify(start);
+    const replayed = applyInfinityFills(config, rules, start, [...fills, fills[3], { ...fills[4], clientOrderId: 'gr-zzzzzzzz-1-b0', fillId: 'stranger' }]);
+    expect(replayed).toEqual(oneByOne);
+    expect(JSON.stringify(start)).toBe(before);
+    expect(applyInfinityFills(config, rules, replayed, fills)).toBe(replayed); // all known: the same state
   });
 });

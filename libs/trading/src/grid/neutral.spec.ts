@@ -249,3 +249,22 @@ describe('neutral grid stop-loss and restarts (the runner, issue 32)', () => {
     expect(neutralDesiredOrders(rules, next).some((o) => oldIds.has(`${o.generation}-${o.line}`))).toBe(false);
   });
 });
+
+describe('replaying a neutral history (applyNeutralFills)', () => {
+  it('gives the state of applying its fills one by one, retired orders and repeats included, and leaves the state it started from as it was', () => {
+    // up through the sells, down through the buys and back, with a pair crossed at one print reported the later one first
+    let oneByOne = start();
+    const fills: Fill[] = [];
+    for (const price of [101, 102, 103, 102, 101, 100, 99, 98, 97, 98, 99, 100, 101]) {
+      const r = fillAt(oneByOne, price);
+      fills.push(r.fill);
+      oneByOne = r.state;
+    }
+    const base = start();
+    const before = JSON.stringify(base);
+    const replayed = applyNeutralFills(base, [...fills, fills[2]]);
+    expect(replayed).toEqual(oneByOne);
+    expect(JSON.stringify(base)).toBe(before);
+    expect(applyNeutralFills(replayed, fills)).toBe(replayed);
+  });
+});

@@ -230,7 +230,7 @@ export function initialNeutralState(config: NeutralGridConfig, rules: MarketRule
 // ---- Fills ----
 
 function cloneNeutral(s: NeutralState): NeutralState {
-  return { ...s, lines: s.lines.map((l) => ({ ...l })), lots: s.lots.map((l) => ({ ...l })), retired: { ...s.retired }, processedFillIds: s.processedFillIds.slice(), ...(s.stopLoss ? { stopLoss: { ...s.stopLoss } } : {}) };
+  return { ...s, lines: s.lines.map((l) => ({ ...l })), lots: s.lots.map((l) => ({ ...l })), retired: Object.fromEntries(Object.entries(s.retired).map(([k, v]) => [k, { ...v }])), processedFillIds: s.processedFillIds.slice(), ...(s.stopLoss ? { stopLoss: { ...s.stopLoss } } : {}) };
 }
 
 /** The highest `<g>` (or stop-loss `<seq>`) of the bot's ids so far: a new order is numbered above it. */
@@ -400,9 +400,21 @@ export function processNeutralFill(state: NeutralState, fill: Fill): { state: Ne
 
 /** Applies fills in order (`fills.reduce(applyNeutralFill, initial)`). */
 export function applyNeutralFills(state: NeutralState, fills: Iterable<Fill>): NeutralState {
-  let s = state;
-  for (const f of fills) s = processNeutralFill(s, f).state;
-  return s;
+  // One draft and one set of fill ids for the whole replay: a fill at a time (a copy and a search of every
+  // id so far) made a bot's resume quadratic in its history.
+  const draft = cloneNeutral(state);
+  const seen = new Set(state.processedFillIds);
+  const effects: NeutralFillEffect[] = [];
+  let changed = false;
+  for (const f of fills) {
+    if (seen.has(f.fillId)) continue;
+    effects.length = 0;
+    if (!applyNeutral(draft, f, effects)) continue; // (an ignored fill changes nothing: applyNeutral refuses before it writes)
+    draft.processedFillIds.push(f.fillId);
+    seen.add(f.fillId);
+    changed = true;
+  }
+  return changed ? draft : state;
 }
 
 // ---- Orders ----

@@ -17,7 +17,7 @@ import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
 import { floorToStep, roundMoney } from '../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, MarketRules } from '../grid/grid.types';
 import { reconcile } from '../grid/grid.engine';
-import { infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from '../grid/infinity.engine';
+import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from '../grid/infinity.engine';
 import { toEngineFill, type RunnerAction } from './bot-workflow';
 
 export const isInfinity = (c: Pick<BotConfig, 'style'>): boolean => c.style === 'infinity';
@@ -54,9 +54,7 @@ export function replayInfinity(runs: readonly RunBook[], rules: MarketRules, eng
     if (!isInfinity(r.config)) continue;
     const config = toInfinityConfig(r.config);
     if (!engine || r.restart) engine = restartInfinity(engine, config, rules, engineId);
-    for (const f of r.fills) {
-      engine = processInfinityFill(config, rules, engine, { clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee, ...(f.netAmount !== undefined ? { netAmount: f.netAmount } : {}) }).state;
-    }
+    engine = applyInfinityFills(config, rules, engine, r.fills.map((f) => ({ clientOrderId: f.clientOrderId, fillId: f.fillId, price: f.price, amount: f.amount, fee: f.fee, ...(f.netAmount !== undefined ? { netAmount: f.netAmount } : {}) })));
   }
   if (!engine) throw new Error('An infinity bot that never started has no grid');
   return engine;
