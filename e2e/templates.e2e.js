@@ -17,13 +17,21 @@ function arithmeticInterval(upper, lower, levels) {
 
 async function rangeTemplateSteps({ page, step, shot, T }) {
   const toast = (text) => page.locator('.toast').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: T });
-  const openCreate = async () => {
-    await page.goto(new URL('/bots?tab=spot', page.url()).toString(), { waitUntil: 'domcontentloaded' });
-    await page.getByRole('tab', { name: /Spot bots/, selected: true }).waitFor();
+  const openCreate = async (tab = 'spot') => {
+    await page.goto(new URL(`/bots?tab=${tab}`, page.url()).toString(), { waitUntil: 'domcontentloaded' });
+    await page.getByRole('tab', { name: tab === 'spot' ? /Spot bots/ : /Futures bots/, selected: true }).waitFor();
     await page.getByRole('button', { name: 'Create bot' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create new bot' });
     await dialog.waitFor();
     return dialog;
+  };
+  /** Binance LTC/USDT chosen; resolves with the entry field once today's price has filled it, and that price. */
+  const pickLtc = async (dialog) => {
+    await dialog.getByLabel('Exchange').selectOption('Binance');
+    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
+    const entry = dialog.getByLabel('Entry Price');
+    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
+    return { entry, now: Number(await entry.inputValue()) };
   };
   const noCutOff = (dialog, testIds) =>
     atBothWidths(page, async () => {
@@ -36,11 +44,9 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
 
   await step('range setup: lower, upper and levels fill the ladder fields (read-only) and the bot is saved with that ladder (issue 32)', async () => {
     const dialog = await openCreate();
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
-    const entry = dialog.getByLabel('Entry Price');
-    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
-    price = Number(await entry.inputValue());
+    const picked = await pickLtc(dialog);
+    const entry = picked.entry;
+    price = picked.now;
     await dialog.getByRole('radio', { name: 'Price range' }).check();
     await dialog.getByTestId('range-setup').waitFor();
     const upper = Math.floor(price * 0.99);
@@ -116,16 +122,8 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
   });
 
   await step('direction: a short futures grid set by a range sells from the bottom of the range up, and its card says Short (issue 32)', async () => {
-    await page.goto(new URL('/bots?tab=futures', page.url()).toString(), { waitUntil: 'domcontentloaded' });
-    await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
-    await page.getByRole('button', { name: 'Create bot' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
-    await dialog.waitFor();
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
-    const entry = dialog.getByLabel('Entry Price');
-    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
-    const now = Number(await entry.inputValue());
+    const dialog = await openCreate('futures');
+    const { entry, now } = await pickLtc(dialog);
     await dialog.getByLabel('Direction').selectOption('short');
     await dialog.getByRole('radio', { name: 'Price range' }).check();
     // above today's price: a short's sells rest above the market (below it they would sell at once)
@@ -156,16 +154,8 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
   });
 
   await step('direction: a neutral futures grid previews its sells above and buys below the reference, is started, and its page shows both halves resting (issue 32)', async () => {
-    await page.goto(new URL('/bots?tab=futures', page.url()).toString(), { waitUntil: 'domcontentloaded' });
-    await page.getByRole('tab', { name: /Futures bots/, selected: true }).waitFor();
-    await page.getByRole('button', { name: 'Create bot' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create new bot' });
-    await dialog.waitFor();
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
-    const entry = dialog.getByLabel('Entry Price');
-    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
-    const now = Number(await entry.inputValue());
+    const dialog = await openCreate('futures');
+    const { entry, now } = await pickLtc(dialog);
     await dialog.getByLabel('Direction').selectOption('neutral');
     // lines 3 % apart around today's price: nothing crosses at the start, both halves rest
     const interval = Math.max(0.01, Math.round(now * 0.03 * 100) / 100);
@@ -205,11 +195,7 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
 
   await step('style: an infinity spot grid is created from the form (its own fields, its first orders previewed) and its card shows its settings, Edit disabled (issue 32)', async () => {
     const dialog = await openCreate();
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('Pair').selectOption('LTCUSDT');
-    const entry = dialog.getByLabel('Entry Price');
-    await page.waitForFunction((el) => el && el.value !== '', await entry.elementHandle(), { timeout: T });
-    const now = Number(await entry.inputValue());
+    const { entry, now } = await pickLtc(dialog);
     await dialog.getByLabel('Style', { exact: true }).selectOption('infinity');
     // 12 USDT a step is above the market's minimum order (5 USDT); the bot is only created, not started
     await dialog.getByLabel('Step', { exact: true }).fill('2');
