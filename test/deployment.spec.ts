@@ -60,6 +60,10 @@ describe('deployment files', () => {
     expect(published.length).toBeGreaterThanOrEqual(5); // api, kafka, kafka-ui, kurrentdb, mongo
   });
 
+  it('a crashed API or runner is restarted by Docker (issue 38: the compose file had no restart policy)', () => {
+    for (const name of ['api', 'runner']) expect((compose.services[name] as Service & { restart?: string }).restart).toBe('unless-stopped');
+  });
+
   it('Kafka UI is read-only and asks for a login', () => {
     const ui = env(compose.services['kafka-ui']);
     expect(ui.KAFKA_CLUSTERS_0_READONLY).toBe('true');

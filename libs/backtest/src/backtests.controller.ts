@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { NotFoundError, ValidationError, type CommandContext } from '@gridrocket/shared';
-import { Ctx } from '@gridrocket/shared/http';
+import { Ctx, bodyChunks, drainRefusedBody } from '@gridrocket/shared/http';
 import { APP_CONFIG, type AppConfig } from '@gridrocket/shared/runtime';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import { parseBacktestRequest, parseSweepRequest } from './application/backtest.input';
@@ -43,17 +43,22 @@ export class BacktestsController {
   @Post('candles')
   @HttpCode(201)
   async upload(@Req() req: Request, @Ctx() ctx: CommandContext): Promise<UploadSummary> {
-    if (!/^text\/(csv|plain)\b/i.test(String(req.headers['content-type'] ?? ''))) {
-      throw new ValidationError([{ field: 'csv', message: 'Send the candles as text/csv: time,open,high,low,close[,volume] per line' }]);
-    }
     const uploads = this.backtests.uploads;
     const usage = uploads.usage(ctx.userId);
-    const announced = Number(req.headers['content-length']);
-    this.backtests.assertUploadRoom(ctx.userId, Number.isFinite(announced) && announced > 0 ? announced : 0, usage); // before reading
+    try {
+      if (!/^text\/(csv|plain)\b/i.test(String(req.headers['content-type'] ?? ''))) {
+        throw new ValidationError([{ field: 'csv', message: 'Send the candles as text/csv: time,open,high,low,close[,volume] per line' }]);
+      }
+      const announced = Number(req.headers['content-length']);
+      this.backtests.assertUploadRoom(ctx.userId, Number.isFinite(announced) && announced > 0 ? announced : 0, usage); // before reading
+    } catch (err) {
+      drainRefusedBody(req); // refused before reading: the body is dropped (bounded), the answer still sent
+      throw err;
+    }
     const session = uploads.begin(ctx.userId, uploadName(req.query.name));
     let size = 0;
     try {
-      for await (const chunk of req as AsyncIterable<Buffer>) {
+      for await (const chunk of bodyChunks(req)) {
         if (session.failed) break; // a bad line: its error is the answer
         size += chunk.length;
         if (size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeException(`The CSV is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
@@ -63,6 +68,7 @@ export class BacktestsController {
       return await session.end(size, this.config.uploads);
     } catch (err) {
       session.abort();
+      drainRefusedBody(req); // answered, not torn down: the rest of the body is read and dropped (bounded)
       if (err instanceof UploadStoreError && err.failure.kind === 'csv') throw new ValidationError([{ field: 'csv', message: err.message }]);
       if (err instanceof UploadStoreError && err.failure.kind === 'quota') throw this.backtests.uploadQuotaError(err.failure.problem!);
       throw err;

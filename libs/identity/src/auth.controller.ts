@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext } from '@gridrocket/shared';
-import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf, clientIpOf } from '@gridrocket/shared/http';
 import { AccountService } from './account.service';
 import { AuthThrottle, DEVICE_COOKIE } from './auth.throttle';
 import { credentialsSchema, forgotPasswordSchema, parseOrThrow, registerSchema, resetPasswordSchema, verifyEmailSchema } from './auth.rules';
@@ -68,10 +68,10 @@ export class AuthController {
   async register(@Body() body: unknown, @Req() req: AppRequest, @Res({ passthrough: true }) res: Response) {
     const { email, password } = parseOrThrow(registerSchema, body);
     // Per IP only, the same for a new and a known address.
-    await this.throttle.consume(req.ip, undefined);
+    await this.throttle.consume(clientIpOf(req), undefined);
     const ctx = { correlationId: correlationIdOf(req) };
     // the verification mail (new address) or the owner's notice (known address) is requested in the same append (issue 31)
-    const { created, token, user } = await this.sessions.register(email, password, ctx, { userAgent: req.headers['user-agent'], ip: req.ip }, this.accounts.registrationLinks());
+    const { created, token, user } = await this.sessions.register(email, password, ctx, { userAgent: req.headers['user-agent'], ip: clientIpOf(req) }, this.accounts.registrationLinks());
     this.setSession(res, token);
     this.setDevice(res, created ? user.uid : `no-account:${randomBytes(16).toString('hex')}`, null);
     return publicUser(user);
@@ -85,12 +85,12 @@ export class AuthController {
     // to this account before by its own limit only; any other client per account and address, per account
     // across addresses, and per address (a budget apart from register's and forgot-password's).
     const uid = this.sessions.uidFor(email);
-    const client = this.throttle.clientOf(uid, req.ip, req.cookies?.[DEVICE_COOKIE]);
+    const client = this.throttle.clientOf(uid, clientIpOf(req), req.cookies?.[DEVICE_COOKIE]);
     await this.throttle.beginLogin(email, client);
     // The attempt counts as failed unless it succeeds: a trader who types the password right is never slowed down.
     // With two-factor sign-in on (issue 30), a right password opens no session: 202 "code needed" (POST /auth/2fa/verify).
     const remembered = this.twoFactor.rememberedProof(uid, req.cookies?.[REMEMBER_COOKIE]);
-    const signedIn = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip }, remembered).catch((e) => (e instanceof SecondFactorNeededError ? e : Promise.reject(e)));
+    const signedIn = await this.sessions.login(email, password, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: clientIpOf(req) }, remembered).catch((e) => (e instanceof SecondFactorNeededError ? e : Promise.reject(e)));
     await this.throttle.loginSucceeded(email, client);
     if (signedIn instanceof SecondFactorNeededError) return this.twoFactor.askForCode(res, signedIn);
     const { token, user } = signedIn;
@@ -110,7 +110,7 @@ export class AuthController {
   @HttpCode(202)
   @UseGuards(SessionGuard)
   async resendVerification(@CurrentUser() user: SessionUser, @Req() req: AppRequest) {
-    await this.throttle.consume(req.ip, user.email);
+    await this.throttle.consume(clientIpOf(req), user.email);
     const sent = await this.accounts.sendVerification(user.uid, { correlationId: correlationIdOf(req) });
     return { message: sent ? 'Verification email sent, check your inbox.' : 'Your email address is already verified.' };
   }
@@ -119,7 +119,7 @@ export class AuthController {
   @HttpCode(202)
   async forgotPassword(@Body() body: unknown, @Req() req: AppRequest) {
     const { email } = parseOrThrow(forgotPasswordSchema, body);
-    await this.throttle.consume(req.ip, email);
+    await this.throttle.consume(clientIpOf(req), email);
     await this.accounts.requestPasswordReset(email, { correlationId: correlationIdOf(req) });
     return { message: FORGOT_PASSWORD_ANSWER };
   }

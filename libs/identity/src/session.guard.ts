@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import type { Response } from 'express';
-import { assertSameUserQuery, type AppRequest } from '@gridrocket/shared/http';
+import { assertSameUserQuery, type AppRequest, clientIpOf } from '@gridrocket/shared/http';
 import { SESSION_COOKIE, SessionService } from './session.service';
 import { AccessTokenService } from './access-tokens/access-token.service';
 import { bearerOf, requiredTokenScope } from './access-tokens/access-token.scope';
@@ -58,7 +58,7 @@ export class SessionGuard implements CanActivate {
     const resolved = await this.sessions.resolve(req.cookies?.[SESSION_COOKIE]);
     if (!resolved) throw new UnauthorizedError();
     req.user = resolved.session;
-    this.sessions.noteSeen(resolved, req.ip); // "last seen" in the list of sessions, off the request path
+    this.sessions.noteSeen(resolved, clientIpOf(req)); // "last seen" in the list of sessions, off the request path
     assertSameUserQuery(req, resolved.session.uid); // a userId in the query that is not the session user's: 403
     return true;
   }

@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import pino, { DestinationStream, Logger } from 'pino';
-import { AppRequest, correlationIdOf, sameSecret } from '@gridrocket/shared/http';
+import { AppRequest, clientIpOf, correlationIdOf, sameSecret } from '@gridrocket/shared/http';
 import type { MetricsService } from './metrics.service';
 
 const LEVELS = new Set(['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace']);
@@ -95,10 +95,20 @@ export function requestLogger(logger: Logger, metrics?: MetricsService) {
     const started = process.hrtime.bigint();
     const correlationId = correlationIdOf(req as AppRequest);
     res.setHeader('x-correlation-id', correlationId);
+    const ip = clientIpOf(req); // now, while the socket is there (issue 38)
     let done = false;
+    // Runs in the response's 'finish'/'close' listeners, outside any request handler: whatever it meets
+    // there is logged, never thrown (issue 38: a throw here was uncaught and ended the process).
     const finish = (aborted: boolean) => {
       if (done) return;
       done = true;
+      try {
+        record(aborted);
+      } catch (err) {
+        log.error({ correlationId, err }, 'request log line failed');
+      }
+    };
+    const record = (aborted: boolean) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (req as Request & { route?: { path?: string } }).route?.path;
       // the scrape is its own route (issue 31: it was counted as static traffic)
@@ -110,7 +120,7 @@ export function requestLogger(logger: Logger, metrics?: MetricsService) {
       log.info(
         {
           correlationId,
-          ip: req.ip,
+          ip,
           method: req.method,
           path: loggablePath(req.originalUrl),
           status: res.statusCode,

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { AppError, correlated } from '@gridrocket/shared';
-import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
+import { AppRequest, correlationIdOf, clientIpOf } from '@gridrocket/shared/http';
 import { AccountService, PROVIDER_LABEL, ProviderProfile } from '../account.service';
 import type { OAuthProvider } from '../domain/user.events';
 import { SESSION_COOKIE } from '../session.service';
@@ -90,7 +90,7 @@ export class OAuthController {
         }
         try {
           const remembered = (uid: string) => this.twoFactor.rememberedProof(uid, req.cookies?.[REMEMBER_COOKIE]);
-          const signedIn = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: req.ip }, remembered).catch((e) => (e instanceof SecondFactorNeededError ? e : Promise.reject(e)));
+          const signedIn = await this.accounts.signInWithProvider(profile, { correlationId: correlationIdOf(req) }, { userAgent: req.headers['user-agent'], ip: clientIpOf(req) }, remembered).catch((e) => (e instanceof SecondFactorNeededError ? e : Promise.reject(e)));
           if (signedIn instanceof SecondFactorNeededError) {
             // two-factor sign-in is on (issue 30): the dashboard asks for the code (POST /api/auth/2fa/verify)
             this.twoFactor.askForCode(res, signedIn);

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { UnauthorizedError } from '@gridrocket/shared';
-import { AppRequest, correlationIdOf } from '@gridrocket/shared/http';
+import { AppRequest, correlationIdOf, clientIpOf } from '@gridrocket/shared/http';
 import { AuthThrottle, DEVICE_COOKIE } from '../auth.throttle';
 import { TwoFactorService } from './two-factor.service';
 
@@ -24,7 +24,7 @@ export class FreshCodeGuard implements CanActivate {
     if (!req.user) throw new UnauthorizedError();
     const header = req.headers[TOTP_HEADER];
     const code = typeof header === 'string' ? header.slice(0, 20) : undefined;
-    const client = this.throttle.clientOf(req.user.uid, req.ip, req.cookies?.[DEVICE_COOKIE]);
+    const client = this.throttle.clientOf(req.user.uid, clientIpOf(req), req.cookies?.[DEVICE_COOKIE]);
     await this.twoFactor.confirmSensitiveAction(req.user.uid, code, client, { correlationId: correlationIdOf(req) });
     return true;
   }

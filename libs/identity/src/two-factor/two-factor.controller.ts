@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
-import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf, clientIpOf } from '@gridrocket/shared/http';
 import { AuthThrottle, DEVICE_COOKIE } from '../auth.throttle';
 import { SessionGuard } from '../session.guard';
 import { SessionOnly } from '../access-tokens/access-token.scope';
@@ -27,7 +27,7 @@ export class TwoFactorController {
   ) {}
 
   private client(req: AppRequest, uid: string) {
-    return this.throttle.clientOf(uid, req.ip, req.cookies?.[DEVICE_COOKIE]);
+    return this.throttle.clientOf(uid, clientIpOf(req), req.cookies?.[DEVICE_COOKIE]);
   }
 
   @Get()
@@ -70,7 +70,7 @@ export class TwoFactorController {
     const pending = this.twoFactor.pendingOf(req.cookies?.[PENDING_COOKIE]);
     if (!pending) throw new UnauthorizedError(SIGN_IN_EXPIRED);
     const client = this.client(req, pending.uid);
-    const { token, user } = await this.twoFactor.completeSignIn(pending, input, client, { correlationId: correlationIdOf(req) }, res, { userAgent: req.headers['user-agent'], ip: req.ip });
+    const { token, user } = await this.twoFactor.completeSignIn(pending, input, client, { correlationId: correlationIdOf(req) }, res, { userAgent: req.headers['user-agent'], ip: clientIpOf(req) });
     res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: this.config.cookieSecure, path: '/', maxAge: this.config.sessionDays * 86_400_000 });
     // as after any sign-in: this browser is one that signed in to the account (its failed attempts are counted apart)
     res.cookie(DEVICE_COOKIE, this.throttle.deviceCookie(user.uid, client.deviceId), { httpOnly: true, sameSite: 'lax', secure: this.config.cookieSecure, path: '/api/auth', maxAge: 365 * 86_400_000 });

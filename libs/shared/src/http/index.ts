@@ -7,3 +7,4 @@ export * from './idempotency';
 export * from './same-secret';
 export * from './body-depth';
 export * from './page';
+export * from './body-drain';

@@ -13,7 +13,25 @@ export interface SessionUser {
   emailVerified: boolean;
 }
 
-export type AppRequest = Request & { user?: SessionUser; correlationId?: string };
+export type AppRequest = Request & { user?: SessionUser; correlationId?: string; clientIp?: string };
+
+/**
+ * The client's address (`req.ip`: TRUST_PROXY decides whose X-Forwarded-For counts), read once while
+ * the socket is there and kept on the request. Express computes `req.ip` from `req.socket` on every
+ * read, and throws once the socket is gone (issue 38: a `finish` listener read it after a 413 upload had
+ * torn the socket down, and the TypeError killed the process). Never throws; '' when it cannot be known.
+ */
+export function clientIpOf(req: Request): string {
+  const r = req as AppRequest;
+  if (r.clientIp === undefined) {
+    try {
+      r.clientIp = req.ip ?? req.socket?.remoteAddress ?? '';
+    } catch {
+      return '';
+    }
+  }
+  return r.clientIp;
+}
 
 const CORRELATION = /^[A-Za-z0-9._:-]{1,100}$/;
 
