@@ -166,7 +166,7 @@ describe('the process survives every request (issue 38)', () => {
     })();
 
     const oversized = Buffer.alloc(9 * MB, 0x61); // past every body limit (JSON 64 KB, signals 8 KB, CSV 8 MB)
-    const kinds = [
+    const kinds: Array<{ name: string; headers: Record<string, string | number>; chunks: Array<Buffer | string>; gapMs?: number; abort?: boolean }> = [
       { name: 'oversized', headers: { 'content-type': 'application/json' }, chunks: [oversized] },
       { name: 'malformed JSON', headers: { 'content-type': 'application/json' }, chunks: ['{"a": [1, 2,, }'] },
       { name: 'wrong type', headers: { 'content-type': 'application/x-www-form-urlencoded' }, chunks: ['a=1&b=%ZZ'] },

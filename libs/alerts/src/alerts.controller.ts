@@ -2,14 +2,15 @@ import { Body, Controller, Get, Inject, Param, Put, Query, UseGuards } from '@ne
 import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { CommandContext } from '@gridrocket/shared';
+import { CommandContext, ValidationError } from '@gridrocket/shared';
+import { RefusedDestinationError, checkedDestination } from '@gridrocket/shared/net';
 import { APP_CONFIG, AppConfig, executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
 import { ALERT_DELIVERIES_COLLECTION, AlertDeliveryDoc, AlertDeliveryView, publicDelivery } from './alert-deliveries.projection';
 import { AlertSettingsView, alertSettingsDecider, alertSettingsView, initialAlertSettings } from './domain/alert-settings.decider';
 import { alertSettingsStream } from './domain/alert-settings.events';
-import { last4, parseAlertSettings } from './domain/alert-settings.rules';
+import { MESSAGES, last4, parseAlertSettings } from './domain/alert-settings.rules';
 import { AlertSecrets } from './delivery/alert-secrets';
 
 /**
@@ -41,6 +42,7 @@ export class AlertsController {
   async save(@Param('userId') userId: string, @Body() body: unknown, @Ctx() ctx: CommandContext): Promise<AlertSettingsView> {
     assertSameUser(ctx.userId, userId);
     const input = parseAlertSettings(body, { allowPrivateUrls: this.config.alerts.allowPrivateUrls });
+    if (input.webhook.url) await this.assertReachableFromOutside(input.webhook.url);
     const uid = ctx.userId;
     const { state } = await executeCommand(
       this.events,
@@ -69,6 +71,18 @@ export class AlertsController {
       ctx,
     );
     return alertSettingsView(state);
+  }
+
+  /**
+   * A webhook URL whose name resolves, now, to an address we never post to is refused at save (issue
+   * 38); a name that does not resolve yet is kept (it is checked again, and pinned, at every send).
+   */
+  private async assertReachableFromOutside(url: string): Promise<void> {
+    try {
+      await checkedDestination(new URL(url), { allowPrivate: this.config.alerts.allowPrivateUrls });
+    } catch (err) {
+      if (err instanceof RefusedDestinationError) throw new ValidationError([{ field: 'webhook.url', message: MESSAGES.urlPrivate }]);
+    }
   }
 
   /** The delivery log, newest first (time, event, channel, status code, attempts). */

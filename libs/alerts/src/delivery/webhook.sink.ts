@@ -1,10 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { LookupAddress, lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { RefusedDestinationError, checkedDestination, pinnedLookup, type Resolver } from '@gridrocket/shared/net';
 import type { Alert } from '../domain/alert-mapping';
-import { isPrivateHostLiteral } from '../domain/alert-settings.rules';
 import { backoffMs } from '../domain/alert-rate';
 import { NotificationSink, SinkOutcome, SinkTarget, pause } from './notification-sink.port';
 
@@ -37,36 +35,17 @@ export function webhookBody(alert: Alert, deliveryId: string): string {
   });
 }
 
-export class RefusedAddressError extends Error {
-  constructor() {
-    super('The webhook URL resolves to a private or loopback address');
-    this.name = 'RefusedAddressError';
-  }
-}
-
-/**
- * A DNS lookup that refuses private and loopback addresses: it runs for the very connection the request
- * makes, so a name that resolves elsewhere later (DNS rebinding) cannot reach the inside either.
- */
-export function guardedLookup(allowPrivate: boolean): typeof dnsLookup {
-  return ((hostname: string, options: any, callback: any) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err);
-      const list = addresses as LookupAddress[];
-      if (!allowPrivate && list.some((a) => isPrivateHostLiteral(a.address))) return callback(new RefusedAddressError());
-      if (options?.all) return callback(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
-  }) as typeof dnsLookup;
-}
-
 interface PostResult {
   code: number;
   retryAfter: number | null;
 }
 
-function post(url: URL, body: string, headers: Record<string, string>, allowPrivate: boolean, signal: AbortSignal): Promise<PostResult> {
-  if (!allowPrivate && isIP(url.hostname.replace(/^\[|\]$/g, '')) && isPrivateHostLiteral(url.hostname)) return Promise.reject(new RefusedAddressError());
+/**
+ * One POST through the guarded way out (`checkedDestination`, issue 38): the URL's host resolved once,
+ * every address checked, the connection pinned to the checked one; no redirect followed.
+ */
+async function post(url: URL, body: string, headers: Record<string, string>, guard: { allowPrivate: boolean; resolver?: Resolver }, signal: AbortSignal): Promise<PostResult> {
+  const destination = await checkedDestination(url, guard);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
@@ -74,7 +53,8 @@ function post(url: URL, body: string, headers: Record<string, string>, allowPriv
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'GridRocket-Alerts/1', ...headers },
-        lookup: guardedLookup(allowPrivate),
+        lookup: pinnedLookup(destination),
+        agent: false, // a connection of its own: a kept-alive one could lead elsewhere
         timeout: 10_000,
         signal,
       },
@@ -99,7 +79,7 @@ function post(url: URL, body: string, headers: Record<string, string>, allowPriv
 export class WebhookSink implements NotificationSink {
   readonly channel = 'webhook' as const;
 
-  constructor(private readonly options: { allowPrivateUrls: boolean; maxAttempts: number; retryBaseMs: number; now?: () => number }) {}
+  constructor(private readonly options: { allowPrivateUrls: boolean; maxAttempts: number; retryBaseMs: number; now?: () => number; resolver?: Resolver }) {}
 
   async send(alert: Alert, deliveryId: string, target: SinkTarget, signal: AbortSignal): Promise<SinkOutcome> {
     if (target.channel !== 'webhook') throw new Error('Not a webhook target');
@@ -117,7 +97,7 @@ export class WebhookSink implements NotificationSink {
       };
       let retryAfter: number | null = null;
       try {
-        const res = await post(url, body, headers, this.options.allowPrivateUrls, signal);
+        const res = await post(url, body, headers, { allowPrivate: this.options.allowPrivateUrls, resolver: this.options.resolver }, signal);
         code = res.code;
         retryAfter = res.retryAfter;
         if (code >= 200 && code < 300) return { status: 'delivered', code, attempts: attempt, error: null };
@@ -125,9 +105,11 @@ export class WebhookSink implements NotificationSink {
         if (!(code === 408 || code === 429 || code >= 500)) return { status: 'failed', code, attempts: attempt, error };
       } catch (err) {
         if (signal.aborted) throw err;
-        if (err instanceof RefusedAddressError) return { status: 'refused', code: null, attempts: attempt, error: err.message };
+        if (err instanceof RefusedDestinationError) return { status: 'refused', code: null, attempts: attempt, error: `Refused: ${err.message}` };
         code = null;
-        error = `No answer from the webhook (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+        // No network detail (ECONNREFUSED, a parse error, a reset): they told open ports from closed ones
+        // on the server's own network (issue 38).
+        error = 'Failed: no answer from the webhook';
       }
       if (attempt < this.options.maxAttempts) {
         const wait = backoffMs(attempt, this.options.retryBaseMs);

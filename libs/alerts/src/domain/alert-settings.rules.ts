@@ -1,3 +1,4 @@
+import { refusedUrlHost } from '@gridrocket/shared/net';
 import { FieldError, ValidationError } from '@gridrocket/shared';
 import { ALERT_KINDS, AlertKind } from './alert.kinds';
 
@@ -38,17 +39,13 @@ export const MESSAGES = {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Loopback, private, link-local, CGNAT and unspecified literal addresses and `localhost` names (the host part of a URL). */
+/**
+ * Whether a URL's host (WHATWG `URL.hostname`) is refused without asking DNS: every IP spelling of a
+ * loopback, private, link-local, site-local, reserved or translated address, and the names of this host
+ * (issue 38: `[::ffff:127.0.0.1]` passed the check before). Names are resolved at save and at send.
+ */
 export function isPrivateHostLiteral(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '0.0.0.0' || h === '::' || h === '::1') return true;
-  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  if (v4) return isPrivateIPv4(v4.slice(1, 5).map(Number));
-  return /^(fc|fd|fe8|fe9|fea|feb)/.test(h) && h.includes(':');
-}
-
-export function isPrivateIPv4([a, b]: number[]): boolean {
-  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224;
+  return refusedUrlHost(hostname) !== null;
 }
 
 /**

@@ -1,0 +1,2 @@
+export * from './outbound-address.rules';
+export * from './guarded-request';
