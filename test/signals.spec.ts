@@ -172,6 +172,51 @@ describe('signed signals (issue 32)', () => {
     expect(events.filter((e) => e.type === 'SignalRefused')).toHaveLength(5);
   }, 30_000);
 
+  it('a captured signed start replayed under new ids is refused, copies sent in parallel too: the signature is remembered (issue 38, break 4)', async () => {
+    const botId = await newBot();
+    const { secret } = await enable(botId);
+    const captured = signed(secret, JSON.stringify({ action: 'start' }));
+    // the attacker keeps the body, timestamp and signature and gives each copy an id of its own
+    const copy = () => ({ body: captured.body, headers: { ...captured.headers, 'x-signal-id': randomUUID() } });
+    const first = await send(botId, captured);
+    expect(first.status).toBe(202);
+    const parallel = await Promise.all([send(botId, copy()), send(botId, copy()), send(botId, copy())]);
+    expect(parallel.map((r) => r.status)).toEqual([409, 409, 409]);
+    expect(parallel[0].body.message).toBe('This signed request was already taken for this bot (a copy under another id is the same signal): each signal needs its own id, timestamp and signature');
+    const events = await history(botId);
+    expect(events.filter((e) => e.type === 'SignalReceived')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'BotStartRequested')).toHaveLength(1);
+    // the history keeps a digest of the signature, never the signature
+    expect(JSON.stringify(events)).not.toContain(captured.headers['x-signature'].slice(7));
+  }, 30_000);
+
+  it('three copies of a new signed request sent at once: one is taken, two are replays (issue 38, break 4)', async () => {
+    const botId = await newBot();
+    const { secret } = await enable(botId);
+    const original = signed(secret, JSON.stringify({ action: 'start' }));
+    const copies = [original, { ...original, headers: { ...original.headers, 'x-signal-id': randomUUID() } }, { ...original, headers: { ...original.headers, 'x-signal-id': randomUUID() } }];
+    const statuses = (await Promise.all(copies.map((c) => send(botId, c)))).map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 409, 409]);
+  }, 30_000);
+
+  it('junk never makes the owner wait: after 40 unsigned and badly signed requests, the owner\'s signed signals are taken (issue 38, break 5)', async () => {
+    const botId = await newBot();
+    const { secret } = await enable(botId);
+    const junk: number[] = [];
+    for (let i = 0; i < 20; i++) junk.push((await send(botId, { body: JSON.stringify({ action: 'start' }), headers: { 'content-type': 'application/json' } })).status);
+    for (let i = 0; i < 20; i++) junk.push((await send(botId, signed('grs_not-the-secret', JSON.stringify({ action: 'stop' })))).status);
+    // the junk is refused, and past its own count turned away (429), unrecorded
+    expect(junk.slice(0, 30).every((s) => s === 400 || s === 401)).toBe(true);
+    expect(junk.slice(30)).toEqual(Array(10).fill(429));
+    const start = await send(botId, signed(secret, JSON.stringify({ action: 'start' })));
+    expect(start.status).toBe(202);
+    expect(start.body.outcome).toBe('requested');
+    const stop = await send(botId, signed(secret, JSON.stringify({ action: 'stop' })));
+    expect(stop.status).toBe(202);
+    const events = await history(botId);
+    expect(events.filter((e) => e.type === 'SignalReceived').map((e) => e.data.action)).toEqual(['start', 'stop']);
+  }, 30_000);
+
   it('TradingView\'s form (the secret in the JSON message) is refused unless the owner allows it; a rotation stops the old secret', async () => {
     const botId = await newBot();
     const { secret } = await enable(botId);

@@ -10,7 +10,7 @@ import { SignalRateLimiter } from './signal-rate.limiter';
 import { SignalSecrets } from './signal-secrets';
 import { signalSettingsDecider } from './signal-settings.decider';
 import { SignalAction, signalSettingsStream } from './signal.events';
-import { SIGNAL_REQUESTS_PER_MINUTE, SignalHeaders, SignalRefusal, assertAuthentic, assertFresh, readSignalRequest } from './signal.rules';
+import { SIGNAL_JUNK_PER_MINUTE, SIGNAL_REQUESTS_PER_MINUTE, SignalHeaders, SignalRefusal, assertAuthentic, assertFresh, readSignalRequest, signatureDigest } from './signal.rules';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -38,7 +38,10 @@ export interface SignalAnswer {
 @Injectable()
 export class SignalReceiver {
   private readonly log = new Logger('signals');
+  /** The owner's budget: signals taken (authentic, fresh, new), per bot per minute. */
   readonly limiter = new SignalRateLimiter(SIGNAL_REQUESTS_PER_MINUTE);
+  /** Everything refused, per bot per minute, apart from the owner's budget (issue 38, break 5). */
+  readonly junk = new SignalRateLimiter(SIGNAL_JUNK_PER_MINUTE);
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -48,27 +51,43 @@ export class SignalReceiver {
 
   async receive(botIdParam: string, headers: SignalHeaders, raw: Buffer, contentType: string | undefined, correlationId: string, now = Date.now()): Promise<SignalAnswer> {
     const key = String(botIdParam).slice(0, 64).toLowerCase();
-    if (!this.limiter.take(key, now)) throw new TooManyRequestsError(this.limiter.retryAfter(key, now), `Too many signals for this bot: at most ${SIGNAL_REQUESTS_PER_MINUTE} a minute`);
-    if (!ID.test(key)) throw new NotFoundError(NO_SIGNAL_WEBHOOK);
+    const junk = () => new TooManyRequestsError(this.junk.retryAfter(key, now), `Too many refused signals for this bot: at most ${SIGNAL_JUNK_PER_MINUTE} a minute are answered`);
+    if (!ID.test(key)) {
+      if (!this.junk.take(key, now)) throw junk();
+      throw new NotFoundError(NO_SIGNAL_WEBHOOK);
+    }
     const botId = key;
     const settings = (await loadState(this.events, signalSettingsStream(botId), signalSettingsDecider))?.state;
-    if (!settings?.enabled || !settings.sealedSecret || !settings.userId) throw new NotFoundError(NO_SIGNAL_WEBHOOK);
+    if (!settings?.enabled || !settings.sealedSecret || !settings.userId) {
+      if (!this.junk.take(key, now)) throw junk();
+      throw new NotFoundError(NO_SIGNAL_WEBHOOK);
+    }
     const owner = settings.userId;
     const senderCtx: CommandContext = { userId: owner, correlationId, causationId: null };
-
     let request;
+    // What proves the owner's secret is counted in the owner's budget only when it is taken; every
+    // refusal (malformed, unsigned, badly signed, stale, a replay) in the junk count, apart: a flood of
+    // junk never makes a signed signal wait (issue 38: 30 unsigned requests a minute blocked the owner).
+    let budgetTaken = false;
     try {
       request = readSignalRequest(headers, raw, contentType);
       const secret = this.secrets.open(botId, owner, settings.generation, settings.sealedSecret);
       assertAuthentic(request, raw, secret, settings.allowBodySecret);
       assertFresh(request, now);
+      if (!this.limiter.take(botId, now)) throw new TooManyRequestsError(this.limiter.retryAfter(botId, now), `Too many signals for this bot: at most ${SIGNAL_REQUESTS_PER_MINUTE} a minute`);
+      budgetTaken = true;
       const { signalId, action, auth, signedAt } = request;
-      await decideOnSignalLog(this.events, botId, { type: 'TakeSignal', botId, signalId, action, auth, signedAt, at: now }, senderCtx, now);
+      // a copy of a signed request is refused whatever id it carries: the signature is remembered too
+      const signature = signatureDigest(request);
+      await decideOnSignalLog(this.events, botId, { type: 'TakeSignal', botId, signalId, action, auth, signedAt, at: now, ...(signature ? { signature } : {}) }, senderCtx, now);
     } catch (err) {
-      if (err instanceof SignalRefusal) await this.recordRefusal(botId, err, correlationId, now);
+      if (err instanceof SignalRefusal) {
+        if (budgetTaken) this.limiter.giveBack(botId); // a replay is not the owner's signal
+        if (!this.junk.take(botId, now)) throw junk(); // over the junk count: answered, not recorded
+        await this.recordRefusal(botId, err, correlationId, now);
+      }
       throw err;
     }
-
     // The bot's own command, as its owner: every check of the dashboard's start and stop applies.
     const ownerCtx: CommandContext = { userId: owner, correlationId, causationId: null };
     const { signalId, action } = request;
@@ -98,7 +117,7 @@ export class SignalReceiver {
    * of them this minute: then it is counted, and the count goes with the next one recorded.
    */
   private async recordRefusal(botId: string, refusal: SignalRefusal, correlationId: string, now: number): Promise<void> {
-    const suppressed = this.limiter.takeSuppressed(botId);
+    const suppressed = this.junk.takeSuppressed(botId);
     try {
       const r = await decideOnSignalLog(
         this.events,
@@ -111,7 +130,7 @@ export class SignalReceiver {
     } catch (err) {
       this.log.warn(`could not record a refused signal of bot ${botId}: ${(err as Error).message}`);
     }
-    this.limiter.restoreSuppressed(botId, suppressed);
-    this.limiter.suppress(botId);
+    this.junk.restoreSuppressed(botId, suppressed);
+    this.junk.suppress(botId);
   }
 }

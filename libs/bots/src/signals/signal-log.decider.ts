@@ -13,18 +13,20 @@ export interface SignalLogState {
   userId: string | null;
   /** Signal id → when it was taken (server ms); forgotten SIGNAL_ID_MEMORY_MS later. A Map: an id may be `__proto__`. */
   seen: ReadonlyMap<string, number>;
+  /** The digests of the signatures taken lately → when (issue 38: a signed request replayed under a new id). */
+  signatures: ReadonlyMap<string, number>;
   refusalWindowStart: number;
   refusalsInWindow: number;
 }
 
 export type SignalLogCommand =
-  | { type: 'TakeSignal'; botId: string; signalId: string; action: SignalAction; auth: SignalAuth; signedAt: number; at: number }
+  | { type: 'TakeSignal'; botId: string; signalId: string; action: SignalAction; auth: SignalAuth; signedAt: number; at: number; signature?: string }
   | { type: 'RecordSignalOutcome'; botId: string; signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null }
   | { type: 'RecordSignalRefusal'; botId: string; reason: SignalRefusalReason; status: number; message: string; signalId: string | null; suppressed: number; at: number };
 
 export type SignalLogEvent = SignalBotEvent | BotEvent;
 
-export const initialSignalLog: SignalLogState = { kind: 'absent', userId: null, seen: new Map(), refusalWindowStart: 0, refusalsInWindow: 0 };
+export const initialSignalLog: SignalLogState = { kind: 'absent', userId: null, seen: new Map(), signatures: new Map(), refusalWindowStart: 0, refusalsInWindow: 0 };
 
 /** Whether a refusal at `at` may still be recorded in this minute's window. */
 export function refusalRecordable(state: SignalLogState, at: number): boolean {
@@ -40,6 +42,8 @@ export function decideSignalLog(command: SignalLogCommand, state: SignalLogState
     case 'TakeSignal': {
       const taken = state.seen.get(command.signalId);
       if (taken !== undefined && command.at - taken < SIGNAL_ID_MEMORY_MS) throw replayRefusal(command.signalId);
+      const signed = command.signature === undefined ? undefined : state.signatures.get(command.signature);
+      if (signed !== undefined && command.at - signed < SIGNAL_ID_MEMORY_MS) throw replayRefusal(command.signalId, true);
       const { type: _t, ...data } = command;
       return [{ type: 'SignalReceived', data }];
     }
@@ -60,13 +64,16 @@ export function evolveSignalLog(state: SignalLogState, event: SignalLogEvent): S
     case 'BotCreated':
       return { ...initialSignalLog, kind: 'live', userId: event.data.userId };
     case 'BotDeleted':
-      return { ...state, kind: 'deleted', seen: new Map() };
+      return { ...state, kind: 'deleted', seen: new Map(), signatures: new Map() };
     case 'SignalReceived': {
       const at = event.data.at;
       const seen = new Map<string, number>();
       for (const [id, t] of state.seen) if (at - t < SIGNAL_ID_MEMORY_MS) seen.set(id, t);
       seen.set(event.data.signalId, at);
-      return { ...state, seen };
+      const signatures = new Map<string, number>();
+      for (const [sig, t] of state.signatures) if (at - t < SIGNAL_ID_MEMORY_MS) signatures.set(sig, t);
+      if (event.data.signature !== undefined) signatures.set(event.data.signature, at);
+      return { ...state, seen, signatures };
     }
     case 'SignalRefused': {
       const at = event.data.at;

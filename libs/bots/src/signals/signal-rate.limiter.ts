@@ -27,6 +27,12 @@ export class SignalRateLimiter {
     return true;
   }
 
+  /** Gives back what `take` counted (a request that turned out not to use the budget). */
+  giveBack(botId: string): void {
+    const w = this.windows.get(botId);
+    if (w && w.count > 0) w.count--;
+  }
+
   /** Seconds until the bot's window ends (Retry-After). */
   retryAfter(botId: string, now: number): number {
     const w = this.windows.get(botId);

@@ -36,7 +36,12 @@ export type SignalSettingsEvent =
 /** Events of the bot's own stream. */
 export type SignalBotEvent =
   /** An authentic, fresh signal with an id not seen before: its id is now taken. `signedAt`: its timestamp (ms). */
-  | { type: 'SignalReceived'; data: { botId: string; signalId: string; action: SignalAction; auth: SignalAuth; signedAt: number; at: number } }
+  /**
+   * `signature` (issue 38): the SHA-256 of the X-Signature a signed signal came with (absent for the
+   * secret-in-the-message form and for signals taken before): a copy of a signed request is a replay
+   * whatever new id it is given.
+   */
+  | { type: 'SignalReceived'; data: { botId: string; signalId: string; action: SignalAction; auth: SignalAuth; signedAt: number; at: number; signature?: string } }
   /**
    * What the start or stop of a received signal did: `requested` (BotStartRequested / BotStopRequested
    * follows), `unchanged` (already running / stopped) or `refused` with the command's reason and status.

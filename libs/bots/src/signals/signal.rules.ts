@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, ConflictError, FieldError, ValidationError, UnauthorizedError } from '@gridrocket/shared';
 import { SignalAction, SignalAuth, SignalRefusalReason } from './signal.events';
@@ -28,8 +28,14 @@ export const SIGNAL_ID_MEMORY_MS = 2 * SIGNAL_WINDOW_SECONDS * 1000;
 /** Refused requests recorded in a bot's history per window; the rest are counted into the next record. */
 export const SIGNAL_REFUSALS_PER_WINDOW = 5;
 export const SIGNAL_REFUSAL_WINDOW_MS = 60_000;
-/** Requests per bot per minute the route takes at all (valid or not); beyond: 429, nothing recorded. */
+/**
+ * Signals per bot per minute that prove the owner's secret; beyond: 429. Refusals of requests that do
+ * not (unsigned, badly signed, malformed) are counted apart, in SIGNAL_JUNK_PER_MINUTE, and never in
+ * this: junk cannot make the owner's signals wait (issue 38, break 5).
+ */
 export const SIGNAL_REQUESTS_PER_MINUTE = 30;
+/** Refused (not authentic) requests per bot per minute answered with their reason; beyond: 429, nothing recorded. */
+export const SIGNAL_JUNK_PER_MINUTE = 30;
 /** The largest body read (bytes): a signal is a few words. */
 export const SIGNAL_BODY_LIMIT = 8 * 1024;
 
@@ -59,6 +65,7 @@ export const SIGNAL_MESSAGES = {
   bodySecretOff: 'This bot takes signed signals only: send X-Signature, or allow the secret in the message on the bot page',
   stale: `The signal's timestamp is more than ${SIGNAL_WINDOW_SECONDS} seconds away from the server's time: send the time of the signal (check the sender's clock)`,
   replay: 'A signal with this id was already taken for this bot: each signal needs an id of its own',
+  replaySignature: 'This signed request was already taken for this bot (a copy under another id is the same signal): each signal needs its own id, timestamp and signature',
 } as const;
 
 const action = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['start', 'stop'], { errorMap: () => ({ message: SIGNAL_MESSAGES.action }) }));
@@ -221,4 +228,10 @@ export function assertFresh(req: SignalRequest, now: number): void {
 }
 
 /** The replay refusal (409), raised by the signal log's decider. */
-export const replayRefusal = (signalId: string) => new SignalRefusal('replay', new ConflictError(SIGNAL_MESSAGES.replay), signalId);
+export const replayRefusal = (signalId: string, sameSignature = false) =>
+  new SignalRefusal('replay', new ConflictError(sameSignature ? SIGNAL_MESSAGES.replaySignature : SIGNAL_MESSAGES.replay), signalId);
+
+/** What a signed signal is remembered by (issue 38): the SHA-256 of its signature, never the signature. */
+export function signatureDigest(req: SignalRequest): string | undefined {
+  return req.auth === 'signature' ? createHash('sha256').update(req.proof.toLowerCase()).digest('hex') : undefined;
+}
