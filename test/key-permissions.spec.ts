@@ -9,6 +9,7 @@
  * Against the paper exchange and each venue stand-in (Binance spot and USDⓈ-M futures, KuCoin spot and
  * futures; libs/exchanges/src/testing/standin), which answer those endpoints as the venues document them.
  */
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,33 @@ function keyChecks(exchange: Exchange, venueName: string, setup: () => { app: { 
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: 'apiKey', message: expect.stringMatching(/API key cannot trade: the bots need .* for spot bots or .* for futures bots/) }]);
     expect((await c.get(`/api/api-credentials/${uid}`)).body).toEqual([]);
+  });
+
+  it(`a key ${venueName} reports withdraw-capable after it was added refuses the next start, from the API and from a signal, with the way to fix it (issue 38, break 9)`, async () => {
+    const { app, venue } = setup();
+    const c = new Client(app.url);
+    const { uid } = await c.signUp(`later-${n}-${exchange}@example.com`);
+    const key = keyOf(exchange);
+    venue.setKey(key.apiKey, {});
+    expect((await c.post('/api/api-credentials', { access: { ...key, userId: uid } })).status).toBe(201);
+    const bot = (await c.post('/api/bots', { ...spotBot, exchange, entryPrice: 50000, userId: uid })).body.id as string;
+    // withdrawals turned on at the venue; no daily check has run since the key was added
+    venue.setKey(key.apiKey, { withdraw: true });
+    const refused = await c.get(`/api/startBot?id=${bot}&userId=${uid}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/reports that your API key can now withdraw funds, so no new bot starts with it\./);
+    expect(refused.body.message).toMatch(howTo.source.includes('Binance') ? /On Binance, open Account → API Management/ : /On KuCoin, open Account → API Management/);
+    // a signal's start is the same start
+    const { secret } = (await c.post(`/api/bots/${bot}/signals`, {})).body;
+    const ts = String(Math.floor(Date.now() / 1000));
+    const body = JSON.stringify({ action: 'start' });
+    const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
+    const signal = await fetch(`${app.url}/api/signals/${bot}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signal-timestamp': ts, 'x-signal-id': `s-${n}`, 'x-signature': `sha256=${signature}` } });
+    expect(signal.status).toBe(409);
+    const history = (await c.get(`/api/bots/${bot}/history`)).body as Array<{ type: string }>;
+    expect(history.map((e) => e.type)).not.toContain('BotStartRequested');
+    expect(history.map((e) => e.type)).not.toContain('OrderPlaced');
+    expect((await c.get(`/api/bot-details/${bot}`)).body.state).not.toBe('running');
   });
 
   it(`a trading-only, IP-restricted key ${venueName} reports is accepted without a warning`, async () => {

@@ -123,14 +123,17 @@ export class KeyPermissionChecks implements OnApplicationBootstrap, BeforeApplic
   }
 
   /**
-   * Before a bot of `market` starts: the key it will sign with (the newest of the exchange) must not be
-   * able to withdraw and must trade that market (409 otherwise). A key whose last check blocks it is asked
-   * again first: the owner may have fixed it on the venue since.
+   * Before a bot of `market` starts (from the dashboard, the API or a signal): the key it will sign with
+   * (the newest of the exchange) must not be able to withdraw and must trade that market (409 otherwise).
+   * The venue is asked at every start, whatever the last check said (issue 38: a key made withdraw-capable
+   * on the venue after its last check started bots until the next daily check); the answer is recorded on
+   * the key's stream (`source: 'start'`). One call per start (Binance `GET /sapi/v1/account/apiRestrictions`,
+   * weight 1; KuCoin `GET /api/v1/user/api-key`: docs/exchanges.md). When the venue cannot be asked, the last
+   * check decides.
    */
   async assertUsableFor(ctx: CommandContext, exchange: PortExchangeName, market: BotMarket): Promise<void> {
     const [doc] = await this.reads.find<CredentialDoc>(CREDENTIAL_LIST_COLLECTION, { userid: ctx.userId, exchange }, { orderBy: { field: 'createdat', direction: 'desc' }, limit: 1 });
     if (!doc) return; // no key: the start's own check answers (409 "No API key")
-    if (!botStartRefusal(exchange, market, factsOf(doc))) return;
     let refusal: string | null;
     try {
       await this.recheck(doc.id, 'start', ctx);
