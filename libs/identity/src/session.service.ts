@@ -160,7 +160,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     return this.openSession(uid, 'password', ctx, checked, client, secondFactor);
   }
 
-  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null, client: SignInClient = {}, secondFactor?: SecondFactorProof | null) {
+  async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null, client: SignInClient = {}, secondFactor?: SecondFactorProof | null, pendingSignIn?: string) {
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
@@ -180,6 +180,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
         browser: summariseUserAgent(client.userAgent),
         address: addressOf(client.ip),
         secondFactor,
+        ...(pendingSignIn ? { pendingSignIn } : {}),
       },
       { ...ctx, userId: uid },
     );
@@ -234,7 +235,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   async signOutOthers(user: SessionUser, ctx: CommandContext): Promise<number> {
     const r = await executeCommand(this.events, userStream(user.uid), userDecider, { type: 'SignOutOthers', keep: user.sessionId, now: new Date().toISOString() }, ctx);
     await this.projector.waitFor(r.position);
-    return r.events.length;
+    return r.events.filter((e) => e.type === 'UserSignedOut').length;
   }
 
   /**

@@ -5,7 +5,8 @@ import type { Decider } from '@gridrocket/shared';
  * stream's existence is what tells the outbox (after a restart, or an event handled again) that this mail
  * is done. Recorded once: recording it again changes nothing.
  */
-export type MailKind = 'verify-email' | 'reset-password' | 'registration-attempt';
+/** `security-notice` (issue 38): two-factor turned on or off, a recovery code used, the code step locked. */
+export type MailKind = 'verify-email' | 'reset-password' | 'registration-attempt' | 'security-notice';
 /** sent: the server took it (250); failed: refused for good (5yz); skipped: not worth sending any more (the link was replaced, used or expired before the server took it). */
 export type MailStatus = 'sent' | 'failed' | 'skipped';
 

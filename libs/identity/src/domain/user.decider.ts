@@ -11,6 +11,7 @@ import {
   initialTwoFactorState,
   isTwoFactorCommand,
   isTwoFactorEvent,
+  rememberedBrowserValid,
 } from '../two-factor/two-factor.decider';
 import {
   AccessTokenCommand,
@@ -48,7 +49,13 @@ export interface UserState {
   twoFactor: TwoFactorState;
   /** Personal access tokens not revoked (issue 31). */
   accessTokens: AccessTokensState;
+  /** The ids of the pending sign-ins completed lately (issue 38: each completes one sign-in). */
+  usedPendingSignIns?: ReadonlySet<string>;
 }
+
+export const PENDING_SIGN_IN_USED = 'This sign-in has expired or was already completed; sign in again';
+/** Completed pending sign-ins remembered per account (a pending cookie lives 5 minutes: far more than enough). */
+export const PENDING_SIGN_INS_KEPT = 50;
 
 /** What a provider told us about the person signing in. */
 export interface ProviderIdentity {
@@ -94,6 +101,8 @@ export type UserCommand =
       address?: string;
       /** With 2FA on: the code, recovery code or remembered browser that came with the sign-in (issue 30). */
       secondFactor?: SecondFactorProof | null;
+      /** The pending sign-in this completes (its cookie's id): each completes one sign-in (issue 38). */
+      pendingSignIn?: string;
     }
   | { type: 'SignOut'; sessionId: string; reason?: 'logout' | 'revoked' }
   /** "Sign out everywhere" (issue 30): every session alive at `now` but `keep` ends. */
@@ -157,6 +166,14 @@ function endSessions(state: UserState, now: string, reason: 'password-changed' |
     .map(([sessionId]) => ({ type: 'UserSignedOut' as const, data: { sessionId, reason } }));
 }
 
+/**
+ * Every browser remembered for the account's enrolment counts for nothing from now (issue 38). Only with
+ * 2FA on: remembered browsers exist only for an enabled enrolment, and a new one voids them anyway.
+ */
+function forgetBrowsers(state: UserState, now: string, reason: 'signed-out-everywhere' | 'password-changed'): UserEvent[] {
+  return state.twoFactor.enabled ? [{ type: 'TwoFactorBrowsersForgotten', data: { at: Date.parse(now), reason } }] : [];
+}
+
 /** The browser and address of a sign-in, only those given (events of older sign-ins have neither). */
 function seenFrom(command: { browser?: string; address?: string }): { browser?: string; address?: string } {
   return { ...(command.browser ? { browser: command.browser } : {}), ...(command.address ? { address: command.address } : {}) };
@@ -180,7 +197,12 @@ export function liveSessions(state: UserState, now: string): number {
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   if (isTwoFactorCommand(command)) {
     if (!state.exists) throw new NotFoundError('No such user');
-    return decideTwoFactor(command, state.twoFactor);
+    const events: UserEvent[] = decideTwoFactor(command, state.twoFactor);
+    // turning 2FA on ends every other session (issue 38): a session stolen before it is no way in after
+    if (command.type === 'EnableTwoFactor' && command.keepSession && command.now) {
+      events.push(...endSessions(state, command.now, 'revoked').filter((e) => e.data.sessionId !== command.keepSession));
+    }
+    return events;
   }
   if (isAccessTokenCommand(command)) {
     if (!state.exists) throw new NotFoundError('No such user');
@@ -229,12 +251,18 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         throw new QuotaExceededError('sessions', command.maxSessions);
       }
       {
-        const signedIn: UserEvent = { type: 'UserSignedIn', data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method, ...seenFrom(command) } };
+        // a pending sign-in completes one sign-in (issue 38: its cookie completed a second one after it was used)
+        if (command.pendingSignIn && state.usedPendingSignIns?.has(command.pendingSignIn)) throw new UnauthorizedError(PENDING_SIGN_IN_USED);
+        const signedIn: UserEvent = {
+          type: 'UserSignedIn',
+          data: { sessionId: command.sessionId, expiresAt: command.expiresAt, method: command.method, ...seenFrom(command), ...(command.pendingSignIn ? { pendingSignIn: command.pendingSignIn } : {}) },
+        };
         if (!state.twoFactor.enabled) return [signedIn];
         // 2FA on (issue 30): no session without the second factor; the code is used up with the sign-in.
         const proof = command.secondFactor;
         // a browser remembered for an earlier enrolment (2FA turned off and on since) counts for nothing
-        const stale = proof?.kind === 'remembered-browser' && proof.enrolmentId !== state.twoFactor.enrolmentId;
+        // and so is one remembered before "sign out everywhere" or a new password (issue 38)
+        const stale = proof?.kind === 'remembered-browser' && !rememberedBrowserValid(state.twoFactor, proof);
         if (!proof || stale) throw new SecondFactorNeededError(state.uid!, command.method, command.checkedPasswordHash ?? null);
         return [...acceptProof(state.twoFactor, proof, 'sign-in', 401), signedIn];
       }
@@ -242,7 +270,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (!state.sessions.has(command.sessionId)) return [];
       return [{ type: 'UserSignedOut', data: { sessionId: command.sessionId, reason: command.reason ?? 'logout' } }];
     case 'SignOutOthers':
-      return endSessions(state, command.now, 'revoked').filter((e) => e.data.sessionId !== command.keep);
+      // remembered browsers too (issue 38): a thief's remembered cookie no longer skips the code step
+      return [...endSessions(state, command.now, 'revoked').filter((e) => e.data.sessionId !== command.keep), ...forgetBrowsers(state, command.now, 'signed-out-everywhere')];
     case 'RecordSessionSeen':
       if (!state.sessions.has(command.sessionId)) return [];
       return [{ type: 'SessionSeen', data: { sessionId: command.sessionId, ...(command.address ? { address: command.address } : {}) } }];
@@ -289,7 +318,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       // The link reached the mailbox: that proves the address as well as a verification link would.
       if (!state.emailVerified) events.push({ type: 'EmailVerified', data: { email: state.email!, method: 'reset-link' } });
       // every session ends, and every access token (issue 31): a reset is how an owner locks out whoever had the account
-      return [...events, ...endSessions(state, command.now, 'password-changed'), ...revokeAllAccessTokens(state.accessTokens, 'password-reset')];
+      // and every remembered browser (issue 38): the 30-day cookie skipped the code step after a reset
+      return [
+        ...events,
+        ...endSessions(state, command.now, 'password-changed'),
+        ...revokeAllAccessTokens(state.accessTokens, 'password-reset'),
+        ...forgetBrowsers(state, command.now, 'password-changed'),
+      ];
     }
     case 'UpdateProfile': {
       if (!state.exists) throw new NotFoundError('No such user');
@@ -339,8 +374,14 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         photoURL: event.data.photoURL,
         passwordHash: event.data.passwordHash,
       };
-    case 'UserSignedIn':
-      return { ...state, sessions: new Map(state.sessions).set(event.data.sessionId, event.data.expiresAt) };
+    case 'UserSignedIn': {
+      const next = { ...state, sessions: new Map(state.sessions).set(event.data.sessionId, event.data.expiresAt) };
+      if (!event.data.pendingSignIn) return next;
+      // kept while such a cookie could still be presented (its expiry is in its id), bounded
+      const used = new Set([...(state.usedPendingSignIns ?? [])].slice(-PENDING_SIGN_INS_KEPT));
+      used.add(event.data.pendingSignIn);
+      return { ...next, usedPendingSignIns: used };
+    }
     case 'UserSignedOut': {
       const sessions = new Map(state.sessions);
       sessions.delete(event.data.sessionId);

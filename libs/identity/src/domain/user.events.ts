@@ -17,7 +17,8 @@ export type UserEvent =
       data: { uid: string; email: string; displayName: string; photoURL: string | null; passwordHash: string | null; method: SignInMethod };
     }
   /** `browser` ("Chrome on Linux", from the User-Agent) and `address` (the client IP): for the list of sessions (issue 30). */
-  | { type: 'UserSignedIn'; data: { sessionId: string; expiresAt: string; method: SignInMethod; browser?: string; address?: string } }
+  /** `pendingSignIn`: the id of the pending sign-in (two-factor code step) this completed; each completes one (issue 38). */
+  | { type: 'UserSignedIn'; data: { sessionId: string; expiresAt: string; method: SignInMethod; browser?: string; address?: string; pendingSignIn?: string } }
   /** `revoked`: ended from another session ("sign out" in the list of sessions, or "sign out everywhere"). */
   | { type: 'UserSignedOut'; data: { sessionId: string; reason?: 'logout' | 'password-changed' | 'account-claimed' | 'revoked' } }
   /** The session was used (recorded at most every few minutes), from this address (issue 30). */

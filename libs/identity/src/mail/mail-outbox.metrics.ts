@@ -2,7 +2,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { MailKind, MailStatus } from '../domain/mail-delivery.decider';
 import type { MailOutbox } from './mail-outbox';
 
-const KINDS: MailKind[] = ['verify-email', 'reset-password', 'registration-attempt'];
+const KINDS: MailKind[] = ['verify-email', 'reset-password', 'registration-attempt', 'security-notice'];
 const STATES = ['off', 'idle', 'sending', 'retrying'] as const;
 
 /**

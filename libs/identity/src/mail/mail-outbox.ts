@@ -9,13 +9,15 @@ import { userDecider } from '../domain/user.decider';
 import type { PasswordResetReason } from '../domain/user.events';
 import type { LinkTokens } from '../link-tokens';
 import type { Mailer, MailMessage } from './mail.port';
-import { registrationAttemptMessage, resetPasswordMessage, verifyEmailMessage } from './mail.templates';
+import { registrationAttemptMessage, resetPasswordMessage, securityNoticeMessage, verifyEmailMessage } from './mail.templates';
 import { smtpFailure } from './smtp-failure';
 
 export const MAIL_OUTBOX_NAME = 'mail-outbox';
 const MAX_CONCURRENT_SENDS = 4;
+/** The events that tell the owner of a change to the account's two-factor sign-in (issue 38). */
+export const SECURITY_NOTICE_EVENT_TYPES = ['TwoFactorEnabled', 'TwoFactorDisabled', 'TwoFactorRecoveryCodeUsed', 'TwoFactorCodeStepLocked'];
 /** The events that cause a mail. */
-export const MAIL_CAUSE_EVENT_TYPES = ['EmailVerificationRequested', 'PasswordResetRequested'];
+export const MAIL_CAUSE_EVENT_TYPES = ['EmailVerificationRequested', 'PasswordResetRequested', ...SECURITY_NOTICE_EVENT_TYPES];
 
 export interface MailOutboxDeps {
   events: EventStore;
@@ -77,6 +79,7 @@ export function outboxMessageId(causeId: string, publicUrl: string): string {
 /** Which mail an event asks for (null: none). */
 export function mailKindOf(event: { type: string; data: unknown }): MailKind | null {
   if (event.type === 'EmailVerificationRequested') return 'verify-email';
+  if (SECURITY_NOTICE_EVENT_TYPES.includes(event.type)) return 'security-notice';
   if (event.type === 'PasswordResetRequested') {
     const reason = (event.data as { reason?: PasswordResetReason }).reason;
     return reason === 'registration-attempt' ? 'registration-attempt' : 'reset-password';
@@ -173,6 +176,7 @@ export class MailOutbox {
       this.pending.set(event.id, p);
     }
     const uid = event.streamId.slice('user-'.length);
+    if (kind === 'security-notice') return this.sendNotice(event, p, uid);
     const data = event.data as { tokenDigest: string; expiresAt: string; tokenSeed?: string };
     const user = (await loadState(this.deps.events, event.streamId, userDecider, { atLeast: event.revision }))?.state;
     const current = kind === 'verify-email' ? user?.pendingVerification : user?.pendingReset;
@@ -192,7 +196,13 @@ export class MailOutbox {
       return;
     }
     const messageId = outboxMessageId(event.id, this.deps.publicUrl);
-    const message: MailMessage = { ...this.compose(kind, user!.email!, token, Date.parse(data.expiresAt) - Date.parse(event.created)), messageId };
+    const message: MailMessage = { ...this.compose(kind as Exclude<MailKind, 'security-notice'>, user!.email!, token, Date.parse(data.expiresAt) - Date.parse(event.created)), messageId };
+    await this.deliver(event, p, uid, kind, message);
+  }
+
+  /** Hands the mail to the server: recorded sent, or failed for good (5yz); a transient failure throws (retried). */
+  private async deliver(event: RecordedEvent, p: Pending, uid: string, kind: MailKind, message: MailMessage): Promise<void> {
+    const messageId = message.messageId ?? null;
     p.attempts++;
     try {
       await this.oneAtATime(() => this.deps.mailer.send(message, event.metadata?.correlationId));
@@ -212,6 +222,17 @@ export class MailOutbox {
     await this.record(event, p, { status: 'sent', code: this.deps.mailer.kind === 'smtp' ? 250 : null, messageId, reason: null });
   }
 
+  /** A notice without a link token (issue 38): to the account's address, once, as every outbox mail. */
+  private async sendNotice(event: RecordedEvent, p: Pending, uid: string): Promise<void> {
+    const user = (await loadState(this.deps.events, event.streamId, userDecider, { atLeast: event.revision }))?.state;
+    const message = user?.email ? securityNoticeMessage(user.email, `${this.deps.publicUrl}/security`, event as unknown as { type: string; data: Record<string, unknown> }) : null;
+    if (!message) {
+      await this.record(event, p, { status: 'skipped', code: null, messageId: null, reason: 'No such user' });
+      return;
+    }
+    await this.deliver(event, p, uid, 'security-notice', { ...message, messageId: outboxMessageId(event.id, this.deps.publicUrl) });
+  }
+
   private async oneAtATime<T>(work: () => Promise<T>): Promise<T> {
     if (this.free > 0) this.free--;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -224,7 +245,7 @@ export class MailOutbox {
     }
   }
 
-  private compose(kind: MailKind, to: string, token: string, ttlMs: number): MailMessage {
+  private compose(kind: Exclude<MailKind, 'security-notice'>, to: string, token: string, ttlMs: number): MailMessage {
     const base = this.deps.publicUrl;
     const hours = ttlMs / 3_600_000;
     switch (kind) {

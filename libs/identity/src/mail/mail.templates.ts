@@ -56,3 +56,42 @@ export function registrationAttemptMessage(to: string, link: string, ttlHours: n
     link,
   };
 }
+
+/**
+ * Issue 38: what happened to the account's two-factor sign-in, told to its owner (a session thief who
+ * turns it on, off, or spends a recovery code is noticed; so is a day of wrong codes). No secret, no code.
+ */
+export function securityNoticeMessage(to: string, link: string, event: { type: string; data: Record<string, unknown> }): MailMessage | null {
+  let title: string;
+  let intro: string;
+  switch (event.type) {
+    case 'TwoFactorEnabled':
+      title = 'Two-factor sign-in was turned on';
+      intro = 'Two-factor sign-in was turned on for your GridRocket account, and every other session was signed out.';
+      break;
+    case 'TwoFactorDisabled':
+      title = 'Two-factor sign-in was turned off';
+      intro = 'Two-factor sign-in was turned off for your GridRocket account: a password alone now signs in.';
+      break;
+    case 'TwoFactorRecoveryCodeUsed':
+      title = 'A recovery code was used';
+      intro = 'One of the recovery codes of your GridRocket account was used. It no longer works.';
+      break;
+    case 'TwoFactorCodeStepLocked': {
+      const until = new Date(Number(event.data.until)).toISOString().slice(0, 16).replace('T', ' ');
+      title = 'Too many wrong two-factor codes';
+      intro = `${Number(event.data.failures)} wrong two-factor codes were given for your GridRocket account today, after the right password. No code is taken until ${until} UTC; a browser you told GridRocket to remember still signs in.`;
+      break;
+    }
+    default:
+      return null;
+  }
+  const outro = 'If this was you, there is nothing to do. If it was not, reset your password now (it signs out everywhere) and check your two-factor settings on the Security page.';
+  return {
+    to,
+    subject: `GridRocket: ${title.toLowerCase()}`,
+    text: `${intro}\n\nYour Security page:\n\n${link}\n\n${outro}\n`,
+    html: layout(title, intro, 'Open the Security page', link, outro),
+    link,
+  };
+}

@@ -49,7 +49,7 @@ export class TwoFactorController {
   @HttpCode(200)
   @UseGuards(SessionGuard)
   async enable(@CurrentUser() user: SessionUser, @Body() body: unknown, @Req() req: AppRequest, @Ctx() ctx: CommandContext) {
-    const { recoveryCodes } = await this.twoFactor.enable(user.uid, body, this.client(req, user.uid), ctx);
+    const { recoveryCodes } = await this.twoFactor.enable(user.uid, body, this.client(req, user.uid), ctx, user.sessionId);
     return { enabled: true, recoveryCodes, message: 'Two-factor sign-in is on. Keep these recovery codes somewhere safe: each works once, and they are not shown again.' };
   }
 

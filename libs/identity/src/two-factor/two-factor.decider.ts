@@ -18,6 +18,21 @@ export interface TwoFactorState {
   lastUsedStep: number;
   /** Digests of the recovery codes not used yet. */
   recoveryCodes: string[];
+  /** When wrong codes were given in the last day (ms, oldest first; issue 38). */
+  failures: number[];
+  /** No code is taken before this (ms; 0: not locked). */
+  lockedUntil: number;
+  /** Browsers remembered at or before this (ms) count for nothing (null: none forgotten). */
+  browsersForgottenAt: number | null;
+}
+
+/** Wrong codes an account may be given in a day before its code step locks for the rest of that day (issue 38). */
+export const CODE_FAILURES_PER_DAY = 20;
+export const CODE_FAILURE_MEMORY_MS = 24 * 3_600_000;
+
+/** Until when the code step is locked at `now`, or 0. */
+export function codeStepLockedUntil(tf: TwoFactorState, now: number): number {
+  return tf.lockedUntil > now ? tf.lockedUntil : 0;
 }
 
 export const initialTwoFactorState: TwoFactorState = {
@@ -27,6 +42,9 @@ export const initialTwoFactorState: TwoFactorState = {
   pending: null,
   lastUsedStep: -1,
   recoveryCodes: [],
+  failures: [],
+  lockedUntil: 0,
+  browsersForgottenAt: null,
 };
 
 /**
@@ -38,15 +56,26 @@ export const initialTwoFactorState: TwoFactorState = {
 export type SecondFactorProof =
   | { kind: 'totp'; enrolmentId: string; steps: number[] }
   | { kind: 'recovery-code'; digest: string }
-  | { kind: 'remembered-browser'; enrolmentId: string };
+  | { kind: 'remembered-browser'; enrolmentId: string; issuedAt?: number };
+
+/** Whether a remembered browser's proof still counts: its enrolment, and remembered after the last "forget" (issue 38). */
+export function rememberedBrowserValid(tf: TwoFactorState, proof: { enrolmentId: string; issuedAt?: number }): boolean {
+  if (proof.enrolmentId !== tf.enrolmentId) return false;
+  if (tf.browsersForgottenAt === null) return true;
+  return proof.issuedAt !== undefined && proof.issuedAt > tf.browsersForgottenAt;
+}
 
 export type TwoFactorCommand =
   | { type: 'StartTwoFactorEnrolment'; enrolmentId: string; sealedSecret: string }
   /** `steps`: where the confirming code matched the pending secret of `enrolmentId`. */
-  | { type: 'EnableTwoFactor'; enrolmentId: string; steps: number[]; recoveryCodeDigests: string[] }
+  | { type: 'EnableTwoFactor'; enrolmentId: string; steps: number[]; recoveryCodeDigests: string[]; /** the session that enables it stays; every other ends (issue 38) */ keepSession?: string; now?: string }
   | { type: 'DisableTwoFactor'; proof: SecondFactorProof | null }
   /** A sensitive action (add or delete a key, change alert channels) asks for a fresh code when 2FA is on. */
-  | { type: 'ConfirmSensitiveAction'; proof: SecondFactorProof | null };
+  | { type: 'ConfirmSensitiveAction'; proof: SecondFactorProof | null }
+  /** A wrong code was given (issue 38): remembered for a day; the CODE_FAILURES_PER_DAY-th locks the code step. */
+  | { type: 'RecordTwoFactorFailure'; purpose: TwoFactorPurpose; now: number }
+  /** Every browser remembered until now must give a code again (issue 38). */
+  | { type: 'ForgetRememberedBrowsers'; reason: 'signed-out-everywhere' | 'password-changed'; now: number };
 
 export const ALREADY_ENABLED = 'Two-factor sign-in is already on';
 export const NOT_ENABLED = 'Two-factor sign-in is not on';
@@ -115,7 +144,7 @@ export function acceptProof(
       return [{ type: 'TwoFactorRecoveryCodeUsed', data: { digest: proof.digest, purpose } }];
     case 'remembered-browser':
       // only the sign-in may be skipped on a remembered browser, and only for the enrolment it was remembered for
-      if (purpose !== 'sign-in' || proof.enrolmentId !== tf.enrolmentId) throw new TwoFactorCodeError(status, CODE_NEEDED, field);
+      if (purpose !== 'sign-in' || !rememberedBrowserValid(tf, proof)) throw new TwoFactorCodeError(status, CODE_NEEDED, field);
       return [];
   }
 }
@@ -144,6 +173,19 @@ export function decideTwoFactor(command: TwoFactorCommand, tf: TwoFactorState): 
     case 'ConfirmSensitiveAction':
       if (!tf.enabled) return [];
       return acceptProof(tf, command.proof, 'sensitive-action', 403);
+    case 'RecordTwoFactorFailure': {
+      if (codeStepLockedUntil(tf, command.now)) return []; // locked already: nothing more to count
+      const recent = tf.failures.filter((t) => command.now - t < CODE_FAILURE_MEMORY_MS);
+      const events: TwoFactorEvent[] = [{ type: 'TwoFactorCodeFailed', data: { at: command.now, purpose: command.purpose } }];
+      if (recent.length + 1 >= CODE_FAILURES_PER_DAY) {
+        // locked until the oldest remembered failure is a day old: the day's budget, and no more
+        const until = (recent[0] ?? command.now) + CODE_FAILURE_MEMORY_MS;
+        events.push({ type: 'TwoFactorCodeStepLocked', data: { until, failures: recent.length + 1 } });
+      }
+      return events;
+    }
+    case 'ForgetRememberedBrowsers':
+      return [{ type: 'TwoFactorBrowsersForgotten', data: { at: command.now, reason: command.reason } }];
   }
 }
 
@@ -153,6 +195,7 @@ export function evolveTwoFactor(tf: TwoFactorState, event: TwoFactorEvent): TwoF
       return { ...tf, pending: { ...event.data } };
     case 'TwoFactorEnabled':
       return {
+        ...tf,
         enabled: true,
         enrolmentId: event.data.enrolmentId,
         sealedSecret: tf.pending?.enrolmentId === event.data.enrolmentId ? tf.pending.sealedSecret : tf.sealedSecret,
@@ -165,13 +208,23 @@ export function evolveTwoFactor(tf: TwoFactorState, event: TwoFactorEvent): TwoF
     case 'TwoFactorRecoveryCodeUsed':
       return { ...tf, recoveryCodes: tf.recoveryCodes.filter((d) => d !== event.data.digest) };
     case 'TwoFactorDisabled':
-      // lastUsedStep is kept: a code seen before cannot come back after a new enrolment either
-      return { ...initialTwoFactorState, lastUsedStep: tf.lastUsedStep };
+      // lastUsedStep is kept: a code seen before cannot come back after a new enrolment either; so are the
+      // day's failures, the lock and the forgotten browsers (turning 2FA off and on refills nothing)
+      return { ...initialTwoFactorState, lastUsedStep: tf.lastUsedStep, failures: tf.failures, lockedUntil: tf.lockedUntil, browsersForgottenAt: tf.browsersForgottenAt };
+    case 'TwoFactorCodeFailed': {
+      const at = event.data.at;
+      const failures = [...tf.failures.filter((t) => at - t < CODE_FAILURE_MEMORY_MS), at].slice(-CODE_FAILURES_PER_DAY);
+      return { ...tf, failures };
+    }
+    case 'TwoFactorCodeStepLocked':
+      return { ...tf, lockedUntil: Math.max(tf.lockedUntil, event.data.until) };
+    case 'TwoFactorBrowsersForgotten':
+      return { ...tf, browsersForgottenAt: Math.max(tf.browsersForgottenAt ?? 0, event.data.at) };
   }
 }
 
 export function isTwoFactorCommand(command: { type: string }): command is TwoFactorCommand {
-  return ['StartTwoFactorEnrolment', 'EnableTwoFactor', 'DisableTwoFactor', 'ConfirmSensitiveAction'].includes(command.type);
+  return ['StartTwoFactorEnrolment', 'EnableTwoFactor', 'DisableTwoFactor', 'ConfirmSensitiveAction', 'RecordTwoFactorFailure', 'ForgetRememberedBrowsers'].includes(command.type);
 }
 
 export function isTwoFactorEvent(event: { type: string }): event is TwoFactorEvent {

@@ -14,7 +14,13 @@ export type TwoFactorEvent =
   | { type: 'TwoFactorCodeUsed'; data: { step: number; purpose: TwoFactorPurpose } }
   /** A recovery code was used; it no longer works. */
   | { type: 'TwoFactorRecoveryCodeUsed'; data: { digest: string; purpose: TwoFactorPurpose } }
-  | { type: 'TwoFactorDisabled'; data: { enrolmentId: string; method: 'code' | 'recovery-code' | 'account-claimed' } };
+  | { type: 'TwoFactorDisabled'; data: { enrolmentId: string; method: 'code' | 'recovery-code' | 'account-claimed' } }
+  /** A wrong code or recovery code was given (issue 38: remembered for a day, so the guessing budget does not refill). */
+  | { type: 'TwoFactorCodeFailed'; data: { at: number; purpose: TwoFactorPurpose } }
+  /** Too many wrong codes in a day: no code is taken until `until` (ms); the owner is mailed. */
+  | { type: 'TwoFactorCodeStepLocked'; data: { until: number; failures: number } }
+  /** Every browser remembered before `at` (ms) must give a code again (issue 38: sign out everywhere, a new password). */
+  | { type: 'TwoFactorBrowsersForgotten'; data: { at: number; reason: 'signed-out-everywhere' | 'password-changed' } };
 
 export type TwoFactorEventType = TwoFactorEvent['type'];
 
@@ -24,4 +30,7 @@ export const TWO_FACTOR_EVENT_TYPES: TwoFactorEventType[] = [
   'TwoFactorCodeUsed',
   'TwoFactorRecoveryCodeUsed',
   'TwoFactorDisabled',
+  'TwoFactorCodeFailed',
+  'TwoFactorCodeStepLocked',
+  'TwoFactorBrowsersForgotten',
 ];

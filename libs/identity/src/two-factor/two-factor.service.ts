@@ -1,18 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand, loadState } from '@gridrocket/shared/runtime';
-import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
+import { CommandContext, TooManyRequestsError, UnauthorizedError } from '@gridrocket/shared';
 import { UserCommand, UserState, userDecider } from '../domain/user.decider';
 import { userStream } from '../domain/user.events';
 import { parseOrThrow } from '../auth.rules';
 import { AuthThrottle, LoginClient } from '../auth.throttle';
 import { SessionService, type SignInClient } from '../session.service';
 import { UserDoc } from '../identity.projections';
-import { CODE_NEEDED, SecondFactorNeededError, SecondFactorProof } from './two-factor.decider';
+import { CODE_NEEDED, SecondFactorNeededError, SecondFactorProof, TwoFactorCodeError, WRONG_CODE, WRONG_RECOVERY_CODE, codeStepLockedUntil } from './two-factor.decider';
+import type { TwoFactorPurpose } from './two-factor.events';
 import QRCode from 'qrcode';
 import { base32Encode, matchingSteps, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, normalizeTotpCode, otpauthUri } from './totp';
 import { PENDING_COOKIE, PENDING_TTL_MS, PendingSignIn, REMEMBER_COOKIE, REMEMBER_DAYS, passwordDigest, readPending, readRemembered, signPending, signRemembered } from './two-factor.tokens';
@@ -20,6 +21,11 @@ import { PENDING_COOKIE, PENDING_TTL_MS, PendingSignIn, REMEMBER_COOKIE, REMEMBE
 type Ctx = Omit<CommandContext, 'userId'>;
 
 export const SIGN_IN_EXPIRED = 'This sign-in has expired or was already completed; sign in again';
+
+/** The code step of an account locked after a day's wrong codes (issue 38). */
+export function codeStepLockedMessage(until: number): string {
+  return `Too many wrong codes for this account today: codes are not taken until ${new Date(until).toISOString().slice(0, 16).replace('T', ' ')} UTC. The account's owner was told by mail. A browser that was remembered at sign-in still signs in.`;
+}
 
 const codeField = z
   .string({ invalid_type_error: 'Code must be text' })
@@ -81,6 +87,29 @@ export class TwoFactorService {
     return r;
   }
 
+  /** 429 while the account's code step is locked after a day's wrong codes (issue 38). */
+  private assertCodeStepOpen(state: UserState): void {
+    const now = Date.now();
+    const until = codeStepLockedUntil(state.twoFactor, now);
+    if (until) throw new TooManyRequestsError(Math.max(1, Math.ceil((until - now) / 1000)), codeStepLockedMessage(until));
+  }
+
+  /**
+   * Runs a step that checks a code; a wrong code or recovery code is remembered on the account for a day
+   * (issue 38: the 15-minute budget refilled, about 2,000 guesses a day); the day's last allowed one locks
+   * the code step and the owner is mailed (the mail outbox, from the event). The refusal is passed on.
+   */
+  private async counted<T>(uid: string, purpose: TwoFactorPurpose, ctx: Ctx, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof TwoFactorCodeError && (err.message === WRONG_CODE || err.message === WRONG_RECOVERY_CODE)) {
+        await this.run(uid, { type: 'RecordTwoFactorFailure', purpose, now: Date.now() }, ctx);
+      }
+      throw err;
+    }
+  }
+
   private aad(uid: string, enrolmentId: string) {
     return `totp:${uid}:${enrolmentId}`;
   }
@@ -118,14 +147,22 @@ export class TwoFactorService {
   }
 
   /** Confirms the pending secret with a code from it: 2FA on, ten recovery codes returned this once. */
-  async enable(uid: string, body: unknown, client: LoginClient, ctx: Ctx) {
+  async enable(uid: string, body: unknown, client: LoginClient, ctx: Ctx, keepSession?: string) {
     const { code } = parseOrThrow(enableSchema, body);
-    const { twoFactor } = await this.state(uid);
+    const state = await this.state(uid);
+    const { twoFactor } = state;
+    this.assertCodeStepOpen(state);
     await this.throttle.beginLogin(this.throttleKey(uid), client);
     let steps: number[] = [];
     if (twoFactor.pending) steps = this.steps(uid, twoFactor.pending.enrolmentId, twoFactor.pending.sealedSecret, code);
     const recoveryCodes = newRecoveryCodes();
-    await this.run(uid, { type: 'EnableTwoFactor', enrolmentId: twoFactor.pending?.enrolmentId ?? '', steps, recoveryCodeDigests: recoveryCodes.map((c) => this.recoveryDigest(uid, c)) }, ctx);
+    await this.counted(uid, 'sensitive-action', ctx, () =>
+      this.run(
+        uid,
+        { type: 'EnableTwoFactor', enrolmentId: twoFactor.pending?.enrolmentId ?? '', steps, recoveryCodeDigests: recoveryCodes.map((c) => this.recoveryDigest(uid, c)), keepSession, now: new Date().toISOString() },
+        ctx,
+      ),
+    );
     await this.throttle.loginSucceeded(this.throttleKey(uid), client);
     return { recoveryCodes };
   }
@@ -133,8 +170,9 @@ export class TwoFactorService {
   async disable(uid: string, body: unknown, client: LoginClient, ctx: Ctx): Promise<void> {
     const input = parseSecondFactor(body);
     const state = await this.state(uid);
+    this.assertCodeStepOpen(state);
     await this.throttle.beginLogin(this.throttleKey(uid), client);
-    await this.run(uid, { type: 'DisableTwoFactor', proof: this.proofOf(uid, state, input) }, ctx);
+    await this.counted(uid, 'disable', ctx, () => this.run(uid, { type: 'DisableTwoFactor', proof: this.proofOf(uid, state, input) }, ctx));
     await this.throttle.loginSucceeded(this.throttleKey(uid), client);
   }
 
@@ -149,10 +187,11 @@ export class TwoFactorService {
       await this.run(uid, { type: 'ConfirmSensitiveAction', proof: null }, ctx); // the decider's refusal: code needed
       return;
     }
+    this.assertCodeStepOpen(state);
     await this.throttle.beginLogin(this.throttleKey(uid), client);
     const typed = normalizeTotpCode(code);
     const steps = typed ? this.steps(uid, state.twoFactor.enrolmentId!, state.twoFactor.sealedSecret!, typed) : [];
-    await this.run(uid, { type: 'ConfirmSensitiveAction', proof: { kind: 'totp', enrolmentId: state.twoFactor.enrolmentId!, steps } }, ctx);
+    await this.counted(uid, 'sensitive-action', ctx, () => this.run(uid, { type: 'ConfirmSensitiveAction', proof: { kind: 'totp', enrolmentId: state.twoFactor.enrolmentId!, steps } }, ctx));
     await this.throttle.loginSucceeded(this.throttleKey(uid), client);
   }
 
@@ -176,13 +215,13 @@ export class TwoFactorService {
 
   /** The proof a remembered browser brings to a sign-in of `uid` (null: none). */
   rememberedProof(uid: string, cookie: string | undefined): SecondFactorProof | null {
-    const enrolmentId = readRemembered(this.rememberKey, cookie, uid, Date.now());
-    return enrolmentId ? { kind: 'remembered-browser', enrolmentId } : null;
+    const remembered = readRemembered(this.rememberKey, cookie, uid, Date.now());
+    return remembered ? { kind: 'remembered-browser', enrolmentId: remembered.enrolmentId, issuedAt: remembered.issuedAt } : null;
   }
 
   /** Answers "code needed": a pending half-session in a short-lived signed cookie, no session. */
   askForCode(res: Response, needed: SecondFactorNeededError) {
-    const pending: PendingSignIn = { uid: needed.uid, method: needed.method, passwordDigest: passwordDigest(needed.checkedPasswordHash), expiresAt: Date.now() + PENDING_TTL_MS };
+    const pending: PendingSignIn = { uid: needed.uid, method: needed.method, passwordDigest: passwordDigest(needed.checkedPasswordHash), expiresAt: Date.now() + PENDING_TTL_MS, id: randomBytes(16).toString('base64url') };
     res.cookie(PENDING_COOKIE, signPending(this.pendingKey, pending), {
       httpOnly: true,
       sameSite: 'lax',
@@ -206,14 +245,18 @@ export class TwoFactorService {
     const state = await this.state(pending.uid);
     // a password changed since the password step voids it
     if (pending.method === 'password' && passwordDigest(state.passwordHash) !== pending.passwordDigest) throw new UnauthorizedError(SIGN_IN_EXPIRED);
+    if (state.usedPendingSignIns?.has(pending.id)) throw new UnauthorizedError(SIGN_IN_EXPIRED); // used already (issue 38)
+    this.assertCodeStepOpen(state);
     await this.throttle.beginLogin(this.throttleKey(pending.uid), client);
     const proof = this.proofOf(pending.uid, state, input);
     const checked = pending.method === 'password' ? state.passwordHash : undefined;
-    const opened = await this.sessions.openSession(pending.uid, pending.method, ctx, checked, seenFrom, proof).catch((e) => {
-      // 2FA was turned off meanwhile: the decider asks for nothing, the proof was ignored; any other refusal stands
-      if (e instanceof SecondFactorNeededError) throw new UnauthorizedError(SIGN_IN_EXPIRED);
-      throw e;
-    });
+    const opened = await this.counted(pending.uid, 'sign-in', ctx, () =>
+      this.sessions.openSession(pending.uid, pending.method, ctx, checked, seenFrom, proof, pending.id).catch((e) => {
+        // 2FA was turned off meanwhile: the decider asks for nothing, the proof was ignored; any other refusal stands
+        if (e instanceof SecondFactorNeededError) throw new UnauthorizedError(SIGN_IN_EXPIRED);
+        throw e;
+      }),
+    );
     await this.throttle.loginSucceeded(this.throttleKey(pending.uid), client);
     res.clearCookie(PENDING_COOKIE, { path: '/api/auth' });
     if (input.remember && state.twoFactor.enrolmentId) {

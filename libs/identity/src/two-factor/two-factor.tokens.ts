@@ -23,6 +23,8 @@ export interface PendingSignIn {
   /** SHA-256 of the sealed password hash checked ('' for Google/Facebook). */
   passwordDigest: string;
   expiresAt: number;
+  /** Random: the sign-in it completes records it, so the cookie completes no second one (issue 38). */
+  id: string;
 }
 
 const METHODS: SignInMethod[] = ['password', 'google', 'facebook'];
@@ -42,32 +44,32 @@ function macOk(key: Buffer, payload: string, given: string): boolean {
 }
 
 export function signPending(key: Buffer, p: PendingSignIn): string {
-  const payload = `${p.uid}.${p.method}.${p.passwordDigest}.${p.expiresAt}`;
+  const payload = `${p.uid}.${p.method}.${p.passwordDigest}.${p.expiresAt}.${p.id}`;
   return `${payload}.${mac(key, `pending|${payload}`)}`;
 }
 
 /** The pending sign-in of a cookie, or null when it is absent, forged, malformed or expired. */
 export function readPending(key: Buffer, cookie: string | undefined, now: number): PendingSignIn | null {
   if (!cookie || cookie.length > 400) return null;
-  const m = /^([A-Za-z0-9_-]{1,100})\.(password|google|facebook)\.([A-Za-z0-9_-]{0,64})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(cookie);
+  const m = /^([A-Za-z0-9_-]{1,100})\.(password|google|facebook)\.([A-Za-z0-9_-]{0,64})\.(\d{1,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(cookie);
   if (!m) return null;
-  const [, uid, method, digest, exp, given] = m;
-  if (!macOk(key, `pending|${uid}.${method}.${digest}.${exp}`, given)) return null;
+  const [, uid, method, digest, exp, id, given] = m;
+  if (!macOk(key, `pending|${uid}.${method}.${digest}.${exp}.${id}`, given)) return null;
   const expiresAt = Number(exp);
   if (expiresAt <= now || !METHODS.includes(method as SignInMethod)) return null;
-  return { uid, method: method as SignInMethod, passwordDigest: digest, expiresAt };
+  return { uid, method: method as SignInMethod, passwordDigest: digest, expiresAt, id };
 }
 
 export function signRemembered(key: Buffer, uid: string, enrolmentId: string, expiresAt: number): string {
   return `${enrolmentId}.${expiresAt}.${mac(key, `browser|${uid}|${enrolmentId}|${expiresAt}`)}`;
 }
 
-/** The enrolment a remembered-browser cookie vouches for this account, or null. */
-export function readRemembered(key: Buffer, cookie: string | undefined, uid: string, now: number): string | null {
+/** The enrolment a remembered-browser cookie vouches for this account, and when it was given (ms), or null. */
+export function readRemembered(key: Buffer, cookie: string | undefined, uid: string, now: number): { enrolmentId: string; issuedAt: number } | null {
   if (!cookie || cookie.length > 200) return null;
   const m = /^([0-9a-f-]{36})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(cookie);
   if (!m) return null;
   const [, enrolmentId, exp, given] = m;
   if (!macOk(key, `browser|${uid}|${enrolmentId}|${exp}`, given) || Number(exp) <= now) return null;
-  return enrolmentId;
+  return { enrolmentId, issuedAt: Number(exp) - REMEMBER_DAYS * 86_400_000 };
 }
