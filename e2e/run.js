@@ -885,7 +885,7 @@ async function main() {
     };
     await require('./sessions.e2e').sessionsSteps({ page, step, shot, T, base, email, password, newBrowser });
     // issue 31: personal access tokens (the stub server has no token routes)
-    if (process.env.E2E_SERVER !== 'stub') await require('./tokens.e2e').tokenSteps({ page, step, shot, T, base });
+    if (process.env.E2E_SERVER !== 'stub') await require('./tokens.e2e').tokenSteps({ page, step, shot, T, base, password });
     await step('no screen overflows horizontally at 375 px', async () => {
       if (overflowAt375.length) throw new Error(overflowAt375.join(', '));
     });

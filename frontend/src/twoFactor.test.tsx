@@ -99,4 +99,36 @@ describe('two-factor sign-in in the dashboard', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm with your code' })).toBeNull());
     expect(fetch.mock.calls.filter(([, init]) => init?.method === 'PUT')).toHaveLength(3);
   });
+  it('a sensitive call refused for the current password (issue 38) asks for it and is sent again with X-Current-Password, then the code', async () => {
+    const saved = { kinds: ['cycle'], email: { enabled: false }, webhook: { enabled: false, url: null, secretSet: false, secretLast4: null }, telegram: { enabled: false, chatId: null, botTokenSet: false, botTokenLast4: null } };
+    const needed = 'Enter your current password to confirm this';
+    const codeNeeded = 'Two-factor sign-in is on: enter a current code from your authenticator app to confirm this';
+    const fetch = mockFetch({
+      ...baseRoutes(),
+      'GET /api/alerts/u-1': saved,
+      'GET /api/alerts/u-1/deliveries': [],
+      'PUT /api/alerts/u-1': (_url: URL, init: RequestInit) => {
+        const h = init.headers as Record<string, string>;
+        if (h['X-Current-Password'] !== 'correct-horse-1') return { status: 403, body: { statusCode: 403, message: needed, errors: [{ field: 'currentPassword', message: needed }] } };
+        if (h['X-TOTP'] !== '135790') return { status: 403, body: { statusCode: 403, message: codeNeeded, errors: [{ field: 'totp', message: codeNeeded }] } };
+        return saved;
+      },
+    });
+    renderApp('/alerts', { user: USER });
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const prompt = await screen.findByRole('dialog', { name: 'Confirm with your password' });
+    expect(within(prompt).getByText(needed)).toBeInTheDocument();
+    const input = within(prompt).getByLabelText('Current password');
+    expect(input).toHaveAttribute('type', 'password');
+    expect(within(prompt).getByRole('button', { name: 'Confirm' })).toBeDisabled();
+    fireEvent.change(input, { target: { value: 'correct-horse-1' } });
+    fireEvent.click(within(prompt).getByRole('button', { name: 'Confirm' }));
+    const code = await screen.findByRole('dialog', { name: 'Confirm with your code' });
+    fireEvent.change(within(code).getByLabelText('6-digit code'), { target: { value: '135790' } });
+    fireEvent.click(within(code).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm with your code' })).toBeNull());
+    const puts = fetch.mock.calls.filter(([, init]) => init?.method === 'PUT');
+    expect(puts).toHaveLength(3);
+    expect(puts[2][1]!.headers as Record<string, string>).toMatchObject({ 'X-Current-Password': 'correct-horse-1', 'X-TOTP': '135790' });
+  });
 });

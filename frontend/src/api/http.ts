@@ -1,4 +1,4 @@
-import { askForTotp } from './totpPrompt';
+import { askForPassword, askForTotp } from './totpPrompt';
 
 /**
  * The one place that talks HTTP: same-origin fetch with the session cookie, the CSRF double-submit
@@ -127,6 +127,11 @@ export async function request<T = unknown>(args: RequestArgs, retried = false): 
   }
   const error: ApiError = { status: res.status, message };
   if (Array.isArray(obj.errors)) error.errors = obj.errors as FieldError[];
+  // this action needs the current password (issue 38: a session thief has none): ask, and send it again with it
+  if (res.status === 403 && error.errors?.some((f) => f.field === 'currentPassword')) {
+    const password = await askForPassword(message);
+    if (password) return request<T>({ ...args, headers: { ...(args.headers ?? {}), 'X-Current-Password': password } }, retried);
+  }
   // two-factor sign-in is on and this action needs a fresh code (issue 30): ask, and send it again with it
   if (res.status === 403 && error.errors?.some((f) => f.field === 'totp')) {
     const code = await askForTotp(message);

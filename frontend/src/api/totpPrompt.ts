@@ -1,9 +1,13 @@
 /**
- * Asking the user for a fresh two-factor code (issue 30). A sensitive call (add or delete a key, change
- * the alert channels) answered 403 with a `totp` field error is asked again with the code in `X-TOTP`;
- * the prompt component registers itself here (no prompt mounted: nothing is asked, the error stands).
+ * Asking the user to confirm a sensitive call. A call answered 403 with a `totp` field error (issue 30:
+ * add or delete a key, change the alert channels, with two-factor sign-in on) is asked again with a fresh
+ * code in `X-TOTP`; one answered 403 with a `currentPassword` field error (issue 38: set up or turn off
+ * two-factor sign-in, make an access token, change the alert channels, more than a few minutes after
+ * signing in) is asked again with the password in `X-Current-Password`. The prompt component registers
+ * itself here (no prompt mounted: nothing is asked, the error stands).
  */
-type Asker = (message: string) => Promise<string | null>;
+export type PromptKind = 'totp' | 'password';
+type Asker = (message: string, kind: PromptKind) => Promise<string | null>;
 
 let asker: Asker | null = null;
 
@@ -12,5 +16,9 @@ export function setTotpAsker(a: Asker | null): void {
 }
 
 export function askForTotp(message: string): Promise<string | null> {
-  return asker ? asker(message) : Promise.resolve(null);
+  return asker ? asker(message, 'totp') : Promise.resolve(null);
+}
+
+export function askForPassword(message: string): Promise<string | null> {
+  return asker ? asker(message, 'password') : Promise.resolve(null);
 }

@@ -1,23 +1,25 @@
 import { useEffect, useState } from 'react';
-import { setTotpAsker } from '../api/totpPrompt';
+import { setTotpAsker, type PromptKind } from '../api/totpPrompt';
 import { Field } from './Field';
 import { Modal } from './Modal';
 import './twoFactor.css';
 
 /**
- * The "fresh code" dialog (issue 30): with two-factor sign-in on, adding or deleting a key and changing
- * the alert channels ask for a current code from the authenticator app. Mounted once in the layout.
+ * The confirm dialog, mounted once in the layout. `totp` (issue 30): with two-factor sign-in on, adding or
+ * deleting a key and changing the alert channels ask for a current code from the authenticator app.
+ * `password` (issue 38): setting up or turning off two-factor sign-in, making an access token and
+ * changing the alert channels ask for the current password when the sign-in is more than a few minutes old.
  */
 export function TotpPrompt() {
-  const [ask, setAsk] = useState<{ message: string; resolve: (code: string | null) => void } | null>(null);
+  const [ask, setAsk] = useState<{ message: string; kind: PromptKind; resolve: (code: string | null) => void } | null>(null);
   const [code, setCode] = useState('');
 
   useEffect(() => {
     setTotpAsker(
-      (message) =>
+      (message, kind) =>
         new Promise<string | null>((resolve) => {
           setCode('');
-          setAsk({ message, resolve });
+          setAsk({ message, kind, resolve });
         }),
     );
     return () => setTotpAsker(null);
@@ -45,6 +47,32 @@ export function TotpPrompt() {
     ask.resolve(value);
     setAsk(null);
   };
+  if (ask.kind === 'password') {
+    const valid = code.length > 0;
+    return (
+      <Modal title="Confirm with your password" onClose={() => finish(null)}>
+        <form
+          noValidate
+          aria-label="Confirm with your password"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (valid) finish(code);
+          }}
+        >
+          <p className="muted">{ask.message}</p>
+          <Field id="password-prompt" label="Current password" type="password" value={code} onValue={setCode} autoComplete="current-password" maxLength={200} data-autofocus />
+          <div className="actions">
+            <button type="button" className="btn btn--ghost" onClick={() => finish(null)}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn--primary" disabled={!valid}>
+              Confirm
+            </button>
+          </div>
+        </form>
+      </Modal>
+    );
+  }
   const clean = code.replace(/\s/g, '');
   const valid = /^\d{6}$/.test(clean);
   return (

@@ -6,7 +6,7 @@ import { CommandContext, ValidationError } from '@gridrocket/shared';
 import { RefusedDestinationError, checkedDestination } from '@gridrocket/shared/net';
 import { APP_CONFIG, AppConfig, executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
+import { CurrentPasswordGuard, FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
 import { ALERT_DELIVERIES_COLLECTION, AlertDeliveryDoc, AlertDeliveryView, publicDelivery } from './alert-deliveries.projection';
 import { AlertSettingsView, alertSettingsDecider, alertSettingsView, initialAlertSettings } from './domain/alert-settings.decider';
 import { alertSettingsStream } from './domain/alert-settings.events';
@@ -38,7 +38,8 @@ export class AlertsController {
   }
 
   @Put(':userId')
-  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
+  // the password or a sign-in within 5 minutes (issue 38), then, with two-factor sign-in on, a fresh code in X-TOTP (issue 30)
+  @UseGuards(CurrentPasswordGuard, FreshCodeGuard)
   async save(@Param('userId') userId: string, @Body() body: unknown, @Ctx() ctx: CommandContext): Promise<AlertSettingsView> {
     assertSameUser(ctx.userId, userId);
     const input = parseAlertSettings(body, { allowPrivateUrls: this.config.alerts.allowPrivateUrls });

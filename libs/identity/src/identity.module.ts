@@ -19,6 +19,7 @@ import { SessionService } from './session.service';
 import { UserController } from './user.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { FreshCodeGuard } from './two-factor/fresh-code.guard';
+import { CurrentPasswordGuard } from './reauth/current-password.guard';
 import { TwoFactorController } from './two-factor/two-factor.controller';
 import { TwoFactorService } from './two-factor/two-factor.service';
 import { AccessTokenService } from './access-tokens/access-token.service';
@@ -84,13 +85,14 @@ export class MailOutboxLifecycle implements OnApplicationBootstrap, BeforeApplic
     AuthThrottle,
     TwoFactorService,
     FreshCodeGuard,
+    CurrentPasswordGuard,
     AccessTokenService,
     // After routing, before the routes' own guards: state-changing routes need the CSRF header.
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: MAILER, inject: [APP_CONFIG, { token: OPS_METER, optional: true }], useFactory: (config: AppConfig, meter?: OpsMeter) => createMailer(config, meter) },
     MailOutboxLifecycle,
   ],
-  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard, MailOutboxLifecycle, AccessTokenService],
+  exports: [SessionService, SessionGuard, AccountService, AuthThrottle, TwoFactorService, FreshCodeGuard, CurrentPasswordGuard, MailOutboxLifecycle, AccessTokenService],
 })
 export class IdentityModule implements OnModuleInit {
   constructor(private readonly projector: Projector) {}

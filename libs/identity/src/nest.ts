@@ -8,6 +8,7 @@ export * from './mail/mailer.factory';
 export * from './csrf.guard';
 export * from './two-factor/two-factor.service';
 export * from './two-factor/fresh-code.guard';
+export * from './reauth/current-password.guard';
 export * from './mail/mail-outbox';
 export * from './mail/mail-outbox.metrics';
 export * from './mail/reset-intake';

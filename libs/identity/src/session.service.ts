@@ -278,7 +278,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     const user = await this.reads.get<UserDoc>(USERS, session.uid);
     if (!user) return null;
     const resolved = {
-      session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true },
+      session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true, ...(session.createdAt ? { signedInAt: Date.parse(session.createdAt) } : {}) },
       user,
       expiresAt,
       lastSeenAt: Date.parse(session.lastSeenAt ?? session.createdAt ?? '') || undefined,
@@ -290,6 +290,17 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
       this.recent.set(sessionId, { resolved, at: now });
     }
     return { ...resolved, session: { ...resolved.session } };
+  }
+
+  /** Whether `password` is the account's current password (issue 38: what a session thief lacks). */
+  async checkPassword(uid: string, password: string): Promise<boolean> {
+    const state = await this.loadUser(uid);
+    return this.hasher.verify(state?.passwordHash ?? null, password, uid);
+  }
+
+  /** Whether the account has a password at all (one made through Google or Facebook may not). */
+  async hasPassword(uid: string): Promise<boolean> {
+    return Boolean((await this.loadUser(uid))?.passwordHash);
   }
 
   /** Seals a password hash for storage in an event (argon2id, then AES-GCM under the master key). */

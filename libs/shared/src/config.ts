@@ -11,6 +11,12 @@ export interface AppConfig {
   readStore: { kind: 'sqlite' } | { kind: 'mongodb'; url: string };
   cookieSecure: boolean;
   sessionDays: number;
+  /**
+   * RECENT_SIGN_IN_SECONDS (default 300): for this long after signing in, a session may set up or turn off
+   * two-factor sign-in, make an access token or change the alert channels without typing the password
+   * again (issue 38); 0: the password every time.
+   */
+  recentSignInSeconds: number;
   /** Serve the built dashboard from this folder (SPA fallback), when it exists. */
   webDist: string;
   /** Host the bot runner in this process (embedded mode). */
@@ -214,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     readStore: env.MONGO_URL ? { kind: 'mongodb', url: env.MONGO_URL } : { kind: 'sqlite' },
     cookieSecure: env.COOKIE_SECURE === 'true',
     sessionDays: Number(env.SESSION_DAYS ?? 7),
+    recentSignInSeconds: Math.max(0, Number(env.RECENT_SIGN_IN_SECONDS ?? 300) || 0),
     webDist: resolve(env.WEB_DIST ?? 'frontend/dist'),
     embeddedRunner: env.EMBEDDED_RUNNER !== 'false',
     projections: env.PROJECTIONS !== 'false',

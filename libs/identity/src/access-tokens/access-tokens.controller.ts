@@ -5,6 +5,7 @@ import { Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '../session.guard';
 import { FreshCodeGuard } from '../two-factor/fresh-code.guard';
 import { SessionOnly } from './access-token.scope';
+import { CurrentPasswordGuard } from '../reauth/current-password.guard';
 import { AccessTokenService } from './access-token.service';
 
 /**
@@ -26,7 +27,7 @@ export class AccessTokensController {
 
   /** `{name, scopes, expiresInDays}`: the answer carries the token, this once. With 2FA on: a fresh code in X-TOTP. */
   @Post()
-  @UseGuards(FreshCodeGuard)
+  @UseGuards(CurrentPasswordGuard, FreshCodeGuard) // the password or a recent sign-in, then the code (issue 38)
   async create(@CurrentUser() user: SessionUser, @Body() body: unknown, @Ctx() ctx: CommandContext) {
     return this.tokens.create(user.uid, body, ctx);
   }

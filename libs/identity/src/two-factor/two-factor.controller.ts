@@ -6,6 +6,7 @@ import { CommandContext, UnauthorizedError } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser, correlationIdOf, clientIpOf } from '@gridrocket/shared/http';
 import { AuthThrottle, DEVICE_COOKIE } from '../auth.throttle';
 import { SessionGuard } from '../session.guard';
+import { CurrentPasswordGuard } from '../reauth/current-password.guard';
 import { SessionOnly } from '../access-tokens/access-token.scope';
 import { SESSION_COOKIE, publicUser } from '../session.service';
 import { PENDING_COOKIE } from './two-factor.tokens';
@@ -39,7 +40,7 @@ export class TwoFactorController {
   /** Starts (or restarts) enrolment: a new secret, shown this once; 2FA is on only after `enable`. */
   @Post('setup')
   @HttpCode(200)
-  @UseGuards(SessionGuard)
+  @UseGuards(SessionGuard, CurrentPasswordGuard) // the password, or a sign-in within 5 minutes (issue 38)
   setup(@CurrentUser() user: SessionUser, @Ctx() ctx: CommandContext) {
     return this.twoFactor.start(user.uid, user.email, ctx);
   }
@@ -47,7 +48,7 @@ export class TwoFactorController {
   /** `{code}` from the new secret: 2FA on; answers the ten recovery codes, this once. */
   @Post('enable')
   @HttpCode(200)
-  @UseGuards(SessionGuard)
+  @UseGuards(SessionGuard, CurrentPasswordGuard) // the password, or a sign-in within 5 minutes (issue 38)
   async enable(@CurrentUser() user: SessionUser, @Body() body: unknown, @Req() req: AppRequest, @Ctx() ctx: CommandContext) {
     const { recoveryCodes } = await this.twoFactor.enable(user.uid, body, this.client(req, user.uid), ctx, user.sessionId);
     return { enabled: true, recoveryCodes, message: 'Two-factor sign-in is on. Keep these recovery codes somewhere safe: each works once, and they are not shown again.' };
@@ -56,7 +57,7 @@ export class TwoFactorController {
   /** `{code}` or `{recoveryCode}`: 2FA off. */
   @Post('disable')
   @HttpCode(200)
-  @UseGuards(SessionGuard)
+  @UseGuards(SessionGuard, CurrentPasswordGuard) // the password, or a sign-in within 5 minutes (issue 38)
   async disable(@CurrentUser() user: SessionUser, @Body() body: unknown, @Req() req: AppRequest, @Ctx() ctx: CommandContext) {
     await this.twoFactor.disable(user.uid, body, this.client(req, user.uid), ctx);
     return { enabled: false, message: 'Two-factor sign-in is off.' };

@@ -11,6 +11,8 @@ export interface SessionUser {
   sessionId: string;
   /** Whether the address was verified, as of this request (roles that need it re-check it every time). */
   emailVerified: boolean;
+  /** When this session signed in (ms), when known: "a sign-in within the last few minutes" (issue 38). */
+  signedInAt?: number;
 }
 
 export type AppRequest = Request & { user?: SessionUser; correlationId?: string; clientIp?: string };
