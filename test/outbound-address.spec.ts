@@ -1,5 +1,5 @@
 import { REFUSED_URL_SPELLINGS } from './support/address-spellings';
-import { embeddedIPv4, refusedAddress, refusedUrlHost } from '../libs/shared/src/net/outbound-address.rules';
+import { embeddedIPv4, refusedAddress, refusedUrlHost } from '@gridrocket/shared/net';
 
 describe('outbound address rules (issue 38, break 2)', () => {
   it.each(REFUSED_URL_SPELLINGS)('refuses $url ($family)', ({ url }) => {

@@ -1,3 +1,4 @@
+// Over 400 lines: one aggregate (the user's stream) decides registration, sign-in, sessions, mailed links and the hooks into two-factor and access tokens, whose own rules live in their folders.
 import { ConflictError, Decider, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { OAuthProvider, PasswordResetReason, SignInMethod, UserEvent } from './user.events';
 import {
