@@ -42,6 +42,10 @@ export const REFUSED_URL_SPELLINGS: Array<{ url: string; family: string }> = [
   // IPv4-compatible
   { url: 'http://[::127.0.0.1]/', family: 'compatible, dotted' },
   { url: 'http://[::7f00:1]/', family: 'compatible, hex' },
+  // IPv4-translated (RFC 2765), outside global unicast, documentation
+  { url: 'http://[::ffff:0:7f00:1]/', family: 'translated' },
+  { url: 'http://[4000::1]/', family: 'outside 2000::/3' },
+  { url: 'http://[3fff::1]/', family: 'documentation (RFC 9637)' },
   // NAT64, 6to4, Teredo
   { url: 'http://[64:ff9b::127.0.0.1]/', family: 'NAT64' },
   { url: 'http://[64:ff9b::7f00:1]/', family: 'NAT64' },

@@ -66,6 +66,10 @@ async function post(url: URL, body: string, headers: Record<string, string>, gua
       },
     );
     req.on('timeout', () => req.destroy(new Error('The webhook did not answer within 10 s')));
+    // and the whole exchange within 15 s: a receiver that trickles a byte every few seconds holds nothing open
+    const deadline = setTimeout(() => req.destroy(new Error('The webhook took more than 15 s')), 15_000);
+    deadline.unref();
+    req.on('close', () => clearTimeout(deadline));
     req.on('error', reject);
     req.end(body);
   });

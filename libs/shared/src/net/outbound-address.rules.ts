@@ -41,12 +41,15 @@ const V4: Range[] = [
 const V6: Range[] = [
   { net: '::', prefix: 128, why: 'the unspecified address (RFC 4291 §2.5.2)' },
   { net: '::1', prefix: 128, why: 'loopback (RFC 4291 §2.5.3)' },
+  { net: '::ffff:0:0:0', prefix: 96, why: 'IPv4-translated (RFC 2765 §2.1): reaches an IPv4 address through a translator' },
   { net: '64:ff9b::', prefix: 96, why: 'NAT64 well-known prefix (RFC 6052): reaches an IPv4 address through a gateway' },
   { net: '64:ff9b:1::', prefix: 48, why: 'NAT64 local-use prefix (RFC 8215)' },
   { net: '100::', prefix: 64, why: 'discard-only (RFC 6666)' },
   { net: '2001::', prefix: 32, why: 'Teredo (RFC 4380): reaches an IPv4 address through a relay' },
   { net: '2001:db8::', prefix: 32, why: 'documentation (RFC 3849)' },
   { net: '2002::', prefix: 16, why: '6to4 (RFC 3056): reaches an IPv4 address through a relay' },
+  { net: '3fff::', prefix: 20, why: 'documentation (RFC 9637)' },
+  { net: '5f00::', prefix: 16, why: 'segment routing SIDs (RFC 9602)' },
   { net: 'fc00::', prefix: 7, why: 'unique local, the IPv6 private range (RFC 4193)' },
   { net: 'fe80::', prefix: 10, why: 'link-local (RFC 4291 §2.5.6)' },
   { net: 'fec0::', prefix: 10, why: 'site-local, deprecated but still routed by some stacks (RFC 3879)' },
@@ -62,6 +65,8 @@ const listed = (ranges: Range[], family: 'ipv4' | 'ipv6') =>
   });
 const LISTS_V4 = listed(V4, 'ipv4');
 const LISTS_V6 = listed(V6, 'ipv6');
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
 
 /** The 8 groups of an IPv6 address as numbers (a trailing dotted IPv4 part counts as two), or null. */
 function ipv6Groups(address: string): number[] | null {
@@ -117,7 +122,10 @@ export function refusedAddress(address: string): string | null {
       const inner = refusedAddress(v4);
       return inner ? `an IPv6 spelling of ${v4}: ${inner}` : null;
     }
-    return LISTS_V6.find((l) => l.list.check(plain, 'ipv6'))?.range.why ?? null;
+    const hit = LISTS_V6.find((l) => l.list.check(plain, 'ipv6'))?.range.why;
+    if (hit) return hit;
+    // the public IPv6 internet is global unicast, 2000::/3 (RFC 4291 §2.4); anything else is not reached for a user
+    return GLOBAL_UNICAST.check(plain, 'ipv6') ? null : 'not global unicast (RFC 4291 §2.4)';
   }
   return 'not an IP address';
 }
