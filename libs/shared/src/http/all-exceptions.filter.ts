@@ -43,7 +43,12 @@ export function toHttpError(exception: unknown): { status: number; body: Record<
   if (exception instanceof WrongExpectedVersionError) {
     return { status: 409, headers, body: { statusCode: 409, message: 'The resource changed meanwhile; try again' } };
   }
-  const e = exception as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
+  const e = exception as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string; code?: string };
+  // the client hung up before its body was complete (Node's 'aborted' stream error, e.g. while an upload is
+  // read): its fault, not the server's, answered as body-parser answers it (issue 38: it was logged as a 500)
+  if (e?.type === 'request.aborted' || (e?.code === 'ECONNRESET' && e?.message === 'aborted')) {
+    return { status: 400, headers, body: { statusCode: 400, message: 'The request was aborted before its body was complete', errors: [{ field: 'body', message: 'The body was cut off' }] } };
+  }
   // body-parser (express.json) errors
   if (e?.type === 'entity.parse.failed') {
     return { status: 400, headers, body: { statusCode: 400, message: 'Malformed JSON body', errors: [{ field: 'body', message: 'The body is not valid JSON' }] } };
