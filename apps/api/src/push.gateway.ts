@@ -43,9 +43,10 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
  * `trust proxy` function, i.e. TRUST_PROXY), else from the connection (TLS or not) and the Host header.
  */
 export function requestOriginOf(req: IncomingMessage, trust: (addr: string, i: number) => boolean): RequestOrigin {
-  const peer = req.socket.remoteAddress ?? '';
-  const trusted = trust(peer, 0);
-  const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
+  // the socket may already be gone (a client that hung up mid-handshake): then no proxy is trusted (issue 38)
+  const peer = req.socket?.remoteAddress ?? '';
+  const trusted = peer !== '' && trust(peer, 0);
+  const tls = (req.socket as { encrypted?: boolean } | null)?.encrypted === true;
   const proto = (trusted && first(req.headers['x-forwarded-proto'])?.toLowerCase()) || (tls ? 'https' : 'http');
   const host = (trusted && first(req.headers['x-forwarded-host'])) || req.headers.host;
   return { proto, host };
@@ -114,8 +115,14 @@ export class PushGateway implements OnGatewayInit, OnGatewayConnection, PushPort
     // Refuse a foreign Origin at the handshake, before any socket exists.
     const engine = (server as unknown as { engine?: { opts: { allowRequest?: unknown } } }).engine;
     if (engine) {
+      // engine.io calls this outside any request handler: a throw here would end the process (issue 38), so it refuses instead
       engine.opts.allowRequest = (req: IncomingMessage, callback: (err: string | null, ok: boolean) => void) => {
-        const ok = originAllowed(req.headers.origin, requestOriginOf(req, this.trustProxy()), this.config.publicUrl);
+        let ok = false;
+        try {
+          ok = originAllowed(req.headers.origin, requestOriginOf(req, this.trustProxy()), this.config.publicUrl);
+        } catch (err) {
+          this.logger.warn(`Handshake refused: ${(err as Error).message}`);
+        }
         callback(ok ? null : 'Origin not allowed', ok);
       };
     }
