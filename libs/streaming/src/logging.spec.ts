@@ -110,6 +110,38 @@ describe('JSON logs with correlation ids', () => {
     expect(lines[0].msg).toContain('Error: disk on fire');
   });
 
+  it("a request whose socket is gone when it finishes is still logged, and a failing log line never throws out of 'finish' (issue 38: the process died of it)", async () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ level: 'info', destination });
+    const broken = { httpRequest: () => { throw new Error('metrics on fire'); } } as unknown as MetricsService;
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.prependListener('uncaughtException', onUncaught);
+    const app = express();
+    app.set('trust proxy', 'loopback');
+    app.use((req, res, next) => (req.path === '/broken' ? requestLogger(logger, broken)(req, res, next) : requestLogger(logger)(req, res, next)));
+    app.post(['/gone', '/broken'], (req, res) => {
+      res.status(413).json({ statusCode: 413 });
+      // what a torn-down upload left behind: the socket is gone before the response's 'finish', and Express's
+      // req.ip (proxy-addr) reads req.socket.remoteAddress on every read
+      Object.defineProperty(req, 'socket', { value: null, configurable: true });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect((await fetch(`${url}/gone`, { method: 'POST', headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(413);
+      expect((await fetch(`${url}/broken`, { method: 'POST' })).status).toBe(413);
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      server.close();
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    expect(lines.find((l) => l.msg === 'request' && l.path === '/gone')).toMatchObject({ status: 413, ip: '198.51.100.7' });
+    expect(lines.find((l) => l.msg === 'request log line failed')).toMatchObject({ level: 'error', correlationId: expect.any(String) });
+  });
+
   it('masks token-like path segments but keeps ids', () => {
     expect(loggablePath('/api/bots/3f0c1d9e-6a2b-4c8d-9e0f-1a2b3c4d5e6f?x=1')).toBe('/api/bots/3f0c1d9e-6a2b-4c8d-9e0f-1a2b3c4d5e6f');
     expect(loggablePath('/api/auth/verify/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-')).toBe('/api/auth/verify/:redacted');
