@@ -65,8 +65,10 @@ describe('trailing down survives SIGKILL', () => {
     const after = await stream(id);
     expect(after.filter((e) => e.type === 'GridReanchored').map((e) => e.data)).toEqual([expect.objectContaining({ from: 90, to: 83, cycle: 2, trailDown: true })]);
     const fills = (await p.recentFills('LTCUSDT', 0)).filter((f) => isOwnClientOrderId(id, f.clientOrderId));
-    // the two old buys, and the new first rung at most once; the position was never sold
-    expect(fills.map((f) => f.clientOrderId)).toEqual([buyOrderId(id, 1, 0), buyOrderId(id, 1, 1), ...(firstFilled ? [buyOrderId(id, 2, 0)] : [])]);
+    // the two old buys, and the new first rung at most once; the position was never sold. Which of the two
+    // old buys the venue matched first at 87.5 depends on which the runner placed first (a CI run on a busy
+    // machine had b1 before b0): each once is what counts, in any order
+    expect(fills.map((f) => f.clientOrderId).sort()).toEqual([buyOrderId(id, 1, 0), buyOrderId(id, 1, 1), ...(firstFilled ? [buyOrderId(id, 2, 0)] : [])].sort());
     expect(after.filter((e) => e.type === 'BotFailed')).toHaveLength(0);
     // the kill landed inside the move: the old take-profit was still open (its cancel not yet done)
     expect(oldTpOpenAtKill).toBe(true);
