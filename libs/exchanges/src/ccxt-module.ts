@@ -26,9 +26,13 @@ export type CcxtMarket = NonNullable<ccxt.Market>;
 /** ccxt's precision mode where precision values are step sizes (binance, kucoin). */
 export const TICK_SIZE = 4;
 
-/** Sends every API call of a ccxt instance to `origin` (tests: a local stand-in). */
+/** Sends every API call of a ccxt instance to `origin` (tests: a local stand-in), its streams too. */
 export function rewriteOrigin(urls: any, origin: string): any {
-  if (typeof urls === 'string') return urls.replace(/^https?:\/\/[^/]+/, origin);
+  if (typeof urls === 'string') {
+    // websocket hosts (ccxt pro's urls.api.ws) go to the same origin over ws:// (issue 39)
+    if (/^wss?:\/\//.test(urls)) return urls.replace(/^wss?:\/\/[^/]+/, origin.replace(/^http/, 'ws'));
+    return urls.replace(/^https?:\/\/[^/]+/, origin);
+  }
   if (urls && typeof urls === 'object') {
     const out: any = Array.isArray(urls) ? [] : {};
     for (const k of Object.keys(urls)) out[k] = rewriteOrigin(urls[k], origin);

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { StreamServer, type StreamRoute } from './standin/stream-server';
 
 export interface StubRequest {
   method: string;
@@ -59,6 +60,11 @@ export class ExchangeStub {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     stub = new ExchangeStub(server, routes);
     return stub;
+  }
+
+  /** Serves websocket routes on this stub's port (venue streams, issue 39). */
+  streams(routes: Record<string, StreamRoute>): StreamServer {
+    return new StreamServer(this.server, routes);
   }
 
   get origin(): string {

@@ -5,6 +5,7 @@ import type { FillRow } from '../../paper.store';
 import type { VenueAnswer, VenueRules } from '../../venues/venue-rules';
 import type { KeyPermissions } from '../../venues/key-permissions';
 import type { StubHandler, StubRequest, StubResponse } from '../exchange-stub.server';
+import type { StreamRoute } from './stream-server';
 
 export interface StandInKey {
   apiKey: string;
@@ -27,6 +28,8 @@ export interface StandInCore {
   rules: VenueRules;
   exchange: ExchangeName;
   market: MarketType;
+  /** The stand-in's key with this API key (stream logins carry the key in a message, not a header). */
+  keyOf(apiKey: string): StandInKey | undefined;
   /** The account of the request's API key, or null (→ the venue's bad-key answer). */
   account(req: StubRequest): ReturnType<PaperVenue['account']> | null;
   /** What the request's API key may do, or null for an unknown key (→ the venue's bad-key answer). */
@@ -44,3 +47,16 @@ export interface StandInCore {
 
 export type Dialect = (core: StandInCore) => Record<string, StubHandler>;
 
+
+/**
+ * The streams of a venue (issue 39): the REST calls that open them (listenKey, bullet tokens) and the
+ * websocket routes, by path, that serve them; `expire()` ends every stream credential now (Binance's
+ * listenKeyExpired, KuCoin's token end) so that a test can play it.
+ */
+export interface StreamDialect {
+  rest: Record<string, StubHandler>;
+  streams: Record<string, StreamRoute>;
+  expire?(): void;
+}
+
+export type StreamDialectFactory = (core: StandInCore) => StreamDialect;

@@ -15,6 +15,10 @@ import { ExchangeStub, type StubHandler } from '../exchange-stub.server';
 import type { CcxtId } from '../ccxt.fixtures';
 import { binanceDialect } from './binance.dialect';
 import { kucoinDialect } from './kucoin.dialect';
+import { binanceSpotStreams } from './binance-spot.streams';
+import { binanceUsdmStreams } from './binance-usdm.streams';
+import { kucoinStreams } from './kucoin.streams';
+import type { StreamServer } from './stream-server';
 
 export type { StandInKey, StandInCore, Dialect } from './standin.types';
 export { STANDIN_KEY_PERMISSIONS } from './standin.types';
@@ -39,6 +43,10 @@ export interface VenueStandIn {
   addKey(key: StandInKey): void;
   /** The venue reports these permissions for the key from now on (as when its owner edits it on the venue). */
   setKeyPermissions(apiKey: string, permissions: Partial<KeyPermissions>): void;
+  /** The venue's streams (issue 39): cut, refuse and accept connections; see stream-server.ts. */
+  streams: StreamServer;
+  /** Ends every stream credential now (Binance listenKeyExpired, a KuCoin token's end). */
+  expireStreams(): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +68,7 @@ export async function startVenueStandIn(
     exchange,
     market,
     now,
+    keyOf: (apiKey) => byKey.get(apiKey),
     account(req) {
       const k = keyOf(req);
       return k ? venue.account(k.userId, exchange, market) : null;
@@ -108,6 +117,8 @@ export async function startVenueStandIn(
     },
   };
   const routes = (exchange === 'Binance' ? binanceDialect : kucoinDialect)(core);
+  const streamDialect = (exchange === 'Kucoin' ? kucoinStreams : market === 'spot' ? binanceSpotStreams : binanceUsdmStreams)(core);
+  Object.assign(routes, streamDialect.rest);
   const guarded: Record<string, StubHandler> = {};
   for (const [k, h] of Object.entries(routes)) {
     guarded[k] = (req) => {
@@ -119,13 +130,19 @@ export async function startVenueStandIn(
     };
   }
   const stub = await ExchangeStub.start(guarded);
+  const streams = stub.streams(streamDialect.streams);
   return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => void byKey.delete(apiKey),
     addKey: (key) => void byKey.set(key.apiKey, { ...key }),
     setKeyPermissions: (apiKey, permissions) => {
       const k = byKey.get(apiKey);
       if (k) k.permissions = { ...k.permissions, ...permissions };
     },
-    close: () => stub.close() };
+    streams,
+    expireStreams: () => streamDialect.expire?.(),
+    close: async () => {
+      streams.close();
+      await stub.close();
+    } };
 }
 
 /** Binance-style order status of a paper order. */

@@ -1,0 +1,4 @@
+/** Placeholder: filled in by the streams work of issue 39. */
+import type { StreamDialectFactory } from './standin.types';
+
+export const binanceSpotStreams: StreamDialectFactory = () => ({ rest: {}, streams: {} });
