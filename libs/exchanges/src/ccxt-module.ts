@@ -40,3 +40,34 @@ export function rewriteOrigin(urls: any, origin: string): any {
   }
   return urls;
 }
+
+/**
+ * ccxt pro settles some of its internal futures nobody awaits: a refused user-data subscription
+ * (binance `ensureUserDataStreamWsSubscribeSignature` rejects its `authenticate:signature:<type>` future
+ * after the caller's own promise has already rejected). In Node an unobserved rejected promise is an
+ * 'unhandledRejection', which ends the process: one revoked key would stop every bot of the runner.
+ * Every future a client of this instance creates gets a no-op observer; whoever awaits it still gets
+ * the rejection.
+ */
+export function observeStreamFutures(ex: CcxtExchangeInstance): void {
+  const anyEx = ex as any;
+  if (anyEx.__observedFutures) return;
+  anyEx.__observedFutures = true;
+  const client = anyEx.client.bind(ex);
+  anyEx.client = (url: string) => {
+    const c = client(url);
+    if (!c.__observedFutures) {
+      c.__observedFutures = true;
+      for (const name of ['future', 'reusableFuture'] as const) {
+        const original = c[name]?.bind(c);
+        if (!original) continue;
+        c[name] = (hash: string) => {
+          const f = original(hash);
+          f?.catch?.(() => undefined);
+          return f;
+        };
+      }
+    }
+    return c;
+  };
+}

@@ -57,6 +57,8 @@ export interface StreamDialect {
   rest: Record<string, StubHandler>;
   streams: Record<string, StreamRoute>;
   expire?(): void;
+  /** Live subscriptions now: user-data (per account) and market ones (per symbol and channel). */
+  subscriptions?(): { user: number; market: number };
 }
 
 export type StreamDialectFactory = (core: StandInCore) => StreamDialect;

@@ -47,6 +47,8 @@ export interface VenueStandIn {
   streams: StreamServer;
   /** Ends every stream credential now (Binance listenKeyExpired, a KuCoin token's end). */
   expireStreams(): void;
+  /** Live stream subscriptions now (tests wait for a watch to be in place before they move the market). */
+  subscriptions(): { user: number; market: number };
   close(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function startVenueStandIn(
     },
     streams,
     expireStreams: () => streamDialect.expire?.(),
+    subscriptions: () => streamDialect.subscriptions?.() ?? { user: 0, market: 0 },
     close: async () => {
       streams.close();
       await stub.close();
