@@ -19,6 +19,7 @@ export declare namespace ccxt {
   type Order = CcxtModule.Order;
   type FeeInterface = CcxtModule.FeeInterface;
   type Trade = CcxtModule.Trade;
+  type Ticker = CcxtModule.Ticker;
 }
 
 export type CcxtExchangeInstance = ccxt.Exchange;

@@ -27,7 +27,9 @@ export interface CcxtExchangeProviderOptions {
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
   enableRateLimit?: boolean;
-  /** Price polling period of the shared price subscriptions (default 2 s). */
+  /** Venue streams (issue 39): prices and user data pushed; false: REST polling only (default true). */
+  streams?: boolean;
+  /** Price polling period of the shared price subscriptions while their stream is down (default 2 s). */
   pricePollMs?: number;
   onPriceError?: (error: ExchangeError) => void;
   /** Clock bounding fill recovery (tests: the stand-in's time). */
@@ -37,7 +39,7 @@ export interface CcxtExchangeProviderOptions {
 /** What a testnet key counts as (keyPermissions): trading-only, IP restriction not applicable. */
 export const TESTNET_KEY_PERMISSIONS: KeyPermissions = Object.freeze({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: null });
 
-/** Live/testnet provider: one ccxt instance per user, exchange and market; one price poller per symbol. */
+/** Live/testnet provider: one ccxt instance per user, exchange and market; one price stream per symbol. */
 export class CcxtExchangeProvider implements ExchangeProvider {
   readonly mode: ExchangeMode;
   readonly prices: PriceSubscriptions;
@@ -46,25 +48,49 @@ export class CcxtExchangeProvider implements ExchangeProvider {
 
   constructor(private readonly options: CcxtExchangeProviderOptions) {
     this.mode = options.mode;
+    // One public ticker stream per symbol (issue 39); one REST read at the start, so that a bot has a
+    // price at once, and REST polling only while the stream is down.
     this.prices = new PriceHub((key, emit) => {
       const pub = this.publicFor(key.exchange, key.market);
       let stopped = false;
+      let live = false;
       let timer: NodeJS.Timeout | undefined;
+      let polling = false;
       const poll = async () => {
+        timer = undefined;
+        if (stopped || live) {
+          polling = false;
+          return;
+        }
+        polling = true;
         try {
           const price = await pub.price(key.symbol);
-          if (!stopped) emit({ ...key, price, ms: Date.now() });
+          if (!stopped && !live) emit({ ...key, price, ms: Date.now() });
         } catch (e) {
           this.options.onPriceError?.(mapCcxtError(e));
         }
-        if (!stopped) {
+        if (!stopped && !live) {
           timer = setTimeout(poll, this.options.pricePollMs ?? 2000);
           timer.unref?.();
-        }
+        } else polling = false;
       };
       void poll();
+      const stopStream =
+        this.options.streams === false
+          ? () => undefined
+          : pub.watchPrice(
+              key.symbol,
+              (price, ms) => {
+                if (!stopped) emit({ ...key, price, ms });
+              },
+              (state) => {
+                live = state.live;
+                if (!live && !polling && !stopped) void poll();
+              },
+            );
       return () => {
         stopped = true;
+        stopStream();
         if (timer) clearTimeout(timer);
       };
     });

@@ -32,6 +32,9 @@ import {
   type MarketType,
   type Order,
   type OrderStatus,
+  type OrderUpdate,
+  type StreamState,
+  type Unsubscribe,
   type Position,
   type PositionMode,
   type PositionRisk,
@@ -45,7 +48,8 @@ import {
   RateLimitedError,
   UnknownSymbolError,
 } from './exchange.errors';
-import { ccxt, rewriteOrigin, TICK_SIZE, type CcxtExchangeInstance, type CcxtMarket } from './ccxt-module';
+import { ccxt, observeStreamFutures, rewriteOrigin, TICK_SIZE, type CcxtExchangeInstance, type CcxtMarket } from './ccxt-module';
+import { anyStreamOpen, binanceSpotSubscribed, prepareStreams, watchLoop } from './ccxt-streams';
 import { isDuplicate, isUncertain, mapCcxtError } from './ccxt-errors';
 import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
 import { binanceKeyPermissions, kucoinKeyPermissions, type KeyPermissions } from './venues/key-permissions';
@@ -111,7 +115,8 @@ export class CcxtExchange implements ExchangePort {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? defaultSleep;
     this.clock = options.clock ?? Date.now;
-    const Ctor = (ccxt as any)[this.ccxtId] as new (config: object) => CcxtExchangeInstance;
+    // ccxt pro's class: the REST calls of the plain one, and the venue's streams (issue 39)
+    const Ctor = ((ccxt as any).pro?.[this.ccxtId] ?? (ccxt as any)[this.ccxtId]) as new (config: object) => CcxtExchangeInstance;
     const cred = options.credential;
     const ex = new Ctor({
       apiKey: cred?.apiKey,
@@ -136,6 +141,7 @@ export class CcxtExchange implements ExchangePort {
     // Currencies are not needed (and binance's endpoint needs a key): skip them when loading markets.
     ex.has.fetchCurrencies = false;
     if (options.market === 'futures') ex.options.defaultType = 'swap';
+    observeStreamFutures(ex);
     this.#ex = ex;
     if (options.marketsFrom) {
       const src = options.marketsFrom.#ex;
@@ -599,36 +605,155 @@ export class CcxtExchange implements ExchangePort {
 
   async recentFills(symbol: string, sinceMs: number): Promise<Fill[]> {
     const m = await this.ccxtMarket(symbol);
-    const cs = this.contractSize(m);
     const trades = await this.tradesSince(m, sinceMs);
     const fills: Fill[] = [];
     const prices = new Map<string, number>();
     for (const t of trades) {
-      const orderId = String(t.order ?? '');
-      let clientOrderId = (t as any).clientOrderId ?? this.clientIds.get(orderId);
-      if (!clientOrderId && orderId) {
-        const o = await this.call((ex) => ex.fetchOrder(orderId, m.symbol));
-        clientOrderId = o.clientOrderId ?? '';
-        if (clientOrderId) this.clientIds.set(orderId, clientOrderId);
-      }
-      const fill: Fill = {
-        fillId: String(t.id),
-        clientOrderId: clientOrderId ?? '',
-        exchangeOrderId: orderId,
-        symbol: fromCcxtSymbol(m.symbol),
-        side: t.side as Fill['side'],
-        price: Number(t.price),
-        amount: Number(t.amount) * cs,
-        fee: await this.feeInQuote(t.fee as ccxt.FeeInterface, m, Number(t.price), prices),
-        feeAsset: (t.fee as ccxt.FeeInterface | undefined)?.currency ?? m.quote,
-        feeCost: Number((t.fee as ccxt.FeeInterface | undefined)?.cost ?? 0),
-        timestamp: t.timestamp ?? 0,
-      };
-      const pnl = Number(t.info?.realizedPnl);
-      if (this.market === 'futures' && Number.isFinite(pnl)) fill.realizedPnl = pnl;
+      const fill = await this.toFill(t, m, prices);
       if (t.timestamp === undefined || t.timestamp >= sinceMs) fills.push(fill);
     }
     return fills.sort((a, b) => a.timestamp - b.timestamp);
+  }
+
+  /** A ccxt trade (REST history or stream) as the port's fill: the venue's trade id, our client order id. */
+  private async toFill(t: ccxt.Trade, m: CcxtMarket, prices: Map<string, number>): Promise<Fill> {
+    const cs = this.contractSize(m);
+    const orderId = String(t.order ?? '');
+    const info = (t.info ?? {}) as Record<string, any>;
+    // the trade's own client id where the venue sends one (Binance streams `c`, KuCoin `clientOid`)
+    let clientOrderId: string | undefined = (t as any).clientOrderId ?? info.c ?? info.o?.c ?? info.clientOid ?? this.clientIds.get(orderId);
+    if (!clientOrderId && orderId) {
+      const o = await this.call((ex) => ex.fetchOrder(orderId, m.symbol));
+      clientOrderId = o.clientOrderId ?? '';
+    }
+    if (clientOrderId && orderId) this.clientIds.set(orderId, clientOrderId);
+    const fill: Fill = {
+      fillId: String(t.id),
+      clientOrderId: clientOrderId ?? '',
+      exchangeOrderId: orderId,
+      symbol: fromCcxtSymbol(m.symbol),
+      side: t.side as Fill['side'],
+      price: Number(t.price),
+      amount: Number(t.amount) * cs,
+      fee: await this.feeInQuote(t.fee as ccxt.FeeInterface, m, Number(t.price), prices),
+      feeAsset: (t.fee as ccxt.FeeInterface | undefined)?.currency ?? m.quote,
+      feeCost: Number((t.fee as ccxt.FeeInterface | undefined)?.cost ?? 0),
+      timestamp: t.timestamp ?? 0,
+    };
+    const pnl = Number(info.realizedPnl ?? info.rp ?? info.o?.rp);
+    if (this.market === 'futures' && Number.isFinite(pnl)) fill.realizedPnl = pnl;
+    return fill;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Streams (issue 39, ccxt-streams.ts)
+
+  /** The symbol's public ticker stream: `onPrice` on every last price the venue pushes. */
+  watchPrice(symbol: string, onPrice: (price: number, ms: number) => void, onState: (s: StreamState) => void): () => void {
+    const ex = this.#ex;
+    let unified = '';
+    const prepare = async () => {
+      unified = (await this.ccxtMarket(symbol)).symbol;
+      await prepareStreams(ex);
+    };
+    const onBatch = (batch: ccxt.Ticker[]) => {
+      for (const t of batch) {
+        const p = t.last ?? t.close ?? t.bid;
+        if (typeof p === 'number' && p > 0) onPrice(p, t.timestamp ?? Date.now());
+      }
+    };
+    return watchLoop(prepare, async () => [await ex.watchTicker(unified)], onBatch, onState, () => anyStreamOpen(ex));
+  }
+
+
+  readonly streamCanMiss = true;
+  private stream: { listeners: Set<(u: OrderUpdate) => void>; states: Set<(s: StreamState) => void>; stop: () => void; state: StreamState | null } | null = null;
+
+  /**
+   * One user-data stream for this account and market, shared by every listener: fills from
+   * watchMyTrades, orders that leave the book without a fill from watchOrders. The stream closes
+   * with its last listener.
+   */
+  watchOrders(listener: (u: OrderUpdate) => void, onState?: (s: StreamState) => void): Unsubscribe {
+    if (!this.stream) this.stream = this.openStream();
+    const stream = this.stream;
+    stream.listeners.add(listener);
+    if (onState) {
+      stream.states.add(onState);
+      if (stream.state) onState(stream.state);
+    }
+    return () => {
+      stream.listeners.delete(listener);
+      if (onState) stream.states.delete(onState);
+      if (stream.listeners.size === 0 && this.stream === stream) {
+        this.stream = null;
+        stream.stop();
+      }
+    };
+  }
+
+  private openStream() {
+    const ex = this.#ex;
+    const listeners = new Set<(u: OrderUpdate) => void>();
+    const states = new Set<(s: StreamState) => void>();
+    const stream = { listeners, states, state: null as StreamState | null, stop: () => undefined as void };
+    const loops = { trades: false, orders: false };
+    const onState = (which: keyof typeof loops) => (s: StreamState) => {
+      loops[which] = s.live;
+      const live = loops.trades && loops.orders;
+      if (stream.state && stream.state.live === live) return;
+      stream.state = { live, at: s.at, ...(live ? {} : { reason: s.reason }) };
+      for (const l of states) l(stream.state);
+    };
+    const emit = (u: OrderUpdate) => {
+      for (const l of listeners) {
+        try {
+          l(u);
+        } catch {
+          // a listener's failure never stops the stream
+        }
+      }
+    };
+    const prepare = async () => {
+      await this.loadMarkets();
+      await prepareStreams(ex);
+    };
+    // fills in the venue's order, converted one after the other (a fee in a third asset needs a price)
+    let chain = Promise.resolve();
+    const prices = new Map<string, number>();
+    const onTrades = (batch: ccxt.Trade[]) => {
+      chain = chain.then(async () => {
+        for (const t of batch) {
+          const m = ex.markets?.[t.symbol as string] as CcxtMarket | undefined;
+          if (!m) continue;
+          try {
+            const fill = await this.toFill(t, m, prices);
+            const order: Order = { clientOrderId: fill.clientOrderId, exchangeOrderId: fill.exchangeOrderId, symbol: fill.symbol, side: fill.side, price: fill.price, amount: fill.amount, filled: fill.amount, status: 'open', updatedAt: fill.timestamp };
+            emit({ order, fill });
+          } catch {
+            // not converted now (a venue call failed): the reconciliation finds the fill
+          }
+        }
+      });
+    };
+    const onOrders = (batch: ccxt.Order[]) => {
+      for (const o of batch) {
+        const m = ex.markets?.[o.symbol as string] as CcxtMarket | undefined;
+        if (!m) continue;
+        const order = this.toOrder(o, m);
+        // a fill comes with its trade; an order that leaves the book without one is news of its own
+        if (order.status === 'cancelled') emit({ order });
+      }
+    };
+    const open = () => (this.ccxtId === 'binance' ? binanceSpotSubscribed(ex) : anyStreamOpen(ex));
+    const stopTrades = watchLoop(prepare, () => ex.watchMyTrades(), onTrades, onState('trades'), open);
+    const stopOrders = watchLoop(prepare, () => ex.watchOrders(), onOrders, onState('orders'), open);
+    stream.stop = () => {
+      stopTrades();
+      stopOrders();
+      void (ex as any).close?.().catch?.(() => undefined);
+    };
+    return stream;
   }
 }
 

@@ -141,6 +141,14 @@ export interface OrderUpdate {
   fill?: Fill;
 }
 
+/** The state of a venue stream (issue 39): live, or down since `at` for `reason`. */
+export interface StreamState {
+  live: boolean;
+  /** When it became so (wall-clock ms). */
+  at: number;
+  reason?: string;
+}
+
 /** One user's account on one exchange and market. All methods are async. */
 export interface ExchangePort {
   readonly exchange: ExchangeName;
@@ -176,8 +184,17 @@ export interface ExchangePort {
    * (the run's start), never 0.
    */
   recentFills(symbol: string, sinceMs: number): Promise<Fill[]>;
-  /** Optional push of order changes (the paper exchange has it; callers fall back to polling). */
-  watchOrders?(listener: (update: OrderUpdate) => void): Unsubscribe;
+  /**
+   * Optional push of order changes and fills: the paper exchange's in-process push, or a venue's
+   * user-data stream (ccxt pro, issue 39). `onState` hears when a network stream goes down and comes
+   * back (it may have missed events meanwhile: the caller reconciles over REST then).
+   */
+  watchOrders?(listener: (update: OrderUpdate) => void, onState?: (state: StreamState) => void): Unsubscribe;
+  /**
+   * True when watchOrders is a network stream that can miss events while it is down (the ccxt
+   * adapter): the caller keeps a REST reconciliation beside it. Absent: the push is complete (paper).
+   */
+  readonly streamCanMiss?: boolean;
 }
 
 export interface ExchangeRef {

@@ -29,6 +29,8 @@ export interface PollerHost<T extends PolledBot> {
   onPrice?(task: T, price: number): void;
   /** The venue refused the account's key on a poll (issue 29): the task cannot trade any more. */
   onKeyRefused?(task: T, err: Error): void;
+  /** The account's venue stream went down or came back (issue 39): these bots poll meanwhile. */
+  onStreamState?(tasks: T[], state: import('@gridrocket/exchanges').StreamState): void;
 }
 
 /** The venue refuses the key (revoked, wrong IP, permissions) or there is none any more. */
@@ -51,6 +53,8 @@ export class FillPoller<T extends PolledBot> {
   private stopped = false;
   /** Polls in a row refused for the key (see KEY_REFUSALS_TO_FAIL). */
   private keyRefusals = 0;
+  /** False while the account's stream is live (issue 39): no timer, no price-woken polls. */
+  private active = true;
 
   constructor(
     private readonly host: PollerHost<T>,
@@ -70,10 +74,38 @@ export class FillPoller<T extends PolledBot> {
     this.tasks.add(task);
     const from = Math.max(1, task.fillsSinceMs - FILL_OVERLAP_MS);
     this.cursor = this.cursor === null ? from : Math.min(this.cursor, from);
-    if (!this.timer && !this.stopped) {
+    this.startTimer();
+  }
+
+  private startTimer() {
+    if (!this.timer && !this.stopped && this.active) {
       this.timer = setInterval(() => this.trigger(), this.pollMs);
       this.timer.unref?.();
     }
+  }
+
+  /**
+   * Issue 39: while the account's user-data stream is live the poller rests (the stream brings the
+   * fills, the watchdog reconciles); when it goes down the poller polls again at its period; when it
+   * comes back, one last poll finds what the gap missed, then it rests.
+   */
+  setActive(active: boolean) {
+    if (this.stopped || active === this.active) return;
+    if (active) {
+      this.active = true;
+      this.startTimer();
+      this.trigger();
+    } else {
+      this.trigger(); // the gap's fills
+      this.active = false;
+      if (this.timer) clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  /** Polling now (no live stream), for the bot page and tests. */
+  get polling(): boolean {
+    return this.active && !this.stopped;
   }
 
   remove(task: T): boolean {
@@ -89,7 +121,7 @@ export class FillPoller<T extends PolledBot> {
   }
 
   trigger() {
-    if (this.stopped) return;
+    if (this.stopped || !this.active) return;
     if (this.inFlight) {
       this.again = true;
       return;

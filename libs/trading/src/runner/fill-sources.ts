@@ -1,14 +1,18 @@
 /**
- * Where a bot's fills and prices come from: one push subscription per exchange account (watchOrders,
- * paper), else one poller per account+symbol (ccxt); one price subscription per exchange/market/symbol,
- * whose ticks wake the pollers of that symbol. Shared by the bots of a runner.
+ * Where a bot's fills and prices come from, shared by the bots of a runner:
+ * - one push subscription per exchange account (watchOrders): the paper exchange's in-process push,
+ *   or a venue's user-data stream (ccxt pro, issue 39);
+ * - one REST poller per account+symbol where the push is missing or can miss (a venue stream): it
+ *   polls while the account's stream is down (the fallback, woken by price ticks too) and rests while
+ *   it is live, after one poll that finds what the gap missed (FillPoller.setActive);
+ * - one price subscription per exchange/market/symbol.
  */
-import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate } from '@gridrocket/exchanges';
+import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate, StreamState } from '@gridrocket/exchanges';
 import type { BotTask } from './bot-task';
 import { FillPoller, type PollerHost } from './fill-poller';
 
 export class FillSources {
-  private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
+  private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask>; state: StreamState | null }>();
   private readonly pollers = new Map<string, FillPoller<BotTask>>();
   private readonly prices = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
 
@@ -17,6 +21,11 @@ export class FillSources {
     private readonly host: PollerHost<BotTask>,
     private readonly pollMs: number,
   ) {}
+
+  /** The account's stream state of this bot (null: no network stream, or not known yet). */
+  streamState(task: BotTask): StreamState | null {
+    return this.watchers.get(this.accountKey(task))?.state ?? null;
+  }
 
   poller(task: BotTask): FillPoller<BotTask> | undefined {
     return this.pollers.get(`${this.accountKey(task)}|${task.id.symbol}`);
@@ -37,7 +46,8 @@ export class FillSources {
     task.onPort = (port: ExchangePort) => {
       if (attachedPort || task.released) return;
       attachedPort = true;
-      detachers.push(port.watchOrders ? this.watch(task, port) : this.poll(task, port));
+      if (port.watchOrders) detachers.push(this.watch(task, port));
+      if (!port.watchOrders || port.streamCanMiss) detachers.push(this.poll(task, port));
     };
     detachers.push(this.subscribePrices(task));
     task.detach = () => detachers.forEach((d) => d());
@@ -47,9 +57,16 @@ export class FillSources {
     const key = this.accountKey(task);
     let w = this.watchers.get(key);
     if (!w) {
-      const unsubscribe = port.watchOrders!((u: OrderUpdate) => this.onOrderUpdate(u));
-      w = { unsubscribe, tasks: new Set() };
-      this.watchers.set(key, w);
+      const entry = { unsubscribe: () => undefined as void, tasks: new Set<BotTask>(), state: null as StreamState | null };
+      this.watchers.set(key, (w = entry));
+      entry.unsubscribe = port.watchOrders!(
+        (u: OrderUpdate) => this.onOrderUpdate(u),
+        (state) => {
+          entry.state = state;
+          for (const p of this.pollers.values()) if (p.port === port) p.setActive(!state.live);
+          this.host.onStreamState?.([...entry.tasks], state);
+        },
+      );
     }
     const ww = w;
     ww.tasks.add(task);
@@ -69,6 +86,8 @@ export class FillSources {
       // Live and testnet venues keep the wall clock; the paper venue keeps its feed's time.
       const clock = this.exchanges.mode === 'paper' ? null : () => Date.now();
       this.pollers.set(key, (p = new FillPoller(this.host, port, task.id.symbol, this.pollMs, clock)));
+      // a stream already live: the new poller rests from the start (after its first poll)
+      if (this.watchers.get(this.accountKey(task))?.state?.live) p.setActive(false);
     }
     const pp = p;
     pp.add(task);

@@ -65,7 +65,7 @@ export function executionReport(u: OrderUpdate, now: number) {
 }
 
 export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
-  const userStreams = new Set<{ socket: StreamSocket; subscriptionId: number; end: () => void }>();
+  const userStreams = new Set<{ socket: StreamSocket; subscriptionId: number; apiKey: string; end: () => void }>();
   let marketSubscriptions = 0;
 
   /** The WebSocket API: requests and, after a subscription, the account's events on the same connection. */
@@ -108,7 +108,7 @@ export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
             userStreams.delete(entry);
             subs.delete(subscriptionId);
           };
-          const entry = { socket, subscriptionId, end };
+          const entry = { socket, subscriptionId, apiKey: key.apiKey, end };
           userStreams.add(entry);
           subs.set(subscriptionId, end);
           return;
@@ -176,11 +176,14 @@ export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
     // A WebSocket API subscription has no credential of its own to expire: the venue ends it with
     // `eventStreamTerminated` (session logout, key deleted; "User Data Stream events") and the client
     // subscribes again; the 24-hour cut ends the whole connection (cut()).
-    expire: () => {
-      for (const s of [...userStreams]) {
+    expire: () => terminate(() => true),
+    revoke: (apiKey) => terminate((s) => s.apiKey === apiKey),
+  };
+
+  function terminate(which: (s: { apiKey: string }) => boolean) {
+      for (const s of [...userStreams].filter(which)) {
         s.socket.send({ subscriptionId: s.subscriptionId, event: { e: 'eventStreamTerminated', E: Date.now() } });
         s.end();
       }
-    },
-  };
+  }
 };

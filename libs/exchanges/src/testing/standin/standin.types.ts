@@ -57,6 +57,8 @@ export interface StreamDialect {
   rest: Record<string, StubHandler>;
   streams: Record<string, StreamRoute>;
   expire?(): void;
+  /** The key was deleted on the venue: its streams end (the venue's own words for it). */
+  revoke?(apiKey: string): void;
   /** Live subscriptions now: user-data (per account) and market ones (per symbol and channel). */
   subscriptions?(): { user: number; market: number };
 }

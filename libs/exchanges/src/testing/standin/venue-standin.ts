@@ -133,7 +133,10 @@ export async function startVenueStandIn(
   }
   const stub = await ExchangeStub.start(guarded);
   const streams = stub.streams(streamDialect.streams);
-  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => void byKey.delete(apiKey),
+  return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => {
+      byKey.delete(apiKey);
+      streamDialect.revoke?.(apiKey);
+    },
     addKey: (key) => void byKey.set(key.apiKey, { ...key }),
     setKeyPermissions: (apiKey, permissions) => {
       const k = byKey.get(apiKey);
