@@ -77,9 +77,15 @@ export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
     socket.onClose(() => {
       for (const end of [...subs.values()]) end();
     });
+    // a WebSocket API connection weighs 2 in the IP's REQUEST_WEIGHT pool (rate-limits.ts)
+    core.rate?.charge(2, 'WS /ws-api/v3 connect');
     socket.onMessage((m) => {
       const id = m?.id ?? null;
       const p = (m?.params ?? {}) as Record<string, unknown>;
+      if (m?.method === 'userDataStream.subscribe.signature') {
+        const refused = core.rate?.charge(2, 'WS userDataStream.subscribe.signature');
+        if (refused) return socket.send({ id, status: refused.status, error: { code: refused.code, msg: refused.msg } });
+      }
       switch (m?.method) {
         case 'userDataStream.subscribe.signature': {
           const key = core.keyOf(String(p.apiKey ?? ''));

@@ -6,6 +6,7 @@ import type { VenueAnswer, VenueRules } from '../../venues/venue-rules';
 import type { KeyPermissions } from '../../venues/key-permissions';
 import type { StubHandler, StubRequest, StubResponse } from '../exchange-stub.server';
 import type { StreamRoute } from './stream-server';
+import type { BinanceRateMeter } from './rate-limits';
 
 export interface StandInKey {
   apiKey: string;
@@ -28,6 +29,8 @@ export interface StandInCore {
   rules: VenueRules;
   exchange: ExchangeName;
   market: MarketType;
+  /** The venue's rate limits (Binance; rate-limits.ts): stream requests are charged here too. */
+  rate?: BinanceRateMeter;
   /** The stand-in's key with this API key (stream logins carry the key in a message, not a header). */
   keyOf(apiKey: string): StandInKey | undefined;
   /** The account of the request's API key, or null (→ the venue's bad-key answer). */

@@ -19,6 +19,7 @@ import { binanceSpotStreams } from './binance-spot.streams';
 import { binanceUsdmStreams } from './binance-usdm.streams';
 import { kucoinStreams } from './kucoin.streams';
 import type { StreamServer } from './stream-server';
+import { BINANCE_LIMITS, BINANCE_SPOT_WEIGHTS, BINANCE_USDM_WEIGHTS, BinanceRateMeter, type BinanceLimits } from './rate-limits';
 
 export type { StandInKey, StandInCore, Dialect } from './standin.types';
 export { STANDIN_KEY_PERMISSIONS } from './standin.types';
@@ -45,6 +46,8 @@ export interface VenueStandIn {
   setKeyPermissions(apiKey: string, permissions: Partial<KeyPermissions>): void;
   /** The venue's streams (issue 39): cut, refuse and accept connections; see stream-server.ts. */
   streams: StreamServer;
+  /** Binance's rate limits as the venue counts them (weight, orders; 429 and 418): rate-limits.ts. */
+  rate?: BinanceRateMeter;
   /** Ends every stream credential now (Binance listenKeyExpired, a KuCoin token's end). */
   expireStreams(): void;
   /** Live stream subscriptions now (tests wait for a watch to be in place before they move the market). */
@@ -58,13 +61,18 @@ export async function startVenueStandIn(
   exchange: ExchangeName,
   market: MarketType,
   keys: readonly StandInKey[],
-  options: { now?: () => number } = {},
+  options: { now?: () => number; limits?: Partial<BinanceLimits> } = {},
 ): Promise<VenueStandIn> {
   const rules = venueRules(exchange, market);
   const now = options.now ?? Date.now;
   const byKey = new Map(keys.map((k) => [k.apiKey, { ...k }]));
   const keyOf = (req: Parameters<StandInCore['account']>[0]) => byKey.get(String(req.headers['x-mbx-apikey'] ?? req.headers['kc-api-key'] ?? ''));
+  const rate =
+    exchange === 'Binance'
+      ? new BinanceRateMeter({ ...BINANCE_LIMITS[market], ...options.limits }, market === 'spot' ? BINANCE_SPOT_WEIGHTS : BINANCE_USDM_WEIGHTS)
+      : undefined;
   const core: StandInCore = {
+    rate,
     venue,
     rules,
     exchange,
@@ -123,13 +131,24 @@ export async function startVenueStandIn(
   Object.assign(routes, streamDialect.rest);
   const guarded: Record<string, StubHandler> = {};
   for (const [k, h] of Object.entries(routes)) {
-    guarded[k] = (req) => {
+    const handle = (req: Parameters<StubHandler>[0]) => {
       try {
         return h(req);
       } catch (e) {
         return core.answer(e);
       }
     };
+    guarded[k] = !rate
+      ? handle
+      : (req) => {
+          // the venue counts the IP's weight and the account's orders before it answers (rate-limits.ts)
+          const isOrder = req.method === 'POST' && /\/(api\/v3|fapi\/v1)\/order$/.test(req.path);
+          const refused = rate.charge(rate.weightOf(req), `${req.method} ${req.path}`, isOrder);
+          const counters = rate.headers(market === 'futures');
+          if (refused) return { status: refused.status, body: { code: refused.code, msg: refused.msg }, headers: { ...counters, 'retry-after': String(refused.retryAfterS) } };
+          const r = handle(req);
+          return { ...r, headers: { ...counters, ...(r.headers ?? {}) } };
+        };
   }
   const stub = await ExchangeStub.start(guarded);
   const streams = stub.streams(streamDialect.streams);
@@ -143,6 +162,7 @@ export async function startVenueStandIn(
       if (k) k.permissions = { ...k.permissions, ...permissions };
     },
     streams,
+    rate,
     expireStreams: () => streamDialect.expire?.(),
     subscriptions: () => streamDialect.subscriptions?.() ?? { user: 0, market: 0 },
     close: async () => {
