@@ -30,6 +30,10 @@ export interface Bot {
   lasterror?: string | null;
   /** Beyond the spec (issue 29): stopped, with this many of its orders still open on the exchange and no longer managed. */
   ordersleftopen?: number;
+  /** Issue 39: the venue's live updates for this bot's account are down since (ms), why, and how often fills are polled meanwhile. */
+  streamdownsince?: number;
+  streamdownreason?: string;
+  streampollms?: number;
   /**
    * Beyond the spec (issue 32, futures): 'short' sells its ladder above the entry; 'neutral' buys below and
    * sells above the entry as its reference; absent or 'long': the spec's long grid.

@@ -117,3 +117,15 @@ export function runtimeFigure(
   const when = `Ran ${new Date(s.lastRun.startedAt).toLocaleString()} – ${new Date(s.lastRun.endedAt).toLocaleTimeString()}`;
   return { value: `${runLength(s.lastRun.ms)} (last run)`, hint: total ? `${when}; ${total}` : when };
 }
+
+/**
+ * Issue 39: what the bot page says while the venue's live updates for the bot's account are down: the
+ * bot keeps trading, learning of its fills by polling until the stream is back.
+ */
+export function streamFallbackText(bot: { streamdownsince?: number; streamdownreason?: string; streampollms?: number; exchange: string }): string | null {
+  if (bot.streamdownsince === undefined) return null;
+  const since = new Date(bot.streamdownsince).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const every = bot.streampollms !== undefined ? ` every ${bot.streampollms >= 1000 ? `${Math.round(bot.streampollms / 100) / 10} s` : `${bot.streampollms} ms`}` : '';
+  const why = bot.streamdownreason ? ` (${bot.streamdownreason})` : '';
+  return `Live updates from ${bot.exchange} are down since ${since}${why}. The bot keeps trading and checks its fills${every} until they are back.`;
+}

@@ -67,6 +67,9 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   BotDriftDetected: { label: 'Exchange differs', tone: 'warn' },
   BotNotTrading: { label: 'Not trading', tone: 'fail' },
   BotCheckRequested: { label: 'Check requested', tone: 'info' },
+  // The venue's streams (issue 39)
+  VenueStreamDown: { label: 'Live updates down', tone: 'fail' },
+  VenueStreamRestored: { label: 'Live updates back', tone: 'ok' },
   BotChecked: { label: 'Checked', tone: 'ok' },
   // Signed signals (issue 32, docs/signals.md)
   SignalReceived: { label: 'Signal received', tone: 'info' },
@@ -294,6 +297,10 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return driftText(d);
     case 'BotNotTrading':
       return `${NOT_TRADING_TEXT[String(d.reason ?? '')] ?? 'not trading'}${typeof d.detail === 'string' && d.detail ? `: ${d.detail}` : ''}`;
+    case 'VenueStreamDown':
+      return `the exchange's live updates for this account stopped${typeof d.reason === 'string' && d.reason ? ` (${d.reason})` : ''}: fills are checked every ${typeof d.pollMs === 'number' ? (d.pollMs >= 1000 ? `${Math.round(d.pollMs / 100) / 10} s` : `${d.pollMs} ms`) : 'few seconds'} until they are back`;
+    case 'VenueStreamRestored':
+      return `the exchange's live updates are back after ${typeof d.downMs === 'number' ? `${Math.max(1, Math.round(d.downMs / 1000))} s` : 'a pause'}; fills made meanwhile were checked`;
     case 'BotCheckRequested':
       return 'asked the runner to compare the bot with the exchange now (Check now)';
     case 'BotChecked':

@@ -697,10 +697,12 @@ export class CcxtExchange implements ExchangePort {
     const listeners = new Set<(u: OrderUpdate) => void>();
     const states = new Set<(s: StreamState) => void>();
     const stream = { listeners, states, state: null as StreamState | null, stop: () => undefined as void };
-    const loops = { trades: false, orders: false };
+    // live when both loops are; down when either is (a loop not heard from yet is neither)
+    const loops: { trades: boolean | null; orders: boolean | null } = { trades: null, orders: null };
     const onState = (which: keyof typeof loops) => (s: StreamState) => {
       loops[which] = s.live;
-      const live = loops.trades && loops.orders;
+      const live = loops.trades === true && loops.orders === true;
+      if (live === false && loops.trades !== false && loops.orders !== false) return;
       if (stream.state && stream.state.live === live) return;
       stream.state = { live, at: s.at, ...(live ? {} : { reason: s.reason }) };
       for (const l of states) l(stream.state);

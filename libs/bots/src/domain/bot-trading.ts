@@ -13,7 +13,7 @@ import type { BotConfig, BotEvent, FillEventData } from './bot.events';
 
 export type TradingEvent = Extract<
   BotEvent,
-  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' }
+  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' | 'VenueStreamDown' | 'VenueStreamRestored' }
 >;
 
 /** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
@@ -106,10 +106,14 @@ export function tradingFactKey(e: TradingEvent): string {
       return `drift:${e.data.run}:${e.data.kind}:${e.data.subject}`;
     case 'BotNotTrading':
       return `not-trading:${e.data.run}:${e.data.reason}`;
+    case 'VenueStreamDown':
+      return `stream-down:${e.data.run}:${e.data.at}`;
+    case 'VenueStreamRestored':
+      return `stream-up:${e.data.run}:${e.data.at}`;
   }
 }
 
-export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading']);
+export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored']);
 
 export function isTradingEvent(e: BotEvent): e is TradingEvent {
   return TRADING_TYPES.has(e.type);

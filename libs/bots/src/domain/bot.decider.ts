@@ -34,6 +34,8 @@ export interface LiveBot {
   ordersLeftOpen?: number;
   /** Issue 29: when the owner last asked for a watchdog check ("Check now"), wall-clock ms; absent before. */
   checkRequestedAt?: number;
+  /** The account's venue stream is down for this run (issue 39): since when, why, and how often fills are polled meanwhile. */
+  streamDown?: { since: number; reason: string; pollMs: number };
   /** The request time of the last check the runner reported done (BotChecked): one report per request. */
   checkedFor?: number;
 }
@@ -272,7 +274,7 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
       return { ...s, config: merged as unknown as typeof s.config };
     }
     case 'BotStartRequested':
-      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType), ordersLeftOpen: undefined };
+      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType), ordersLeftOpen: undefined, streamDown: undefined };
     case 'BotStarted':
       return { ...s, status: 'running', pid: event.data.pid };
     case 'BotResumed':
@@ -282,9 +284,15 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
     case 'BotStopRequested':
       return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true };
     case 'BotStopped':
-      return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen };
+      return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined };
     case 'BotFailed':
-      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen };
+      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined };
+    case 'VenueStreamDown':
+      evolveTrading(s.trading, event);
+      return { ...s, streamDown: { since: event.data.at, reason: event.data.reason, pollMs: event.data.pollMs } };
+    case 'VenueStreamRestored':
+      evolveTrading(s.trading, event);
+      return { ...s, streamDown: undefined };
     case 'BotCheckRequested':
       return { ...s, checkRequestedAt: event.data.at };
     case 'BotChecked':

@@ -104,7 +104,12 @@ export type BotEvent =
   /** The venue differs from what the bot expects: what differed (`kind`, on `subject`), and what was done. */
   | { type: 'BotDriftDetected'; data: DriftEventData }
   /** The bot runs but does not trade (no resting order where one should be, repeated refusals, price away from the ladder). */
-  | { type: 'BotNotTrading'; data: { botId: string; run: number; reason: NotTradingReason; detail: string; at: number } };
+  | { type: 'BotNotTrading'; data: { botId: string; run: number; reason: NotTradingReason; detail: string; at: number } }
+  // The venue's streams (issue 39): written by the runner through the decider when the account's user-data stream changes.
+  /** The account's venue stream is down (`reason`): the bot's fills are polled every `pollMs` until it is back. */
+  | { type: 'VenueStreamDown'; data: { botId: string; run: number; reason: string; pollMs: number; at: number } }
+  /** The account's venue stream is back after `downMs`; what it missed meanwhile was polled. */
+  | { type: 'VenueStreamRestored'; data: { botId: string; run: number; downMs: number; at: number } };
 
 /** What the watchdog found different between the bot and the venue (docs/watchdog.md has the rules). */
 export type DriftKind = 'missed-fill' | 'order-missing' | 'unknown-order' | 'balance-short' | 'position-differs';
@@ -169,7 +174,7 @@ export interface FillEventData {
 /** The runner's trading events (not lifecycle). */
 export const BOT_TRADING_EVENTS: BotEventType[] = [
   'OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted',
-  'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading',
+  'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored',
 ];
 
 export type BotEventType = BotEvent['type'];

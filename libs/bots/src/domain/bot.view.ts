@@ -47,6 +47,13 @@ export interface BotView {
   ordersleftopen?: number;
   /** Issue 29: when the owner last asked for a watchdog check ("Check now"), ms since the epoch. */
   checkrequestedat?: number;
+  /**
+   * Issue 39: the venue's live updates for this bot's account are down since this time (ms since the
+   * epoch), for `streamdownreason`; its fills are polled every `streampollms` until they are back.
+   */
+  streamdownsince?: number;
+  streamdownreason?: string;
+  streampollms?: number;
 }
 
 /** What the read model keeps of a live bot: everything but the trading ledger. */
@@ -98,5 +105,12 @@ export function toBotView(state: BotSummary): BotView {
   }
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
   if (state.checkRequestedAt !== undefined) view.checkrequestedat = state.checkRequestedAt;
+  const down = state.streamDown;
+  if (down && (state.status === 'running' || state.status === 'starting')) {
+    // issue 39: live updates from the venue are down; the bot polls meanwhile (the bot page says so)
+    view.streamdownsince = down.since;
+    view.streamdownreason = down.reason;
+    view.streampollms = down.pollMs;
+  }
   return view;
 }

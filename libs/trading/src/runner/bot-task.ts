@@ -118,6 +118,8 @@ export class BotTask {
   pendingFills: ExchangeFill[] = [];
   /** Exchange time from which missed fills are fetched. */
   fillsSinceMs = 0;
+  /** Since when the account's venue stream is down, as this bot recorded it (issue 39); null: not down. */
+  streamDownSince: number | null = null;
   /** The start request of the run this task runs (a stop of an attached task does not read it again). */
   runEvent: RecordedEvent | null = null;
   started = false;

@@ -23,7 +23,7 @@ import type { DriftKind, NotTradingReason, TradingEvent } from '@gridrocket/bots
 import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
 import type { CommandContext } from '@gridrocket/shared';
 import { ConflictError } from '@gridrocket/shared';
-import { BadApiKeyError, isExchangeError } from '@gridrocket/exchanges';
+import { BadApiKeyError, isExchangeError, type StreamState } from '@gridrocket/exchanges';
 import { BotTask, NotOwnedError, UnrecoverableError, keyRefusedReason, type TaskHost } from './bot-task';
 import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
 import { readBotRun, type BotRun } from './bot-stream';
@@ -531,6 +531,28 @@ export class GridRunner implements TaskHost {
     void this.serial(task.botId, async () => {
       if (!task.released) await this.handleError(task, err);
     });
+  }
+
+  /**
+   * The account's venue stream went down or came back (issue 39): each of its bots records it in its
+   * lane (the bot page shows the fallback from it; the history says why fills came by polling). A
+   * stream that was never down says nothing when it first comes up.
+   */
+  onStreamState(tasks: BotTask[], state: StreamState): void {
+    const pollMs = this.o.pollMs ?? 2000;
+    for (const task of tasks) {
+      void this.serial(task.botId, async () => {
+        if (task.released || !task.ready) return;
+        const downSince = task.streamDownSince;
+        if (state.live === (downSince === null)) return; // nothing new for this bot
+        const data = { botId: task.botId, run: task.id.run, at: state.at };
+        const fact: TradingEvent = state.live
+          ? { type: 'VenueStreamRestored', data: { ...data, downMs: Math.max(0, state.at - (downSince ?? state.at)) } }
+          : { type: 'VenueStreamDown', data: { ...data, reason: state.reason ?? 'the stream ended', pollMs } };
+        await this.guard(task, () => task.recordFacts([fact]));
+        task.streamDownSince = state.live ? null : state.at;
+      });
+    }
   }
 
   /** A market price for a bot: one that watches prices (stop-loss, trailing, follow) re-checks in its lane. */
