@@ -83,6 +83,18 @@ export interface CcxtExchangeOptions {
   clock?: () => number;
 }
 
+/**
+ * What an open-orders read weighs, for one symbol and for all (issue 39, docs/exchanges.md "Rate limits"):
+ * Binance spot GET /api/v3/openOrders 6 / 80, USDⓈ-M GET /fapi/v1/openOrders 1 / 40. KuCoin reads per
+ * symbol (its high-frequency spot orders are listed per symbol): no all-symbols read is used there.
+ */
+const OPEN_ORDERS_WEIGHT: Record<ReturnType<typeof ccxtExchangeId>, { one: number; all: number }> = {
+  binance: { one: 6, all: 80 },
+  binanceusdm: { one: 1, all: 40 },
+  kucoin: { one: 1, all: Infinity },
+  kucoinfutures: { one: 1, all: Infinity },
+};
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const STATUS: Record<string, OrderStatus> = { open: 'open', closed: 'filled', canceled: 'cancelled', cancelled: 'cancelled', expired: 'cancelled', rejected: 'cancelled' };
 
@@ -560,6 +572,28 @@ export class CcxtExchange implements ExchangePort {
     const m = await this.ccxtMarket(symbol);
     const orders = await this.call((ex) => ex.fetchOpenOrders(m.symbol));
     return orders.map((o) => this.toOrder(o, m));
+  }
+
+  /**
+   * One all-symbols read where it weighs less than a read per symbol (OPEN_ORDERS_WEIGHT), else one read
+   * per symbol; the orders of other symbols are left out.
+   */
+  async openOrdersOf(symbols: readonly string[]): Promise<Order[]> {
+    const unique = [...new Set(symbols)];
+    const w = OPEN_ORDERS_WEIGHT[this.ccxtId];
+    if (unique.length * w.one <= w.all) return (await Promise.all(unique.map((s) => this.openOrders(s)))).flat();
+    await this.loadMarkets();
+    const wanted = new Set(unique);
+    const orders = await this.call((ex) => {
+      ex.options.warnOnFetchOpenOrdersWithoutSymbol = false; // we mean all of them: one read, weighed above
+      return ex.fetchOpenOrders(undefined);
+    });
+    const out: Order[] = [];
+    for (const o of orders) {
+      const m = this.#ex.markets?.[o.symbol as string] as CcxtMarket | undefined;
+      if (m && wanted.has(fromCcxtSymbol(m.symbol))) out.push(this.toOrder(o, m));
+    }
+    return out;
   }
 
   async orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null> {

@@ -177,6 +177,12 @@ export interface ExchangePort {
    */
   cancelOrder(symbol: string, clientOrderId: string): Promise<Order>;
   openOrders(symbol: string): Promise<Order[]>;
+  /**
+   * The open orders of these symbols in as few and as light calls as the venue allows (issue 39): one
+   * all-symbols read where it weighs less than one read per symbol (Binance spot 80 against 6 each,
+   * USDⓈ-M 40 against 1 each; docs/exchanges.md "Rate limits"). Optional: callers ask per symbol.
+   */
+  openOrdersOf?(symbols: readonly string[]): Promise<Order[]>;
   orderByClientId(symbol: string, clientOrderId: string): Promise<Order | null>;
   /**
    * Fills with timestamp >= sinceMs, oldest first, up to now: the adapter walks the venue's time

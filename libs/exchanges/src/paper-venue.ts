@@ -458,9 +458,10 @@ export class PaperVenue {
     return this.store.orderById(account, id) ?? null;
   }
 
-  openOrders(account: Account, symbol: string): OrderRow[] {
-    const s = this.symbolRules(symbol).spec.symbol;
-    return [...account.open.values()].filter((o) => o.symbol === s).sort((a, b) => a.id - b.id);
+  /** The account's open orders of a symbol; without one, of every symbol (a venue's all-symbols read). */
+  openOrders(account: Account, symbol?: string): OrderRow[] {
+    const s = symbol === undefined ? undefined : this.symbolRules(symbol).spec.symbol;
+    return [...account.open.values()].filter((o) => s === undefined || o.symbol === s).sort((a, b) => a.id - b.id);
   }
 
   fills(account: Account, symbol: string, sinceMs: number): FillRow[] {

@@ -16,7 +16,7 @@ import { MAX_REARMS, rearmOrder } from '../grid/grid.engine';
 import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
 import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
 import { boundedSteps } from './bounded-steps';
-import { checkBot, type CheckResult } from './watchdog-steps';
+import { checkBot, type CheckContext, type CheckResult } from './watchdog-steps';
 import type { NeutralGridConfig, NeutralState } from '../grid/neutral';
 import { beginNeutralStopLoss, neutralStopLossDone, neutralStopLossOrder } from '../grid/neutral';
 import { decideNeutralConverge, decideNeutralFills, decideNeutralPrice, neutralActive, replayNeutral } from './neutral-workflow';
@@ -118,6 +118,8 @@ export class BotTask {
   pendingFills: ExchangeFill[] = [];
   /** Exchange time from which missed fills are fetched. */
   fillsSinceMs = 0;
+  /** When this bot's last watchdog check succeeded (wall-clock ms); null: never (issue 39). */
+  lastCheckAt: number | null = null;
   /** Since when the account's venue stream is down, as this bot recorded it (issue 39); null: not down. */
   streamDownSince: number | null = null;
   /** The start request of the run this task runs (a stop of an attached task does not read it again). */
@@ -635,8 +637,8 @@ export class BotTask {
   }
 
   /** The watchdog's check of this bot against the venue (watchdog-steps.ts); the caller converges when asked. */
-  check(refusals: number, now: number): Promise<CheckResult> {
-    return checkBot(this, refusals, now);
+  check(refusals: number, now: number, ctx?: CheckContext): Promise<CheckResult> {
+    return checkBot(this, refusals, now, ctx);
   }
 
   /** Cancels every open order of this bot (stop with cancel-all, a failed bot), several at once. */

@@ -32,7 +32,8 @@ import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
 import { ReactionGate } from './reaction-gate';
 import type { GridRunnerOptions, RunnerLogger } from './runner-options';
-import type { CheckResult } from './watchdog-steps';
+import type { CheckContext, CheckResult } from './watchdog-steps';
+import { AccountReads } from './account-reads';
 import { WATCHDOG_PERIOD_MS } from './watchdog';
 
 export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
@@ -335,7 +336,7 @@ export class GridRunner implements TaskHost {
       if (!task || task.released || !task.ready || !task.started || !this.owns(botId)) return;
       // not `guard`: a check that succeeds must not clear the count of refusals it reports on
       try {
-        const checked = await task.check(this.failures.get(botId) ?? 0, (this.o.now ?? Date.now)());
+        const checked = await task.check(this.failures.get(botId) ?? 0, (this.o.now ?? Date.now)(), this.checkContext(task));
         result = checked;
         if (checked.converge) {
           await task.converge();
@@ -351,6 +352,22 @@ export class GridRunner implements TaskHost {
       if (this.checksWaiting.get(botId) === done) this.checksWaiting.delete(botId);
     });
     return done;
+  }
+
+  /** The round's shared reads of each account (issue 39): kept less than a period, so each round reads afresh. */
+  private accountReadsMemo: AccountReads | null = null;
+  private get accountReads(): AccountReads {
+    return (this.accountReadsMemo ??= new AccountReads(Math.min(10_000, Math.max(1, (this.o.watchdogMs || WATCHDOG_PERIOD_MS) / 2))));
+  }
+
+  /** What a bot's check knows beside the bot: its account's shared reads, symbols and stream (issue 39). */
+  private checkContext(task: BotTask): CheckContext {
+    const account = `${task.id.userId}|${task.id.exchange}|${task.id.market}`;
+    const symbols = [...this.tasks.values()]
+      .filter((t) => !t.released && t.id.userId === task.id.userId && t.id.exchange === task.id.exchange && t.id.market === task.id.market)
+      .map((t) => t.id.symbol);
+    const stream = this.sources.streamState(task);
+    return { reads: this.accountReads, account, symbols, streamLiveSince: stream?.live ? stream.at : null };
   }
 
   /** Per bot, the watchdog check queued in its lane and not begun yet (checkNow). */

@@ -89,7 +89,8 @@ export const binanceDialect: Dialect = (core: StandInCore) => {
       const o = find(account, params(req));
       return o ? ok(order(o)) : core.venueAnswer(rules.answers.lookupUnknownOrder);
     }),
-    [`GET ${base}/openOrders`]: authed((req, account) => ok(venue.openOrders(account, req.query.get('symbol')!).map(order))),
+    // without a symbol: every symbol's open orders ("If the symbol is not sent, orders for all symbols will be returned in an array", GET /api/v3/openOrders; /fapi/v1/openOrders likewise)
+    [`GET ${base}/openOrders`]: authed((req, account) => ok(venue.openOrders(account, req.query.get('symbol') ?? undefined).map(order))),
     [`GET ${futures ? '/fapi/v1/userTrades' : '/api/v3/myTrades'}`]: authed((req, account) => {
       const p = params(req);
       const num = (k: string) => (p.has(k) ? Number(p.get(k)) : undefined);
