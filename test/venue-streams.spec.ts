@@ -1,6 +1,6 @@
 /**
- * Issue 39: a live bot hears its venue's streams. On the Binance spot stand-in (which serves the
- * venue's WebSocket API user-data subscription and market streams, binance-spot.streams.ts), a fill
+ * Issue 39: a live bot hears its venue's streams. On each venue stand-in (which serve the venues'
+ * user-data and market streams: binance-spot.streams.ts, binance-usdm.streams.ts), a fill
  * reaches the bot's history through the account's stream, with no trade-history poll; when the stream
  * is cut (and refused), the bot records that its live updates are down, the bot page says so, and its
  * fills are found by polling; when the stream is back, that is recorded and fills come by stream again.
@@ -16,16 +16,22 @@ jest.setTimeout(90_000);
 
 const T = Date.now();
 const CSV = ['ms,exchange,symbol,price', `${T - 5000},Binance,BTCUSDT,61000`, `${T + 1000},Binance,BTCUSDT,59500`, `${T + 2000},Binance,BTCUSDT,58500`, `${T + 3000},Binance,BTCUSDT,57500`].join('\n');
-const btc: BotConfig = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 4, orderSize: 0.01, interval: 1000, entryPrice: 60000, takeProfit: 1, leverage: 1 };
 const KEY = { userId: 'dora', apiKey: 'dora-key-0001', secret: 'dora-secret-0001' };
 const POLL_MS = 300;
 
-describe('a live bot on its venue\'s streams (Binance spot)', () => {
+/** Each venue market GridRocket trades, with the REST call that reads its trade history. */
+const VENUES = [
+  { exchange: 'Binance', market: 'spot', trades: '/api/v3/myTrades' },
+  { exchange: 'Binance', market: 'futures', trades: '/fapi/v1/userTrades' },
+] as const;
+
+describe.each(VENUES)('a live bot on its venue\'s streams ($exchange $market)', ({ exchange, market, trades: tradesPath }) => {
+  const btc: BotConfig = { exchange, symbol: 'BTCUSDT', numOfOrders: 4, orderSize: 0.01, interval: 1000, entryPrice: 60000, takeProfit: 1, leverage: market === 'futures' ? 2 : 1 };
   let world: RunnerWorld;
   let standIn: VenueStandIn;
   beforeAll(async () => {
     world = new RunnerWorld(CSV, T - 5000);
-    standIn = await startVenueStandIn(world.venue, 'Binance', 'spot', [KEY]);
+    standIn = await startVenueStandIn(world.venue, exchange, market, [KEY]);
     const exchanges = new CcxtExchangeProvider({
       mode: 'live',
       apiOrigin: () => standIn.origin,
@@ -43,7 +49,7 @@ describe('a live bot on its venue\'s streams (Binance spot)', () => {
     await standIn.close();
   });
 
-  const trades = () => standIn.stub.calls('GET', '/api/v3/myTrades').length;
+  const trades = () => standIn.stub.calls('GET', tradesPath).length;
   const fills = async (id: string) => (await world.history(id)).filter((e) => e.type === 'OrderFilled').map((e) => String((e.data as { fillId: string }).fillId));
   const count = async (id: string, type: string) => (await world.types(id)).filter((t) => t === type).length;
   /** Trade-history polls have stopped: none for three poll periods. */
@@ -56,9 +62,9 @@ describe('a live bot on its venue\'s streams (Binance spot)', () => {
   };
 
   it('records a fill from the stream, falls back to polling while the stream is cut, and records each fill once', async () => {
-    const id = await world.create(KEY.userId, 'Spot', btc);
+    const id = await world.create(KEY.userId, market === 'spot' ? 'Spot' : 'Futures', btc);
     await world.run({ type: 'StartBot', botId: id, userId: KEY.userId }, KEY.userId);
-    const port = await world.paper.for({ userId: KEY.userId, exchange: 'Binance', market: 'spot' });
+    const port = await world.paper.for({ userId: KEY.userId, exchange, market });
     await until('running with its ladder', async () => (await world.types(id)).includes('BotStarted') && (await port.openOrders('BTCUSDT')).length === 4, 20_000);
     await until('the account\'s stream subscribed', () => standIn.subscriptions().user === 1, 10_000);
     await pollsRest();
@@ -96,7 +102,7 @@ describe('a live bot on its venue\'s streams (Binance spot)', () => {
 
     // every fill once, and exactly the venue's trades (the price only fell: no take-profit filled)
     const recorded = await fills(id);
-    const venueTrades = world.venue.fills(world.venue.account(KEY.userId, 'Binance', 'spot'), 'BTCUSDT', 0).map((f) => String(f.id));
+    const venueTrades = world.venue.fills(world.venue.account(KEY.userId, exchange, market), 'BTCUSDT', 0).map((f) => String(f.id));
     expect([...recorded].sort()).toEqual([...venueTrades].sort());
   });
 });

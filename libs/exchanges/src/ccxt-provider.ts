@@ -19,6 +19,7 @@ import { MissingCredentialError, type ExchangeError } from './exchange.errors';
 import { CcxtExchange, type RetryPolicy } from './ccxt.exchange';
 import { mapCcxtError } from './ccxt-errors';
 import { PriceHub } from './price-hub';
+import { VENUE_LIMITS, VenueBudget } from './venue-budget';
 
 export interface CcxtExchangeProviderOptions {
   mode: Exclude<ExchangeMode, 'paper'>;
@@ -27,6 +28,8 @@ export interface CcxtExchangeProviderOptions {
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
   enableRateLimit?: boolean;
+  /** The share of each venue limit the install may use (issue 39, default 0.5). */
+  budgetShare?: number;
   /** Venue streams (issue 39): prices and user data pushed; false: REST polling only (default true). */
   streams?: boolean;
   /** Price polling period of the shared price subscriptions while their stream is down (default 2 s). */
@@ -45,6 +48,20 @@ export class CcxtExchangeProvider implements ExchangeProvider {
   readonly prices: PriceSubscriptions;
   private readonly ports = new Map<string, CcxtExchange>();
   private readonly publics = new Map<string, CcxtExchange>();
+  /** One request budget per venue (issue 39): every instance of this provider spends from it. */
+  private readonly budgets = new Map<string, VenueBudget>();
+
+  budgetFor(exchange: ExchangeName, market: MarketType): VenueBudget {
+    const id = ccxtExchangeId(exchange, market);
+    let b = this.budgets.get(id);
+    if (!b) this.budgets.set(id, (b = new VenueBudget(id, VENUE_LIMITS[id].limit, VENUE_LIMITS[id].windowMs, this.options.budgetShare ?? 0.5)));
+    return b;
+  }
+
+  /** Every venue's budget now (metrics, health). */
+  budgetSnapshots() {
+    return [...this.budgets.values()].map((b) => ({ venue: b.venue, share: b.share, ...b.snapshot() }));
+  }
 
   constructor(private readonly options: CcxtExchangeProviderOptions) {
     this.mode = options.mode;
@@ -106,7 +123,7 @@ export class CcxtExchangeProvider implements ExchangeProvider {
     const k = `${exchange}|${market}`;
     let p = this.publics.get(k);
     if (!p) {
-      p = new CcxtExchange({ exchange, market, mode: this.options.mode, apiOrigin: this.origin(exchange, market), retry: this.options.retry, timeoutMs: this.options.timeoutMs, enableRateLimit: this.options.enableRateLimit });
+      p = new CcxtExchange({ exchange, market, mode: this.options.mode, apiOrigin: this.origin(exchange, market), retry: this.options.retry, timeoutMs: this.options.timeoutMs, enableRateLimit: this.options.enableRateLimit, budget: this.budgetFor(exchange, market) });
       this.publics.set(k, p);
     }
     return p;
@@ -131,6 +148,7 @@ export class CcxtExchangeProvider implements ExchangeProvider {
       enableRateLimit: this.options.enableRateLimit,
       marketsFrom: pub,
       clock: this.options.clock,
+      budget: this.budgetFor(ref.exchange, ref.market),
     });
     this.ports.set(k, port);
     return port;

@@ -48,7 +48,13 @@ export const STREAM_SETTLE_MS = 500;
 /** Any websocket of this ccxt instance is open (its streams are its own: one instance per account). */
 export function anyStreamOpen(ex: CcxtExchangeInstance): boolean {
   const clients = ((ex as any).clients ?? {}) as Record<string, { isOpen?: () => boolean }>;
-  return Object.values(clients).some((c) => c?.isOpen?.() === true);
+  return Object.values(clients).some((c) => {
+    try {
+      return c?.isOpen?.() === true;
+    } catch {
+      return false; // a client ccxt never dialed (its single-flight parking client) has no connection
+    }
+  });
 }
 
 /** How often a waiting loop checks that its stream is still there (a venue may end a subscription in words ccxt does not pass on to the watch). */
@@ -68,7 +74,8 @@ class StreamLost extends Error {
  * loss (Binance's eventStreamTerminated, for one, rejects none of ccxt's pending watches).
  */
 export function watchLoop<T>(
-  prepare: () => Promise<void>,
+  /** Before each subscription; `again`: after a failure (a stream credential may need renewing). */
+  prepare: (again: boolean) => Promise<void>,
   watch: () => Promise<T[]>,
   onBatch: (batch: T[]) => void,
   onState: (state: StreamState) => void,
@@ -107,7 +114,7 @@ export function watchLoop<T>(
     let failures = 0;
     while (!signal.stopped) {
       try {
-        await prepare();
+        await prepare(failures > 0);
         let pending = watch();
         pending.catch(() => undefined);
         const settled = await Promise.race([pending.then(() => false), sleep(STREAM_SETTLE_MS, signal).then(() => true)]);
@@ -144,7 +151,11 @@ export function watchLoop<T>(
 export function binanceSpotSubscribed(ex: CcxtExchangeInstance): boolean {
   const url = (ex.urls as any)?.api?.ws?.['ws-api']?.spot;
   const client = url ? (ex as any).clients?.[url] : undefined;
-  return !!client && client.isOpen?.() === true && !!client.subscriptions?.spot;
+  try {
+    return !!client && client.isOpen?.() === true && !!client.subscriptions?.spot;
+  } catch {
+    return false;
+  }
 }
 
 /** ccxt needs an http agent for plain ws:// urls (a local stand-in); real venues are wss://. */

@@ -50,6 +50,7 @@ import {
 } from './exchange.errors';
 import { ccxt, observeStreamFutures, rewriteOrigin, TICK_SIZE, type CcxtExchangeInstance, type CcxtMarket } from './ccxt-module';
 import { anyStreamOpen, binanceSpotSubscribed, prepareStreams, watchLoop } from './ccxt-streams';
+import type { VenueBudget } from './venue-budget';
 import { isDuplicate, isUncertain, mapCcxtError } from './ccxt-errors';
 import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
 import { binanceKeyPermissions, kucoinKeyPermissions, type KeyPermissions } from './venues/key-permissions';
@@ -81,6 +82,8 @@ export interface CcxtExchangeOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The clock that bounds fill recovery ("now"); tests pin it to the stand-in's time. */
   clock?: () => number;
+  /** The venue's request budget shared by every instance of the provider (issue 39, venue-budget.ts). */
+  budget?: VenueBudget;
 }
 
 /**
@@ -116,6 +119,7 @@ export class CcxtExchange implements ExchangePort {
 
   /** Settings without the credential and without references to other instances. */
   readonly #settings: Omit<CcxtExchangeOptions, 'credential' | 'marketsFrom'>;
+  private readonly budget: VenueBudget | undefined;
 
   constructor(options: CcxtExchangeOptions) {
     const { credential: _credential, marketsFrom: _from, ...settings } = options;
@@ -127,6 +131,7 @@ export class CcxtExchange implements ExchangePort {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? defaultSleep;
     this.clock = options.clock ?? Date.now;
+    this.budget = options.budget;
     // ccxt pro's class: the REST calls of the plain one, and the venue's streams (issue 39)
     const Ctor = ((ccxt as any).pro?.[this.ccxtId] ?? (ccxt as any)[this.ccxtId]) as new (config: object) => CcxtExchangeInstance;
     const cred = options.credential;
@@ -177,7 +182,7 @@ export class CcxtExchange implements ExchangePort {
   private async call<T>(fn: (ex: CcxtExchangeInstance) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await fn(this.#ex);
+        return await this.spend(fn);
       } catch (e) {
         const mapped = mapCcxtError(e);
         if (mapped instanceof RateLimitedError) {
@@ -191,6 +196,24 @@ export class CcxtExchange implements ExchangePort {
         }
         throw mapped;
       }
+    }
+  }
+
+  /**
+   * One venue call within the venue's budget (issue 39): it waits while the venue's counter is at the
+   * install's share of the limit or a 429/418 pause lasts, and reads the counter from the answer; a
+   * 429/418 pauses every call to the venue for its Retry-After.
+   */
+  private async spend<T>(fn: (ex: CcxtExchangeInstance) => Promise<T>): Promise<T> {
+    await this.budget?.take();
+    try {
+      const out = await fn(this.#ex);
+      this.budget?.observe(this.#ex.last_response_headers as Record<string, unknown>);
+      return out;
+    } catch (e) {
+      this.budget?.observe(this.#ex.last_response_headers as Record<string, unknown>);
+      if (this.budget && mapCcxtError(e) instanceof RateLimitedError) this.budget.pause(this.retryAfterMs() ?? 60_000);
+      throw e;
     }
   }
 
@@ -512,7 +535,7 @@ export class CcxtExchange implements ExchangePort {
     let uncertainBefore = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        const o = await this.#ex.createOrder(m.symbol, type, side, amount, price, { ...params });
+        const o = await this.spend((ex) => ex.createOrder(m.symbol, type, side, amount, price, { ...params }));
         // kucoin answers with the order id only: fill in what we asked for.
         return this.toOrder({ ...o, clientOrderId: o.clientOrderId ?? clientOrderId }, m, fallback);
       } catch (e) {
@@ -750,9 +773,12 @@ export class CcxtExchange implements ExchangePort {
         }
       }
     };
-    const prepare = async () => {
+    const prepare = async (again: boolean) => {
       await this.loadMarkets();
       await prepareStreams(ex);
+      // ccxt keeps a USDⓈ-M listenKey 20 minutes before it asks again: after a failure (an expired key,
+      // listenKeyExpired) the next subscription asks for a fresh one (POST /fapi/v1/listenKey)
+      if (again && this.ccxtId === 'binanceusdm') ex.options.future = { ...(ex.options.future ?? {}), listenKey: undefined, lastAuthenticatedTime: 0 };
     };
     // fills in the venue's order, converted one after the other (a fee in a third asset needs a price)
     let chain = Promise.resolve();

@@ -66,7 +66,6 @@ export function executionReport(u: OrderUpdate, now: number) {
 
 export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
   const userStreams = new Set<{ socket: StreamSocket; subscriptionId: number; apiKey: string; end: () => void }>();
-  let marketSubscriptions = 0;
 
   /** The WebSocket API: requests and, after a subscription, the account's events on the same connection. */
   const wsApi = (socket: StreamSocket) => {
@@ -137,8 +136,34 @@ export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
     });
   };
 
-  /** Market streams: one connection, many `<symbol>@ticker` subscriptions. */
-  const marketStreams = (socket: StreamSocket) => {
+  const market = binanceMarketStreams(core);
+
+  return {
+    subscriptions: () => ({ user: userStreams.size, market: market.count() }),
+    rest: {},
+    streams: { '/ws-api/v3': wsApi, '/ws': market.route },
+    // A WebSocket API subscription has no credential of its own to expire: the venue ends it with
+    // `eventStreamTerminated` (session logout, key deleted; "User Data Stream events") and the client
+    // subscribes again; the 24-hour cut ends the whole connection (cut()).
+    expire: () => terminate(() => true),
+    revoke: (apiKey) => terminate((s) => s.apiKey === apiKey),
+  };
+
+  function terminate(which: (s: { apiKey: string }) => boolean) {
+      for (const s of [...userStreams].filter(which)) {
+        s.socket.send({ subscriptionId: s.subscriptionId, event: { e: 'eventStreamTerminated', E: Date.now() } });
+        s.end();
+      }
+  }
+};
+
+/**
+ * Binance market streams (spot `/ws/<name>`, USDⓈ-M `/market/ws/<name>`): one connection, many
+ * `<symbol>@ticker` / `@miniTicker` subscriptions, pushed on every price the venue core moves to.
+ */
+export function binanceMarketStreams(core: StandInCore): { route: (socket: StreamSocket) => void; count: () => number } {
+  let marketSubscriptions = 0;
+  const route = (socket: StreamSocket) => {
     const subs = new Map<string, () => void>();
     const subscribe = (name: string) => {
       const [sym, kind] = name.split('@');
@@ -175,21 +200,5 @@ export const binanceSpotStreams: StreamDialectFactory = (core: StandInCore) => {
     });
   };
 
-  return {
-    subscriptions: () => ({ user: userStreams.size, market: marketSubscriptions }),
-    rest: {},
-    streams: { '/ws-api/v3': wsApi, '/ws': marketStreams },
-    // A WebSocket API subscription has no credential of its own to expire: the venue ends it with
-    // `eventStreamTerminated` (session logout, key deleted; "User Data Stream events") and the client
-    // subscribes again; the 24-hour cut ends the whole connection (cut()).
-    expire: () => terminate(() => true),
-    revoke: (apiKey) => terminate((s) => s.apiKey === apiKey),
-  };
-
-  function terminate(which: (s: { apiKey: string }) => boolean) {
-      for (const s of [...userStreams].filter(which)) {
-        s.socket.send({ subscriptionId: s.subscriptionId, event: { e: 'eventStreamTerminated', E: Date.now() } });
-        s.end();
-      }
-  }
-};
+  return { route, count: () => marketSubscriptions };
+}
