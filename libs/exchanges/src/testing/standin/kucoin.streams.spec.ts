@@ -143,6 +143,33 @@ describe.each(MARKETS)('Kucoin $market stand-in streams, through ccxt pro $ccxtI
     expect(trades.items[0].info).toMatchObject({ clientOid: 'ws-mkt', status: 'match', feeType: 'takerFee' });
   });
 
+  it(futures ? 'the per-symbol topic /contractMarket/tradeOrders:XBTUSDTM pushes symbolOrderChange' : 'the V2 topic /spotMarket/tradeOrdersV2 adds "received" (status new) before "open"', async () => {
+    const b = await rest('POST', '/api/v1/bullet-private');
+    const ws = new WebSocket(`${b.data.instanceServers[0].endpoint}?token=${b.data.token}&connectId=c-v`);
+    try {
+      const got: any[] = [];
+      ws.on('message', (d) => got.push(JSON.parse(String(d))));
+      await until(() => got.length === 1, 'the welcome');
+      const topic = futures ? `/contractMarket/tradeOrders:${id}` : '/spotMarket/tradeOrdersV2';
+      ws.send(JSON.stringify({ id: 's-1', type: 'subscribe', topic, privateChannel: true, response: true }));
+      await until(() => got.length === 2, 'the ack');
+      const orderId = await place('ws-v', '94000');
+      venue.advanceTo(CONTRACT_T0 + 3 * DAY);
+      const expected = [...(futures ? [] : [['received', 'new']]), ['open', 'open'], ['match', 'open'], ['filled', 'done']];
+      await until(() => got.length === 2 + expected.length, 'the order messages');
+      const messages = got.slice(2);
+      expect(messages.map((m) => [m.data.type, m.data.status])).toEqual(expected);
+      expect(new Set(messages.map((m) => `${m.topic} ${m.subject} ${m.channelType}`))).toEqual(new Set([`${topic} ${futures ? 'symbolOrderChange' : 'orderChange'} private`]));
+      const [fill] = venue.fills(account(), 'BTCUSDT', 0);
+      expect(messages.find((m) => m.data.type === 'match').data).toMatchObject({
+        symbol: id, orderId, clientOid: 'ws-v', side: 'buy', orderType: 'limit', price: '94000', size: String(size), matchPrice: '94000', matchSize: String(size),
+        filledSize: String(size), remainSize: '0', tradeId: String(fill.id), liquidity: 'maker', feeType: 'makerFee',
+      });
+    } finally {
+      ws.close();
+    }
+  });
+
   it('watchTicker sees the new price after the venue moves', async () => {
     const first = ex.watchTicker(symbol);
     await until(() => acked(ex, tickerTopic), `the ack of ${tickerTopic}`);
