@@ -9,11 +9,11 @@
  *
  * Sources (docs/exchanges.md "KuCoin streams (stand-in, issue 39)" lists each rule with its source):
  * - KS-WS: Kucoin spot API docs, "Websocket Feed" and "Private Channels"
- *   (https://github.com/Kucoin/kucoin-api-docs/blob/master/source/localizable/index.html.md, served as
- *   https://docs.kucoin.com/#websocket-feed; now https://www.kucoin.com/docs-new/websocket-api/base-info/introduction).
+ *   (https://github.com/Kucoin/kucoin-api-docs/blob/master/source/localizable/index.html.md; the current
+ *   page: https://www.kucoin.com/docs-new/websocket-api/base-info/introduction).
  * - KF-WS: Kucoin futures API docs, "Websocket" and "Private Channels"
- *   (https://github.com/Kucoin/kucoin-futures-api-docs/blob/master/source/localizable/index.en.html.md,
- *   served as https://docs.kucoin.com/futures/#websocket).
+ *   (https://github.com/Kucoin/kucoin-futures-api-docs/blob/master/source/localizable/index.en.html.md;
+ *   the current orders page, as ccxt cites it: https://www.kucoin.com/docs-new/3470090w0).
  * - KS-ORDER: "Private Order Change" /spotMarket/tradeOrders
  *   (https://www.kucoin.com/docs/websocket/spot-trading/private-channels/private-order-change) and V2
  *   (https://www.kucoin.com/docs/websocket/spot-trading/private-channels/private-order-change-v2).
