@@ -1,6 +1,6 @@
 /**
  * Issue 39: a live bot hears its venue's streams. On each venue stand-in (which serve the venues'
- * user-data and market streams: binance-spot.streams.ts, binance-usdm.streams.ts), a fill
+ * user-data and market streams: binance-spot.streams.ts, binance-usdm.streams.ts, kucoin.streams.ts), a fill
  * reaches the bot's history through the account's stream, with no trade-history poll; when the stream
  * is cut (and refused), the bot records that its live updates are down, the bot page says so, and its
  * fills are found by polling; when the stream is back, that is recorded and fills come by stream again.
@@ -15,14 +15,16 @@ import { RunnerWorld } from './support/runner-world';
 jest.setTimeout(90_000);
 
 const T = Date.now();
-const CSV = ['ms,exchange,symbol,price', `${T - 5000},Binance,BTCUSDT,61000`, `${T + 1000},Binance,BTCUSDT,59500`, `${T + 2000},Binance,BTCUSDT,58500`, `${T + 3000},Binance,BTCUSDT,57500`].join('\n');
-const KEY = { userId: 'dora', apiKey: 'dora-key-0001', secret: 'dora-secret-0001' };
+const CSV = ['ms,exchange,symbol,price', ...['Binance', 'Kucoin'].flatMap((e) => [`${T - 5000},${e},BTCUSDT,61000`, `${T + 1000},${e},BTCUSDT,59500`, `${T + 2000},${e},BTCUSDT,58500`, `${T + 3000},${e},BTCUSDT,57500`])].join('\n');
+const KEY = { userId: 'dora', apiKey: 'dora-key-0001', secret: 'dora-secret-0001', passphrase: 'dora-pass' };
 const POLL_MS = 300;
 
 /** Each venue market GridRocket trades, with the REST call that reads its trade history. */
 const VENUES = [
   { exchange: 'Binance', market: 'spot', trades: '/api/v3/myTrades' },
   { exchange: 'Binance', market: 'futures', trades: '/fapi/v1/userTrades' },
+  { exchange: 'Kucoin', market: 'spot', trades: '/api/v1/fills' },
+  { exchange: 'Kucoin', market: 'futures', trades: '/api/v1/fills' },
 ] as const;
 
 describe.each(VENUES)('a live bot on its venue\'s streams ($exchange $market)', ({ exchange, market, trades: tradesPath }) => {
@@ -35,7 +37,7 @@ describe.each(VENUES)('a live bot on its venue\'s streams ($exchange $market)', 
     const exchanges = new CcxtExchangeProvider({
       mode: 'live',
       apiOrigin: () => standIn.origin,
-      resolveCredential: async (userId) => (userId === KEY.userId ? { apiKey: KEY.apiKey, secret: KEY.secret } : null),
+      resolveCredential: async (userId) => (userId === KEY.userId ? { apiKey: KEY.apiKey, secret: KEY.secret, passphrase: KEY.passphrase } : null),
       pricePollMs: POLL_MS,
       retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
       timeoutMs: 5000,

@@ -137,6 +137,10 @@ export class CcxtExchangeProvider implements ExchangeProvider {
     if (cached && cached.hasCredential(cred)) return cached;
     const pub = this.publicFor(ref.exchange, ref.market);
     await pub.loadMarkets();
+    // bots of one account starting together share one instance (and so one user-data stream): the
+    // first to get here after the markets built it
+    const built = this.ports.get(k);
+    if (built && built.hasCredential(cred)) return built;
     const port = new CcxtExchange({
       exchange: ref.exchange,
       market: ref.market,

@@ -63,7 +63,7 @@ export class FillSources {
         (u: OrderUpdate) => this.onOrderUpdate(u),
         (state) => {
           entry.state = state;
-          for (const p of this.pollers.values()) if (p.port === port) p.setActive(!state.live);
+          for (const [k, p] of this.pollers) if (k.startsWith(`${key}|`)) p.setActive(!state.live);
           this.host.onStreamState?.([...entry.tasks], state);
         },
       );

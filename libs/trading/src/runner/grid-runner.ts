@@ -574,8 +574,9 @@ export class GridRunner implements TaskHost {
 
   /** A market price for a bot: one that watches prices (stop-loss, trailing, follow) re-checks in its lane. */
   onPrice(task: BotTask, price: number): void {
-    if (task.released || !task.watchesPrice()) return; // (a neutral grid's stops too: BotTask.watchesPrice)
-    task.lastPrice = price;
+    if (task.released) return;
+    task.lastPrice = price; // every bot: the watchdog reads it instead of asking the venue (issue 39)
+    if (!task.watchesPrice()) return; // (a neutral grid's stops too: BotTask.watchesPrice)
     if (task.ready && task.started) this.kick(task);
   }
 

@@ -52,6 +52,8 @@ export const kucoinStreams: StreamDialectFactory = (core: StandInCore) => {
   const futures = core.market === 'futures';
   const tokens = new Map<string, Token>();
   const sockets = new Set<StreamSocket>();
+  /** Live subscriptions of every connection (VenueStandIn.subscriptions). */
+  const live = new Set<{ topic: Topic }>();
   let sequence = 0;
 
   const specs = () => venue.symbols(core.exchange, core.market);
@@ -273,7 +275,18 @@ export const kucoinStreams: StreamDialectFactory = (core: StandInCore) => {
         case 'subscribe': {
           const t = parseTopic(m.topic, token);
           if ('code' in t) return error(id, t.code, t.data);
-          if (!subscriptions.has(t.topic)) subscriptions.set(t.topic, { topic: t, stop: subscribe(t) });
+          if (!subscriptions.has(t.topic)) {
+            const entry = { topic: t };
+            live.add(entry);
+            const stop = subscribe(t);
+            subscriptions.set(t.topic, {
+              topic: t,
+              stop: () => {
+                stop();
+                live.delete(entry);
+              },
+            });
+          }
           if (m.response === true) socket.send({ id: String(id), type: 'ack' });
           return;
         }
@@ -297,6 +310,10 @@ export const kucoinStreams: StreamDialectFactory = (core: StandInCore) => {
   return {
     rest,
     streams: { [ENDPOINT_PATH]: route },
+    subscriptions: () => {
+      const all = [...live].map((e) => e.topic);
+      return { user: all.filter((t) => t.kind === 'orders').length, market: all.filter((t) => t.kind !== 'orders').reduce((n, t) => n + ('symbols' in t ? t.symbols.length : 1), 0) };
+    },
     /**
      * Every token reaches its end now (KS-WS: "Validity period for token: 24 hours") and every stream is
      * closed. A token "will expire in 24 hours but remain valid if there is no disconnection"
