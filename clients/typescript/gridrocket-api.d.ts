@@ -1309,6 +1309,12 @@ export interface components {
             stoplosspercent?: number;
             stoplossprice?: number;
             stoplosspriceabove?: number;
+            /** @description issue 39: why the live updates are down */
+            streamdownreason?: string;
+            /** @description issue 39: the venue's live updates for the bot's account are down since this time (ms since the epoch); absent: live */
+            streamdownsince?: number;
+            /** @description issue 39: how often the bot's fills are polled until the live updates are back (ms) */
+            streampollms?: number;
             /**
              * @description issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder
              * @enum {string}
@@ -4628,6 +4634,12 @@ export interface operations {
                             stoplosspercent?: number;
                             stoplossprice?: number;
                             stoplosspriceabove?: number;
+                            /** @description issue 39: why the live updates are down */
+                            streamdownreason?: string;
+                            /** @description issue 39: the venue's live updates for the bot's account are down since this time (ms since the epoch); absent: live */
+                            streamdownsince?: number;
+                            /** @description issue 39: how often the bot's fills are polled until the live updates are back (ms) */
+                            streampollms?: number;
                             /**
                              * @description issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder
                              * @enum {string}
