@@ -789,7 +789,13 @@ export class CcxtExchange implements ExchangePort {
           const m = ex.markets?.[t.symbol as string] as CcxtMarket | undefined;
           if (!m) continue;
           try {
-            const fill = await this.toFill(t, m, prices);
+            // a stream trade without its fee (KuCoin's order channels carry none) is read from the
+            // trade history, where the venue states it: a fill is never recorded without its fee
+            const feeKnown = t.fee && t.fee.cost !== undefined && t.fee.cost !== null && Number.isFinite(Number(t.fee.cost));
+            const fill = feeKnown
+              ? await this.toFill(t, m, prices)
+              : (await this.recentFills(fromCcxtSymbol(m.symbol), Math.max(1, (t.timestamp ?? this.clock()) - 60_000))).find((f) => f.fillId === String(t.id));
+            if (!fill) continue; // not in the history yet: the reconciliation finds it
             const order: Order = { clientOrderId: fill.clientOrderId, exchangeOrderId: fill.exchangeOrderId, symbol: fill.symbol, side: fill.side, price: fill.price, amount: fill.amount, filled: fill.amount, status: 'open', updatedAt: fill.timestamp };
             emit({ order, fill });
           } catch {
