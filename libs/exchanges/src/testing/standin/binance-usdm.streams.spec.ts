@@ -89,6 +89,9 @@ describe('Binance USDⓈ-M stand-in streams (ccxt pro binanceusdm)', () => {
     ex.urls.api = rewriteOrigin(ex.urls.api, standIn.origin);
     ex.has.fetchCurrencies = false; // the stand-in has no wallet endpoints (as ccxt.exchange.ts)
     await ex.loadHttpProxyAgent(); // ccxt connects to a plain ws:// url only with an http agent loaded
+    // no REST snapshot of the positions beside the stream: its future would be rejected, unobserved, when a
+    // test drops the stream while the snapshot is under way (ccxt's own promise, not the test's)
+    ex.options.watchPositions = { ...ex.options.watchPositions, fetchPositionsSnapshot: false };
     // ccxt schedules its listenKey keepalive with a bare setTimeout that close() does not clear: track them
     timers = [];
     ex.delay = (ms: number, method: (...a: unknown[]) => unknown, ...args: unknown[]) => void timers.push(setTimeout(() => ex.spawn(method, ...args), ms));
@@ -163,5 +166,206 @@ describe('Binance USDⓈ-M stand-in streams (ccxt pro binanceusdm)', () => {
     await ex.cancelOrder(second.id, SYM);
     expect((await orders).at(-1)).toMatchObject({ id: second.id, clientOrderId: 'grid-buy-2', status: 'canceled', filled: 0 });
     expect(connections('/private/ws')).toBe(1);
+  });
+
+  it('pushes the documented ORDER_TRADE_UPDATE and ACCOUNT_UPDATE: a market order is announced, then trades as the taker; a resting order trades as the maker, with realized profit', async () => {
+    const { body } = await rest('POST');
+    const user = await raw(`/private/ws?listenKey=${body.listenKey}`);
+    await ex.loadMarkets();
+    await order('buy', undefined, 'open-long'); // taken at once at 95000
+    const fields = ['s', 'c', 'S', 'o', 'f', 'q', 'p', 'ap', 'sp', 'x', 'X', 'i', 'l', 'z', 'L', 'T', 't', 'b', 'a', 'm', 'R', 'wt', 'ot', 'ps', 'cp', 'rp', 'pP', 'si', 'ss', 'V', 'pm', 'gtd', 'er'];
+    const announced = await user.next((m) => m.e === 'ORDER_TRADE_UPDATE', 'the NEW');
+    expect(Object.keys(announced).sort()).toEqual(['E', 'T', 'e', 'o']);
+    expect(Object.keys(announced.o).sort()).toEqual([...fields].sort()); // no commission yet: no N, n
+    expect(announced.o).toMatchObject({ s: 'BTCUSDT', c: 'open-long', S: 'BUY', o: 'MARKET', ot: 'MARKET', p: '0', q: '0.002', x: 'NEW', X: 'NEW', z: '0', ap: '0', t: 0, ps: 'BOTH', R: false });
+    const taken = await user.next((m) => m.e === 'ORDER_TRADE_UPDATE', 'the TRADE');
+    expect(Object.keys(taken.o).sort()).toEqual([...fields, 'N', 'n'].sort());
+    expect(taken.o).toMatchObject({ c: 'open-long', i: announced.o.i, x: 'TRADE', X: 'FILLED', l: '0.002', z: '0.002', L: '95000', ap: '95000', N: 'USDT', m: false, rp: '0' });
+    expect(Number(taken.o.n)).toBeCloseTo(95_000 * 0.002 * 0.0005, 8); // the taker rate
+    const account = await user.next((m) => m.e === 'ACCOUNT_UPDATE', 'the ACCOUNT_UPDATE');
+    expect(account).toMatchObject({ e: 'ACCOUNT_UPDATE', T: taken.o.T, a: { m: 'ORDER', B: [{ a: 'USDT', bc: '0' }], P: [{ s: 'BTCUSDT', pa: '0.002', ep: '95000', bep: '95000', cr: '0', up: '0', mt: 'cross', iw: '0', ps: 'BOTH' }] } });
+    expect(Object.keys(account.a.B[0]).sort()).toEqual(['a', 'bc', 'cw', 'wb']);
+    const usdt = venue.balances(venue.account('u1', 'Binance', 'futures')).find((b) => b.symbol === 'USDT')!;
+    expect(Number(account.a.B[0].wb)).toBeCloseTo(usdt.balance, 8);
+
+    // a take-profit resting above: announced with its notional on the ask side, then filled as the maker
+    await order('sell', 96_000, 'take-profit');
+    const resting = await user.next((m) => m.e === 'ORDER_TRADE_UPDATE', 'the take-profit');
+    expect(resting.o).toMatchObject({ c: 'take-profit', o: 'LIMIT', p: '96000', x: 'NEW', X: 'NEW', a: '192', b: '0' });
+    expect(user.messages.filter((m) => m.e === 'ACCOUNT_UPDATE')).toEqual([]); // an unfilled order changes no balance
+    venue.advanceTo(T0 + 30 * MIN);
+    const closed = await user.next((m) => m.e === 'ORDER_TRADE_UPDATE', 'the take-profit trade');
+    expect(closed.o).toMatchObject({ c: 'take-profit', x: 'TRADE', X: 'FILLED', L: '96000', m: true, rp: '2', a: '0' }); // (96000 − 95000) × 0.002
+    const flat = await user.next((m) => m.e === 'ACCOUNT_UPDATE', 'the flat position');
+    expect(flat.a.P).toEqual([{ s: 'BTCUSDT', pa: '0', ep: '0', bep: '0', cr: '2', up: '0', mt: 'cross', iw: '0', ps: 'BOTH' }]);
+  });
+
+  /** Moves the price a minute at a time until `watch` resolves (the venue pushes nothing before the SUBSCRIBE has landed). */
+  const firstTicker = async (watch: Promise<any>, from = 0): Promise<{ ticker: any; minute: number }> => {
+    let ticker: any;
+    let failed: unknown;
+    watch.then((t) => (ticker = t), (e) => (failed = e));
+    for (let minute = from + 1; minute <= 10; minute++) {
+      venue.advanceTo(T0 + minute * MIN);
+      await until(() => ticker !== undefined || failed !== undefined, 'a ticker', 50).catch(() => undefined);
+      if (failed) throw failed;
+      if (ticker) return { ticker, minute };
+    }
+    throw new Error('no ticker');
+  };
+
+  it('watchTicker sees the new price after venue.advanceTo (the mini ticker, as ccxt subscribes; the full ticker on request), on the /market route', async () => {
+    await ex.loadMarkets();
+    const watch = ex.watchTicker(SYM);
+    await until(() => connections('/market/ws') === 1, 'the market stream');
+    const { ticker, minute } = await firstTicker(watch);
+    expect(ticker).toMatchObject({ symbol: SYM, last: 95_000 + minute * 10, open: 95_000, high: 95_000 + minute * 10, low: 95_000, timestamp: T0 + minute * MIN });
+    expect(ticker.info.e).toBe('24hrMiniTicker');
+    const next = ex.watchTicker(SYM);
+    venue.advanceTo(T0 + (minute + 1) * MIN);
+    expect(await next).toMatchObject({ symbol: SYM, last: 95_000 + (minute + 1) * 10 });
+
+    const full = await firstTicker(ex.watchTicker(SYM, { name: 'ticker' }), minute + 1);
+    expect(full.ticker).toMatchObject({ symbol: SYM, last: 95_000 + full.minute * 10, open: 95_000, change: full.minute * 10, vwap: 95_000 + full.minute * 10 });
+    expect(full.ticker.info.e).toBe('24hrTicker');
+    expect(connections('/market/ws')).toBe(2); // ccxt gives each new subscription its own stream index: /market/ws/0, /market/ws/1
+  });
+
+  it('market stream requests as documented: SUBSCRIBE, LIST_SUBSCRIPTIONS, UNSUBSCRIBE, properties; the 24hrTicker fields; malformed requests refused', async () => {
+    let market = await raw('/market/ws');
+    market.send({ method: 'SUBSCRIBE', params: ['btcusdt@ticker', 'ethusdt@ticker'], id: 1 });
+    expect(await market.next()).toEqual({ result: null, id: 1 });
+    market.send({ method: 'LIST_SUBSCRIPTIONS', id: 2 });
+    expect(await market.next()).toEqual({ result: ['btcusdt@ticker', 'ethusdt@ticker'], id: 2 });
+    venue.advanceTo(T0 + MIN);
+    const ticker = await market.next((m) => m.e === '24hrTicker');
+    expect(Object.keys(ticker).sort()).toEqual(['C', 'E', 'F', 'L', 'O', 'P', 'Q', 'c', 'e', 'h', 'l', 'n', 'o', 'p', 'q', 's', 'v', 'w'].sort());
+    expect(ticker).toMatchObject({ s: 'BTCUSDT', E: T0 + MIN, C: T0 + MIN, O: T0 + MIN - 24 * 60 * MIN, c: '95010', o: '95000', h: '95010', l: '95000', p: '10', P: '0.011' });
+
+    market.send({ method: 'SET_PROPERTY', params: ['combined', true], id: 3 });
+    expect(await market.next()).toEqual({ result: null, id: 3 });
+    market.send({ method: 'GET_PROPERTY', params: ['combined'], id: 4 });
+    expect(await market.next()).toEqual({ result: true, id: 4 });
+    venue.advanceTo(T0 + 2 * MIN);
+    expect(await market.next()).toMatchObject({ stream: 'btcusdt@ticker', data: { e: '24hrTicker', c: '95020' } });
+    market.send({ method: 'UNSUBSCRIBE', params: ['btcusdt@ticker'], id: 5 });
+    expect(await market.next()).toEqual({ result: null, id: 5 });
+    venue.advanceTo(T0 + 3 * MIN);
+    market.send({ method: 'LIST_SUBSCRIPTIONS', id: 6 });
+    expect(await market.next()).toEqual({ result: ['ethusdt@ticker'], id: 6 }); // pushed after the tick's ticker, had there been one
+    expect(market.messages).toEqual([]);
+
+    // refusals, on a connection of their own (a connection takes at most 10 messages a second)
+    market = await raw('/market/ws');
+    market.send({ method: 'SUBSCRIBE', params: ['btcusdt@ticker'], id: -1 });
+    expect(await market.next()).toEqual({ error: { code: 2, msg: 'Invalid request: request ID must be an unsigned integer' }, id: null });
+    market.send({ method: 'SUBSCRIBES', params: [], id: 6 });
+    expect(await market.next()).toMatchObject({ error: { code: 2, msg: expect.stringMatching(/^Invalid request: unknown variant `SUBSCRIBES`/) }, id: 6 });
+    market.send({ method: 'LIST_SUBSCRIPTIONS', id: 9, extra: true });
+    expect(await market.next()).toEqual({ error: { code: 2, msg: 'Invalid request: too many parameters' }, id: 9 });
+    market.send({ method: 'GET_PROPERTY', params: ['colour'], id: 7 });
+    expect(await market.next()).toEqual({ error: { code: 0, msg: 'Unknown property' }, id: 7 });
+    market.send({ method: 'SET_PROPERTY', params: ['combined', 'yes'], id: 8 });
+    expect(await market.next()).toEqual({ error: { code: 1, msg: 'Invalid value type: expected Boolean' }, id: 8 });
+    market.send('{not json');
+    expect(await market.next()).toMatchObject({ error: { code: 3 }, id: null });
+    market.send({ method: 'LIST_SUBSCRIPTIONS', id: 10 });
+    expect(await market.next()).toEqual({ result: [], id: 10 }); // the refused SUBSCRIBE subscribed nothing
+
+    // a raw stream named in the path is subscribed on connect
+    const named = await raw('/market/ws/btcusdt@ticker');
+    venue.advanceTo(T0 + 4 * MIN);
+    expect(await named.next()).toMatchObject({ e: '24hrTicker', c: '95040' });
+  });
+
+  it('more than 10 incoming messages in a second disconnect a market stream', async () => {
+    const market = await raw('/market/ws');
+    for (let id = 1; id <= 11; id++) market.send({ method: 'LIST_SUBSCRIPTIONS', id });
+    expect((await market.closedWith()).code).toBe(1008);
+    expect(market.messages).toHaveLength(10);
+  });
+
+  it('expireStreams(): listenKeyExpired on every user stream, which is closed: ccxt\'s pending watch rejects; the key is unknown until ccxt makes a new one', async () => {
+    await ex.loadMarkets();
+    const pending = ex.watchOrders(SYM);
+    await until(() => connections('/private/ws') === 1, 'the user data stream');
+    const oldKey = ex.options.future.listenKey;
+    const user = await raw(`/private/ws?listenKey=${oldKey}`); // a second connection on the same key
+    standIn.expireStreams();
+    await expect(pending).rejects.toThrow(/connection closed by remote server, closing code 1000/);
+    expect(await user.next()).toEqual({ e: 'listenKeyExpired', E: String(T0), listenKey: oldKey });
+    expect(await user.closedWith()).toEqual({ code: 1000, reason: 'listenKeyExpired' });
+    expect(await rest('PUT')).toEqual({ status: 400, body: { code: -1125, msg: 'This listenKey does not exist.' } });
+    const late = await raw(`/private/ws?listenKey=${oldKey}`);
+    expect((await late.closedWith()).code).toBe(1008);
+
+    // ccxt's keepalive meets -1125 and forgets the key; its next watch asks for a new one and gets the events again
+    await ex.keepAliveListenKey();
+    expect(ex.options.future.listenKey).toBeUndefined();
+    const again = ex.watchOrders(SYM);
+    await until(() => standIn.stub.calls('POST', '/fapi/v1/listenKey').length === 2 && standIn.streams.openCount === 1, 'a new user data stream');
+    expect(ex.options.future.listenKey).not.toBe(oldKey);
+    await order('buy', 94_000, 'after-expiry');
+    expect((await again).at(-1)).toMatchObject({ clientOrderId: 'after-expiry', status: 'open' });
+  });
+
+  it('cut(): open streams are dropped, pending watches reject, and new watches connect again', async () => {
+    await ex.loadMarkets();
+    const orders = ex.watchOrders(SYM);
+    const ticker = ex.watchTicker(SYM);
+    await until(() => connections('/private/ws') === 1 && connections('/market/ws') === 1, 'both streams');
+    standIn.streams.cut();
+    // both at once: a rejection must find its handler before the next turn
+    await Promise.all([expect(orders).rejects.toThrow(/closing code 1006/), expect(ticker).rejects.toThrow(/closing code 1006/)]);
+
+    const orders2 = ex.watchOrders(SYM);
+    const ticker2 = ex.watchTicker(SYM);
+    await until(() => connections('/private/ws') === 2 && connections('/market/ws') === 2, 'the reconnections');
+    await order('sell', 96_000, 'after-cut');
+    expect((await orders2).at(-1)).toMatchObject({ clientOrderId: 'after-cut', status: 'open' });
+    const after = await firstTicker(ticker2);
+    expect(after.ticker).toMatchObject({ symbol: SYM, last: 95_000 + after.minute * 10 });
+  });
+
+  it('an unknown listenKey is refused, on the raw route and through ccxt', async () => {
+    const byQuery = await raw('/private/ws?listenKey=NoSuchKey');
+    expect(await byQuery.closedWith()).toEqual({ code: 1008, reason: 'Invalid listenKey' });
+    const byPath = await raw('/private/ws/NoSuchKey');
+    expect((await byPath.closedWith()).code).toBe(1008);
+    expect(byQuery.messages.concat(byPath.messages)).toEqual([]);
+
+    await ex.loadMarkets();
+    ex.options.future = { ...ex.options.future, listenKey: 'NoSuchKey', lastAuthenticatedTime: Date.now() }; // as if issued a moment ago
+    await expect(ex.watchOrders(SYM)).rejects.toThrow(/closing code 1008/);
+  });
+
+  it('in the venue\'s time: a listenKey not kept alive ends 60 minutes after its last POST/PUT; a connection is cut after 24 hours', async () => {
+    const { body } = await rest('POST');
+    const user = await raw(`/private/ws/${body.listenKey}`);
+    const market = await raw('/market/ws/btcusdt@ticker');
+    venue.advanceTo(T0 + 10 * MIN);
+    expect(await rest('PUT')).toEqual({ status: 200, body }); // valid until 70 min now
+    venue.advanceTo(T0 + 30 * MIN);
+    expect(user.closed).toBeNull();
+    venue.advanceTo(T0 + 90 * MIN);
+    expect(await user.next((m) => m.e === 'listenKeyExpired')).toEqual({ e: 'listenKeyExpired', E: String(T0 + 90 * MIN), listenKey: body.listenKey });
+    expect((await user.closedWith()).code).toBe(1000);
+    expect(await rest('PUT')).toMatchObject({ status: 400, body: { code: -1125 } });
+    expect(market.closed).toBeNull();
+    venue.advanceTo(T0 + 25 * 60 * MIN);
+    expect(await market.closedWith()).toEqual({ code: 1000, reason: 'connection lifetime reached' });
+  });
+
+  it('ccxt keeps its listenKey alive with PUT on its own schedule: the same key, no new POST', async () => {
+    await ex.loadMarkets();
+    ex.options.listenKeyRefreshRate = 50;
+    const pending = ex.watchOrders(SYM);
+    void pending.catch(() => undefined);
+    await until(() => connections('/private/ws') === 1, 'the user data stream');
+    const key = ex.options.future.listenKey;
+    await until(() => standIn.stub.calls('PUT', '/fapi/v1/listenKey').length >= 2, 'two keepalives');
+    expect(standIn.stub.calls('POST', '/fapi/v1/listenKey')).toHaveLength(1);
+    expect(ex.options.future.listenKey).toBe(key);
+    expect(standIn.streams.openCount).toBe(1);
   });
 });

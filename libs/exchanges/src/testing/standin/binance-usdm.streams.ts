@@ -10,8 +10,9 @@
  *   `ORDER_TRADE_UPDATE`, `ACCOUNT_UPDATE`, `listenKeyExpired`
  * - the market streams on the `/market` route, where ccxt connects for watchTicker
  *   (`getWsUrl('future', 'market') + '/' + <stream index>` = `<ws>/market/ws/<n>`), with the live
- *   SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS / SET_PROPERTY / GET_PROPERTY requests and
- *   `<symbol>@ticker` (24hrTicker) pushed on every price tick of the paper venue.
+ *   SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS / SET_PROPERTY / GET_PROPERTY requests, and
+ *   `<symbol>@ticker` (24hrTicker) and `<symbol>@miniTicker` (24hrMiniTicker, what ccxt's watchTicker
+ *   subscribes to) pushed on every price tick of the paper venue.
  *
  * Time is the stand-in's clock (`core.now()`, the venue's feed time in the tests): a listenKey's 60 minutes
  * and a connection's 24 hours are counted in it, and checked on every price tick, every listenKey call,
@@ -495,6 +496,7 @@ class UsdmStreams {
     if (!methods.includes(m.method)) {
       return refuse(2, `Invalid request: unknown variant \`${String(m.method)}\`, expected one of \`SUBSCRIBE\`, \`UNSUBSCRIBE\`, \`LIST_SUBSCRIPTIONS\`, \`SET_PROPERTY\`, \`GET_PROPERTY\` at line 1 column 28`, id);
     }
+    if (Object.keys(m).some((k) => k !== 'method' && k !== 'params' && k !== 'id')) return refuse(2, 'Invalid request: too many parameters', id);
     const params: unknown[] = Array.isArray(m.params) ? m.params : [];
     switch (m.method) {
       case 'SUBSCRIBE':
@@ -522,11 +524,15 @@ class UsdmStreams {
 
   /**
    * `<symbol>@ticker`, "24hr rolling window ticker statistics for a single symbol", event 24hrTicker with
-   * e, E, s, p, P, w, c, Q, o, h, l, v, q, O, C, F, L, n. The paper venue has prices and no market trades:
-   * the stand-in pushes one on every price tick of the symbol, its window being the ticks seen in the last
-   * 24 h since the stand-in began watching (open = the first of them), volume, trade count and last
-   * quantity 0, weighted average price = the last price, trade ids 0.
+   * e, E, s, p, P, w, c, Q, o, h, l, v, q, O, C, F, L, n;
    * https://developers.binance.com/docs/derivatives/usds-margined-futures/websocket-market-streams/Individual-Symbol-Ticker-Streams
+   * `<symbol>@miniTicker`, "24hr rolling window mini-ticker statistics", event 24hrMiniTicker with e, E, s, c, o,
+   * h, l, v, q: the stream ccxt 4.5.84's watchTicker subscribes to (it goes through watchTickers, whose
+   * `options.watchTickers.name` is 'miniTicker'; `{ name: 'ticker' }` asks for the full ticker).
+   * https://developers.binance.com/docs/derivatives/usds-margined-futures/websocket-market-streams/Individual-Symbol-Mini-Ticker-Stream
+   * The paper venue has prices and no market trades: the stand-in pushes both on every price tick of the
+   * symbol, over the ticks seen in the last 24 h since it began watching (open = the first of them); volume,
+   * trade count and last quantity 0, weighted average price = the last price, trade ids 0.
    */
   private onTick(symbol: string, ms: number, priceUnits: number): void {
     const window = this.windows.get(symbol) ?? [];
@@ -534,33 +540,49 @@ class UsdmStreams {
     while (window.length > 1 && window[0].ms <= ms - DAY) window.shift();
     this.windows.set(symbol, window);
     this.sweep();
-    const stream = `${symbol.toLowerCase()}@ticker`;
-    const listeners = [...this.market].filter((c) => c.streams.has(stream));
-    if (listeners.length === 0) return;
-    const open = window[0].price;
+    const lower = symbol.toLowerCase();
     const prices = window.map((w) => w.price);
+    const open = window[0].price;
     const change = priceUnits - open;
-    const data = {
-      e: '24hrTicker',
-      E: ms,
-      s: symbol,
-      p: num(fromUnits(change)),
-      P: (open === 0 ? 0 : (change / open) * 100).toFixed(3),
-      w: num(fromUnits(priceUnits)),
+    const stats = {
       c: num(fromUnits(priceUnits)),
-      Q: '0',
       o: num(fromUnits(open)),
       h: num(fromUnits(Math.max(...prices))),
       l: num(fromUnits(Math.min(...prices))),
       v: '0',
       q: '0',
-      O: ms - DAY,
-      C: ms,
-      F: 0,
-      L: 0,
-      n: 0,
     };
-    for (const c of listeners) c.socket.send(c.combined ? { stream, data } : data);
+    const events: Record<string, () => unknown> = {
+      [`${lower}@ticker`]: () => ({
+        e: '24hrTicker',
+        E: ms,
+        s: symbol,
+        p: num(fromUnits(change)),
+        P: (open === 0 ? 0 : (change / open) * 100).toFixed(3),
+        w: stats.c,
+        c: stats.c,
+        Q: '0',
+        o: stats.o,
+        h: stats.h,
+        l: stats.l,
+        v: stats.v,
+        q: stats.q,
+        O: ms - DAY,
+        C: ms,
+        F: 0,
+        L: 0,
+        n: 0,
+      }),
+      [`${lower}@miniTicker`]: () => ({ e: '24hrMiniTicker', E: ms, s: symbol, ...stats }),
+    };
+    for (const [stream, event] of Object.entries(events)) {
+      let data: unknown;
+      for (const c of this.market) {
+        if (!c.streams.has(stream)) continue;
+        data ??= event();
+        c.socket.send(c.combined ? { stream, data } : data);
+      }
+    }
   }
 
   // -------------------------------------------------------------------------------------------
