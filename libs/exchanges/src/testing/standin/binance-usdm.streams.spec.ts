@@ -128,6 +128,8 @@ describe('Binance USDⓈ-M stand-in streams (ccxt pro binanceusdm)', () => {
     expect(first.status).toBe(200);
     expect(first.body.listenKey).toMatch(/^[A-Za-z0-9]{64}$/);
     expect(await rest('POST')).toEqual(first); // the account's live key, extended
+    standIn.addKey({ apiKey: 'second-key-of-u1', secret: 's', userId: 'u1' });
+    expect(await rest('POST', 'second-key-of-u1')).toEqual(first); // one live key per account, whichever API key asks
     expect(await rest('PUT')).toEqual({ status: 200, body: { listenKey: first.body.listenKey } });
 
     expect(await rest('DELETE')).toEqual({ status: 200, body: {} });

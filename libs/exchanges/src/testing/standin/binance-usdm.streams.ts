@@ -72,7 +72,6 @@ const newListenKey = () => Array.from({ length: 64 }, () => LISTEN_KEY_CHARS[ran
 
 interface LiveKey {
   listenKey: string;
-  apiKey: string;
   account: Account;
   expiresAt: number;
   sockets: Set<Conn>;
@@ -107,9 +106,9 @@ class UsdmStreams {
   private readonly validityMs: number;
   private readonly lifetimeMs: number;
   private readonly maxPerSecond: number;
-  /** Live listenKeys by key, and by API key (one per account: a POST returns the live one). */
+  /** Live listenKeys by key, and by account (the stand-in key's user: one per account, a POST returns the live one). */
   private readonly keys = new Map<string, LiveKey>();
-  private readonly keyOfApiKey = new Map<string, LiveKey>();
+  private readonly keyOfAccount = new Map<string, LiveKey>();
   private readonly market = new Set<MarketConn>();
   /** Per symbol: the prices of the last 24 h of ticks seen while watching (the ticker's rolling window). */
   private readonly windows = new Map<string, Array<{ ms: number; price: number }>>();
@@ -167,16 +166,16 @@ class UsdmStreams {
     if (!apiKey) return noKey;
     const key = this.core.keyOf(apiKey);
     if (!key) return badKey;
-    const live = this.keyOfApiKey.get(apiKey);
+    const live = this.keyOfAccount.get(key.userId);
     if (live) {
       live.expiresAt = this.core.now() + this.validityMs;
       return ok({ listenKey: live.listenKey });
     }
     const account = this.core.venue.account(key.userId, this.core.exchange, this.core.market);
-    const k: LiveKey = { listenKey: newListenKey(), apiKey, account, expiresAt: this.core.now() + this.validityMs, sockets: new Set(), announced: new Set(), closed: new Set(), stopWatching: () => undefined };
+    const k: LiveKey = { listenKey: newListenKey(), account, expiresAt: this.core.now() + this.validityMs, sockets: new Set(), announced: new Set(), closed: new Set(), stopWatching: () => undefined };
     k.stopWatching = this.core.venue.watchOrders(account, (u) => (this.placing ? this.placing.push(() => this.onOrderUpdate(k, u)) : this.onOrderUpdate(k, u)));
     this.keys.set(k.listenKey, k);
-    this.keyOfApiKey.set(apiKey, k);
+    this.keyOfAccount.set(key.userId, k);
     this.wake();
     return ok({ listenKey: k.listenKey });
   }
@@ -192,8 +191,9 @@ class UsdmStreams {
     this.sweep();
     const apiKey = this.apiKeyOf(req);
     if (!apiKey) return noKey;
-    if (!this.core.keyOf(apiKey)) return badKey;
-    const live = this.keyOfApiKey.get(apiKey);
+    const key = this.core.keyOf(apiKey);
+    if (!key) return badKey;
+    const live = this.keyOfAccount.get(key.userId);
     if (!live) return noListenKey;
     live.expiresAt = this.core.now() + this.validityMs;
     return ok({ listenKey: live.listenKey });
@@ -209,8 +209,9 @@ class UsdmStreams {
     this.sweep();
     const apiKey = this.apiKeyOf(req);
     if (!apiKey) return noKey;
-    if (!this.core.keyOf(apiKey)) return badKey;
-    const live = this.keyOfApiKey.get(apiKey);
+    const key = this.core.keyOf(apiKey);
+    if (!key) return badKey;
+    const live = this.keyOfAccount.get(key.userId);
     if (live) this.expireKey(live);
     return ok({});
   }
@@ -439,7 +440,7 @@ class UsdmStreams {
    */
   private expireKey(k: LiveKey): void {
     this.keys.delete(k.listenKey);
-    if (this.keyOfApiKey.get(k.apiKey) === k) this.keyOfApiKey.delete(k.apiKey);
+    if (this.keyOfAccount.get(k.account.userId) === k) this.keyOfAccount.delete(k.account.userId);
     k.stopWatching();
     for (const c of [...k.sockets]) {
       c.socket.send({ e: 'listenKeyExpired', E: String(this.core.now()), listenKey: k.listenKey });
