@@ -281,7 +281,7 @@ class UsdmStreams {
     const seen = k.announced.has(id);
     k.announced.add(id);
     if (!fill) {
-      // No trade: the order was placed, or it ended without a trade. The venue commits a turn's work
+      // No trade: the order was placed, or it ended without a trade. The paper venue commits a turn's work
       // together and then pushes each change with the order as it stands after the turn, so an update may
       // show a later state than its own: placed and cancelled in one turn reaches here twice, cancelled both
       // times; placed and filled in one turn, filled then traded. An order this stream has not announced is
