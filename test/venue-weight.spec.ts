@@ -55,10 +55,6 @@ async function idleFleet(n: number, close: Array<() => Promise<void>>): Promise<
   const world = new RunnerWorld(CSV, T - 5000);
   const key = { userId: `u${n}`, apiKey: `key-${n}-0001`, secret: `secret-${n}-0001` };
   const standIn: VenueStandIn = await startVenueStandIn(world.venue, 'Binance', 'spot', [key]);
-  close.push(async () => {
-    await world.close();
-    await standIn.close();
-  });
   const exchanges = new CcxtExchangeProvider({
     mode: 'live',
     apiOrigin: () => standIn.origin,
@@ -66,6 +62,11 @@ async function idleFleet(n: number, close: Array<() => Promise<void>>): Promise<
     retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
     timeoutMs: 10_000,
     enableRateLimit: false,
+  });
+  close.push(async () => {
+    await world.close();
+    await exchanges.close();
+    await standIn.close();
   });
   // the product's defaults: fills polled every 2 s only while a stream is down, the watchdog every 60 s
   await world.runner({ exchanges, pollMs: 2000, watchdogMs: WATCHDOG_MS });

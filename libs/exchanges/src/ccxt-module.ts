@@ -54,6 +54,12 @@ export function observeStreamFutures(ex: CcxtExchangeInstance): void {
   const anyEx = ex as any;
   if (anyEx.__observedFutures) return;
   anyEx.__observedFutures = true;
+  // ccxt pro's delayed tasks (the USDⓈ-M listenKey keepalive every 20 minutes) must not keep a stopping
+  // process alive: their timers are unref'd (they still run while the process lives)
+  anyEx.delay = (timeout: number, method: (...a: unknown[]) => unknown, ...args: unknown[]) => {
+    const t = setTimeout(() => anyEx.spawn(method, ...args), timeout);
+    t.unref?.();
+  };
   const client = anyEx.client.bind(ex);
   anyEx.client = (url: string) => {
     const c = client(url);

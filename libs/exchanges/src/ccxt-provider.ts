@@ -188,6 +188,7 @@ export class CcxtExchangeProvider implements ExchangeProvider {
 
   async close(): Promise<void> {
     (this.prices as PriceHub).closeAll();
+    await Promise.all([...this.ports.values(), ...this.publics.values()].map((p) => p.closeStreams()));
     this.ports.clear();
     this.publics.clear();
   }

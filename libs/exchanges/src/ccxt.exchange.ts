@@ -724,6 +724,13 @@ export class CcxtExchange implements ExchangePort {
 
 
   readonly streamCanMiss = true;
+
+  /** Ends this instance's streams and their sockets (the provider's close). */
+  async closeStreams(): Promise<void> {
+    this.stream?.stop();
+    this.stream = null;
+    await (this.#ex as any).close?.().catch?.(() => undefined);
+  }
   private stream: { listeners: Set<(u: OrderUpdate) => void>; states: Set<(s: StreamState) => void>; stop: () => void; state: StreamState | null } | null = null;
 
   /**

@@ -16,6 +16,8 @@ export type PriceSourceFactory = (key: PriceSubscriptionKey, emit: (tick: PriceT
 interface Entry {
   listeners: Set<PriceListener>;
   close: Unsubscribe;
+  /** The last tick: a listener that joins later hears it at once (a quiet market may not tick again soon). */
+  last?: PriceTick;
 }
 
 export class PriceHub implements PriceSubscriptions {
@@ -34,6 +36,7 @@ export class PriceHub implements PriceSubscriptions {
       const created: Entry = { listeners, close: () => undefined };
       this.entries.set(k, created);
       created.close = this.openSource({ ...key }, (tick) => {
+        created.last = tick;
         for (const l of listeners) {
           try {
             l(tick);
@@ -46,6 +49,16 @@ export class PriceHub implements PriceSubscriptions {
     }
     const own = entry;
     own.listeners.add(listener);
+    const last = own.last;
+    if (last)
+      queueMicrotask(() => {
+        if (!own.listeners.has(listener)) return;
+        try {
+          listener(last);
+        } catch (e) {
+          this.onListenerError(e);
+        }
+      });
     let done = false;
     return () => {
       if (done) return;

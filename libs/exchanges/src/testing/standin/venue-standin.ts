@@ -153,8 +153,8 @@ export async function startVenueStandIn(
   const stub = await ExchangeStub.start(guarded);
   const streams = stub.streams(streamDialect.streams);
   return { id: ccxtIdOf(exchange, market), stub, origin: stub.origin, revokeKey: (apiKey) => {
+      streamDialect.revoke?.(apiKey); // (it reads whose key it was)
       byKey.delete(apiKey);
-      streamDialect.revoke?.(apiKey);
     },
     addKey: (key) => void byKey.set(key.apiKey, { ...key }),
     setKeyPermissions: (apiKey, permissions) => {
