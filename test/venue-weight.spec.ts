@@ -96,6 +96,8 @@ describe('idle bots on the Binance spot stand-in: weight a minute', () => {
 
   it(`two idle bots and fifty idle bots each use at most ${BUDGET_PER_MINUTE} weight a minute (2 % of 6,000)`, async () => {
     const [two, fifty] = await Promise.all([idleFleet(2, close), idleFleet(50, close)]);
+    // the figures BENCHMARKS.md quotes, route by route
+    for (const m of [two, fifty]) console.info(`venue weight: ${m.bots} idle bots, ${m.perMinute.toFixed(1)} a minute: ${JSON.stringify(m.byRoute)} (2 min)`);
     // (on failure the message shows where the weight went, route by route)
     for (const m of [two, fifty]) expect(m.perMinute <= BUDGET_PER_MINUTE ? 'within' : m).toBe('within');
     // the reconciliation is what remains: one read of the account's open orders and one of its balances a minute

@@ -196,6 +196,25 @@ describe('a bot that failed because the venue rejected its key (issue 29)', () =
   });
 });
 
+describe('a running bot whose venue stream is down (issue 39)', () => {
+  it('says the live updates are down, since when and how often it checks its fills', async () => {
+    const since = new Date(2026, 10, 28, 23, 31, 5).getTime();
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 's1', botstatus: true, state: 'running', pid: 5, streamdownsince: since, streamdownreason: 'the venue ended the stream', streampollms: 2000 })], 'GET /api/bots/s1/summary': summary({ running: true }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/s1', { user: USER });
+    const note = await screen.findByTestId('stream-fallback', {}, { timeout: 5000 });
+    expect(note).toHaveTextContent('Live updates from Binance are down since');
+    expect(note).toHaveTextContent('(the venue ended the stream)');
+    expect(note).toHaveTextContent('checks its fills every 2 s until they are back');
+  });
+
+  it('says nothing while its live updates are on', async () => {
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 's2', botstatus: true, state: 'running', pid: 5 })], 'GET /api/bots/s2/summary': summary({ running: true }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/s2', { user: USER });
+    await screen.findByTestId('check-now', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('stream-fallback')).not.toBeInTheDocument();
+  });
+});
+
 describe('a bot stopped with its orders still on the exchange (issue 29)', () => {
   it('says so on the bot page and on its card; a running bot or one with none says nothing', async () => {
     const left = makeBot({ id: 'b5', ordersleftopen: 3 });

@@ -14,7 +14,7 @@ import { FillPoller, type PollerHost } from './fill-poller';
 export class FillSources {
   private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask>; state: StreamState | null }>();
   private readonly pollers = new Map<string, FillPoller<BotTask>>();
-  private readonly prices = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask> }>();
+  private readonly prices = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask>; last?: number }>();
 
   constructor(
     private readonly exchanges: ExchangeProvider,
@@ -102,14 +102,18 @@ export class FillSources {
     let g = this.prices.get(pkey);
     if (!g) {
       const unsubscribe = this.exchanges.prices.subscribe({ exchange, market, symbol }, (tick) => {
+        const group = this.prices.get(pkey);
+        if (group) group.last = tick.price;
         for (const poller of this.pollers.values()) if (poller.symbol === symbol) poller.trigger();
-        for (const t of this.prices.get(pkey)?.tasks ?? []) this.host.onPrice?.(t, tick.price); // risk controls (issue 14)
+        for (const t of group?.tasks ?? []) this.host.onPrice?.(t, tick.price); // risk controls (issue 14)
       });
       g = { unsubscribe, tasks: new Set() };
       this.prices.set(pkey, g);
     }
     const gg = g;
     gg.tasks.add(task);
+    // a bot joining a symbol others watch hears its last price now (a quiet market may not tick soon)
+    if (gg.last !== undefined) this.host.onPrice?.(task, gg.last);
     return () => {
       gg.tasks.delete(task);
       if (gg.tasks.size === 0) {
