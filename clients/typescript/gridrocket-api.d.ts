@@ -1297,6 +1297,10 @@ export interface components {
             pid: number;
             profit: number;
             quotevalue?: number;
+            /** @description issue 39: paused by the venue's rate limit: every call to the venue waits until this time (ms since the epoch); absent: not paused */
+            ratelimiteduntil?: number;
+            /** @description issue 39: the venue's answer that paused it: 429 (too much request weight) or 418 (the server's address banned) */
+            ratelimitstatus?: number;
             /** @enum {string} */
             reanchor?: "fixed" | "follow";
             reanchorlimit?: number;
@@ -4622,6 +4626,10 @@ export interface operations {
                             pid: number;
                             profit: number;
                             quotevalue?: number;
+                            /** @description issue 39: paused by the venue's rate limit: every call to the venue waits until this time (ms since the epoch); absent: not paused */
+                            ratelimiteduntil?: number;
+                            /** @description issue 39: the venue's answer that paused it: 429 (too much request weight) or 418 (the server's address banned) */
+                            ratelimitstatus?: number;
                             /** @enum {string} */
                             reanchor?: "fixed" | "follow";
                             reanchorlimit?: number;
@@ -5042,6 +5050,15 @@ export interface operations {
                         readStore: string;
                         /** @enum {string} */
                         status: "ok" | "degraded";
+                        venues?: {
+                            limit: number;
+                            pausedUntil: number | null;
+                            pauseStatus: number | null;
+                            share: number;
+                            used: number;
+                            usedShare: number;
+                            venue: string;
+                        }[];
                     };
                 };
             };

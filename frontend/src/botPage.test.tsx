@@ -215,6 +215,24 @@ describe('a running bot whose venue stream is down (issue 39)', () => {
   });
 });
 
+describe('a running bot paused by its venue\'s rate limit (issue 39)', () => {
+  it('says it is paused, why, and when it resumes by itself', async () => {
+    const until = Date.now() + 5 * 60_000;
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 'r1', botstatus: true, state: 'running', pid: 5, ratelimiteduntil: until, ratelimitstatus: 418 })], 'GET /api/bots/r1/summary': summary({ running: true }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/r1', { user: USER });
+    const note = await screen.findByTestId('rate-limit-pause', {}, { timeout: 5000 });
+    expect(note).toHaveTextContent("Paused by the venue's rate limit: Binance banned this server's address for too many requests.");
+    expect(note).toHaveTextContent(`until ${new Date(until).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })}, then resumes by itself`);
+  });
+
+  it('says nothing once the pause is over', async () => {
+    mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [makeBot({ id: 'r2', botstatus: true, state: 'running', pid: 5, ratelimiteduntil: Date.now() - 1000, ratelimitstatus: 429 })], 'GET /api/bots/r2/summary': summary({ running: true }), 'GET /api/bots-overview': [] });
+    renderApp('/bots/r2', { user: USER });
+    await screen.findByTestId('check-now', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('rate-limit-pause')).not.toBeInTheDocument();
+  });
+});
+
 describe('a bot stopped with its orders still on the exchange (issue 29)', () => {
   it('says so on the bot page and on its card; a running bot or one with none says nothing', async () => {
     const left = makeBot({ id: 'b5', ordersleftopen: 3 });

@@ -16,6 +16,7 @@ import { AppConfig } from '@gridrocket/shared/runtime';
 import { AllExceptionsFilter, bodyDepthLimit, toHttpError } from '@gridrocket/shared/http';
 import { MailOutboxLifecycle, registerMailOutboxMetrics } from '@gridrocket/identity/nest';
 import { AlertDispatcherLifecycle, registerAlertDispatcherMetrics } from '@gridrocket/alerts/nest';
+import { ExchangeAccess, registerVenueBudgetMetrics } from '@gridrocket/credentials/nest';
 import { signalRawBody } from '@gridrocket/bots/nest';
 import { MetricsService } from '@gridrocket/streaming';
 import { appLogger, installObservability } from '@gridrocket/streaming/nest';
@@ -109,6 +110,7 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
   installObservability(app, config); // x-correlation-id, one JSON log line per request, GET /metrics
   registerMailOutboxMetrics(app.get(MetricsService).registry, app.get(MailOutboxLifecycle).outbox); // gridrocket_mail_outbox_* (issue 31)
   registerAlertDispatcherMetrics(app.get(MetricsService).registry, app.get(AlertDispatcherLifecycle).dispatcher); // gridrocket_alerts_waiting (issue 31)
+  registerVenueBudgetMetrics(app.get(MetricsService).registry, app.get(ExchangeAccess)); // gridrocket_venue_budget_* (issue 39)
   // The signal webhook's body stays the bytes sent (its signature covers them): before the JSON parser (issue 32).
   app.use(signalRawBody());
   app.use(express.json({ limit: '64kb' }));

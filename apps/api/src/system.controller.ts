@@ -7,6 +7,7 @@ import { MailOutboxLifecycle } from '@gridrocket/identity/nest';
 import { AlertDispatcherLifecycle } from '@gridrocket/alerts/nest';
 import { Forwarder } from '@gridrocket/streaming';
 import { consumerStatuses } from '@gridrocket/streaming/nest';
+import { ExchangeAccess } from '@gridrocket/credentials/nest';
 
 @ApiTags('system')
 @Controller()
@@ -19,6 +20,7 @@ export class SystemController {
     @Optional() private readonly forwarder?: Forwarder,
     @Optional() private readonly mail?: MailOutboxLifecycle,
     @Optional() private readonly alerts?: AlertDispatcherLifecycle,
+    @Optional() private readonly exchanges?: ExchangeAccess,
   ) {}
 
   @Get('health')
@@ -34,6 +36,9 @@ export class SystemController {
     const mail = this.mail?.outbox.status() ?? null;
     // alert deliveries a channel answered `later` (alert mails while the mail server is away), tried again with back-off
     const alerts = this.alerts?.dispatcher.waitingDeliveries() ?? null;
+    // each venue's request budget as the install's runners use it (issue 39): the share used of its limit in the
+    // current window, the share allowed, and a 429/418 pause in force (every call to the venue waits until then)
+    const venues = (await this.exchanges?.venueBudgets().catch(() => null)) ?? [];
     const ok =
       projection.failed === null &&
       consumers.every((c) => c.state !== 'retrying') &&
@@ -53,6 +58,7 @@ export class SystemController {
       forwarder,
       mail,
       alerts,
+      venues,
       pid: process.pid,
     };
   }

@@ -34,6 +34,9 @@ export interface Bot {
   streamdownsince?: number;
   streamdownreason?: string;
   streampollms?: number;
+  /** Issue 39: paused by the venue's rate limit until (ms); the venue's answer (429 too much weight, 418 address banned). */
+  ratelimiteduntil?: number;
+  ratelimitstatus?: number;
   /**
    * Beyond the spec (issue 32, futures): 'short' sells its ladder above the entry; 'neutral' buys below and
    * sells above the entry as its reference; absent or 'long': the spec's long grid.

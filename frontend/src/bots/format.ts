@@ -119,6 +119,17 @@ export function runtimeFigure(
 }
 
 /**
+ * Issue 39: what the bot page says while the venue's rate limit pauses every call of the server to it (a 429,
+ * or a 418 ban of the server's address): the bot waits and resumes by itself at the time given.
+ */
+export function rateLimitPauseText(bot: { ratelimiteduntil?: number; ratelimitstatus?: number; exchange: string }, now = Date.now()): string | null {
+  if (bot.ratelimiteduntil === undefined || bot.ratelimiteduntil <= now) return null;
+  const until = new Date(bot.ratelimiteduntil).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const why = bot.ratelimitstatus === 418 ? `${bot.exchange} banned this server's address for too many requests` : `${bot.exchange} refused this server's requests for too much weight`;
+  return `Paused by the venue's rate limit: ${why}. The bot places and checks nothing until ${until}, then resumes by itself.`;
+}
+
+/**
  * Issue 39: what the bot page says while the venue's live updates for the bot's account are down: the
  * bot keeps trading, learning of its fills by polling until the stream is back.
  */

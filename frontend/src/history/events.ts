@@ -70,6 +70,8 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   // The venue's streams (issue 39)
   VenueStreamDown: { label: 'Live updates down', tone: 'fail' },
   VenueStreamRestored: { label: 'Live updates back', tone: 'ok' },
+  VenueRateLimited: { label: "Paused by the venue's rate limit", tone: 'fail' },
+  VenueRateLimitLifted: { label: 'Rate-limit pause over', tone: 'ok' },
   BotChecked: { label: 'Checked', tone: 'ok' },
   // Signed signals (issue 32, docs/signals.md)
   SignalReceived: { label: 'Signal received', tone: 'info' },
@@ -301,6 +303,10 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return `the exchange's live updates for this account stopped${typeof d.reason === 'string' && d.reason ? ` (${d.reason})` : ''}: fills are checked every ${typeof d.pollMs === 'number' ? (d.pollMs >= 1000 ? `${Math.round(d.pollMs / 100) / 10} s` : `${d.pollMs} ms`) : 'few seconds'} until they are back`;
     case 'VenueStreamRestored':
       return `the exchange's live updates are back after ${typeof d.downMs === 'number' ? `${Math.max(1, Math.round(d.downMs / 1000))} s` : 'a pause'}; fills made meanwhile were checked`;
+    case 'VenueRateLimited':
+      return `${d.status === 418 ? "the exchange banned the server's address for too many requests (418)" : 'the exchange refused the server\'s requests for too much weight (429)'}: no call goes to it until ${typeof d.until === 'number' ? new Date(d.until).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : 'its pause ends'}, then the bot resumes by itself`;
+    case 'VenueRateLimitLifted':
+      return "the exchange's rate-limit pause is over: the bot's calls go again";
     case 'BotCheckRequested':
       return 'asked the runner to compare the bot with the exchange now (Check now)';
     case 'BotChecked':

@@ -6,7 +6,7 @@ import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/domain/bot.rules';
 import { botPhase, isInfinity, type Bot, type BotSummary } from '../api/types';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
-import { compact, leverageText, ordersLeftOpenText, percent, price, runtimeFigure, signedUsdt, streamFallbackText, usdt } from '../bots/format';
+import { compact, leverageText, ordersLeftOpenText, percent, price, runtimeFigure, signedUsdt, rateLimitPauseText, streamFallbackText, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { ModeBadge } from '../components/ModeBadge';
@@ -119,6 +119,13 @@ export default function BotPage() {
         <div className="notice" role="note" data-testid="orders-left-open">
           <TriangleAlert size={18} aria-hidden="true" />
           <div>{ordersLeftOpenText(bot, phase === 'stopped')}</div>
+        </div>
+      ) : null}
+
+      {phase === 'running' && rateLimitPauseText(bot) ? (
+        <div className="notice" role="status" data-testid="rate-limit-pause">
+          <TriangleAlert size={18} aria-hidden="true" />
+          <div>{rateLimitPauseText(bot)}</div>
         </div>
       ) : null}
 

@@ -48,7 +48,7 @@ class KeyStoreLifecycle implements OnApplicationShutdown {
     RemoveCredentialHandler,
     CredentialShredder,
   ],
-  exports: [EXCHANGE_PROVIDER, CredentialResolver, KeyUseLedger, KeyPermissionChecks],
+  exports: [EXCHANGE_PROVIDER, ExchangeAccess, CredentialResolver, KeyUseLedger, KeyPermissionChecks],
 })
 export class CredentialsModule implements NestModule, OnModuleInit {
   constructor(private readonly projector: Projector) {}

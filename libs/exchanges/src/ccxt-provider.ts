@@ -19,7 +19,7 @@ import { MissingCredentialError, type ExchangeError } from './exchange.errors';
 import { CcxtExchange, type RetryPolicy } from './ccxt.exchange';
 import { mapCcxtError } from './ccxt-errors';
 import { PriceHub } from './price-hub';
-import { VENUE_LIMITS, VenueBudget } from './venue-budget';
+import { VENUE_LIMITS, VenueBudget, type VenueBudgetStore, type VenuePause } from './venue-budget';
 
 export interface CcxtExchangeProviderOptions {
   mode: Exclude<ExchangeMode, 'paper'>;
@@ -30,6 +30,14 @@ export interface CcxtExchangeProviderOptions {
   enableRateLimit?: boolean;
   /** The share of each venue limit the install may use (issue 39, default 0.5). */
   budgetShare?: number;
+  /** The install's shared figure per venue (every runner's; read store `venue_budgets`); absent: this process's. */
+  budgetStore?: VenueBudgetStore;
+  /** The shared figure is away: the budget goes on with this process's. */
+  onBudgetStoreError?: (err: Error) => void;
+  /** How often an idle process reads the shared figure, to hear another runner's pause (default 1 s). */
+  budgetSyncMs?: number;
+  /** A venue's limit other than its published one (tests: a stand-in with a smaller limit). */
+  venueLimits?: Partial<Record<keyof typeof VENUE_LIMITS, { limit: number; windowMs: number }>>;
   /** Venue streams (issue 39): prices and user data pushed; false: REST polling only (default true). */
   streams?: boolean;
   /** Price polling period of the shared price subscriptions while their stream is down (default 2 s). */
@@ -51,16 +59,42 @@ export class CcxtExchangeProvider implements ExchangeProvider {
   /** One request budget per venue (issue 39): every instance of this provider spends from it. */
   private readonly budgets = new Map<string, VenueBudget>();
 
+  private readonly pauseListeners = new Set<(p: VenuePause & { exchange: ExchangeName; market: MarketType }) => void>();
+  private syncTimer: NodeJS.Timeout | undefined;
+
   budgetFor(exchange: ExchangeName, market: MarketType): VenueBudget {
     const id = ccxtExchangeId(exchange, market);
     let b = this.budgets.get(id);
-    if (!b) this.budgets.set(id, (b = new VenueBudget(id, VENUE_LIMITS[id].limit, VENUE_LIMITS[id].windowMs, this.options.budgetShare ?? 0.5)));
+    if (!b) {
+      const { limit, windowMs } = this.options.venueLimits?.[id] ?? VENUE_LIMITS[id];
+      b = new VenueBudget(id, limit, windowMs, this.options.budgetShare ?? 0.5, Date.now, undefined, this.options.budgetStore, this.options.onBudgetStoreError, VENUE_LIMITS[id].callWeight);
+      b.onPause((p) => {
+        for (const l of this.pauseListeners) l({ ...p, exchange, market });
+      });
+      this.budgets.set(id, b);
+    }
     return b;
   }
 
-  /** Every venue's budget now (metrics, health). */
+  /** Every venue's budget now (metrics, health): the install's figure where a shared store holds it. */
   budgetSnapshots() {
     return [...this.budgets.values()].map((b) => ({ venue: b.venue, share: b.share, ...b.snapshot() }));
+  }
+
+  /**
+   * Hears every rate-limit pause of a venue this install trades on (issue 39): one met by this process, or
+   * one another runner recorded in the shared store (read every `budgetSyncMs`). The runner shows it on
+   * the venue's bots.
+   */
+  onVenuePause(listener: (p: VenuePause & { exchange: ExchangeName; market: MarketType }) => void): () => void {
+    this.pauseListeners.add(listener);
+    if (this.options.budgetStore && !this.syncTimer) {
+      this.syncTimer = setInterval(() => {
+        for (const b of this.budgets.values()) void b.sync();
+      }, this.options.budgetSyncMs ?? 1000);
+      this.syncTimer.unref?.();
+    }
+    return () => this.pauseListeners.delete(listener);
   }
 
   constructor(private readonly options: CcxtExchangeProviderOptions) {
@@ -187,6 +221,8 @@ export class CcxtExchangeProvider implements ExchangeProvider {
   }
 
   async close(): Promise<void> {
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    this.syncTimer = undefined;
     (this.prices as PriceHub).closeAll();
     await Promise.all([...this.ports.values(), ...this.publics.values()].map((p) => p.closeStreams()));
     this.ports.clear();

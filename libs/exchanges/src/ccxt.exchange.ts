@@ -205,15 +205,17 @@ export class CcxtExchange implements ExchangePort {
    * 429/418 pauses every call to the venue for its Retry-After.
    */
   private async spend<T>(fn: (ex: CcxtExchangeInstance) => Promise<T>): Promise<T> {
-    await this.budget?.take();
+    const done = await this.budget?.take();
     try {
       const out = await fn(this.#ex);
       this.budget?.observe(this.#ex.last_response_headers as Record<string, unknown>);
       return out;
     } catch (e) {
       this.budget?.observe(this.#ex.last_response_headers as Record<string, unknown>);
-      if (this.budget && mapCcxtError(e) instanceof RateLimitedError) this.budget.pause(this.retryAfterMs() ?? 60_000);
+      if (this.budget && mapCcxtError(e) instanceof RateLimitedError) this.budget.pause(this.retryAfterMs() ?? 60_000, rateLimitStatus(e));
       throw e;
+    } finally {
+      done?.();
     }
   }
 
@@ -833,3 +835,12 @@ export class CcxtExchange implements ExchangePort {
 }
 
 export { mapCcxtError } from './ccxt-errors';
+
+/**
+ * The venue's status for a rate-limit refusal (issue 39): Binance's 418 is the IP ban ("IP banned until",
+ * -1003, https://developers.binance.com/docs/binance-spot-api-docs/rest-api/limits), its 429 and KuCoin's
+ * 429000 the limit itself. ccxt puts the venue's status and body in the error's message.
+ */
+function rateLimitStatus(e: unknown): number {
+  return /\b418\b|banned until/i.test(String((e as Error)?.message ?? '')) ? 418 : 429;
+}

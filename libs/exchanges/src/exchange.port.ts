@@ -250,7 +250,39 @@ export interface ExchangeProvider {
   readonly prices: PriceSubscriptions;
   /** Drop cached ports of a user (e.g. after a credential was removed). */
   forget(userId: string, exchange?: ExchangeName): void;
+  /**
+   * Hears every rate-limit pause of a venue (issue 39, venue-budget.ts): a 429 or 418 met by this process
+   * or by another runner of the install. Optional: the paper venue has no limits.
+   */
+  onVenuePause?(listener: (p: VenueRateLimitPause) => void): () => void;
+  /** The install's use of each venue's budget (health, metrics; issue 39). Optional as above. */
+  budgetSnapshots?(): VenueBudgetFigure[];
   close(): Promise<void>;
+}
+
+/** A venue's rate-limit pause: every call of the install to it waits until `until` (issue 39). */
+export interface VenueRateLimitPause {
+  exchange: ExchangeName;
+  market: MarketType;
+  /** ccxt's id of the venue and market (binance, binanceusdm, kucoin, kucoinfutures). */
+  venue: string;
+  /** The venue's answer: 429 (too much weight) or 418 (the IP banned). */
+  status: number;
+  at: number;
+  until: number;
+}
+
+/** One venue's budget as the install uses it (issue 39). */
+export interface VenueBudgetFigure {
+  venue: string;
+  /** The share of the limit the install allows itself (0.5). */
+  share: number;
+  limit: number;
+  used: number;
+  usedShare: number;
+  resetAt: number;
+  pausedUntil: number;
+  pauseStatus: number;
 }
 
 /** 'BTCUSDT' → { base: 'BTC', quote: 'USDT' }. */

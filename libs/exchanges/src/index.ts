@@ -15,5 +15,6 @@ export { PaperStore, type FillRow, type OrderRow } from './paper.store';
 export * from './paper.constants';
 export { CcxtExchange, mapCcxtError, DEFAULT_RETRY, type CcxtExchangeOptions, type RetryPolicy } from './ccxt.exchange';
 export { CcxtExchangeProvider, type CcxtExchangeProviderOptions } from './ccxt-provider';
+export { VenueBudget, VENUE_LIMITS, countSeen, pauseSeen, reserveBudget, rollBudget, sharedBudgets, type BudgetState, type VenueBudgetStore, type VenueFigures, type VenuePause } from './venue-budget';
 export { binanceKeyPermissions, kucoinKeyPermissions } from './venues/key-permissions';
 export { PAPER_KEY_PERMISSIONS } from './paper-venue';

@@ -9,3 +9,4 @@ export * from './reactor';
 export * from './rate-limit/rate-limit.port';
 export * from './rate-limit/sqlite.rate-limit';
 export * from './rate-limit/mongo.rate-limit';
+export * from './rate-limit/venue-figure.store';

@@ -48,6 +48,11 @@ export interface AppConfig {
   /** live/testnet: send every exchange API call to this origin instead (tests, a private gateway). */
   exchangeApiOrigin: string | null;
   /**
+   * live/testnet (issue 39, docs/exchanges.md "Streams and rate limits"): the share of each venue's request
+   * limit the whole install may use (VENUE_BUDGET_SHARE, a fraction above 0 and at most 1, default 0.5).
+   */
+  venueBudgetShare: number;
+  /**
    * API-key permission checks (issue 30, docs/exchanges.md "Key permissions"): `egressIps` (EGRESS_IP,
    * comma-separated addresses) are the addresses this server calls the venues from, which the key list tells
    * users to allow on an unrestricted key (unknown when empty: the list says "the address of this server");
@@ -270,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     exchangeMode: exchangeModeOf(env.EXCHANGE_MODE),
     paperPrices: env.PAPER_PRICES ? resolve(env.PAPER_PRICES) : null,
     exchangeApiOrigin: env.EXCHANGE_API_ORIGIN ? env.EXCHANGE_API_ORIGIN.replace(/\/$/, '') : null,
+    venueBudgetShare: Math.min(1, positiveNumber(env.VENUE_BUDGET_SHARE, 0.5)),
     keyChecks: { egressIps: egressIpsOf(env.EGRESS_IP), recheckHours: positiveNumber(env.KEY_RECHECK_HOURS, 24) },
     kafkaBrokers: (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
     forwarder: env.FORWARDER !== 'false',

@@ -114,6 +114,8 @@ const SCHEMAS: Record<string, SchemaObject> = {
       checkrequestedat: num,
       streamdownsince: { type: 'number', description: "issue 39: the venue's live updates for the bot's account are down since this time (ms since the epoch); absent: live" },
       streamdownreason: { type: 'string', description: 'issue 39: why the live updates are down' },
+      ratelimiteduntil: { type: 'number', description: "issue 39: paused by the venue's rate limit: every call to the venue waits until this time (ms since the epoch); absent: not paused" },
+      ratelimitstatus: { type: 'integer', description: "issue 39: the venue's answer that paused it: 429 (too much request weight) or 418 (the server's address banned)" },
       streampollms: { type: 'integer', description: "issue 39: how often the bot's fills are polled until the live updates are back (ms)" },
     },
     required: ['id', 'bottype', 'userid', 'exchange', 'symbol', 'numoforders', 'ordersize', 'interval', 'entryprice', 'takeprofit', 'botstatus', 'pid', 'profit', 'state', 'lasterror'],
@@ -368,7 +370,9 @@ const OPERATIONS: Record<string, OpExtra> = {
       { status: { type: 'string', enum: ['ok', 'degraded'] }, eventStore: str, readStore: str, headPosition: str, projectionPosition: str, projectionLag: str, catchUpPercent: num, projectionError: nullable(str), consumers: arr({ type: 'object', properties: { name: str, kind: str, state: str }, required: ['name', 'kind', 'state'] }),
         // the mail outbox, and alert deliveries waiting for a channel (alert mails while the mail server is away); null where not run
         mail: nullable(obj({ state: { type: 'string', enum: ['off', 'idle', 'sending', 'retrying'] }, pending: int, oldestPendingSeconds: num, sent: int, failed: int, skipped: int, lastError: nullable(str) })),
-        alerts: nullable(obj({ waiting: int, oldestWaitingSeconds: num, lastError: nullable(str) })) },
+        alerts: nullable(obj({ waiting: int, oldestWaitingSeconds: num, lastError: nullable(str) })),
+        // issue 39: each venue's request budget as the install's runners use it; empty on paper
+        venues: arr(obj({ venue: str, share: num, limit: num, used: num, usedShare: num, pausedUntil: nullable(num), pauseStatus: nullable(int) })) },
       ['status', 'eventStore', 'readStore', 'headPosition', 'projectionLag', 'consumers'],
     ),
     errors: [],

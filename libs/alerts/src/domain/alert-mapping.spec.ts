@@ -42,6 +42,17 @@ describe('alertOf: which bot event is which alert', () => {
     expect(replaced.text).not.toMatch(/gr-/);
   });
 
+  it("says a bot is paused by the venue's rate limit, why, and when it resumes (issue 39)", () => {
+    const until = Date.UTC(2026, 10, 29, 4, 30, 5);
+    const ban = alertOf(ev('VenueRateLimited', { botId: 'b1', run: 1, venue: 'binance', status: 418, until, at: until - 120_000 }), bot)!;
+    expect(ban.kind).toBe('notTrading');
+    expect(ban.title).toBe("Paused by the venue's rate limit: BTCUSDT on Binance");
+    expect(ban.text).toBe("Your BTCUSDT on Binance bot is paused by the venue's rate limit: Binance banned the server's address for too many requests (418). It resumes by itself at 2026-11-29 04:30:05 UTC.");
+    const limited = alertOf(ev('VenueRateLimited', { botId: 'b1', run: 1, venue: 'binance', status: 429, until, at: until - 20_000 }), bot)!;
+    expect(limited.text).toContain("refused the server's requests for too much weight (429)");
+    expect(alertOf(ev('VenueRateLimitLifted', { botId: 'b1', run: 1, until, at: until }), bot)).toBeNull();
+  });
+
   it('ignores the other events', () => {
     expect(alertOf(ev('OrderPlaced', {}), bot)).toBeNull();
   });

@@ -42,6 +42,7 @@ export const ALERTING_EVENT_TYPES = [
   WATCHDOG_EVENT_TYPES.drift,
   WATCHDOG_EVENT_TYPES.notTrading,
   'BotKeyRejected',
+  'VenueRateLimited',
 ];
 
 const money = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '?');
@@ -95,7 +96,9 @@ function notTradingSentence(data: unknown): string {
  * - `BotFailed` whose reason starts "Stop-loss triggered" → `stopLoss` (the runner's summary, after the sell);
  * - `BotFailed` / `BotStartFailed` whose reason says the exchange rejected the key, or `BotKeyRejected` → `keyRejected`;
  * - any other `BotFailed` / `BotStartFailed` → `botFailed`;
- * - `BotDriftDetected` → `drift`, `BotNotTrading` → `notTrading` (the watchdog's events).
+ * - `BotDriftDetected` → `drift`, `BotNotTrading` → `notTrading` (the watchdog's events);
+ * - `VenueRateLimited` (issue 39: the venue refused the install's calls, 429, or banned its address, 418) →
+ *   `notTrading`: the bot runs but no call goes to the venue until the pause ends; the text says until when.
  */
 export function alertOf(event: AlertSourceEvent, bot: AlertBot): Alert | null {
   const data = (event.data ?? {}) as Record<string, unknown>;
@@ -123,6 +126,13 @@ export function alertOf(event: AlertSourceEvent, bot: AlertBot): Alert | null {
       return { ...base, kind: 'drift', title: `Drift: ${on}`, text: `Your ${on} bot differs from the exchange. ${driftSentence(data)}`.trim(), details: {} };
     case WATCHDOG_EVENT_TYPES.notTrading:
       return { ...base, kind: 'notTrading', title: `Not trading: ${on}`, text: `Your ${on} bot is running but not trading. ${notTradingSentence(data)}`.trim(), details: {} };
+    case 'VenueRateLimited': {
+      const until = Number(data.until);
+      const status = Number(data.status);
+      const when = Number.isFinite(until) ? new Date(until).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'its Retry-After';
+      const why = status === 418 ? `${bot.exchange} banned the server's address for too many requests (418)` : `${bot.exchange} refused the server's requests for too much weight (429)`;
+      return { ...base, kind: 'notTrading', title: `Paused by the venue's rate limit: ${on}`, text: `Your ${on} bot is paused by the venue's rate limit: ${why}. It resumes by itself at ${when}.`, details: { until, status } };
+    }
     default:
       return null;
   }

@@ -13,7 +13,7 @@ import type { BotConfig, BotEvent, FillEventData } from './bot.events';
 
 export type TradingEvent = Extract<
   BotEvent,
-  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' | 'VenueStreamDown' | 'VenueStreamRestored' }
+  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' | 'VenueStreamDown' | 'VenueStreamRestored' | 'VenueRateLimited' | 'VenueRateLimitLifted' }
 >;
 
 /** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
@@ -110,10 +110,15 @@ export function tradingFactKey(e: TradingEvent): string {
       return `stream-down:${e.data.run}:${e.data.at}`;
     case 'VenueStreamRestored':
       return `stream-up:${e.data.run}:${e.data.at}`;
+    // one pause of the venue (its end time) per run, however many runners and answers report it
+    case 'VenueRateLimited':
+      return `rate-limited:${e.data.run}:${e.data.until}`;
+    case 'VenueRateLimitLifted':
+      return `rate-limit-lifted:${e.data.run}:${e.data.until}`;
   }
 }
 
-export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored']);
+export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored', 'VenueRateLimited', 'VenueRateLimitLifted']);
 
 export function isTradingEvent(e: BotEvent): e is TradingEvent {
   return TRADING_TYPES.has(e.type);

@@ -36,6 +36,8 @@ export interface LiveBot {
   checkRequestedAt?: number;
   /** The account's venue stream is down for this run (issue 39): since when, why, and how often fills are polled meanwhile. */
   streamDown?: { since: number; reason: string; pollMs: number };
+  /** Issue 39: the venue's rate limit pauses every call to it until `until` (its answer: `status`). */
+  rateLimited?: { until: number; status: number; since: number };
   /** The request time of the last check the runner reported done (BotChecked): one report per request. */
   checkedFor?: number;
 }
@@ -274,7 +276,7 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
       return { ...s, config: merged as unknown as typeof s.config };
     }
     case 'BotStartRequested':
-      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType), ordersLeftOpen: undefined, streamDown: undefined };
+      return { ...s, status: 'starting', lastError: null, run: state.version, trading: beginRun(s.trading, state.version, s.config, s.botType), ordersLeftOpen: undefined, streamDown: undefined, rateLimited: undefined };
     case 'BotStarted':
       return { ...s, status: 'running', pid: event.data.pid };
     case 'BotResumed':
@@ -284,15 +286,22 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
     case 'BotStopRequested':
       return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true };
     case 'BotStopped':
-      return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined };
+      return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined, rateLimited: undefined };
     case 'BotFailed':
-      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined };
+      return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined, rateLimited: undefined };
     case 'VenueStreamDown':
       evolveTrading(s.trading, event);
       return { ...s, streamDown: { since: event.data.at, reason: event.data.reason, pollMs: event.data.pollMs } };
     case 'VenueStreamRestored':
       evolveTrading(s.trading, event);
       return { ...s, streamDown: undefined };
+    case 'VenueRateLimited':
+      evolveTrading(s.trading, event);
+      if (s.rateLimited && s.rateLimited.until >= event.data.until) return s;
+      return { ...s, rateLimited: { until: event.data.until, status: event.data.status, since: s.rateLimited?.since ?? event.data.at } };
+    case 'VenueRateLimitLifted':
+      evolveTrading(s.trading, event);
+      return s.rateLimited && s.rateLimited.until <= event.data.until ? { ...s, rateLimited: undefined } : s;
     case 'BotCheckRequested':
       return { ...s, checkRequestedAt: event.data.at };
     case 'BotChecked':

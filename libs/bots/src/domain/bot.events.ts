@@ -109,7 +109,14 @@ export type BotEvent =
   /** The account's venue stream is down (`reason`): the bot's fills are polled every `pollMs` until it is back. */
   | { type: 'VenueStreamDown'; data: { botId: string; run: number; reason: string; pollMs: number; at: number } }
   /** The account's venue stream is back after `downMs`; what it missed meanwhile was polled. */
-  | { type: 'VenueStreamRestored'; data: { botId: string; run: number; downMs: number; at: number } };
+  | { type: 'VenueStreamRestored'; data: { botId: string; run: number; downMs: number; at: number } }
+  /**
+   * The venue refused the install's calls for too much weight (`status` 429) or banned its address (418):
+   * every call to it waits until `until` (its Retry-After), from every runner; the bot resumes by itself.
+   */
+  | { type: 'VenueRateLimited'; data: { botId: string; run: number; venue: string; status: number; until: number; at: number } }
+  /** The venue's rate-limit pause that ended at `until` is over: the bot's calls go again. */
+  | { type: 'VenueRateLimitLifted'; data: { botId: string; run: number; until: number; at: number } };
 
 /** What the watchdog found different between the bot and the venue (docs/watchdog.md has the rules). */
 export type DriftKind = 'missed-fill' | 'order-missing' | 'unknown-order' | 'balance-short' | 'position-differs';
@@ -175,6 +182,7 @@ export interface FillEventData {
 export const BOT_TRADING_EVENTS: BotEventType[] = [
   'OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted',
   'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored',
+  'VenueRateLimited', 'VenueRateLimitLifted',
 ];
 
 export type BotEventType = BotEvent['type'];

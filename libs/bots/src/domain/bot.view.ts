@@ -54,6 +54,12 @@ export interface BotView {
   streamdownsince?: number;
   streamdownreason?: string;
   streampollms?: number;
+  /**
+   * Issue 39: "paused by the venue's rate limit": every call to the venue waits until this time (ms since
+   * the epoch); `ratelimitstatus` is the venue's answer (429: too much weight, 418: the address banned).
+   */
+  ratelimiteduntil?: number;
+  ratelimitstatus?: number;
 }
 
 /** What the read model keeps of a live bot: everything but the trading ledger. */
@@ -111,6 +117,11 @@ export function toBotView(state: BotSummary): BotView {
     view.streamdownsince = down.since;
     view.streamdownreason = down.reason;
     view.streampollms = down.pollMs;
+  }
+  const paused = state.rateLimited;
+  if (paused && (state.status === 'running' || state.status === 'starting' || state.status === 'stopping')) {
+    view.ratelimiteduntil = paused.until;
+    view.ratelimitstatus = paused.status;
   }
   return view;
 }

@@ -1,22 +1,28 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CredentialResolver } from '../application/credential-resolver';
-import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue } from '@gridrocket/exchanges';
+import { join } from 'node:path';
+import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue, sharedBudgets, type BudgetState } from '@gridrocket/exchanges';
+import { MongoVenueFigureStore, SqliteVenueFigureStore, type VenueFigureStore } from '@gridrocket/read-store';
 
 /**
  * Builds the process's ExchangeProvider once, from configuration only:
  * - paper (default): one simulated venue in `<data>/paper-exchange.sqlite`, prices from a seeded
  *   random walk or a CSV replay (PAPER_PRICES), driven by a timer;
- * - live/testnet: ccxt, with the user's key decrypted by the credential resolver at the moment of use.
+ * - live/testnet: ccxt, with the user's key decrypted by the credential resolver at the moment of use,
+ *   spending from one budget per venue shared by every runner of the install (issue 39): the venues'
+ *   counters in the read store's `venue_budgets` (the limits file beside the per-user buckets, or MongoDB).
  */
 @Injectable()
 export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly provider: ExchangeProvider;
   private readonly driver: PaperFeedDriver | null = null;
+  private readonly figures: VenueFigureStore | null = null;
+  private figuresReady: Promise<unknown> = Promise.resolve();
   private readonly logger = new Logger('Exchanges');
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     resolver: CredentialResolver,
   ) {
     if (config.exchangeMode === 'paper') {
@@ -24,13 +30,39 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
       this.provider = new PaperExchangeProvider(venue);
       this.driver = new PaperFeedDriver(venue);
     } else {
+      let figures: VenueFigureStore;
+      if (config.readStore.kind === 'mongodb') {
+        const mongo = new MongoVenueFigureStore(config.readStore.url);
+        this.figuresReady = mongo.connect().catch((e: Error) => this.logger.warn(`Shared venue budget unavailable: ${e.message}`));
+        figures = mongo;
+      } else figures = new SqliteVenueFigureStore(join(config.dataDir, 'limits.sqlite'));
+      this.figures = figures;
+      const ready = () => this.figuresReady;
       this.provider = new CcxtExchangeProvider({
         mode: config.exchangeMode,
         resolveCredential: resolver.resolveCredential,
         apiOrigin: config.exchangeApiOrigin ?? undefined,
         onPriceError: (e) => this.logger.warn(`Price polling: ${e.code}`),
+        budgetShare: config.venueBudgetShare,
+        budgetStore: sharedBudgets({ update: async (venue, fn) => (await ready(), figures.update(venue, fn)) }),
+        onBudgetStoreError: (e) => this.logger.warn(`Shared venue budget unavailable: ${e.message}`),
       });
     }
+  }
+
+  /**
+   * The install's use of each venue's budget (issue 39), as every runner wrote it: health and /metrics.
+   * Empty on paper (no venue limits).
+   */
+  async venueBudgets(now = Date.now()): Promise<VenueBudgetView[]> {
+    if (!this.figures) return [];
+    const share = this.config.venueBudgetShare;
+    const rows = await this.figuresReady.then(() => this.figures!.all<BudgetState>());
+    return rows.map(({ venue, figure: f }) => {
+      const used = now < f.resetAt ? f.used : 0;
+      const paused = now < f.pausedUntil;
+      return { venue, share, limit: f.limit, used, usedShare: f.limit > 0 ? Math.round((used / f.limit) * 10_000) / 10_000 : 0, pausedUntil: paused ? f.pausedUntil : null, pauseStatus: paused ? f.pauseStatus : null };
+    });
   }
 
   onApplicationBootstrap() {
@@ -40,5 +72,21 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown() {
     this.driver?.stop();
     await this.provider.close();
+    await this.figures?.close();
   }
+}
+
+/** One venue's budget as the operators see it (health `venues`, /metrics gridrocket_venue_budget_*). */
+export interface VenueBudgetView {
+  /** ccxt's id of the venue and market: binance, binanceusdm, kucoin, kucoinfutures. */
+  venue: string;
+  /** The share of the limit the install allows itself (VENUE_BUDGET_SHARE). */
+  share: number;
+  limit: number;
+  /** Used in the venue's current window (0 once it has passed). */
+  used: number;
+  usedShare: number;
+  /** A 429/418 pause in force: until when (ms since the epoch) and the venue's status; null: none. */
+  pausedUntil: number | null;
+  pauseStatus: number | null;
 }

@@ -122,6 +122,8 @@ export class BotTask {
   lastCheckAt: number | null = null;
   /** Since when the account's venue stream is down, as this bot recorded it (issue 39); null: not down. */
   streamDownSince: number | null = null;
+  /** Until when the venue's rate limit pauses this bot's calls, as this bot recorded it (issue 39); 0: none. */
+  rateLimitedUntil = 0;
   /** The start request of the run this task runs (a stop of an attached task does not read it again). */
   runEvent: RecordedEvent | null = null;
   started = false;

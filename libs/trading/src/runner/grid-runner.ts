@@ -23,7 +23,7 @@ import type { DriftKind, NotTradingReason, TradingEvent } from '@gridrocket/bots
 import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
 import type { CommandContext } from '@gridrocket/shared';
 import { ConflictError } from '@gridrocket/shared';
-import { BadApiKeyError, isExchangeError, type StreamState } from '@gridrocket/exchanges';
+import { BadApiKeyError, isExchangeError, type StreamState, type VenueRateLimitPause } from '@gridrocket/exchanges';
 import { BotTask, NotOwnedError, UnrecoverableError, keyRefusedReason, type TaskHost } from './bot-task';
 import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
 import { readBotRun, type BotRun } from './bot-stream';
@@ -60,6 +60,7 @@ const MAX_UNEXPECTED = 3;
 const MAX_STOP_ATTEMPTS = 8;
 
 export class GridRunner implements TaskHost {
+  private stopPauses: (() => void) | null = null;
   private readonly tasks = new Map<string, BotTask>();
   private readonly byPrefix = new Map<string, BotTask>();
   private readonly lanes = new Map<string, Promise<void>>();
@@ -115,6 +116,7 @@ export class GridRunner implements TaskHost {
       onError: (err, event) => this.log.error(`Could not handle ${event.type} of ${event.streamId}: ${err.message}`),
     });
     await this.o.ownership.start(listener);
+    this.stopPauses = this.o.exchanges.onVenuePause?.((p) => this.onVenuePause(p)) ?? null;
     const period = this.o.watchdogMs ?? WATCHDOG_PERIOD_MS;
     if (period > 0) {
       this.watchdog = setInterval(() => void this.checkAll(), period);
@@ -127,6 +129,8 @@ export class GridRunner implements TaskHost {
     this.running = false;
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
+    this.stopPauses?.();
+    this.stopPauses = null;
     await this.o.ownership.stop(); // revokes everything: bots are let go, orders stay
     await this.reactor?.stop();
     for (const task of [...this.tasks.values()]) this.release(task);
@@ -569,6 +573,33 @@ export class GridRunner implements TaskHost {
         await this.guard(task, () => task.recordFacts([fact]));
         task.streamDownSince = state.live ? null : state.at;
       });
+    }
+  }
+
+  /**
+   * The venue's rate limit paused every call to it (issue 39: a 429 or 418 met here or by another runner
+   * of the install, venue-budget.ts): each of its bots here records the pause at once and, when it ends,
+   * that it is over: the bot page shows "paused by the venue's rate limit" until then, and an alert goes
+   * out (alert-mapping.ts). Recorded beside the bot's lane, not in it: the lane's own call is the one
+   * waiting for the pause to end.
+   */
+  onVenuePause(p: VenueRateLimitPause): void {
+    for (const task of this.tasks.values()) {
+      if (task.released || !task.started || task.id.exchange !== p.exchange || task.id.market !== p.market) continue;
+      if (task.rateLimitedUntil >= p.until) continue; // this pause (or a longer one) is recorded
+      task.rateLimitedUntil = p.until;
+      const data = { botId: task.botId, run: task.id.run };
+      void this.record(task, [{ type: 'VenueRateLimited', data: { ...data, venue: p.venue, status: p.status, until: p.until, at: p.at } }]).catch((err) =>
+        this.log.warn(`bot ${task.botId}: the venue's pause was not recorded: ${(err as Error).message}`),
+      );
+      const lifted = setTimeout(() => {
+        if (task.released || task.rateLimitedUntil !== p.until) return; // let go, or a longer pause came
+        task.rateLimitedUntil = 0;
+        void this.record(task, [{ type: 'VenueRateLimitLifted', data: { ...data, until: p.until, at: (this.o.now ?? Date.now)() } }]).catch((err) =>
+          this.log.warn(`bot ${task.botId}: the end of the venue's pause was not recorded: ${(err as Error).message}`),
+        );
+      }, Math.max(0, p.until - Date.now()));
+      lifted.unref?.();
     }
   }
 

@@ -76,6 +76,11 @@ export interface BinanceLimits {
   ordersPer10s: number;
   /** The 418 ban's length the first time (2 minutes; the venue lengthens it for repeat offenders). */
   banMs: number;
+  /**
+   * The weight window: the venue's minute (60,000 ms). A test may shorten it to reach the end of a 429's
+   * Retry-After quickly; the provider is then told the same window (CcxtExchangeProviderOptions.venueLimits).
+   */
+  minuteMs?: number;
 }
 
 export const BINANCE_LIMITS = {
@@ -103,7 +108,7 @@ export class BinanceRateMeter {
   /** Every weight spent, with its time: tests and benchmarks measure a period from it. */
   readonly spent: Array<{ at: number; weight: number; route: string }> = [];
   /** Every refusal given (429, 418). */
-  readonly refusals: Array<{ at: number; status: number }> = [];
+  readonly refusals: Array<{ at: number; status: number; route: string }> = [];
 
   constructor(
     readonly limits: BinanceLimits,
@@ -112,7 +117,8 @@ export class BinanceRateMeter {
   ) {}
 
   private roll(t: number) {
-    const m = t - (t % 60_000);
+    const minuteMs = this.limits.minuteMs ?? 60_000;
+    const m = t - (t % minuteMs);
     if (this.minute.start !== m) this.minute = { start: m, used: 0 };
     const s = t - (t % 10_000);
     if (this.tenSeconds.start !== s) this.tenSeconds = { start: s, orders: 0 };
@@ -131,15 +137,15 @@ export class BinanceRateMeter {
   charge(weight: number, route: string, order = false): RateRefusal | null {
     const t = this.now();
     this.roll(t);
-    if (t < this.bannedUntil) return this.refuse(418, this.bannedUntil - t, t);
+    if (t < this.bannedUntil) return this.refuse(418, this.bannedUntil - t, t, route);
     if (t < this.limitedUntil) {
       // a call within a 429's Retry-After: the venue bans the IP
       this.bannedUntil = t + this.limits.banMs;
-      return this.refuse(418, this.limits.banMs, t);
+      return this.refuse(418, this.limits.banMs, t, route);
     }
     if (this.minute.used + weight > this.limits.weightPerMinute) {
-      this.limitedUntil = this.minute.start + 60_000;
-      return this.refuse(429, this.limitedUntil - t, t);
+      this.limitedUntil = this.minute.start + (this.limits.minuteMs ?? 60_000);
+      return this.refuse(429, this.limitedUntil - t, t, route);
     }
     if (order && this.tenSeconds.orders + 1 > this.limits.ordersPer10s) {
       return { status: 429, retryAfterS: Math.max(1, Math.ceil((this.tenSeconds.start + 10_000 - t) / 1000)), code: -1015, msg: `Too many new orders; current limit is ${this.limits.ordersPer10s} orders per 10 SECOND.` };
@@ -154,8 +160,8 @@ export class BinanceRateMeter {
     return null;
   }
 
-  private refuse(status: 429 | 418, waitMs: number, t: number): RateRefusal {
-    this.refusals.push({ at: t, status });
+  private refuse(status: 429 | 418, waitMs: number, t: number, route: string): RateRefusal {
+    this.refusals.push({ at: t, status, route });
     const retryAfterS = Math.max(1, Math.ceil(waitMs / 1000));
     return status === 429
       ? { status, retryAfterS, code: -1003, msg: `Too much request weight used; current limit is ${this.limits.weightPerMinute} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.` }
