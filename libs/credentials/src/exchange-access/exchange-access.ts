@@ -1,18 +1,19 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CredentialResolver } from '../application/credential-resolver';
-import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue } from '@gridrocket/exchanges';
+import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, openPaperExchange, type PaperExchangeSetup } from '@gridrocket/exchanges';
 
 /**
  * Builds the process's ExchangeProvider once, from configuration only:
  * - paper (default): one simulated venue in `<data>/paper-exchange.sqlite`, prices from a seeded
- *   random walk or a CSV replay (PAPER_PRICES), driven by a timer;
+ *   random walk, a CSV replay (PAPER_PRICES) or the venues' public ticker streams (PAPER_FEED=venue,
+ *   issue 39), driven by a timer;
  * - live/testnet: ccxt, with the user's key decrypted by the credential resolver at the moment of use.
  */
 @Injectable()
 export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly provider: ExchangeProvider;
-  private readonly driver: PaperFeedDriver | null = null;
+  private readonly paper: PaperExchangeSetup | null = null;
   private readonly logger = new Logger('Exchanges');
 
   constructor(
@@ -20,9 +21,16 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
     resolver: CredentialResolver,
   ) {
     if (config.exchangeMode === 'paper') {
-      const venue = PaperVenue.open({ dataDir: config.dataDir, pricesCsv: config.paperPrices ?? undefined });
-      this.provider = new PaperExchangeProvider(venue);
-      this.driver = new PaperFeedDriver(venue);
+      this.paper = openPaperExchange({
+        dataDir: config.dataDir,
+        paperPrices: config.paperPrices ?? undefined,
+        paperFeed: config.paperFeed.kind ?? undefined,
+        paperFeedVenues: config.paperFeed.venues ?? undefined,
+        paperFeedOrigin: config.paperFeed.origin ?? undefined,
+        onFeedError: (exchange, reason) => this.logger.warn(`Paper feed, ${exchange}: ${reason}`),
+      });
+      this.provider = new PaperExchangeProvider(this.paper.venue);
+      if (this.paper.kind === 'venue') this.logger.log(`Paper prices from the venues' public streams: ${this.paper.status().streams.map((s) => `${s.exchange} ${s.market}`).join(', ')}`);
     } else {
       this.provider = new CcxtExchangeProvider({
         mode: config.exchangeMode,
@@ -34,11 +42,11 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap() {
-    this.driver?.start();
+    this.paper?.start();
   }
 
   async onApplicationShutdown() {
-    this.driver?.stop();
+    await this.paper?.stop();
     await this.provider.close();
   }
 }
