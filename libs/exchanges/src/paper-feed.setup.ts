@@ -16,6 +16,9 @@ import { VenueStreamFeed, type PaperFeedKind, type PaperFeedStatus } from './pap
 import { startVenueFeedStreams } from './paper-venue-feed.streams';
 import type { PaperSymbolSpec } from './paper.constants';
 
+/** How long the venue feed gathers the prices heard before it advances the paper venue with them. */
+export const VENUE_FEED_BATCH_MS = 50;
+
 export interface PaperFeedConfig {
   paperFeed?: string;
   /** CSV path (PAPER_PRICES). */
@@ -109,14 +112,15 @@ export function openPaperExchange(options: OpenPaperExchangeOptions): PaperExcha
     start() {
       driver.start();
       if (!venueFeed || stopStreams) return;
-      // a price heard is matched at once (in this turn's end), not at the timer's next tick
+      // a price heard is matched within VENUE_FEED_BATCH_MS, not at the timer's next tick; the prices heard
+      // meanwhile (a venue pushes each symbol's ticker every second) go in one advance, one commit
       offHeard = venueFeed.onHeard(() => {
         if (scheduled) return;
         scheduled = true;
-        setImmediate(() => {
+        setTimeout(() => {
           scheduled = false;
           if (stopStreams) driver.tick();
-        });
+        }, VENUE_FEED_BATCH_MS).unref?.();
       });
       stopStreams = startVenueFeedStreams(venueFeed, { origin, symbols: options.symbols, onError: options.onFeedError });
     },
