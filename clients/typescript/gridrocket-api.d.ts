@@ -826,7 +826,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Paper, testnet or live
+         * Paper, testnet or live, and the paper prices' feed
          * @description With a personal access token: the `read` scope.
          */
         get: operations["ExchangesController_exchangeMode"];
@@ -4917,6 +4917,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        feed: {
+                            /**
+                             * @description walk: seeded random walk; csv: a replayed price file; venue: the venues' public ticker streams
+                             * @enum {string}
+                             */
+                            kind: "walk" | "csv" | "venue";
+                            streams: {
+                                /** @enum {string} */
+                                exchange: "Binance" | "Kucoin";
+                                /** @description ms of the last price heard */
+                                lastPriceAt: number | null;
+                                /** @description false while the stream is down: the paper exchange keeps its last prices */
+                                live: boolean;
+                                /** @enum {string} */
+                                market: "spot" | "futures";
+                                /** @description why it is down */
+                                reason?: string;
+                                /** @description ms since which the stream is in this state; null before its first answer */
+                                since: number | null;
+                            }[];
+                        } | null;
                         /** @enum {string} */
                         mode: "paper" | "testnet" | "live";
                     };

@@ -1,6 +1,7 @@
 /**
  * Issue 29 (Found 4): a balance, a bot card and the bot page say whether the money is simulated
- * (Paper), on a test network (Testnet) or real (Live), from GET /api/exchange-mode.
+ * (Paper), on a test network (Testnet) or real (Live), from GET /api/exchange-mode. Issue 39: a paper
+ * account's bot page says which prices it trades on (the venue's stream, live or down, or simulated).
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -59,5 +60,60 @@ describe('paper / testnet / live badge', () => {
     renderApp('/bots', { user: USER });
     await waitFor(() => expect(cards()).toHaveLength(2));
     await waitFor(() => expect(screen.queryAllByTestId('mode-badge')).toHaveLength(0));
+  });
+});
+
+describe('which prices a paper account trades on (issue 39)', () => {
+  const venueFeed = (live: boolean) => ({
+    mode: 'paper',
+    feed: {
+      kind: 'venue',
+      streams: [
+        { exchange: 'Binance', market: 'spot', live, since: Date.UTC(2026, 0, 5, 9, 30), lastPriceAt: null, ...(live ? {} : { reason: 'NetworkError' }) },
+        { exchange: 'Kucoin', market: 'spot', live: true, since: 1, lastPriceAt: 2 },
+      ],
+    },
+  });
+
+  it('the venue feed: the bot page says "on live prices from Binance spot", the card\'s badge title too', async () => {
+    mockFetch(routes(venueFeed(true)));
+    renderApp('/bots/b1', { user: USER });
+    const page = await screen.findByTestId('bot-page', {}, { timeout: 5000 });
+    expect(await within(page).findByTestId('paper-feed')).toHaveTextContent(/^on live prices from Binance spot$/);
+    expect(within(page).getByTestId('mode-badge')).toHaveTextContent(/^Paper$/);
+    expect(within(page).getByTestId('mode-badge').getAttribute('title')).toMatch(/no real money; live prices from Binance spot$/);
+
+    mockFetch(routes(venueFeed(true)));
+    renderApp('/bots', { user: USER });
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    expect(await within(cards()[0]).findByTestId('mode-badge')).toHaveAttribute('title', expect.stringMatching(/live prices from Binance spot$/));
+    expect(within(cards()[0]).queryByTestId('paper-feed')).toBeNull();
+  });
+
+  it('the stream down: the bot page says since when, and that the last prices are kept', async () => {
+    mockFetch(routes(venueFeed(false)));
+    renderApp('/bots/b1', { user: USER });
+    const page = await screen.findByTestId('bot-page', {}, { timeout: 5000 });
+    const note = await within(page).findByTestId('paper-feed');
+    expect(note).toHaveTextContent(/^on prices from Binance spot: stream down since .+, last prices kept$/);
+    expect(note).toHaveClass('paper-feed--down');
+  });
+
+  it.each([
+    ['walk', /^on simulated prices \(random walk\)$/],
+    ['csv', /^on replayed prices \(a price file\)$/],
+  ])('the %s feed: the bot page says the prices are simulated or replayed', async (kind, text) => {
+    mockFetch(routes({ mode: 'paper', feed: { kind, streams: [] } }));
+    renderApp('/bots/b1', { user: USER });
+    const page = await screen.findByTestId('bot-page', {}, { timeout: 5000 });
+    expect(await within(page).findByTestId('paper-feed')).toHaveTextContent(text);
+  });
+
+  it('live mode: no feed note', async () => {
+    mockFetch(routes({ mode: 'live', feed: null }));
+    renderApp('/bots/b1', { user: USER });
+    const page = await screen.findByTestId('bot-page', {}, { timeout: 5000 });
+    expect(await within(page).findByTestId('mode-badge')).toHaveTextContent(/^Live$/);
+    expect(within(page).queryByTestId('paper-feed')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * A runner on a paper venue without the Nest app (the runner tests' common setup): a venue fed by a
- * CSV, SQLite stores in a temporary folder, bots created and driven through the bot decider.
+ * CSV (or another feed), SQLite stores in a temporary folder, bots created and driven through the bot decider.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,9 +26,12 @@ export class RunnerWorld {
   readonly cmd: BotCommandRunner;
   private readonly runners: GridRunner[] = [];
 
-  constructor(csv: string, start: number) {
-    this.venue = new PaperVenue({ store: join(this.dir, 'paper.sqlite'), feed: new CsvReplayFeed(csv) });
-    this.venue.advanceTo(start);
+  /** A venue fed by `csv` from `start`, or the venue `open` builds in the world's folder (another feed). */
+  constructor(csv: string | ((dir: string) => PaperVenue), start?: number) {
+    if (typeof csv === 'string') {
+      this.venue = new PaperVenue({ store: join(this.dir, 'paper.sqlite'), feed: new CsvReplayFeed(csv) });
+      if (start !== undefined) this.venue.advanceTo(start);
+    } else this.venue = csv(this.dir);
     this.paper = new PaperExchangeProvider(this.venue);
     this.events = new SqliteEventStore(join(this.dir, 'events.sqlite'), 20);
     this.reads = new SqliteReadStore(join(this.dir, 'read.sqlite'));

@@ -59,6 +59,23 @@ const LIVE_EVENTS = ['bot:activity', 'bot:status', 'bot:changed'];
 /** Whether balances and orders are simulated (paper), on a venue's test network, or real (issue 29). */
 export type ExchangeMode = 'paper' | 'testnet' | 'live';
 
+/** Issue 39: which feed prices a paper exchange, and for the venues' streams each one's state. */
+export interface PaperFeed {
+  kind: 'walk' | 'csv' | 'venue';
+  streams: Array<{ exchange: string; market: 'spot' | 'futures'; live: boolean; since: number | null; lastPriceAt: number | null; reason?: string }>;
+}
+export interface ExchangeModeInfo {
+  mode: ExchangeMode;
+  /** Paper only (null otherwise, and from an older server). */
+  feed: PaperFeed | null;
+}
+
+function paperFeedOf(raw: unknown): PaperFeed | null {
+  const f = raw as PaperFeed | null | undefined;
+  if (!f || typeof f !== 'object' || !['walk', 'csv', 'venue'].includes(f.kind)) return null;
+  return { kind: f.kind, streams: Array.isArray(f.streams) ? f.streams : [] };
+}
+
 export interface StartArgs {
   bot: Bot;
   /** Beyond the spec (issue 29): the owner confirmed a start of a bot that holds a position. */
@@ -348,12 +365,17 @@ export const api = createApi({
     }),
 
     // ---- exchange data --------------------------------------------------------------------
-    /** Beyond the spec (issue 29): paper, testnet or live, for the badge; null when unknown (no badge). */
-    getExchangeMode: b.query<ExchangeMode | null, void>({
+    /**
+     * Beyond the spec (issue 29): paper, testnet or live, for the badge; null when unknown (no badge).
+     * Issue 39: with the paper exchange's feed (the venues' streams or a simulation).
+     */
+    getExchangeMode: b.query<ExchangeModeInfo | null, void>({
       query: () => ({ url: '/api/exchange-mode' }),
       transformResponse: (raw: unknown) => {
-        const mode = typeof raw === 'object' && raw !== null ? (raw as { mode?: unknown }).mode : undefined;
-        return mode === 'paper' || mode === 'testnet' || mode === 'live' ? mode : null;
+        const body = typeof raw === 'object' && raw !== null ? (raw as { mode?: unknown; feed?: unknown }) : {};
+        const mode = body.mode;
+        if (mode !== 'paper' && mode !== 'testnet' && mode !== 'live') return null;
+        return { mode, feed: mode === 'paper' ? paperFeedOf(body.feed) : null };
       },
     }),
     getBalance: b.query<{ balance: number; available: number } | null, { botType: BotType; userId: string; exchange: Exchange }>({

@@ -39,7 +39,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
           <span>
             {bot.exchange} <span className="muted">{futures ? 'futures' : 'spot'}</span>
           </span>
-          <ModeBadge />
+          <ModeBadge exchange={bot.exchange} />
         </span>
         <span className={`status status--${phase}`} role="status">
           <span className="status__dot" aria-hidden="true" />

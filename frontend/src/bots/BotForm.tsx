@@ -340,7 +340,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         />
         <div className="readout" aria-live="polite">
           <span className="readout__label">
-            Balance <ModeBadge />
+            Balance <ModeBadge exchange={exchange || undefined} />
           </span>
           <span className="readout__value" data-testid="balance">
             {!exchange ? '—' : balanceLoading ? '…' : balance ? `${usdt(balance.balance)} USDT` : 'unavailable'}

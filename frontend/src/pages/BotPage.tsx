@@ -90,7 +90,7 @@ export default function BotPage() {
             <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
             {infinity ? ' · infinity grid' : ''}
             {futures ? ` · ${bot.direction === 'short' || bot.direction === 'neutral' ? bot.direction : 'long'}` : ''}
-            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''} <ModeBadge />
+            {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''} <ModeBadge exchange={bot.exchange} showFeed />
           </p>
         </div>
         <div className="botpage__actions" role="group" aria-label="Bot actions">

@@ -69,8 +69,9 @@ class StreamLost extends Error {
 /**
  * Runs `watch` again and again while not stopped: `onBatch` gets each batch (synchronously called;
  * it may start async work of its own), `onState` hears down/live changes. A stream is live once a
- * batch came or its subscription stood STREAM_SETTLE_MS with `healthy()` true (an idle account's
- * stream carries nothing, and is still live); `healthy()` false at a check while waiting counts as a
+ * batch came or its subscription stood STREAM_SETTLE_MS with `healthy()` true, or `healthy()` is true
+ * at a later check (a reconnecting socket may open after the settle time; an idle account's stream
+ * carries nothing, and is still live); `healthy()` false at a check while waiting counts as a
  * loss (Binance's eventStreamTerminated, for one, rejects none of ccxt's pending watches).
  */
 export function watchLoop<T>(
@@ -96,7 +97,7 @@ export function watchLoop<T>(
         if (signal.stopped || !healthy()) {
           clearInterval(check);
           reject(new StreamLost());
-        }
+        } else report(true); // a socket still opening when the subscription settled is open now
       }, STREAM_CHECK_MS);
       check.unref?.();
       pending.then(

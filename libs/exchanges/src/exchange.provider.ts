@@ -3,17 +3,19 @@
  *   EXCHANGE_MODE   paper (default) | live | testnet
  *   PAPER_PRICES    path of a CSV `ms,exchange,symbol,price` to replay (paper; default: seeded random walk)
  *   PAPER_SEED      seed of the random walk (paper; default 1)
+ *   PAPER_FEED, PAPER_FEED_VENUES, PAPER_FEED_ORIGIN   the paper exchange's prices from the venues'
+ *                   public streams (issue 39): paper-feed.setup.ts
  * The paper exchange keeps its state in `<dataDir>/paper-exchange.sqlite`.
  */
 import { type RetryPolicy } from './ccxt.exchange';
 import { CcxtExchangeProvider } from './ccxt-provider';
 import type { ExchangeMode, ExchangeProvider, ResolveCredential } from './exchange.port';
 import { PaperExchangeProvider, PaperFeedDriver, PaperVenue } from './paper.exchange';
+import { openPaperExchange, type PaperFeedConfig } from './paper-feed.setup';
+import type { PaperFeedStatus } from './paper-venue-feed';
 
-export interface ExchangeConfig {
+export interface ExchangeConfig extends PaperFeedConfig {
   mode: ExchangeMode;
-  paperPrices?: string;
-  paperSeed?: string;
 }
 
 export function exchangeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ExchangeConfig {
@@ -21,7 +23,11 @@ export function exchangeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Exc
   if (raw !== 'paper' && raw !== 'live' && raw !== 'testnet') {
     throw new Error(`EXCHANGE_MODE must be paper, live or testnet (got ${JSON.stringify(raw.slice(0, 20))})`);
   }
-  return { mode: raw, paperPrices: env.PAPER_PRICES || undefined, paperSeed: env.PAPER_SEED || undefined };
+  const config: ExchangeConfig = { mode: raw, paperPrices: env.PAPER_PRICES || undefined, paperSeed: env.PAPER_SEED || undefined };
+  if (env.PAPER_FEED) config.paperFeed = env.PAPER_FEED;
+  if (env.PAPER_FEED_VENUES) config.paperFeedVenues = env.PAPER_FEED_VENUES;
+  if (env.PAPER_FEED_ORIGIN) config.paperFeedOrigin = env.PAPER_FEED_ORIGIN;
+  return config;
 }
 
 export interface CreateExchangeProviderOptions extends ExchangeConfig {
@@ -40,21 +46,20 @@ export interface CreateExchangeProviderOptions extends ExchangeConfig {
 export interface CreatedExchangeProvider {
   provider: ExchangeProvider;
   /** Paper only: the simulated exchange and its feed driver. */
-  paper?: { venue: PaperVenue; driver: PaperFeedDriver };
+  paper?: { venue: PaperVenue; driver: PaperFeedDriver; status: () => PaperFeedStatus };
 }
 
 export function createExchangeProvider(options: CreateExchangeProviderOptions): CreatedExchangeProvider {
   if (options.mode === 'paper') {
-    const venue = PaperVenue.open({ dataDir: options.dataDir, pricesCsv: options.paperPrices, seed: options.paperSeed });
-    const driver = new PaperFeedDriver(venue, { clock: options.clock, intervalMs: options.feedIntervalMs });
-    const provider = new PaperExchangeProvider(venue);
-    if (options.startFeed !== false) driver.start();
+    const paper = openPaperExchange({ ...options, feedIntervalMs: options.feedIntervalMs });
+    const provider = new PaperExchangeProvider(paper.venue);
+    if (options.startFeed !== false) paper.start();
     const close = provider.close.bind(provider);
     provider.close = async () => {
-      driver.stop();
+      await paper.stop();
       await close();
     };
-    return { provider, paper: { venue, driver } };
+    return { provider, paper: { venue: paper.venue, driver: paper.driver, status: paper.status } };
   }
   return { provider: new CcxtExchangeProvider({ mode: options.mode, resolveCredential: options.resolveCredential, retry: options.retry }) };
 }

@@ -11,6 +11,9 @@ export {
   type PaperFeedDriverOptions,
 } from './paper.exchange';
 export { RandomWalkFeed, CsvReplayFeed, parseCsvPrices, type PaperPriceFeed, type FeedTick, type CsvRow } from './paper-price-feed';
+export { VenueStreamFeed, priceToUnits, type PaperFeedKind, type PaperFeedStatus, type VenueFeedStream } from './paper-venue-feed';
+export { startVenueFeedStreams } from './paper-venue-feed.streams';
+export { openPaperExchange, paperFeedKind, paperFeedVenues, paperFeedOrigin, type PaperExchangeSetup, type PaperFeedConfig } from './paper-feed.setup';
 export { PaperStore, type FillRow, type OrderRow } from './paper.store';
 export * from './paper.constants';
 export { CcxtExchange, mapCcxtError, DEFAULT_RETRY, type CcxtExchangeOptions, type RetryPolicy } from './ccxt.exchange';

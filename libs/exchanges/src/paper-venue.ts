@@ -92,10 +92,13 @@ export class PaperVenue {
     this.load();
   }
 
-  /** Opens the venue on `<dataDir>/paper-exchange.sqlite` with a CSV replay or a seeded random walk. */
-  static open(options: { dataDir?: string; dbPath?: string; pricesCsv?: string; seed?: number | string; startingUsdt?: string }): PaperVenue {
+  /**
+   * Opens the venue on `<dataDir>/paper-exchange.sqlite` with the given feed (the venues' streams:
+   * paper-feed.setup.ts), else a CSV replay or a seeded random walk.
+   */
+  static open(options: { dataDir?: string; dbPath?: string; pricesCsv?: string; seed?: number | string; startingUsdt?: string; feed?: PaperPriceFeed }): PaperVenue {
     const dbPath = options.dbPath ?? join(options.dataDir ?? 'data', 'paper-exchange.sqlite');
-    const feed = options.pricesCsv ? CsvReplayFeed.fromFile(options.pricesCsv) : new RandomWalkFeed({ seed: options.seed ?? 1 });
+    const feed = options.feed ?? (options.pricesCsv ? CsvReplayFeed.fromFile(options.pricesCsv) : new RandomWalkFeed({ seed: options.seed ?? 1 }));
     const venue = new PaperVenue({ store: dbPath, feed, startingUsdt: options.startingUsdt, checkpointEveryMs: 200 });
     venue.keyPermissionsFile = join(dirname(dbPath), PAPER_KEY_PERMISSIONS_FILE);
     return venue;

@@ -34,6 +34,8 @@ import { accountKey } from './paper-accounts';
 import { PaperVenue } from './paper-venue';
 import { toFill, toOrder } from './paper-views';
 import { PriceHub } from './price-hub';
+import { CsvReplayFeed } from './paper-price-feed';
+import { VenueStreamFeed, type PaperFeedStatus } from './paper-venue-feed';
 import { venueRules } from './venues/venue-rules';
 
 export { PaperVenue, type PaperVenueOptions } from './paper-venue';
@@ -159,6 +161,13 @@ export class PaperExchangeProvider implements ExchangeProvider {
       this.ports.set(k, port);
     }
     return port;
+  }
+
+  /** Which feed prices the paper exchange (issue 39: the dashboard says so), with the venue streams' state. */
+  feedStatus(): PaperFeedStatus {
+    const feed = this.venue.feed;
+    if (feed instanceof VenueStreamFeed) return feed.status();
+    return { kind: feed instanceof CsvReplayFeed ? 'csv' : 'walk', streams: [] };
   }
 
   /** The paper venue's answer for this key (PaperVenue.keyPermissions): trading-only unless a test said otherwise. */

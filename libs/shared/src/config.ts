@@ -45,6 +45,11 @@ export interface AppConfig {
   exchangeMode: 'paper' | 'live' | 'testnet';
   /** Paper exchange: replay this CSV (`ms,exchange,symbol,price`) instead of the seeded random walk. */
   paperPrices: string | null;
+  /**
+   * Paper exchange: which feed prices it (issue 39, libs/exchanges paper-feed.setup.ts): PAPER_FEED
+   * walk | csv | venue (the venues' public ticker streams), PAPER_FEED_VENUES, PAPER_FEED_ORIGIN.
+   */
+  paperFeed: { kind: string | null; venues: string | null; origin: string | null };
   /** live/testnet: send every exchange API call to this origin instead (tests, a private gateway). */
   exchangeApiOrigin: string | null;
   /**
@@ -274,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     exchangeMode: exchangeModeOf(env.EXCHANGE_MODE),
     paperPrices: env.PAPER_PRICES ? resolve(env.PAPER_PRICES) : null,
+    paperFeed: { kind: env.PAPER_FEED || null, venues: env.PAPER_FEED_VENUES || null, origin: env.PAPER_FEED_ORIGIN || null },
     exchangeApiOrigin: env.EXCHANGE_API_ORIGIN ? env.EXCHANGE_API_ORIGIN.replace(/\/$/, '') : null,
     venueBudgetShare: Math.min(1, positiveNumber(env.VENUE_BUDGET_SHARE, 0.5)),
     keyChecks: { egressIps: egressIpsOf(env.EGRESS_IP), recheckHours: positiveNumber(env.KEY_RECHECK_HOURS, 24) },

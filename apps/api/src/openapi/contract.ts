@@ -433,7 +433,31 @@ const OPERATIONS: Record<string, OpExtra> = {
   CredentialsController_add: { body: 'AddCredential', ok: ref('Credential'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
   CredentialsController_list: { ok: arr(ref('Credential')), errors: [] },
   CredentialsController_remove: { ok: null, errors: [404, 409] },
-  ExchangesController_exchangeMode: { ok: closed({ mode: { type: 'string', enum: ['paper', 'testnet', 'live'] } }), errors: [] },
+  ExchangesController_exchangeMode: {
+    ok: closed({
+      mode: { type: 'string', enum: ['paper', 'testnet', 'live'] },
+      // issue 39: which feed prices a paper exchange (null otherwise); the venue feed's streams and their state
+      feed: nullable(
+        closed({
+          kind: { type: 'string', enum: ['walk', 'csv', 'venue'], description: 'walk: seeded random walk; csv: a replayed price file; venue: the venues\' public ticker streams' },
+          streams: arr(
+            closed(
+              {
+                exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
+                market: { type: 'string', enum: ['spot', 'futures'] },
+                live: { ...bool, description: 'false while the stream is down: the paper exchange keeps its last prices' },
+                since: { ...numOrNull, description: 'ms since which the stream is in this state; null before its first answer' },
+                lastPriceAt: { ...numOrNull, description: 'ms of the last price heard' },
+                reason: { ...str, description: 'why it is down' },
+              },
+              ['exchange', 'market', 'live', 'since', 'lastPriceAt'],
+            ),
+          ),
+        }),
+      ),
+    }),
+    errors: [],
+  },
   ExchangesController_balanceSpot: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
   ExchangesController_balanceFutures: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
   ExchangesController_priceSpot: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
@@ -534,7 +558,7 @@ const SUMMARIES: Record<string, string> = {
   CredentialsController_add: 'Add an API key (the secret never leaves the server again)',
   CredentialsController_list: "A user's API keys (GET of /api/api-credentials/{id} with the user's id)",
   CredentialsController_remove: 'Delete an API key',
-  ExchangesController_exchangeMode: 'Paper, testnet or live',
+  ExchangesController_exchangeMode: 'Paper, testnet or live, and the paper prices\' feed',
   ExchangesController_balanceSpot: 'Spot balances on an exchange',
   ExchangesController_balanceFutures: 'Futures balances on an exchange',
   ExchangesController_priceSpot: 'Spot price of a pair',

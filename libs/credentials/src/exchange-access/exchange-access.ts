@@ -2,13 +2,14 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CredentialResolver } from '../application/credential-resolver';
 import { join } from 'node:path';
-import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, PaperFeedDriver, PaperVenue, sharedBudgets, type BudgetState } from '@gridrocket/exchanges';
+import { CcxtExchangeProvider, ExchangeProvider, PaperExchangeProvider, openPaperExchange, sharedBudgets, type BudgetState, type PaperExchangeSetup } from '@gridrocket/exchanges';
 import { MongoVenueFigureStore, SqliteVenueFigureStore, type VenueFigureStore } from '@gridrocket/read-store';
 
 /**
  * Builds the process's ExchangeProvider once, from configuration only:
  * - paper (default): one simulated venue in `<data>/paper-exchange.sqlite`, prices from a seeded
- *   random walk or a CSV replay (PAPER_PRICES), driven by a timer;
+ *   random walk, a CSV replay (PAPER_PRICES) or the venues' public ticker streams (PAPER_FEED=venue,
+ *   issue 39), driven by a timer;
  * - live/testnet: ccxt, with the user's key decrypted by the credential resolver at the moment of use,
  *   spending from one budget per venue shared by every runner of the install (issue 39): the venues'
  *   counters in the read store's `venue_budgets` (the limits file beside the per-user buckets, or MongoDB).
@@ -16,7 +17,7 @@ import { MongoVenueFigureStore, SqliteVenueFigureStore, type VenueFigureStore } 
 @Injectable()
 export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly provider: ExchangeProvider;
-  private readonly driver: PaperFeedDriver | null = null;
+  private readonly paper: PaperExchangeSetup | null = null;
   private readonly figures: VenueFigureStore | null = null;
   private figuresReady: Promise<unknown> = Promise.resolve();
   private readonly logger = new Logger('Exchanges');
@@ -26,9 +27,16 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
     resolver: CredentialResolver,
   ) {
     if (config.exchangeMode === 'paper') {
-      const venue = PaperVenue.open({ dataDir: config.dataDir, pricesCsv: config.paperPrices ?? undefined });
-      this.provider = new PaperExchangeProvider(venue);
-      this.driver = new PaperFeedDriver(venue);
+      this.paper = openPaperExchange({
+        dataDir: config.dataDir,
+        paperPrices: config.paperPrices ?? undefined,
+        paperFeed: config.paperFeed.kind ?? undefined,
+        paperFeedVenues: config.paperFeed.venues ?? undefined,
+        paperFeedOrigin: config.paperFeed.origin ?? undefined,
+        onFeedError: (exchange, reason) => this.logger.warn(`Paper feed, ${exchange}: ${reason}`),
+      });
+      this.provider = new PaperExchangeProvider(this.paper.venue);
+      if (this.paper.kind === 'venue') this.logger.log(`Paper prices from the venues' public streams: ${this.paper.status().streams.map((s) => `${s.exchange} ${s.market}`).join(', ')}`);
     } else {
       let figures: VenueFigureStore;
       if (config.readStore.kind === 'mongodb') {
@@ -66,11 +74,11 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap() {
-    this.driver?.start();
+    this.paper?.start();
   }
 
   async onApplicationShutdown() {
-    this.driver?.stop();
+    await this.paper?.stop();
     await this.provider.close();
     await this.figures?.close();
   }

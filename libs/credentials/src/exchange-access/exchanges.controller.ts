@@ -6,7 +6,7 @@ import { SessionGuard } from '@gridrocket/identity/nest';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { toHttpAppError } from './exchange-http-errors';
 import { EXCHANGE_PROVIDER } from './exchange-provider.token';
-import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, ExchangeName as PortExchangeName, PositionRisk, parseExchangeName } from '@gridrocket/exchanges';
+import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, ExchangeName as PortExchangeName, PositionRisk, parseExchangeName, type PaperFeedStatus } from '@gridrocket/exchanges';
 
 type Query = Record<string, unknown>;
 
@@ -34,6 +34,8 @@ interface PublicPorts {
   publicFor(exchange: PortExchangeName, market: MarketType): ExchangePort;
 }
 const hasPublicPorts = (p: unknown): p is PublicPorts => typeof (p as PublicPorts)?.publicFor === 'function';
+/** The paper provider says which feed prices it (issue 39). */
+const hasFeedStatus = (p: unknown): p is { feedStatus(): PaperFeedStatus } => typeof (p as { feedStatus?: unknown })?.feedStatus === 'function';
 
 /**
  * The spec's exchange reads (section 7): balances, prices and futures leverage. The user is the
@@ -54,8 +56,9 @@ export class ExchangesController {
    * venues' test networks (testnet) or real (live), for the dashboard's badge. Signed-in users only.
    */
   @Get('exchange-mode')
-  exchangeMode(): { mode: AppConfig['exchangeMode'] } {
-    return { mode: this.config.exchangeMode };
+  exchangeMode(): { mode: AppConfig['exchangeMode']; feed: PaperFeedStatus | null } {
+    // issue 39: a paper exchange also says which feed prices it (walk, csv, or the venues' streams and their state)
+    return { mode: this.config.exchangeMode, feed: hasFeedStatus(this.exchanges) ? this.exchanges.feedStatus() : null };
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {
