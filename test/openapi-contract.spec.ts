@@ -347,6 +347,12 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'PUT', '/api/bots/{id}', { fill: { id: botId }, body: { ...edit, numOfOrders: 0 } });
     await call(u, 'GET', '/api/market-rules', { query: 'exchange=Binance&symbol=BTCUSDT&botType=Spot' });
     await call(u, 'GET', '/api/market-rules', { query: 'exchange=Nope' });
+    await call(u, 'GET', '/api/bot-capacity', { query: 'exchange=Binance&symbol=BTCUSDT&botType=Spot&numOfOrders=5' });
+    await call(u, 'GET', '/api/bot-capacity', { query: 'exchange=Nope&symbol=BTCUSDT&numOfOrders=0' });
+    await call(u, 'GET', '/api/bot-capacity', { query: `exchange=Binance&symbol=BTCUSDT&numOfOrders=5&id=${botId}` });
+    await call(other, 'GET', '/api/bot-capacity', { query: `exchange=Binance&symbol=BTCUSDT&numOfOrders=5&id=${botId}` }); // not theirs: 404
+    await call(u, 'GET', '/api/bot-capacity/{id}', { fill: { id: botId } });
+    await call(other, 'GET', '/api/bot-capacity/{id}', { fill: { id: botId } });
     await call(u, 'GET', '/api/startBot', { query: `id=${botId}&userId=${uid}` });
     await call(u, 'GET', '/api/startBot', { query: `id=${botId}&userId=${otherUid}` });
     await call(u, 'GET', '/api/startBot', { query: 'id=nope' });

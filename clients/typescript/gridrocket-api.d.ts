@@ -462,6 +462,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bot-capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the key can carry if a bot of these values started (venue limits, issue 39)
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["BotsController_capacityOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot-capacity/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the key can carry if this bot started (its start's capacity check)
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["BotsController_capacityOfBot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bot-details/{id}": {
         parameters: {
             query?: never;
@@ -1434,6 +1474,45 @@ export interface components {
             /** @description The create body's fields (botType, exchange, symbol, numOfOrders, orderSize, interval, entryPrice, takeProfit, leverage and the optional risk settings): POST /api/bots takes them as they are */
             settings: {
                 [key: string]: unknown;
+            };
+        };
+        /** @description What the key can carry if the bot started (issue 39, libs/bots/src/domain/capacity.ts): its orders at start against the venue's order-count windows at the runner's pace, the open orders on its symbol (the account's other bots' and its own, at most) against the venue's maximum, and the account's steady weight against the install's share of the venue's limit; each limit with its source. `refusal`: the 409 a start would get (null: it fits) */
+        Capacity: {
+            exceeded: string[];
+            openOrders: {
+                exceeded: boolean;
+                limit: number;
+                others: number;
+                rule: string;
+                source: string;
+                thisBot: number;
+                total: number;
+            };
+            ordersAtStart: number;
+            orderWindows: {
+                atMost: number;
+                exceeded: boolean;
+                label: string;
+                limit: number;
+                rule: string;
+                source: string;
+                windowMs: number;
+            }[];
+            placingSeconds: number;
+            refusal: string | null;
+            symbol: string;
+            venue: string;
+            weight: {
+                account: number;
+                budget: number;
+                budgetShareUsed: number;
+                exceeded: boolean;
+                label: string;
+                limit: number;
+                rule: string;
+                share: number;
+                source: string;
+                symbols: number;
             };
         };
         Chart: {
@@ -3467,6 +3546,128 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BotsController_capacityOf: {
+        parameters: {
+            query: {
+                /** @description default Spot */
+                botType?: "Spot" | "Futures";
+                /** @description futures: short or neutral; default long */
+                direction?: "long" | "short" | "neutral";
+                exchange: "Binance" | "Kucoin";
+                /** @description the bot being edited: not counted among the others (another user's bot: 404) */
+                id?: string;
+                /** @description an infinity grid: its initial buy in USDT (0: none) */
+                initialQuote?: number;
+                /** @description the grid size (a ladder; a neutral grid: orders on each side); not for an infinity grid */
+                numOfOrders?: number;
+                /** @description default ladder */
+                style?: "ladder" | "infinity";
+                /** @description one of the offered pairs, e.g. BTCUSDT */
+                symbol: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Capacity"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    BotsController_capacityOfBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Capacity"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,8 @@ import type {
   BotOverview,
   BotSummary,
   BotType,
+  CapacityData,
+  CapacityQuery,
   MarketRulesData,
   ChartData,
   CreateBotBody,
@@ -344,6 +346,12 @@ export const api = createApi({
         off();
       },
     }),
+    /** Issue 39: what the key can carry if a bot of these values started (GET /api/bot-capacity). */
+    getCapacity: b.query<CapacityData | null, CapacityQuery>({
+      query: (params) => ({ url: '/api/bot-capacity', params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string> }),
+      transformResponse: (raw: unknown) => (raw && typeof raw === 'object' && 'openOrders' in raw ? (raw as CapacityData) : null),
+      keepUnusedDataFor: 0,
+    }),
     getMarketRules: b.query<MarketRulesData | null, { botType: BotType; symbol: string; exchange: Exchange }>({
       query: (params) => ({ url: '/api/market-rules', params }),
       transformResponse: (raw: unknown) => (raw && typeof raw === 'object' && 'priceStep' in raw ? (raw as MarketRulesData) : null),
@@ -429,6 +437,7 @@ export const {
   useGetSummaryQuery,
   useGetOverviewQuery,
   useGetMarketRulesQuery,
+  useGetCapacityQuery,
   useGetCredentialsQuery,
   useAddCredentialMutation,
   useDeleteCredentialMutation,

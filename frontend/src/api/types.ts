@@ -167,3 +167,21 @@ export interface MarketRulesData {
   makerFee?: number;
   takerFee?: number;
 }
+
+/**
+ * GET /api/bot-capacity (issue 39): the server's answer (libs/bots/src/domain/capacity.ts, shared, not
+ * restated) and the refusal a start would get (null: it fits).
+ */
+export type CapacityData = import('@gridrocket/bots/domain/capacity').CapacityAnswer & { refusal: string | null };
+
+/** The form's values the capacity answer needs; `id`: the bot being edited. */
+export interface CapacityQuery {
+  exchange: Exchange;
+  symbol: string;
+  botType: BotType;
+  numOfOrders?: string;
+  direction?: 'long' | 'short' | 'neutral';
+  style?: 'ladder' | 'infinity';
+  initialQuote?: string;
+  id?: string;
+}

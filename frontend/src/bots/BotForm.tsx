@@ -38,6 +38,8 @@ import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
 import { EMPTY_INFINITY, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from './infinity';
 import { InfinityPreview } from './InfinityPreview';
+import { CapacityPanel } from './CapacityPanel';
+import type { CapacityQuery } from '../api/types';
 
 /** A market step as a trader reads it: 0.00001, not 1e-5. */
 const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
@@ -226,6 +228,14 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     if (!infinity || (['entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice', 'initialQuote'] as const).some((k) => infErrors[k])) return null;
     return infinityPreview(infValues, rules);
   }, [infinity, infErrors, infValues, rules]);
+  // Issue 39: what the key can carry (CapacityPanel): asked once the pair and the grid size are set
+  const capacityQuery: CapacityQuery | null = useMemo(() => {
+    if (!exchange || !values.symbol) return null;
+    const base = { exchange, symbol: values.symbol, botType, ...(editing ? { id: bot!.id } : {}) };
+    if (infinity) return { ...base, style: 'infinity' as const, initialQuote: infErrors.initialQuote ? '' : inf.initialQuote };
+    if (fieldErrors.numOfOrders || values.numOfOrders.trim() === '') return null;
+    return { ...base, numOfOrders: values.numOfOrders.trim(), ...(futures ? { direction } : {}) };
+  }, [exchange, values.symbol, values.numOfOrders, botType, editing, bot, infinity, infErrors.initialQuote, inf.initialQuote, fieldErrors.numOfOrders, futures, direction]);
   const shown = (k: keyof Values) => (submitted || touched[k] ? ((infinity ? infErrors[k as InfinityField | 'exchange' | 'symbol'] : errors[k]) ?? null) : null);
   const shownInf = (k: InfinityField) => (submitted || touched[k] ? (infErrors[k] ?? null) : null);
   const setInfField = (k: Exclude<InfinityField, 'entryPrice'>, v: string) => setInf((s) => ({ ...s, [k]: v }));
@@ -483,6 +493,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </div>
       <aside className="bot-form__side" aria-label="Preview">
         {infinity ? <InfinityPreview preview={infPreview} /> : neutral ? <NeutralPreview grid={grid} available={available} /> : <LadderPreview grid={grid} available={available} />}
+        <CapacityPanel query={capacityQuery} />
         {infinity ? null : <BacktestPanel
           botType={botType}
           values={values}

@@ -19,7 +19,7 @@ describe('bots controller: an edit is parsed with the bot\'s type', () => {
     const doc = { id, userid: owner, status: 'stopped', s: { botType, config: { symbol: 'BTCUSDT', leverage: 1 } } };
     const reads = { get: jest.fn(async () => doc) };
     const market = { assert: jest.fn(async () => undefined) };
-    const c = new BotsController({ execute } as never, {} as never, reads as never, market as never);
+    const c = new BotsController({ execute } as never, {} as never, reads as never, market as never, {} as never);
     return { c, execute };
   }
 

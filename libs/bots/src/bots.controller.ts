@@ -4,7 +4,7 @@ import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { CommandContext, NotFoundError, ValidationError, parseIfMatch, revisionTag } from '@gridrocket/shared';
+import { BOT_TYPES, CommandContext, EXCHANGES, NotFoundError, ValidationError, parseIfMatch, revisionTag, type BotType, type ExchangeName } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, pageOf, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { AccessTokenScopes, SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
@@ -17,11 +17,13 @@ import {
 } from './application/bot.commands';
 import type { BotDecision } from './application/bot-command.runner';
 import { MarketCheck } from './application/market-check';
+import { CapacityCheck, type CapacityView } from './application/capacity-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
 import { parseCreateBot, parseEditBot } from './domain/bot.rules';
 import { hasRange, inRangeTerms } from './domain/bot-range.rules';
 import { BotView, toBotView } from './domain/bot.view';
+import { MAX_GRID_ORDERS } from '@gridrocket/trading/grid';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -57,6 +59,38 @@ function flag(value: unknown, field: string): boolean {
   throw new ValidationError([{ field, message: `${field} must be true or false` }]);
 }
 
+/** The capacity query's values (GET /api/bot-capacity): 400 with a message per field. */
+function parseCapacityQuery(q: Record<string, unknown>): { exchange: ExchangeName; botType: BotType; symbol: string; bot: { numOfOrders: number; direction?: 'long' | 'short' | 'neutral'; style?: 'infinity'; initialQuote?: number }; botId?: string } {
+  const errors: { field: string; message: string }[] = [];
+  const exchange = q.exchange;
+  if (!(EXCHANGES as readonly unknown[]).includes(exchange)) errors.push({ field: 'exchange', message: `exchange must be one of ${EXCHANGES.join(', ')}` });
+  const botType = q.botType ?? 'Spot';
+  if (!(BOT_TYPES as readonly unknown[]).includes(botType)) errors.push({ field: 'botType', message: `botType must be one of ${BOT_TYPES.join(', ')}` });
+  const symbol = typeof q.symbol === 'string' ? q.symbol.trim().toUpperCase() : '';
+  if (!/^[A-Z0-9]{2,30}$/.test(symbol)) errors.push({ field: 'symbol', message: 'symbol must be a pair such as BTCUSDT' });
+  const style = q.style === undefined || q.style === '' || q.style === 'ladder' ? undefined : q.style;
+  if (style !== undefined && style !== 'infinity') errors.push({ field: 'style', message: 'style must be ladder or infinity' });
+  const direction = q.direction === undefined || q.direction === '' ? undefined : q.direction;
+  if (direction !== undefined && direction !== 'long' && direction !== 'short' && direction !== 'neutral') errors.push({ field: 'direction', message: 'direction must be long, short or neutral' });
+  const n = Number(q.numOfOrders);
+  if (style !== 'infinity' && !(Number.isInteger(n) && n >= 1 && n <= MAX_GRID_ORDERS)) errors.push({ field: 'numOfOrders', message: `numOfOrders must be a whole number from 1 to ${MAX_GRID_ORDERS}` });
+  const initialQuote = q.initialQuote === undefined || q.initialQuote === '' ? 0 : Number(q.initialQuote);
+  if (!(Number.isFinite(initialQuote) && initialQuote >= 0)) errors.push({ field: 'initialQuote', message: 'initialQuote must be a number of 0 or more' });
+  let id: string | undefined;
+  if (q.id !== undefined && q.id !== '') {
+    if (typeof q.id !== 'string' || !ID.test(q.id)) errors.push({ field: 'id', message: "id must be a bot's id" });
+    else id = q.id.toLowerCase();
+  }
+  if (errors.length) throw new ValidationError(errors);
+  return {
+    exchange: exchange as ExchangeName,
+    botType: botType as BotType,
+    symbol,
+    bot: { numOfOrders: style === 'infinity' ? 0 : n, ...(direction ? { direction: direction as 'long' | 'short' | 'neutral' } : {}), ...(style ? { style: 'infinity' as const, initialQuote } : {}) },
+    ...(id ? { botId: id } : {}),
+  };
+}
+
 /** The spec's bot calls (section 7), under /api. */
 @ApiTags('bots')
 @Controller()
@@ -67,6 +101,7 @@ export class BotsController {
     private readonly projector: Projector,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly market: MarketCheck,
+    private readonly capacity: CapacityCheck,
     @Optional() @Inject(IDEMPOTENCY_HANDLER) private readonly idempotency?: IdempotencyHandler,
   ) {}
 
@@ -109,6 +144,32 @@ export class BotsController {
     if (!stored || !doc || doc.userid !== ctx.userId) throw new NotFoundError(BOT_NOT_FOUND);
     res.setHeader('ETag', revisionTag(BigInt(stored.rev)));
     return publicBot(doc);
+  }
+
+  /**
+   * Issue 39 (docs/runner.md "Capacity before a start"): what the key can carry if a bot of these values
+   * started: its orders at start against the venue's order-count windows, the open orders on its symbol
+   * against the venue's maximum, and the account's share of the install's weight budget; `refusal` is the
+   * 409 a start would get (null: it fits). `id`: the bot being edited, not counted among the others.
+   */
+  @Get('bot-capacity')
+  async capacityOf(@Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext): Promise<CapacityView> {
+    const input = parseCapacityQuery(query);
+    if (input.botId) {
+      const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, input.botId);
+      if (!doc || doc.userid !== ctx.userId) throw new NotFoundError(BOT_NOT_FOUND);
+    }
+    return this.capacity.answer(ctx.userId, input);
+  }
+
+  /** The capacity answer of one of the user's bots, as its start would be checked (another user's bot: 404). */
+  @Get('bot-capacity/:id')
+  async capacityOfBot(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<CapacityView> {
+    const bid = botId(id);
+    const doc = await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, bid);
+    const c = doc?.s.config;
+    if (!doc || doc.userid !== ctx.userId || !c || !doc.s.botType) throw new NotFoundError(BOT_NOT_FOUND);
+    return this.capacity.answer(ctx.userId, { exchange: c.exchange, botType: doc.s.botType, symbol: c.symbol, bot: c, botId: bid });
   }
 
   @Post('bots')

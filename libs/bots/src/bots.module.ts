@@ -15,6 +15,7 @@ import { StartBotHandler } from './application/start-bot.handler';
 import { StopBotHandler } from './application/stop-bot.handler';
 import { CheckBotHandler } from './application/check-bot.handler';
 import { MarketCheck } from './application/market-check';
+import { CapacityCheck } from './application/capacity-check';
 import { botListProjection } from './bot-list.projection';
 import { BotPushListener } from './bot-push.listener';
 import { BotsController } from './bots.controller';
@@ -38,6 +39,7 @@ import { BotTemplatesController } from './templates/bot-templates.controller';
     RecordTradingHandler,
     BotPushListener,
     MarketCheck,
+    CapacityCheck,
   ],
 })
 export class BotsModule implements OnModuleInit {

@@ -122,6 +122,21 @@ const SCHEMAS: Record<string, SchemaObject> = {
     additionalProperties: false,
   },
   BotPage: closed({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
+  Capacity: {
+    ...closed({
+      venue: str,
+      symbol: str,
+      ordersAtStart: int,
+      placingSeconds: int,
+      orderWindows: arr(closed({ rule: str, limit: int, source: str, windowMs: int, label: str, atMost: int, exceeded: bool })),
+      openOrders: closed({ rule: str, limit: int, source: str, others: int, thisBot: int, total: int, exceeded: bool }),
+      weight: closed({ rule: str, limit: num, source: str, label: str, account: num, symbols: int, share: num, budget: num, budgetShareUsed: num, exceeded: bool }),
+      exceeded: arr(str),
+      refusal: nullable(str),
+    }),
+    description:
+      "What the key can carry if the bot started (issue 39, libs/bots/src/domain/capacity.ts): its orders at start against the venue's order-count windows at the runner's pace, the open orders on its symbol (the account's other bots' and its own, at most) against the venue's maximum, and the account's steady weight against the install's share of the venue's limit; each limit with its source. `refusal`: the 409 a start would get (null: it fits)",
+  },
   Credential: closed(
     {
       id: uuid,
@@ -430,6 +445,21 @@ const OPERATIONS: Record<string, OpExtra> = {
     query: [q('id', true, uuid, "the bot's id"), q('cancelAllOrders', true, bool, "true: cancel the bot's open orders; false: leave them on the exchange"), userIdQ, q('closePosition', false, bool, 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)')],
   },
   BotsController_check: { ok: closed({ requested: { type: 'boolean', enum: [true] }, pending: { type: 'boolean', enum: [true] }, requestedAt: num }, ['requested', 'requestedAt']), errors: [404, 409] },
+  BotsController_capacityOf: {
+    ok: ref('Capacity'),
+    errors: [400, 404],
+    query: [
+      exchangeQ,
+      symbolQ,
+      q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot'),
+      q('numOfOrders', false, int, 'the grid size (a ladder; a neutral grid: orders on each side); not for an infinity grid'),
+      q('direction', false, { type: 'string', enum: ['long', 'short', 'neutral'] }, 'futures: short or neutral; default long'),
+      q('style', false, { type: 'string', enum: ['ladder', 'infinity'] }, 'default ladder'),
+      q('initialQuote', false, num, 'an infinity grid: its initial buy in USDT (0: none)'),
+      q('id', false, uuid, 'the bot being edited: not counted among the others (another user\'s bot: 404)'),
+    ],
+  },
+  BotsController_capacityOfBot: { ok: ref('Capacity'), errors: [404] },
   CredentialsController_add: { body: 'AddCredential', ok: ref('Credential'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
   CredentialsController_list: { ok: arr(ref('Credential')), errors: [] },
   CredentialsController_remove: { ok: null, errors: [404, 409] },
@@ -555,6 +585,8 @@ const SUMMARIES: Record<string, string> = {
   BotsController_start: 'Start a bot',
   BotsController_stop: 'Stop a bot',
   BotsController_check: 'Check a running bot against the exchange now',
+  BotsController_capacityOf: 'What the key can carry if a bot of these values started (venue limits, issue 39)',
+  BotsController_capacityOfBot: "What the key can carry if this bot started (its start's capacity check)",
   CredentialsController_add: 'Add an API key (the secret never leaves the server again)',
   CredentialsController_list: "A user's API keys (GET of /api/api-credentials/{id} with the user's id)",
   CredentialsController_remove: 'Delete an API key',

@@ -1,0 +1,266 @@
+/**
+ * What a key can carry before a start (issue 39, docs/runner.md "Capacity before a start"): pure, no I/O.
+ * Given the venue and market, the bot (how many orders its start places and how many it may rest), the
+ * account's other bots on that venue (their open orders per symbol) and the install's weight budget, it
+ * answers three things, each against the venue's limit with its source, and says which would be passed:
+ *  1. the orders the start places against the venue's order-count windows (Binance: per 10 s, per minute,
+ *     per day), at the runner's pace (its per user and exchange token bucket: a burst of 10, then 8 calls a
+ *     second, libs/trading runner/exchange-calls.ts and grid-runner.service.ts), so at most
+ *     `burst + 8 × window` of them fall in one window;
+ *  2. the open orders on the symbol (the account's other bots' and this bot's, at most) against the venue's
+ *     maximum per symbol (Binance MAX_NUM_ORDERS; the market's own figure when the venue reports it);
+ *  3. the weight a minute the account's bots cost the venue in steady state (one watchdog reconciliation a
+ *     minute: the open orders in the lightest read, plus the balance/position reads; the streams cost
+ *     nothing once subscribed: BENCHMARKS.md "What idle bots cost the venue (issue 39)", 2 idle bots 32,
+ *     50 idle bots 100 a minute on Binance spot) against the install's share of the venue's weight limit.
+ * The dashboard's form shows the answer; a start that would pass a limit is refused with `capacityRefusal`.
+ */
+import type { BotType, ExchangeName } from '@gridrocket/shared';
+
+export type CapacityVenueId = 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures';
+
+export interface CapacityLimit {
+  /** The venue's name for the rule (MAX_NUM_ORDERS, ORDERS, REQUEST_WEIGHT, …). */
+  rule: string;
+  limit: number;
+  /** Where the figure is documented. */
+  source: string;
+}
+
+export interface OrderWindowLimit extends CapacityLimit {
+  windowMs: number;
+  /** "10 s", "1 min", "1 day". */
+  label: string;
+}
+
+export interface VenueCapacity {
+  /** As a trader reads it: "Binance spot". */
+  name: string;
+  maxOpenPerSymbol: CapacityLimit;
+  /** The venue's order-count windows per account (none: KuCoin counts orders in its resource pool). */
+  orderWindows: readonly OrderWindowLimit[];
+  /** The weight (or resource) limit the install's budget is a share of. */
+  weight: CapacityLimit & { windowMs: number; label: string };
+  /** What one watchdog round reads per account (docs/runner.md "Venue streams and what they cost"). */
+  reads: { openOrdersPerSymbol: number; openOrdersAll: number | null; accountReads: number; source: string };
+}
+
+const BINANCE_SPOT_LIMITS = 'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/limits';
+const BINANCE_SPOT_ORDER_COUNT = 'https://developers.binance.com/docs/binance-spot-api-docs/faqs/order_count_decrement';
+const BINANCE_USDM_INFO = 'https://developers.binance.com/docs/derivatives/usds-margined-futures/general-info';
+const KUCOIN_ORDER_CAPS = 'https://www.kucoin.com/docs-new/rest/ua/place-order';
+const KUCOIN_RATE_LIMIT = 'https://www.kucoin.com/docs-new/rate-limit';
+
+/** The venues' limits, each with its source (docs/exchanges.md "Streams and rate limits"). */
+export const VENUE_CAPACITY: Readonly<Record<CapacityVenueId, VenueCapacity>> = {
+  binance: {
+    name: 'Binance spot',
+    maxOpenPerSymbol: {
+      rule: 'MAX_NUM_ORDERS',
+      limit: 200,
+      // "the maximum number of orders an account is allowed to have open on a symbol"; BTCUSDT's exchangeInfo: 200
+      source: 'https://developers.binance.com/docs/binance-spot-api-docs/filters (MAX_NUM_ORDERS; exchangeInfo of BTCUSDT: 200)',
+    },
+    orderWindows: [
+      { rule: 'ORDERS', label: '10 s', windowMs: 10_000, limit: 100, source: `exchangeInfo rateLimits ORDERS SECOND 10; ${BINANCE_SPOT_ORDER_COUNT}` },
+      { rule: 'ORDERS', label: '1 day', windowMs: 86_400_000, limit: 200_000, source: `exchangeInfo rateLimits ORDERS DAY 1; ${BINANCE_SPOT_ORDER_COUNT}` },
+    ],
+    weight: { rule: 'REQUEST_WEIGHT', label: '1 min', windowMs: 60_000, limit: 6000, source: `exchangeInfo rateLimits REQUEST_WEIGHT MINUTE 1, per IP; ${BINANCE_SPOT_LIMITS}` },
+    // GET /api/v3/openOrders 6 with a symbol, 80 without; GET /api/v3/account 20
+    reads: { openOrdersPerSymbol: 6, openOrdersAll: 80, accountReads: 20, source: 'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/account-endpoints (openOrders, account weights)' },
+  },
+  binanceusdm: {
+    name: 'Binance USDⓈ-M',
+    maxOpenPerSymbol: {
+      rule: 'MAX_NUM_ORDERS',
+      limit: 200,
+      source: 'https://developers.binance.com/docs/derivatives/usds-margined-futures/market-data/rest-api/Exchange-Information (filter MAX_NUM_ORDERS, limit 200)',
+    },
+    orderWindows: [
+      { rule: 'ORDERS', label: '10 s', windowMs: 10_000, limit: 300, source: `exchangeInfo rateLimits ORDERS SECOND 10; ${BINANCE_USDM_INFO}` },
+      { rule: 'ORDERS', label: '1 min', windowMs: 60_000, limit: 1200, source: `exchangeInfo rateLimits ORDERS MINUTE 1; ${BINANCE_USDM_INFO}` },
+    ],
+    weight: { rule: 'REQUEST_WEIGHT', label: '1 min', windowMs: 60_000, limit: 2400, source: `exchangeInfo rateLimits REQUEST_WEIGHT MINUTE 1, per IP; ${BINANCE_USDM_INFO}` },
+    // GET /fapi/v1/openOrders 1 with a symbol, 40 without; GET /fapi/v2/account 5 and positionRisk 5
+    reads: { openOrdersPerSymbol: 1, openOrdersAll: 40, accountReads: 10, source: 'https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Current-All-Open-Orders (weights)' },
+  },
+  kucoin: {
+    name: 'KuCoin spot',
+    // classic account: 200 active orders per trading pair (and 2,000 per UID)
+    maxOpenPerSymbol: { rule: 'active orders per trading pair', limit: 200, source: `${KUCOIN_ORDER_CAPS} (classic account, spot)` },
+    orderWindows: [],
+    weight: { rule: 'Spot resource pool (VIP 0)', label: '30 s', windowMs: 30_000, limit: 4000, source: KUCOIN_RATE_LIMIT },
+    // HF open orders 2 a symbol (no all-symbols read is used), the account list 5 (the weights ccxt 4.5 records for KuCoin)
+    reads: { openOrdersPerSymbol: 2, openOrdersAll: null, accountReads: 5, source: `${KUCOIN_RATE_LIMIT}; ccxt kucoin.js costs hf/orders/active 2, accounts 5` },
+  },
+  kucoinfutures: {
+    name: 'KuCoin futures',
+    // classic account: 100 limit orders per contract per UID
+    maxOpenPerSymbol: { rule: 'limit orders per contract', limit: 100, source: `${KUCOIN_ORDER_CAPS} (classic account, futures)` },
+    orderWindows: [],
+    weight: { rule: 'Futures resource pool (VIP 0)', label: '30 s', windowMs: 30_000, limit: 2000, source: KUCOIN_RATE_LIMIT },
+    // open orders 2 a contract, account overview 5, positions 2 (ccxt kucoinfutures.js: "2FW", "5FW", "2FW")
+    reads: { openOrdersPerSymbol: 2, openOrdersAll: null, accountReads: 7, source: `${KUCOIN_RATE_LIMIT}; ccxt kucoinfutures.js costs orders 2FW, account-overview 5FW, positions 2FW` },
+  },
+};
+
+/** The runner's pace per user and exchange (libs/trading runner/exchange-calls.ts, grid-runner.service.ts). */
+export const RUNNER_PACE = { burst: 10, perSecond: 8 } as const;
+/** One watchdog reconciliation per account a minute (libs/trading runner/watchdog.ts WATCHDOG_PERIOD_MS). */
+export const RECONCILE_PERIOD_MS = 60_000;
+/** The install's default share of each venue limit (venue-budget.ts, issue 39). */
+export const DEFAULT_BUDGET_SHARE = 0.5;
+
+export function capacityVenueOf(exchange: ExchangeName, botType: BotType): CapacityVenueId {
+  if (exchange === 'Kucoin') return botType === 'Futures' ? 'kucoinfutures' : 'kucoin';
+  return botType === 'Futures' ? 'binanceusdm' : 'binance';
+}
+
+/** What of a bot's config decides its orders. */
+export interface CapacityBot {
+  numOfOrders: number;
+  direction?: 'long' | 'short' | 'neutral';
+  style?: 'infinity';
+  initialQuote?: number;
+}
+
+/**
+ * The orders a start places at once: a ladder its rungs (grid.engine.ts desiredOrders), a neutral grid
+ * both halves (neutral.ts: N buys below and N sells above the reference), an infinity grid its initial
+ * buy, or without one its first pair of step orders (infinity.engine.ts infinityInitialState).
+ */
+export function ordersAtStart(bot: CapacityBot): number {
+  if (bot.style === 'infinity') return (bot.initialQuote ?? 0) > 0 ? 1 : 2;
+  const n = Math.max(0, Math.floor(bot.numOfOrders));
+  return bot.direction === 'neutral' ? 2 * n : n;
+}
+
+/**
+ * The most orders the bot rests at once on its symbol: a ladder its rungs and, while a rung is partly
+ * filled, its take-profit beside them (N + 1); a neutral grid 2N (its cursor line holds none); an infinity
+ * grid its pair of step orders.
+ */
+export function mostResting(bot: CapacityBot): number {
+  if (bot.style === 'infinity') return 2;
+  const n = Math.max(0, Math.floor(bot.numOfOrders));
+  return bot.direction === 'neutral' ? 2 * n : n + 1;
+}
+
+export interface CapacityInput {
+  exchange: ExchangeName;
+  botType: BotType;
+  symbol: string;
+  bot: CapacityBot;
+  /** The open orders of the account's other bots on this venue and market, per symbol (at most). */
+  others: readonly { symbol: string; openOrders: number }[];
+  /** The symbols the account's other bots keep open (running) on this venue: what the watchdog reads. */
+  otherSymbols?: readonly string[];
+  /** The install's share of the venue's limits (default 50 %). */
+  budgetShare?: number;
+  /** The market's own maximum of open orders, when the venue reports one (rules.maxNumOrders). */
+  maxNumOrders?: number;
+  pace?: { burst: number; perSecond: number };
+}
+
+export interface CapacityAnswer {
+  venue: string;
+  symbol: string;
+  ordersAtStart: number;
+  /** Seconds the runner takes to place them at its pace. */
+  placingSeconds: number;
+  orderWindows: (OrderWindowLimit & { atMost: number; exceeded: boolean })[];
+  openOrders: CapacityLimit & { others: number; thisBot: number; total: number; exceeded: boolean };
+  weight: CapacityLimit & {
+    label: string;
+    /** The account's bots (this one included) in one window of the venue. */
+    account: number;
+    symbols: number;
+    share: number;
+    /** share × limit: the install's budget. */
+    budget: number;
+    /** account ÷ budget. */
+    budgetShareUsed: number;
+    exceeded: boolean;
+  };
+  /** The rules that would be passed (empty: the start fits). */
+  exceeded: string[];
+}
+
+/** The capacity answer (see the file's comment). */
+export function capacityAnswer(input: CapacityInput): CapacityAnswer {
+  const venue = VENUE_CAPACITY[capacityVenueOf(input.exchange, input.botType)];
+  const pace = input.pace ?? RUNNER_PACE;
+  const symbol = input.symbol.toUpperCase();
+  const start = ordersAtStart(input.bot);
+  const orderWindows = venue.orderWindows.map((w) => {
+    const atMost = Math.min(start, pace.burst + Math.floor((pace.perSecond * w.windowMs) / 1000));
+    return { ...w, atMost, exceeded: atMost > w.limit };
+  });
+  const others = input.others.filter((o) => o.symbol.toUpperCase() === symbol).reduce((t, o) => t + Math.max(0, o.openOrders), 0);
+  const thisBot = mostResting(input.bot);
+  const reported = input.maxNumOrders;
+  const max: CapacityLimit =
+    typeof reported === 'number' && Number.isFinite(reported) && reported > 0
+      ? { rule: venue.maxOpenPerSymbol.rule, limit: reported, source: `the market's own figure, reported by the venue; ${venue.maxOpenPerSymbol.source}` }
+      : venue.maxOpenPerSymbol;
+  const total = others + thisBot;
+  const openOrders = { ...max, others, thisBot, total, exceeded: total > max.limit };
+  // steady state: one reconciliation round per account and period, in the lightest read of its symbols
+  const symbols = new Set([symbol, ...(input.otherSymbols ?? []).map((s) => s.toUpperCase())]).size;
+  const perSymbol = symbols * venue.reads.openOrdersPerSymbol;
+  const round = (venue.reads.openOrdersAll !== null ? Math.min(perSymbol, venue.reads.openOrdersAll) : perSymbol) + venue.reads.accountReads;
+  const account = round * Math.max(1, Math.ceil(venue.weight.windowMs / RECONCILE_PERIOD_MS));
+  const share = input.budgetShare !== undefined && input.budgetShare > 0 && input.budgetShare <= 1 ? input.budgetShare : DEFAULT_BUDGET_SHARE;
+  const budget = venue.weight.limit * share;
+  const weight = {
+    rule: venue.weight.rule,
+    limit: venue.weight.limit,
+    source: `${venue.weight.source}; reads: ${venue.reads.source}`,
+    label: venue.weight.label,
+    account,
+    symbols,
+    share,
+    budget,
+    budgetShareUsed: account / budget,
+    exceeded: account > budget,
+  };
+  const exceeded = [
+    ...(openOrders.exceeded ? [max.rule] : []),
+    ...orderWindows.filter((w) => w.exceeded).map((w) => `${w.rule} ${w.label}`),
+    ...(weight.exceeded ? [weight.rule] : []),
+  ];
+  return {
+    venue: venue.name,
+    symbol,
+    ordersAtStart: start,
+    placingSeconds: Math.max(0, Math.ceil((start - pace.burst) / pace.perSecond)),
+    orderWindows,
+    openOrders,
+    weight,
+    exceeded,
+  };
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
+/** Why a start that would pass a venue limit is refused, with the numbers; null when it fits. */
+export function capacityRefusal(a: CapacityAnswer): string | null {
+  const parts: string[] = [];
+  if (a.openOrders.exceeded) {
+    const o = a.openOrders;
+    const most = o.thisBot > a.ordersAtStart ? ` and rests up to ${fmt(o.thisBot)} there` : '';
+    parts.push(
+      `This start places ${fmt(a.ordersAtStart)} orders on ${a.symbol}${most}; ${a.venue} allows ${fmt(o.limit)} open orders per symbol (${o.rule}); ` +
+        `your other bots hold up to ${fmt(o.others)} open on ${a.symbol}: ${fmt(o.total)} in all`,
+    );
+  }
+  for (const w of a.orderWindows.filter((x) => x.exceeded)) {
+    parts.push(`This start places ${fmt(a.ordersAtStart)} orders, ${fmt(w.atMost)} of them within ${w.label}; ${a.venue} allows ${fmt(w.limit)} orders per ${w.label} (${w.rule})`);
+  }
+  if (a.weight.exceeded) {
+    const w = a.weight;
+    parts.push(`Your bots on ${a.venue} would use ${fmt(w.account)} weight per ${w.label}, more than this install's budget of ${fmt(w.budget)} (${fmt(w.share * 100)} % of ${fmt(w.limit)}, ${w.rule})`);
+  }
+  if (!parts.length) return null;
+  return `${parts.join('. ')}. Lower the grid size, or stop a bot on ${a.symbol}.`;
+}
