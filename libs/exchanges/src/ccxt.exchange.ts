@@ -88,15 +88,24 @@ export interface CcxtExchangeOptions {
 
 /**
  * What an open-orders read weighs, for one symbol and for all (issue 39, docs/exchanges.md "Rate limits"):
- * Binance spot GET /api/v3/openOrders 6 / 80, USDⓈ-M GET /fapi/v1/openOrders 1 / 40. KuCoin reads per
- * symbol (its high-frequency spot orders are listed per symbol): no all-symbols read is used there.
+ * Binance spot GET /api/v3/openOrders 6 / 80, USDⓈ-M GET /fapi/v1/openOrders 1 / 40. KuCoin futures
+ * GET /api/v1/orders weighs 2 in its Futures pool with or without a symbol (docs-new api-3470244): one read
+ * for all from two symbols on. KuCoin spot reads per symbol (2 each, api-3470346 / HF api-3470178): a
+ * high-frequency account's open orders are listed per symbol only (ccxt refuses the read without one).
  */
 const OPEN_ORDERS_WEIGHT: Record<ReturnType<typeof ccxtExchangeId>, { one: number; all: number }> = {
   binance: { one: 6, all: 80 },
   binanceusdm: { one: 1, all: 40 },
-  kucoin: { one: 1, all: Infinity },
-  kucoinfutures: { one: 1, all: Infinity },
+  kucoin: { one: 2, all: Infinity },
+  kucoinfutures: { one: 2, all: 2 },
 };
+
+/**
+ * KuCoin lists open orders in pages of 50 unless asked for more: classic spot "Get Orders List - Old"
+ * pageSize 10 to 500 (docs-new api-3470346), futures "Get Order List" up to 1000 (api-3470244). The
+ * adapter asks for the largest page, and for the next while a page is full.
+ */
+const KUCOIN_OPEN_ORDERS_PAGE: Partial<Record<ReturnType<typeof ccxtExchangeId>, number>> = { kucoin: 500, kucoinfutures: 1000 };
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const STATUS: Record<string, OrderStatus> = { open: 'open', closed: 'filled', canceled: 'cancelled', cancelled: 'cancelled', expired: 'cancelled', rejected: 'cancelled' };
@@ -595,8 +604,23 @@ export class CcxtExchange implements ExchangePort {
 
   async openOrders(symbol: string): Promise<Order[]> {
     const m = await this.ccxtMarket(symbol);
-    const orders = await this.call((ex) => ex.fetchOpenOrders(m.symbol));
+    const orders = await this.fetchOpen(m.symbol);
     return orders.map((o) => this.toOrder(o, m));
+  }
+
+  /** Every open order of a ccxt symbol (or of all), page after page where the venue pages them. */
+  private async fetchOpen(ccxtSymbol: string | undefined): Promise<ccxt.Order[]> {
+    const pageSize = KUCOIN_OPEN_ORDERS_PAGE[this.ccxtId];
+    if (!pageSize) return this.call((ex) => ex.fetchOpenOrders(ccxtSymbol));
+    const byId = new Map<string, ccxt.Order>();
+    for (let currentPage = 1; currentPage <= 100; currentPage++) {
+      const batch = await this.call((ex) => ex.fetchOpenOrders(ccxtSymbol, undefined, pageSize, { pageSize, currentPage }));
+      const before = byId.size;
+      for (const o of batch) byId.set(String(o.id), o);
+      // a page not full is the last; so is one that brings nothing new (a listing without pages)
+      if (batch.length < pageSize || byId.size === before) break;
+    }
+    return [...byId.values()];
   }
 
   /**
@@ -609,10 +633,8 @@ export class CcxtExchange implements ExchangePort {
     if (unique.length * w.one <= w.all) return (await Promise.all(unique.map((s) => this.openOrders(s)))).flat();
     await this.loadMarkets();
     const wanted = new Set(unique);
-    const orders = await this.call((ex) => {
-      ex.options.warnOnFetchOpenOrdersWithoutSymbol = false; // we mean all of them: one read, weighed above
-      return ex.fetchOpenOrders(undefined);
-    });
+    this.#ex.options.warnOnFetchOpenOrdersWithoutSymbol = false; // we mean all of them: one read, weighed above
+    const orders = await this.fetchOpen(undefined);
     const out: Order[] = [];
     for (const o of orders) {
       const m = this.#ex.markets?.[o.symbol as string] as CcxtMarket | undefined;

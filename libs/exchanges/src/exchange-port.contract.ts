@@ -155,6 +155,15 @@ export function exchangePortContract(name: string, exchange: ExchangeName, marke
       expect(o.clientOrderId).toBe('x-1');
     });
 
+    it('lists every open order, more than one page of the venue\'s listing (KuCoin pages by 50 unless asked), of a symbol and of several', async () => {
+      for (let i = 0; i < 51; i++) await p.createLimitOrder({ symbol: S, side: 'buy', price: 60000 - i * 10, amount: A, clientOrderId: `pg-${i}` });
+      const ids = (orders: Array<{ clientOrderId: string }>) => orders.map((o) => o.clientOrderId).sort();
+      const all = Array.from({ length: 51 }, (_, i) => `pg-${i}`).sort();
+      expect(ids(await p.openOrders(S))).toEqual(all);
+      // the watchdog's read for an account's symbols (an all-symbols read where it weighs less)
+      if (p.openOrdersOf) expect(ids(await p.openOrdersOf([S, 'ETHUSDT']))).toEqual(all);
+    });
+
     if (futures) {
       it('one-way mode: an order for a position side is refused; a market close flattens the position', async () => {
         expect(await p.positionMode()).toBe('oneway');

@@ -98,10 +98,16 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
       const o = b.type === 'market' ? venue.createOrder(a, { ...request, price: undefined }) : venue.createOrder(a, { ...request, price: Number(b.price) });
       return env(futures ? { orderId: String(o.id), clientOid: o.clientOrderId } : { orderId: String(o.id) });
     }),
+    // status=active: the open orders, of a symbol or of all, in pages: spot "Get Orders List - Old" pageSize
+    // 10 to 500, default 50 (https://www.kucoin.com/docs-new/api-3470346); futures "Get Order List" default 50,
+    // "The maximum cannot exceed 1000" (api-3470244); currentPage from 1
     'GET /api/v1/orders': authed((req, a) => {
       const sym = req.query.get('symbol');
       const open = (sym ? venue.openOrders(a, symbolOf(sym)) : specs().flatMap((s) => venue.openOrders(a, s.symbol))).map(order);
-      return env(page(open, 1, Math.max(50, open.length)));
+      const asked = Number(req.query.get('pageSize') ?? 50);
+      const pageSize = futures ? Math.min(1000, Math.max(1, asked)) : Math.min(500, Math.max(10, asked));
+      const current = Math.max(1, Number(req.query.get('currentPage') ?? 1));
+      return env(page(open.slice((current - 1) * pageSize, current * pageSize), current, pageSize, open.length));
     }),
     'GET /api/v1/orders/*': authed((req, a) => {
       const id = Number(req.path.split('/').pop());

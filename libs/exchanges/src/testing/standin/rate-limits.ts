@@ -88,6 +88,20 @@ export const BINANCE_LIMITS = {
   futures: { weightPerMinute: 2400, ordersPer10s: 300, banMs: 120_000 },
 } as const satisfies Record<string, BinanceLimits>;
 
+/**
+ * What tests and benchmarks read from a stand-in's counters, whatever the venue: the weight spent (in a
+ * pool: Binance's one REQUEST_WEIGHT, KuCoin's resource pools), by route, and each pool's limit a minute.
+ */
+export interface WeightMeter {
+  /** Each pool's limit per minute (Binance: REQUEST_WEIGHT; KuCoin: its 30 s quotas × 2). */
+  readonly poolsPerMinute: Record<string, number>;
+  readonly refusals: ReadonlyArray<{ at: number; status: number }>;
+  /** Weight spent in [from, to) (ms), in `pool` or in all. */
+  weightBetween(from: number, to: number, pool?: string): number;
+  /** Weight per route in [from, to). */
+  byRoute(from: number, to: number): Record<string, number>;
+}
+
 /** What a refused call gets: the status, Retry-After seconds and the venue's words. */
 export interface RateRefusal {
   status: 429 | 418;
@@ -97,7 +111,7 @@ export interface RateRefusal {
 }
 
 /** One IP's weight and one account's orders, in the venue's fixed windows; 429 then 418 past a limit. */
-export class BinanceRateMeter {
+export class BinanceRateMeter implements WeightMeter {
   private minute = { start: 0, used: 0 };
   private tenSeconds = { start: 0, orders: 0 };
   private day = { start: 0, orders: 0 };
@@ -115,6 +129,10 @@ export class BinanceRateMeter {
     private readonly weights: Record<string, Weigh>,
     private readonly now: () => number = Date.now,
   ) {}
+
+  get poolsPerMinute(): Record<string, number> {
+    return { REQUEST_WEIGHT: this.limits.weightPerMinute };
+  }
 
   private roll(t: number) {
     const minuteMs = this.limits.minuteMs ?? 60_000;
@@ -178,8 +196,9 @@ export class BinanceRateMeter {
     };
   }
 
-  /** Weight spent in [from, to) (ms). */
-  weightBetween(from: number, to: number): number {
+  /** Weight spent in [from, to) (ms); one pool, REQUEST_WEIGHT. */
+  weightBetween(from: number, to: number, pool?: string): number {
+    if (pool !== undefined && pool !== 'REQUEST_WEIGHT') return 0;
     return this.spent.filter((s) => s.at >= from && s.at < to).reduce((sum, s) => sum + s.weight, 0);
   }
 

@@ -19,7 +19,8 @@ import { binanceSpotStreams } from './binance-spot.streams';
 import { binanceUsdmStreams } from './binance-usdm.streams';
 import { kucoinStreams } from './kucoin.streams';
 import type { StreamServer } from './stream-server';
-import { BINANCE_LIMITS, BINANCE_SPOT_WEIGHTS, BINANCE_USDM_WEIGHTS, BinanceRateMeter, type BinanceLimits } from './rate-limits';
+import { BINANCE_LIMITS, BINANCE_SPOT_WEIGHTS, BINANCE_USDM_WEIGHTS, BinanceRateMeter, type BinanceLimits, type WeightMeter } from './rate-limits';
+import { KUCOIN_POOLS_VIP0, KucoinRateMeter, type KucoinPool } from './kucoin.rate-limits';
 
 export type { StandInKey, StandInCore, Dialect } from './standin.types';
 export { STANDIN_KEY_PERMISSIONS } from './standin.types';
@@ -48,6 +49,10 @@ export interface VenueStandIn {
   streams: StreamServer;
   /** Binance's rate limits as the venue counts them (weight, orders; 429 and 418): rate-limits.ts. */
   rate?: BinanceRateMeter;
+  /** KuCoin's resource pools as the venue counts them (429000 past a quota): kucoin.rate-limits.ts. */
+  kucoinRate?: KucoinRateMeter;
+  /** The venue's own counters, whichever venue: what weight tests and benchmarks read. */
+  meter: WeightMeter;
   /** Ends every stream credential now (Binance listenKeyExpired, a KuCoin token's end). */
   expireStreams(): void;
   /** Live stream subscriptions now (tests wait for a watch to be in place before they move the market). */
@@ -61,7 +66,7 @@ export async function startVenueStandIn(
   exchange: ExchangeName,
   market: MarketType,
   keys: readonly StandInKey[],
-  options: { now?: () => number; limits?: Partial<BinanceLimits> } = {},
+  options: { now?: () => number; limits?: Partial<BinanceLimits>; kucoinQuotas?: Partial<Record<KucoinPool, number>> } = {},
 ): Promise<VenueStandIn> {
   const rules = venueRules(exchange, market);
   const now = options.now ?? Date.now;
@@ -71,6 +76,7 @@ export async function startVenueStandIn(
     exchange === 'Binance'
       ? new BinanceRateMeter({ ...BINANCE_LIMITS[market], ...options.limits }, market === 'spot' ? BINANCE_SPOT_WEIGHTS : BINANCE_USDM_WEIGHTS)
       : undefined;
+  const kucoinRate = exchange === 'Kucoin' ? new KucoinRateMeter(market, { ...KUCOIN_POOLS_VIP0, ...options.kucoinQuotas }) : undefined;
   const core: StandInCore = {
     rate,
     venue,
@@ -138,7 +144,15 @@ export async function startVenueStandIn(
         return core.answer(e);
       }
     };
-    guarded[k] = !rate
+    guarded[k] = kucoinRate
+      ? (req) => {
+          // KuCoin counts the pool of the route (the key's user's, or the IP's for Public) before it answers
+          const { refused, headers } = kucoinRate.charge(req, keyOf(req)?.userId ?? '');
+          if (refused) return refused;
+          const r = handle(req);
+          return { ...r, headers: { ...headers, ...(r.headers ?? {}) } };
+        }
+      : !rate
       ? handle
       : (req) => {
           // the venue counts the IP's weight and the account's orders before it answers (rate-limits.ts)
@@ -163,6 +177,8 @@ export async function startVenueStandIn(
     },
     streams,
     rate,
+    kucoinRate,
+    meter: (rate ?? kucoinRate)!,
     expireStreams: () => streamDialect.expire?.(),
     subscriptions: () => streamDialect.subscriptions?.() ?? { user: 0, market: 0 },
     close: async () => {
