@@ -260,6 +260,7 @@ export class GridRunner implements TaskHost {
       await prepareFutures(task);
       await task.recover([...info.bot.trading.unclosed.keys()]);
       task.ready = true;
+      this.takeOverVenueFacts(task, info);
       if (starting) await checkFunds(task);
       // The start's report goes in the same append as the orders the start placed (issue 16: one append
       // and one push fewer on the start path), or alone when it placed nothing (all adopted). A crash can
@@ -588,18 +589,42 @@ export class GridRunner implements TaskHost {
       if (task.released || !task.started || task.id.exchange !== p.exchange || task.id.market !== p.market) continue;
       if (task.rateLimitedUntil >= p.until) continue; // this pause (or a longer one) is recorded
       task.rateLimitedUntil = p.until;
-      const data = { botId: task.botId, run: task.id.run };
-      void this.record(task, [{ type: 'VenueRateLimited', data: { ...data, venue: p.venue, status: p.status, until: p.until, at: p.at } }]).catch((err) =>
-        this.log.warn(`bot ${task.botId}: the venue's pause was not recorded: ${(err as Error).message}`),
-      );
-      const lifted = setTimeout(() => {
-        if (task.released || task.rateLimitedUntil !== p.until) return; // let go, or a longer pause came
-        task.rateLimitedUntil = 0;
-        void this.record(task, [{ type: 'VenueRateLimitLifted', data: { ...data, until: p.until, at: (this.o.now ?? Date.now)() } }]).catch((err) =>
-          this.log.warn(`bot ${task.botId}: the end of the venue's pause was not recorded: ${(err as Error).message}`),
-        );
-      }, Math.max(0, p.until - Date.now()));
-      lifted.unref?.();
+      this.recordBeside(task, { type: 'VenueRateLimited', data: { botId: task.botId, run: task.id.run, venue: p.venue, status: p.status, until: p.until, at: p.at } });
+      this.liftAt(task, p.until);
+    }
+  }
+
+  /** When the pause recorded until `until` ends (and no longer one came), the bot records that it is over. */
+  private liftAt(task: BotTask, until: number): void {
+    const lifted = setTimeout(() => {
+      if (task.released || task.rateLimitedUntil !== until) return; // let go, or a longer pause came
+      task.rateLimitedUntil = 0;
+      this.recordBeside(task, { type: 'VenueRateLimitLifted', data: { botId: task.botId, run: task.id.run, until, at: (this.o.now ?? Date.now)() } });
+    }, Math.max(0, until - Date.now()));
+    lifted.unref?.();
+  }
+
+  /** A fact about the venue recorded beside the bot's lane (whose own call may be the one waiting). */
+  private recordBeside(task: BotTask, fact: TradingEvent): void {
+    void this.record(task, [fact]).catch((err) => this.log.warn(`bot ${task.botId}: ${fact.type} was not recorded: ${(err as Error).message}`));
+  }
+
+  /**
+   * A bot taken over (a restart after a crash, a hand-over) carries on from what its history says of the
+   * venue (issue 39): a stream recorded down is said to be back when this runner's is live, and a rate-limit
+   * pause recorded by the runner before is said to be over when it has ended (or when it ends).
+   */
+  private takeOverVenueFacts(task: BotTask, info: BotRun): void {
+    const down = info.bot.streamDown;
+    if (down && task.streamDownSince === null) {
+      task.streamDownSince = down.since;
+      const now = this.sources.streamState(task);
+      if (now?.live) this.onStreamState([task], now);
+    }
+    const paused = info.bot.rateLimited;
+    if (paused && task.rateLimitedUntil < paused.until) {
+      task.rateLimitedUntil = paused.until;
+      this.liftAt(task, paused.until);
     }
   }
 
