@@ -35,6 +35,7 @@ import { PaperVenue } from './paper-venue';
 import { toFill, toOrder } from './paper-views';
 import { PriceHub } from './price-hub';
 import { venueRules } from './venues/venue-rules';
+import { MAXIMUM_RULE_NAMES } from './venues/market-maximums';
 
 export { PaperVenue, type PaperVenueOptions } from './paper-venue';
 export { PaperFeedDriver, type PaperFeedDriverOptions } from './paper-feed-driver';
@@ -84,15 +85,23 @@ export class PaperExchange implements ExchangePort {
   async marketRules(symbol: string): Promise<MarketRules> {
     // this venue's market's own steps and minimums (venues/markets.ts), as ccxt reports a market
     const r = this.venue.marketRules(this.exchange, this.market, symbol);
-    const fees = venueRules(this.exchange, this.market).fees;
-    return {
+    const venue = venueRules(this.exchange, this.market);
+    const rules: MarketRules = {
       priceStep: fromUnits(r.priceStep),
       amountStep: fromUnits(r.amountStep),
-      minNotional: venueRules(this.exchange, this.market).minNotional ? fromUnits(r.minNotional) : 0,
+      minNotional: venue.minNotional ? fromUnits(r.minNotional) : 0,
       minAmount: fromUnits(r.minAmount),
-      makerFee: fees.maker,
-      takerFee: fees.taker,
+      makerFee: venue.fees.maker,
+      takerFee: venue.fees.taker,
     };
+    // issue 39: the maximums its market's row states (venues/markets.ts), with the venue's names of them
+    const { maxAmount, maxNotional, maxNumOrders, percentPrice } = r.spec;
+    if (maxAmount !== undefined) rules.maxAmount = Number(maxAmount);
+    if (maxNotional !== undefined) rules.maxNotional = Number(maxNotional);
+    if (maxNumOrders !== undefined) rules.maxNumOrders = maxNumOrders;
+    if (percentPrice !== undefined) rules.percentPrice = { ...percentPrice };
+    if (maxAmount !== undefined || maxNotional !== undefined || maxNumOrders !== undefined || percentPrice !== undefined) rules.ruleNames = { ...MAXIMUM_RULE_NAMES[venue.id] };
+    return rules;
   }
 
   async createLimitOrder(request: LimitOrderRequest): Promise<Order> {
