@@ -64,7 +64,7 @@ describe('the venue\'s maximums at create (issue 39)', () => {
 
   it('12,345 BTC passes the parse (its bounds) and is refused by the market check, as the server does at create', () => {
     const parsed = parseCreateBot({ exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', numOfOrders: 5, orderSize: '12345', interval: 500, entryPrice: 95000, takeProfit: 1 });
-    expect(marketFieldErrors(parsed.config, btc, undefined, at).orderSize).toMatch(/\(LOT_SIZE maxQty\)$/);
+    expect(marketFieldErrors({ ...parsed.config, direction: undefined }, btc, undefined, at).orderSize).toMatch(/\(LOT_SIZE maxQty\)$/);
   });
 });
 

@@ -31,7 +31,7 @@ export const MAXIMUM_RULE_NAMES: Readonly<Record<VenueId, NonNullable<MarketRule
 
 /** The part of a ccxt market read here. */
 export interface CcxtMarketLike {
-  limits?: { amount?: { max?: number | null }; cost?: { max?: number | null } };
+  limits?: { amount?: { min?: number | null; max?: number | null }; cost?: { min?: number | null; max?: number | null } };
   info?: unknown;
 }
 
