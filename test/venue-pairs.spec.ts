@@ -86,6 +86,15 @@ describe('a pair the venue lists, live on the Binance spot stand-in (issue 39)',
     expect((await c.post('/api/bots', bot(uid, { symbol: 'BTCUSDT', orderSize: '0.01', interval: 500, entryPrice: 95000 }))).status).toBe(201);
   });
 
+  it('a ladder reaching below the venue\'s price band (0.2 × the price, PERCENT_PRICE_BY_SIDE) is refused at create, naming the rule', async () => {
+    // (the price is 0.342 since the first story) 99 rungs of 0.003 from 0.34: the lowest buy at 0.046, below 0.2 × 0.342 = 0.0684
+    const refused = await c.post('/api/bots', bot(uid, { numOfOrders: 99, orderSize: '200', interval: '0.003', entryPrice: '0.34' }));
+    expect({ status: refused.status, errors: refused.body.errors }).toEqual({
+      status: 400,
+      errors: [{ field: 'numOfOrders', message: "The lowest buy order at 0.046 USDT is below Binance's limit of 0.0684 USDT, 0.2 × the current price of 0.342 USDT (PERCENT_PRICE_BY_SIDE)" }],
+    });
+  });
+
   it('a pair the venue does not list is refused on symbol, naming the venue and market', async () => {
     const refused = await c.post('/api/bots', bot(uid, { symbol: 'PEPEUSDT', orderSize: '500000', interval: '0.00000001', entryPrice: '0.00001' }));
     expect({ status: refused.status, errors: refused.body.errors }).toEqual({

@@ -94,13 +94,17 @@ export class PaperExchange implements ExchangePort {
       makerFee: venue.fees.maker,
       takerFee: venue.fees.taker,
     };
-    // issue 39: the maximums its market's row states (venues/markets.ts), with the venue's names of them
-    const { maxAmount, maxNotional, maxNumOrders, percentPrice } = r.spec;
+    // issue 39: the maximums the paper venue itself enforces on an order (paper-order-rules.ts: the amount
+    // and value of one order, where its market's row states them), named as the venue names them. The open
+    // orders per symbol and the price band are served by the stand-ins' exchangeInfo for the ccxt adapter
+    // but not enforced by this venue: not reported, so a paper bot is never refused for what it would accept.
+    const { maxAmount, maxNotional } = r.spec;
     if (maxAmount !== undefined) rules.maxAmount = Number(maxAmount);
     if (maxNotional !== undefined) rules.maxNotional = Number(maxNotional);
-    if (maxNumOrders !== undefined) rules.maxNumOrders = maxNumOrders;
-    if (percentPrice !== undefined) rules.percentPrice = { ...percentPrice };
-    if (maxAmount !== undefined || maxNotional !== undefined || maxNumOrders !== undefined || percentPrice !== undefined) rules.ruleNames = { ...MAXIMUM_RULE_NAMES[venue.id] };
+    if (maxAmount !== undefined || maxNotional !== undefined) {
+      const names = MAXIMUM_RULE_NAMES[venue.id];
+      rules.ruleNames = { ...(names.maxAmount ? { maxAmount: names.maxAmount } : {}), ...(names.maxNotional ? { maxNotional: names.maxNotional } : {}) };
+    }
     return rules;
   }
 

@@ -3,7 +3,7 @@ import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { BOT_TYPES, EXCHANGES, ValidationError, correlated, normalSymbol, unlistedSymbolMessage, type CommandContext } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
-import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, type BotFieldErrors } from '../domain/bot-market.rules';
+import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, maximumErrors, type BotFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
 import { infinityProblem, type InfinityConfig } from '@gridrocket/trading/grid';
@@ -81,7 +81,7 @@ export class MarketCheck {
     const halves = gridHalves({ ...config, leverage: config.leverage ?? 1 });
     const errors: BotFieldErrors = {};
     // issue 39: the venue's maximums name the venue and the coin; a neutral grid keeps both halves open (no take-profit of its own)
-    const context = { price, exchange: config.exchange, symbol, ...(halves.length > 1 ? { openOrders: 2 * Math.floor(config.numOfOrders) } : {}) };
+    const context = { exchange: config.exchange, symbol, ...(halves.length > 1 ? { openOrders: 2 * Math.floor(config.numOfOrders) } : {}) };
     for (const half of halves) {
       const e = marketFieldErrors(half, { ...rules, makerFee }, undefined, context);
       for (const field of Object.keys(e) as BotFormField[]) errors[field] ??= e[field];
@@ -89,6 +89,12 @@ export class MarketCheck {
     for (const half of halves) {
       const above = options.confirmAboveMarket || errors.entryPrice ? null : aboveMarket(half, price, rules.takerFee);
       if (above) errors.entryPrice = aboveMarketError(above, symbol.replace(/(USDT|USDC)$/, ''));
+    }
+    // the venue's price band around the current price (issue 39) after the entry's own warning: an entry that
+    // would fill at once is told so first; confirmed, a rung the venue would still refuse is refused with its rule
+    for (const half of halves) {
+      const band = maximumErrors(half, rules, { ...context, price });
+      for (const field of Object.keys(band) as BotFormField[]) errors[field] ??= band[field];
     }
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
