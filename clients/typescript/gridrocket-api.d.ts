@@ -5053,7 +5053,7 @@ export interface operations {
                 /** @description default Spot */
                 botType?: "Spot" | "Futures";
                 exchange: "Binance" | "Kucoin";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
             };
             header?: never;
@@ -5071,9 +5071,24 @@ export interface operations {
                     "application/json": {
                         amountStep: number;
                         makerFee?: number;
+                        maxAmount?: number;
+                        maxNotional?: number;
+                        maxNumOrders?: number;
                         minAmount: number;
                         minNotional: number;
+                        percentPrice?: {
+                            askDown?: number;
+                            askUp?: number;
+                            bidDown?: number;
+                            bidUp?: number;
+                        };
                         priceStep: number;
+                        ruleNames?: {
+                            maxAmount?: string;
+                            maxNotional?: string;
+                            maxNumOrders?: string;
+                            percentPrice?: string;
+                        };
                         takerFee?: number;
                     };
                 };
@@ -5158,7 +5173,7 @@ export interface operations {
         parameters: {
             query: {
                 exchange: "Binance" | "Kucoin";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
                 /** @description accepted for the spec's compatibility; another user's id is 403 */
                 userId?: string;
@@ -5220,7 +5235,7 @@ export interface operations {
         parameters: {
             query: {
                 exchange: "Binance" | "Kucoin";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
                 /** @description accepted for the spec's compatibility; another user's id is 403 */
                 userId?: string;
