@@ -1,3 +1,4 @@
+// Over 400 lines: the ccxt adapter against the stand-in of each of its four venues, one suite run per venue, each call with its venue quirks.
 /**
  * The ccxt adapter, offline: each of binance, binanceusdm, kucoin and kucoinfutures talks to a local
  * HTTP server on 127.0.0.1 standing in for the exchange (every `urls.api` entry points at it).

@@ -91,6 +91,8 @@ export interface CcxtExchangeOptions {
 
 /** Issue 39: the venue's markets (pairs, steps, minimums, maximums) are reloaded when a day old. */
 export const MARKETS_MAX_AGE_MS = 24 * 3_600_000;
+/** A daily reload the venue did not answer is tried again this much later; the markets held serve meanwhile. */
+const MARKETS_RETRY_MS = 5 * 60_000;
 
 /**
  * What an open-orders read weighs, for one symbol and for all (issue 39, docs/exchanges.md "Rate limits"):
@@ -252,6 +254,8 @@ export class CcxtExchange implements ExchangePort {
     if (ex.markets && this.marketsLoadedAt !== undefined && Date.now() - this.marketsLoadedAt >= this.marketsMaxAgeMs) {
       this.marketsReloading ??= this.call((ex) => ex.loadMarkets(true, this.ccxtId.startsWith('kucoin') ? { marginables: false } : {}))
         .then(() => void (this.marketsLoadedAt = Date.now()))
+        // the venue not answering: the markets held serve on, asked again in MARKETS_RETRY_MS
+        .catch(() => void (this.marketsLoadedAt = Date.now() - this.marketsMaxAgeMs + MARKETS_RETRY_MS))
         .finally(() => (this.marketsReloading = undefined));
       await this.marketsReloading;
     }
