@@ -5292,7 +5292,7 @@ export interface operations {
                 /** @description default Spot */
                 botType?: "Spot" | "Futures";
                 exchange: "Binance" | "Kucoin";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
             };
             header?: never;
@@ -5310,9 +5310,24 @@ export interface operations {
                     "application/json": {
                         amountStep: number;
                         makerFee?: number;
+                        maxAmount?: number;
+                        maxNotional?: number;
+                        maxNumOrders?: number;
                         minAmount: number;
                         minNotional: number;
+                        percentPrice?: {
+                            askDown?: number;
+                            askUp?: number;
+                            bidDown?: number;
+                            bidUp?: number;
+                        };
                         priceStep: number;
+                        ruleNames?: {
+                            maxAmount?: string;
+                            maxNotional?: string;
+                            maxNumOrders?: string;
+                            percentPrice?: string;
+                        };
                         takerFee?: number;
                     };
                 };
@@ -5397,7 +5412,7 @@ export interface operations {
         parameters: {
             query: {
                 exchange: "Binance" | "Kucoin";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
                 /** @description accepted for the spec's compatibility; another user's id is 403 */
                 userId?: string;
@@ -5459,7 +5474,7 @@ export interface operations {
         parameters: {
             query: {
                 exchange: "Binance" | "Kucoin";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
                 /** @description accepted for the spec's compatibility; another user's id is 403 */
                 userId?: string;

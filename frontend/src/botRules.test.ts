@@ -40,7 +40,7 @@ describe('field rules: the server schema, in the form\'s words', () => {
     ['exchange', '', 'Exchange is required'],
     ['exchange', 'Kraken', 'Exchange must be Binance or Kucoin'],
     ['symbol', '', 'Pair is required'],
-    ['symbol', 'DOGEEUR', 'Pair must be one of the offered pairs, e.g. BTCUSDT'],
+    ['symbol', 'DOGEEUR', 'Pair must be a pair of letters and digits quoted in USDT or USDC, e.g. BTCUSDT'],
     ['entryPrice', '', 'Entry Price is required'],
     ['entryPrice', '12345678901', 'Entry Price must be at most 10 characters'],
     ['entryPrice', '-5', 'Entry Price must be a number greater than 0'],

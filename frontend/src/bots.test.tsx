@@ -179,6 +179,31 @@ describe('bot form: validation, price, cost', () => {
     expect(f.getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 
+  it('live: the pair is typed (any pair the venue lists, the catalogue as suggestions), asked of the venue, and the venue\'s maximum is named (issue 39)', async () => {
+    const asked: string[] = [];
+    routesWith([], {
+      ...btcRoutes,
+      'GET /api/exchange-mode': { mode: 'live' },
+      'GET /api/priceSpot': (u: URL) => (asked.push(u.searchParams.get('symbol') ?? ''), 0.35),
+      'GET /api/market-rules': { priceStep: 0.0001, amountStep: 0.1, minNotional: 5, minAmount: 0.1, makerFee: 0.001, takerFee: 0.001, maxAmount: 900000, ruleNames: { maxAmount: 'LOT_SIZE maxQty' } },
+    });
+    renderApp('/bots', { user: USER });
+    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
+    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
+    await waitFor(() => expect(f.getByRole('combobox', { name: 'Pair' })).toHaveAttribute('list'));
+    await userEvent.type(f.getByLabelText('Pair'), 'adausdt');
+    expect(f.getByLabelText('Pair')).toHaveValue('ADAUSDT');
+    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('0.35'));
+    expect(asked.every((s) => /^[A-Z0-9]{2,16}(USDT|USDC)$/.test(s))).toBe(true); // half-typed pairs are not asked
+    await userEvent.type(f.getByLabelText('Grid size'), '3');
+    await userEvent.type(f.getByLabelText('Order size'), '1000000');
+    await userEvent.type(f.getByLabelText('Price interval'), '0.001');
+    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await userEvent.tab();
+    expect(f.getByText("Order size 1000000 ADA is above Binance's maximum of 900000 ADA per order (LOT_SIZE maxQty)")).toBeInTheDocument();
+  });
+
   it('an entry price above the market warns with the numbers and Save waits for the confirmation, which the request carries (issue 29)', async () => {
     const { f, fetch } = await openBtcForm();
     await userEvent.clear(f.getByLabelText('Entry Price'));

@@ -16,6 +16,7 @@ import {
   useEditBotMutation,
   useGetBalanceQuery,
   useGetCredentialsQuery,
+  useGetExchangeModeQuery,
   useGetMarketRulesQuery,
   useGetPositionRiskQuery,
   useGetPriceQuery,
@@ -29,6 +30,7 @@ import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
 import { LadderPreview, NeutralPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
+import { normalSymbol } from '@gridrocket/shared';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
@@ -106,9 +108,14 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     { botType, userId: user.uid, exchange: exchange as Exchange },
     { skip: !exchange },
   );
+  // issue 39: a live or testnet account trades any pair its venue lists (typed, the catalogue as suggestions);
+  // a paper account its catalogue (the select). The venue is asked only about a symbol written as a pair.
+  const { data: mode } = useGetExchangeModeQuery();
+  const anyPair = mode === 'live' || mode === 'testnet';
+  const pairReady = Boolean(exchange && normalSymbol(values.symbol));
   const { data: price, isFetching: priceLoading } = useGetPriceQuery(
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
-    { skip: !exchange || !values.symbol },
+    { skip: !pairReady },
   );
   const { data: positions } = useGetPositionRiskQuery({ userId: user.uid, exchange: exchange as Exchange }, { skip: !futures || !exchange });
   const leverage = useMemo(() => {
@@ -132,7 +139,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const noKey = Boolean(exchange && credentials && !credentials.some((c) => c.exchange === exchange));
   const { data: rules } = useGetMarketRulesQuery(
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
-    { skip: !exchange || !values.symbol },
+    { skip: !pairReady },
   );
   // Issue 32: the grid set by a price range (RangeSetup.tsx) writes these same ladder fields
   const range = useRangeSetup({
@@ -188,7 +195,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const halves = useMemo(() => (grid ? (neutral ? gridHalves({ ...grid, direction: 'neutral' as const }) : [grid]) : []), [grid, neutral]);
   const errors: BotFieldErrors = useMemo(() => {
     const limits = rules ?? { priceStep: 0, amountStep: 0, minNotional: 0 };
-    const market = halves.map((h) => marketFieldErrors(h, limits, neutral ? null : available)).reduceRight((a, b) => ({ ...a, ...b }), {} as BotFieldErrors);
+    // (the venue's maximums name the venue and coin, issue 39; its price band is the server's, after the entry's warning)
+    const context = { exchange: values.exchange || undefined, symbol: values.symbol || undefined };
+    const market = halves.map((h) => marketFieldErrors(h, limits, neutral ? null : available, context)).reduceRight((a, b) => ({ ...a, ...b }), {} as BotFieldErrors);
     if (neutral && grid && !market.entryPrice) {
       const step = limits.priceStep;
       const k = step > 0 ? grid.entryPrice / step : 0;
@@ -359,20 +368,46 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             <span className="readout__sub">available {usdt(balance.available)} USDT</span>
           ) : null}
         </div>
-        <SelectField
-          id={`${idp}-symbol`}
-          label="Pair"
-          name="symbol"
-          placeholder="Select pair"
-          value={values.symbol}
-          onValue={(v) => {
-            set('symbol', v);
-            setTouched((t) => ({ ...t, symbol: true }));
-          }}
-          options={PAIRS.map((p) => ({ value: p, label: pairLabel(p) }))}
-          error={shown('symbol')}
-          disabled={editing}
-        />
+        {anyPair ? (
+          <>
+            <Field
+              id={`${idp}-symbol`}
+              label="Pair"
+              name="symbol"
+              placeholder="e.g. BTCUSDT"
+              hint="Any pair your exchange lists"
+              autoComplete="off"
+              list={`${idp}-pairs`}
+              value={values.symbol}
+              onValue={(v) => {
+                set('symbol', v.trim().toUpperCase());
+                setTouched((t) => ({ ...t, symbol: true }));
+              }}
+              error={shown('symbol')}
+              disabled={editing}
+            />
+            <datalist id={`${idp}-pairs`}>
+              {PAIRS.map((p) => (
+                <option key={p} value={p} />
+              ))}
+            </datalist>
+          </>
+        ) : (
+          <SelectField
+            id={`${idp}-symbol`}
+            label="Pair"
+            name="symbol"
+            placeholder="Select pair"
+            value={values.symbol}
+            onValue={(v) => {
+              set('symbol', v);
+              setTouched((t) => ({ ...t, symbol: true }));
+            }}
+            options={PAIRS.map((p) => ({ value: p, label: pairLabel(p) }))}
+            error={shown('symbol')}
+            disabled={editing}
+          />
+        )}
         <div className="readout" aria-live="polite">
           <span className="readout__label">Current price</span>
           <span className="readout__value" data-testid="current-price">

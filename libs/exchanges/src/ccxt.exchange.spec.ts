@@ -1,3 +1,4 @@
+// Over 400 lines: the ccxt adapter against the stand-in of each of its four venues, one suite run per venue, each call with its venue quirks.
 /**
  * The ccxt adapter, offline: each of binance, binanceusdm, kucoin and kucoinfutures talks to a local
  * HTTP server on 127.0.0.1 standing in for the exchange (every `urls.api` entry points at it).
@@ -27,11 +28,23 @@ const CASES: Array<{ id: CcxtId; exchange: ExchangeName; market: MarketType }> =
   { id: 'kucoinfutures', exchange: 'Kucoin', market: 'futures' },
 ];
 
+/** Issue 39: with each venue's maximums and its names of them (venues/market-maximums.ts); KuCoin futures' maxOrderQty 1,000,000 lots × 0.001 BTC. */
 const EXPECTED_RULES: Record<CcxtId, object> = {
-  binance: { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
-  binanceusdm: { priceStep: 0.1, amountStep: 0.001, minNotional: 100, minAmount: 0.001, makerFee: 0.0002, takerFee: 0.0005 },
-  kucoin: { priceStep: 0.1, amountStep: 1e-8, minNotional: 0.1, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
-  kucoinfutures: { priceStep: 0.1, amountStep: 0.001, minNotional: 0, minAmount: 0.001, makerFee: 0.0002, takerFee: 0.0006 },
+  binance: {
+    priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001,
+    maxAmount: 9000, maxNotional: 9000000, maxNumOrders: 200, percentPrice: { bidUp: 5, bidDown: 0.2, askUp: 5, askDown: 0.2 },
+    ruleNames: { maxAmount: 'LOT_SIZE maxQty', maxNotional: 'NOTIONAL maxNotional', maxNumOrders: 'MAX_NUM_ORDERS maxNumOrders', percentPrice: 'PERCENT_PRICE_BY_SIDE' },
+  },
+  binanceusdm: {
+    priceStep: 0.1, amountStep: 0.001, minNotional: 100, minAmount: 0.001, makerFee: 0.0002, takerFee: 0.0005,
+    maxAmount: 1000, maxNumOrders: 200, percentPrice: { bidUp: 1.05, askDown: 0.95 },
+    ruleNames: { maxAmount: 'LOT_SIZE maxQty', maxNumOrders: 'MAX_NUM_ORDERS limit', percentPrice: 'PERCENT_PRICE' },
+  },
+  kucoin: {
+    priceStep: 0.1, amountStep: 1e-8, minNotional: 0.1, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001,
+    maxAmount: 10000000000, maxNotional: 99999999, ruleNames: { maxAmount: 'baseMaxSize', maxNotional: 'quoteMaxSize' },
+  },
+  kucoinfutures: { priceStep: 0.1, amountStep: 0.001, minNotional: 0, minAmount: 0.001, makerFee: 0.0002, takerFee: 0.0006, maxAmount: 1000, ruleNames: { maxAmount: 'maxOrderQty' } },
 };
 
 describe.each(CASES)('ccxt adapter: $id against a local stand-in', ({ id, exchange, market }) => {

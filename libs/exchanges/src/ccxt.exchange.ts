@@ -54,6 +54,7 @@ import type { VenueBudget } from './venue-budget';
 import { isDuplicate, isUncertain, mapCcxtError } from './ccxt-errors';
 import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
 import { binanceKeyPermissions, kucoinKeyPermissions, type KeyPermissions } from './venues/key-permissions';
+import { ccxtMaximums, type CcxtMarketLike } from './venues/market-maximums';
 
 export interface RetryPolicy {
   /** Total attempts including the first (default 4). */
@@ -84,7 +85,14 @@ export interface CcxtExchangeOptions {
   clock?: () => number;
   /** The venue's request budget shared by every instance of the provider (issue 39, venue-budget.ts). */
   budget?: VenueBudget;
+  /** Markets older than this are reloaded (issue 39; default MARKETS_MAX_AGE_MS, a day). */
+  marketsMaxAgeMs?: number;
 }
+
+/** Issue 39: the venue's markets (pairs, steps, minimums, maximums) are reloaded when a day old. */
+export const MARKETS_MAX_AGE_MS = 24 * 3_600_000;
+/** A daily reload the venue did not answer is tried again this much later; the markets held serve meanwhile. */
+const MARKETS_RETRY_MS = 5 * 60_000;
 
 /**
  * What an open-orders read weighs, for one symbol and for all (issue 39, docs/exchanges.md "Rate limits"):
@@ -120,6 +128,10 @@ export class CcxtExchange implements ExchangePort {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly clock: () => number;
   private marketsLoading: Promise<void> | undefined;
+  private marketsReloading: Promise<void> | undefined;
+  /** When this instance's markets were loaded (wall clock), or those it was given were (marketsFrom). */
+  private marketsLoadedAt: number | undefined;
+  private readonly marketsMaxAgeMs: number;
   /** exchange order id → our client order id (trades do not carry the client id). */
   private readonly clientIds = new Map<string, string>();
   /** Leverage and margin mode set per symbol (Kucoin futures carries them on every order). */
@@ -141,6 +153,7 @@ export class CcxtExchange implements ExchangePort {
     this.sleep = options.sleep ?? defaultSleep;
     this.clock = options.clock ?? Date.now;
     this.budget = options.budget;
+    this.marketsMaxAgeMs = options.marketsMaxAgeMs ?? MARKETS_MAX_AGE_MS;
     // ccxt pro's class: the REST calls of the plain one, and the venue's streams (issue 39)
     const Ctor = ((ccxt as any).pro?.[this.ccxtId] ?? (ccxt as any)[this.ccxtId]) as new (config: object) => CcxtExchangeInstance;
     const cred = options.credential;
@@ -171,7 +184,10 @@ export class CcxtExchange implements ExchangePort {
     this.#ex = ex;
     if (options.marketsFrom) {
       const src = options.marketsFrom.#ex;
-      if (src.markets) ex.setMarketsFromExchange(src);
+      if (src.markets) {
+        ex.setMarketsFromExchange(src);
+        this.marketsLoadedAt = options.marketsFrom.marketsLoadedAt ?? Date.now();
+      }
     }
   }
 
@@ -239,8 +255,21 @@ export class CcxtExchange implements ExchangePort {
     return Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
   }
 
+  /**
+   * The venue's markets, loaded once and again when older than MARKETS_MAX_AGE_MS (issue 39: the venue
+   * lists and delists pairs and changes their filters; a day-old copy is reloaded on the next call that
+   * needs it, the old one serving until the new one is in).
+   */
   async loadMarkets(): Promise<void> {
     const ex = this.#ex;
+    if (ex.markets && this.marketsLoadedAt !== undefined && Date.now() - this.marketsLoadedAt >= this.marketsMaxAgeMs) {
+      this.marketsReloading ??= this.call((ex) => ex.loadMarkets(true, this.ccxtId.startsWith('kucoin') ? { marginables: false } : {}))
+        .then(() => void (this.marketsLoadedAt = Date.now()))
+        // the venue not answering: the markets held serve on, asked again in MARKETS_RETRY_MS
+        .catch(() => void (this.marketsLoadedAt = Date.now() - this.marketsMaxAgeMs + MARKETS_RETRY_MS))
+        .finally(() => (this.marketsReloading = undefined));
+      await this.marketsReloading;
+    }
     if (ex.markets) {
       // Markets shared from the public instance: kucoin still needs this account's HF status.
       if (this.ccxtId === 'kucoin' && ex.apiKey && ex.options.hf === undefined) {
@@ -250,6 +279,7 @@ export class CcxtExchange implements ExchangePort {
     }
     this.marketsLoading ??= this.call(async (ex) => {
       await ex.loadMarkets(false, this.ccxtId.startsWith('kucoin') ? { marginables: false } : {});
+      this.marketsLoadedAt = Date.now();
     }).catch((e) => {
       this.marketsLoading = undefined;
       throw e;
@@ -462,6 +492,8 @@ export class CcxtExchange implements ExchangePort {
       minAmount: m.limits?.amount?.min ? m.limits.amount.min * cs : amountStep,
       makerFee: typeof m.maker === 'number' ? m.maker : this.venue.fees.maker,
       takerFee: typeof m.taker === 'number' ? m.taker : this.venue.fees.taker,
+      // issue 39: the venue's maximums (LOT_SIZE maxQty, NOTIONAL maxNotional, MAX_NUM_ORDERS, PERCENT_PRICE…)
+      ...ccxtMaximums(this.venue.id, m as CcxtMarketLike, cs),
     };
   }
 

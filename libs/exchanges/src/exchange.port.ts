@@ -44,6 +44,32 @@ export interface MarketRules {
    */
   makerFee: number;
   takerFee: number;
+  /**
+   * Issue 39, the venue's maximums (absent: the venue states none, or it was not known). Sources and the
+   * rule names per venue: docs/exchanges.md "Any pair the venue lists".
+   * Largest amount of one order, base units (Binance LOT_SIZE maxQty; KuCoin spot baseMaxSize, futures maxOrderQty × multiplier).
+   */
+  maxAmount?: number;
+  /** Largest value of one order, quote (Binance spot NOTIONAL maxNotional; KuCoin spot quoteMaxSize). */
+  maxNotional?: number;
+  /** Most open orders the account may have on the symbol (Binance MAX_NUM_ORDERS). */
+  maxNumOrders?: number;
+  /**
+   * How far from the current price an order's price may be, as multipliers of it (Binance spot
+   * PERCENT_PRICE_BY_SIDE, USDⓈ-M PERCENT_PRICE): a buy within [bidDown, bidUp] × price, a sell within
+   * [askDown, askUp] × price; a missing bound is not checked.
+   */
+  percentPrice?: PercentPrice;
+  /** The venue's own name of each maximum above, for a refusal that names the rule ('LOT_SIZE maxQty'). */
+  ruleNames?: Partial<Record<'maxAmount' | 'maxNotional' | 'maxNumOrders' | 'percentPrice', string>>;
+}
+
+/** MarketRules.percentPrice: multipliers of the current price (absent: that side's bound is not checked). */
+export interface PercentPrice {
+  bidUp?: number;
+  bidDown?: number;
+  askUp?: number;
+  askDown?: number;
 }
 
 /** Binance USDⓈ-M position mode: one-way ('oneway', positionSide BOTH) or hedge (LONG/SHORT sides). */

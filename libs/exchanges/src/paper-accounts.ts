@@ -20,6 +20,9 @@ export interface SymbolRules {
   amountStep: number;
   minNotional: number;
   minAmount: number;
+  /** Issue 39: largest amount and value of one order, units (absent: none). */
+  maxAmount?: number;
+  maxNotional?: number;
 }
 
 export interface Asset {

@@ -34,6 +34,19 @@ describe('paper order rules (the venue rules applied to an order)', () => {
   });
 });
 
+describe('paper order rules: the venue\'s maximums (issue 39)', () => {
+  const a = newAccount('u', 'Binance', 'spot');
+  const capped = symbolRulesOf({ symbol: 'BTCUSDT', startPrice: '95000', priceStep: '0.01', amountStep: '0.00001', minNotional: '5', maxAmount: '9000', maxNotional: '9000000' });
+  const req = { symbol: 'BTCUSDT', side: 'buy' as const, price: 900, amount: 9000, clientOrderId: 'max-1' };
+  it('an amount above LOT_SIZE maxQty is refused (the stand-in answers it as Binance does: -1013 LOT_SIZE); at it, accepted', () => {
+    expect(checkOrder(a, capped, BINANCE_SPOT, req, now).amount).toBe(toUnits(9000));
+    expect(() => checkOrder(a, capped, BINANCE_SPOT, { ...req, amount: 9000.00001 }, now)).toThrow(/amount must be at most 9000/);
+  });
+  it('a limit order worth more than NOTIONAL maxNotional is refused', () => {
+    expect(() => checkOrder(a, capped, BINANCE_SPOT, { ...req, price: 1001, amount: 9000 }, now)).toThrow(/order value must be at most 9000000 USDT/);
+  });
+});
+
 describe("paper order rules: the account's own venue market (issue 32)", () => {
   it("Binance's SOLUSDT perpetual refuses 0.5 SOL that its spot market takes, and reports its own steps", async () => {
     const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed('ms,exchange,symbol,price\n1000,Binance,SOLUSDT,140\n') });

@@ -1,7 +1,7 @@
 /**
  * The venue rules as the paper exchange applies them to an order before anything is held: side,
  * client order id format (per venue) and uniqueness among open orders, position side (one-way only),
- * price and amount steps, minimum amount and notional — the steps and minimums of the account's own
+ * price and amount steps, minimum amount and notional, maximum amount and notional (issue 39) — the steps and minimums of the account's own
  * venue and market (venues/markets.ts: Binance's SOLUSDT perpetual is not its spot market). Pure: no
  * store, no feed.
  */
@@ -28,7 +28,10 @@ export function symbolRulesOf(spec: PaperSymbolSpec): SymbolRules {
   const { base, quote } = splitSymbol(spec.symbol);
   const amountStep = parseUnits(spec.amountStep);
   const minAmount = spec.minAmount === undefined ? amountStep : parseUnits(spec.minAmount);
-  return { spec, base, quote, priceStep: parseUnits(spec.priceStep), amountStep, minNotional: parseUnits(spec.minNotional), minAmount };
+  const out: SymbolRules = { spec, base, quote, priceStep: parseUnits(spec.priceStep), amountStep, minNotional: parseUnits(spec.minNotional), minAmount };
+  if (spec.maxAmount !== undefined) out.maxAmount = parseUnits(spec.maxAmount);
+  if (spec.maxNotional !== undefined) out.maxNotional = parseUnits(spec.maxNotional);
+  return out;
 }
 
 export function clientIdRule(venue: VenueRules): string {
@@ -55,10 +58,16 @@ export function checkOrder(account: Account, rules: SymbolRules, venue: VenueRul
   if (!market && !isMultipleOf(price, rules.priceStep)) throw new InvalidOrderError(`price must be a multiple of ${rules.spec.priceStep}`);
   if (!isMultipleOf(amount, rules.amountStep)) throw new InvalidOrderError(`amount must be a multiple of ${rules.spec.amountStep}`);
   if (amount < rules.minAmount) throw new InvalidOrderError(`amount must be at least ${rules.spec.minAmount ?? rules.spec.amountStep}`);
+  // issue 39: Binance LOT_SIZE "quantity <= maxQty" (the stand-in answers -1013 "Filter failure: LOT_SIZE")
+  if (rules.maxAmount !== undefined && amount > rules.maxAmount) throw new InvalidOrderError(`amount must be at most ${rules.spec.maxAmount}`);
   const reduceOnly = req.reduceOnly === true;
   const notional = notionalUnits(price, amount);
   if (!reduceOnly && venue.minNotional && notional < rules.minNotional) {
     throw new InvalidOrderError(`order value must be at least ${rules.spec.minNotional} ${rules.quote}`);
+  }
+  // issue 39: Binance NOTIONAL "price * quantity <= maxNotional", limit orders only (applyMaxToMarket false in BS-SNAP)
+  if (!market && rules.maxNotional !== undefined && notional > rules.maxNotional) {
+    throw new InvalidOrderError(`order value must be at most ${rules.spec.maxNotional} ${rules.quote}`);
   }
   return { symbol: rules.spec.symbol, market, price, amount, notional, reduceOnly };
 }

@@ -204,7 +204,9 @@ export class PaperVenue {
     let r = this.markets.get(key);
     if (!r) {
       const m = marketSpec(exchange, market, catalogue.symbol, catalogue);
-      r = symbolRulesOf({ symbol: catalogue.symbol, startPrice: catalogue.startPrice, priceStep: m.priceStep, amountStep: m.amountStep, minAmount: m.minAmount, minNotional: m.minNotional, source: m.source, contract: m.contract });
+      const { maxAmount, maxNotional, maxNumOrders, percentPrice } = m;
+      const maximums = Object.fromEntries(Object.entries({ maxAmount, maxNotional, maxNumOrders, percentPrice }).filter(([, v]) => v !== undefined));
+      r = symbolRulesOf({ symbol: catalogue.symbol, startPrice: catalogue.startPrice, priceStep: m.priceStep, amountStep: m.amountStep, minAmount: m.minAmount, minNotional: m.minNotional, source: m.source, contract: m.contract, ...maximums });
       this.markets.set(key, r);
     }
     return r;

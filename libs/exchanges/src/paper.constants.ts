@@ -7,7 +7,7 @@
  * its own (venues/markets.ts, issue 32). They are the fallback for a symbol whose market values were not
  * found in any source (marked 'catalogue' there and in docs/exchanges.md).
  */
-import type { MarketType } from './exchange.port';
+import type { MarketType, PercentPrice } from './exchange.port';
 
 /** Fee rates in basis points: spot 0.1 %, futures 0.02 %. Charged in the quote currency. */
 export const PAPER_FEE_BPS: Readonly<Record<MarketType, number>> = { spot: 10, futures: 2 };
@@ -40,6 +40,11 @@ export interface PaperSymbolSpec {
    */
   source?: string;
   contract?: { multiplier: string; lotSize: string };
+  /** Issue 39: the market's maximums where its source states them (venues/markets.ts); absent: none. */
+  maxAmount?: string;
+  maxNotional?: string;
+  maxNumOrders?: number;
+  percentPrice?: PercentPrice;
 }
 
 const rows: Array<[string, string, string, string]> = [
@@ -81,3 +86,15 @@ export const PAPER_SYMBOLS: readonly PaperSymbolSpec[] = rows.map(([symbol, star
   amountStep,
   minNotional: PAPER_MIN_NOTIONAL,
 }));
+
+/**
+ * Issue 39, "Any pair the venue lists": pairs a venue lists that the paper catalogue does not. The venue
+ * stand-ins' own venue core (a PaperVenue built with `symbols: STANDIN_SYMBOLS`) lists them, so a live bot
+ * runs on them there; the paper exchange is built on PAPER_SYMBOLS and keeps its catalogue (a paper account
+ * is refused them). Their market rules are the venue's rows (venues/markets.ts: ADAUSDT from BS-SNAP); the
+ * start price is only the random walk's (a test's CSV sets its own).
+ */
+export const VENUE_ONLY_SYMBOLS: readonly PaperSymbolSpec[] = [{ symbol: 'ADAUSDT', startPrice: '0.35', priceStep: '0.0001', amountStep: '0.1', minNotional: PAPER_MIN_NOTIONAL }];
+
+/** What the venue stand-ins list: the catalogue and VENUE_ONLY_SYMBOLS. */
+export const STANDIN_SYMBOLS: readonly PaperSymbolSpec[] = [...PAPER_SYMBOLS, ...VENUE_ONLY_SYMBOLS];

@@ -71,7 +71,13 @@ describe('paper exchange: the exchange port', () => {
     venue.advanceTo(T0 + 2000);
     expect(await p.price('BTCUSDT')).toBe(93999.99);
     expect(await p.price('XRPUSDT')).toBe(2.2); // not in the CSV: the catalogue's start price
-    expect(await p.marketRules('BTCUSDT')).toEqual({ priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 });
+    expect(await p.marketRules('BTCUSDT')).toMatchObject({ priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 });
+    // issue 39: the maximums its market's row states (venues/markets.ts BS-SNAP), named as the venue names them
+    expect(await p.marketRules('BTCUSDT')).toMatchObject({ maxAmount: 9000, maxNotional: 9000000, ruleNames: { maxAmount: 'LOT_SIZE maxQty' } });
+    expect(await p.marketRules('BTCUSDT')).not.toHaveProperty('percentPrice'); // not enforced by the paper venue: not reported
+    expect(await p.marketRules('XRPUSDT')).not.toHaveProperty('maxAmount'); // none recorded: none invented
+    // issue 39: the paper exchange keeps its catalogue: a pair only the venues list is not one of its markets
+    await expect(p.marketRules('ADAUSDT')).rejects.toBeInstanceOf(UnknownSymbolError);
     await expect(p.price('NOPEUSDT')).rejects.toBeInstanceOf(UnknownSymbolError);
     venue.close();
   });

@@ -37,6 +37,7 @@ import { PriceHub } from './price-hub';
 import { CsvReplayFeed } from './paper-price-feed';
 import { VenueStreamFeed, type PaperFeedStatus } from './paper-venue-feed';
 import { venueRules } from './venues/venue-rules';
+import { MAXIMUM_RULE_NAMES } from './venues/market-maximums';
 
 export { PaperVenue, type PaperVenueOptions } from './paper-venue';
 export { PaperFeedDriver, type PaperFeedDriverOptions } from './paper-feed-driver';
@@ -86,15 +87,27 @@ export class PaperExchange implements ExchangePort {
   async marketRules(symbol: string): Promise<MarketRules> {
     // this venue's market's own steps and minimums (venues/markets.ts), as ccxt reports a market
     const r = this.venue.marketRules(this.exchange, this.market, symbol);
-    const fees = venueRules(this.exchange, this.market).fees;
-    return {
+    const venue = venueRules(this.exchange, this.market);
+    const rules: MarketRules = {
       priceStep: fromUnits(r.priceStep),
       amountStep: fromUnits(r.amountStep),
-      minNotional: venueRules(this.exchange, this.market).minNotional ? fromUnits(r.minNotional) : 0,
+      minNotional: venue.minNotional ? fromUnits(r.minNotional) : 0,
       minAmount: fromUnits(r.minAmount),
-      makerFee: fees.maker,
-      takerFee: fees.taker,
+      makerFee: venue.fees.maker,
+      takerFee: venue.fees.taker,
     };
+    // issue 39: the maximums the paper venue itself enforces on an order (paper-order-rules.ts: the amount
+    // and value of one order, where its market's row states them), named as the venue names them. The open
+    // orders per symbol and the price band are served by the stand-ins' exchangeInfo for the ccxt adapter
+    // but not enforced by this venue: not reported, so a paper bot is never refused for what it would accept.
+    const { maxAmount, maxNotional } = r.spec;
+    if (maxAmount !== undefined) rules.maxAmount = Number(maxAmount);
+    if (maxNotional !== undefined) rules.maxNotional = Number(maxNotional);
+    if (maxAmount !== undefined || maxNotional !== undefined) {
+      const names = MAXIMUM_RULE_NAMES[venue.id];
+      rules.ruleNames = { ...(names.maxAmount ? { maxAmount: names.maxAmount } : {}), ...(names.maxNotional ? { maxNotional: names.maxNotional } : {}) };
+    }
+    return rules;
   }
 
   async createLimitOrder(request: LimitOrderRequest): Promise<Order> {

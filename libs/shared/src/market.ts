@@ -12,3 +12,26 @@ export const BASE_ASSETS = [
 
 /** Every pair offered: each base against USDT, and BTC against USDC too. */
 export const SYMBOLS: readonly string[] = [...BASE_ASSETS.map((b) => `${b}USDT`), 'BTCUSDC'];
+
+/**
+ * Issue 39, "Any pair the venue lists": a pair is written as the venues write it, base then quote, in
+ * capitals, letters and digits only (1000PEPEUSDT), quoted in USDT or USDC (the quotes every cost, profit
+ * and balance is counted in). Which pairs exist is the account's venue's word, asked at create
+ * (libs/bots market-check.ts: a live or testnet account lists what its venue lists through ccxt, a paper
+ * account its catalogue, SYMBOLS); this rule only says what a pair looks like.
+ */
+export const SYMBOL_MAX_LENGTH = 20;
+export const SYMBOL_PATTERN = /^[A-Z0-9]{2,16}(USDT|USDC)$/;
+export const SYMBOL_SYNTAX_MESSAGE = 'symbol must be a pair of letters and digits quoted in USDT or USDC, e.g. BTCUSDT';
+
+/** The pair as the venues write it (trimmed, upper-cased), or null when it cannot be one. */
+export function normalSymbol(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const s = value.trim().toUpperCase();
+  return s.length <= SYMBOL_MAX_LENGTH && SYMBOL_PATTERN.test(s) ? s : null;
+}
+
+/** The field message of a pair the account's venue does not list (market-check.ts). */
+export function unlistedSymbolMessage(symbol: string, venue: string): string {
+  return `symbol must be a pair ${venue} lists: ${symbol} is not one of its markets`;
+}

@@ -364,7 +364,7 @@ interface OpExtra {
 
 const q = (name: string, required: boolean, schema: SchemaObject, description?: string): Param => ({ name, in: 'query', required, schema, ...(description ? { description } : {}) });
 const exchangeQ = q('exchange', true, { type: 'string', enum: ['Binance', 'Kucoin'] });
-const symbolQ = q('symbol', true, str, 'one of the offered pairs, e.g. BTCUSDT');
+const symbolQ = q('symbol', true, str, 'a pair the account\'s venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue)');
 const userIdQ = q('userId', false, str, "accepted for the spec's compatibility; another user's id is 403");
 const pageQ = [q('limit', false, { type: 'integer', minimum: 1, maximum: 100 }, '1 to 100, default 50'), q('offset', false, { type: 'integer', minimum: 0 }, 'from 0, default 0')];
 const idempotencyH: Param = {
@@ -497,7 +497,16 @@ const OPERATIONS: Record<string, OpExtra> = {
   BotChartController_summary: { ok: ref('BotSummary'), errors: [404] },
   BotChartController_overview: { ok: arr(ref('BotOverview')), errors: [] },
   BotChartController_marketRules: {
-    ok: closed({ priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num }, ['priceStep', 'amountStep', 'minNotional', 'minAmount']),
+    // issue 39: the venue's maximums where it states them, with its names of them (docs/exchanges.md "Any pair the venue lists")
+    ok: closed(
+      {
+        priceStep: num, amountStep: num, minNotional: num, minAmount: num, makerFee: num, takerFee: num,
+        maxAmount: num, maxNotional: num, maxNumOrders: num,
+        percentPrice: closed({ bidUp: num, bidDown: num, askUp: num, askDown: num }, []),
+        ruleNames: closed({ maxAmount: str, maxNotional: str, maxNumOrders: str, percentPrice: str }, []),
+      },
+      ['priceStep', 'amountStep', 'minNotional', 'minAmount'],
+    ),
     errors: [400, 409],
     query: [exchangeQ, symbolQ, q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot')],
   },

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
-import { BOT_TYPES, EXCHANGES, SYMBOLS, ValidationError, correlated, type CommandContext } from '@gridrocket/shared';
+import { BOT_TYPES, EXCHANGES, ValidationError, correlated, normalSymbol, unlistedSymbolMessage, type CommandContext } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
-import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, type BotFieldErrors } from '../domain/bot-market.rules';
+import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, maximumErrors, type BotFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
 import { infinityProblem, type InfinityConfig } from '@gridrocket/trading/grid';
@@ -17,6 +17,10 @@ const RULES_TIMEOUT_MS = 3000;
  * not pay the fees is refused with the same field messages. When the market cannot be asked (no
  * exchange provider, the venue unreachable) the check is skipped: the runner validates the grid
  * again before it places anything.
+ *
+ * The pair against the venue (issue 39): a pair the account's venue does not list is refused on `symbol`
+ * (refuseUnlisted); the venue's maximums (amount and value of one order, open orders per symbol, the price
+ * band around the current price) are refused with the rule named (bot-market.rules.ts maximumErrors).
  *
  * The entry price against the market (issue 29 finding 3, docs/risk.md): an entry more than
  * ABOVE_MARKET_TOLERANCE (0.5 %) above the current price (the same `price` the form shows: the
@@ -36,11 +40,11 @@ export class MarketCheck {
    */
   async priceStep({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: unknown, exchange: unknown, symbol: unknown): Promise<number | undefined> {
     if (!this.exchanges) return undefined;
-    if (!(EXCHANGES as readonly unknown[]).includes(exchange) || !(BOT_TYPES as readonly unknown[]).includes(botType) || typeof symbol !== 'string' || !SYMBOLS.includes(symbol.toUpperCase())) return undefined;
+    if (!(EXCHANGES as readonly unknown[]).includes(exchange) || !(BOT_TYPES as readonly unknown[]).includes(botType) || !normalSymbol(symbol)) return undefined;
     try {
       const port = await this.exchanges.for({ userId, exchange: exchange as ExchangeName, market: botType === 'Futures' ? 'futures' : 'spot' });
       const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
-      const rules = await Promise.race([port.marketRules(symbol.toUpperCase()), timeout]);
+      const rules = await Promise.race([port.marketRules(normalSymbol(symbol)!), timeout]);
       return rules && rules.priceStep > 0 ? rules.priceStep : undefined;
     } catch (err) {
       this.logger.debug?.(correlated(`price step of ${String(exchange)} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
@@ -66,6 +70,7 @@ export class MarketCheck {
         Promise.race([port.price(symbol).catch(() => null), timeout()]),
       ]);
     } catch (err) {
+      this.refuseUnlisted(err, symbol, config.exchange, botType === 'Futures' ? 'futures' : 'spot');
       this.logger.debug?.(correlated(`market rules of ${config.exchange} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
       return;
     }
@@ -75,16 +80,34 @@ export class MarketCheck {
     // a neutral grid (issue 32) is checked as its two halves, the buys below and the sells above the reference
     const halves = gridHalves({ ...config, leverage: config.leverage ?? 1 });
     const errors: BotFieldErrors = {};
+    // issue 39: the venue's maximums name the venue and the coin; a neutral grid keeps both halves open (no take-profit of its own)
+    const context = { exchange: config.exchange, symbol, ...(halves.length > 1 ? { openOrders: 2 * Math.floor(config.numOfOrders) } : {}) };
     for (const half of halves) {
-      const e = marketFieldErrors(half, { ...rules, makerFee });
+      const e = marketFieldErrors(half, { ...rules, makerFee }, undefined, context);
       for (const field of Object.keys(e) as BotFormField[]) errors[field] ??= e[field];
     }
     for (const half of halves) {
       const above = options.confirmAboveMarket || errors.entryPrice ? null : aboveMarket(half, price, rules.takerFee);
       if (above) errors.entryPrice = aboveMarketError(above, symbol.replace(/(USDT|USDC)$/, ''));
     }
+    // the venue's price band around the current price (issue 39) after the entry's own warning: an entry that
+    // would fill at once is told so first; confirmed, a rung the venue would still refuse is refused with its rule
+    for (const half of halves) {
+      const band = maximumErrors(half, rules, { ...context, price });
+      for (const field of Object.keys(band) as BotFormField[]) errors[field] ??= band[field];
+    }
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
+  }
+
+  /**
+   * Issue 39, "Any pair the venue lists": the account's venue answered that it does not list the pair (a
+   * live or testnet account asks its venue's markets through ccxt, a paper account the paper catalogue):
+   * refused on `symbol`, naming the venue and market. Any other failure to ask is not a refusal.
+   */
+  private refuseUnlisted(err: unknown, symbol: string, exchange: string, market: 'spot' | 'futures'): void {
+    if ((err as { code?: unknown })?.code !== UNKNOWN_SYMBOL) return;
+    throw new ValidationError([{ field: 'symbol', message: unlistedSymbolMessage(symbol, venueLabel(this.exchanges?.mode, exchange, market)) }]);
   }
 
   /**
@@ -100,6 +123,7 @@ export class MarketCheck {
       const timeout = () => new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
       rules = await Promise.race([port.marketRules(config.symbol), timeout()]);
     } catch (err) {
+      this.refuseUnlisted(err, config.symbol, config.exchange, 'spot');
       this.logger.debug?.(correlated(`market rules of ${config.exchange} ${config.symbol} unavailable: ${(err as Error).message}`, correlationId));
       return;
     }
@@ -108,6 +132,14 @@ export class MarketCheck {
     const problem = infinityProblem(engine, { priceStep: rules.priceStep, amountStep: rules.amountStep, minNotional: rules.minNotional, minAmount: rules.minAmount || undefined });
     if (problem) throw new ValidationError([{ field: infinityProblemField(problem), message: problem }]);
   }
+}
+
+const UNKNOWN_SYMBOL = 'UNKNOWN_SYMBOL'; // exchange.errors.ts UnknownSymbolError's code
+
+/** The venue as a refusal names it: "Binance spot", "Binance spot testnet", "the paper exchange's Binance spot". */
+export function venueLabel(mode: string | undefined, exchange: string, market: 'spot' | 'futures'): string {
+  if (mode === 'paper') return `the paper exchange's ${exchange} ${market}`;
+  return mode === 'testnet' ? `${exchange} ${market} testnet` : `${exchange} ${market}`;
 }
 
 /** The field an infinity problem is about (infinity.engine.ts infinityProblem's messages). */

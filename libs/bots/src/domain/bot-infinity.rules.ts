@@ -9,7 +9,7 @@
  * stored as `infinityBotConfig` says (bot.events.ts BotConfig: the ladder's fields 0, its own beside them).
  */
 import { z } from 'zod';
-import { EXCHANGES, SYMBOLS, ValidationError, type ExchangeName, type FieldError } from '@gridrocket/shared';
+import { EXCHANGES, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol, type ExchangeName, type FieldError } from '@gridrocket/shared';
 import type { BotConfig } from './bot.events';
 
 export interface InfinityBotInput {
@@ -37,7 +37,7 @@ export const INFINITY_SPOT_MESSAGE = 'style infinity applies to spot bots only: 
 const schema = z.object({
   style: z.literal('infinity', { errorMap: () => ({ message: 'style must be infinity' }) }),
   exchange: z.string({ required_error: 'exchange is required' }).refine((s) => (EXCHANGES as readonly string[]).includes(s), { message: 'exchange must be Binance or Kucoin' }),
-  symbol: z.string({ required_error: 'symbol is required' }).transform((s) => s.trim().toUpperCase()).refine((s) => SYMBOLS.includes(s), { message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' }),
+  symbol: z.string({ required_error: 'symbol is required' }).transform((s) => s.trim().toUpperCase()).refine((s) => normalSymbol(s) !== null, { message: SYMBOL_SYNTAX_MESSAGE }),
   botType: z.literal('Spot', { errorMap: () => ({ message: INFINITY_SPOT_MESSAGE }) }),
   entryPrice: num('entryPrice', 'a number greater than 0', (n) => n > 0),
   stepPercent: num('stepPercent', 'a percentage greater than 0 and below 50', (n) => n > 0 && n < 50),

@@ -5,7 +5,9 @@
  *   one message per field, worded with the form's labels.
  * - `marketFieldErrors`: what only the market decides: price and amount steps, the minimum amount
  *   and order value, a take-profit above the round trip of the market's maker fee (bot.rules.ts
- *   takeProfitFeeError, the one rule) and a cost within the available balance.
+ *   takeProfitFeeError, the one rule), a cost within the available balance and (issue 39,
+ *   `maximumErrors`) the venue's maximums: amount and value of one order, open orders per symbol, the
+ *   price band around the current price.
  * - `ladderPreview` and `maxAffordableGrid`: what the form shows next to the fields.
  * - `aboveMarket` / `aboveMarketMessage` (issue 29 finding 3): an entry price more than
  *   ABOVE_MARKET_TOLERANCE above the current price needs an explicit confirmation (docs/risk.md);
@@ -76,6 +78,25 @@ export interface MarketLimits {
   minAmount?: number;
   makerFee?: number;
   takerFee?: number;
+  /** Issue 39, the venue's maximums (MarketRules: LOT_SIZE maxQty, NOTIONAL maxNotional, MAX_NUM_ORDERS, PERCENT_PRICE…); absent: not checked. */
+  maxAmount?: number;
+  maxNotional?: number;
+  maxNumOrders?: number;
+  percentPrice?: { bidUp?: number; bidDown?: number; askUp?: number; askDown?: number };
+  /** The venue's names of those rules, named in the messages ('LOT_SIZE maxQty'). */
+  ruleNames?: Partial<Record<'maxAmount' | 'maxNotional' | 'maxNumOrders' | 'percentPrice', string>>;
+}
+
+/** What the maximums' messages and the price band need beyond the grid (issue 39). */
+export interface MarketContext {
+  /** The current price (null or absent: the price band is not checked). */
+  price?: number | null;
+  /** 'Binance', named in the messages ("Binance's maximum"); absent: "the venue's". */
+  exchange?: string;
+  /** 'BTCUSDT': its coin is named with amounts. */
+  symbol?: string;
+  /** Orders the grid keeps open on the symbol at most (default: the ladder and its take-profit, numOfOrders + 1). */
+  openOrders?: number;
 }
 
 export interface GridNumbers {
@@ -164,8 +185,9 @@ export function maxAffordableGrid(g: GridNumbers, available: number, cap = 99): 
  * What the market refuses of a grid whose fields are each valid on their own. `available` is the
  * quote balance the ladder may lock (null or undefined: not known, not checked).
  */
-export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available?: number | null): BotFieldErrors {
+export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available?: number | null, context: MarketContext = {}): BotFieldErrors {
   const out: BotFieldErrors = {};
+  const maxima = maximumErrors(g, rules, context);
   if (!onStep(g.entryPrice, rules.priceStep)) {
     out.entryPrice = `Entry Price must be a multiple of ${fmt(rules.priceStep)} (the market's price step)`;
   }
@@ -194,6 +216,64 @@ export function marketFieldErrors(g: GridNumbers, rules: MarketLimits, available
     const cost = ladderCostOf(g);
     if (cost > available) {
       out.numOfOrders = `The ladder costs ${fmt(cost)} USDT, more than the ${fmt(money(available))} USDT available`;
+    }
+  }
+  for (const field of Object.keys(maxima) as BotFormField[]) out[field] ??= maxima[field];
+  return out;
+}
+
+/**
+ * Issue 39, "Any pair the venue lists": what the venue's maximums refuse of the grid, each message naming
+ * the venue's rule (venues/market-maximums.ts; sources in docs/exchanges.md):
+ * - an order above the largest amount (LOT_SIZE maxQty) or value (NOTIONAL maxNotional) of one order;
+ * - more orders open on the symbol than it allows (MAX_NUM_ORDERS);
+ * - with the current price known, a rung outside the price band around it (PERCENT_PRICE_BY_SIDE /
+ *   PERCENT_PRICE): a buy above bidUp × or below bidDown × the price, a sell above askUp × or below askDown ×.
+ */
+export function maximumErrors(g: GridNumbers, rules: MarketLimits, context: MarketContext = {}): BotFieldErrors {
+  const out: BotFieldErrors = {};
+  const venue = context.exchange ? `${context.exchange}'s` : "the venue's";
+  const base = context.symbol ? context.symbol.toUpperCase().replace(/(USDT|USDC)$/, '') : '';
+  const coin = (x: number) => (base ? `${fmt(x)} ${base}` : fmt(x));
+  const rule = (k: keyof NonNullable<MarketLimits['ruleNames']>) => (rules.ruleNames?.[k] ? ` (${rules.ruleNames[k]})` : '');
+  const n = Math.min(Math.floor(g.numOfOrders), 1000);
+  if (!(n >= 1)) return out;
+  const rungs = Array.from({ length: n }, (_, i) => ({ price: rungPrice(g, i), size: rungSize(g, i) }));
+  const scaled = (g.sizeScale ?? 1) !== 1;
+  const largest = rungs.reduce((m, r) => Math.max(m, r.size), 0);
+  if (rules.maxAmount !== undefined && rules.maxAmount > 0 && money(largest) > rules.maxAmount) {
+    out.orderSize = scaled
+      ? `The largest order is ${coin(money(largest))}, above ${venue} maximum of ${coin(rules.maxAmount)} per order${rule('maxAmount')}`
+      : `Order size ${coin(g.orderSize)} is above ${venue} maximum of ${coin(rules.maxAmount)} per order${rule('maxAmount')}`;
+  }
+  const worth = rungs.reduce((m, r) => Math.max(m, r.price * r.size), 0);
+  if (!out.orderSize && rules.maxNotional !== undefined && rules.maxNotional > 0 && money(worth) > rules.maxNotional) {
+    out.orderSize = `The largest order is worth ${fmt(money(worth))} USDT, above ${venue} maximum order value of ${fmt(rules.maxNotional)} USDT${rule('maxNotional')}`;
+  }
+  const open = context.openOrders ?? n + 1;
+  if (rules.maxNumOrders !== undefined && rules.maxNumOrders > 0 && open > rules.maxNumOrders) {
+    const where = context.symbol ? ` on ${context.symbol.toUpperCase()}` : '';
+    out.numOfOrders = `Grid size ${n} keeps up to ${open} orders open${where}, more than ${venue} maximum of ${rules.maxNumOrders} open orders per symbol${rule('maxNumOrders')}`;
+  }
+  const price = context.price;
+  const band = rules.percentPrice;
+  if (band && typeof price === 'number' && Number.isFinite(price) && price > 0) {
+    const short = g.direction === 'short';
+    const up = short ? band.askUp : band.bidUp;
+    const down = short ? band.askDown : band.bidDown;
+    const kind = short ? 'sell' : 'buy';
+    const prices = rungs.map((r) => r.price).filter((p) => p > 0);
+    const high = Math.max(...prices);
+    const low = Math.min(...prices);
+    const at = `the current price of ${fmt(price)} USDT`;
+    // a long ladder's highest buy is its entry, a short one's lowest sell (issue 32): those are the entry's field
+    const highField: BotFormField = short ? 'numOfOrders' : 'entryPrice';
+    const lowField: BotFormField = short ? 'entryPrice' : 'numOfOrders';
+    if (up !== undefined && up > 0 && high > price * up && !out[highField]) {
+      out[highField] = `The highest ${kind} order at ${fmt(money(high))} USDT is above ${venue} limit of ${fmt(money(price * up))} USDT, ${fmt(up)} × ${at}${rule('percentPrice')}`;
+    }
+    if (down !== undefined && down > 0 && prices.length && low < price * down && !out[lowField]) {
+      out[lowField] = `The lowest ${kind} order at ${fmt(money(low))} USDT is below ${venue} limit of ${fmt(money(price * down))} USDT, ${fmt(down)} × ${at}${rule('percentPrice')}`;
     }
   }
   return out;

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CommandContext, SYMBOLS, ValidationError } from '@gridrocket/shared';
+import { CommandContext, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
@@ -24,8 +24,9 @@ function exchangeOf(query: Query, fallback?: PortExchangeName): PortExchangeName
 function symbolOf(query: Query): string {
   const raw = query.symbol;
   if (raw === undefined || raw === '') throw new ValidationError([{ field: 'symbol', message: 'symbol is required' }]);
-  const s = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-  if (!SYMBOLS.includes(s)) throw new ValidationError([{ field: 'symbol', message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' }]);
+  // written as a pair; whether the venue lists it is the port's answer (UnknownSymbolError → 400 on symbol)
+  const s = normalSymbol(raw);
+  if (!s) throw new ValidationError([{ field: 'symbol', message: SYMBOL_SYNTAX_MESSAGE }]);
   return s;
 }
 

@@ -5,3 +5,4 @@
 export * from './venue-rules';
 export * from './margin-tiers';
 export * from './markets';
+export * from './market-maximums';

@@ -18,7 +18,7 @@
  * Fees are per venue and market, not per symbol: the venue rules' `fees` (binance-spot.rules.ts …),
  * sources in docs/exchanges.md.
  */
-import type { ExchangeName, MarketType } from '../exchange.port';
+import type { ExchangeName, MarketType, PercentPrice } from '../exchange.port';
 import type { VenueId } from './venue.types';
 
 export const MARKET_SOURCES = {
@@ -70,23 +70,41 @@ export interface MarketSpec {
   contract?: { multiplier: string; lotSize: string };
   /** Where the values come from (MARKET_SOURCES). */
   source: MarketSourceKey;
+  /**
+   * Issue 39, the market's maximums where the source states them (market-maximums.ts names the rules):
+   * largest amount of one order (LOT_SIZE maxQty), largest order value (NOTIONAL maxNotional), most open
+   * orders on the symbol (MAX_NUM_ORDERS), the price band around the current price (PERCENT_PRICE_BY_SIDE,
+   * USDⓈ-M PERCENT_PRICE). Absent: not known, not checked.
+   */
+  maxAmount?: string;
+  maxNotional?: string;
+  maxNumOrders?: number;
+  percentPrice?: PercentPrice;
 }
 
 type Row = Omit<MarketSpec, 'source'> & { source: Exclude<MarketSourceKey, 'catalogue'> };
 
+/** Binance spot's maximums shared by the BS-SNAP rows: NOTIONAL maxNotional, MAX_NUM_ORDERS, PERCENT_PRICE_BY_SIDE. */
+const BS_MAX = { maxNotional: '9000000', maxNumOrders: 200, percentPrice: { bidUp: 5, bidDown: 0.2, askUp: 5, askDown: 0.2 } } as const;
+
 /** Binance spot, LOT_SIZE minQty = stepSize on these symbols. */
 const BINANCE_SPOT_MARKETS: Record<string, Row> = {
-  BTCUSDT: { priceStep: '0.01', amountStep: '0.00001', minAmount: '0.00001', minNotional: '5', source: 'BS-SNAP' },
-  ETHUSDT: { priceStep: '0.01', amountStep: '0.0001', minAmount: '0.0001', minNotional: '5', source: 'BS-SNAP' },
-  LTCUSDT: { priceStep: '0.01', amountStep: '0.001', minAmount: '0.001', minNotional: '5', source: 'BS-SNAP' },
+  BTCUSDT: { priceStep: '0.01', amountStep: '0.00001', minAmount: '0.00001', minNotional: '5', source: 'BS-SNAP', maxAmount: '9000', ...BS_MAX },
+  ETHUSDT: { priceStep: '0.01', amountStep: '0.0001', minAmount: '0.0001', minNotional: '5', source: 'BS-SNAP', maxAmount: '9000', ...BS_MAX },
+  LTCUSDT: { priceStep: '0.01', amountStep: '0.001', minAmount: '0.001', minNotional: '5', source: 'BS-SNAP', maxAmount: '90000', ...BS_MAX },
+  // issue 39: listed by the venue, not in the paper catalogue (paper.constants.ts VENUE_ONLY_SYMBOLS: the stand-ins list it)
+  ADAUSDT: { priceStep: '0.0001', amountStep: '0.1', minAmount: '0.1', minNotional: '5', source: 'BS-SNAP', maxAmount: '900000', ...BS_MAX },
   XRPUSDT: { priceStep: '0.0001', amountStep: '1', minAmount: '1', minNotional: '5', source: 'BS-SNAP' },
 };
 
+/** USDⓈ-M maximums of the BF-SNAP rows: MAX_NUM_ORDERS limit 200, PERCENT_PRICE 1.05 / 0.95 of the mark price (a buy at most, a sell at least). */
+const BF_MAX = { maxNumOrders: 200, percentPrice: { bidUp: 1.05, askDown: 0.95 } } as const;
+
 /** Binance USDⓈ-M perpetuals (MARKET_LOT_SIZE equals LOT_SIZE's step and minimum on these symbols in BF-SNAP). */
 const BINANCE_USDM_MARKETS: Record<string, Row> = {
-  BTCUSDT: { priceStep: '0.1', amountStep: '0.001', minAmount: '0.001', minNotional: '100', source: 'BF-NOTIONAL-2023' }, // steps: BF-SNAP
-  ETHUSDT: { priceStep: '0.01', amountStep: '0.001', minAmount: '0.001', minNotional: '20', source: 'BF-NOTIONAL-2023' }, // steps: BF-SNAP
-  LTCUSDT: { priceStep: '0.01', amountStep: '0.001', minAmount: '0.001', minNotional: '5', source: 'BF-SNAP' },
+  BTCUSDT: { priceStep: '0.1', amountStep: '0.001', minAmount: '0.001', minNotional: '100', source: 'BF-NOTIONAL-2023', maxAmount: '1000', ...BF_MAX }, // steps and maximums: BF-SNAP
+  ETHUSDT: { priceStep: '0.01', amountStep: '0.001', minAmount: '0.001', minNotional: '20', source: 'BF-NOTIONAL-2023', maxAmount: '10000', ...BF_MAX }, // steps and maximums: BF-SNAP
+  LTCUSDT: { priceStep: '0.01', amountStep: '0.001', minAmount: '0.001', minNotional: '5', source: 'BF-SNAP', maxAmount: '10000', ...BF_MAX },
   XRPUSDT: { priceStep: '0.0001', amountStep: '0.1', minAmount: '0.1', minNotional: '5', source: 'BF-SNAP' },
   // tick size not in ISSUE-32: the catalogue's 0.01; minimum value the default of BF-MIN5
   SOLUSDT: { priceStep: '0.01', amountStep: '1', minAmount: '1', minNotional: '5', source: 'ISSUE-32' },

@@ -3,11 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { BOT_LIST_COLLECTION, BotDoc, botStream } from '@gridrocket/bots';
-import { CommandContext, EXCHANGES, NotFoundError, SYMBOLS, ValidationError } from '@gridrocket/shared';
+import { CommandContext, EXCHANGES, NotFoundError, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol, unlistedSymbolMessage } from '@gridrocket/shared';
 import type { ExchangeName } from '@gridrocket/shared';
 import { Ctx } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
-import type { PriceSubscriptionKey } from '@gridrocket/exchanges';
+import { UnknownSymbolError, type PriceSubscriptionKey } from '@gridrocket/exchanges';
 import { GridChart, buildGridChart } from './grid-chart';
 import { BotSummary, buildBotSummary } from './bot-summary';
 import { PriceHistory } from './price-history';
@@ -134,9 +134,16 @@ export class BotChartController {
     const botType = String(q.botType ?? 'Spot');
     const errors = [];
     if (!(EXCHANGES as readonly string[]).includes(exchange)) errors.push({ field: 'exchange', message: 'exchange must be Binance or Kucoin' });
-    if (!SYMBOLS.includes(symbol)) errors.push({ field: 'symbol', message: 'symbol must be one of the offered pairs, e.g. BTCUSDT' });
+    if (!normalSymbol(symbol)) errors.push({ field: 'symbol', message: SYMBOL_SYNTAX_MESSAGE });
     if (botType !== 'Spot' && botType !== 'Futures') errors.push({ field: 'botType', message: 'botType must be Spot or Futures' });
     if (errors.length) throw new ValidationError(errors);
-    return this.prices.marketRules(ctx.userId, { exchange: exchange as ExchangeName, market: botType === 'Futures' ? 'futures' : 'spot', symbol });
+    const market = botType === 'Futures' ? 'futures' : 'spot';
+    try {
+      return await this.prices.marketRules(ctx.userId, { exchange: exchange as ExchangeName, market, symbol });
+    } catch (err) {
+      // issue 39: a pair the account's venue does not list is the form's field message, not a failure
+      if (err instanceof UnknownSymbolError) throw new ValidationError([{ field: 'symbol', message: unlistedSymbolMessage(symbol, `${exchange} ${market}`) }]);
+      throw err;
+    }
   }
 }

@@ -1,6 +1,10 @@
 /**
  * Binance spot (/api/v3) and USDⓈ-M futures (/fapi) REST dialect over the venue core (stand-in).
- * Shapes as Binance documents them (docs/exchanges.md); only the calls the ccxt adapter makes.
+ * Shapes as Binance documents them (docs/exchanges.md); only the calls the ccxt adapter makes. The symbol
+ * filters of exchangeInfo (PRICE_FILTER, LOT_SIZE, NOTIONAL / MIN_NOTIONAL, MAX_NUM_ORDERS,
+ * PERCENT_PRICE_BY_SIDE / PERCENT_PRICE) follow https://developers.binance.com/docs/binance-spot-api-docs/filters
+ * with each market's values (venues/markets.ts); the venue lists what its core lists (STANDIN_SYMBOLS:
+ * pairs beyond the paper catalogue too, issue 39).
  */
 import { splitSymbol } from '../../exchange.port';
 import type { FillRow, OrderRow } from '../../paper.store';
@@ -45,11 +49,21 @@ export const binanceDialect: Dialect = (core: StandInCore) => {
     venue.symbols(core.exchange, core.market).map((s) => {
       const { base: b, quote } = splitSymbol(s.symbol);
       const minQty = s.minAmount ?? s.amountStep;
+      // issue 39: the market's maximums where its row states them (venues/markets.ts, enforced by the venue
+      // core: paper-order-rules.ts); elsewhere 9000000, beyond any order a bot may carry (bot.rules.ts bounds)
+      const maxQty = s.maxAmount ?? '9000000';
+      const p = s.percentPrice;
       const filters = [
         { filterType: 'PRICE_FILTER', minPrice: s.priceStep, maxPrice: '10000000', tickSize: s.priceStep },
-        { filterType: 'LOT_SIZE', minQty, maxQty: '9000000', stepSize: s.amountStep },
-        ...(futures ? [{ filterType: 'MARKET_LOT_SIZE', minQty, maxQty: '9000000', stepSize: s.amountStep }] : []),
-        futures ? { filterType: 'MIN_NOTIONAL', notional: s.minNotional } : { filterType: 'NOTIONAL', minNotional: s.minNotional, applyMinToMarket: true, maxNotional: '9000000', applyMaxToMarket: false, avgPriceMins: 5 },
+        { filterType: 'LOT_SIZE', minQty, maxQty, stepSize: s.amountStep },
+        ...(futures ? [{ filterType: 'MARKET_LOT_SIZE', minQty, maxQty, stepSize: s.amountStep }] : []),
+        futures ? { filterType: 'MIN_NOTIONAL', notional: s.minNotional } : { filterType: 'NOTIONAL', minNotional: s.minNotional, applyMinToMarket: true, maxNotional: s.maxNotional ?? '9000000', applyMaxToMarket: false, avgPriceMins: 5 },
+        // "the maximum number of orders an account is allowed to have open on a symbol" (spot maxNumOrders, USDⓈ-M limit)
+        ...(s.maxNumOrders === undefined ? [] : [futures ? { filterType: 'MAX_NUM_ORDERS', limit: s.maxNumOrders } : { filterType: 'MAX_NUM_ORDERS', maxNumOrders: s.maxNumOrders }]),
+        // spot PERCENT_PRICE_BY_SIDE (bid/ask multipliers of the average price), USDⓈ-M PERCENT_PRICE (of the mark price)
+        ...(!p ? [] : futures
+          ? [{ filterType: 'PERCENT_PRICE', multiplierUp: String(p.bidUp ?? 5), multiplierDown: String(p.askDown ?? 0.2), multiplierDecimal: '4' }]
+          : [{ filterType: 'PERCENT_PRICE_BY_SIDE', bidMultiplierUp: String(p.bidUp), bidMultiplierDown: String(p.bidDown), askMultiplierUp: String(p.askUp), askMultiplierDown: String(p.askDown), avgPriceMins: 5 }]),
       ];
       return futures
         ? { symbol: s.symbol, pair: s.symbol, contractType: 'PERPETUAL', deliveryDate: 4133404800000, onboardDate: 1569398400000, status: 'TRADING', baseAsset: b, quoteAsset: quote, marginAsset: quote, pricePrecision: 8, quantityPrecision: 8, baseAssetPrecision: 8, quotePrecision: 8, underlyingType: 'COIN', filters, orderTypes: ['LIMIT', 'MARKET'], timeInForce: ['GTC'] }
