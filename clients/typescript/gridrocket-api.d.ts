@@ -3571,7 +3571,7 @@ export interface operations {
                 numOfOrders?: number;
                 /** @description default ladder */
                 style?: "ladder" | "infinity";
-                /** @description one of the offered pairs, e.g. BTCUSDT */
+                /** @description a pair the account's venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue) */
                 symbol: string;
             };
             header?: never;

@@ -111,7 +111,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   // issue 39: a live or testnet account trades any pair its venue lists (typed, the catalogue as suggestions);
   // a paper account its catalogue (the select). The venue is asked only about a symbol written as a pair.
   const { data: mode } = useGetExchangeModeQuery();
-  const anyPair = mode === 'live' || mode === 'testnet';
+  const anyPair = mode?.mode === 'live' || mode?.mode === 'testnet';
   const pairReady = Boolean(exchange && normalSymbol(values.symbol));
   const { data: price, isFetching: priceLoading } = useGetPriceQuery(
     { botType, symbol: values.symbol, exchange: exchange as Exchange },
