@@ -1,0 +1,135 @@
+/**
+ * Issue 39: a venue's rate-limit pause reaches the trader and the operator. The API app in live mode (its
+ * health and /metrics read the install's venue figures in the limits file) with a runner beside it on its
+ * stores, trading on the Binance spot stand-in through a provider that shares that file. The venue answers
+ * 429: the bot records the pause, its trader's webhook gets the alert ("Paused by the venue's rate limit",
+ * signed), health and /metrics show the pause and the used share; when it ends the bot resumes by itself.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { until } from '@gridrocket/shared/testing/until';
+import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
+import { READ_STORE, SqliteVenueFigureStore, type ReadStore } from '@gridrocket/read-store';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import type { BotConfig } from '@gridrocket/bots';
+import { CcxtExchangeProvider, CsvReplayFeed, PaperVenue, sharedBudgets } from '@gridrocket/exchanges';
+import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
+import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { EmbeddedOwnership } from '@gridrocket/streaming';
+import { GridRunner } from '@gridrocket/trading';
+import { directCommands } from '@gridrocket/trading/nest';
+import { WebhookReceiver } from './support/alert-stand-ins';
+import { Client } from './support/http-client';
+import { startTestApp } from './support/test-app';
+
+jest.setTimeout(90_000);
+
+const WEBHOOK_SECRET = 'whsec-ratelimit-0123456789-abcdXYZ9';
+const T = Date.now();
+const CSV = ['ms,exchange,symbol,price', `${T - 5000},Binance,BTCUSDT,61000`].join('\n');
+const bot: BotConfig = { exchange: 'Binance', symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
+const WINDOW_MS = 10_000;
+
+describe("a venue's rate-limit pause, told to the trader and the operator", () => {
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let webhook: WebhookReceiver;
+  let standIn: VenueStandIn;
+  let venue: PaperVenue;
+  let figures: SqliteVenueFigureStore;
+  let provider: CcxtExchangeProvider;
+  let runner: GridRunner;
+  let events: EventStore;
+  let uid: string;
+  let alice: Client;
+  const dir = mkdtempSync(join(tmpdir(), 'gr-rl-alert-'));
+
+  beforeAll(async () => {
+    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
+    venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(CSV) });
+    venue.advanceTo(T - 5000);
+    // the venue's account of the key (the app's user id is known only once it runs)
+    standIn = await startVenueStandIn(venue, 'Binance', 'spot', [{ ...STUB_KEY, userId: 'trader' }], { limits: { minuteMs: WINDOW_MS } });
+    app = await startTestApp({ EMBEDDED_RUNNER: 'false', EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin, ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_RETRY_BASE_MS: '50', METRICS_PUBLIC: 'true' });
+    alice = new Client(app.url);
+    uid = (await alice.signUp('paused@example.com')).uid;
+    events = app.app.get<EventStore>(EVENT_STORE);
+    figures = new SqliteVenueFigureStore(join(app.dataDir, 'limits.sqlite'));
+    provider = new CcxtExchangeProvider({
+      mode: 'live',
+      apiOrigin: () => standIn.origin,
+      resolveCredential: async (userId) => (userId === uid ? STUB_KEY : null),
+      retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
+      timeoutMs: 5000,
+      enableRateLimit: false,
+      budgetStore: sharedBudgets(figures),
+      budgetSyncMs: 100,
+      venueLimits: { binance: { limit: 6000, windowMs: WINDOW_MS } },
+    });
+    runner = new GridRunner({
+      events,
+      reads: app.app.get<ReadStore>(READ_STORE),
+      commands: directCommands(events),
+      exchanges: provider,
+      ownership: new EmbeddedOwnership(),
+      pollMs: 300,
+      retryBaseMs: 50,
+      retryMaxMs: 200,
+      watchdogMs: 200,
+      logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await runner.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await runner?.stop();
+    await provider?.close();
+    await figures?.close();
+    await app?.close();
+    await standIn?.close();
+    await webhook?.close();
+    venue?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const types = async (botId: string) => (await events.readStream(`bot-${botId}`)).map((e) => e.type);
+
+  it('alerts the trader, shows the operator, and resumes by itself', async () => {
+    const saved = await alice.put(`/api/alerts/${uid}`, { kinds: ['notTrading'], email: { enabled: false }, webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET } });
+    expect(saved.status).toBe(200);
+    const botId = randomUUID();
+    const cmd = new BotCommandRunner(events);
+    await cmd.run({ type: 'CreateBot', botId, userId: uid, botType: 'Spot', config: bot }, { userId: uid, correlationId: randomUUID() });
+    await cmd.run({ type: 'StartBot', botId, userId: uid }, { userId: uid, correlationId: randomUUID() });
+    await until('started', async () => (await types(botId)).includes('BotStarted'), 20_000);
+
+    // the operator sees the venue's use in the install's figure
+    const used = await until('the venue on health', async () => ((await alice.get('/api/health')).body.venues as any[]).find((v) => v.venue === 'binance' && v.used > 0), 10_000);
+    expect(used).toMatchObject({ share: 0.5, limit: 6000, pausedUntil: null });
+
+    // the venue's limit drops below what was spent this window: the next call is refused with 429
+    standIn.rate!.limits.weightPerMinute = 1;
+    await until('the pause recorded', async () => (await types(botId)).includes('VenueRateLimited'), 10_000);
+    standIn.rate!.limits.weightPerMinute = 6000;
+    const paused = (await events.readStream(`bot-${botId}`)).find((e) => e.type === 'VenueRateLimited')!.data as { status: number; until: number };
+    expect(paused.status).toBe(429);
+
+    const health = ((await alice.get('/api/health')).body.venues as any[]).find((v) => v.venue === 'binance');
+    expect(health).toMatchObject({ pausedUntil: paused.until, pauseStatus: 429 });
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toMatch(/gridrocket_venue_paused\{venue="binance"\} 1/);
+    expect(metrics).toMatch(/gridrocket_venue_budget_allowed_ratio\{venue="binance"\} 0.5/);
+
+    // the trader's webhook: signed, in words, with when it resumes
+    const hook = await until('the alert delivered', () => webhook.accepted.find((c) => JSON.parse(c.raw).event === 'VenueRateLimited'), 20_000);
+    expect(hook.verified).toBe(true);
+    const body = JSON.parse(hook.raw);
+    expect(body).toMatchObject({ kind: 'notTrading', bot: { id: botId, symbol: 'BTCUSDT', exchange: 'Binance' } });
+    expect(body.text).toContain("is paused by the venue's rate limit: Binance refused the server's requests for too much weight (429). It resumes by itself at");
+
+    // it resumes by itself when the Retry-After ends
+    await until('the pause over', async () => (await types(botId)).includes('VenueRateLimitLifted'), 20_000);
+    expect(((await alice.get('/api/health')).body.venues as any[]).find((v) => v.venue === 'binance').pausedUntil).toBeNull();
+  });
+});
