@@ -1,79 +1,87 @@
 /**
- * Issue 39: one request budget per venue for the whole install. Two runners (each its own provider, its own
- * connection to the shared figure in the limits file, as two runner processes on one host have), trading for
- * two accounts on one Binance spot stand-in (one IP: one weight counter):
+ * Issue 39: one request budget per venue for the whole install. Two runner processes (support/crash-runner.ts:
+ * each its own provider and its own connection to the shared limits file, on its own stores), trading for two
+ * accounts on one Binance spot stand-in hosted here (one IP: one weight counter):
  * 1. their calls together stay within the install's share (50 %) of the venue's weight limit in every
  *    window of the venue's counter, though their watchdogs would ask for several times more;
- * 2. someone else on the address spends the weight: the venue answers a runner 429 with Retry-After; no
- *    runner calls the venue again before it ends, every bot of both runners records the pause ("paused by
- *    the venue's rate limit", with the time it resumes) and then that it is over, and trades again;
- * 3. the other user calls within the 429's Retry-After, so the venue bans the address (418): the runners
- *    meet the ban when their pause ends, pause for its Retry-After, call nothing meanwhile, and resume.
+ * 2. the venue's limit drops below what the install spends (as when another program on the address spends,
+ *    or the venue lowers its limits): it answers a runner 429 with Retry-After; no runner calls the venue
+ *    again before it ends, every bot of both runners records the pause ("paused by the venue's rate limit",
+ *    with the time it resumes) and then that it is over, and trades again;
+ * 3. another program on the address calls within the 429's Retry-After, so the venue bans the address
+ *    (418): the runners meet the ban when their pause ends, pause for its Retry-After, call nothing
+ *    meanwhile, and resume.
  * Nothing is lost: every fill the venue made is recorded once.
- * The stand-in's weight window is shortened to 10 s (rate-limits.ts `minuteMs`) and the providers are told
- * so (`venueLimits`): the answers and the rules stay the venue's.
+ * The stand-in's weight window is shortened to 10 s (rate-limits.ts `minuteMs`) and the runners are told
+ * so (VENUE_LIMITS): the answers and the rules stay the venue's.
  */
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { CcxtExchangeProvider, sharedBudgets } from '@gridrocket/exchanges';
-import { SqliteVenueFigureStore } from '@gridrocket/read-store';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { botDecider, toBotView, type BotConfig, type BotEvent, type LiveBot } from '@gridrocket/bots';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { toBotView, type BotConfig, type LiveBot } from '@gridrocket/bots';
 import { until } from '@gridrocket/shared/testing/until';
-import { RunnerWorld } from './support/runner-world';
+import { CrashWorld, crashDirs } from './support/crash-harness';
+import { startCrashRunner } from './support/crash-runner';
+import { kill9 } from './support/server-process';
 
 jest.setTimeout(150_000);
 
-const T = Date.now();
-const CSV = ['ms,exchange,symbol,price', `${T - 5000},Binance,BTCUSDT,61000`, `${T - 5000},Binance,ETHUSDT,3100`, `${T + 1000},Binance,BTCUSDT,59500`, `${T + 1000},Binance,ETHUSDT,2990`, `${T + 2000},Binance,BTCUSDT,58500`, `${T + 2000},Binance,ETHUSDT,2940`].join('\n');
+const PATH = ['ms,exchange,symbol,price', '1000,Binance,BTCUSDT,61000', '1000,Binance,ETHUSDT,3100', '2000,Binance,BTCUSDT,59500', '2000,Binance,ETHUSDT,2990', '3000,Binance,BTCUSDT,58500', '3000,Binance,ETHUSDT,2940'].join('\n');
 const DORA = { userId: 'dora', apiKey: 'dora-key-0001', secret: 'dora-secret-0001' };
 const EVE = { userId: 'eve', apiKey: 'eve-key-0001', secret: 'eve-secret-0001' };
 const WINDOW_MS = 10_000;
 const LIMIT = 600;
 const SHARE = 0.5;
 
-describe('one rate budget per venue, shared by two runners (Binance spot stand-in)', () => {
-  let a: RunnerWorld;
-  let b: RunnerWorld;
-  let standIn: VenueStandIn;
-  const providers: CcxtExchangeProvider[] = [];
-  const figures: SqliteVenueFigureStore[] = [];
+/** A runner process's world: its stores (and, for the first, the venue the stand-in serves). */
+type World = CrashWorld<{ id: string; userId: string; exchange: 'Binance'; market: 'spot'; symbol: string }>;
 
-  const provider = (key: typeof DORA) => {
-    const store = new SqliteVenueFigureStore(join(a.dir, 'limits.sqlite'));
-    figures.push(store);
-    const p = new CcxtExchangeProvider({
-      mode: 'live',
-      apiOrigin: () => standIn.origin,
-      resolveCredential: async (userId) => (userId === key.userId ? { apiKey: key.apiKey, secret: key.secret } : null),
-      pricePollMs: 300,
-      retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
-      timeoutMs: 5000,
-      enableRateLimit: false,
-      budgetShare: SHARE,
-      budgetStore: sharedBudgets(store),
-      budgetSyncMs: 100,
-      venueLimits: { binance: { limit: LIMIT, windowMs: WINDOW_MS } },
-    });
-    providers.push(p);
-    return p;
-  };
+describe('one rate budget per venue, shared by two runner processes (Binance spot stand-in)', () => {
+  const dirs = crashDirs('gr-venue-budget-');
+  let a: World;
+  let b: World;
+  let standIn: VenueStandIn;
+  const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    a = new RunnerWorld(CSV, T - 5000);
-    b = new RunnerWorld(CSV, T - 5000);
+    a = new CrashWorld(dirs.tmp(), PATH, []);
+    b = new CrashWorld(dirs.tmp(), PATH, []);
+    a.venue.advanceTo(1000);
     standIn = await startVenueStandIn(a.venue, 'Binance', 'spot', [DORA, EVE], { limits: { weightPerMinute: LIMIT, minuteMs: WINDOW_MS, banMs: 4000 } });
     // watchdogs every 150 ms: each runner alone would ask for several times the share
-    await a.runner({ exchanges: provider(DORA), pollMs: 300, watchdogMs: 150, retryBaseMs: 50, retryMaxMs: 200 });
-    await b.runner({ exchanges: provider(EVE), pollMs: 300, watchdogMs: 150, retryBaseMs: 50, retryMaxMs: 200 });
+    const env = (key: typeof DORA) => ({
+      STANDIN_ORIGINS: JSON.stringify({ [standIn.id]: standIn.origin }),
+      STANDIN_KEYS: JSON.stringify({ [key.userId]: { apiKey: key.apiKey, secret: key.secret } }),
+      POLL_MS: '300',
+      WATCHDOG_MS: '150',
+      VENUE_BUDGET_FILE: join(a.dir, 'limits.sqlite'),
+      VENUE_LIMITS: JSON.stringify({ binance: { limit: LIMIT, windowMs: WINDOW_MS } }),
+      VENUE_BUDGET_SHARE: String(SHARE),
+      BUDGET_SYNC_MS: '100',
+    });
+    children.push(await startCrashRunner(a.dir, 'http://127.0.0.1:1', env(DORA)));
+    children.push(await startCrashRunner(b.dir, 'http://127.0.0.1:1', env(EVE)));
   });
   afterAll(async () => {
+    await Promise.all(children.map((c) => kill9(c)));
+    await standIn?.close();
     await a?.close();
     await b?.close();
-    await Promise.all(providers.map((p) => p.close()));
-    await Promise.all(figures.map((f) => f.close()));
-    await standIn?.close();
+    dirs.cleanup();
   });
 
+  const history = (world: World, id: string) => world.events.readStream(`bot-${id}`);
+  const stateOf = async (world: World, id: string) => (await history(world, id)).reduce((s, e) => botDecider.evolve(s, { type: e.type, data: e.data } as BotEvent), botDecider.initialState);
+  const typesOf = async (world: World, id: string) => (await history(world, id)).map((e) => e.type);
+  const create = async (world: World, key: typeof DORA, config: BotConfig) => {
+    const id = randomUUID();
+    const cmd = new BotCommandRunner(world.events);
+    await cmd.run({ type: 'CreateBot', botId: id, userId: key.userId, botType: 'Spot', config }, { userId: key.userId, correlationId: randomUUID() });
+    await cmd.run({ type: 'StartBot', botId: id, userId: key.userId }, { userId: key.userId, correlationId: randomUUID() });
+    return id;
+  };
   const grid = (symbol: string, entryPrice: number, interval: number, orderSize: number): BotConfig => ({ exchange: 'Binance', symbol, numOfOrders: 3, orderSize, interval, entryPrice, takeProfit: 1, leverage: 1 });
   const meter = () => standIn.rate!;
   /** The venue's windows (its clock: this process's) that lie wholly within [from, to). */
@@ -82,16 +90,13 @@ describe('one rate budget per venue, shared by two runners (Binance spot stand-i
     for (let w = from - (from % WINDOW_MS) + WINDOW_MS; w + WINDOW_MS <= to; w += WINDOW_MS) out.push([w, w + WINDOW_MS]);
     return out;
   };
-  const fillsOf = async (world: RunnerWorld, id: string) => (await world.history(id)).filter((e) => e.type === 'OrderFilled').map((e) => String((e.data as { fillId: string }).fillId));
-  const typesOf = (world: RunnerWorld, id: string) => world.types(id);
+  const fillsOf = async (world: World, id: string) => (await history(world, id)).filter((e) => e.type === 'OrderFilled').map((e) => String((e.data as { fillId: string }).fillId));
   let doraBot = '';
   let eveBot = '';
 
   it('keeps two runners together within the share of the limit in every window', async () => {
-    doraBot = await a.create(DORA.userId, 'Spot', grid('BTCUSDT', 60000, 1000, 0.01));
-    eveBot = await b.create(EVE.userId, 'Spot', grid('ETHUSDT', 3000, 50, 0.1));
-    await a.run({ type: 'StartBot', botId: doraBot, userId: DORA.userId }, DORA.userId);
-    await b.run({ type: 'StartBot', botId: eveBot, userId: EVE.userId }, EVE.userId);
+    doraBot = await create(a, DORA, grid('BTCUSDT', 60000, 1000, 0.01));
+    eveBot = await create(b, EVE, grid('ETHUSDT', 3000, 50, 0.1));
     await until('both bots running with their ladders', async () => (await typesOf(a, doraBot)).includes('BotStarted') && (await typesOf(b, eveBot)).includes('BotStarted'), 30_000);
     const from = Date.now();
     await new Promise((r) => setTimeout(r, 3.2 * WINDOW_MS));
@@ -113,8 +118,8 @@ describe('one rate budget per venue, shared by two runners (Binance spot stand-i
    */
   const IN_FLIGHT_MS = 200;
   const runnerCalls = (from: number, to: number) => [...meter().spent, ...meter().refusals].filter((c) => c.at > from && c.at < to && c.route !== OUTSIDER);
-  const views = async () => [toBotView((await a.state(doraBot)) as LiveBot), toBotView((await b.state(eveBot)) as LiveBot)];
-  const pausesOf = async (world: RunnerWorld, id: string, type: string) => (await world.history(id)).filter((e) => e.type === type).map((e) => e.data as { status?: number; until: number });
+  const views = async () => [toBotView((await stateOf(a, doraBot)) as LiveBot), toBotView((await stateOf(b, eveBot)) as LiveBot)];
+  const pausesOf = async (world: World, id: string, type: string) => (await history(world, id)).filter((e) => e.type === type).map((e) => e.data as { status?: number; until: number });
 
   it('pauses every runner on a 429 until its Retry-After, shows it on every bot, and resumes', async () => {
     // the venue's limit drops below what the install spends (as when another program on the address spends,
@@ -137,7 +142,7 @@ describe('one rate budget per venue, shared by two runners (Binance spot stand-i
     expect(meter().refusals.filter((r) => r.status === 418 && r.at > refused.at + IN_FLIGHT_MS)).toEqual([]);
     expect((await views()).map((v) => v.ratelimiteduntil)).toEqual([undefined, undefined]);
     // they trade again: the price falls through a rung of each ladder, and both fills are recorded
-    a.venue.advanceTo(T + 1000);
+    a.venue.advanceTo(2000);
     await until('both fills recorded after the pause', async () => (await fillsOf(a, doraBot)).length >= 1 && (await fillsOf(b, eveBot)).length >= 1, 20_000);
   });
 
@@ -162,7 +167,7 @@ describe('one rate budget per venue, shared by two runners (Binance spot stand-i
     expect(Math.max(...ends) - Math.min(...ends)).toBeLessThan(1000);
     expect(Math.min(...ends)).toBeGreaterThan(windowEnd);
     // nothing else from the runners until the ban ended; then they resume by themselves
-    const lifted = async (world: RunnerWorld, id: string) => (await pausesOf(world, id, 'VenueRateLimitLifted')).some((p) => p.until > windowEnd);
+    const lifted = async (world: World, id: string) => (await pausesOf(world, id, 'VenueRateLimitLifted')).some((p) => p.until > windowEnd);
     await until('the ban over for both bots', async () => (await lifted(a, doraBot)) && (await lifted(b, eveBot)), 20_000);
     expect(runnerCalls(firstMet + IN_FLIGHT_MS, Math.min(...ends))).toEqual([]);
     const statuses = (await pausesOf(b, eveBot, 'VenueRateLimited')).map((p) => p.status);
@@ -170,7 +175,7 @@ describe('one rate budget per venue, shared by two runners (Binance spot stand-i
     expect(statuses[statuses.length - 1]).toBe(418);
     expect((await views()).map((v) => v.ratelimiteduntil)).toEqual([undefined, undefined]);
     // every fill the venue made is recorded once, on both accounts, and trading goes on
-    a.venue.advanceTo(T + 2000);
+    a.venue.advanceTo(3000);
     for (const [world, id, key, symbol] of [[a, doraBot, DORA, 'BTCUSDT'], [b, eveBot, EVE, 'ETHUSDT']] as const) {
       const venueTrades = () => a.venue.fills(a.venue.account(key.userId, 'Binance', 'spot'), symbol, 0).map((f) => String(f.id));
       await until(`${symbol} fills recorded`, async () => (await fillsOf(world, id)).length === venueTrades().length, 20_000);

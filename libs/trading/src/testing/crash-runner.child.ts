@@ -27,6 +27,7 @@ async function main() {
     pollMs,
     retryBaseMs: 20,
     retryMaxMs: 200,
+    ...(process.env.WATCHDOG_MS ? { watchdogMs: Number(process.env.WATCHDOG_MS) } : {}),
     logger: { log: () => undefined, warn: (m) => process.stderr.write(`${m}\n`), error: (m) => process.stderr.write(`${m}\n`) },
   });
   await runner.start();

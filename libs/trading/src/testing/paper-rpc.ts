@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import type { ExchangeMode, ExchangeName, ExchangePort, ExchangeProvider, ExchangeRef, MarketType, PriceSubscriptions } from '@gridrocket/exchanges';
 import { ExchangeDownError, errorFromWire, errorToWire } from '@gridrocket/exchanges';
 import { PriceHub } from '@gridrocket/exchanges';
-import { CcxtExchangeProvider, type ExchangeCredential } from '@gridrocket/exchanges';
+import { CcxtExchangeProvider, sharedBudgets, type ExchangeCredential } from '@gridrocket/exchanges';
+import { SqliteVenueFigureStore } from '@gridrocket/read-store';
 
 const METHODS = new Set([
   'balances', 'price', 'positionRisk', 'setLeverage', 'marketRules', 'createLimitOrder', 'cancelOrder', 'openOrders', 'orderByClientId', 'recentFills',
@@ -130,7 +131,9 @@ export class RemotePaperProvider implements ExchangeProvider {
 /**
  * The crash runner's exchanges, from its environment: the ccxt adapter against venue stand-ins
  * (STANDIN_ORIGINS = {ccxtId: origin}, STANDIN_KEYS = {userId: key}), else the paper venue over RPC
- * (PAPER_RPC_URL).
+ * (PAPER_RPC_URL). The venue budget (issue 39): the install's figure in VENUE_BUDGET_FILE (a limits file
+ * other runner processes open too), VENUE_LIMITS = {ccxtId: {limit, windowMs}} where a stand-in's differ,
+ * VENUE_BUDGET_SHARE, BUDGET_SYNC_MS.
  */
 export function exchangeProviderFromEnv(pollMs: number): ExchangeProvider {
   const origins = process.env.STANDIN_ORIGINS;
@@ -145,5 +148,9 @@ export function exchangeProviderFromEnv(pollMs: number): ExchangeProvider {
     retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 },
     timeoutMs: 5000,
     enableRateLimit: false,
+    budgetStore: process.env.VENUE_BUDGET_FILE ? sharedBudgets(new SqliteVenueFigureStore(process.env.VENUE_BUDGET_FILE)) : undefined,
+    venueLimits: process.env.VENUE_LIMITS ? JSON.parse(process.env.VENUE_LIMITS) : undefined,
+    budgetShare: process.env.VENUE_BUDGET_SHARE ? Number(process.env.VENUE_BUDGET_SHARE) : undefined,
+    budgetSyncMs: process.env.BUDGET_SYNC_MS ? Number(process.env.BUDGET_SYNC_MS) : undefined,
   });
 }
