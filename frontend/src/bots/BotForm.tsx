@@ -30,7 +30,7 @@ import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
 import { LadderPreview, NeutralPreview } from './LadderPreview';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
-import { normalSymbol } from '@gridrocket/shared';
+import { normalSymbol } from '../shims/shared';
 import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
