@@ -10,7 +10,7 @@
  * - KuCoin spot and futures, VIP 0: each resource pool (Spot 4,000 per 30 s → 160 a minute; Futures,
  *   Management and Public 2,000 per 30 s → 80 a minute).
  * The eight fleets run at once, each on its own stand-in (its own IP), so that the file takes the two
- * minutes once. The fifty share the catalogue's 25 USDT symbols, two bots a symbol: the reads that grow
+ * minutes once. The fifty share the catalogue's 24 USDT symbols, two or three a symbol: the reads that grow
  * with the symbols (open orders) are one all-symbols read at this size, whatever their number.
  */
 import { CcxtExchangeProvider } from '@gridrocket/exchanges';
