@@ -67,7 +67,7 @@ export class CcxtExchangeProvider implements ExchangeProvider {
     let b = this.budgets.get(id);
     if (!b) {
       const { limit, windowMs } = this.options.venueLimits?.[id] ?? VENUE_LIMITS[id];
-      b = new VenueBudget(id, limit, windowMs, this.options.budgetShare ?? 0.5, Date.now, undefined, this.options.budgetStore, this.options.onBudgetStoreError, VENUE_LIMITS[id].callWeight);
+      b = new VenueBudget(id, limit, windowMs, this.options.budgetShare ?? 0.5, Date.now, undefined, this.options.budgetStore, this.options.onBudgetStoreError, VENUE_LIMITS[id].callWeight, !VENUE_LIMITS[id].perAccount);
       b.onPause((p) => {
         for (const l of this.pauseListeners) l({ ...p, exchange, market });
       });

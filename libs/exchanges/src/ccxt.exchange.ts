@@ -244,11 +244,17 @@ export class CcxtExchange implements ExchangePort {
     }
   }
 
-  /** The Retry-After (seconds) of the venue's last answer, in ms. */
+  /**
+   * How long the venue's last answer says to wait, in ms: Binance's Retry-After (seconds); KuCoin's
+   * `gw-ratelimit-reset` (ms until the pool refills: "the request can be re-requested after the length of time
+   * displayed in the request header", https://www.kucoin.com/docs-new/rate-limit).
+   */
   private retryAfterMs(): number | undefined {
-    const h = (this.#ex.last_response_headers ?? {}) as Record<string, string>;
-    const v = Number(h['retry-after'] ?? h['Retry-After']);
-    return Number.isFinite(v) && v >= 0 ? v * 1000 : undefined;
+    const h = Object.fromEntries(Object.entries((this.#ex.last_response_headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    const v = Number(h['retry-after']);
+    if (h['retry-after'] !== undefined && Number.isFinite(v) && v >= 0) return v * 1000;
+    const reset = Number(h['gw-ratelimit-reset']);
+    return h['gw-ratelimit-reset'] !== undefined && Number.isFinite(reset) && reset >= 0 ? reset : undefined;
   }
 
   private backoff(attempt: number): number {

@@ -30,6 +30,25 @@ describe('a venue budget, pure', () => {
   });
 });
 
+describe("KuCoin's counters are one account's pool", () => {
+  it('does not let one account\'s busy pool hold the install; its 429 still pauses every call', async () => {
+    let t = 1000;
+    const sleeps: number[] = [];
+    const budget = new VenueBudget('kucoin', 4000, 30_000, 0.5, () => t, async (ms) => {
+      sleeps.push(ms);
+      t += ms;
+    }, undefined, undefined, 10, false);
+    // one account's pool nearly spent: the install's calls go on
+    budget.observe({ 'gw-ratelimit-limit': '2000', 'gw-ratelimit-remaining': '10', 'gw-ratelimit-reset': '20000' });
+    (await budget.take())();
+    expect(sleeps).toEqual([]);
+    // a 429: every call waits it out
+    budget.pause(5000, 429);
+    (await budget.take())();
+    expect(t).toBeGreaterThanOrEqual(6000);
+  });
+});
+
 describe('two runners on one shared figure (the limits file)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gr-vb-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

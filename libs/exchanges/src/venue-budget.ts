@@ -6,7 +6,8 @@
  * - Binance: `X-MBX-USED-WEIGHT-1M`, the IP's weight in the current minute, against REQUEST_WEIGHT 6,000
  *   (spot) or 2,400 (USDⓈ-M) a minute (exchangeInfo `rateLimits`).
  * - KuCoin: `gw-ratelimit-limit`, `gw-ratelimit-remaining` and `gw-ratelimit-reset` (ms until the pool
- *   refills) of the account's resource pool ("Rate Limit", https://www.kucoin.com/docs-new/rate-limit).
+ *   refills) of the account's resource pool ("Rate Limit", https://www.kucoin.com/docs-new/rate-limit): one
+ *   account's, so not the install's figure (`countsInstall` false); its 429s pause the install.
  * Every runner of the install reads and writes one figure per venue in a shared store (the read store's
  * `venue_budgets`, beside the per-user buckets: libs/read-store venue-figure.store.ts), each change one
  * atomic update with a pure function below: a call reserves its turn (an estimated weight while in flight,
@@ -101,6 +102,13 @@ export class VenueBudget {
     private readonly onStoreError: (err: Error) => void = () => undefined,
     /** What one call is counted as while in flight (the venue's typical call weight; the answer gives the truth). */
     readonly callWeight = 10,
+    /**
+     * Whether the venue's counter on its answers is the install's (Binance: the IP's weight). KuCoin's
+     * `gw-ratelimit-*` count one account's pool, and the answer does not say which pool: merged into one
+     * figure per venue they would let one account's busy pool hold every other account's calls. Where false,
+     * only the venue's 429s pause the install.
+     */
+    private readonly countsInstall = true,
   ) {
     this.state = { limit, used: 0, reserved: 0, resetAt: 0, pausedUntil: 0, pauseStatus: 0, pausedAt: 0 };
     this.sleep = sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms).unref?.()));
@@ -165,6 +173,7 @@ export class VenueBudget {
       void this.change((cur) => countSeen(cur, weight, cur.limit, resetAt));
       return;
     }
+    if (!this.countsInstall) return;
     const remaining = Number(h['gw-ratelimit-remaining']);
     const limit = Number(h['gw-ratelimit-limit']);
     const reset = Number(h['gw-ratelimit-reset']);
@@ -207,12 +216,13 @@ export class VenueBudget {
 }
 
 /** The venues' limits and windows (docs/exchanges.md "Rate limits"). */
-export const VENUE_LIMITS: Record<'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures', { limit: number; windowMs: number; callWeight?: number }> = {
+export const VENUE_LIMITS: Record<'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures', { limit: number; windowMs: number; callWeight?: number; perAccount?: boolean }> = {
   // callWeight: what a call is counted as while in flight, about the venue's typical call (spot: an order 1,
   // a symbol's open orders 6, an order 4, trades 5–20, the account 20; USDⓈ-M: mostly 1–5)
   binance: { limit: 6000, windowMs: 60_000, callWeight: 10 },
   binanceusdm: { limit: 2400, windowMs: 60_000, callWeight: 5 },
   // KuCoin's pools (VIP 0): spot 4,000 and futures 2,000 per 30 s; the headers carry the account's own
-  kucoin: { limit: 4000, windowMs: 30_000, callWeight: 10 },
-  kucoinfutures: { limit: 2000, windowMs: 30_000, callWeight: 10 },
+  // perAccount: their counters are each account's pool (VenueBudget `countsInstall`): only a 429 pauses the install
+  kucoin: { limit: 4000, windowMs: 30_000, callWeight: 10, perAccount: true },
+  kucoinfutures: { limit: 2000, windowMs: 30_000, callWeight: 10, perAccount: true },
 };
