@@ -30,6 +30,21 @@ describe('a venue budget, pure', () => {
   });
 });
 
+describe('a pause listener that throws', () => {
+  it('is reported, and the pause holds anyway (no rejected update left to end the process)', async () => {
+    let t = 1000;
+    const errors: string[] = [];
+    const budget = new VenueBudget('binance', 6000, 60_000, 0.5, () => t, async (ms) => void (t += ms), undefined, (e) => errors.push(e.message));
+    budget.onPause(() => {
+      throw new Error('listener failed');
+    });
+    budget.pause(3000, 429);
+    (await budget.take())();
+    expect(errors).toEqual(['listener failed']);
+    expect(t).toBeGreaterThanOrEqual(4000);
+  });
+});
+
 describe("KuCoin's counters are one account's pool", () => {
   it('does not let one account\'s busy pool hold the install; its 429 still pauses every call', async () => {
     let t = 1000;

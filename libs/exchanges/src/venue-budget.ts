@@ -209,7 +209,14 @@ export class VenueBudget {
     this.state = next;
     if (next.pausedUntil > before && next.pausedUntil > this.now()) {
       const p: VenuePause = { venue: this.venue, status: next.pauseStatus, at: next.pausedAt, until: next.pausedUntil };
-      for (const l of this.pauseListeners) l(p);
+      for (const l of this.pauseListeners) {
+        try {
+          l(p);
+        } catch (err) {
+          // a listener's throw must not fail the budget's update (a rejected, unawaited change ends the process)
+          this.onStoreError(err as Error);
+        }
+      }
     }
     return next;
   }

@@ -159,9 +159,12 @@ class UsdmStreams {
   // -------------------------------------------------------------------------------------------
   // REST: the listenKey (USER_STREAM)
 
-  private apiKeyOf(req: StubRequest): string | undefined {
+  /** The listenKey calls' caller (the API key's, every call sweeps expired keys first), or the venue's refusal. */
+  private caller(req: StubRequest): { userId: string } | StubResponse {
+    this.sweep();
     const h = req.headers['x-mbx-apikey'];
-    return typeof h === 'string' && h !== '' ? h : undefined;
+    if (typeof h !== 'string' || h === '') return noKey;
+    return this.core.keyOf(h) ?? badKey;
   }
 
   /**
@@ -171,11 +174,8 @@ class UsdmStreams {
    * https://developers.binance.com/docs/derivatives/usds-margined-futures/user-data-streams/Start-User-Data-Stream
    */
   private startStream(req: StubRequest): StubResponse {
-    this.sweep();
-    const apiKey = this.apiKeyOf(req);
-    if (!apiKey) return noKey;
-    const key = this.core.keyOf(apiKey);
-    if (!key) return badKey;
+    const key = this.caller(req);
+    if (!('userId' in key)) return key;
     const live = this.keyOfAccount.get(key.userId);
     if (live) {
       live.expiresAt = this.core.now() + this.validityMs;
@@ -198,11 +198,8 @@ class UsdmStreams {
    * https://developers.binance.com/docs/derivatives/usds-margined-futures/user-data-streams
    */
   private keepAlive(req: StubRequest): StubResponse {
-    this.sweep();
-    const apiKey = this.apiKeyOf(req);
-    if (!apiKey) return noKey;
-    const key = this.core.keyOf(apiKey);
-    if (!key) return badKey;
+    const key = this.caller(req);
+    if (!('userId' in key)) return key;
     const live = this.keyOfAccount.get(key.userId);
     if (!live) return noListenKey;
     live.expiresAt = this.core.now() + this.validityMs;
@@ -216,11 +213,8 @@ class UsdmStreams {
    * https://developers.binance.com/docs/derivatives/usds-margined-futures/user-data-streams/Close-User-Data-Stream
    */
   private closeStream(req: StubRequest): StubResponse {
-    this.sweep();
-    const apiKey = this.apiKeyOf(req);
-    if (!apiKey) return noKey;
-    const key = this.core.keyOf(apiKey);
-    if (!key) return badKey;
+    const key = this.caller(req);
+    if (!('userId' in key)) return key;
     const live = this.keyOfAccount.get(key.userId);
     if (live) this.expireKey(live);
     return ok({});
