@@ -308,6 +308,7 @@ export function floodFigures(r: FloodFigures): Figure[] {
     { name: `flood (${who}): victim bot command p99 idle (${r.idle.commands} commands)`, value: round(r.idle.commandP99, 1), unit: 'ms' },
     { name: `flood (${who}): victim bot command p99 under flood (${r.flood.commands} commands)`, value: round(r.flood.commandP99, 1), unit: 'ms' },
     { name: `flood (${who}): victim command p99, flood ÷ idle`, value: round(r.flood.commandP99 / r.idle.commandP99, 2), unit: '×', aim: '≤ 2' },
+    { name: `flood (${who}): victim command median, flood ÷ idle (${round(r.flood.commandP50, 1)} ms ÷ ${round(r.idle.commandP50, 1)} ms)`, value: round(r.flood.commandP50 / r.idle.commandP50, 2), unit: '×' },
     { name: `flood (${who}): victim 2-combination sweep, median idle (${r.idle.sweeps.length} sweeps)`, value: round(r.idle.sweepMedian, 0), unit: 'ms' },
     { name: `flood (${who}): victim 2-combination sweep, median under flood (${r.flood.sweeps.length} sweeps, max ${round(Math.max(...r.flood.sweeps), 0)} ms)`, value: round(r.flood.sweepMedian, 0), unit: 'ms' },
     { name: `flood (${who}): victim sweep, flood ÷ idle (median)`, value: round(r.flood.sweepMedian / r.idle.sweepMedian, 2), unit: '×', aim: '≤ 2' },

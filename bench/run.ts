@@ -11,12 +11,13 @@ import { restartBench } from './restart.bench';
 import { backtestBench } from './backtest.bench';
 import { floodBench } from './flood.bench';
 import { venueBench } from './venue.bench';
+import { kafkaBench } from './kafka.bench';
 import { Figure } from './stats';
 
 /**
  * `npm run bench`: the figures BENCHMARKS.md records. Sizes can be reduced
  * for a quick look: BENCH_CYCLES, BENCH_WORKERS, BENCH_REBUILD_EVENTS, BENCH_FLEET_BOTS,
- * BENCH_FLEET_SECONDS, BENCH_LONG_EVENTS, BENCH_RESTART_EVENTS, and those of streaming.bench.ts, flood.bench.ts and venue.bench.ts.
+ * BENCH_FLEET_SECONDS, BENCH_LONG_EVENTS, BENCH_RESTART_EVENTS, and those of streaming.bench.ts, flood.bench.ts, venue.bench.ts and kafka.bench.ts.
  * Each section runs in a fresh process of its own (this script again, same node flags), as the product's
  * processes do: a section never measures in a heap the sections before it filled (the fleet's
  * tick-to-orders p99 was 94.7 ms after the others in one process, 42.1 ms alone, same build).
@@ -41,6 +42,7 @@ async function main() {
     ['Backtest (issue 15)', () => backtestBench()],
     ['Flood: one user floods backtests, another is served (issue 28)', () => floodBench()],
     ['Venue weight and fill latency (issue 39)', () => venueBench()],
+    ['Kafka from outside: event latency and an outage (issue 41)', () => kafkaBench()],
   ];
   const only = process.env.BENCH_ONLY; // e.g. BENCH_ONLY=Backtest (or BENCH_ONLY=rebuild) runs just the sections whose title contains it
   if (only) sections.splice(0, sections.length, ...sections.filter(([title]) => title.toLowerCase().includes(only.toLowerCase())));

@@ -59,16 +59,29 @@ function brokerAvailability(env = process.env) {
   const m = /version "(\d+)(?:\.(\d+))?/.exec(java.stderr || java.stdout || '');
   const major = m ? (m[1] === '1' ? Number(m[2]) : Number(m[1])) : 0;
   if (major < 17) return { ok: false, reason: `Java ${major || '?'} found; a Kafka 4 broker needs Java 17 or newer` };
-  if (existsSync(join(libDir(env), '.complete'))) return { ok: true };
+  if (jarsComplete(libDir(env))) return { ok: true };
   const mvn = spawnSync('mvn', ['-v'], { encoding: 'utf8' });
   if (mvn.error || mvn.status !== 0) return { ok: false, reason: 'Maven is not installed (it fetches the Kafka broker jars)' };
   return { ok: true };
 }
 
 /** Fetches the broker's jars once (Maven checks each file's checksum: -C fails on a mismatch). */
+/** What the jars folder was fetched for: the version and the pom's dependencies (a new one fetches again). */
+function jarsStamp() {
+  return `${kafkaVersion()} ${require('node:crypto').createHash('sha256').update(readFileSync(POM)).digest('hex').slice(0, 16)}\n`;
+}
+
+function jarsComplete(dir) {
+  try {
+    return readFileSync(join(dir, '.complete'), 'utf8') === jarsStamp();
+  } catch {
+    return false;
+  }
+}
+
 function ensureJars(env = process.env) {
   const dir = libDir(env);
-  if (existsSync(join(dir, '.complete'))) return dir;
+  if (jarsComplete(dir)) return dir;
   mkdirSync(dir, { recursive: true });
   const r = spawnSync(
     'mvn',
@@ -76,7 +89,7 @@ function ensureJars(env = process.env) {
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (r.status !== 0) throw new Error(`mvn could not fetch the Kafka jars (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  writeFileSync(join(dir, '.complete'), `${kafkaVersion()}\n`);
+  writeFileSync(join(dir, '.complete'), jarsStamp());
   return dir;
 }
 
@@ -98,9 +111,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function alive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // a killed broker not yet reaped by its parent (a zombie: signal 0 still reaches it) is not running
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux): signal 0 is the answer
   }
 }
 
@@ -174,7 +193,7 @@ class KafkaBroker {
     );
   }
 
-  javaArgs(mainClass, args) {
+  javaArgs(mainClass, args, log4j = LOG4J) {
     const lib = ensureJars();
     return [
       `-Xms${Math.min(256, this.heapMb)}m`,
@@ -182,7 +201,7 @@ class KafkaBroker {
       '-XX:+UseG1GC',
       '-XX:MaxGCPauseMillis=20',
       '-Djava.awt.headless=true',
-      `-Dlog4j2.configurationFile=${LOG4J}`,
+      `-Dlog4j2.configurationFile=${log4j}`,
       '-cp',
       `${lib}/*`,
       mainClass,
@@ -328,4 +347,4 @@ class KafkaBroker {
   }
 }
 
-module.exports = { KafkaBroker, brokerAvailability, ensureJars, kafkaVersion, libDir, freePort, ROOT };
+module.exports = { KafkaBroker, brokerAvailability, ensureJars, javaBinary: javaBin, kafkaVersion, libDir, freePort, ROOT };

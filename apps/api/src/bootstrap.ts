@@ -24,6 +24,7 @@ import { AppModule } from './app.module';
 import type { AdapterOverrides } from './infrastructure.module';
 import { apiContract } from './openapi/contract';
 import { tokenScopes } from './openapi/token-scopes';
+import { freshCodeOperations } from './openapi/fresh-code-routes';
 import { serveDashboard } from './static-assets';
 
 export interface RunningApp {
@@ -140,7 +141,7 @@ export async function startApp(config: AppConfig, options: { adapters?: AdapterO
       .setDescription('Grid trading bots for Binance and Kucoin. State-changing calls need the session cookie and the X-CSRF-Token header.')
       .setVersion('1')
       .build(),
-  ), tokenScopes(app));
+  ), tokenScopes(app), freshCodeOperations(app));
   SwaggerModule.setup('api/docs', app, doc);
 
   if (existsSync(join(config.webDist, 'index.html'))) {

@@ -19,6 +19,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // a refusal that says what to do (the paper exchange run by another process, paper-lock.ts): its words alone
+  console.error(err instanceof Error && err.name === 'PaperExchangeInUseError' ? `GridRocket not started: ${err.message}` : err);
   process.exit(1);
 });

@@ -1,13 +1,16 @@
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { hostname } from 'node:os';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { MailOutboxLifecycle } from '@gridrocket/identity/nest';
 import { AlertDispatcherLifecycle } from '@gridrocket/alerts/nest';
-import { Forwarder } from '@gridrocket/streaming';
-import { consumerStatuses } from '@gridrocket/streaming/nest';
+import { Forwarder, noPauses, type FleetSummary } from '@gridrocket/streaming';
+import { consumerStatuses, FleetWatch } from '@gridrocket/streaming/nest';
 import { ExchangeAccess } from '@gridrocket/credentials/nest';
+import { GridRunnerService } from '@gridrocket/trading/nest';
+import type { RunnerHealth } from '@gridrocket/trading';
 
 @ApiTags('system')
 @Controller()
@@ -21,6 +24,8 @@ export class SystemController {
     @Optional() private readonly mail?: MailOutboxLifecycle,
     @Optional() private readonly alerts?: AlertDispatcherLifecycle,
     @Optional() private readonly exchanges?: ExchangeAccess,
+    @Optional() private readonly fleet?: FleetWatch,
+    @Optional() private readonly runner?: GridRunnerService,
   ) {}
 
   @Get('health')
@@ -39,8 +44,14 @@ export class SystemController {
     // each venue's request budget as the install's runners use it (issue 39): the share used of its limit in the
     // current window, the share allowed, and a 429/418 pause in force (every call to the venue waits until then)
     const venues = (await this.exchanges?.venueBudgets().catch(() => null)) ?? [];
+    // the runners (issue 41): who holds which partitions, their bots running and paused with why, as the runners'
+    // heartbeats in the event store say (leases), or this process's own runner (embedded); null: no runner known
+    const local = this.runner ? await this.runner.health().catch(() => null) : null;
+    const runners = (await this.fleet?.summary().catch(() => null)) ?? (local ? embeddedFleet(local) : null);
     const ok =
       projection.failed === null &&
+      (runners === null || runners.trading) &&
+      (local === null || local.trading) &&
       consumers.every((c) => c.state !== 'retrying') &&
       (forwarder === null || forwarder.state !== 'retrying') &&
       (mail === null || mail.state !== 'retrying');
@@ -59,6 +70,7 @@ export class SystemController {
       mail,
       alerts,
       venues,
+      runners,
       pid: process.pid,
     };
   }
@@ -73,4 +85,17 @@ export class SystemController {
       providers: { google: this.config.oauth.google !== null, facebook: this.config.oauth.facebook !== null },
     };
   }
+}
+
+/** This process's one runner as a fleet of one (embedded ownership: no heartbeats in the store). */
+function embeddedFleet(h: RunnerHealth): FleetSummary {
+  return {
+    ownership: 'embedded',
+    partitions: h.ownership.partitions,
+    members: [{ name: h.runner, instance: null, pid: h.pid, host: hostname(), alive: true, heartbeatAgeSeconds: 0, partitions: h.ownership.owned, running: h.bots.running, paused: h.bots.paused }],
+    unowned: h.trading ? [] : [0],
+    trading: h.trading && h.bots.paused.ownership === 0,
+    runningBots: h.bots.running,
+    pausedBots: { ...noPauses(), ...h.bots.paused },
+  };
 }

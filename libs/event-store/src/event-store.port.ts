@@ -45,6 +45,11 @@ export interface ReadStreamOptions {
   fromRevision?: bigint; // inclusive, default 0
   maxCount?: number;
   direction?: 'forwards' | 'backwards';
+  /**
+   * Read what every acknowledged append left (KurrentDB: `requiresLeader`, not a follower's copy that may lag):
+   * the ownership leases decide on it (lease.ownership.ts). The embedded store always does.
+   */
+  fromLeader?: boolean;
 }
 
 export interface ReadAllOptions {

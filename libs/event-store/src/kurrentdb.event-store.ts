@@ -207,6 +207,7 @@ export class KurrentDbEventStore implements EventStore {
         fromRevision: options.fromRevision ?? (backwards ? kurrent().END : kurrent().START),
         direction: backwards ? kurrent().BACKWARDS : kurrent().FORWARDS,
         maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
+        ...(options.fromLeader ? { requiresLeader: true } : {}),
       })) {
         const e = toRecorded(resolved);
         if (e) out.push(e);

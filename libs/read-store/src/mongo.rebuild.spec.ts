@@ -1,3 +1,4 @@
+// Over 400 lines: the Mongo rebuild against a scripted stand-in of the driver; the stand-in's notes and the cases read together.
 import { randomUUID } from 'node:crypto';
 import { Long, MongoBulkWriteError, MongoError, MongoErrorLabel, MongoInvalidArgumentError, MongoNetworkError, MongoServerError } from 'mongodb';
 import { EventStore, NewEvent, SqliteEventStore } from '@gridrocket/event-store';

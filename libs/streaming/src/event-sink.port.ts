@@ -16,6 +16,12 @@ export interface EventSink {
   start(topics: string[]): Promise<void>;
   publish(messages: StreamMessage[]): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Where the destination can lose its topics (a Kafka cluster that came back empty or was replaced): called
+   * with the topics the sink had to create, at start or before a publish, so that the forwarder can say which
+   * of the events it sent before are no longer there (`npm run republish`).
+   */
+  watchTopics?(listener: (created: string[]) => void): void;
 }
 
 export const EVENT_SINK = Symbol('EVENT_SINK');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore, Fence, NewEvent } from '@gridrocket/event-store';
 import { StreamNotFoundError, WrongExpectedVersionError } from '@gridrocket/event-store';
-import type { BotOwnership, OwnershipListener } from './ownership.port';
+import type { BotOwnership, OwnershipListener, OwnershipStatus } from './ownership.port';
 
 export interface FencedOwnershipOptions {
   /** Names the ownership streams (`ownership-<scope>-p<n>`); one per runner group. */
@@ -15,7 +15,8 @@ export interface FencedOwnershipOptions {
 export const PARTITION_CLAIMED = 'PartitionClaimed';
 
 /**
- * Bot ownership with a fence in the event store. When the inner adapter (Kafka group, embedded)
+ * Bot ownership with a fence in the event store, around an adapter that has none of its own (the embedded
+ * one; the lease adapter, lease.ownership.ts, claims in the store itself). When the inner adapter
  * assigns a partition, this runner first appends a `PartitionClaimed` event to the partition's
  * ownership stream, with the expected revision it read: the revision of that claim is its epoch.
  * Only then are the partition's bots resumed. The runner appends with `fenceFor(botId)` as its
@@ -72,7 +73,25 @@ export class FencedOwnership implements BotOwnership {
     return this.epochs.get(partition);
   }
 
+  status(): OwnershipStatus {
+    const owned = this.owned();
+    const inner = this.inner.status?.();
+    return {
+      kind: this.kind,
+      trading: inner ? inner.trading : this.started,
+      partitions: this.partitionCount,
+      owned,
+      epochs: Object.fromEntries(owned.map((p) => [p, String(this.epochs.get(p))])),
+      lapsed: inner?.lapsed ?? [],
+      lease: inner?.lease ?? null,
+      lastError: inner?.lastError ?? null,
+    };
+  }
+
+  private started = false;
+
   async start(listener: OwnershipListener): Promise<void> {
+    this.started = true;
     await this.inner.start({
       onAssigned: async (partitions) => {
         const claimed: number[] = [];
@@ -85,9 +104,9 @@ export class FencedOwnership implements BotOwnership {
         }
         if (claimed.length) await listener.onAssigned(claimed);
       },
-      onRevoked: async (partitions) => {
+      onRevoked: async (partitions, reason) => {
         for (const p of partitions) this.epochs.delete(p);
-        await listener.onRevoked(partitions);
+        await listener.onRevoked(partitions, reason);
       },
     });
   }
@@ -123,6 +142,7 @@ export class FencedOwnership implements BotOwnership {
   }
 
   async stop(): Promise<void> {
+    this.started = false;
     await this.inner.stop();
     this.epochs.clear();
   }

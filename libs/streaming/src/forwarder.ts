@@ -18,7 +18,7 @@ export interface ForwarderOptions {
   batchSize?: number;
   /** How long stop() waits for the batch in hand to be published (ms, default 10 s); after that it is resent on the next start. */
   drainTimeoutMs?: number;
-  /** Back-off between attempts to publish a batch (ms), by attempt number (default 200 ms doubling, at most 10 s). */
+  /** Back-off between attempts to publish a batch (ms), by attempt number (default 200 ms doubling, at most 2 s). */
   retryDelay?: (attempt: number) => number;
   onError?(err: Error, attempt: number): void;
   /** A publish or checkpoint write of a batch failed (it is retried): metrics. */
@@ -27,6 +27,22 @@ export interface ForwarderOptions {
   stallAfterMs?: number;
   /** After a batch is published and checkpointed (metrics). */
   onPublished?(messages: StreamMessage[], events: RecordedEvent[]): void;
+  /**
+   * The sink had to create topics that should have been there (a Kafka cluster that came back empty or was
+   * replaced): the events up to `gap.upTo`, sent before, are not on them (logs, metrics; `npm run republish`).
+   */
+  onHistoryMissing?(gap: MissingHistory): void;
+}
+
+/** Topics the sink created again while the forwarder had already sent events to them. */
+export interface MissingHistory {
+  /** When the sink found them missing (ISO). */
+  at: string;
+  topics: string[];
+  /** The forwarder's checkpoint then: the events up to it were sent before and are not on the new topics. */
+  upTo: string;
+  /** The operator's command that sends them again. */
+  republish: string;
 }
 
 export interface ForwarderLag {
@@ -68,6 +84,8 @@ export interface ForwarderDelivery {
   /** The most ever held since start-up. */
   bufferedMax: number;
   batchSize: number;
+  /** The last time the sink created its topics again after events had been sent to them (null: never, since start-up). */
+  missingHistory: MissingHistory | null;
 }
 
 /** Thrown inside the retry loop when the forwarder is stopping. */
@@ -109,6 +127,7 @@ export class Forwarder implements ReportsStatus {
   private lastDeliveryAt: number | null = null;
   /** When the batch in hand was taken (null when none). */
   private pendingSince: number | null = null;
+  private missingHistory: MissingHistory | null = null;
 
   constructor(private readonly options: ForwarderOptions) {
     this.name = options.name ?? `forwarder-${options.sink.kind}`;
@@ -135,9 +154,11 @@ export class Forwarder implements ReportsStatus {
   async start(): Promise<void> {
     if (!this.stopped) throw new Error('The forwarder is already running');
     const { events, reads, sink } = this.options;
-    await sink.start(this.topics);
     const saved = await reads.getCheckpoint(this.name);
     this.checkpoint = saved ?? (this.options.startAt === 'end' ? await events.headPosition() : 0n);
+    // the checkpoint first: topics the sink has to create at start, with events sent before, are a lost history too
+    sink.watchTopics?.((created) => this.topicsCreated(created));
+    await sink.start(this.topics);
     this.stopped = false;
     this.draining = false;
     this.consumer.running = true;
@@ -169,6 +190,19 @@ export class Forwarder implements ReportsStatus {
         }
       }
     })();
+  }
+
+  /** The sink created topics: when the forwarder had sent events before, those are not on them any more. */
+  private topicsCreated(created: string[]): void {
+    if (this.checkpoint === 0n) return; // nothing was sent before: a first start
+    const gap: MissingHistory = {
+      at: new Date().toISOString(),
+      topics: created,
+      upTo: String(this.checkpoint),
+      republish: `npm run republish -- --to ${this.checkpoint}`,
+    };
+    this.missingHistory = gap;
+    this.options.onHistoryMissing?.(gap);
   }
 
   private scheduleFlush() {
@@ -221,7 +255,10 @@ export class Forwarder implements ReportsStatus {
         this.options.onError?.(err as Error, attempt);
         this.options.onPublishFailed?.(err as Error, attempt);
         if (this.draining && attempt >= 3) throw new Stopping('stopping');
-        const delay = this.options.retryDelay?.(attempt) ?? Math.min(10_000, 100 * 2 ** Math.min(attempt, 7));
+        // at most 2 s between attempts (10 s before): after an outage the broker is found again within about one
+        // attempt and this wait (issue 41: the outage's events within 10 s of its return); each attempt against a
+        // broker that refuses connections costs ~1.6 s of kafkajs's own retries (kafka.sink.ts SINK_CLIENT)
+        const delay = this.options.retryDelay?.(attempt) ?? Math.min(2_000, 100 * 2 ** Math.min(attempt, 7));
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, delay);
           const self = this;
@@ -311,6 +348,7 @@ export class Forwarder implements ReportsStatus {
       buffered: this.buffered,
       bufferedMax: this.bufferedMax,
       batchSize: this.batchSize,
+      missingHistory: this.missingHistory,
     };
   }
 

@@ -95,11 +95,17 @@ describe('in-process sink: the live tail', () => {
   });
 });
 
-// The same contract with the forwarder's store and sink failing on a seeded schedule: its
+// The same contract with the forwarder's store and sink failing on seeded schedules: its
 // subscription is dropped every ~80 ms, a fifth of its checkpoint commits are rejected, a fifth of
 // its publishes are refused or time out. What it states still holds (order, nothing skipped, resume).
+// Each wrapper draws from its own schedule, so the n-th commit's and the n-th publish's fate is
+// fixed by its seed whatever the timers do (one shared schedule let the subscription drops' draws
+// reorder the others: a CI run's publishes drew no refusal). With these seeds the 2nd commit is
+// rejected, and the first three publishes are refused fatally, refused, and timed out.
 describe('under injected faults', () => {
-  const schedule = new FaultSchedule(12);
+  const drops = new FaultSchedule(12);
+  const commits = new FaultSchedule(12);
+  const publishes = new FaultSchedule(27);
   forwarderContract(
     'in-process, under faults',
     async () => {
@@ -121,13 +127,13 @@ describe('under injected faults', () => {
       };
     },
     {
-      events: (e) => new FaultyEventStore(e, schedule, { dropSubscriptionsEveryMs: 80 }),
-      reads: (r) => new FaultyReadStore(r, schedule, { rejectCommitRate: 0.2 }),
-      sink: (s) => new FaultySink(s, schedule, { failPublishRate: 0.2, timeoutRate: 0.1, timeoutMs: 30, fatalRate: 0.05 }),
+      events: (e) => new FaultyEventStore(e, drops, { dropSubscriptionsEveryMs: 80 }),
+      reads: (r) => new FaultyReadStore(r, commits, { rejectCommitRate: 0.2 }),
+      sink: (s) => new FaultySink(s, publishes, { failPublishRate: 0.2, timeoutRate: 0.1, timeoutMs: 30, fatalRate: 0.05 }),
     },
   );
   afterAll(() => {
-    const hit = schedule.summary();
+    const hit = { ...drops.summary(), ...commits.summary(), ...publishes.summary() };
     console.log(`forwarder contract under faults: injected ${JSON.stringify(hit)}`);
     expect(hit['publish.fail'] ?? 0).toBeGreaterThan(0);
     expect(hit['commit.reject'] ?? 0).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { CompressionTypes, Kafka, KafkaJSNonRetriableError, KafkaJSProtocolError, Partitioners, Producer, RetryOptions } from 'kafkajs';
 import type { EventSink } from './event-sink.port';
-import { KafkaSettings, createKafka, ensureTopics } from './kafka.client';
+import { KafkaSettings, KafkaTimeouts, createKafka, ensureTopics } from './kafka.client';
 import type { StreamMessage } from './stream-message';
 
 /**
@@ -24,13 +24,33 @@ export function isFatalProducerError(err: unknown): boolean {
   return false;
 }
 
+/** Whether `err` (or what it wraps) says the broker has no such topic or partition (UNKNOWN_TOPIC_OR_PARTITION). */
+export function isMissingTopicError(err: unknown): boolean {
+  let e = err as { type?: unknown; message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = e.cause as typeof e) {
+    if (e.type === 'UNKNOWN_TOPIC_OR_PARTITION' || /does not host this topic-partition/i.test(String(e.message ?? ''))) return true;
+  }
+  return false;
+}
+
 /**
- * The producer's own retry of one publish: bounded (about 10 s of back-off when the broker refuses
- * connections; each attempt also waits at most the request timeout, 30 s), so that a broker outage
- * surfaces as KafkaJSNumberOfRetriesExceeded to the forwarder, which reports it (health, metrics) and
- * retries the batch with its own back-off, without limit.
+ * The producer's own retry of one publish, and the sink's client-wide retry (metadata, connections) under it:
+ * short, so that each failed attempt reaches the forwarder as it happens (about 2 s while the broker refuses
+ * connections), which counts it (gridrocket_forwarder_publish_failures_total) and tries the batch again with its
+ * own back-off (200 ms doubling, at most 10 s), without limit. kafkajs nests the two retriers: with its client
+ * default under the producer's 5 retries (issue 41), an outage's first failure surfaced after 24-33 s, or, with
+ * a broker killed, not within 40 s (the client's 8 metadata retries alone wait up to 51 s before each of the
+ * producer's). The idempotent producer needs at least one retry of its own (kafkajs refuses 0:
+ * "Idempotent producer must allow retries to protect against transient errors").
  */
-export const PUBLISH_RETRY: RetryOptions = { retries: 5, initialRetryTime: 300, maxRetryTime: 5_000 };
+export const PUBLISH_RETRY: RetryOptions = { retries: 1, initialRetryTime: 300, maxRetryTime: 1_000 };
+/**
+ * The sink's client: the short client-wide retry, and requests that wait 10 s for an answer (kafkajs 30 s): a
+ * broker that takes connections but does not answer (stopped, overloaded) fails an attempt at 10 s, so its first
+ * failure is counted after about 20 s (two attempts), not 60 s; delivery is already reported stalled at 10 s
+ * (the forwarder's stallAfterMs). A produce with acks=-1 answers in milliseconds on a healthy cluster.
+ */
+export const SINK_CLIENT: KafkaTimeouts = { retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 1_000 }, requestTimeout: 10_000 };
 
 export interface KafkaSinkOptions {
   /** The producer's retry of one publish (default PUBLISH_RETRY). */
@@ -65,13 +85,30 @@ export class KafkaSink implements EventSink {
   producerResets = 0;
 
   constructor(private readonly settings: KafkaSettings, kafka?: Kafka, private readonly options: KafkaSinkOptions = {}) {
-    this.kafka = kafka ?? createKafka(settings);
+    this.kafka = kafka ?? createKafka(settings, {}, SINK_CLIENT);
   }
 
   async start(topics: string[]): Promise<void> {
-    await ensureTopics(this.kafka, topics, this.settings.partitions ?? 6, this.settings.replicationFactor ?? -1);
+    this.topics = topics;
+    await this.ensureTopics();
     this.started = true;
     await this.connectedProducer();
+  }
+
+  /** The topics the sink publishes to, and whether the broker had them at the last look. */
+  private topics: string[] = [];
+  private topicsThere = false;
+  private topicsListener: ((created: string[]) => void) | null = null;
+
+  watchTopics(listener: (created: string[]) => void): void {
+    this.topicsListener = listener;
+  }
+
+  /** Creates the topics the cluster does not have (the documented partitions and replication) and says which. */
+  private async ensureTopics(): Promise<void> {
+    const created = await ensureTopics(this.kafka, this.topics, this.settings.partitions ?? 6, this.settings.replicationFactor ?? -1);
+    this.topicsThere = true;
+    if (created.length) this.topicsListener?.(created);
   }
 
   private async connectedProducer(): Promise<Producer> {
@@ -102,6 +139,9 @@ export class KafkaSink implements EventSink {
       list.push(m);
       byTopic.set(m.topic, list);
     }
+    // a broker that came back empty, or a new cluster (issue 41: "This server does not host this
+    // topic-partition" for ever): its topics are created again, with the documented partitions, first
+    if (!this.topicsThere) await this.ensureTopics();
     const producer = await this.connectedProducer();
     try {
       await producer.sendBatch({
@@ -113,6 +153,7 @@ export class KafkaSink implements EventSink {
         })),
       });
     } catch (err) {
+      if (isMissingTopicError(err)) this.topicsThere = false;
       if (isFatalProducerError(err) && this.producer === producer) {
         // this producer cannot go on: drop it; the caller's retry connects a new one (new producer id)
         this.producer = null;

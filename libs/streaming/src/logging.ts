@@ -1,30 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import pino, { DestinationStream, Logger } from 'pino';
+import type { Logger } from 'pino';
 import { AppRequest, clientIpOf, correlationIdOf, sameSecret } from '@gridrocket/shared/http';
 import type { MetricsService } from './metrics.service';
 
-const LEVELS = new Set(['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace']);
-
-/**
- * JSON lines on stdout (pino): `{"level":"info","time":"…","service":"gridrocket",
- * "context":"Projector","correlationId":"…","msg":"…"}`. A line written for a request or a command
- * carries its correlation id, passed with the message (`correlated(msg, id)`, @gridrocket/shared), so
- * a command's log lines and its events share it. (Not through an AsyncLocalStorage: on Node 20 that
- * hooks every promise of the process, about 15 % of the bytes allocated under load; issue 16.)
- */
-export function createLogger(options: { level?: string; destination?: DestinationStream; service?: string } = {}): Logger {
-  const level = options.level && LEVELS.has(options.level) ? options.level : 'info';
-  return pino(
-    {
-      level,
-      base: { service: options.service ?? 'gridrocket', pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-    },
-    options.destination,
-  );
-}
+export { createLogger } from './pino-logger';
 
 /** Nest's LoggerService on pino: `new Logger('Context').log(...)` becomes a JSON line. */
 export class PinoNestLogger implements LoggerService {

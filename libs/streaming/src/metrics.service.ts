@@ -1,6 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ConsumerState, ConsumerStatus } from '@gridrocket/read-store';
 import type { MailOutcome, OpsMeter } from '@gridrocket/shared/runtime';
+import { PAUSE_REASONS, type FleetSummary, type PauseReason, type RunnerBotsReport } from './lease-fleet';
+import type { OwnershipStatus } from './ownership.port';
 
 export type Source = () => Promise<number | null> | number | null;
 export type SourceName =
@@ -25,7 +27,9 @@ export type SourceName =
  * gridrocket_forwarder_undelivered_seconds (how long the batch in hand has waited for the sink),
  * gridrocket_forwarder_last_delivery_timestamp_seconds, gridrocket_forwarder_buffered_events,
  * gridrocket_forwarder_publish_failures_total{error}, gridrocket_forwarder_producer_resets_total,
- * gridrocket_projection_lag_events, gridrocket_running_bots,
+ * gridrocket_projection_lag_events, gridrocket_running_bots (trading now), gridrocket_paused_bots{reason},
+ * gridrocket_runner_trading, gridrocket_runner_owned_partitions, gridrocket_runner_lease_age_seconds (this process's
+ * runner), gridrocket_runners_alive, gridrocket_partitions_unowned (the fleet, where no runner runs here),
  * gridrocket_exchange_errors_total{exchange,kind}, gridrocket_http_requests_total{method,route,status},
  * gridrocket_http_request_seconds{method,route},
  * gridrocket_consumer_lag_events{consumer,kind}, gridrocket_consumer_state{consumer,kind,state} (1 for the
@@ -56,6 +60,7 @@ export class MetricsService implements OpsMeter {
   readonly forwarderLatency: Histogram;
   readonly forwarderFailures: Counter<'error'>;
   readonly producerResets: Counter;
+  readonly topicsRecreated: Counter<'topic'>;
   readonly exchangeErrors: Counter<'exchange' | 'kind'>;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpSeconds: Histogram<'method' | 'route'>;
@@ -65,6 +70,10 @@ export class MetricsService implements OpsMeter {
   private readonly sources = new Map<string, Source>();
   private runningBotsValue: number | null = null;
   private consumers: (() => Promise<ConsumerStatus[]>) | null = null;
+  /** The runner of this process (its own report wins), else the fleet as the event store shows it (issue 41). */
+  private runnerReport: (() => RunnerBotsReport) | null = null;
+  private fleet: (() => Promise<FleetSummary | null>) | null = null;
+  private ownership: (() => OwnershipStatus | null) | null = null;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -78,6 +87,7 @@ export class MetricsService implements OpsMeter {
     this.eventsForwarded = new Counter({ name: 'gridrocket_events_forwarded_total', help: 'Events the forwarder published, by topic', labelNames: ['topic'], registers });
     this.forwarderLatency = new Histogram({ name: 'gridrocket_forwarder_latency_seconds', help: 'From the event store write to the stream ack, per batch', registers, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30] });
     this.forwarderFailures = new Counter({ name: 'gridrocket_forwarder_publish_failures_total', help: 'Publishes (and checkpoint writes) of the forwarder that failed and are retried, by error (kafkajs error type or name)', labelNames: ['error'], registers });
+    this.topicsRecreated = new Counter({ name: 'gridrocket_forwarder_topics_recreated_total', help: 'Topics the forwarder found missing on Kafka after it had sent events to them (an empty or replaced cluster) and created again: the events before are not on them (npm run republish)', labelNames: ['topic'], registers });
     this.producerResets = new Counter({ name: 'gridrocket_forwarder_producer_resets_total', help: 'Kafka producers the sink closed and replaced after a fatal error (UNKNOWN_PRODUCER_ID, OUT_OF_ORDER_SEQUENCE_NUMBER, ...)', registers });
     this.exchangeErrors = new Counter({ name: 'gridrocket_exchange_errors_total', help: 'Errors from exchanges, by exchange and kind', labelNames: ['exchange', 'kind'], registers });
     this.httpRequests = new Counter({ name: 'gridrocket_http_requests_total', help: 'HTTP requests, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
@@ -152,12 +162,80 @@ export class MetricsService implements OpsMeter {
     perConsumer('gridrocket_consumer_retrying', 'Failures in a row a consumer is retrying now (0: through)', ['consumer', 'kind'], (g, c) =>
       g.set({ consumer: c.name, kind: c.kind }, c.retries),
     );
-    gauge('gridrocket_running_bots', 'Bots running (as the runner reports it, else as the bot list shows it)', 'runningBots');
+    gauge('gridrocket_running_bots', 'Bots trading now, paused ones not counted (as this process\'s runner reports it, else as the runners\' heartbeats do, else as the bot list shows it)', 'runningBots');
+    // issue 41: bots that should trade and do not, by reason; and the ownership lease of this process's runner
+    const paused = new Gauge({
+      name: 'gridrocket_paused_bots',
+      help: 'Bots that should trade and do not, by reason: ownership (no runner can act for them: its lease lapsed, or no live runner holds their partition), venue-rate-limit, venue-errors',
+      labelNames: ['reason'],
+      registers,
+      async collect() {
+        const now = await self.pausedNow();
+        if (now) for (const reason of PAUSE_REASONS) this.set({ reason }, now[reason]);
+      },
+    });
+    for (const reason of PAUSE_REASONS) paused.set({ reason }, 0);
+    const ownershipGauge = (name: string, help: string, read: (s: OwnershipStatus) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const status = self.ownership?.();
+          const v = status ? read(status) : null;
+          if (v !== null && Number.isFinite(v)) this.set(v);
+        },
+      });
+    ownershipGauge('gridrocket_runner_trading', 'Whether this runner may act for its bots: 1 while its ownership lease is valid (always, embedded), 0 while it lapsed', (s) => (s.trading ? 1 : 0));
+    ownershipGauge('gridrocket_runner_owned_partitions', 'Partitions this runner holds now', (s) => s.owned.length);
+    ownershipGauge('gridrocket_runner_lease_age_seconds', 'Since the renewal this runner\'s lease runs from was sent (grows while the event store does not confirm renewals)', (s) => (s.lease?.ageMs == null ? null : s.lease.ageMs / 1000));
+    const fleetGauge = (name: string, help: string, read: (f: FleetSummary) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          if (self.runnerReport || !self.fleet) return;
+          const f = await self.fleet().catch(() => null);
+          if (f) this.set(read(f));
+        },
+      });
+    fleetGauge('gridrocket_runners_alive', 'Runners of the group whose heartbeat came within their takeover time (the event store\'s view; where no runner runs in this process)', (f) => f.members.filter((m) => m.alive).length);
+    fleetGauge('gridrocket_partitions_unowned', 'Partitions no live runner holds: their bots do not trade (where no runner runs in this process)', (f) => f.unowned.length);
+  }
+
+  private async pausedNow(): Promise<Record<PauseReason, number> | null> {
+    if (this.runnerReport) return this.runnerReport().paused;
+    if (this.fleet) return (await this.fleet().catch(() => null))?.pausedBots ?? null;
+    return null;
+  }
+
+  /** This process runs bots: its runner's report is what the bot gauges say (read when scraped). */
+  watchRunner(report: () => RunnerBotsReport): void {
+    this.runnerReport = report;
+    this.runningBotsValue = 0;
+    this.sources.set('runningBots', () => report().running);
+  }
+
+  /** The ownership adapter of this process's runner (gridrocket_runner_*). */
+  watchOwnership(status: () => OwnershipStatus | null): void {
+    this.ownership = status;
+  }
+
+  /** No runner in this process: the runners' heartbeats in the event store say what the fleet does. */
+  watchFleet(summary: () => Promise<FleetSummary | null>): void {
+    this.fleet = summary;
+    if (this.runnerReport) return;
+    const fallback = this.sources.get('runningBots');
+    this.sources.set('runningBots', async () => {
+      const f = await summary().catch(() => null);
+      return f ? f.runningBots : ((await fallback?.()) ?? null);
+    });
   }
 
   /** Registers what a gauge reads at scrape time. */
   setSource(name: SourceName, source: Source): void {
-    if (name === 'runningBots' && this.runningBotsValue !== null) return;
+    if (name === 'runningBots' && (this.runningBotsValue !== null || this.fleet)) return;
     this.sources.set(name, source);
   }
 
@@ -204,10 +282,21 @@ export class MetricsService implements OpsMeter {
     this.eventsAppended.inc({ type, category: streamId.split('-')[0] || 'other' });
   }
 
-  /** A failed publish or checkpoint write of the forwarder, labelled by kafkajs's error type (UNKNOWN_PRODUCER_ID, ...) or class name. */
+  /**
+   * A failed publish or checkpoint write of the forwarder, labelled by what failed underneath: kafkajs's retrier
+   * wraps the cause in KafkaJSNonRetriableError or KafkaJSNumberOfRetriesExceeded (its `cause` chain,
+   * kafkajs src/retry/index.js), so the label is the deepest error's protocol type (UNKNOWN_PRODUCER_ID, …) or
+   * class name: KafkaJSConnectionError while the broker refuses connections, KafkaJSRequestTimeoutError while
+   * it does not answer (issue 41: every outage was labelled KafkaJSNonRetriableError).
+   */
   forwarderFailed(err: Error): void {
-    const type = (err as { type?: unknown }).type;
-    const label = typeof type === 'string' && /^[A-Z_]+$/.test(type) ? type : /^[A-Za-z]+$/.test(err.name) ? err.name : 'Error';
+    let e: (Error & { type?: unknown; cause?: unknown }) | undefined = err;
+    let label = 'Error';
+    for (let depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = e.cause as typeof e) {
+      const type = e.type;
+      if (typeof type === 'string' && /^[A-Z_]+$/.test(type)) label = type;
+      else if (typeof e.name === 'string' && /^[A-Za-z]+$/.test(e.name)) label = e.name;
+    }
     this.forwarderFailures.inc({ error: label });
   }
 
@@ -215,8 +304,9 @@ export class MetricsService implements OpsMeter {
     this.exchangeErrors.inc({ exchange, kind });
   }
 
-  /** The runner reports how many bots it runs; from then on its figure wins over the bot list's. */
+  /** The runner reports how many bots it runs; from then on its figure wins over the bot list's (its report, when watched, wins over both). */
   setRunningBots(count: number): void {
+    if (this.runnerReport) return;
     this.runningBotsValue = count;
     this.sources.set('runningBots', () => this.runningBotsValue);
   }

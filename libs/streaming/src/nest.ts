@@ -2,3 +2,4 @@
 export * from './logging';
 export * from './observability';
 export * from './streaming.module';
+export * from './ops-server';

@@ -3,9 +3,10 @@ import type { Fence } from '@gridrocket/event-store';
 /**
  * Which runner runs which bot. Bots are spread over a fixed number of
  * partitions by id; a runner owns a set of partitions at a time and runs the
- * bots that fall in them. The embedded adapter owns everything; the Kafka
- * adapter (consumer group) spreads partitions over the runners of one group
- * and moves them when runners come and go.
+ * bots that fall in them. The embedded adapter owns everything; the lease
+ * adapter (lease.ownership.ts: leases in the event store, issue 41) spreads
+ * partitions over the live runners of one group and moves them when runners
+ * come and go.
  *
  * What a runner does with it:
  * - `onAssigned(p)`: resume the running bots whose `partitionOf(id)` is in p
@@ -26,7 +27,31 @@ import type { Fence } from '@gridrocket/event-store';
  */
 export interface OwnershipListener {
   onAssigned(partitions: number[]): Promise<void> | void;
-  onRevoked(partitions: number[]): Promise<void> | void;
+  /** `reason` (where the adapter knows it): see RevokeReason. */
+  onRevoked(partitions: number[], reason?: RevokeReason): Promise<void> | void;
+}
+
+/**
+ * Why partitions were taken away: `lapsed`, this runner's lease ran out (it cannot reach the store its
+ * lease lives in): nobody runs these bots until it or another runner claims them, so they are paused;
+ * `handover`, given to another live runner (balancing); `lost`, another runner claimed them; `stopped`.
+ */
+export type RevokeReason = 'lapsed' | 'handover' | 'lost' | 'stopped';
+
+/** What an adapter says about itself (runner /health and /metrics). */
+export interface OwnershipStatus {
+  kind: string;
+  /** True while this runner may act for the partitions it owns (started and, where there is one, its lease valid). */
+  trading: boolean;
+  partitions: number;
+  owned: number[];
+  /** The epoch held on each owned partition. */
+  epochs: Record<number, string>;
+  /** Partitions held when the lease lapsed and not yet claimed again by anyone this runner has seen. */
+  lapsed: number[];
+  /** The lease (null where there is none): its length, ms left, ms since the renewal it runs from was sent. */
+  lease: { ms: number; leftMs: number; ageMs: number | null; renewedAt: string | null } | null;
+  lastError: string | null;
 }
 
 export interface BotOwnership {
@@ -41,6 +66,10 @@ export interface BotOwnership {
   fenceFor?(botId: string): Fence | null;
   /** The partitions owned now, ascending. */
   owned(): number[];
+  /** Health of the adapter (optional). */
+  status?(): OwnershipStatus;
+  /** What the runner says about itself in the adapter's heartbeats, where it has them (the fleet's health). */
+  reportWith?(report: () => Record<string, unknown>): void;
   start(listener: OwnershipListener): Promise<void>;
   /** Revokes everything (calls onRevoked) and leaves. */
   stop(): Promise<void>;
@@ -63,13 +92,13 @@ export class OwnershipState {
   }
 
   /** Sets what is owned now (synchronously) and queues the callbacks for the difference. */
-  moveTo(next: Iterable<number>, listener: OwnershipListener | null): Promise<void> {
+  moveTo(next: Iterable<number>, listener: OwnershipListener | null, reason?: RevokeReason): Promise<void> {
     const target = new Set(next);
     const revoked = [...this.current].filter((p) => !target.has(p)).sort((a, b) => a - b);
     const assigned = [...target].filter((p) => !this.current.has(p)).sort((a, b) => a - b);
     this.current = target;
     if (!listener) return this.queue;
-    if (revoked.length) this.enqueue(() => listener.onRevoked(revoked));
+    if (revoked.length) this.enqueue(() => (reason ? listener.onRevoked(revoked, reason) : listener.onRevoked(revoked)));
     if (assigned.length) this.enqueue(() => listener.onAssigned(assigned));
     return this.queue;
   }

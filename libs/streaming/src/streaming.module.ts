@@ -21,6 +21,7 @@ import { kafkaSettingsFromEnv } from './kafka.client';
 import { KafkaSink } from './kafka.sink';
 import { MetricsService } from './metrics.service';
 import { defaultTopicMap } from './stream-message';
+import { readRunnerFleet, summariseFleet, type FleetSummary } from './lease-fleet';
 
 /** Wraps the sink the configuration chose (fault injection in tests); identity when not provided. */
 export const EVENT_SINK_WRAPPER = Symbol('EVENT_SINK_WRAPPER');
@@ -50,6 +51,38 @@ export function createSink(config: AppConfig, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
+ * The group's runners as the event store shows them (issue 41): their heartbeats and who holds each
+ * partition, with the bot list's active bots of partitions no live runner holds counted as paused. Read at
+ * most once a second (health and metrics share it). Null where no leased runner ever ran.
+ */
+@Injectable()
+export class FleetWatch {
+  private cached: { at: number; value: Promise<FleetSummary | null> } | null = null;
+  readonly scope: string;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {
+    this.scope = (process.env.RUNNER_GROUP ?? '').trim() || 'runners';
+  }
+
+  summary(): Promise<FleetSummary | null> {
+    if (!this.cached || Date.now() - this.cached.at > 1000) {
+      this.cached = { at: Date.now(), value: this.read().catch(() => null) };
+    }
+    return this.cached.value;
+  }
+
+  private async read(): Promise<FleetSummary | null> {
+    const fleet = await readRunnerFleet(this.events, this.scope);
+    if (!fleet) return null;
+    const active = fleet.unowned.length ? (await this.reads.find<{ id: string }>(BOT_LIST, { status: 'running' })).map((b) => b.id) : [];
+    return summariseFleet(fleet, active);
+  }
+}
+
+/**
  * Starts the forwarder (in the background, retrying while Kafka is away, so the
  * API serves meanwhile), counts commands and appended events, and feeds the
  * lag gauges. Stops before the stores close.
@@ -69,6 +102,7 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly projector: Projector,
+    private readonly fleet: FleetWatch,
     @Optional() private readonly commands?: CommandBus,
   ) {}
 
@@ -118,6 +152,8 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
     });
     this.metrics.setConsumers(() => consumerStatuses(this.config.projections ? this.projector : null, this.forwarder, this.reads));
     this.metrics.setSource('runningBots', () => this.reads.count(BOT_LIST, { status: 'running' }).catch(() => null));
+    // no runner in this process (scaled out): the runners' heartbeats say what trades (a runner here reports itself)
+    this.metrics.watchFleet(() => this.fleet.summary());
     if (this.config.forwarder) {
       this.metrics.setSource('forwarderLag', async () => Number((await this.forwarder.lag()).behind));
       this.metrics.setSource('forwarderDelivering', () => (this.forwarder.health().delivering ? 1 : 0));
@@ -185,14 +221,27 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
       inject: [EVENT_STORE, READ_STORE, EVENT_SINK, MetricsService, APP_CONFIG],
       useFactory: (events: EventStore, reads: ReadStore, sink: EventSink, metrics: MetricsService, config: AppConfig) => {
         const logger = new Logger('Forwarder');
+        // an outage retries every 2 s or so: its first failure is written, then one line every 30 s (the metrics count each)
+        let warnedAt = 0;
         const settings = kafkaSettingsFromEnv({ KAFKA_BROKERS: config.kafkaBrokers.join(','), KAFKA_TOPIC_PREFIX: process.env.KAFKA_TOPIC_PREFIX });
         return new Forwarder({
           events,
           reads,
           sink,
           topics: defaultTopicMap(settings?.topicPrefix ?? ''),
-          onError: (err, attempt) => logger.warn(`Publishing failed (attempt ${attempt}), retrying: ${err.message}`),
+          onError: (err, attempt) => {
+            const now = Date.now();
+            if (attempt > 1 && now - warnedAt < 30_000) return;
+            warnedAt = now;
+            logger.warn(`Publishing failed (attempt ${attempt}), retrying: ${err.message}`);
+          },
           onPublishFailed: (err) => metrics.forwarderFailed(err),
+          onHistoryMissing: (gap) => {
+            for (const topic of gap.topics) metrics.topicsRecreated.inc({ topic });
+            logger.error(
+              `Kafka did not have the topics ${gap.topics.join(', ')} (an empty or replaced cluster): created them again; the events up to position ${gap.upTo} sent before are not on them. Send them again with: ${gap.republish}`,
+            );
+          },
           onPublished: (messages, batch) => {
             for (const m of messages) metrics.eventsForwarded.inc({ topic: m.topic });
             const created = Date.parse(batch[batch.length - 1].created);
@@ -201,8 +250,9 @@ export class StreamingLifecycle implements OnModuleInit, OnApplicationBootstrap,
         });
       },
     },
+    FleetWatch,
     StreamingLifecycle,
   ],
-  exports: [MetricsService, OPS_METER, EVENT_SINK, Forwarder],
+  exports: [MetricsService, OPS_METER, EVENT_SINK, Forwarder, FleetWatch],
 })
 export class StreamingModule {}

@@ -52,7 +52,8 @@ export async function startTail(args: TailArgs, env: NodeJS.ProcessEnv, write: (
   const print = (v: StreamValue) => write(formatForTerminal(v, args.json));
   const kafkaSettings = kafkaSettingsFromEnv(env);
   if (kafkaSettings) {
-    const kafka = createKafka({ ...kafkaSettings, clientId: 'gridrocket-tail' });
+    // kafkajs's lines on stderr: stdout is the events alone (npm run --silent tail -- --json | jq)
+    const kafka = createKafka({ ...kafkaSettings, clientId: 'gridrocket-tail' }, { destination: process.stderr });
     const groupId = `gridrocket-tail-${randomUUID()}`;
     const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
     await consumer.connect();

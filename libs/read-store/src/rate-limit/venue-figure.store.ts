@@ -14,6 +14,8 @@ export interface VenueFigureStore {
   readonly kind: string;
   /** Atomically replaces the venue's figure with `fn(current)` and returns it. */
   update<T>(venue: string, fn: (current: T | undefined) => T): Promise<T>;
+  /** The figure under `key` (a venue's budget, or an account's order counts: `orders:<venue>:<user>`). */
+  get<T>(key: string): Promise<T | undefined>;
   all<T>(): Promise<Array<{ venue: string; figure: T }>>;
   close(): Promise<void>;
 }
@@ -22,7 +24,7 @@ export interface VenueFigureStore {
 export class SqliteVenueFigureStore implements VenueFigureStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
-  private readonly get: Database.Statement<[string], { figure: string }>;
+  private readonly getRow: Database.Statement<[string], { figure: string }>;
   private readonly put: Database.Statement<[string, string]>;
 
   constructor(file: string) {
@@ -32,18 +34,23 @@ export class SqliteVenueFigureStore implements VenueFigureStore {
     this.db.pragma('synchronous = NORMAL'); // a figure lost in a power cut is re-read from the venue's next answer
     this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS venue_budgets (venue TEXT PRIMARY KEY, figure TEXT NOT NULL)');
-    this.get = this.db.prepare<[string], { figure: string }>('SELECT figure FROM venue_budgets WHERE venue = ?');
+    this.getRow = this.db.prepare<[string], { figure: string }>('SELECT figure FROM venue_budgets WHERE venue = ?');
     this.put = this.db.prepare<[string, string]>('INSERT INTO venue_budgets (venue, figure) VALUES (?, ?) ON CONFLICT(venue) DO UPDATE SET figure = excluded.figure');
   }
 
   async update<T>(venue: string, fn: (current: T | undefined) => T): Promise<T> {
     const tx = this.db.transaction(() => {
-      const row = this.get.get(venue);
+      const row = this.getRow.get(venue);
       const next = fn(row ? (JSON.parse(row.figure) as T) : undefined);
       this.put.run(venue, JSON.stringify(next));
       return next;
     });
     return tx.immediate();
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const row = this.getRow.get(key);
+    return row ? (JSON.parse(row.figure) as T) : undefined;
   }
 
   async all<T>(): Promise<Array<{ venue: string; figure: T }>> {
@@ -97,6 +104,11 @@ export class MongoVenueFigureStore implements VenueFigureStore {
       if (done.modifiedCount === 1) return next;
     }
     throw new Error(`venue figure ${venue}: too many concurrent updates`);
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const doc = await this.col.findOne({ _id: key });
+    return doc ? (doc.figure as T) : undefined;
   }
 
   async all<T>(): Promise<Array<{ venue: string; figure: T }>> {
