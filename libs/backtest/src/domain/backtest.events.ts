@@ -17,7 +17,10 @@ export interface BacktestRequest {
   timeframe: Timeframe;
   from: number;
   to: number;
-  /** paper: the paper venue's history; exchange: the exchange's candles (ccxt); both give the venue's terms. */
+  /**
+   * The venue's terms: paper, the paper venue's model of the venue; exchange, the venue's own (ccxt). The
+   * candles are the venue's where the server reaches it, else simulated, in either (issue 40: `history`).
+   */
   source: 'paper' | 'exchange';
   /** Candles of an uploaded CSV (POST /api/backtests/candles) instead of the source's; from/to are the file's. */
   candlesId?: string;
@@ -44,6 +47,31 @@ export interface SweepPoint {
   error?: string;
 }
 
+/**
+ * Where a backtest's candles came from (issue 40), named in its result and shown with it: `venue`, the
+ * exchange's own candles (ccxt's public OHLCV, cached in the candle store); `simulated`, the fixed, seeded
+ * history (the same request, the same candles, whenever and wherever it runs: not market prices); `upload`,
+ * the user's CSV. Absent on backtests completed before issue 40.
+ */
+export interface BacktestHistory {
+  source: 'venue' | 'simulated' | 'upload';
+  simulated: boolean;
+  exchange: ExchangeName;
+  market: MarketType;
+  symbol: string;
+  timeframe: Timeframe;
+  /** The period: [from, to) in ms, as requested (an upload: its first and last candle's open time). */
+  from: number;
+  to: number;
+  candles: number;
+  /** Simulated: the seed the candles are made from. */
+  seed?: string;
+  /** Simulated: why not the venue's candles (not reached, refused, no candles then, or the server's setting). */
+  reason?: string;
+  /** The history in words, as the dashboard shows it. */
+  label: string;
+}
+
 export interface BacktestTerms extends FeeTerms {
   rules: MarketRules;
   feeSource: string;
@@ -57,6 +85,8 @@ export type BacktestEvent =
         backtestId: string;
         terms: BacktestTerms;
         candles: number;
+        /** Issue 40: where the candles came from. */
+        history?: BacktestHistory;
         result?: Omit<StyledBacktestResult, 'fillLog'>;
         sweep?: { points: SweepPoint[]; best: SweepPoint | null };
       };

@@ -12,11 +12,10 @@
  * its lower price half an interval below the ladder's lowest rung, so it buys as many steps down as the
  * ladder has rungs; above the entry it keeps selling a step at a time where the ladder stops.
  */
-import type { GridConfig, InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
-import { roundMoney } from '@gridrocket/trading/grid';
+import type { GridConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
 import type { BacktestParams } from './backtest.engine';
 import type { CandleSeries } from './candle';
-import { runStyledBacktest, styleOf, type BacktestStyle, type StyledBacktestResult, type StyledGrid } from './styles';
+import { runStyledBacktest, styleOf, walkNamed, type BacktestStyle, type StyledBacktestResult, type StyledGrid } from './styles';
 
 export interface NumberRange {
   from: number;
@@ -61,7 +60,7 @@ export interface SweepEntry {
 /** A sweep's base: the ladder's settings (long, short) or the neutral grid's. */
 export type SweepBase = GridConfig | NeutralGridConfig;
 
-const hasTakeProfit = (style: BacktestStyle) => style === 'long' || style === 'short';
+const hasTakeProfit = (style: BacktestStyle) => walkNamed(style)?.hasTakeProfit(style) ?? false;
 
 /** The values of a range, from `from` to `to` inclusive, snapped to the step's decimals. */
 export function expandRange(r: NumberRange): number[] {
@@ -85,30 +84,11 @@ export function sweepSize(ranges: SweepRanges, styles: readonly BacktestStyle[] 
   return total;
 }
 
-/** The grid a style trades at one cell of the base's settings (the file's comment says how infinity reads them). */
+/** The grid a style trades at one cell of the base's settings (its walk says how it reads them: the file's comment). */
 export function styleGrid(base: SweepBase, style: BacktestStyle, interval: number, numOfOrders: number, takeProfit: number): StyledGrid {
-  const core = { botType: base.botType, numOfOrders, orderSize: base.orderSize, interval, entryPrice: base.entryPrice, takeProfit, leverage: base.leverage };
-  switch (style) {
-    case 'long':
-      return { ...core, ...(base.trailDownLimit !== undefined && styleOf(base) === 'long' ? { trailDownLimit: base.trailDownLimit } : {}) };
-    case 'short':
-      return { ...core, direction: 'short' };
-    case 'neutral':
-      return { ...core, direction: 'neutral' };
-    case 'infinity': {
-      const quoteValue = roundMoney(base.orderSize * base.entryPrice);
-      const infinity: InfinityConfig = {
-        style: 'infinity',
-        botType: 'Spot',
-        entryPrice: base.entryPrice,
-        stepPercent: roundMoney((interval / base.entryPrice) * 100),
-        quoteValue,
-        lowerPrice: roundMoney(base.entryPrice - (numOfOrders - 0.5) * interval),
-        initialQuote: quoteValue,
-      };
-      return infinity;
-    }
-  }
+  const walk = walkNamed(style);
+  if (!walk) throw new Error(`No backtest walk runs style ${style}`);
+  return walk.sweepGrid({ botType: base.botType, orderSize: base.orderSize, entryPrice: base.entryPrice, leverage: base.leverage, trailDownLimit: base.trailDownLimit, style: styleOf(base) }, style, interval, numOfOrders, takeProfit);
 }
 
 /**

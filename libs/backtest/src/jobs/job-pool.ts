@@ -1,3 +1,4 @@
+// Over 400 lines: the job pool's scheduling (pool, priorities, pieces, cancel, restart) with its reasoning, kept together.
 /**
  * The job runner (issue 28): every backtest and sweep of the API runs here, in worker threads, never
  * on the request thread.
@@ -21,6 +22,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from './worker-entry';
+import { STYLE_PLUGINS_ENV } from '@gridrocket/shared';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { bufferOf, seriesOver, sharedSeries, type CandleSeries } from '../domain/candle';
 import type { CandleQuery } from '../candles/candle-source.port';
@@ -293,7 +295,7 @@ export class JobPool {
   private spawn(slot: Slot): Worker {
     const limits = this.options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb } } : {};
     const nice = slot.lane === 'short' ? 0 : (this.options.nice ?? 10);
-    const worker = new Worker(this.entry.file, { execArgv: this.entry.execArgv, workerData: { nice }, ...limits });
+    const worker = new Worker(this.entry.file, { execArgv: this.entry.execArgv, workerData: { nice, stylePlugins: process.env[STYLE_PLUGINS_ENV] }, ...limits });
     worker.unref();
     slot.worker = worker;
     slot.tid = null;

@@ -11,6 +11,10 @@ import { bufferOf } from '../domain/candle';
 import { PaperCandleSource } from '../candles/paper.candles';
 import type { PieceMessage } from './job-pool';
 import { currentThreadId, niceCurrentThread } from './thread-priority';
+import { loadStylePlugins, STYLE_PLUGINS_ENV } from '@gridrocket/shared';
+
+// the plug-in styles (GRIDROCKET_STYLE_PLUGINS, as the pool read it): a thread shares no module with the one that registered them
+loadStylePlugins({ [STYLE_PLUGINS_ENV]: (workerData as { stylePlugins?: string } | undefined)?.stylePlugins });
 
 // heavy work yields the CPU to the request thread (the pool's lane for short jobs stays at 0)
 const nice = (workerData as { nice?: number } | undefined)?.nice ?? 0;

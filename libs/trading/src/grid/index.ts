@@ -43,7 +43,7 @@ export {
   addClean,
   subClean,
 } from './decimal';
-export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, MAX_SIZE_SCALE } from './spacing';
+export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, gridHalves, MAX_SIZE_SCALE } from './spacing';
 export type { RungInput } from './spacing';
 export {
   riskProblem,
@@ -80,6 +80,7 @@ export {
   infinityInitialState,
   infinityOrderId,
   infinityProblem,
+  sellable as meetsOrderMinimums,
   infinityUnrealised,
   parseInfinityOrderId,
   processInfinityFill,
@@ -102,3 +103,5 @@ export {
   processNeutralFill,
 } from './neutral';
 export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from './neutral';
+export { stopsBeyondLiquidation, liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
+export type { StopBeyondLiquidation } from './liquidation-stops';

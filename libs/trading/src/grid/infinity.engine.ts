@@ -137,7 +137,8 @@ export function infinityProblem(c: InfinityConfig, rules: MarketRules): string |
   return null;
 }
 
-function sellable(rules: MarketRules, amount: number, price: number): boolean {
+/** An order of `amount` at `price` the market takes: above 0, worth its minimum order value, at least its minimum amount (also the investment sizing's test of a step, libs/bots bot-investment.rules.ts). */
+export function sellable(rules: MarketRules, amount: number, price: number): boolean {
   return amount > 0 && roundMoney(amount * price) >= rules.minNotional && (rules.minAmount === undefined || amount >= rules.minAmount);
 }
 

@@ -398,6 +398,17 @@ export function processNeutralFill(state: NeutralState, fill: Fill): { state: Ne
   return { state: draft, effects };
 }
 
+/**
+ * A market close of the position outside the grid's orders (issue 40: a stop that sells the position, the
+ * venue's liquidation): booked against the lots, latest first, as the stop-loss's close is; the cursor and
+ * the lines stay. What it realised (quote, fees included) and the grid after it.
+ */
+export function neutralClose(state: NeutralState, fill: { side: 'buy' | 'sell'; price: number; amount: number; fee: number }): { state: NeutralState; profit: number } {
+  const s = cloneNeutral(state);
+  const { closed, profit } = book(s, fill.side, -2, fill.price, fill.amount, fill.fee);
+  return { state: s, profit: closed > 0 ? profit : roundMoney(-fill.fee) };
+}
+
 /** Applies fills in order (`fills.reduce(applyNeutralFill, initial)`). */
 export function applyNeutralFills(state: NeutralState, fills: Iterable<Fill>): NeutralState {
   // One draft and one set of fill ids for the whole replay: a fill at a time (a copy and a search of every

@@ -12,17 +12,12 @@ import { BadApiKeyError, DuplicateOrderError, InsufficientFundsError, isExchange
 import type { RunBook, RunnerReport, TradingEvent } from '@gridrocket/bots';
 import { clientOrderIdPrefix, parseClientOrderId } from '../grid/client-order-id';
 import type { DesiredOrder, ExchangeOrderRef, Fill, GridConfig, GridState, MarketRules } from '../grid/grid.types';
-import { MAX_REARMS, rearmOrder } from '../grid/grid.engine';
-import { applyPrice, finishStopLoss, watchesPrice } from './risk-steps';
-import { cancelledFact, decideConverge, decideFills, placedFact, replayBook, type RunnerAction, type WorkflowState } from './bot-workflow';
+import { cancelledFact, placedFact, type WorkflowState } from './bot-workflow';
 import { boundedSteps } from './bounded-steps';
 import { checkBot, type CheckContext, type CheckResult } from './watchdog-steps';
-import type { NeutralGridConfig, NeutralState } from '../grid/neutral';
-import { beginNeutralStopLoss, neutralStopLossDone, neutralStopLossOrder } from '../grid/neutral';
-import { decideNeutralConverge, decideNeutralFills, decideNeutralPrice, neutralActive, replayNeutral } from './neutral-workflow';
-import { activeOrders } from '../grid/risk';
-import { parseInfinityOrderId, type InfinityConfig, type InfinityState } from '../grid/infinity.engine';
-import { decideInfinityConverge, decideInfinityFills, infinityActive, replayInfinity } from './infinity-workflow';
+import type { GridStyle, StyleView } from '../styles/grid-style';
+import { fallbackStyle } from '../styles/registry';
+import { UnrecoverableError } from './task-errors';
 
 /**
  * Orders of one bot placed (or cancelled) at once in a round (issue 16). A start's ladder is usually
@@ -40,8 +35,7 @@ export class NotOwnedError extends Error {
   }
 }
 
-/** An error the bot cannot recover from: it stops with BotFailed / BotStartFailed and this reason. */
-export class UnrecoverableError extends Error {}
+export { UnrecoverableError } from './task-errors';
 
 /** Why a bot failed when the venue refused its API key (issue 29): what happened and what to do. */
 export const keyRefusedReason = (exchange: string) =>
@@ -73,10 +67,15 @@ export interface TaskIdentity {
   market: 'spot' | 'futures';
   symbol: string;
   config: GridConfig;
-  /** A neutral futures grid (issue 32): its engine is grid/neutral.ts, not the ladder's (`config` then carries no risk settings). */
-  neutral?: NeutralGridConfig;
-  /** An infinity spot grid (issue 32): its engine is grid/infinity.engine.ts (`config` then is the bot's unused ladder, all 0). */
-  infinity?: InfinityConfig;
+  /** Issue 40: the futures bot's margin mode, set on the venue before its first order (absent: isolated). */
+  marginMode?: 'isolated' | 'cross';
+  /**
+   * The bot's grid style (styles/registry.ts styleFor) and its engine's configuration; absent: the ladder,
+   * whose configuration is `config` (a non-ladder style's `config` is the bot's ladder fields, unused but
+   * for its botType and leverage).
+   */
+  style?: GridStyle;
+  styleConfig?: unknown;
 }
 
 /**
@@ -98,12 +97,8 @@ export class BotTask {
   readonly botId: string;
   readonly engineId: string;
   readonly prefix: string;
-  /** The ladder's engine (long and short grids); unset for a neutral grid, whose engine is `neutral`. */
-  state!: GridState;
-  /** The neutral grid's engine (issue 32), null for a ladder. */
-  neutral: NeutralState | null = null;
-  /** The infinity grid's engine (issue 32), null otherwise. */
-  infinity: InfinityState | null = null;
+  /** The style's engine (its state: replaced, never mutated), undefined until rebuilt from the history. */
+  engine: unknown = undefined;
   rules!: MarketRules;
   /** The venue's fee rates (MarketRules.makerFee), when it gives them. */
   makerFee: number | undefined;
@@ -130,6 +125,10 @@ export class BotTask {
   /** Prepared and recovered: safe to converge. */
   ready = false;
   released = false;
+  /** Issue 40: the venue liquidated the bot's position; its lane records it and stops the bot, nothing else runs. */
+  liquidated = false;
+  /** Issue 40: LiquidationNear recorded for the price's current approach (re-armed once it is twice as far away). */
+  liquidationWarned = false;
   drainScheduled = false;
   awaitingAttempts = 0;
   retryTimer: NodeJS.Timeout | null = null;
@@ -166,11 +165,30 @@ export class BotTask {
     return this.id.config;
   }
 
+  /** The bot's grid style (the ladder when its identity names none). */
+  get style(): GridStyle {
+    return this.id.style ?? fallbackStyle;
+  }
+
+  /** The style's engine configuration. */
+  get styleConfig(): unknown {
+    return this.id.style ? this.id.styleConfig : this.id.config;
+  }
+
+  /** The ladder's engine (the risk steps, runner/risk-steps.ts, read and replace it): `engine` under the ladder's type. */
+  get state(): GridState {
+    return this.engine as GridState;
+  }
+
+  set state(s: GridState) {
+    this.engine = s;
+  }
+
   owns(clientOrderId: string): boolean {
     // the prefix carries the bot's hash: a well-formed id under it is this bot's (isOwnClientOrderId, without re-hashing)
     if (!clientOrderId.startsWith(this.prefix)) return false;
-    // an infinity grid's ids are its own (`-ini`, `-ib`, `-is`: infinity.engine.ts)
-    return parseClientOrderId(clientOrderId) !== null || (this.id.infinity !== undefined && parseInfinityOrderId(clientOrderId) !== null);
+    // a style may have ids of its own beside the ladder's (GridStyle.ownsOrderId)
+    return parseClientOrderId(clientOrderId) !== null || this.style.ownsOrderId?.(clientOrderId) === true;
   }
 
   /** An exchange call of this bot through its runner (rate limit, retries). */
@@ -182,6 +200,11 @@ export class BotTask {
     this.host.retryLater(this, reason);
   }
 
+  /** Waits the runner's back-off before the `attempt`-th try of a step again (the stop's close waiting for its fills). */
+  backoff(attempt: number): Promise<void> {
+    return this.host.backoff(attempt);
+  }
+
   ensureOwned(): void {
     if (this.released || !this.host.owns(this.botId)) throw new NotOwnedError(this.botId);
   }
@@ -189,46 +212,43 @@ export class BotTask {
   /** Rebuilds the engine from the bot's history, all runs (each continues or restarts the book). */
   rebuild(rules: MarketRules, runs: readonly RunBook[]): void {
     this.rules = rules;
-    if (this.id.neutral) this.neutral = replayNeutral(runs, rules, this.engineId);
-    else if (this.id.infinity) this.infinity = replayInfinity(runs, rules, this.engineId);
-    else this.state = replayBook(runs, rules, this.engineId);
+    this.engine = this.style.replay(runs, rules, this.engineId);
   }
 
   /** The fill ids the engine has applied (all runs). */
   recordedFillIds(): readonly string[] {
-    if (this.infinity) return this.infinity.processedFillIds;
-    return this.neutral ? this.neutral.processedFillIds : this.state.processedFillIds;
+    return this.style.processedFillIds(this.engine);
   }
 
   /** The orders that should rest now, whatever the style. */
   desiredOrders(): DesiredOrder[] {
-    if (this.infinity) return infinityActive(this.rules, this.infinity);
-    return this.neutral ? neutralActive(this.rules, this.neutral) : activeOrders(this.config, this.rules, this.state);
+    return this.style.active(this.styleConfig, this.config, this.rules, this.engine);
   }
 
   /** The engine now, whatever the style (compared by identity: it changes only when a fill applies). */
   private engineNow(): unknown {
-    return this.infinity ?? this.neutral ?? this.state;
+    return this.engine;
   }
 
-  /** The side the bot's position is on (a ladder's by its direction; a neutral grid's by what it holds, long when flat), and its size. */
+  /** The side the bot's position is on and its size, as its style counts it. */
   held(): { sign: 1 | -1; amount: number } {
-    if (this.infinity) return { sign: 1, amount: this.infinity.position.amount }; // spot: the coin it holds
-    if (this.neutral) return { sign: this.neutral.position < 0 ? -1 : 1, amount: Math.abs(this.neutral.position) };
-    return { sign: this.state.direction === 'short' ? -1 : 1, amount: this.state.position.amount };
+    return this.style.held(this.engine);
   }
 
   /** A stop-loss is under way (its market close and the bot's failure follow). */
   stopLossUnderWay(): boolean {
-    if (this.infinity) return false; // an infinity grid has no stop-loss
-    return this.neutral ? !!this.neutral.stopLoss : !!this.state.stopLoss;
+    return this.style.stopLossUnderWay(this.engine);
   }
 
   /** The bot watches the market price (stop-loss, trailing, follow). */
   watchesPrice(): boolean {
-    if (this.id.infinity) return false; // no price step of its own (no stop-loss, trailing, re-anchor)
-    if (this.id.neutral) return this.id.neutral.stopLossPrice !== undefined || this.id.neutral.stopLossPriceAbove !== undefined;
-    return watchesPrice(this);
+    return this.style.watchesPrice(this.styleConfig, this.config);
+  }
+
+  /** The style's view of this bot now (its pure decisions read it). */
+  styleView(): StyleView<unknown, unknown> {
+    const w = this.workflow();
+    return { ...w, style: this.styleConfig, engine: this.engine };
   }
 
   /** The workflow's view of this bot now. */
@@ -280,24 +300,10 @@ export class BotTask {
     const fills = this.pendingFills;
     this.pendingFills = [];
     for (const f of fills) if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
-    if (this.infinity && this.id.infinity) {
-      const d = decideInfinityFills(this.id.infinity, this.rules, { botId: this.botId, run: this.id.run, base: this.id.symbol.slice(0, this.id.symbol.length - this.workflowQuote().length) }, this.infinity, fills);
-      if (d.engine === this.infinity) return false;
-      await this.recordFacts(d.facts); // recorded before the engine moves on (as a ladder's)
-      this.infinity = d.engine;
-      return true;
-    }
-    if (this.neutral) {
-      const d = decideNeutralFills(this.botId, this.id.run, this.neutral, fills);
-      if (d.engine === this.neutral) return false;
-      await this.recordFacts(d.facts); // recorded before the engine moves on (as a ladder's)
-      this.neutral = d.engine;
-      return true;
-    }
-    const decision = decideFills(this.workflow(), fills);
-    if (decision.actions.length === 0) return false;
-    await this.execute(decision.actions);
-    this.state = decision.state.engine;
+    const d = this.style.decideFills(this.styleView(), fills);
+    if (d.engine === this.engine) return false;
+    await this.recordFacts(d.facts); // recorded before the engine moves on
+    this.engine = d.engine;
     return true;
   }
 
@@ -356,15 +362,10 @@ export class BotTask {
 
   private async convergeNow(): Promise<void> {
     await this.applyPending();
-    if (this.neutral) await this.applyNeutralPrice();
-    else if (!this.infinity) await applyPrice(this); // stop-loss, trailing, follow (issue 14)
+    await this.style.applyPrice(this); // the style's price step: stop-loss, trailing, follow (issue 14)
     for (let round = 0; round < 10; round++) {
       await this.applyPending();
-      const actions = this.infinity
-        ? decideInfinityConverge(this.rules, this.infinity, [...this.open.values()], this.closed)
-        : this.neutral
-          ? decideNeutralConverge(this.rules, this.neutral, [...this.open.values()], this.closed)
-          : decideConverge(this.workflow());
+      const actions = this.style.decideConverge(this.styleView());
       const awaiting = actions.find((a) => a.type === 'await-fills');
       if (awaiting && awaiting.type === 'await-fills') {
         if (await this.resolveAwaiting(awaiting.orders)) continue;
@@ -394,23 +395,9 @@ export class BotTask {
       if (!changed && this.pendingFills.length === 0) break;
     }
     this.awaitingAttempts = 0;
-    if (this.infinity) return; // no stop-loss, no stall: its steps go on while the price moves
-    if (this.neutral) {
-      const done = await this.finishNeutralStopLoss();
-      if (done) throw new UnrecoverableError(done);
-      return;
-    }
-    const stopped = await finishStopLoss(this);
-    if (stopped) throw new UnrecoverableError(stopped);
-    // The engine's stalledReason: the grid cannot make progress on its own (BotFailed with the reason).
-    for (const a of decideConverge(this.workflow())) {
-      if (a.type === 'report' && 'reason' in a.report) throw new UnrecoverableError(a.report.reason);
-    }
-  }
-
-  /** Executes record actions (places and cancels are executed by converge, stop and fail). */
-  private async execute(actions: RunnerAction[]): Promise<void> {
-    for (const a of actions) if (a.type === 'record') await this.recordFacts(a.facts);
+    // the style's end of a converge: a stop-loss's close, a grid that cannot make progress on its own
+    const reason = await this.style.afterConverge(this);
+    if (reason) throw new UnrecoverableError(reason);
   }
 
   /** Desired orders the exchange reports closed: their fills are fetched and applied. */
@@ -451,22 +438,18 @@ export class BotTask {
    */
   private async replaceCancelled(d: DesiredOrder, o: Order): Promise<boolean> {
     const partly = o.filled > 0 ? ` after ${o.filled} of ${o.amount} filled` : '';
-    // A neutral grid's lines have no re-arm (issue 32): it is flagged, and the bot stops rather than guess.
-    // nor an infinity grid's steps (issue 32): flagged as well
-    const rearmed = this.neutral || this.infinity ? null : rearmOrder(this.state, d.clientOrderId);
+    // a style that does not re-arm it (GridStyle.rearm null) flags it, and the bot stops rather than guess
+    const rearmed = this.style.rearm(this.engine, d.clientOrderId);
     const drift = (action: 'repaired' | 'flagged', replacedBy?: string): TradingEvent => ({
       type: 'BotDriftDetected',
       data: { botId: this.botId, run: this.id.run, kind: 'order-missing', subject: d.clientOrderId, expected: `${d.side} ${d.amount} at ${d.price}`, actual: `cancelled on the exchange outside GridRocket${partly}`, action, ...(replacedBy ? { replacedBy } : {}), at: Date.now() },
     });
     if (!rearmed) {
       await this.recordFacts([cancelledFact(this.botId, this.id.run, d.clientOrderId, o), drift('flagged')]);
-      if (this.neutral || this.infinity) throw new UnrecoverableError(`The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}; ${this.infinity ? 'an infinity' : 'a neutral'} grid stops rather than place it again`);
-      throw new UnrecoverableError(
-        `The ${d.side} order at ${d.price} was cancelled on the exchange outside GridRocket${partly}, and its replacements were cancelled too (${MAX_REARMS} times); the bot stops rather than place it again`,
-      );
+      throw new UnrecoverableError(this.style.rearmRefused(d, partly));
     }
     await this.recordFacts([cancelledFact(this.botId, this.id.run, d.clientOrderId, o), drift('repaired', rearmed.replacement)]);
-    this.state = rearmed.state;
+    this.engine = rearmed.state;
     this.awaitingAttempts = 0;
     return true;
   }
@@ -591,45 +574,6 @@ export class BotTask {
 
   async recordPlaced(d: DesiredOrder, order: Order): Promise<void> {
     await this.recordFacts([placedFact(this.botId, this.id.run, d, order)]);
-  }
-
-  /**
-   * A neutral grid's stop-loss (issue 32): the price beyond a stop with a position on that side. As a
-   * ladder's (risk-steps.ts): every fill so far applied first, then StopLossStarted recorded BEFORE
-   * anything is cancelled, so a restart finishes it; the converge then cancels every order.
-   */
-  private async applyNeutralPrice(): Promise<void> {
-    const price = this.lastPrice;
-    const config = this.id.neutral;
-    if (price === null || !this.ready || !config || !this.neutral) return;
-    if (decideNeutralPrice(config, this.neutral, price).type === 'none') return;
-    await this.fetchMissedFills();
-    const decision = decideNeutralPrice(config, this.neutral, price);
-    if (decision.type !== 'stop-loss') return;
-    const next = beginNeutralStopLoss(this.neutral, price, decision.level);
-    if (!next.stopLoss) return;
-    await this.recordFacts([{ type: 'StopLossStarted', data: { botId: this.botId, run: this.id.run, cycle: next.stopLoss.seq, price, level: decision.level } }]);
-    this.neutral = next;
-  }
-
-  /** After converge cancelled every order: the position closed at market (reduce-only, a fixed id: never twice); the reason once nothing is left. */
-  private async finishNeutralStopLoss(): Promise<string | null> {
-    if (!this.neutral?.stopLoss) return null;
-    const close = neutralStopLossOrder(this.rules, this.neutral);
-    if (close) {
-      const symbol = this.id.symbol;
-      this.ensureOwned();
-      const existing = await this.host.call(this, () => this.port.orderByClientId(symbol, close.clientOrderId));
-      if (!existing) {
-        this.ensureOwned();
-        // no blind retry: an answer lost in a timeout is found by the next converge's lookup
-        await this.host.call(this, () => this.port.createMarketOrder({ symbol, side: close.side, amount: close.amount, clientOrderId: close.clientOrderId, reduceOnly: true }), 0);
-      }
-      await this.fetchMissedFills();
-    }
-    const reason = neutralStopLossDone(this.rules, this.neutral, this.workflowQuote());
-    if (!reason && close) this.host.retryLater(this, 'waiting for the fill of the stop-loss close');
-    return reason;
   }
 
   /** The quote asset the bot's orders are paid in. */

@@ -29,6 +29,8 @@ export interface PollerHost<T extends PolledBot> {
   onPrice?(task: T, price: number): void;
   /** The venue refused the account's key on a poll (issue 29): the task cannot trade any more. */
   onKeyRefused?(task: T, err: Error): void;
+  /** Issue 40: the venue liquidated the position of the task's symbol (a fill of its own `autoclose-` order). */
+  onLiquidation?(task: T, fill: import('@gridrocket/exchanges').Fill): void;
   /** The account's venue stream went down or came back (issue 39): these bots poll meanwhile. */
   onStreamState?(tasks: T[], state: import('@gridrocket/exchanges').StreamState): void;
 }

@@ -11,6 +11,9 @@ import type { ExchangePort, ExchangeProvider, Fill as ExchangeFill, OrderUpdate,
 import type { BotTask } from './bot-task';
 import { FillPoller, type PollerHost } from './fill-poller';
 
+/** A venue's liquidation order (Binance USDⓈ-M `autoclose-…`; ADL orders are `adl_autoclose`). */
+export const isLiquidationOrder = (clientOrderId: string) => clientOrderId.startsWith('autoclose-');
+
 export class FillSources {
   private readonly watchers = new Map<string, { unsubscribe: () => void; tasks: Set<BotTask>; state: StreamState | null }>();
   private readonly pollers = new Map<string, FillPoller<BotTask>>();
@@ -60,7 +63,7 @@ export class FillSources {
       const entry = { unsubscribe: () => undefined as void, tasks: new Set<BotTask>(), state: null as StreamState | null };
       this.watchers.set(key, (w = entry));
       entry.unsubscribe = port.watchOrders!(
-        (u: OrderUpdate) => this.onOrderUpdate(u),
+        (u: OrderUpdate) => this.onOrderUpdate(u, entry.tasks),
         (state) => {
           entry.state = state;
           for (const [k, p] of this.pollers) if (k.startsWith(`${key}|`)) p.setActive(!state.live);
@@ -123,7 +126,14 @@ export class FillSources {
     };
   }
 
-  private onOrderUpdate(u: OrderUpdate): void {
+  private onOrderUpdate(u: OrderUpdate, accountTasks?: Set<BotTask>): void {
+    // issue 40: the venue's own liquidation order (Binance: a client order id that "starts with "autoclose-":
+    // liquidation order", USDⓈ-M user data stream ORDER_TRADE_UPDATE; the paper exchange uses the same) closes
+    // the position of every bot of the account on that symbol
+    if (u.fill && isLiquidationOrder(u.order.clientOrderId)) {
+      for (const t of accountTasks ?? []) if (!t.released && t.id.symbol === u.order.symbol) this.host.onLiquidation?.(t, u.fill as ExchangeFill);
+      return;
+    }
     const task = this.host.taskFor(u.order.clientOrderId);
     if (!task || task.released) return;
     if (u.fill) task.acceptFill(u.fill as ExchangeFill);

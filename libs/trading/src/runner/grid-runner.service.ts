@@ -6,6 +6,7 @@ import { BOT_OWNERSHIP, BotOwnership, MetricsService } from '@gridrocket/streami
 import type { ExchangeProvider } from '@gridrocket/exchanges';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { GridRunner } from './grid-runner';
+import { runnerHealth, type RunnerHealth } from './runner-health';
 
 /** The grid runner in a Nest app (the API in embedded mode, or apps/runner alone). */
 @Injectable()
@@ -16,9 +17,9 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
   constructor(
     commands: CommandBus,
     @Inject(EVENT_STORE) events: EventStore,
-    @Inject(READ_STORE) reads: ReadStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(EXCHANGE_PROVIDER) exchanges: ExchangeProvider,
-    @Inject(BOT_OWNERSHIP) ownership: BotOwnership,
+    @Inject(BOT_OWNERSHIP) readonly ownership: BotOwnership,
     @Optional() metrics?: MetricsService,
     @Optional() @Inject(RATE_LIMIT_STORE) private readonly limits?: RateLimitStore,
   ) {
@@ -42,6 +43,11 @@ export class GridRunnerService implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationBootstrap() {
     await this.runner.start();
+  }
+
+  /** The runner's /health (apps/runner) and its part of the API's health (issue 41). */
+  health(): Promise<RunnerHealth> {
+    return runnerHealth(this.runner, this.ownership, this.reads);
   }
 
   async onApplicationShutdown() {

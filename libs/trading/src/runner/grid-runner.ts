@@ -18,23 +18,28 @@
  */
 import { FencedError, type RecordedEvent } from '@gridrocket/event-store';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store';
-import type { OwnershipListener } from '@gridrocket/streaming';
+import type { OwnershipListener, RevokeReason, RunnerBotsReport } from '@gridrocket/streaming';
 import type { DriftKind, NotTradingReason, TradingEvent } from '@gridrocket/bots';
 import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
 import type { CommandContext } from '@gridrocket/shared';
 import { ConflictError } from '@gridrocket/shared';
-import { BadApiKeyError, isExchangeError, type StreamState, type VenueRateLimitPause } from '@gridrocket/exchanges';
+import { BadApiKeyError, isExchangeError, type Fill as ExchangeFill, type StreamState, type VenueRateLimitPause } from '@gridrocket/exchanges';
 import { BotTask, NotOwnedError, UnrecoverableError, keyRefusedReason, type TaskHost } from './bot-task';
-import { checkFunds, closePosition, newTask, prepare, prepareFutures } from './bot-setup';
+import { checkFunds, closePosition, liquidatedReason, newTask, prepare, prepareFutures } from './bot-setup';
+import { closeProfits } from './close-fills';
+import { heldForClose } from './close-steps';
 import { readBotRun, type BotRun } from './bot-stream';
 import { RunnerIndexWriter } from './runner-index';
 import { ExchangeCaller } from './exchange-calls';
 import { FillSources } from './fill-sources';
+import { marginTiers } from '@gridrocket/exchanges/venues';
+import { liquidationDistance, LIQUIDATION_WARNING_PERCENT } from '../grid/liquidation-stops';
 import { ReactionGate } from './reaction-gate';
 import type { GridRunnerOptions, RunnerLogger } from './runner-options';
 import type { CheckContext, CheckResult } from './watchdog-steps';
 import { AccountReads } from './account-reads';
 import { WATCHDOG_PERIOD_MS } from './watchdog';
+import { botsReport } from './runner-report';
 
 export type { CommandExecutor, GridRunnerOptions, RunnerLogger, RunnerMetrics } from './runner-options';
 
@@ -95,6 +100,8 @@ export class GridRunner implements TaskHost {
     const wave = o.reactionWave ?? 32;
     this.gate = o.exchanges.mode === 'paper' && wave > 0 ? new ReactionGate(wave) : null;
     this.index = new RunnerIndexWriter(o.reads, RUNNER_INDEX, `${this.name}-index`);
+    o.metrics?.watchRunner?.(() => this.report());
+    o.metrics?.watchOwnership?.(() => o.ownership.status?.() ?? null);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -105,8 +112,9 @@ export class GridRunner implements TaskHost {
     await this.o.reads.ensureCollection(RUNNER_INDEX, ['active']);
     const listener: OwnershipListener = {
       onAssigned: (partitions) => this.resume(partitions),
-      onRevoked: (partitions) => this.letGo(partitions),
+      onRevoked: (partitions, reason) => this.letGo(partitions, reason),
     };
+    this.o.ownership.reportWith?.(() => ({ ...this.report() }));
     this.reactor = await startReactor({
       name: this.name,
       events: this.o.events,
@@ -141,6 +149,14 @@ export class GridRunner implements TaskHost {
   /** Bots this runner is running now (started and not released). */
   runningBots(): string[] {
     return [...this.tasks.values()].filter((t) => t.started).map((t) => t.botId);
+  }
+
+  /** Bots let go when the ownership lease lapsed (paused: nobody trades them until their partition is claimed again). */
+  private readonly lapsedBots = new Set<string>();
+
+  /** How many bots trade now, and how many should and do not, by reason (runner-report.ts; issue 41). */
+  report(): RunnerBotsReport {
+    return botsReport({ tasks: this.tasks.values(), ownership: this.o.ownership, failures: this.failures, lapsed: this.lapsedBots, now: (this.o.now ?? Date.now)() });
   }
 
   task(botId: string): BotTask | undefined {
@@ -198,11 +214,12 @@ export class GridRunner implements TaskHost {
     await Promise.all(Array.from({ length: Math.min(64, ids.length) }, worker));
   }
 
-  private async letGo(partitions: number[]): Promise<void> {
+  private async letGo(partitions: number[], reason?: RevokeReason): Promise<void> {
     const gone = new Set(partitions);
     const waits: Promise<void>[] = [];
     for (const task of [...this.tasks.values()]) {
       if (!gone.has(this.o.ownership.partitionOf(task.botId))) continue;
+      if (reason === 'lapsed' && task.started) this.lapsedBots.add(task.botId);
       this.release(task);
       const lane = this.lanes.get(task.botId);
       if (lane) waits.push(lane);
@@ -535,7 +552,7 @@ export class GridRunner implements TaskHost {
       task.drainScheduled = false; // fills that came while it waited for its wave are applied now
       task.reactionSlot = release;
       try {
-        if (task.released) return;
+        if (task.released || task.liquidated) return; // (a liquidation: its own step stops the bot)
         await this.guard(task, async () => {
           await task.converge();
           this.converged(task);
@@ -544,6 +561,38 @@ export class GridRunner implements TaskHost {
         task.reactionSlot = null;
         release?.();
       }
+    });
+  }
+
+  /**
+   * Issue 40: the venue liquidated the position of the bot's symbol. In the bot's lane: PositionLiquidated
+   * in its history (what was closed, at which price, what the venue realised, and what the bot realised on
+   * what its position cost, with a ProfitRealized of it: the bot's profit and its figures count it alike;
+   * close-fills.ts), then the bot stops with the reason (its orders were cancelled by the venue; whatever
+   * is left is cancelled by the failure).
+   */
+  onLiquidation(task: BotTask, fill: ExchangeFill): void {
+    if (task.released || task.liquidated) return;
+    task.liquidated = true; // at once: the venue's cancels of the bot's orders, reported just before, converge nothing
+    void this.serial(task.botId, async () => {
+      if (task.released) return;
+      const realized = Math.round((fill.realizedPnl ?? 0) * 1e8) / 1e8;
+      // the fills the bot heard before the liquidation first, so that its engine holds what was liquidated
+      if (task.ready) await task.applyPending().catch((err) => this.log.warn(`bot ${task.botId}: fills before the liquidation were not recorded: ${(err as Error).message}`));
+      const engineHeld = task.ready ? heldForClose(task) : null;
+      const profit = engineHeld ? closeProfits(engineHeld, [{ side: fill.side, price: fill.price, amount: fill.amount, fee: 0 }])[0] : undefined;
+      const data = { botId: task.botId, run: task.id.run, fillId: fill.fillId, clientOrderId: fill.clientOrderId, side: fill.side, price: fill.price, amount: fill.amount, realized, ...(profit !== undefined ? { profit } : {}), at: fill.timestamp };
+      const cycle = task.engine === undefined ? 0 : task.style.idsUsed(task.engine);
+      try {
+        await task.recordFacts([
+          { type: 'PositionLiquidated', data },
+          ...(profit !== undefined ? [{ type: 'ProfitRealized' as const, data: { botId: task.botId, amount: profit, totalProfit: 0, cycle, run: task.id.run, fillId: fill.fillId } }] : []),
+        ]);
+      } catch (err) {
+        this.log.warn(`bot ${task.botId}: PositionLiquidated was not recorded: ${(err as Error).message}`);
+      }
+      const held = fill.side === 'sell' ? 'long' : 'short';
+      await this.handleError(task, new UnrecoverableError(liquidatedReason(task.id.exchange, held, fill.amount, fill.price, realized)));
     });
   }
 
@@ -632,8 +681,30 @@ export class GridRunner implements TaskHost {
   onPrice(task: BotTask, price: number): void {
     if (task.released) return;
     task.lastPrice = price; // every bot: the watchdog reads it instead of asking the venue (issue 39)
+    this.watchLiquidation(task, price);
     if (!task.watchesPrice()) return; // (a neutral grid's stops too: BotTask.watchesPrice)
     if (task.ready && task.started) this.kick(task);
+  }
+
+  /**
+   * Issue 40: a futures bot whose held position the price brings within LIQUIDATION_WARNING_PERCENT of its
+   * liquidation price records LiquidationNear (the bot page's warning, the `liquidationNear` alert), once per
+   * approach: re-armed when the price is twice that distance away again.
+   */
+  private watchLiquidation(task: BotTask, price: number): void {
+    if (task.id.market !== 'futures' || !task.ready || task.liquidated || (task.id.marginMode ?? 'isolated') !== 'isolated') return;
+    const held = task.engine === undefined ? null : task.style.signedPosition(task.engine);
+    if (!held) return;
+    const leverage = task.config.leverage; // the style's ladder config carries the bot's leverage
+    const d = liquidationDistance(held.amount, held.averageEntry, leverage, price, marginTiers(task.id.exchange, task.id.symbol).tiers);
+    if (!d) {
+      task.liquidationWarned = false;
+      return;
+    }
+    if (d.distancePercent > 2 * LIQUIDATION_WARNING_PERCENT) task.liquidationWarned = false;
+    if (task.liquidationWarned || d.distancePercent > LIQUIDATION_WARNING_PERCENT) return;
+    task.liquidationWarned = true;
+    this.recordBeside(task, { type: 'LiquidationNear', data: { botId: task.botId, run: task.id.run, price, liquidation: d.liquidation, side: d.side, amount: Math.abs(held.amount), distancePercent: d.distancePercent, warnPercent: LIQUIDATION_WARNING_PERCENT, at: (this.o.now ?? Date.now)() } });
   }
 
   private converged(task: BotTask) {
@@ -641,6 +712,7 @@ export class GridRunner implements TaskHost {
   }
 
   private attach(task: BotTask): void {
+    this.lapsedBots.delete(task.botId);
     this.tasks.set(task.botId, task);
     this.byPrefix.set(task.prefix, task);
     this.sources.attach(task);
@@ -658,6 +730,6 @@ export class GridRunner implements TaskHost {
   }
 
   private updateMetrics() {
-    this.o.metrics?.setRunningBots(this.runningBots().length);
+    this.o.metrics?.setRunningBots(this.report().running);
   }
 }

@@ -1,7 +1,7 @@
 /** What a GridRunner is built with. */
 import type { EventStore } from '@gridrocket/event-store';
 import type { ReadStore } from '@gridrocket/read-store';
-import type { BotOwnership } from '@gridrocket/streaming';
+import type { BotOwnership, OwnershipStatus, RunnerBotsReport } from '@gridrocket/streaming';
 import type { ExchangeProvider } from '@gridrocket/exchanges';
 
 export interface CommandExecutor {
@@ -9,7 +9,12 @@ export interface CommandExecutor {
 }
 
 export interface RunnerMetrics {
+  /** Bots trading now (paused ones not counted); where `watchRunner` is there, it reads the report at scrape time instead. */
   setRunningBots(count: number): void;
+  /** The runner's own report, read when the metrics are scraped (gridrocket_running_bots, gridrocket_paused_bots). */
+  watchRunner?(report: () => RunnerBotsReport): void;
+  /** The ownership adapter's status, read when scraped (gridrocket_runner_trading, …_owned_partitions, …_lease_age_seconds). */
+  watchOwnership?(status: () => OwnershipStatus | null): void;
   exchangeError(exchange: string, kind?: string): void;
   /** One difference the watchdog recorded: a drift kind or a not-trading reason (gridrocket_watchdog_findings_total). */
   watchdogFinding?(kind: string): void;

@@ -17,10 +17,10 @@
  */
 import type { BotConfig, RunBook, TradingEvent } from '@gridrocket/bots';
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
-import { parseClientOrderId } from '../grid/client-order-id';
-import { roundMoney } from '../grid/decimal';
-import type { DesiredOrder, ExchangeOrderRef, MarketRules } from '../grid/grid.types';
-import { reconcile } from '../grid/grid.engine';
+import { parseClientOrderId } from '../../grid/client-order-id';
+import { roundMoney } from '../../grid/decimal';
+import type { DesiredOrder, ExchangeOrderRef, MarketRules } from '../../grid/grid.types';
+import { reconcile } from '../../grid/grid.engine';
 import {
   applyNeutralFills,
   beginNeutralStopLoss,
@@ -30,8 +30,8 @@ import {
   restartNeutral,
   type NeutralGridConfig,
   type NeutralState,
-} from '../grid/neutral';
-import { toEngineFill, type RunnerAction } from './bot-workflow';
+} from '../../grid/neutral';
+import { toEngineFill, type RunnerAction } from '../../runner/bot-workflow';
 
 export const isNeutral = (c: Pick<BotConfig, 'direction'>): boolean => c.direction === 'neutral';
 

@@ -1,7 +1,7 @@
 import type { BotConfig, RunBook } from '@gridrocket/bots';
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
-import { infinityOrderId } from '../grid/infinity.engine';
-import type { MarketRules } from '../grid/grid.types';
+import { infinityOrderId } from '../../grid/infinity.engine';
+import type { MarketRules } from '../../grid/grid.types';
 import { decideInfinityConverge, decideInfinityFills, infinityActive, infinityFundsNeeded, replayInfinity, toInfinityConfig } from './infinity-workflow';
 
 // LTCUSDT spot as on Binance: price step 0.01, amount step 0.001, minimum order value 5

@@ -14,11 +14,11 @@
  */
 import type { BotConfig, RunBook, TradingEvent } from '@gridrocket/bots';
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
-import { floorToStep, roundMoney } from '../grid/decimal';
-import type { DesiredOrder, ExchangeOrderRef, MarketRules } from '../grid/grid.types';
-import { reconcile } from '../grid/grid.engine';
-import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from '../grid/infinity.engine';
-import { toEngineFill, type RunnerAction } from './bot-workflow';
+import { floorToStep, roundMoney } from '../../grid/decimal';
+import type { DesiredOrder, ExchangeOrderRef, MarketRules } from '../../grid/grid.types';
+import { reconcile } from '../../grid/grid.engine';
+import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from '../../grid/infinity.engine';
+import { toEngineFill, type RunnerAction } from '../../runner/bot-workflow';
 
 export const isInfinity = (c: Pick<BotConfig, 'style'>): boolean => c.style === 'infinity';
 
