@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
 import type { Projection } from '@gridrocket/read-store';
-import { BACKTEST_STREAM_PREFIX, type BacktestEvent, type BacktestRequest, type BacktestTerms, type SweepPoint } from './domain/backtest.events';
+import { BACKTEST_STREAM_PREFIX, type BacktestEvent, type BacktestHistory, type BacktestRequest, type BacktestTerms, type SweepPoint } from './domain/backtest.events';
 import type { StyledBacktestResult } from './domain/styles';
 
 /** A user's backtests and sweeps with their results (the read model the dashboard and the CLI read). */
@@ -15,6 +15,8 @@ export interface BacktestDoc {
   error: string | null;
   terms: BacktestTerms | null;
   candles: number | null;
+  /** Issue 40: where the candles came from (null until done, and on backtests done before issue 40). */
+  history: BacktestHistory | null;
   result: Omit<StyledBacktestResult, 'fillLog'> | null;
   sweep: { points: SweepPoint[]; best: SweepPoint | null } | null;
 }
@@ -42,12 +44,13 @@ export const backtestListProjection: Projection<BacktestDoc> = {
           error: null,
           terms: null,
           candles: null,
+          history: null,
           result: null,
           sweep: null,
         };
       case 'BacktestCompleted':
         if (!doc) return undefined;
-        return { ...doc, status: 'done', finishedat: event.metadata.occurredAt, terms: e.data.terms, candles: e.data.candles, result: e.data.result ?? null, sweep: e.data.sweep ?? null };
+        return { ...doc, status: 'done', finishedat: event.metadata.occurredAt, terms: e.data.terms, candles: e.data.candles, history: e.data.history ?? null, result: e.data.result ?? null, sweep: e.data.sweep ?? null };
       case 'BacktestFailed':
         if (!doc) return undefined;
         return { ...doc, status: 'failed', finishedat: event.metadata.occurredAt, error: e.data.reason };

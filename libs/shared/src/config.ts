@@ -82,8 +82,13 @@ export interface AppConfig {
    * The backtest job runner: worker threads (BACKTEST_WORKERS, default min(2, cores); 0 = that default)
    * and the computing budget of one backtest or sweep (BACKTEST_BUDGET_SECONDS, default 600), and the
    * nice value of the threads doing heavy work (BACKTEST_NICE, 0–19, default 10; 0: normal priority).
+   * Issue 40, the history a backtest runs over (docs/backtest.md "Histories"): BACKTEST_HISTORY `venue`
+   * (default: the venue's own candles through ccxt's public OHLCV where the server reaches it, else the
+   * fixed, seeded history labelled simulated) or `simulated` (never asks the venue: offline installs, tests);
+   * BACKTEST_CANDLES_ORIGIN sends those public calls to another origin, one for all or `binance=http://…,…`
+   * per ccxt id (tests: a stand-in; a gateway); live/testnet default: EXCHANGE_API_ORIGIN.
    */
-  backtests: { workers: number; budgetSeconds: number; nice: number };
+  backtests: { workers: number; budgetSeconds: number; nice: number; history: 'venue' | 'simulated'; candlesOrigin: string | null };
   /** Per-user alerts (libs/alerts, issue 29). */
   alerts: AlertsConfig;
 }
@@ -302,6 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       workers: Math.floor(positiveNumber(env.BACKTEST_WORKERS, 0)),
       budgetSeconds: positiveNumber(env.BACKTEST_BUDGET_SECONDS, 600),
       nice: env.BACKTEST_NICE === '0' ? 0 : Math.min(19, Math.floor(positiveNumber(env.BACKTEST_NICE, 10))),
+      history: backtestHistoryOf(env.BACKTEST_HISTORY),
+      candlesOrigin: env.BACKTEST_CANDLES_ORIGIN?.trim() || null,
     },
     alerts: {
       dispatcher: env.ALERTS_DISPATCHER !== 'false',
@@ -314,6 +321,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
   };
   return { ...config, ...overrides };
+}
+
+/** BACKTEST_HISTORY: venue (default) or simulated; anything else stops the start with a clear message. */
+function backtestHistoryOf(raw: string | undefined): 'venue' | 'simulated' {
+  const v = (raw ?? '').trim().toLowerCase();
+  if (v === '' || v === 'venue') return 'venue';
+  if (v === 'simulated') return 'simulated';
+  throw new Error(`BACKTEST_HISTORY must be venue or simulated (got ${JSON.stringify(String(raw).slice(0, 20))})`);
 }
 
 /** EGRESS_IP: comma-separated IPv4/IPv6 addresses; anything else stops the start with a clear message. */

@@ -106,6 +106,16 @@ export async function loadState<E extends { type: string; data: unknown }, S>(
   return folded && { state: folded.state as S, revision: folded.revision };
 }
 
+/**
+ * Decides `command` on the stream's current state without appending anything: the decider's refusal is
+ * thrown, its events returned. For checks that must run before a confirmation is spent (a two-factor code,
+ * issue 40): the command itself is decided again, on the revision it appends with, when it runs.
+ */
+export async function wouldDecide<C, E extends { type: string; data: unknown }, S>(store: EventStore, streamId: string, decider: Decider<C, E, S>, command: C): Promise<E[]> {
+  const loaded = await loadState(store, streamId, decider);
+  return decider.decide(command, loaded ? loaded.state : decider.initialState);
+}
+
 async function catchUp<E extends { type: string; data: unknown }, S>(
   cache: FoldedStates,
   store: EventStore,

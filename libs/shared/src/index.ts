@@ -13,3 +13,4 @@ export * from './revision-tag';
 export * from './quota/quota';
 export * from './quota/allotment.decider';
 export * from './documented-as';
+export * from './style-plugins';

@@ -35,3 +35,14 @@ export function normalSymbol(value: unknown): string | null {
 export function unlistedSymbolMessage(symbol: string, venue: string): string {
   return `symbol must be a pair ${venue} lists: ${symbol} is not one of its markets`;
 }
+
+/**
+ * The currency a pair is quoted in (its costs, profits and losses are counted in it): 'USDT' for BTCUSDT,
+ * 'USDC' for BTCUSDC, also from ccxt's 'BTC/USDT' and 'BTC/USDT:USDT'; null when the pair names none.
+ */
+export function quoteOf(symbol: string): string | null {
+  const pair = String(symbol).split(':')[0].trim().toUpperCase();
+  if (pair.includes('/')) return pair.split('/')[1] || null;
+  const m = /(USDT|USDC)$/.exec(pair);
+  return m && pair.length > m[1].length ? m[1] : null;
+}

@@ -3,14 +3,15 @@
  * (same rules and messages as creating a bot); the rest bounds what a request may cost.
  */
 import { z } from 'zod';
-import { botFieldProblem, parseCreateBot, parseInfinityBot, toFieldErrors, type SweptBotField } from '@gridrocket/bots';
-import { ValidationError, type FieldError } from '@gridrocket/shared';
+import { botFieldProblem, parseCreateBot, parseInfinityBot, toFieldErrors, type BotStyleRules, type SweptBotField } from '@gridrocket/bots';
+import { documentedAs, stylePluginParts, ValidationError, type FieldError } from '@gridrocket/shared';
 import type { InfinityConfig } from '@gridrocket/trading/grid';
 import { TIMEFRAMES, type Timeframe } from '../domain/candle';
 import type { BacktestRequest } from '../domain/backtest.events';
 import { MAX_CANDLES } from '../candles/candle-source.port';
 import { SWEEP_MEASURES, expandRange, sweepSize, type SweepRanges } from '../domain/sweep';
-import { BACKTEST_STYLES, isInfinity, styleMarketProblem, styleOf, type StyledGrid } from '../domain/styles';
+import { BACKTEST_STYLES, backtestStyles, isInfinity, styleMarketProblem, styleOf, walkNamed, type BacktestStyle, type StyledGrid } from '../domain/styles';
+import type { BacktestWalk } from '../domain/walks/backtest-walk';
 
 /** Most combinations of one sweep over the API, and most candle-runs (combinations × candles). */
 export const MAX_API_SWEEP = 2000;
@@ -87,7 +88,16 @@ export const sweepSchema = z.object({
   measure: z.enum(SWEEP_MEASURES, { errorMap: () => ({ message: `measure must be one of ${SWEEP_MEASURES.join(', ')}` }) }).optional(),
   // issue 32: the grid styles compared on the same candles, each one more dimension of the cells
   styles: z
-    .array(z.enum(BACKTEST_STYLES, { errorMap: () => ({ message: `styles must be some of ${BACKTEST_STYLES.join(', ')}` }) }), { invalid_type_error: 'styles must be a list, e.g. ["long", "neutral"]' })
+    .array(
+      // the styles of the walk table (styles.ts backtestStyles: the built-in ones and a plug-in's); the contract names the built-in ones
+      documentedAs(
+        z.unknown().superRefine((v, ctx) => {
+          if (typeof v !== 'string' || !backtestStyles().includes(v)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `styles must be some of ${backtestStyles().join(', ')}` });
+        }).transform((v) => v as BacktestStyle),
+        { type: 'string', enum: [...BACKTEST_STYLES] },
+      ),
+      { invalid_type_error: 'styles must be a list, e.g. ["long", "neutral"]' },
+    )
     .min(1, 'styles must name at least one style')
     .max(BACKTEST_STYLES.length, `styles has at most ${BACKTEST_STYLES.length} styles`)
     .refine((list) => new Set(list).size === list.length, { message: 'styles must not repeat a style' })
@@ -124,7 +134,12 @@ function collect<T>(errors: FieldError[], parse: () => T): T | null {
   }
 }
 
-/** The period of a backtest: `days` (1–365, default 30) of `timeframe` candles (default 1m) up to now, within MAX_CANDLES. */
+/**
+ * The period of a backtest: `days` (1–365, default 30) of `timeframe` candles (default 1m), within
+ * MAX_CANDLES, ending at the start of today (UTC). Issue 40: the same request gives the same result all day
+ * (a period ending at the current minute was another period every minute); the last 30 days are the 30
+ * whole days before today, which every timeframe divides.
+ */
 function periodOf(p: z.output<typeof backtestPeriodSchema>, now: number): Pick<BacktestRequest, 'timeframe' | 'from' | 'to'> {
   const timeframe = p.timeframe ?? '1m';
   const days = p.days ?? 30;
@@ -132,7 +147,7 @@ function periodOf(p: z.output<typeof backtestPeriodSchema>, now: number): Pick<B
   if ((days * DAY) / tf > MAX_CANDLES) {
     throw new ValidationError([{ field: 'days', message: `${days} days of ${timeframe} candles is more than ${MAX_CANDLES} candles: choose fewer days or a longer timeframe` }]);
   }
-  const to = Math.floor(now / tf) * tf;
+  const to = Math.floor(now / DAY) * DAY;
   return { timeframe, from: to - days * DAY, to };
 }
 
@@ -145,6 +160,8 @@ function periodOf(p: z.output<typeof backtestPeriodSchema>, now: number): Pick<B
  */
 export function parseBacktestRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
   const style = styleField(body);
+  const plugin = typeof style === 'string' ? walkNamed(style) : undefined;
+  if (plugin?.fromBot) return pluginBacktest(plugin.fromBot, body, now, source);
   if (style !== undefined && style !== null && style !== '' && style !== 'ladder' && style !== 'infinity') {
     throw new ValidationError([{ field: 'style', message: BACKTEST_STYLE_MESSAGE }]);
   }
@@ -198,6 +215,17 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     source,
     ...candles,
   };
+}
+
+/** Issue 42: a plug-in style's backtest: its bot's create body (its own rules: libs/bots bot.rules.ts BotStyleRules), its walk's grid of it. */
+function pluginBacktest(fromBot: NonNullable<BacktestWalk['fromBot']>, body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
+  const errors: FieldError[] = [];
+  const bot = collect(errors, () => parseCreateBot(body, { styleRules: stylePluginParts<BotStyleRules>('rules') }));
+  const p = collect(errors, () => parseWith(backtestPeriodSchema, body)) ?? {};
+  if (errors.length || !bot) throw new ValidationError(errors);
+  const candles = p.candles ? { candlesId: p.candles.toLowerCase() } : {};
+  const market = bot.botType === 'Futures' ? 'futures' : 'spot';
+  return { exchange: bot.config.exchange, market, symbol: bot.config.symbol, config: fromBot(bot.config, bot.botType), ...periodOf(p, now), source, ...candles };
 }
 
 /** A sweep compares grid styles with `styles`; its base body is the ladder's. */

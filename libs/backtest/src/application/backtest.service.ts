@@ -1,6 +1,8 @@
 /**
- * Runs requested backtests and sweeps: BacktestRequested is recorded first, the candles are read from
- * the venue's source (here, on the API's thread: asynchronous reads), the engine runs in the job pool's
+ * Runs requested backtests and sweeps: BacktestRequested is recorded first, the candles are read (issue
+ * 40, candles/backtest-history.ts: the venue's own, fetched here on the API's thread with asynchronous
+ * reads and kept in the candle store, or where the venue is not reached the fixed, seeded simulated
+ * history, made in the job pool; the result names which), the engine runs in the job pool's
  * worker threads (never on the request thread; `jobs/job-pool.ts`: bounded, round-robin by user, a
  * computing budget per job), progress is pushed to the owner's sockets, and BacktestCompleted,
  * BacktestFailed or BacktestCancelled (the owner's DELETE) closes the stream. A backtest still
@@ -16,7 +18,7 @@ import { APP_CONFIG, executeCommand, type AppConfig } from '@gridrocket/shared/r
 import { TooManyRequestsError, ValidationError, systemContext, type CommandContext } from '@gridrocket/shared';
 import { PUSH, QuotaExceededError, type PushPort } from '@gridrocket/shared/http';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
-import { ExchangeError, mapCcxtError, type ExchangeProvider } from '@gridrocket/exchanges';
+import { ExchangeError, ccxtExchangeId, mapCcxtError, paperFeedOrigin, type ExchangeProvider } from '@gridrocket/exchanges';
 import { feeTermsOf } from '../domain/backtest.engine';
 import { backtestDecider } from '../domain/backtest.decider';
 import { backtestStream, type BacktestEvent, type BacktestRequest, type SweepPoint } from '../domain/backtest.events';
@@ -25,14 +27,15 @@ import { isInfinity } from '../domain/styles';
 import { BACKTEST_COLLECTION, type BacktestDoc } from '../backtest-list.projection';
 import { CandleCache } from '../candles/candle-cache';
 import { CcxtCandleSource } from '../candles/ccxt.candles';
-import type { CandleQuery, CandleSource } from '../candles/candle-source.port';
-import { PaperCandleSource } from '../candles/paper.candles';
+import type { CandleQuery, VenueTerms } from '../candles/candle-source.port';
+import { paperTerms } from '../candles/paper.candles';
+import { readHistory, uploadHistory, venueProblem, type HistoryMode } from '../candles/backtest-history';
 import { CandleUploads, uploadQuotaProblem, type UploadUsage } from '../candles/upload.candles';
 import { UploadStore } from '../candles/upload-store';
 import { JobCancelledError, JobPool } from '../jobs/job-pool';
 import { periodCandles, sweepWorkProblem } from './backtest.input';
 
-/** The paper history's seed (the same query always gives the same candles). */
+/** The simulated history's seed (the same query always gives the same candles; paper.candles.ts). */
 const PAPER_SEED = 1;
 
 /** Backtests one user may have running or queued at once (more: 429). */
@@ -64,8 +67,11 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   readonly pool: JobPool;
   /** Cancelled by their owner while their candles were read or they ran: nothing more to record. */
   private readonly cancelled = new Set<string>();
-  private readonly paper: PaperCandleSource;
   private exchange: CcxtCandleSource | null = null;
+  /** Issue 40: the venue's candles where the server reaches it (default), or the simulated history only. */
+  private readonly historyMode: HistoryMode;
+  /** Where the public candle calls go (BACKTEST_CANDLES_ORIGIN; tests: a stand-in), by ccxt id; else the venue. */
+  private readonly candlesOrigin: ((ccxtId: string) => string | undefined) | undefined;
   private candleCache: CandleCache | null = null;
   private uploadStore: UploadStore | null = null;
   private readonly abort = new AbortController();
@@ -80,7 +86,14 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
     private readonly projector: Projector,
   ) {
-    this.paper = new PaperCandleSource(PAPER_SEED);
+    this.historyMode = config.backtests?.history ?? 'venue';
+    // a malformed origin stops the start with the setting's name (paperFeedOrigin's words)
+    const origin = config.backtests?.candlesOrigin ?? (config.exchangeMode === 'paper' ? config.paperFeed?.origin : config.exchangeApiOrigin) ?? undefined;
+    try {
+      this.candlesOrigin = paperFeedOrigin(origin ?? undefined);
+    } catch (err) {
+      throw new Error((err as Error).message.replace('PAPER_FEED_ORIGIN', 'BACKTEST_CANDLES_ORIGIN'));
+    }
     this.pool = new JobPool({
       size: config.backtests?.workers || undefined,
       budgetMs: (config.backtests?.budgetSeconds ?? 600) * 1000,
@@ -89,15 +102,37 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  /** paper mode backtests on the paper venue's history; live/testnet on the exchange's candles. */
+  /** The terms a backtest trades under: paper mode the paper venue's model of the venue; live/testnet the exchange's. */
   get sourceKind(): 'paper' | 'exchange' {
     return this.exchanges.mode === 'paper' ? 'paper' : 'exchange';
   }
 
-  private source(kind: BacktestRequest['source']): CandleSource {
-    if (kind === 'paper') return this.paper;
-    this.exchange ??= new CcxtCandleSource({ cache: this.cache() });
+  /** The venue's candles and (live/testnet) terms: ccxt's public calls, candles kept in the candle store. */
+  private venue(): CcxtCandleSource {
+    const origin = this.candlesOrigin;
+    this.exchange ??= new CcxtCandleSource({ cache: this.cache(), apiOrigin: origin ? (exchange, market) => origin(ccxtExchangeId(exchange, market)) : undefined });
     return this.exchange;
+  }
+
+  /**
+   * The venue's terms: in paper mode the paper venue's (its model of the venue: offline); live and testnet
+   * ask the venue, and where it is not reached use the venue's rules as recorded for the paper venue.
+   */
+  private async terms(request: BacktestRequest, query: CandleQuery): Promise<VenueTerms> {
+    if (request.source === 'paper') return paperTerms(query);
+    try {
+      return await this.venue().terms(query);
+    } catch (err) {
+      const problem = venueProblem(err, query);
+      if (problem === null) throw err;
+      let recorded: VenueTerms;
+      try {
+        recorded = paperTerms(query);
+      } catch {
+        throw err; // a pair the recorded rules do not know: the venue's own answer
+      }
+      return { ...recorded, feeSource: `${query.exchange} ${query.market} fees as recorded (${problem}): ${recorded.feeSource.replace(/^paper exchange with [^:]+: /, '')}` };
+    }
   }
 
   /** The candle store: exchange candles and uploaded CSVs, in <DATA_DIR>/candles.sqlite. */
@@ -179,12 +214,10 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
       this.push.toUser(userId, 'backtest:progress', { id, phase, done, total });
     };
     try {
-      const source = this.source(request.source);
       const query = { exchange: request.exchange, market: request.market, symbol: request.symbol, timeframe: request.timeframe, from: request.from, to: request.to };
       progress('candles', 0, 1);
-      const terms = await source.terms(query);
-      const series = request.candlesId ? await this.uploads.read(userId, request.candlesId) : await this.candles(id, userId, source, query, progress);
-      if (!series) throw new Error('The uploaded CSV of candles is gone');
+      const terms = await this.terms(request, query);
+      const { series, history } = await this.history(id, userId, request, query, progress);
       if (series.length === 0) throw new Error(`No candles for ${request.symbol} on ${request.exchange} in this period`);
       if (this.cancelled.has(id)) return;
       let data: Extract<BacktestEvent, { type: 'BacktestCompleted' }>['data'];
@@ -193,7 +226,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
         progress('running', 0, 1);
         const answer = await this.pool.run({ ...job, single: request.config });
         if (!('result' in answer)) throw new Error('The backtest gave no result');
-        data = { backtestId: id, terms, candles: series.length, result: answer.result };
+        data = { backtestId: id, terms, candles: series.length, history, result: answer.result };
       } else {
         if (isInfinity(request.config)) throw new Error('A sweep tries ladder settings: compare the infinity grid with styles');
         const configs = sweepEntries(request.config, request.sweep.ranges, request.sweep.styles);
@@ -205,7 +238,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
         if (!('cells' in answer)) throw new Error('The sweep gave no cells');
         const cells = answer.cells;
         const best = bestCell(cells, request.sweep.measure);
-        data = { backtestId: id, terms, candles: series.length, sweep: { points: cells.map(toSweepPoint), best: best ? toSweepPoint(best) : null } };
+        data = { backtestId: id, terms, candles: series.length, history, sweep: { points: cells.map(toSweepPoint), best: best ? toSweepPoint(best) : null } };
       }
       const completed = await executeCommand(this.events, backtestStream(id), backtestDecider, { type: 'CompleteBacktest', data }, next);
       if (completed.events.length > 0) this.push.toUser(userId, 'backtest:done', { id, status: 'done' });
@@ -223,15 +256,30 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * The period's candles: the paper venue's history is made in the job pool (a year of 1-minute
-   * candles is 2.3 s of computing); an exchange's are fetched here (network, and the candle store).
+   * The candles and where they came from (issue 40): an upload's; else the venue's (fetched here: network,
+   * and the candle store) where it gives them, or the simulated history, made in the job pool (a year of
+   * 1-minute candles is 2.3 s of computing).
    */
-  private async candles(id: string, userId: string, source: CandleSource, query: CandleQuery, progress: (phase: 'candles', done: number, total: number) => void) {
-    if (source !== this.paper) return source.candles(query, (f) => progress('candles', Math.round(f * 1000), 1000));
-    const made = await this.pool.run({ id, userId, paper: { seed: PAPER_SEED, query } });
-    if (!('series' in made)) throw new Error('No candles were made');
-    progress('candles', 1000, 1000);
-    return made.series;
+  private async history(id: string, userId: string, request: BacktestRequest, query: CandleQuery, progress: (phase: 'candles', done: number, total: number) => void) {
+    if (request.candlesId) {
+      const series = await this.uploads.read(userId, request.candlesId);
+      if (!series) throw new Error('The uploaded CSV of candles is gone');
+      return { series, history: uploadHistory(query, series) };
+    }
+    return readHistory(
+      query,
+      {
+        mode: this.historyMode,
+        seed: PAPER_SEED,
+        venue: () => this.venue(),
+        simulated: async (q) => {
+          const made = await this.pool.run({ id, userId, paper: { seed: PAPER_SEED, query: q } });
+          if (!('series' in made)) throw new Error('No candles were made');
+          return made.series;
+        },
+      },
+      (f) => progress('candles', Math.round(f * 1000), 1000),
+    );
   }
 
   /** A message safe to show: our own errors as they are, the exchange's mapped (never its raw text). */

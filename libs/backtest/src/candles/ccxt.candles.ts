@@ -8,7 +8,7 @@
  */
 import nodeModule from 'node:module';
 import type * as CcxtModule from 'ccxt';
-import { CcxtExchange, ccxtExchangeId, toCcxtSymbol, type ExchangeName, type MarketType } from '@gridrocket/exchanges';
+import { CcxtExchange, ccxtExchangeId, mapCcxtError, toCcxtSymbol, type ExchangeName, type MarketType } from '@gridrocket/exchanges';
 import { TIMEFRAMES, toSeries, type Candle, type CandleSeries } from '../domain/candle';
 import { CandleCache } from './candle-cache';
 import { MAX_CANDLES, type CandleQuery, type CandleSource, type VenueTerms } from './candle-source.port';
@@ -102,7 +102,11 @@ export class CcxtCandleSource implements CandleSource {
     const out: Candle[] = [];
     let since = from;
     while (since < to) {
-      const page = await ex.fetchOHLCV(symbol, q.timeframe, since, limit);
+      // the venue's answers as our errors (issue 40: not reached, rate-limited and unknown pair are told
+      // apart from the rest: backtest-history.ts falls back to the simulated history on those)
+      const page = await ex.fetchOHLCV(symbol, q.timeframe, since, limit).catch((e: unknown) => {
+        throw mapCcxtError(e);
+      });
       if (!page.length) break;
       let last = since - tf;
       for (const [time, open, high, low, close, volume] of page) {

@@ -1,7 +1,10 @@
 /**
- * Candles of the paper exchange, so that the embedded default backtests offline: a deterministic
- * history of the paper venue's kind of price feed (a seeded mulberry32 random walk on the symbol's
- * price step, from its catalogue start price) — the same query always gives the same candles. The
+ * The simulated history (issue 40: the history where the server does not reach the venue, labelled
+ * simulated): a fixed, seeded history of the paper venue's kind of price feed (a mulberry32 random walk
+ * on the symbol's price step, from its catalogue start price). Its seed names the exchange, the symbol
+ * and the timeframe, never the period's start or the clock: the same request gives the same candles at any
+ * minute, on any day, after any restart (before issue 40 the seed held the period's start, so the "last
+ * 30 days" were another history every minute: buy and hold +37.93 %, −14.97 %, −22.86 % within two). The
  * terms are the paper venue's for that market: the venue market's steps and minimums
  * (libs/exchanges/src/venues/markets.ts, as the paper exchange checks orders: issue 32) and its fees.
  */
@@ -36,6 +39,11 @@ export function paperTerms(q: Pick<CandleQuery, 'exchange' | 'market' | 'symbol'
   };
 }
 
+/** The seed of the simulated history of a query: exchange, symbol and timeframe (no time of any kind). */
+export function simulatedSeed(seed: string | number, q: Pick<CandleQuery, 'exchange' | 'symbol' | 'timeframe'>): string {
+  return `simulated|${seed}|${q.exchange}|${q.symbol.toUpperCase()}|${q.timeframe}`;
+}
+
 export class PaperCandleSource implements CandleSource {
   readonly name = 'paper';
 
@@ -51,7 +59,7 @@ export class PaperCandleSource implements CandleSource {
     const from = Math.ceil(q.from / tf) * tf;
     const count = Math.min(MAX_CANDLES, Math.max(0, Math.ceil((q.to - from) / tf)));
     const series = randomWalkCandles({
-      seed: `paper|${this.seed}|${q.exchange}|${s.symbol}|${q.timeframe}|${from}`,
+      seed: simulatedSeed(this.seed, q),
       startPrice: Number(s.startPrice),
       priceStep: Number(s.priceStep),
       from,

@@ -1,98 +1,61 @@
-import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { BOT_LIST_COLLECTION, BotDoc, botStream } from '@gridrocket/bots';
+import { BOT_LIST_COLLECTION, BotDoc } from '@gridrocket/bots';
 import { CommandContext, EXCHANGES, NotFoundError, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol, unlistedSymbolMessage } from '@gridrocket/shared';
 import type { ExchangeName } from '@gridrocket/shared';
-import { Ctx } from '@gridrocket/shared/http';
+import { Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
+import { AuditorPolicy } from '@gridrocket/bots/nest';
 import { SessionGuard } from '@gridrocket/identity/nest';
-import { UnknownSymbolError, type PriceSubscriptionKey } from '@gridrocket/exchanges';
+import { UnknownSymbolError } from '@gridrocket/exchanges';
 import { GridChart, buildGridChart } from './grid-chart';
-import { BotSummary, buildBotSummary } from './bot-summary';
+import { BotOverview, BotSummary, buildBotSummary } from './bot-summary';
+import { BotFiguresReader } from './bot-figures.reader';
 import { PriceHistory } from './price-history';
 import { chartRisk, type ChartRisk } from './risk-levels';
 import { toGridConfig } from '../runner/bot-workflow';
-import { toNeutralConfig } from '../runner/neutral-workflow';
+import { toNeutralConfig } from '../styles/neutral/neutral-workflow';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SPARK_POINTS = 48;
 
-export interface BotOverview {
-  id: string;
-  lastPrice: number | null;
-  position: number;
-  averageEntry: number | null;
-  unrealisedPnl: number;
-  realisedPnl: number;
-  realisedToday: number;
-  capitalInUse: number;
-  running: boolean;
-  /** The latest prices of the bot's market, oldest first, for a sparkline. */
-  spark: number[];
-}
-
-const keyOf = (doc: BotDoc): PriceSubscriptionKey => {
-  const config = doc.s.config!;
-  return { exchange: config.exchange, market: doc.s.botType === 'Futures' ? 'futures' : 'spot', symbol: config.symbol };
-};
+export type { BotOverview } from './bot-summary';
 
 /**
  * `GET /api/bots/{id}/chart`: what the dashboard's grid chart draws; `GET /api/bots/{id}/summary`:
- * the bot page's figures; `GET /api/bots-overview`: the bots page's strip and cards. Owner only.
+ * the bot page's figures; `GET /api/bots-overview`: the bots page's strip and cards. Owner only (the chart and
+ * the figures: an auditor too, issue 40).
  */
 @ApiTags('bots')
 @Controller()
 @UseGuards(SessionGuard)
 export class BotChartController {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly prices: PriceHistory,
+    private readonly figures: BotFiguresReader,
+    @Optional() private readonly auditors?: AuditorPolicy,
   ) {}
 
-  private async owned(id: string, ctx: CommandContext): Promise<BotDoc> {
+  /** The user's own bot; an auditor's, any user's (issue 40: the auditors' read-only bot page). */
+  private async owned(id: string, ctx: CommandContext, user?: SessionUser): Promise<BotDoc> {
     const doc = ID.test(id) ? await this.reads.get<BotDoc>(BOT_LIST_COLLECTION, id.toLowerCase()) : null;
-    if (!doc || doc.userid !== ctx.userId) throw new NotFoundError('Bot not found');
+    if (!doc || (doc.userid !== ctx.userId && !(user && this.auditors?.isAuditor(user)))) throw new NotFoundError('Bot not found');
     return doc;
   }
 
-  private async history(doc: BotDoc) {
-    try {
-      return await this.events.readStream(botStream(doc.id));
-    } catch (err) {
-      if (!(err instanceof StreamNotFoundError)) throw err;
-      return [];
-    }
-  }
-
-  private async pricePoints(doc: BotDoc) {
-    const key = keyOf(doc);
-    let points = this.prices.points(key);
-    if (points.length === 0) {
-      // nothing sampled yet: start the line at the current price
-      const now = await this.prices.current(doc.userid, key).catch(() => null);
-      if (now) points = [now];
-    }
-    return points;
-  }
-
   private async summaryOf(doc: BotDoc): Promise<{ summary: BotSummary; points: { time: number; value: number }[] }> {
-    const [events, points] = await Promise.all([this.history(doc), this.pricePoints(doc)]);
-    const last = this.prices.latest(keyOf(doc)) ?? points[points.length - 1]?.value ?? null;
-    const summary = buildBotSummary(
-      events.map((e) => ({ type: e.type, data: e.data, at: Date.parse(e.metadata.occurredAt) || Date.parse(e.created) })),
-      last,
-      Date.now(),
-    );
+    const [events, points] = await Promise.all([this.figures.history(doc), this.figures.pricePoints(doc)]);
+    // the figures as every screen reads them (BotFiguresReader: the same stream, the same price)
+    const summary = buildBotSummary(this.figures.stream(events), this.figures.priceNow(doc, points), Date.now());
     return { summary, points };
   }
 
   @Get('bots/:id/chart')
-  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<GridChart & { risk: ChartRisk }> {
-    const doc = await this.owned(id, ctx);
-    const [events, points] = await Promise.all([this.history(doc), this.pricePoints(doc)]);
+  async chart(@Param('id') id: string, @Ctx() ctx: CommandContext, @CurrentUser() user: SessionUser): Promise<GridChart & { risk: ChartRisk }> {
+    const doc = await this.owned(id, ctx, user);
+    const [events, points] = await Promise.all([this.figures.history(doc), this.figures.pricePoints(doc)]);
     // Issue 14: the stop-loss, trailing and liquidation levels (additive: `risk`).
     const config = doc.s.config!;
     const tiers = doc.s.botType === 'Futures' ? marginTiers(config.exchange, config.symbol).tiers : undefined;
@@ -100,8 +63,8 @@ export class BotChartController {
   }
 
   @Get('bots/:id/summary')
-  async summary(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<BotSummary> {
-    return (await this.summaryOf(await this.owned(id, ctx))).summary;
+  async summary(@Param('id') id: string, @Ctx() ctx: CommandContext, @CurrentUser() user: SessionUser): Promise<BotSummary> {
+    return (await this.summaryOf(await this.owned(id, ctx, user))).summary;
   }
 
   @Get('bots-overview')
@@ -110,18 +73,26 @@ export class BotChartController {
     return Promise.all(
       docs.filter((d) => d.s.config).map(async (doc) => {
         const { summary: s, points } = await this.summaryOf(doc);
-        return {
+        const overview: BotOverview = {
           id: doc.id,
           lastPrice: s.lastPrice,
           position: s.position,
+          dust: s.dust,
           averageEntry: s.averageEntry,
           unrealisedPnl: s.unrealisedPnl,
           realisedPnl: s.realisedPnl,
           realisedToday: s.realisedToday,
+          totalPnl: s.totalPnl,
+          feesPaid: s.feesPaid,
+          fills: s.fills,
           capitalInUse: s.capitalInUse,
+          capitalCommitted: s.capitalCommitted,
           running: s.running,
+          currency: s.currency,
+          direction: s.direction,
           spark: points.slice(-SPARK_POINTS).map((p) => p.value),
         };
+        return overview;
       }),
     );
   }

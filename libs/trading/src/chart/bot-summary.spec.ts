@@ -19,7 +19,9 @@ describe('bot summary (the bot page figures)', () => {
       ev('CycleCompleted', { run: 4, cycle: 0, profit: 0.1, nextCycle: 1 }, T0 + 2000),
     ];
     const after = buildBotSummary(events, 14.5, T0 + 3000);
-    expect({ position: after.position, dust: after.dust, averageEntry: after.averageEntry, unrealised: after.unrealisedPnl }).toEqual({ position: 0, dust: 0.009, averageEntry: null, unrealised: 0 });
+    // the dust is still the account's coin: worth 0.009 × 14.5 now, in the total P&L (cash −14 + 13.9846, + 0.1305) and so
+    // in the unrealised (total 0.1151 − realised 0.1), not in the position
+    expect({ position: after.position, dust: after.dust, averageEntry: after.averageEntry, unrealised: after.unrealisedPnl }).toEqual({ position: 0, dust: 0.009, averageEntry: null, unrealised: 0.0151 });
     const next = buildBotSummary([...events, placed('b0-c1', 14, 1), buy('b0-c1', T0 + 4000)], 14.5, T0 + 5000);
     expect({ position: next.position, dust: next.dust }).toEqual({ position: 1.008, dust: 0 });
   });
@@ -37,20 +39,24 @@ describe('bot summary (the bot page figures)', () => {
     ]);
     expect(s.position).toBe(2);
     expect(s.averageEntry).toBe(95);
-    expect(s.unrealisedPnl).toBe(-6); // 2 × (92 − 95)
+    // 2 × (92 − 95), less the two buys' fees (0.1 each) a sale now would realise against: realised + unrealised = total
+    expect(s.unrealisedPnl).toBe(-6.2);
+    expect(s.totalPnl).toBe(-6.2);
     expect(s.feesPaid).toBe(0.2);
     expect(s.fills).toBe(2);
     expect(s.capitalInUse).toBe(270); // open rung 80 + held 2 × 95
     expect(s.runtimeSeconds).toBe(3600);
     expect(s.running).toBe(true);
-    expect(s.annualisedReturn).toBe(0);
+    // an hour of running says nothing yearly (issue 40, point 5: +703,450 % after ten minutes)
+    expect(s.annualisedReturn).toBeNull();
+    expect(s.capitalCommitted).toBe(270);
   });
 
   it('given a take-profit fill and a completed cycle, then realised P&L (total and today), the cycle count, a flat position and an annualised return', () => {
     const s = buildBotSummary(
       [
         created,
-        ev('BotStarted', { pid: 1 }, T0 - 86_400_000),
+        ev('BotStarted', { pid: 1 }, T0 - 8 * 86_400_000),
         placed('b0', 100),
         fill('b0', 100, T0 - 86_000_000),
         ev('TakeProfitPlaced', { run: 4, clientOrderId: 'tp', price: 101, amount: 1, side: 'sell' }, T0 - 86_000_000),
@@ -59,8 +65,8 @@ describe('bot summary (the bot page figures)', () => {
         ev('CycleCompleted', { run: 4, cycle: 0, profit: 0.8, nextCycle: 1 }, T0 - 80_000_000),
         placed('b0-c1', 100, 1),
         fill('b0-c1', 100, T0),
-        ev('TakeProfitPlaced', { run: 4, clientOrderId: 'tp2', price: 101, amount: 1, side: 'sell' }, T0),
-        ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp2', price: 101, amount: 1, side: 'sell', fee: 0.1, profit: 0.7 }, T0 + 1000),
+        ev('TakeProfitPlaced', { run: 4, clientOrderId: 'tp2', price: 100.9, amount: 1, side: 'sell' }, T0),
+        ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp2', price: 100.9, amount: 1, side: 'sell', fee: 0.1, profit: 0.7 }, T0 + 1000),
         ev('ProfitRealized', { amount: 0.7, totalProfit: 1.5, cycle: 1 }, T0 + 1000),
         ev('CycleCompleted', { run: 4, cycle: 1, profit: 0.7, nextCycle: 2 }, T0 + 1000),
       ],
@@ -74,9 +80,12 @@ describe('bot summary (the bot page figures)', () => {
     expect(s.averageEntry).toBeNull();
     expect(s.unrealisedPnl).toBe(0);
     expect(s.ladder).toEqual([{ price: 100, size: 1, filled: 1, state: 'filled' }]);
-    expect(s.takeProfit).toEqual({ price: 101, size: 1, filled: 1, state: 'filled' });
-    // 1.5 on a ladder of 100 + 90 + 80 = 270 over one day and 2 s, scaled to a year
-    expect(s.annualisedReturn).toBeCloseTo((1.5 / 270) * (365 * 86400 / 86402) * 100, 4);
+    expect(s.takeProfit).toEqual({ price: 100.9, size: 1, filled: 1, state: 'filled' });
+    // 1.5 on a ladder of 100 + 90 + 80 = 270 over eight days and 2 s, scaled to a year (the performance view's figure)
+    expect(s.totalPnl).toBe(1.5);
+    expect(s.returnPercent).toBeCloseTo((1.5 / 270) * 100, 6);
+    expect(s.annualisedReturn).toBeCloseTo((1.5 / 270) * ((365 * 86400) / (8 * 86400 + 2)) * 100, 4);
+    expect(s.annualisedPercent).toBe(s.annualisedReturn);
   });
 
   it('given a stop with cancel-all, then the open rungs are cancelled and runtime stops counting', () => {
@@ -172,15 +181,15 @@ describe('bot summary of a short grid (issue 32)', () => {
     const s = buildBotSummary([shortCreated, ev('BotStarted', { pid: 1 }, T0), placedSell('b0', 100), placedSell('b1', 110), placedSell('b2', 120), sold('b0', 100, T0 + 1000), sold('b1', 110, T0 + 2000)], 102, T0 + 3000);
     expect(s.position).toBe(-2);
     expect(s.averageEntry).toBe(105); // (100 + 110) ÷ 2
-    expect(s.unrealisedPnl).toBe(6); // −2 × (102 − 105)
+    expect(s.unrealisedPnl).toBe(5.8); // −2 × (102 − 105), less the two sells' fees (0.1 each)
     expect(s.capitalInUse).toBe(165); // (open rung 120 + short 2 × 105) ÷ leverage 2
     // a buy-back of both at 103.95 (105 × 0.99) closes it
     const closed = buildBotSummary(
-      [shortCreated, sold('b0', 100, T0 + 1000), sold('b1', 110, T0 + 2000), ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp', price: 103.95, amount: 2, side: 'buy', fee: 0.2, profit: 1.6 }, T0 + 3000)],
+      [shortCreated, sold('b0', 100, T0 + 1000), sold('b1', 110, T0 + 2000), ev('TakeProfitFilled', { run: 4, clientOrderId: 'tp', price: 103.95, amount: 2, side: 'buy', fee: 0.2, profit: 1.7 }, T0 + 3000)],
       103,
       T0 + 4000,
     );
-    expect({ position: closed.position, unrealised: closed.unrealisedPnl, realised: closed.realisedPnl }).toEqual({ position: 0, unrealised: 0, realised: 1.6 });
+    expect({ position: closed.position, unrealised: closed.unrealisedPnl, realised: closed.realisedPnl }).toEqual({ position: 0, unrealised: 0, realised: 1.7 }); // 210 − 207.9 − the fees 0.2 + 0.2
   });
 });
 
@@ -202,7 +211,7 @@ describe('bot summary of a neutral grid (issue 32)', () => {
     expect(s.capitalInUse).toBe(200);
   });
 
-  it('given the sells filled (short 2 at 107.5) and one closed by a buy at 105, then the position is short 1 at the average of the short, 107.5, the answer rests reduce-only in the table, and the pair is realised', () => {
+  it('given the sells filled (short 2 at 107.5) and one closed by a buy at 105, then the position is short 1 at the sell its pair left (105), the answer rests reduce-only in the table, and the pair is realised', () => {
     const events = [
       ...start,
       filled('OrderFilled', 'b3', 'sell', 105, T0 + 1000),
@@ -215,12 +224,15 @@ describe('bot summary of a neutral grid (issue 32)', () => {
     ];
     const s = buildBotSummary(events, 104, T0 + 4000);
     expect(s.position).toBe(-1);
-    // what is left of the short 2 (cost 215): half of it, 107.5 each (the average of the side held)
-    expect(s.averageEntry).toBe(107.5);
-    expect(s.unrealisedPnl).toBe(3.5); // −1 × (104 − 107.5)
+    // the buy at 105 closed its pair, the sell at 110 (the engine's realised 4.98): what is left is the sell at 105.
+    // (Before issue 40 the page said 107.5, the average of both sells, and an unrealised 3.5: with the realised 4.98
+    // that counted the sell at 110's gain twice; total P&L is 5.97 = 214.98 − 105.01 − 104.)
+    expect(s.averageEntry).toBe(105);
+    expect(s.unrealisedPnl).toBe(0.99); // −1 × (104 − 105), less the sell's fee 0.01
     expect(s.realisedPnl).toBe(4.98);
-    expect(s.ladder.filter((r) => r.state === 'open').map((r) => `${r.side ?? 'buy'} ${r.price}`)).toEqual(['buy 100', 'buy 95', 'buy 90']);
-    // margin: the opening buys 95 and 90 (the buy at 100 is reduce-only) plus the short 1 × 107.5, ÷ 2 = 146.25
-    expect(s.capitalInUse).toBe(146.25);
+    expect(s.totalPnl).toBe(5.97);
+    expect(s.ladder.filter((r) => r.state === 'open').map((r) => `${r.side ?? 'buy'} ${r.price}${r.answer ? ' answer' : ''}`)).toEqual(['buy 100 answer', 'buy 95', 'buy 90']);
+    // margin: the opening buys 95 and 90 (the buy at 100 is reduce-only) plus the short 1 × 105, ÷ 2 = 145
+    expect(s.capitalInUse).toBe(145);
   });
 });

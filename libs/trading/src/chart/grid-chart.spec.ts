@@ -15,10 +15,10 @@ describe('grid chart data', () => {
       [{ time: 4, value: 100.5 }, { time: 6, value: 100.2 }],
     );
     expect(chart.levels).toEqual([
-      { price: 101, kind: 'take-profit', status: 'open' },
-      { price: 100, kind: 'buy', status: 'filled' },
-      { price: 99, kind: 'buy', status: 'open' },
-      { price: 98, kind: 'buy', status: 'open' },
+      { price: 101, kind: 'take-profit', status: 'open', side: 'sell' },
+      { price: 100, kind: 'buy', status: 'filled', side: 'buy' },
+      { price: 99, kind: 'buy', status: 'open', side: 'buy' },
+      { price: 98, kind: 'buy', status: 'open', side: 'buy' },
     ]);
     expect(chart.fills).toEqual([{ time: 5, price: 100, side: 'buy', amount: 0.01 }]);
     expect(chart.points).toEqual([{ time: 4, value: 100.5 }, { time: 5, value: 100 }, { time: 6, value: 100.2 }]);
@@ -29,7 +29,7 @@ describe('grid chart data', () => {
       [placed('old', 90, 1), { type: 'OrderCancelled', data: { run: 1, clientOrderId: 'old' } }, placed('new', 95, 7)],
       [],
     );
-    expect(chart.levels).toEqual([{ price: 95, kind: 'buy', status: 'open' }]);
+    expect(chart.levels).toEqual([{ price: 95, kind: 'buy', status: 'open', side: 'buy' }]);
   });
 
   it('given a completed cycle, then the filled buys of that cycle leave the chart but stay as fills', () => {
@@ -43,7 +43,7 @@ describe('grid chart data', () => {
       ],
       [],
     );
-    expect(chart.levels).toEqual([{ price: 100, kind: 'buy', status: 'open' }]);
+    expect(chart.levels).toEqual([{ price: 100, kind: 'buy', status: 'open', side: 'buy' }]);
     expect(chart.fills.map((f) => f.side)).toEqual(['buy', 'sell']);
   });
 

@@ -10,8 +10,11 @@ export interface ChartPoint {
 
 export interface ChartLevel {
   price: number;
+  /** 'buy': an opening order (a long's buy, a short's sell, a neutral grid's opening order); 'take-profit': a closing one (a neutral grid's answer). */
   kind: 'buy' | 'take-profit';
   status: 'open' | 'filled';
+  /** The order's side (issue 40, point 4: a short's opening orders are sells). */
+  side: 'buy' | 'sell';
 }
 
 export interface ChartFill {
@@ -45,7 +48,7 @@ export function buildGridChart(events: ChartEvent[], prices: ChartPoint[]): Grid
     switch (e.type) {
       case 'OrderPlaced':
       case 'TakeProfitPlaced':
-        if (d.run === run) orders.set(d.clientOrderId, { price: d.price, kind: e.type === 'OrderPlaced' ? 'buy' : 'take-profit', status: 'open' });
+        if (d.run === run) orders.set(d.clientOrderId, { price: d.price, kind: e.type === 'OrderPlaced' ? 'buy' : 'take-profit', status: 'open', side: d.side === 'sell' ? 'sell' : 'buy' });
         break;
       case 'OrderCancelled':
         if (d.run === run) {

@@ -32,7 +32,7 @@ export function heldPosition(events: ChartEvent[]): { amount: number; averageEnt
       const held = typeof d.netAmount === 'number' ? d.netAmount : d.amount;
       amount += held;
       cost += held * d.price;
-    } else if ((e.type === 'TakeProfitFilled' || e.type === 'StopLossTriggered') && amount > 0) {
+    } else if ((e.type === 'TakeProfitFilled' || e.type === 'StopLossTriggered' || e.type === 'PositionClosed') && amount > 0) {
       const sold = Math.min(d.amount, amount);
       cost -= (cost / amount) * sold;
       amount -= sold;
@@ -53,7 +53,7 @@ export function chartRisk(events: ChartEvent[], config: GridConfig, tiers?: read
     for (const e of events) if (typeof e.data?.run === 'number' && e.data.run > run) run = e.data.run;
     let signed = 0;
     for (const e of events) {
-      if (e.data?.run !== run || !['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered'].includes(e.type)) continue;
+      if (e.data?.run !== run || !['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered', 'PositionClosed'].includes(e.type)) continue;
       signed += (e.data.side === 'sell' ? -1 : 1) * Number(e.data.amount || 0);
     }
     const short = signed < -1e-12;

@@ -7,8 +7,9 @@ const btc = marginTiers('Binance', 'BTCUSDT').tiers;
 
 describe('liquidation price of a long isolated position', () => {
   it('BTCUSDT 1 BTC at 60000, leverage 10: tier 2 (0.5 %, maintenance amount 50) → 53950 ÷ 0.995', () => {
-    expect(btc[1]).toEqual({ notionalCap: 250_000, maintenanceRate: 0.005, maintenanceAmount: 50 });
-    expect(btc[2].maintenanceAmount).toBe(1300); // derived from the tiers, as Binance's own table lists it
+    expect(btc[1]).toEqual({ notionalCap: 250_000, maintenanceRate: 0.005, maintenanceAmount: 50, maxLeverage: 100 });
+    // derived from the tiers, as Binance's own GET /fapi/v1/leverageBracket answer lists them (its `cum`: 1300, 46300, 546300, 103046300)
+    expect([btc[2].maintenanceAmount, btc[3].maintenanceAmount, btc[4].maintenanceAmount, btc[9].maintenanceAmount]).toEqual([1300, 46300, 546300, 103046300]);
     expect(longLiquidationPrice(1, 60000, 6000, btc)).toBeCloseTo(53950 / 0.995, 6);
   });
 

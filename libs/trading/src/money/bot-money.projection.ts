@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
 import type { Projection } from '@gridrocket/read-store';
-import type { MoneyEntry } from './money';
+import { MONEY_EVENT_TYPES, moneyEntryFrom, type MoneyEntry } from './money-entries';
 
 /**
  * The money view's read model (issue 29): one document per fact of a bot's stream that moves money or
@@ -21,49 +21,13 @@ export const BOT_MONEY_COLLECTION = 'bot_money';
 
 export const cycleDocId = (botId: string, cycle: number) => `${botId}:cycle:${cycle}`;
 
-const ROLE = { OrderFilled: 'buy', TakeProfitFilled: 'take-profit', StopLossTriggered: 'stop-loss' } as const;
-
-/** The entry an event makes, or null. */
+/** The entry an event makes, or null (money-entries.ts: the same reading as the figures' fold). */
 export function moneyEntryOf(event: RecordedEvent): MoneyEntry | null {
-  const d = event.data as Record<string, any>;
-  const seq = Number(event.revision);
   const at = Date.parse(event.metadata.occurredAt) || Date.parse(event.created) || 0;
-  switch (event.type) {
-    case 'OrderFilled':
-    case 'TakeProfitFilled':
-    case 'StopLossTriggered':
-      return {
-        kind: 'fill',
-        seq,
-        at: typeof d.at === 'number' ? d.at : at,
-        fillId: String(d.fillId),
-        role: ROLE[event.type],
-        side: d.side === 'sell' ? 'sell' : 'buy',
-        price: Number(d.price),
-        amount: Number(d.amount),
-        ...(typeof d.netAmount === 'number' ? { netAmount: d.netAmount } : {}),
-        fee: Number(d.fee) || 0,
-        ...(typeof d.feeAsset === 'string' ? { feeAsset: d.feeAsset, feeCost: Number(d.feeCost) } : {}),
-        cycle: Number(d.cycle),
-        run: Number(d.run),
-        profit: event.type === 'TakeProfitFilled' ? Number(d.profit) : event.type === 'StopLossTriggered' ? -Number(d.loss) : null,
-      };
-    case 'CycleCompleted':
-      return { kind: 'cycle', seq, at, cycle: Number(d.cycle), run: Number(d.run), profit: Number(d.profit) };
-    case 'BotStopRequested':
-      return d.closePosition === true ? { kind: 'drop', seq, at } : null;
-    case 'BotStarted':
-    case 'BotResumed':
-      return { kind: 'run', seq, at, running: true };
-    case 'BotStopped':
-    case 'BotFailed':
-      return { kind: 'run', seq, at, running: false };
-    default:
-      return null;
-  }
+  return moneyEntryFrom(event.type, event.data, Number(event.revision), at);
 }
 
-const TYPES = new Set(['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered', 'CycleCompleted', 'BotStopRequested', 'BotStarted', 'BotResumed', 'BotStopped', 'BotFailed']);
+const TYPES = new Set<string>(MONEY_EVENT_TYPES);
 
 export const botMoneyProjection: Projection<BotMoneyDoc> = {
   name: 'bot-money',

@@ -2,39 +2,19 @@ import { Controller, Get, Inject, Param, Query, Res, UseGuards } from '@nestjs/c
 import { ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { BOT_LIST_COLLECTION, BotDoc, gridHalves } from '@gridrocket/bots';
+import { BOT_LIST_COLLECTION, BotDoc } from '@gridrocket/bots';
 import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
 import { Ctx, pageOf } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
-import { splitSymbol, type PriceSubscriptionKey } from '@gridrocket/exchanges';
-import { PriceHistory } from '../chart/price-history';
+import { splitSymbol } from '@gridrocket/exchanges';
+import { BotFiguresReader } from '../chart/bot-figures.reader';
 import { BOT_MONEY_COLLECTION, BotMoneyDoc, cycleDocId } from './bot-money.projection';
-import {
-  AccountPerformance,
-  MoneyEntry,
-  MoneyFill,
-  Performance,
-  TradeRow,
-  accountPerformance,
-  botPerformance,
-  committedCapital,
-  fifoLots,
-  lotsCsv,
-  tradeRow,
-} from './money';
+import { MoneyEntry, MoneyFill, TradeRow, accountPerformance, fifoLots, lotsCsv, tradeRow } from './money';
+import type { AccountPerformanceView, BotPerformanceView } from './account-figures';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-
-const keyOf = (doc: BotDoc): PriceSubscriptionKey => ({ exchange: doc.s.config!.exchange, market: doc.s.botType === 'Futures' ? 'futures' : 'spot', symbol: doc.s.config!.symbol });
-
-export interface BotPerformanceView extends Performance {
-  id: string;
-  symbol: string;
-  exchange: string;
-  botType: string;
-  currency: string;
-}
+export type { AccountPerformanceView, BotPerformanceView } from './account-figures';
 
 /**
  * The money view (issue 29, docs/money.md): a bot's trades (a page at a time, and as FIFO lots in CSV),
@@ -46,7 +26,7 @@ export interface BotPerformanceView extends Performance {
 export class MoneyController {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly prices: PriceHistory,
+    private readonly figures: BotFiguresReader,
   ) {}
 
   private async owned(id: string, ctx: CommandContext): Promise<BotDoc> {
@@ -60,16 +40,11 @@ export class MoneyController {
     return docs.map((d) => d.e);
   }
 
+  /** The bot's figures as every screen reads them (BotFiguresReader, money/figures.ts). */
   private async performanceOf(doc: BotDoc): Promise<BotPerformanceView> {
-    const key = keyOf(doc);
-    const [entries, price] = await Promise.all([
-      this.entries(doc.id),
-      Promise.resolve(this.prices.latest(key)).then((p) => p ?? this.prices.current(doc.userid, key).then((c) => c.value).catch(() => null)),
-    ]);
     const c = doc.s.config!;
-    // a neutral grid (issue 32) commits the margin of its buys and of its sells
-    const capital = gridHalves({ ...c, leverage: doc.s.botType === 'Futures' ? c.leverage : 1 }).reduce((t, half) => t + committedCapital(half), 0);
-    return { id: doc.id, symbol: c.symbol, exchange: c.exchange, botType: doc.s.botType ?? 'Spot', currency: splitSymbol(c.symbol).quote, ...botPerformance(entries, price, capital, Date.now()) };
+    const { currency, direction, runs: _runs, lastRun: _lastRun, ...performance } = await this.figures.figures(doc);
+    return { id: doc.id, symbol: c.symbol, exchange: c.exchange, botType: doc.s.botType ?? 'Spot', currency, direction, ...performance };
   }
 
   @Get('bots/:id/trades')
@@ -111,11 +86,27 @@ export class MoneyController {
     return this.performanceOf(await this.owned(id, ctx));
   }
 
-  /** The account: every bot of the user added up, and each bot's headline figures. */
+  /**
+   * The account: every bot of the user added up, by quote currency (the one most bots use first, USDT on a
+   * tie), and each bot's headline figures.
+   */
   @Get('performance')
-  async account(@Ctx() ctx: CommandContext): Promise<AccountPerformance & { perBot: Omit<BotPerformanceView, 'equity'>[] }> {
+  async account(@Ctx() ctx: CommandContext): Promise<AccountPerformanceView> {
     const docs = (await this.reads.find<BotDoc>(BOT_LIST_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'createdat' } })).filter((d) => d.s.config);
     const perBot = await Promise.all(docs.map((d) => this.performanceOf(d)));
-    return { ...accountPerformance(perBot, Date.now()), perBot: perBot.map(({ equity: _equity, ...rest }) => rest) };
+    const byCurrency = new Map<string, BotPerformanceView[]>();
+    for (const p of perBot) byCurrency.set(p.currency, [...(byCurrency.get(p.currency) ?? []), p]);
+    const currencies = [...byCurrency.keys()].sort((a, b) => byCurrency.get(b)!.length - byCurrency.get(a)!.length || (a === 'USDT' ? -1 : b === 'USDT' ? 1 : a.localeCompare(b)));
+    const [main = 'USDT', ...rest] = currencies;
+    const now = Date.now();
+    return {
+      ...accountPerformance(byCurrency.get(main) ?? [], now),
+      currency: main,
+      others: rest.map((currency) => {
+        const { equity: _equity, ...figures } = accountPerformance(byCurrency.get(currency)!, now);
+        return { ...figures, currency };
+      }),
+      perBot: perBot.map(({ equity: _equity, ...row }) => row),
+    };
   }
 }

@@ -163,22 +163,30 @@ describe('performance', () => {
     expect(p.realisedPnl).toBe(0.5);
     expect(p.unrealisedPnl).toBe(3.2);
     expect(p.returnPercent).toBeCloseTo((3.7 / 490) * 100, 6);
-    expect(p.annualisedPercent).toBeCloseTo((3.7 / 490) * 100 * 365, 4);
+    // a day of running says nothing yearly (issue 40, point 5): from 7 days, over 8 days here
+    expect(p.annualisedPercent).toBeNull();
+    const week = botPerformance(entries, 102, capital, T0 + 8 * 24 * H);
+    expect(week.annualisedPercent).toBeCloseTo(((3.7 / 490) * 100 * 365) / 8, 4);
     expect(p.cyclesCompleted).toBe(1);
     expect(p.equity.map((e) => e.pnl)).toEqual([-0.1, -1.199, 2.7, 3.7]); // each fill marks the held amount at its price
   });
 
-  it('says nothing yearly under ten minutes of running', () => {
-    const p = botPerformance([{ kind: 'run', seq: 0, at: T0, running: true }], 100, 490, T0 + 60_000);
-    expect(p.annualisedPercent).toBeNull();
-    expect(p.equity).toEqual([]);
+  it('says nothing yearly before 7 days of running (issue 40, point 5: +703,450 % after ten minutes), then the simple yearly rate', () => {
+    // ten minutes that earned 1.35 on 100: 1.35 % × (a year ÷ 10 min) would read +70,956 %
+    const entries: MoneyEntry[] = [{ kind: 'run', seq: 0, at: T0, running: true }, buy(100, 1, 0, T0 + 1000), sell(101.35, 1, 0, T0 + 2000, 1.35)];
+    const early = botPerformance(entries, 100, 100, T0 + 600_000);
+    expect({ ret: early.returnPercent, annual: early.annualisedPercent }).toEqual({ ret: 1.35, annual: null });
+    expect(botPerformance(entries, 100, 100, T0 + 7 * 24 * H - 1).annualisedPercent).toBeNull();
+    expect(botPerformance(entries, 100, 100, T0 + 7 * 24 * H).annualisedPercent).toBeCloseTo((1.35 * 365) / 7, 6);
+    expect(botPerformance([{ kind: 'run', seq: 0, at: T0, running: true }], 100, 490, T0 + 60_000).equity).toEqual([]);
   });
 
   it('the account adds its bots up and its curve is the sum of each bot\'s latest P&L', () => {
     const a = botPerformance([buy(100, 1, 0, T0), sell(110, 1, 0, T0 + 2 * H, 10)], null, 100, T0 + 3 * H);
     const b = botPerformance([buy(50, 1, 0, T0 + H), sell(45, 1, 0, T0 + 3 * H, -5)], null, 50, T0 + 3 * H);
     const acc = accountPerformance([a, b], T0 + 3 * H);
-    expect(acc).toMatchObject({ bots: 2, totalPnl: 5, realisedPnl: 5, capitalCommitted: 150 });
+    // neither runs now: nothing is committed (issue 40, point 6); their return is over the capital of the bots that traded
+    expect(acc).toMatchObject({ bots: 2, botsRunning: 0, totalPnl: 5, realisedPnl: 5, capitalCommitted: 0 });
     expect(acc.returnPercent).toBeCloseTo((5 / 150) * 100, 6);
     expect(acc.equity).toEqual([
       { time: T0, pnl: 0 },
@@ -200,11 +208,16 @@ describe('a short grid\'s money (issue 32): rungs sell, take-profits buy back', 
     expect(open).toEqual([]);
     // buy-back fee share 0.027636 ÷ 3 = 0.009212; cost basis 0.5 × 92.12 + 0.009212 = 46.069212
     // proceeds: 46 − 0.0092 = 45.9908, 47 − 0.0094 = 46.9906, 48 − 0.0096 = 47.9904
+    // Dated as the fills were (issue 40, point 4): acquired by the buy-back at T0 + 3 h, sold by each opening sell
+    // before it (the rows had the two swapped: a short's sale dated at the buy-back).
     expect(rows.map((r) => [r.acquiredAt, r.soldAt, r.amount, r.costBasis, r.proceeds, r.profit])).toEqual([
-      [T0, T0 + 3 * H, 0.5, 46.069212, 45.9908, -0.078412],
-      [T0 + H, T0 + 3 * H, 0.5, 46.069212, 46.9906, 0.921388],
-      [T0 + 2 * H, T0 + 3 * H, 0.5, 46.069212, 47.9904, 1.921188],
+      [T0 + 3 * H, T0, 0.5, 46.069212, 45.9908, -0.078412],
+      [T0 + 3 * H, T0 + H, 0.5, 46.069212, 46.9906, 0.921388],
+      [T0 + 3 * H, T0 + 2 * H, 0.5, 46.069212, 47.9904, 1.921188],
     ]);
+    // the CSV says the same: date_acquired is the buy's, date_sold the sell's, as for a long's lots
+    const line = lotsCsv(rows, 'LINKUSDT', 'USDT').split('\r\n')[1].split(',');
+    expect([line[0], line[1], line[9], line[10]]).toEqual([new Date(T0 + 3 * H).toISOString(), new Date(T0).toISOString(), rows[0].buyFillId, rows[0].sellFillId]);
     // −0.078412 + 0.921388 + 1.921188 = 2.764164
     expect(sumProfit(rows)).toBe(2.764164);
   });

@@ -16,79 +16,36 @@
  *    what was bought is sold; they differ only on what is still held (a dust rest below the amount step),
  *    by that rest's cost under each method. The sum of the lot profits equals the realised profit
  *    whenever the bot holds nothing (the reconciliation test in money.spec.ts).
- *  - **Total P&L** = realised + unrealised, where unrealised is what is held at the price now minus its
- *    cost (the engine's: so that the total is cash in − cash out + held × price, whichever method).
- *  - **Return** on the capital committed: total P&L ÷ the cost of the bot's full ladder (Σ rung price ×
- *    size ÷ leverage, as the bot page's cost shows it). **Annualised**: that return × a year ÷ the time
- *    the bot has run (simple, not compounded; null under 10 minutes of running, where it says nothing).
- *  - **Equity curve**: the total P&L after each fill, the held amount marked at that fill's price, and a
- *    last point at the price now.
+ *  - **The figures** (position, fills, fees, capital, P&L, return, annualised, the equity curve) are one fold,
+ *    figures.ts, that every screen reads (issue 40, point 1); re-exported here.
  *  - **Short grids** (issue 32): a fill's role says whether it opens (a rung, `role: 'buy'`, a SELL on a
  *    short grid) or closes (take-profit, stop-loss: a BUY). The held amount is signed (negative: short)
  *    and the cash is the quote received for what was sold short less what buying it back cost; a short lot
- *    is opened by a sell and closed by a buy (its proceeds are the sell's, its cost basis the buy's).
+ *    is opened by a sell and closed by a buy (its proceeds are the sell's, its cost basis the buy's). Its
+ *    row is dated as its fills were: acquired when the buy-back bought, sold when the opening sell sold
+ *    (issue 40, point 4: the two were swapped), so a short's `date_sold` comes before its `date_acquired`.
  */
 import { roundMoney, subClean, addClean } from '../grid/decimal';
-import { rungPrice, rungSize, type RungInput } from '../grid/spacing';
+import type { MoneyEntry, MoneyFill, FillRole } from './money-entries';
 
-export type FillRole = 'buy' | 'take-profit' | 'stop-loss';
-
-/** A fill of the bot (OrderFilled, TakeProfitFilled, StopLossTriggered). */
-export interface MoneyFill {
-  kind: 'fill';
-  /** The event's stream revision: the order of the bot's history. */
-  seq: number;
-  /** Exchange time of the fill (ms). */
-  at: number;
-  fillId: string;
-  role: FillRole;
-  side: 'buy' | 'sell';
-  price: number;
-  amount: number;
-  /** Buys: the base amount received net of a fee taken in the coin (absent: `amount`). */
-  netAmount?: number;
-  /** Quote. */
-  fee: number;
-  /** The asset the venue charged the fee in and how much of it, when the venue said. */
-  feeAsset?: string;
-  feeCost?: number;
-  cycle: number;
-  run: number;
-  /** Sells: the profit the engine realised on this fill; buys: null. */
-  profit: number | null;
-}
-
-/** CycleCompleted: the cycle's profit. */
-export interface MoneyCycle {
-  kind: 'cycle';
-  seq: number;
-  at: number;
-  cycle: number;
-  run: number;
-  profit: number;
-}
-
-/**
- * A stop that closes the position at market (futures, `closePosition`): the next run carries nothing
- * (libs/trading/src/grid/book.ts). The closing sale itself is not recorded as a fill, so what is held
- * leaves the books at its cost.
- */
-export interface MoneyDrop {
-  kind: 'drop';
-  /** The revision of the stop request: runs begun after it start flat. */
-  seq: number;
-  at: number;
-}
-
-/** The bot started running (true) or stopped (false, also on a failure). */
-export interface MoneyRun {
-  kind: 'run';
-  seq: number;
-  at: number;
-  running: boolean;
-}
-
-export type MoneyEntry = MoneyFill | MoneyCycle | MoneyDrop | MoneyRun;
+export type { FillRole, MoneyCycle, MoneyDrop, MoneyEntry, MoneyFill, MoneyRun, FigureFact, StreamEvent } from './money-entries';
+export { moneyEntryFrom, figureFactsOf, MONEY_EVENT_TYPES } from './money-entries';
+// the figures every screen reads (issue 40, point 1): one fold, figures.ts
+export { accountPerformance } from './account-figures';
+export type { AccountPerformance, AccountPerformanceView, BotPerformanceView } from './account-figures';
+export {
+  MIN_RUNTIME_FOR_ANNUAL_DAYS,
+  MIN_RUNTIME_FOR_ANNUAL_MS,
+  MAX_CURVE_POINTS,
+  annualised,
+  botFigures,
+  botPerformance,
+  committedCapital,
+  committedCapitalOf,
+  foldFigures,
+  thin,
+} from './figures';
+export type { BotFigures, EquityPoint, Performance } from './figures';
 
 /** One sell matched against one buy lot. */
 export interface LotRow {
@@ -116,9 +73,6 @@ export interface OpenLot {
 }
 
 const EPS = 1e-12;
-const YEAR_MS = 365 * 24 * 3600 * 1000;
-/** Below this much running time a yearly figure says nothing (as the bot page's summary). */
-export const MIN_RUNTIME_FOR_ANNUAL_MS = 600_000;
 
 const bySeq = (a: { seq: number }, b: { seq: number }) => a.seq - b.seq;
 
@@ -144,7 +98,8 @@ export function fifoLots(entries: readonly MoneyEntry[]): { rows: LotRow[]; open
       const whole = subClean(-lot.amount, take) <= EPS;
       const proceeds = whole ? -lot.cost : (-lot.cost * take) / -lot.amount;
       const cost = take * e.price + (e.fee * take) / bought;
-      rows.push({ acquiredAt: lot.acquiredAt, soldAt: e.at, buyFillId: e.fillId, sellFillId: lot.fillId, cycle: e.cycle, amount: take, costBasis: roundMoney(cost), proceeds: roundMoney(proceeds), profit: roundMoney(proceeds - cost) });
+      // a short lot: the buy-back acquired the coin, the opening sell (the lot) sold it
+      rows.push({ acquiredAt: e.at, soldAt: lot.acquiredAt, buyFillId: e.fillId, sellFillId: lot.fillId, cycle: e.cycle, amount: take, costBasis: roundMoney(cost), proceeds: roundMoney(proceeds), profit: roundMoney(proceeds - cost) });
       if (whole) short.shift();
       else {
         lot.amount = -subClean(-lot.amount, take);
@@ -209,189 +164,6 @@ export function fifoLots(entries: readonly MoneyEntry[]): { rows: LotRow[]; open
     }
   }
   return { rows, open: [...open, ...short] };
-}
-
-/** The cost of the bot's full ladder: Σ rung price × size ÷ leverage (rungs at or below zero left out). */
-export function committedCapital(config: RungInput & { numOfOrders: number; leverage?: number }): number {
-  const leverage = config.leverage && config.leverage >= 1 ? config.leverage : 1;
-  let cost = 0;
-  for (let i = 0; i < Math.min(1000, Math.floor(config.numOfOrders)); i++) {
-    const p = rungPrice(config, i);
-    if (p > 0) cost += (p * rungSize(config, i)) / leverage;
-  }
-  return roundMoney(cost);
-}
-
-export interface EquityPoint {
-  /** ms */
-  time: number;
-  /** Total P&L (quote) at that moment. */
-  pnl: number;
-}
-
-export interface Performance {
-  realisedPnl: number;
-  unrealisedPnl: number;
-  totalPnl: number;
-  feesPaid: number;
-  /** Base amount held (negative: a short grid's position, issue 32). */
-  position: number;
-  lastPrice: number | null;
-  capitalCommitted: number;
-  /** totalPnl ÷ capitalCommitted, in % (null without a committed capital). */
-  returnPercent: number | null;
-  /** returnPercent scaled to a year of running time (simple), null under 10 minutes. */
-  annualisedPercent: number | null;
-  runtimeMs: number;
-  cyclesCompleted: number;
-  fills: number;
-  equity: EquityPoint[];
-}
-
-/** At most this many points in a curve (the latest kept; evenly thinned before). */
-export const MAX_CURVE_POINTS = 500;
-
-export function thin(points: EquityPoint[], max = MAX_CURVE_POINTS): EquityPoint[] {
-  if (points.length <= max) return points;
-  const out: EquityPoint[] = [];
-  const step = (points.length - 1) / (max - 1);
-  for (let i = 0; i < max; i++) out.push(points[Math.round(i * step)]);
-  return out;
-}
-
-/**
- * A bot's performance from its money entries, the price now (null: not known, the held amount is then
- * marked at the last fill's price) and its committed capital, at `now` (ms).
- */
-export function botPerformance(entries: readonly MoneyEntry[], price: number | null, capitalCommitted: number, now: number): Performance {
-  let realised = 0;
-  let fees = 0;
-  let held = 0; // base, as the engine holds it
-  let cash = 0; // quote: proceeds net of fees − what the buys cost (fees included)
-  let cycles = 0;
-  let fills = 0;
-  let lastPrice: number | null = null;
-  let runningSince: number | null = null;
-  let runtime = 0;
-  let drop: number | null = null;
-  const equity: EquityPoint[] = [];
-  for (const e of [...entries].sort(bySeq)) {
-    switch (e.kind) {
-      case 'run':
-        if (e.running && runningSince === null) runningSince = e.at;
-        if (!e.running && runningSince !== null) {
-          runtime += Math.max(0, e.at - runningSince);
-          runningSince = null;
-        }
-        break;
-      case 'cycle':
-        cycles += 1;
-        break;
-      case 'drop':
-        drop = e.seq;
-        break;
-      case 'fill': {
-        if (drop !== null && e.run > drop) {
-          // the position left the books at its cost: what the engine's realised profit already excludes
-          cash = realised;
-          held = 0;
-          drop = null;
-        }
-        fills += 1;
-        fees += e.fee;
-        lastPrice = e.price;
-        if (e.role === 'buy' && e.side === 'sell') {
-          // a short grid's rung (issue 32): sold short, held goes negative, the quote received is cash
-          held = subClean(held, e.amount);
-          cash += e.amount * e.price - e.fee;
-        } else if (e.role !== 'buy' && e.side === 'buy') {
-          // its take-profit or stop-loss buys back what is short
-          const bought = Math.min(e.amount, held < 0 ? -held : 0);
-          held = addClean(held, bought);
-          if (Math.abs(held) < EPS) held = 0;
-          cash -= bought * e.price + e.fee;
-          realised += e.profit ?? 0;
-        } else if (e.side === 'buy') {
-          const net = e.netAmount !== undefined && e.netAmount >= 0 && e.netAmount <= e.amount ? e.netAmount : e.amount;
-          held = addClean(held, net);
-          cash -= net * e.price + e.fee;
-        } else {
-          const sold = Math.min(e.amount, held);
-          held = subClean(held, sold);
-          if (held < EPS) held = 0;
-          cash += sold * e.price - e.fee;
-          realised += e.profit ?? 0;
-        }
-        equity.push({ time: e.at, pnl: roundMoney(cash + held * e.price) });
-        break;
-      }
-    }
-  }
-  if (runningSince !== null) runtime += Math.max(0, now - runningSince);
-  const mark = price ?? lastPrice;
-  const total = roundMoney(cash + (mark !== null ? held * mark : 0));
-  realised = roundMoney(realised);
-  if (equity.length && price !== null) equity.push({ time: Math.max(now, equity[equity.length - 1].time), pnl: total });
-  const ret = capitalCommitted > 0 ? (total / capitalCommitted) * 100 : null;
-  return {
-    realisedPnl: realised,
-    unrealisedPnl: roundMoney(total - realised),
-    totalPnl: total,
-    feesPaid: roundMoney(fees),
-    position: roundMoney(held),
-    lastPrice: price ?? lastPrice,
-    capitalCommitted: roundMoney(capitalCommitted),
-    returnPercent: ret === null ? null : roundMoney(ret),
-    annualisedPercent: ret !== null && runtime >= MIN_RUNTIME_FOR_ANNUAL_MS ? roundMoney((ret * YEAR_MS) / runtime) : null,
-    runtimeMs: runtime,
-    cyclesCompleted: cycles,
-    fills,
-    equity: thin(equity),
-  };
-}
-
-export interface AccountPerformance extends Omit<Performance, 'position' | 'lastPrice' | 'equity'> {
-  bots: number;
-  equity: EquityPoint[];
-}
-
-/**
- * The account's performance: the bots' figures added up; the return over the capital all of them
- * commit; annualised over the longest-running bot's time; the curve the sum of each bot's latest P&L.
- */
-export function accountPerformance(bots: readonly Performance[], now: number): AccountPerformance {
-  const sum = (f: (p: Performance) => number) => roundMoney(bots.reduce((s, p) => s + f(p), 0));
-  const total = sum((p) => p.totalPnl);
-  const capital = sum((p) => p.capitalCommitted);
-  const runtime = bots.reduce((m, p) => Math.max(m, p.runtimeMs), 0);
-  const ret = capital > 0 ? (total / capital) * 100 : null;
-  // merge: at each bot's point, the account's P&L is every bot's latest value so far
-  const events = bots.flatMap((p, i) => p.equity.map((pt) => ({ ...pt, i }))).sort((a, b) => a.time - b.time);
-  const latest = new Array<number>(bots.length).fill(0);
-  let running = 0;
-  const equity: EquityPoint[] = [];
-  for (const pt of events) {
-    running += pt.pnl - latest[pt.i];
-    latest[pt.i] = pt.pnl;
-    const point = { time: pt.time, pnl: roundMoney(running) };
-    if (equity.length && equity[equity.length - 1].time === pt.time) equity[equity.length - 1] = point;
-    else equity.push(point);
-  }
-  if (equity.length && equity[equity.length - 1].pnl !== total) equity.push({ time: Math.max(now, equity[equity.length - 1].time), pnl: total });
-  return {
-    bots: bots.length,
-    realisedPnl: sum((p) => p.realisedPnl),
-    unrealisedPnl: sum((p) => p.unrealisedPnl),
-    totalPnl: total,
-    feesPaid: sum((p) => p.feesPaid),
-    capitalCommitted: capital,
-    returnPercent: ret === null ? null : roundMoney(ret),
-    annualisedPercent: ret !== null && runtime >= MIN_RUNTIME_FOR_ANNUAL_MS ? roundMoney((ret * YEAR_MS) / runtime) : null,
-    runtimeMs: runtime,
-    cyclesCompleted: bots.reduce((s, p) => s + p.cyclesCompleted, 0),
-    fills: bots.reduce((s, p) => s + p.fills, 0),
-    equity: thin(equity),
-  };
 }
 
 /** A row of the trades list: a fill with the profit of its cycle (null while the cycle is open). */
