@@ -24,12 +24,14 @@ const lifecycle = (arbitrary: fc.Arbitrary<{ type: string; data: Record<string, 
 const eventArb: fc.Arbitrary<{ type: string; data: Record<string, unknown> }> = fc.oneof(
   rare(createdArb),
   rare(fc.record({ numOfOrders: fc.constantFrom(3, 5), stopLossPercent: fc.constantFrom(5, null, undefined), spacing: fc.constantFrom('absolute', null, undefined) }).map((x) => ({ type: 'BotEdited', data: without({ botId, exchange: 'Binance', orderSize: 0.02, interval: 2, entryPrice: 59000, takeProfit: 2, leverage: 1, ...x }) }))),
-  lifecycle(fc.constant({ type: 'BotStartRequested', data: { botId } })),
+  lifecycle(fc.constantFrom(undefined, true).map((afterClose) => ({ type: 'BotStartRequested', data: without({ botId, afterClose }) }))),
   lifecycle(pid.map((p) => ({ type: 'BotStarted', data: without({ botId, pid: p }) }))),
   lifecycle(pid.map((p) => ({ type: 'BotResumed', data: without({ botId, pid: p }) }))),
   lifecycle(reason.map((r) => ({ type: 'BotStartFailed', data: without({ botId, reason: r }) }))),
   lifecycle(fc.record({ r: reason, open: fc.constantFrom(2, undefined) }).map(({ r, open }) => ({ type: 'BotFailed', data: without({ botId, reason: r, ordersLeftOpen: open }) }))),
   lifecycle(fc.record({ cancelAllOrders: flag, closePosition: flag }).map((x) => ({ type: 'BotStopRequested', data: without({ botId, ...x }) }))),
+  // issue 40: a stop that sells the position for a start ("sell it first")
+  rare(fc.constant({ type: 'BotStopRequested', data: { botId, cancelAllOrders: true, closePosition: true, thenStart: true } })),
   // issue 29: a stop or failure may leave orders open on the exchange
   lifecycle(fc.constantFrom(3, undefined).map((open) => ({ type: 'BotStopped', data: without({ botId, pid: -1, ordersLeftOpen: open }) }))),
   rare(fc.constant({ type: 'BotDeleted', data: { botId } })),

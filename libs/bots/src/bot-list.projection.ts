@@ -56,9 +56,11 @@ function lifecycleInPlace(doc: BotDoc, event: RecordedEvent): boolean {
   if (s.kind !== 'live' || typeof s.version !== 'number' || typeof s.run !== 'number' || doc.createdat == null) return false;
   if (!('status' in s && 'pid' in s && 'lastError' in s && 'cancelAllOrders' in s && 'closePosition' in s)) return false;
   if (!('updatedat' in doc && 'status' in doc) || doc.id !== s.botId || doc.userid !== s.userId) return false;
-  const d = event.data as { pid?: number; reason?: string; cancelAllOrders?: boolean; closePosition?: boolean; ordersLeftOpen?: number };
+  const d = event.data as { pid?: number; reason?: string; cancelAllOrders?: boolean; closePosition?: boolean; ordersLeftOpen?: number; thenStart?: boolean };
   // orders left open (issue 29): set by a stop or failure, cleared by the next: left to reduce (rare)
   if (d.ordersLeftOpen !== undefined || s.ordersLeftOpen !== undefined) return false;
+  // a stop that sells the position for a start (issue 40): set by its request, cleared by its end: left to reduce (rare)
+  if (d.thenStart !== undefined || s.startAfterStop !== undefined) return false;
   let { status, pid, lastError, run, cancelAllOrders, closePosition } = s;
   switch (event.type) {
     case 'BotStartRequested':

@@ -4,7 +4,7 @@ import { ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { BOT_TYPES, CommandContext, EXCHANGES, NotFoundError, ValidationError, parseIfMatch, revisionTag, type BotType, type ExchangeName } from '@gridrocket/shared';
+import { BOT_TYPES, CommandContext, EXCHANGES, NotFoundError, ValidationError, parseIfMatch, revisionTag, stylePluginParts, type BotType, type ExchangeName } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, pageOf, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
 import { AccessTokenScopes, SessionGuard, StateChanging } from '@gridrocket/identity/nest';
 import {
@@ -20,8 +20,9 @@ import { MarketCheck } from './application/market-check';
 import { CapacityCheck, type CapacityView } from './application/capacity-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
-import { parseCreateBot, parseEditBot } from './domain/bot.rules';
+import { parseCreateBot, parseEditBot, type BotStyleRules } from './domain/bot.rules';
 import { hasRange, inRangeTerms } from './domain/bot-range.rules';
+import { investmentSizer } from './domain/bot-investment.rules';
 import { BotView, toBotView } from './domain/bot.view';
 import { MAX_GRID_ORDERS } from '@gridrocket/trading/grid';
 
@@ -41,6 +42,11 @@ function botId(id: unknown): string {
   return id.toLowerCase();
 }
 
+
+/** A body that gives the total investment (issue 40): the market's rules size its orders. */
+const hasInvestment = (raw: Record<string, unknown>) => raw.investment !== undefined && raw.investment !== null && raw.investment !== '';
+/** The coin a pair's messages name (BTCUSDT → BTC). */
+const baseOf = (symbol: unknown) => (typeof symbol === 'string' ? symbol.toUpperCase().replace(/[-/]?(USDT|USDC)$/, '') : undefined);
 
 /** The market's refusal of a ranged body, in the range's terms (bot-range.rules.ts inRangeTerms). */
 async function inRangeTermsIf(ranged: boolean, ladder: { entryPrice: number; interval: number; numOfOrders: number }, check: Promise<void>): Promise<void> {
@@ -183,10 +189,12 @@ export class BotsController {
   create(@Body() body: unknown, @Query() query: Record<string, unknown>, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<BotView> {
     return idempotently(this.idempotency, req, 'BotsController.create', async () => {
       const raw = merged(body, query);
-      // a range (issue 32) is converted at the market's own price step
+      // a range (issue 32) is converted at the market's own price step; an investment (issue 40) sizes the orders at its steps and minimums
       const ranged = hasRange(raw);
-      const priceStep = ranged ? await this.market.priceStep(ctx, raw.botType, raw.exchange, raw.symbol) : undefined;
-      const input = parseCreateBot(raw, { priceStep });
+      const invested = hasInvestment(raw);
+      const rules = ranged || invested ? await this.market.rules(ctx, raw.style === 'infinity' ? 'Spot' : raw.botType, raw.exchange, raw.symbol) : undefined;
+      const priceStep = rules && rules.priceStep > 0 ? rules.priceStep : undefined;
+      const input = parseCreateBot(raw, { priceStep, sizeOrders: invested ? investmentSizer(rules, baseOf(raw.symbol)) : undefined, styleRules: stylePluginParts<BotStyleRules>('rules') });
       assertSameUser(ctx.userId, input.userId);
       if (input.config.style === 'infinity') await this.market.assertInfinity(ctx, input.config); // issue 32: its own market check
       else await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
@@ -226,13 +234,22 @@ export class BotsController {
     // the grid it makes
     const raw = merged(body, query);
     const ranged = hasRange(raw);
-    const priceStep = ranged && own ? await this.market.priceStep(ctx, own.s.botType, raw.exchange, own.s.config?.symbol) : undefined;
-    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: own?.s.config?.spacing, direction: own?.s.config?.direction, style: own?.s.config?.style }, { priceStep });
+    const invested = hasInvestment(raw);
+    const c0 = own?.s.config;
+    const rules = (ranged || invested) && own ? await this.market.rules(ctx, own.s.botType, raw.exchange, c0?.symbol) : undefined;
+    const priceStep = rules && rules.priceStep > 0 ? rules.priceStep : undefined;
+    // issue 40: an investment sizes the orders with the bot's stored settings where the edit keeps them
+    const sizeOrders = invested ? investmentSizer(rules, baseOf(c0?.symbol), c0 ? { leverage: own?.s.botType === 'Futures' ? c0.leverage : 1, spacing: c0.spacing, sizeScale: c0.sizeScale, direction: c0.direction } : {}) : undefined;
+    const input = parseEditBot(raw, own?.s.botType ?? undefined, { spacing: c0?.spacing, direction: c0?.direction, style: c0?.style, investment: c0?.investment }, { priceStep, sizeOrders });
     assertSameUser(ctx.userId, input.userId);
     if (own && own.s.config && own.s.botType) {
       const c = own.s.config;
-      const risk = { spacing: input.config.spacing === null ? undefined : input.config.spacing ?? c.spacing, sizeScale: input.config.sizeScale === null ? undefined : input.config.sizeScale ?? c.sizeScale, direction: input.config.direction === null ? undefined : input.config.direction ?? c.direction };
-      await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, own.s.botType, c.symbol, { ...input.config, ...risk, leverage: input.config.leverage ?? c.leverage }, { confirmAboveMarket: input.confirmAboveMarket }));
+      const kept = <K extends 'spacing' | 'sizeScale' | 'direction' | 'stopLossPercent' | 'stopLossPrice' | 'stopLossPriceAbove' | 'marginMode'>(k: K) => (input.config[k] === null ? undefined : input.config[k] ?? c[k]);
+      // (issue 40: the stops and margin mode the bot keeps are checked against its liquidation price too)
+      const risk = { spacing: kept('spacing'), sizeScale: kept('sizeScale'), direction: kept('direction'), stopLossPercent: kept('stopLossPercent'), stopLossPrice: kept('stopLossPrice'), stopLossPriceAbove: kept('stopLossPriceAbove'), marginMode: kept('marginMode') };
+      // (the name and investment are no market's; a neutral grid's edit without a take profit keeps the bot's)
+      const { name: _name, investment: _investment, ...settings } = input.config;
+      await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, own.s.botType, c.symbol, { ...settings, ...risk, takeProfit: input.config.takeProfit ?? c.takeProfit, leverage: input.config.leverage ?? c.leverage }, { confirmAboveMarket: input.confirmAboveMarket }));
     }
     const decision: BotDecision = await this.commands.execute(new EditBotCommand(ctx, bid, input.config, parseIfMatch(ifMatch)));
     if (decision.revision !== null) res.setHeader('ETag', revisionTag(decision.revision));

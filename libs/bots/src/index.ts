@@ -19,3 +19,5 @@ export * from './templates/bot-template.decider';
 export * from './templates/bot-template-list.projection';
 export * from './templates/bot-template.rules';
 export { gridHalves } from './domain/bot-market.rules';
+export * from './domain/bot-futures.rules';
+export * from './history/audit-bots.projection';

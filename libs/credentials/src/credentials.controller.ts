@@ -6,7 +6,7 @@ import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
-import { AccessTokenScopes, FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
+import { AccessTokenScopes, FreshCodeGuard, SessionGuard, confirmFreshCode } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
@@ -34,7 +34,8 @@ export class CredentialsController {
 
   @Post()
   @HttpCode(201)
-  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
+  // with two-factor sign-in on: a fresh code in X-TOTP (issue 30), spent only once the key would be added (issue 40)
+  @UseGuards(FreshCodeGuard)
   add(@Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<CredentialView> {
     return idempotently(this.idempotency, req, 'CredentialsController.add', async () => {
       const input = parseAddCredential(body);
@@ -52,6 +53,7 @@ export class CredentialsController {
           input.apiKeyId,
           new SecretValue(input.secret),
           input.passphrase === null ? null : new SecretValue(input.passphrase),
+          () => confirmFreshCode(req),
         ),
       );
       await this.projector.waitFor(decision.position);
@@ -70,10 +72,11 @@ export class CredentialsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @UseGuards(FreshCodeGuard) // with two-factor sign-in on: a fresh code in X-TOTP (issue 30)
-  async remove(@Param('id') id: string, @Ctx() ctx: CommandContext): Promise<void> {
+  // with two-factor sign-in on: a fresh code in X-TOTP (issue 30), spent only once the key would be removed (issue 40)
+  @UseGuards(FreshCodeGuard)
+  async remove(@Param('id') id: string, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<void> {
     if (!ID.test(id)) throw new NotFoundError(CREDENTIAL_NOT_FOUND);
-    const decision: CredentialDecision = await this.commands.execute(new RemoveCredentialCommand(ctx, id.toLowerCase()));
+    const decision: CredentialDecision = await this.commands.execute(new RemoveCredentialCommand(ctx, id.toLowerCase(), () => confirmFreshCode(req)));
     await this.projector.waitFor(decision.position);
   }
 }

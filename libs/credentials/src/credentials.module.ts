@@ -18,6 +18,7 @@ import { createKeyStore } from './crypto/key-store.factory';
 import { ExchangeAccess } from './exchange-access/exchange-access';
 import { EXCHANGE_PROVIDER } from './exchange-access/exchange-provider.token';
 import { ExchangesController } from './exchange-access/exchanges.controller';
+import { BalancesService } from './exchange-access/balances.service';
 import { secretQueryMiddleware } from './secret-query.middleware';
 
 class KeyStoreLifecycle implements OnApplicationShutdown {
@@ -43,6 +44,7 @@ class KeyStoreLifecycle implements OnApplicationShutdown {
     KeyUseLedger,
     KeyPermissionChecks,
     ExchangeAccess,
+    BalancesService,
     { provide: EXCHANGE_PROVIDER, inject: [ExchangeAccess], useFactory: (access: ExchangeAccess) => access.provider },
     AddCredentialHandler,
     RemoveCredentialHandler,

@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
+import { randomUUID } from 'node:crypto';
 import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store';
-import { botDecider } from '@gridrocket/bots';
+import { BOT_LIST_COLLECTION, type BotDoc, type LiveBot, botDecider } from '@gridrocket/bots';
 import { USERS, UserDoc } from '@gridrocket/identity';
-import { systemContext } from '@gridrocket/shared';
+import { TooManyRequestsError, ValidationError, systemContext } from '@gridrocket/shared';
 import { OpsMeter, executeCommand, loadState } from '@gridrocket/shared/runtime';
-import { ALERTING_EVENT_TYPES, Alert, AlertSourceEvent, alertOf } from '../domain/alert-mapping';
-import { ALERT_CHANNELS, AlertChannel } from '../domain/alert.kinds';
+import { ALERTING_EVENT_TYPES, Alert, AlertSourceEvent, alertOf, cleanBotName, testAlert } from '../domain/alert-mapping';
+import { ALERT_CHANNELS, ALERT_CHANNEL_LABELS, AlertChannel } from '../domain/alert.kinds';
 import { AlertDeliveryRecordedData, DELIVERY_STATUSES, alertDeliveryDecider, alertDeliveryStream, deliveryIdOf } from '../domain/alert-delivery.decider';
 import { AlertRateLimit } from '../domain/alert-rate';
 import { AlertSettingsState, alertSettingsDecider } from '../domain/alert-settings.decider';
@@ -21,6 +22,13 @@ export interface AlertDispatcherDeps {
   reads: ReadStore;
   secrets: AlertSecrets;
   sinks: NotificationSink[];
+  /**
+   * The sinks "Send a test" uses (issue 40): one try each, so the owner sees the far end's answer at once
+   * (the alerts' sinks try again for up to ~15 s). Absent: `sinks`.
+   */
+  testSinks?: NotificationSink[];
+  /** PUBLIC_URL: the messages link to `<publicUrl>/bots/<id>`. */
+  publicUrl?: string;
   rate: AlertRateLimit;
   now?: () => number;
   /** Counts each recorded delivery by channel and status (gridrocket_alerts_total). */
@@ -31,6 +39,24 @@ export interface AlertDispatcherDeps {
    */
   retryDelay?(attempt: number): number;
 }
+
+/** What "Send a test" answers (issue 40): the far end's answer, or why nothing was sent. */
+export interface AlertTestResult {
+  channel: AlertChannel;
+  status: 'delivered' | 'failed' | 'refused' | 'rate-limited';
+  /** The HTTP status (webhook, Telegram) or the SMTP reply code (e-mail); null without an answer or for a mail file. */
+  code: number | null;
+  /** The receiver's error in words (no secret), null when delivered. */
+  error: string | null;
+  at: string;
+}
+
+/** The field message of a test on a channel that is not set up and saved. */
+export const TEST_CHANNEL_OFF: Record<AlertChannel, string> = {
+  email: 'Turn e-mail on and save before sending a test',
+  webhook: 'Turn the webhook on with its URL and secret, and save, before sending a test',
+  telegram: 'Turn Telegram on with its bot token and chat id, and save, before sending a test',
+};
 
 /** Deliveries answered `later` and not recorded yet (for /api/health and /metrics). */
 export interface WaitingDeliveries {
@@ -115,10 +141,14 @@ export class AlertDispatcher {
     if (!bot || bot.state.kind !== 'live') return;
     const b = bot.state;
     const source: AlertSourceEvent = { id: event.id, type: event.type, data: event.data, occurredAt: event.metadata?.occurredAt ?? event.created };
-    const alert = alertOf(source, { botId: b.botId, userId: b.userId, symbol: b.config.symbol, exchange: b.config.exchange, trailingDeviation: b.config.trailingDeviation });
+    const alert = alertOf(source, {
+      botId: b.botId, userId: b.userId, symbol: b.config.symbol, exchange: b.config.exchange, botType: b.botType,
+      name: await this.nameOf(b), url: this.deps.publicUrl ? `${this.deps.publicUrl}/bots/${b.botId}` : undefined,
+      trailingDeviation: b.config.trailingDeviation,
+    });
     if (!alert) return;
     const settings = await loadState(this.deps.events, alertSettingsStream(b.userId), alertSettingsDecider);
-    if (!settings || !settings.state.kinds.includes(alert.kind)) return;
+    if (!settings || !(settings.state.kinds as readonly string[]).includes(alert.kind)) return;
     const channels = this.enabledChannels(settings.state);
     // Every channel finishes (sent and recorded, or given up) before a failure of one is reported: the
     // reactor handles a failed event again at once, and a channel still in its back-off then, not yet
@@ -126,6 +156,49 @@ export class AlertDispatcher {
     const results = await Promise.allSettled(channels.map((channel) => this.deliver(alert, channel, settings.state)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+
+  /**
+   * The bot's name (issue 40), where the bot context keeps one: on the folded bot (`name`, or in its
+   * settings), else on its read model (the bot list's document). Null when it has none: the words then
+   * use "bot" and the start of its id.
+   */
+  private async nameOf(b: LiveBot): Promise<string | null> {
+    const own = cleanBotName((b as { name?: unknown }).name) ?? cleanBotName((b.config as { name?: unknown }).name);
+    if (own) return own;
+    const doc = await this.deps.reads.get<BotDoc & { name?: unknown }>(BOT_LIST_COLLECTION, b.botId).catch(() => null);
+    return cleanBotName(doc?.name) ?? cleanBotName((doc?.s as { name?: unknown } | undefined)?.name) ?? cleanBotName((doc?.s?.config as { name?: unknown } | undefined)?.name);
+  }
+
+  /**
+   * "Send a test" (issue 40): a test message on one channel of the user's saved settings, tried once, its
+   * answer returned and recorded in the delivery log (kind `test`). A channel not set up is a 400 on
+   * `channel`; the channel's rate limit applies as to every alert (429 beyond it).
+   */
+  async sendTest(userId: string, channel: AlertChannel): Promise<AlertTestResult> {
+    const settings = (await loadState(this.deps.events, alertSettingsStream(userId), alertSettingsDecider))?.state;
+    if (!settings || !this.enabledChannels(settings).includes(channel)) throw new ValidationError([{ field: 'channel', message: TEST_CHANNEL_OFF[channel] }]);
+    const sink = (this.deps.testSinks ?? this.deps.sinks).find((k) => k.channel === channel);
+    const target = sink ? await this.target(channel, settings, userId) : null;
+    if (!sink || !target) throw new ValidationError([{ field: 'channel', message: channel === 'email' ? 'Your account has no e-mail address to send to' : TEST_CHANNEL_OFF[channel] }]);
+    const now = this.now();
+    if (!this.deps.rate.take(`${userId}:${channel}`, now)) {
+      throw new TooManyRequestsError(60, `Too many messages on ${ALERT_CHANNEL_LABELS[channel]} this minute: try the test again in a minute`);
+    }
+    const id = `test-${randomUUID()}`;
+    const at = new Date(now).toISOString();
+    const alert = testAlert(userId, channel, id, at, this.deps.publicUrl ?? null);
+    const deliveryId = deliveryIdOf(id, channel);
+    const outcome = await sink.send(alert, deliveryId, target, this.stopping.signal);
+    // one try: an answer that says "later" (an SMTP 4yz, no connection) is the test's failure, shown as such
+    const status = outcome.status === 'rate-limited' ? 'failed' : outcome.status;
+    const data: AlertDeliveryRecordedData = {
+      deliveryId, userId, channel, kind: 'test', eventType: alert.eventType, botId: '', symbol: '', title: alert.title,
+      status, code: outcome.code, attempts: outcome.attempts, error: outcome.error, at,
+    };
+    await executeCommand(this.deps.events, alertDeliveryStream(deliveryId), alertDeliveryDecider, { type: 'RecordDelivery', data }, systemContext(userId, id));
+    this.deps.meter?.alertDelivered(channel, status);
+    return { channel, status, code: outcome.code, error: outcome.error, at };
   }
 
   private enabledChannels(s: AlertSettingsState): AlertChannel[] {

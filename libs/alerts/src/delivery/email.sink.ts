@@ -37,12 +37,14 @@ export class EmailSink implements NotificationSink {
 
   async send(alert: Alert, deliveryId: string, target: SinkTarget, signal: AbortSignal): Promise<SinkOutcome> {
     if (target.channel !== 'email') throw new Error('Not an e-mail target');
-    const link = `${this.options.publicUrl}/bots/${alert.botId}`;
+    const test = alert.kind === 'test';
+    const link = alert.url ?? (test ? `${this.options.publicUrl}/alerts` : `${this.options.publicUrl}/bots/${alert.botId}`);
+    const open = test ? 'Open your alert settings' : 'Open the bot';
     const message = {
       to: target.to,
       subject: `GridRocket: ${alert.title}`,
-      text: `${alert.text}\n\nOpen the bot: ${link}\n\nChange what you hear about under Alerts in your account.`,
-      html: `<p>${escapeHtml(alert.text)}</p><p><a href="${escapeHtml(link)}">Open the bot</a></p><p>Change what you hear about under Alerts in your account.</p>`,
+      text: `${alert.text}\n\n${open}: ${link}\n\nChange what you hear about under Alerts in your account.`,
+      html: `<p>${escapeHtml(alert.text)}</p><p><a href="${escapeHtml(link)}">${open}</a></p><p>Change what you hear about under Alerts in your account.</p>`,
       messageId: alertMessageId(deliveryId, this.options.publicUrl),
       headers: { 'X-GridRocket-Delivery': deliveryId },
     };

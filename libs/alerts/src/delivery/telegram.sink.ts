@@ -5,8 +5,11 @@ import { NotificationSink, SinkOutcome, SinkTarget, pause } from './notification
 /** Longest wait for Telegram's flood control we honour inside one delivery; beyond it the delivery fails. */
 export const MAX_RETRY_AFTER_SECONDS = 120;
 
-/** The message text: the alert's title and words (Telegram's limit is 4096 characters; ours are far shorter). */
-export const telegramText = (alert: Alert) => `${alert.title}\n${alert.text}`.slice(0, 4096);
+/**
+ * The message text: the alert's title, its words and the address of the bot's page (Telegram's limit is
+ * 4096 characters; ours are far shorter). Plain text: no parse_mode, so a bot's name is shown as written.
+ */
+export const telegramText = (alert: Alert) => `${alert.title}\n${alert.text}${alert.url ? `\n${alert.url}` : ''}`.slice(0, 4096);
 
 /**
  * Telegram's Bot API `sendMessage` (https://core.telegram.org/bots/api#sendmessage):

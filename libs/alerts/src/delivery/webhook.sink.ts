@@ -21,16 +21,22 @@ export function webhookSignature(secret: string, timestamp: number, rawBody: str
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 }
 
-/** The JSON body of a webhook: the alert's public facts, never a secret. */
+/**
+ * The JSON body of a webhook: the alert's public facts, never a secret. `bot` names the bot (its name, or
+ * null, and the label the words use), where it trades and its page; `currency` is what every amount in
+ * `text` and `details` is in (issue 40). A test ("Send a test") has `kind: "test"` and `bot: null`.
+ */
 export function webhookBody(alert: Alert, deliveryId: string): string {
   return JSON.stringify({
     id: deliveryId,
     kind: alert.kind,
     event: alert.eventType,
     occurredAt: alert.occurredAt,
-    bot: { id: alert.botId, symbol: alert.symbol, exchange: alert.exchange },
+    bot: alert.kind === 'test' ? null : { id: alert.botId, name: alert.botName, label: alert.botLabel, symbol: alert.symbol, exchange: alert.exchange, market: alert.market, url: alert.url },
     title: alert.title,
     text: alert.text,
+    currency: alert.currency,
+    url: alert.url,
     details: alert.details,
   });
 }

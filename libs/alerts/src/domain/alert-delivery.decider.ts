@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Decider } from '@gridrocket/shared';
-import type { AlertChannel, AlertKind } from './alert.kinds';
+import type { AlertChannel, AlertSubject } from './alert.kinds';
 
 /**
  * One delivery of one alert on one channel, recorded in its own stream (`alert-delivery-<digest of
@@ -14,7 +14,8 @@ export interface AlertDeliveryRecordedData {
   deliveryId: string;
   userId: string;
   channel: AlertChannel;
-  kind: AlertKind;
+  /** The alert's kind, or `test` for "Send a test" (issue 40; then `eventType` is AlertTest and `botId` ''). */
+  kind: AlertSubject;
   eventType: string;
   botId: string;
   symbol: string;

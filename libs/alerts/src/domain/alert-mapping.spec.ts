@@ -1,6 +1,6 @@
 import { AlertRateLimit } from './alert-rate';
 import { WATCHDOG_EVENT_TYPES } from './alert.kinds';
-import { alertOf } from './alert-mapping';
+import { alertOf, testAlert } from './alert-mapping';
 import { isPrivateHostLiteral, parseAlertSettings } from './alert-settings.rules';
 
 const bot = { botId: 'b1', userId: 'u1', symbol: 'BTCUSDT', exchange: 'Binance' };
@@ -24,7 +24,7 @@ describe('alertOf: which bot event is which alert', () => {
 
   it('says what the watchdog found in words, without order ids', () => {
     const drift = alertOf(ev('BotDriftDetected', { botId: 'b1', run: 1, kind: 'missed-fill', subject: 'gr-b1-r1-c2-l3', expected: 'open buy 0.01 at 94,000', actual: 'filled 0.01', action: 'repaired', at: 0 }), bot)!;
-    expect(drift.text).toMatch(/ bot differs from the exchange\. Found a fill the bot had missed \(expected open buy 0\.01 at 94,000, the exchange has filled 0\.01\)\. It was repaired\.$/);
+    expect(drift.text).toMatch(/^Your bot b1 \(BTCUSDT, Binance spot\) differs from the exchange\. Found a fill the bot had missed \(expected open buy 0\.01 at 94,000, the exchange has filled 0\.01\)\. It was repaired\.$/);
     expect(drift.text).not.toContain('gr-b1');
     const idle = alertOf(ev('BotNotTrading', { botId: 'b1', run: 1, reason: 'no-resting-order', detail: 'No buy has rested for 2 h where the ladder needs one.', at: 0 }), bot)!;
     expect(idle.text).toContain('No buy has rested for 2 h');
@@ -42,15 +42,53 @@ describe('alertOf: which bot event is which alert', () => {
     expect(replaced.text).not.toMatch(/gr-/);
   });
 
+  it('says what a liquidation cost the bot as its profit and figures count it (issue 40), the venue\'s figure in older events', () => {
+    const liq = { botId: 'b1', run: 1, fillId: 'l1', clientOrderId: 'autoclose-1', side: 'sell', price: 90250, amount: 0.01, realized: -47.5, at: 0 };
+    const futures = { ...bot, botType: 'Futures' };
+    expect(alertOf(ev('PositionLiquidated', { ...liq, profit: -47.69 }), futures)!.text).toBe('Binance liquidated the position of your bot b1 (BTCUSDT, Binance futures): 0.01 closed at 90250, realised -47.69 USDT. The bot stopped.');
+    expect(alertOf(ev('PositionLiquidated', liq), futures)!.text).toContain('realised -47.5 USDT');
+  });
+
   it("says a bot is paused by the venue's rate limit, why, and when it resumes (issue 39)", () => {
     const until = Date.UTC(2026, 10, 29, 4, 30, 5);
     const ban = alertOf(ev('VenueRateLimited', { botId: 'b1', run: 1, venue: 'binance', status: 418, until, at: until - 120_000 }), bot)!;
     expect(ban.kind).toBe('notTrading');
-    expect(ban.title).toBe("Paused by the venue's rate limit: BTCUSDT on Binance");
-    expect(ban.text).toBe("Your BTCUSDT on Binance bot is paused by the venue's rate limit: Binance banned the server's address for too many requests (418). It resumes by itself at 2026-11-29 04:30:05 UTC.");
+    expect(ban.title).toBe("Paused by the venue's rate limit: bot b1 (BTCUSDT, Binance spot)");
+    expect(ban.text).toBe("Your bot b1 (BTCUSDT, Binance spot) is paused by the venue's rate limit: Binance banned the server's address for too many requests (418). It resumes by itself at 2026-11-29 04:30:05 UTC.");
     const limited = alertOf(ev('VenueRateLimited', { botId: 'b1', run: 1, venue: 'binance', status: 429, until, at: until - 20_000 }), bot)!;
     expect(limited.text).toContain("refused the server's requests for too much weight (429)");
     expect(alertOf(ev('VenueRateLimitLifted', { botId: 'b1', run: 1, until, at: until }), bot)).toBeNull();
+  });
+
+  it('names the bot (its name, else "bot" and the start of its id), its pair, exchange and market, gives amounts with their currency and links to its page (issue 40)', () => {
+    const three = ['aaaaaaaa-1111-4111-8111-111111111111', 'bbbbbbbb-2222-4222-8222-222222222222', 'cccccccc-3333-4333-8333-333333333333'];
+    const [named, spot, futures] = [
+      alertOf(ev('CycleCompleted', { cycle: 2, profit: 1.5 }), { ...bot, botId: three[0], name: '  Night\ngrid  ', url: 'https://grid.example/bots/a' })!,
+      alertOf(ev('CycleCompleted', { cycle: 2, profit: 1.5 }), { ...bot, botId: three[1] })!,
+      alertOf(ev('CycleCompleted', { cycle: 2, profit: 1.5 }), { ...bot, botId: three[2], botType: 'Futures', symbol: 'BTCUSDC' })!,
+    ];
+    expect(named.title).toBe('Cycle completed: "Night grid" (BTCUSDT, Binance spot)');
+    expect(named.text).toBe('Your "Night grid" (BTCUSDT, Binance spot) completed cycle 2: profit 1.5 USDT.');
+    expect(named).toMatchObject({ botName: 'Night grid', botLabel: '"Night grid"', market: 'spot', currency: 'USDT', url: 'https://grid.example/bots/a' });
+    expect(spot.title).toBe('Cycle completed: bot bbbbbbbb (BTCUSDT, Binance spot)');
+    expect(futures.text).toBe('Your bot cccccccc (BTCUSDC, Binance futures) completed cycle 2: profit 1.5 USDC.');
+    expect(new Set([named, spot, futures].map((a) => a.title)).size).toBe(3);
+  });
+
+  it('a refused signal is an alert naming the bot and the reason; a taken one is not (issue 40)', () => {
+    const held = alertOf(ev('SignalHandled', { botId: 'b1', signalId: 's-1', action: 'start', outcome: 'refused', status: 409, reason: 'The bot holds 0.00999 BTC (bought for 599.40 USDT).', refusal: 'position-held' }), { ...bot, name: 'Night grid' })!;
+    expect(held.kind).toBe('signalRefused');
+    expect(held.title).toBe('Signal refused: "Night grid" (BTCUSDT, Binance spot)');
+    expect(held.text).toMatch(/^A start signal for your "Night grid" \(BTCUSDT, Binance spot\) was refused \(409\): The bot holds 0\.00999 BTC \(bought for 599\.40 USDT\)\. .*"sell it first" under Signals/);
+    const forged = alertOf(ev('SignalRefused', { botId: 'b1', reason: 'bad-signature', status: 401, message: 'The signature does not match', signalId: 'x', suppressed: 3, at: 1 }), bot)!;
+    expect(forged.text).toBe("A request to the signal webhook of your bot b1 (BTCUSDT, Binance spot) was refused (401): its signature or secret does not match the bot's secret (The signature does not match). 3 more were refused before it in the same minute.");
+    expect(alertOf(ev('SignalHandled', { botId: 'b1', signalId: 's-2', action: 'start', outcome: 'requested', status: 202, reason: null }), bot)).toBeNull();
+  });
+
+  it('a test names the channel and links to the alert settings', () => {
+    const t = testAlert('u1', 'telegram', 'test-1', '2026-01-01T00:00:00.000Z', 'https://grid.example');
+    expect(t).toMatchObject({ kind: 'test', title: 'Test alert (Telegram)', url: 'https://grid.example/alerts' });
+    expect(t.text).toContain('alerts on this channel (Telegram) reach you');
   });
 
   it('ignores the other events', () => {

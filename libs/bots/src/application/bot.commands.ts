@@ -1,6 +1,6 @@
 import { REDECIDE, conflictPolicy } from '@gridrocket/shared';
 import type { AppCommand, BotType, CommandContext, ConflictPolicy } from '@gridrocket/shared';
-import type { BotConfig, BotEvent } from '../domain/bot.events';
+import type { BotConfig, BotConfigEdit, BotEvent } from '../domain/bot.events';
 import type { TradingEvent } from '../domain/bot-trading';
 
 /**
@@ -18,7 +18,7 @@ export class EditBotCommand implements AppCommand {
   constructor(
     readonly ctx: CommandContext,
     readonly botId: string,
-    readonly config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number },
+    readonly config: BotConfigEdit,
     /** The stream revisions the client read (If-Match), or null when it sent none. */
     readonly expectedRevisions: readonly bigint[] | null = null,
   ) {
@@ -27,7 +27,8 @@ export class EditBotCommand implements AppCommand {
 }
 export class StartBotCommand implements AppCommand {
   readonly conflict = REDECIDE;
-  constructor(readonly ctx: CommandContext, readonly botId: string, readonly confirmPosition = false) {}
+  /** `sellPositionFirst` (issue 40, a signal's choice): a held position is sold at market before the start. */
+  constructor(readonly ctx: CommandContext, readonly botId: string, readonly confirmPosition = false, readonly sellPositionFirst = false) {}
 }
 export class StopBotCommand implements AppCommand {
   readonly conflict = REDECIDE;

@@ -45,9 +45,10 @@ export class CapacityCheck {
 
   async answer(userId: string, s: CapacitySubject): Promise<CapacityView> {
     const market = s.botType === 'Futures' ? 'futures' : 'spot';
-    const [docs, maxNumOrders] = await Promise.all([
+    const [docs, maxNumOrders, placed] = await Promise.all([
       this.reads.find<BotDoc>(BOT_LIST_COLLECTION, { userid: userId }),
       this.maxNumOrders(userId, s.exchange, market, s.symbol),
+      this.placed(userId, s.exchange, market),
     ]);
     const others: { symbol: string; openOrders: number }[] = [];
     const otherSymbols: string[] = [];
@@ -65,8 +66,18 @@ export class CapacityCheck {
     const venue = capacityVenueOf(s.exchange, s.botType);
     const budgets = (this.exchanges as { budgetSnapshots?: () => BudgetSnapshot[] } | undefined)?.budgetSnapshots?.();
     const share = budgets?.find((b) => b.venue === venue)?.share;
-    const answer = capacityAnswer({ exchange: s.exchange, botType: s.botType, symbol: s.symbol, bot: s.bot, others, otherSymbols, budgetShare: share, maxNumOrders });
+    const answer = capacityAnswer({ exchange: s.exchange, botType: s.botType, symbol: s.symbol, bot: s.bot, others, otherSymbols, budgetShare: share, maxNumOrders, placed });
     return { ...answer, refusal: capacityRefusal(answer) };
+  }
+
+  /** The orders the account has placed in the venue's current order-count windows, as its last order answer said. */
+  private async placed(userId: string, exchange: ExchangeName, market: 'spot' | 'futures') {
+    try {
+      return (await this.exchanges?.orderCounts?.({ userId, exchange, market })) ?? [];
+    } catch (err) {
+      this.logger.debug?.(`order counts of ${exchange} unavailable: ${(err as Error).message}`);
+      return [];
+    }
   }
 
   /** The market's own MAX_NUM_ORDERS when the exchange port reports it (an optional field of its rules). */

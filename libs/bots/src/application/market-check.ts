@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
-import type { ExchangeProvider } from '@gridrocket/exchanges';
+import type { ExchangeProvider, MarketRules } from '@gridrocket/exchanges';
 import { BOT_TYPES, EXCHANGES, ValidationError, correlated, normalSymbol, unlistedSymbolMessage, type CommandContext } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, maximumErrors, type BotFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
+import { futuresRiskErrors } from '../domain/bot-futures.rules';
 import { infinityProblem, type InfinityConfig } from '@gridrocket/trading/grid';
 
 /** How long a create or edit waits for the market's rules before it goes on without them. */
@@ -38,16 +39,25 @@ export class MarketCheck {
    * The market's price step, for a range given in a body (issue 32, bot-range.rules.ts), or undefined when
    * the market cannot be asked in time (or the exchange, type or symbol are not ones the parse accepts).
    */
-  async priceStep({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: unknown, exchange: unknown, symbol: unknown): Promise<number | undefined> {
+  async priceStep(ctx: Pick<CommandContext, 'userId' | 'correlationId'>, botType: unknown, exchange: unknown, symbol: unknown): Promise<number | undefined> {
+    const rules = await this.rules(ctx, botType, exchange, symbol);
+    return rules && rules.priceStep > 0 ? rules.priceStep : undefined;
+  }
+
+  /**
+   * The market's rules (steps, minimums), for a range's price step (issue 32) and an investment's sizing
+   * (issue 40, bot-investment.rules.ts), or undefined when the market cannot be asked in time (or the
+   * exchange, type or symbol are not ones the parse accepts).
+   */
+  async rules({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: unknown, exchange: unknown, symbol: unknown): Promise<MarketRules | undefined> {
     if (!this.exchanges) return undefined;
     if (!(EXCHANGES as readonly unknown[]).includes(exchange) || !(BOT_TYPES as readonly unknown[]).includes(botType) || !normalSymbol(symbol)) return undefined;
     try {
       const port = await this.exchanges.for({ userId, exchange: exchange as ExchangeName, market: botType === 'Futures' ? 'futures' : 'spot' });
       const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
-      const rules = await Promise.race([port.marketRules(normalSymbol(symbol)!), timeout]);
-      return rules && rules.priceStep > 0 ? rules.priceStep : undefined;
+      return (await Promise.race([port.marketRules(normalSymbol(symbol)!), timeout])) ?? undefined;
     } catch (err) {
-      this.logger.debug?.(correlated(`price step of ${String(exchange)} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
+      this.logger.debug?.(correlated(`market rules of ${String(exchange)} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
       return undefined;
     }
   }
@@ -59,7 +69,12 @@ export class MarketCheck {
     config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number },
     options: { confirmAboveMarket?: boolean } = {},
   ): Promise<void> {
-    if (!this.exchanges) return;
+    // issue 40: a stop-loss beyond the liquidation price, with the market's steps when it answers, else cents
+    const beyondLiquidation = (r?: { priceStep: number; amountStep: number; minNotional: number } | null) => {
+      const errors = futuresRiskErrors(botType, { ...config, symbol }, r);
+      if (errors.length) throw new ValidationError(errors);
+    };
+    if (!this.exchanges) return beyondLiquidation();
     let rules;
     let price: number | null = null;
     try {
@@ -72,9 +87,9 @@ export class MarketCheck {
     } catch (err) {
       this.refuseUnlisted(err, symbol, config.exchange, botType === 'Futures' ? 'futures' : 'spot');
       this.logger.debug?.(correlated(`market rules of ${config.exchange} ${symbol} unavailable: ${(err as Error).message}`, correlationId));
-      return;
+      return beyondLiquidation();
     }
-    if (!rules) return;
+    if (!rules) return beyondLiquidation();
     // the take-profit minimum follows the market's reported maker fee, else the venue's default
     const makerFee = typeof rules.makerFee === 'number' && Number.isFinite(rules.makerFee) && rules.makerFee >= 0 ? rules.makerFee : defaultMakerRate(config.exchange, botType);
     // a neutral grid (issue 32) is checked as its two halves, the buys below and the sells above the reference
@@ -83,7 +98,8 @@ export class MarketCheck {
     // issue 39: the venue's maximums name the venue and the coin; a neutral grid keeps both halves open (no take-profit of its own)
     const context = { exchange: config.exchange, symbol, ...(halves.length > 1 ? { openOrders: 2 * Math.floor(config.numOfOrders) } : {}) };
     for (const half of halves) {
-      const e = marketFieldErrors(half, { ...rules, makerFee }, undefined, context);
+      // (a neutral grid has no take profit of its own, issue 40: one kept for a switch back is checked then)
+      const e = marketFieldErrors(half, { ...rules, makerFee: halves.length > 1 ? undefined : makerFee }, undefined, context);
       for (const field of Object.keys(e) as BotFormField[]) errors[field] ??= e[field];
     }
     for (const half of halves) {
@@ -98,6 +114,7 @@ export class MarketCheck {
     }
     const list = (Object.keys(errors) as BotFormField[]).map((field) => ({ field, message: errors[field]! }));
     if (list.length) throw new ValidationError(list);
+    beyondLiquidation(rules);
   }
 
   /**

@@ -41,7 +41,7 @@ export class StartBotHandler implements ICommandHandler<StartBotCommand, BotDeci
     if (doc && doc.userid === c.ctx.userId && exchange && !(await this.credentials.has(c.ctx.userId, exchange))) {
       throw new ConflictError(noKeyReason(exchange));
     }
-    const command = { type: 'StartBot' as const, botId: c.botId, userId: c.ctx.userId, confirmPosition: c.confirmPosition };
+    const command = { type: 'StartBot' as const, botId: c.botId, userId: c.ctx.userId, confirmPosition: c.confirmPosition, ...(c.sellPositionFirst ? { sellPositionFirst: true } : {}) };
     // The start claims the exchange's key on its key-use stream first (issue 29): a removal of the key
     // decided meanwhile either sees this bot or made this claim fail (no key left: 409).
     const bot = (await loadState(this.events, botStream(c.botId), botDecider))?.state;

@@ -18,7 +18,7 @@
  * minFunds); the fee is the market's maker rate (MarketRules.makerFee): the grid's orders rest on the book.
  */
 import type { BotType } from '@gridrocket/shared';
-import { rungPrice, rungSize } from '@gridrocket/trading/grid';
+import { gridHalves, rungPrice, rungSize } from '@gridrocket/trading/grid';
 import { parseCreateBot, parseEditBot, takeProfitFeeError } from './bot.rules';
 
 export type BotFormField = 'exchange' | 'symbol' | 'entryPrice' | 'numOfOrders' | 'orderSize' | 'interval' | 'takeProfit' | 'leverage';
@@ -116,20 +116,8 @@ export interface GridNumbers {
 
 const fmt = (x: number) => String(Number(x.toPrecision(12)));
 
-/**
- * Issue 32, neutral (libs/trading grid/neutral.ts): a neutral grid's two halves as the ladders these checks
- * know: its buys are the long ladder from one interval below the entry (its reference) down, its sells the
- * short ladder from one interval above it up. A long or short grid is its own one half.
- */
-export function gridHalves<T extends { direction?: 'long' | 'short' | 'neutral'; entryPrice: number; interval: number }>(g: T): Array<Omit<T, 'direction'> & { direction?: 'long' | 'short' }> {
-  if (g.direction !== 'neutral') return [g as Omit<T, 'direction'> & { direction?: 'long' | 'short' }];
-  const { direction: _neutral, ...rest } = g;
-  void _neutral;
-  return [
-    { ...rest, entryPrice: Number((g.entryPrice - g.interval).toPrecision(12)) },
-    { ...rest, direction: 'short' as const, entryPrice: Number((g.entryPrice + g.interval).toPrecision(12)) },
-  ];
-}
+/** Issue 32, neutral: a neutral grid's two halves as ladders (the grid engine's, libs/trading grid/spacing.ts). */
+export { gridHalves };
 /** x is a whole number of steps (to 1e-9 of a step: prices typed in decimal are not exact binary). */
 const onStep = (x: number, step: number) => {
   if (!(step > 0)) return true;

@@ -68,6 +68,20 @@ describe('bot-trading decider', () => {
     given(created, startRequested, started, stopRequested).when(record(1, filled('f1'))).then(filled('f1'));
   });
 
+  it('given a stop that sells (issue 40), when its close\'s fill is recorded by one attempt and again by the next (a retry, a runner that took over), then it is the history once, its loss in the bot\'s profit once', () => {
+    const closing: BotEvent = { type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders: true, closePosition: true } };
+    const closed = (fillId: string): TradingEvent => ({
+      type: 'PositionClosed',
+      data: { botId: 'b1', run: 1, fillId, clientOrderId: 'gr-x-1-close', side: 'sell', price: 58500, amount: 0.01, fee: 0.585, cycle: 1, profit: -15.585, at: 40 },
+    });
+    given(created, startRequested, started, filled('f1'), closing).when(record(1, closed('f7'), profit('f7', -15.585))).then(closed('f7'), profit('f7', -15.585, -15.585));
+    const once = given(created, startRequested, started, filled('f1'), closing, closed('f7'), profit('f7', -15.585, -15.585));
+    once.when(record(1, closed('f7'), profit('f7', -15.585), closed('f7'))).then();
+    // the sale is no longer held; a fill id of the close is a fill id like any other (a stream and a poll of it are one fill)
+    expect(once.state).toMatchObject({ profit: -15.585, trading: { held: 0, heldCost: 0, lastFillAt: 40 } });
+    given(created, startRequested, started, filled('f1'), closing, closed('f7')).when(record(1, filled('f7'))).then();
+  });
+
   it('given a bot in another run, when a stale runner records, then conflict', () => {
     given(created, startRequested, started).when(record(0, filled('f1'))).thenThrows(ConflictError, /not the bot's current one/);
   });

@@ -13,7 +13,7 @@ import type { BotConfig, BotEvent, FillEventData } from './bot.events';
 
 export type TradingEvent = Extract<
   BotEvent,
-  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' | 'VenueStreamDown' | 'VenueStreamRestored' | 'VenueRateLimited' | 'VenueRateLimitLifted' }
+  { type: 'OrderPlaced' | 'TakeProfitPlaced' | 'OrderCancelled' | 'OrderFilled' | 'TakeProfitFilled' | 'ProfitRealized' | 'CycleCompleted' | 'StopLossStarted' | 'StopLossTriggered' | 'GridReanchored' | 'BotDriftDetected' | 'BotNotTrading' | 'VenueStreamDown' | 'VenueStreamRestored' | 'VenueRateLimited' | 'VenueRateLimitLifted' | 'PositionLiquidated' | 'LiquidationNear' | 'PositionClosed' }
 >;
 
 /** A risk step of a run (issue 14), placed among its fills: after the first `afterFills` of them. */
@@ -98,6 +98,7 @@ export function tradingFactKey(e: TradingEvent): string {
     case 'StopLossStarted':
       return `stoploss:${e.data.run}:${e.data.cycle}`;
     case 'StopLossTriggered':
+    case 'PositionClosed':
       return `fill:${e.data.fillId}`;
     case 'GridReanchored':
       return `anchor:${e.data.run}:${e.data.cycle}`;
@@ -115,10 +116,15 @@ export function tradingFactKey(e: TradingEvent): string {
       return `rate-limited:${e.data.run}:${e.data.until}`;
     case 'VenueRateLimitLifted':
       return `rate-limit-lifted:${e.data.run}:${e.data.until}`;
+    case 'PositionLiquidated':
+      return `liquidated:${e.data.fillId}`;
+    // (issue 40) one warning per run and price episode: the runner re-arms it when the price moves away
+    case 'LiquidationNear':
+      return `liquidation-near:${e.data.run}:${e.data.at}`;
   }
 }
 
-export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored', 'VenueRateLimited', 'VenueRateLimitLifted']);
+export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored', 'VenueRateLimited', 'VenueRateLimitLifted', 'PositionLiquidated', 'LiquidationNear', 'PositionClosed']);
 
 export function isTradingEvent(e: BotEvent): e is TradingEvent {
   return TRADING_TYPES.has(e.type);
@@ -209,6 +215,20 @@ export function evolveTrading(ledger: TradingLedger, e: TradingEvent): TradingLe
       );
       return ledger;
     }
+    case 'PositionLiquidated':
+      // the venue closed the position: nothing is held any more, and the next start carries nothing
+      ledger.held = 0;
+      ledger.heldCost = 0;
+      ledger.restartNext = true;
+      ledger.dropNext = true;
+      if (e.data.at > ledger.lastFillAt) ledger.lastFillAt = e.data.at;
+      return ledger;
+    case 'PositionClosed':
+      // the stop's market close (issue 40): what it sold is no longer held; not a fill of the grid's book
+      // (the next start carries nothing: the stop's closePosition set dropNext)
+      if (e.data.at > ledger.lastFillAt) ledger.lastFillAt = e.data.at;
+      holdFill(ledger, e.data, false);
+      return ledger;
     case 'BotDriftDetected': {
       if (!e.data.replacedBy) return ledger;
       const book = ledger.runs.find((r) => r.run === e.data.run) ?? ledger.runs[ledger.runs.length - 1];

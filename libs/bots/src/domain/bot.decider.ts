@@ -1,6 +1,6 @@
 import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { BotType } from '@gridrocket/shared';
-import { BotConfig, BotEvent, BotEventType } from './bot.events';
+import { BotConfig, BotConfigEdit, BotEvent, BotEventType } from './bot.events';
 import { gridHalves, ladderCostOf, ladderPreview } from './bot-market.rules';
 import { INFINITY_EDIT_MESSAGE, NEUTRAL_SPOT_MESSAGE } from './bot.rules';
 import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
@@ -40,6 +40,11 @@ export interface LiveBot {
   rateLimited?: { until: number; status: number; since: number };
   /** The request time of the last check the runner reported done (BotChecked): one report per request. */
   checkedFor?: number;
+  /**
+   * Issue 40: this stop sells the held position on behalf of a start ("sell it first"): once stopped, the
+   * bot starts again. Absent otherwise; cleared by the stop's end and by a plain stop asked meanwhile.
+   */
+  startAfterStop?: true;
 }
 
 export type BotState =
@@ -68,9 +73,13 @@ export type RunnerCommand =
 
 export type BotCommand =
   | { type: 'CreateBot'; botId: string; userId: string; botType: BotType; config: BotConfig }
-  | { type: 'EditBot'; botId: string; userId: string; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } }
-  /** `confirmPosition`: the owner saw what the bot holds and what the new ladder adds (issue 29). */
-  | { type: 'StartBot'; botId: string; userId: string; confirmPosition?: boolean }
+  | { type: 'EditBot'; botId: string; userId: string; config: BotConfigEdit }
+  /**
+   * `confirmPosition`: the owner saw what the bot holds and what the new ladder adds (issue 29).
+   * `sellPositionFirst` (issue 40, a signal's standing choice): a bot that holds a position has its orders
+   * cancelled and the position closed at market, then starts afresh (a stop with `thenStart`).
+   */
+  | { type: 'StartBot'; botId: string; userId: string; confirmPosition?: boolean; sellPositionFirst?: boolean }
   | { type: 'StopBot'; botId: string; userId: string; cancelAllOrders: boolean; closePosition?: boolean }
   | { type: 'DeleteBot'; botId: string; userId: string }
   /** "Check now" (issue 29): `at` is the request's wall-clock time (ms), given so deciding stays pure. */
@@ -184,11 +193,17 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       const bot = owned(state, command.userId);
       if (bot.status === 'starting' || bot.status === 'running') return [];
       if (bot.status === 'stopping') throw new ConflictError(BOT_STOPPING);
+      if (heldPosition(bot).amount > 0 && command.sellPositionFirst === true) {
+        // the stop that sells it (cancel-all first: a take-profit holds the coins), then the start (decideEnd)
+        return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: true, closePosition: true, thenStart: true } }];
+      }
       if (heldPosition(bot).amount > 0 && command.confirmPosition !== true) throw new PositionHeldError(positionStartMessage(bot));
       return [{ type: 'BotStartRequested', data: { botId } }];
     }
     case 'StopBot': {
       const bot = owned(state, command.userId);
+      // a stop asked while a "sell it first" stop runs: it still sells, but no start follows
+      if (bot.status === 'stopping' && bot.startAfterStop) return [{ type: 'BotStopRequested', data: { botId, cancelAllOrders: true, closePosition: true } }];
       if (bot.status === 'stopping' || bot.status === 'stopped') return [];
       // futures: close the position reduce-only; spot: sell what the bot holds at market (issue 29)
       const close = command.closePosition === true;
@@ -240,7 +255,9 @@ function decideEnd(command: Extract<LifecycleReport, { type: 'MarkStopped' | 'Ma
   const open = leftOpen > 0 ? { ordersLeftOpen: leftOpen } : {};
   if (command.type === 'MarkStopped') {
     if (state.kind !== 'live' || state.status !== 'stopping') return [];
-    return [{ type: 'BotStopped', data: { botId: command.botId, pid: -1, ...open } }];
+    const stopped: BotEvent = { type: 'BotStopped', data: { botId: command.botId, pid: -1, ...open } };
+    // issue 40: the stop sold the position for a start: the start, in the same append
+    return state.startAfterStop ? [stopped, { type: 'BotStartRequested', data: { botId: command.botId, afterClose: true } }] : [stopped];
   }
   if (state.kind !== 'live' || state.status === 'stopped') return [];
   return [{ type: 'BotFailed', data: { botId: command.botId, reason: command.reason, ...open } }];
@@ -268,6 +285,9 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
   if (state.kind === 'deleted') return { ...state, version: state.version + 1 };
   const s: LiveBot = { ...state, version: state.version + 1 };
   noteLifecycle(s.trading, event);
+  // issue 40: "start after this stop" lives from its stop request to the stop's end; the key is removed, not
+  // set undefined, so the bot list's document has it only then (its in-place fold never sees it)
+  if (s.startAfterStop !== undefined && (event.type === 'BotStartRequested' || event.type === 'BotStopRequested' || event.type === 'BotStopped' || event.type === 'BotFailed')) delete s.startAfterStop;
   switch (event.type) {
     case 'BotEdited': {
       const { botId: _id, ...config } = event.data;
@@ -284,7 +304,7 @@ export function evolveBot(state: BotState, event: BotEvent): BotState {
     case 'BotStartFailed':
       return { ...s, status: 'stopped', pid: -1, lastError: event.data.reason };
     case 'BotStopRequested':
-      return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true };
+      return { ...s, status: 'stopping', cancelAllOrders: event.data.cancelAllOrders, closePosition: event.data.closePosition === true, ...(event.data.thenStart === true ? { startAfterStop: true as const } : {}) };
     case 'BotStopped':
       return { ...s, status: 'stopped', pid: -1, ordersLeftOpen: event.data.ordersLeftOpen, streamDown: undefined, rateLimited: undefined };
     case 'BotFailed':
@@ -329,7 +349,8 @@ export function allowedNext(state: BotState): BotEventType[] {
     case 'running':
       return ['BotStopRequested', 'BotFailed', 'ProfitRealized', 'BotResumed'];
     case 'stopping':
-      return ['BotStopped', 'BotFailed', 'ProfitRealized'];
+      // a plain stop asked while a "sell it first" stop runs (issue 40) is a second BotStopRequested
+      return state.startAfterStop ? ['BotStopped', 'BotFailed', 'ProfitRealized', 'BotStopRequested'] : ['BotStopped', 'BotFailed', 'ProfitRealized'];
   }
 }
 

@@ -9,6 +9,8 @@ export interface BotConfig {
   entryPrice: number;
   takeProfit: number;
   leverage: number; // 1 for spot
+  /** Issue 40 (futures only): the margin mode set on the venue before the bot's first order; absent = isolated. */
+  marginMode?: 'isolated' | 'cross';
   // Beyond the spec (issue 14, docs/risk.md): optional; absent = the spec's bot.
   spacing?: 'absolute' | 'percent';
   sizeScale?: number;
@@ -33,7 +35,8 @@ export interface BotConfig {
    * ledger) reads it unchanged: `entryPrice` is its start, `leverage` 1, and `numOfOrders`, `orderSize`,
    * `interval` and `takeProfit` are 0 (it has no ladder: no rungs, no take-profit of its own).
    */
-  style?: 'infinity';
+  /** Issue 42: or a plug-in style's name (libs/shared style-plugins.ts), run by that style. */
+  style?: 'infinity' | (string & {});
   /** Infinity: one step, in % of the reference price (0 < p < 50). */
   stepPercent?: number;
   /** Infinity: the quote value (USDT) sold on each step up and bought on each step down. */
@@ -42,7 +45,26 @@ export interface BotConfig {
   lowerPrice?: number;
   /** Infinity: quote spent on coin at the start (0: none). */
   initialQuote?: number;
+  /** Issue 40: the name its owner gave it (bot-name.rules.ts: trimmed, at most 60 characters, no control characters). */
+  name?: string;
+  /**
+   * Issue 40, the investment-based form: the total USDT its orders lock (futures: margin) that sized its
+   * `orderSize` (an infinity grid's `quoteValue`) at the market's steps and minimums (bot-investment.rules.ts).
+   * Absent: the order size was given as such.
+   */
+  investment?: number;
 }
+
+/**
+ * An edit's settings (the EditBot command, BotEdited): a key left out keeps the bot's (a neutral grid's
+ * take profit, issue 40), null removes an optional one (the risk settings, the name, the investment).
+ */
+export type BotConfigEdit = Omit<BotConfig, 'symbol' | 'leverage' | 'takeProfit' | 'name' | 'investment'> & {
+  leverage?: number;
+  takeProfit?: number;
+  name?: string | null;
+  investment?: number | null;
+};
 
 
 /** The optional settings of issue 14 (docs/risk.md). */
@@ -51,14 +73,22 @@ export type RiskSettings = Pick<BotConfig, (typeof RISK_FIELDS)[number]>;
 
 export type BotEvent =
   | { type: 'BotCreated'; data: { botId: string; userId: string; botType: BotType } & BotConfig }
-  | { type: 'BotEdited'; data: { botId: string } & Omit<BotConfig, 'symbol'> }
-  | { type: 'BotStartRequested'; data: { botId: string } }
+  | { type: 'BotEdited'; data: { botId: string; leverage: number } & Omit<BotConfigEdit, 'leverage'> }
+  /**
+   * `afterClose` (issue 40): this start follows a stop that cancelled the bot's orders and closed its
+   * position at market because a start asked for it ("sell it first", a signal's choice); the runner adds it.
+   */
+  | { type: 'BotStartRequested'; data: { botId: string; afterClose?: true } }
   | { type: 'BotStarted'; data: { botId: string; pid: number } }
   /** A runner process took over a running bot (restart, hand-over): the read model's pid is never stale. */
   | { type: 'BotResumed'; data: { botId: string; pid: number } }
   | { type: 'BotStartFailed'; data: { botId: string; reason: string } }
-  /** `closePosition` (beyond the spec, futures): close the bot's position at market after the cancels. */
-  | { type: 'BotStopRequested'; data: { botId: string; cancelAllOrders: boolean; closePosition?: boolean } }
+  /**
+   * `closePosition` (beyond the spec, futures): close the bot's position at market after the cancels.
+   * `thenStart` (issue 40): the stop is the first half of a start that sells the held position first: once
+   * it has stopped, the bot starts again (BotStartRequested `afterClose`, in the same append as BotStopped).
+   */
+  | { type: 'BotStopRequested'; data: { botId: string; cancelAllOrders: boolean; closePosition?: boolean; thenStart?: true } }
   /**
    * `ordersLeftOpen` (issue 29, present when above 0): how many of the bot's orders stay open on the
    * exchange, no longer managed (a stop without cancel-all, a failure).
@@ -96,6 +126,13 @@ export type BotEvent =
   /** A fill of the stop-loss market sell, with its loss (quote, fees included; > 0 is a loss). */
   | { type: 'StopLossTriggered'; data: FillEventData & { loss: number; level: number } }
   /**
+   * Issue 40: a fill of the market close of a stop with `closePosition` (the trader's "stop and sell", a
+   * signal's "sell it first"), under its fixed client order id (`…-<cycle>-close`): what it sold or bought
+   * back, its fee, and what it realised (`profit`, quote, fees included; < 0 a loss), on the engine's rules
+   * (libs/trading grid/position-close.ts). A ProfitRealized of the same fill follows it.
+   */
+  | { type: 'PositionClosed'; data: FillEventData & { profit: number } }
+  /**
    * A `follow` grid re-anchored its ladder at the market (`cycle`: the new ladder's cycle); with
    * `trailDown` (issue 32, trail-down.ts) the grid trailed down, keeping its position and take-profit.
    */
@@ -116,7 +153,22 @@ export type BotEvent =
    */
   | { type: 'VenueRateLimited'; data: { botId: string; run: number; venue: string; status: number; until: number; at: number } }
   /** The venue's rate-limit pause that ended at `until` is over: the bot's calls go again. */
-  | { type: 'VenueRateLimitLifted'; data: { botId: string; run: number; until: number; at: number } };
+  | { type: 'VenueRateLimitLifted'; data: { botId: string; run: number; until: number; at: number } }
+  // Futures risk (issue 40 point 3, docs/risk.md), written by the runner through the decider.
+  /**
+   * The venue liquidated the futures position of the bot's symbol (a fill of the venue's own liquidation
+   * order, Binance `autoclose-…`): what it closed, at which price, what it realised (< 0: the margin lost).
+   * The bot's open orders were cancelled by the venue; the bot stops with the reason (BotFailed) and its
+   * next start restarts the book with nothing carried. `profit` (issue 40, absent in older events): what the
+   * bot realised, on what its position cost (fees included), as the figures count it; a ProfitRealized of it
+   * follows. `realized` is the venue's own figure (on its entry price, without the opening fees).
+   */
+  | { type: 'PositionLiquidated'; data: { botId: string; run: number; fillId: string; clientOrderId: string; side: 'buy' | 'sell'; price: number; amount: number; realized: number; profit?: number; at: number } }
+  /**
+   * The price came within `warnPercent` % of the position's liquidation price (`distancePercent` away):
+   * once per run and position until the distance is back above twice the threshold (docs/risk.md).
+   */
+  | { type: 'LiquidationNear'; data: { botId: string; run: number; price: number; liquidation: number; side: 'long' | 'short'; amount: number; distancePercent: number; warnPercent: number; at: number } };
 
 /** What the watchdog found different between the bot and the venue (docs/watchdog.md has the rules). */
 export type DriftKind = 'missed-fill' | 'order-missing' | 'unknown-order' | 'balance-short' | 'position-differs';
@@ -182,7 +234,7 @@ export interface FillEventData {
 export const BOT_TRADING_EVENTS: BotEventType[] = [
   'OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted',
   'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored',
-  'VenueRateLimited', 'VenueRateLimitLifted',
+  'VenueRateLimited', 'VenueRateLimitLifted', 'PositionLiquidated', 'LiquidationNear', 'PositionClosed',
 ];
 
 export type BotEventType = BotEvent['type'];

@@ -61,6 +61,36 @@ describe('a start of a bot that holds a position (issue 29)', () => {
   });
 });
 
+describe('a start that sells the held position first (issue 40: a signal\'s standing choice)', () => {
+  const holding = [created, startRequested, started, fill('f1', 'buy', 60000, 0.01), stopWith(false), stopped];
+  const sellFirst: BotCommand = { ...start, sellPositionFirst: true };
+  const sellingStop: BotEvent = { type: 'BotStopRequested', data: { botId: 'b1', cancelAllOrders: true, closePosition: true, thenStart: true } };
+
+  it('given a stopped bot that holds 0.01 BTC, when started with sellPositionFirst, then a stop that cancels its orders and sells at market, marked to start after', () => {
+    given(...holding).when(sellFirst).then(sellingStop);
+  });
+  it('given that stop under way, when the runner reports it stopped, then BotStopped and the start in the same decision; the new run holds nothing', () => {
+    given(...holding, sellingStop)
+      .when({ type: 'MarkStopped', botId: 'b1' })
+      .then(stopped, { type: 'BotStartRequested', data: { botId: 'b1', afterClose: true } });
+    const after = fold(...holding, sellingStop, stopped, { type: 'BotStartRequested', data: { botId: 'b1', afterClose: true } });
+    expect(after.status).toBe('starting');
+    expect(after.startAfterStop).toBeUndefined();
+    expect(heldPosition(after)).toEqual({ amount: 0, cost: 0 });
+  });
+  it('given that stop under way, when the owner stops the bot, then it still sells but no start follows', () => {
+    given(...holding, sellingStop).when({ type: 'StopBot', botId: 'b1', userId: 'u1', cancelAllOrders: false }).then(stopWith(true, true));
+    given(...holding, sellingStop, stopWith(true, true)).when({ type: 'MarkStopped', botId: 'b1' }).then(stopped);
+  });
+  it('given that stop under way, when the sale fails (the bot fails), then no start follows', () => {
+    given(...holding, sellingStop).when({ type: 'MarkFailed', botId: 'b1', reason: 'no answer' }).then({ type: 'BotFailed', data: { botId: 'b1', reason: 'no answer' } });
+    expect(fold(...holding, sellingStop, { type: 'BotFailed', data: { botId: 'b1', reason: 'no answer' } }).startAfterStop).toBeUndefined();
+  });
+  it('given a bot that holds nothing, when started with sellPositionFirst, then it simply starts', () => {
+    given(created).when(sellFirst).then(startRequested);
+  });
+});
+
 describe('an infinity bot (issue 32)', () => {
   const infinity: BotConfig = { exchange: 'Binance', symbol: 'LTCUSDT', numOfOrders: 0, orderSize: 0, interval: 0, entryPrice: 100, takeProfit: 0, leverage: 1, style: 'infinity', stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
   const createdInfinity: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Spot', ...infinity } };

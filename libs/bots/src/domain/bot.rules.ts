@@ -1,10 +1,13 @@
+// Over 400 lines: the bot forms' input rules of every style, with their field messages; to move into the styles' own folders (issue 42).
 import { z } from 'zod';
 import { BOT_TYPES, EXCHANGES, FieldError, SYMBOL_MAX_LENGTH, SYMBOL_PATTERN, SYMBOL_SYNTAX_MESSAGE, ValidationError, documentedAs } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
-import { BotConfig, RISK_FIELDS, type RiskSettings } from './bot.events';
+import { BotConfig, RISK_FIELDS, type BotConfigEdit, type RiskSettings } from './bot.events';
 import { checkedInRangeTerms } from './bot-range.rules';
 import { infinityBotConfig, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
+import { botNameField } from './bot-name.rules';
+import { MARGIN_MODES, MARGIN_MODE_SPOT_MESSAGE } from './bot-futures.rules';
 
 /**
  * Input rules for the bot forms (spec section 5, plus: exchange is Binance or
@@ -60,6 +63,17 @@ const positiveText = (field: Field, integer: boolean) =>
     }
     return n;
   });
+
+/**
+ * Issue 40: a field a style may go without (a neutral grid's take profit, an order size given by an
+ * investment): absent, null or '' is undefined here, and the parse says when it is required
+ * (requiredProblems), so every other field's message comes with it.
+ */
+const optionalPositive = (field: Field, requiredUnless: string) =>
+  documentedAs(
+    z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : v), positiveText(field, false).optional()),
+    { type: 'number', minimum: 0, exclusiveMinimum: true, description: `${field}: greater than 0 (its text, as in a query string, is accepted too; at most ${LENGTHS[field][1]} characters written out); required unless ${requiredUnless}` },
+  );
 
 const exchange = text('exchange').refine((s): s is ExchangeName => (EXCHANGES as readonly string[]).includes(s), {
   message: 'exchange must be Binance or Kucoin',
@@ -121,6 +135,8 @@ export const riskFields = {
  * sells above the entry with a reduce-only buy-back below the average: futures only.
  */
 export const direction = optionalChoice('direction', ['long', 'short', 'neutral']);
+/** Issue 40 (bot-futures.rules.ts): isolated (the default) or cross, futures only. */
+export const marginMode = optionalChoice('marginMode', MARGIN_MODES);
 export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only: a spot bot buys its ladder (long)';
 /**
  * Issue 32, neutral (libs/trading grid/neutral.ts): buys below and sells above the entry price as the
@@ -191,16 +207,45 @@ function clearedRiskSettings(input: unknown): Record<string, null> {
 
 const userId = z.string({ invalid_type_error: 'userId must be text' }).max(128, 'userId is too long').optional();
 
+/**
+ * Issue 40, the investment-based form: the total USDT the bot's orders lock (futures: their margin), in
+ * place of `orderSize` (or an infinity grid's `quoteValue`): the server sizes the orders from it at the
+ * market's steps and minimums (bot-investment.rules.ts) and stores both, so an edit shows it.
+ */
+export const investmentField = documentedAs(
+  z.preprocess(
+    blank,
+    z
+      .number({ invalid_type_error: 'investment must be a number of USDT greater than 0' })
+      .refine((n) => Number.isFinite(n) && n > 0, { message: 'investment must be a number of USDT greater than 0' })
+      .refine((n) => n <= 1_000_000_000, { message: 'investment must be at most 1000000000 USDT' })
+      .refine((n) => decimalsOf(n) <= MAX_DECIMALS, { message: 'investment must have at most 8 decimals' })
+      .optional(),
+  ),
+  {
+    type: 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    maximum: 1_000_000_000,
+    description: "issue 40: the total investment in USDT (futures: margin) in place of orderSize (an infinity grid's quoteValue): the server sizes the orders from it at the market's amount step, minimum amount and minimum order value, refuses one too small for them with the numbers, and stores it; on an edit '' or null removes it",
+  },
+);
+
 const editFields = {
   exchange,
   numOfOrders: positive('numOfOrders', true),
-  orderSize: positive('orderSize'),
+  // issue 40: required unless an investment sizes it (requiredProblems)
+  orderSize: optionalPositive('orderSize', 'an investment sizes it'),
   interval: positive('interval'),
   entryPrice: positive('entryPrice'),
-  takeProfit: positive('takeProfit'),
+  // issue 40: required unless the grid is neutral, which has no take profit of its own (requiredProblems)
+  takeProfit: optionalPositive('takeProfit', "the grid is neutral (direction neutral: it has no take profit of its own; an edit without one keeps the bot's)"),
   leverage,
   ...riskFields,
   direction,
+  name: botNameField,
+  investment: investmentField,
+  marginMode,
 };
 
 /**
@@ -227,10 +272,80 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message }));
 }
 
-function parse<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
+function parse<T extends z.ZodTypeAny>(schema: T, input: unknown, required: FieldError[] = []): z.output<T> {
   const result = schema.safeParse(input ?? {});
-  if (!result.success) throw new ValidationError(toFieldErrors(result.error));
-  return result.data;
+  if (result.success && required.length === 0) return result.data;
+  const errors = result.success ? [] : toFieldErrors(result.error);
+  for (const e of required) if (!errors.some((x) => x.field === e.field)) errors.push(e);
+  throw new ValidationError(inFieldOrder(errors));
+}
+
+/** Field messages in the body's field order, as the schema reports them (stable within a field). */
+function inFieldOrder(errors: FieldError[]): FieldError[] {
+  const order = Object.keys(editFields);
+  const at = (f: string) => (order.includes(f) ? order.indexOf(f) : order.length);
+  return errors.map((e, i) => ({ e, i })).sort((a, b) => at(a.e.field) - at(b.e.field) || a.i - b.i).map(({ e }) => e);
+}
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Issue 40, "fields a style does not use are hidden or optional": the take profit is required of a long or
+ * short grid, not of a neutral one (its pairs earn one interval each, libs/trading grid/neutral.ts); the
+ * order size is required unless an investment sizes it (sizedByInvestment). `direction`: the grid's, the
+ * stored one on an edit that does not change it.
+ */
+function requiredProblems(input: unknown, direction: unknown): FieldError[] {
+  const body = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const out: FieldError[] = [];
+  if (isBlank(body.orderSize)) out.push({ field: 'orderSize', message: 'orderSize is required' });
+  if (isBlank(body.takeProfit) && direction !== 'neutral') out.push({ field: 'takeProfit', message: 'takeProfit is required' });
+  return out;
+}
+
+/** The direction a body asks for ('' or null: back to the spec's long grid), else `stored`. */
+function directionAsked(input: unknown, stored?: string): unknown {
+  const body = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  if (body.direction === '' || body.direction === null) return undefined;
+  return body.direction ?? stored;
+}
+
+/**
+ * Sizes the orders of a bot given by its investment (issue 40): what the caller's market says the
+ * investment buys (bot-investment.rules.ts sizeLadder / sizeInfinity, at the market's steps and minimums):
+ * the ladder's `orderSize` or the infinity grid's `quoteValue`. Throws a ValidationError on `investment`
+ * when the investment cannot size the grid. `config`: the bot's other settings, already checked.
+ */
+export type OrderSizer = (config: Omit<BotConfig, 'symbol' | 'leverage' | 'takeProfit'> & { symbol?: string; leverage?: number; takeProfit?: number }, investment: number) => number;
+
+export const INVESTMENT_NOT_HERE = 'investment is taken where the market is known (POST /api/bots, PUT /api/bots/{id}): give orderSize here';
+
+/**
+ * A body with an investment (issue 40): its other fields are checked first (with a stand-in size), then
+ * the investment sizes the orders (`sizer`), and the body is parsed with that size, the investment kept in
+ * the config. A size given as well must be the one the investment sizes. Without an investment: `run` alone.
+ */
+function sizedByInvestment<T extends { config: object }>(input: unknown, field: 'orderSize' | 'quoteValue', sizer: OrderSizer | undefined, run: (body: unknown) => T): T {
+  const body = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
+  if (!body || isBlank(body.investment)) return run(input);
+  const errors: FieldError[] = [];
+  const investment = investmentField.safeParse(body.investment);
+  if (!investment.success) errors.push(...toFieldErrors(investment.error).map((e) => ({ ...e, field: 'investment' })));
+  let probe: T | null = null;
+  try {
+    probe = run({ ...body, investment: undefined, [field]: 1 });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...err.errors.filter((e) => e.field !== field));
+  }
+  if (errors.length || !probe || !investment.success || investment.data === undefined) throw new ValidationError(inFieldOrder(errors));
+  if (!sizer) throw new ValidationError([{ field: 'investment', message: INVESTMENT_NOT_HERE }]);
+  const size = sizer(probe.config as Parameters<OrderSizer>[0], investment.data);
+  if (!isBlank(body[field]) && Number(body[field]) !== size) {
+    throw new ValidationError([{ field, message: `${field} ${String(body[field])} is not what the investment sizes: ${shown(investment.data)} USDT sizes ${shown(size)}; give one of them` }]);
+  }
+  const out = run({ ...body, investment: undefined, [field]: size });
+  return { ...out, config: { ...out.config, investment: investment.data } };
 }
 
 /** A number as a trader reads it: no binary noise (0.1 % maker, not 0.09999999999999999). */
@@ -265,16 +380,28 @@ export function takeProfitFeeError(takeProfit: number, makerRate: number): Field
  * messages (bot-infinity.rules.ts parseInfinityBot; a futures one is refused on botType with
  * INFINITY_SPOT_MESSAGE, ladder fields in its body are refused too); anything else but 'ladder' is refused.
  */
-export function parseCreateBot(input: unknown, options: { priceStep?: number } = {}): CreateBotInput {
+export function parseCreateBot(input: unknown, options: CreateOptions = {}): CreateBotInput {
   const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
-  if (style === 'infinity') return parseCreateInfinity(input);
+  const known = [...(options.styleRules ?? []), ...BUILT_IN_STYLE_RULES];
+  const rules = styleRulesFor(style, known);
+  if (rules) return rules.parseCreate(input, options, parseCreateLadderBody);
   if (style !== undefined && style !== null && style !== '' && style !== 'ladder') {
-    throw new ValidationError([{ field: 'style', message: 'style must be ladder or infinity' }]);
+    throw new ValidationError([{ field: 'style', message: `style must be ladder or ${[...BUILT_IN_STYLE_RULES, ...(options.styleRules ?? [])].map((r) => r.style).join(' or ')}` }]);
   }
-  return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, parseCreateLadder);
+  return parseCreateLadderBody(input, options);
 }
 
-const infinityExtras = z.object({ userId, confirmAboveMarket });
+/** A ladder's create body (long, short, neutral by `direction`), a range and an investment converted first. */
+function parseCreateLadderBody(input: unknown, options: CreateOptions): CreateBotInput {
+  return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => sizedByInvestment(body, 'orderSize', options.sizeOrders, parseCreateLadder));
+}
+
+/** The form's styles besides the ladder (BotStyleRules below; plug-ins add theirs through options.styleRules). */
+const BUILT_IN_STYLE_RULES: readonly BotStyleRules[] = [
+  { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity) },
+];
+
+const infinityExtras = z.object({ userId, confirmAboveMarket, name: botNameField });
 
 function parseCreateInfinity(input: unknown): CreateBotInput {
   const errors: FieldError[] = [];
@@ -291,7 +418,8 @@ function parseCreateInfinity(input: unknown): CreateBotInput {
   const leverage = input && typeof input === 'object' ? (input as Record<string, unknown>).leverage : undefined;
   if (leverage !== undefined && leverage !== null && leverage !== '' && Number(leverage) !== 1) errors.push({ field: 'leverage', message: 'leverage applies to futures bots only' });
   if (errors.length || !bot || !extras.success) throw new ValidationError(errors);
-  return { userId: extras.data.userId, botType: 'Spot', ...(extras.data.confirmAboveMarket ? { confirmAboveMarket: true } : {}), config: infinityBotConfig(bot) };
+  const name = extras.data.name ? { name: extras.data.name } : {};
+  return { userId: extras.data.userId, botType: 'Spot', ...(extras.data.confirmAboveMarket ? { confirmAboveMarket: true } : {}), config: { ...infinityBotConfig(bot), ...name } };
 }
 
 /** An edit of an infinity bot (issue 32): refused, its settings are not editable yet; a body asking for a style is refused too. */
@@ -299,15 +427,17 @@ export const INFINITY_EDIT_MESSAGE = 'An infinity bot cannot be edited yet: stop
 export const EDIT_STYLE_MESSAGE = 'style cannot be changed by an edit: a bot keeps the style it was created with';
 
 function parseCreateLadder(input: unknown): CreateBotInput {
-  const v = parse(createBotSchema, input);
+  const v = parse(createBotSchema, input, requiredProblems(input, directionAsked(input)));
   throwIfAny(numericBoundProblems({ ...v, short: v.direction === 'short' }));
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
   if (v.direction === 'short' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
   if (v.direction === 'neutral' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
+  if (v.marginMode !== undefined && v.botType !== 'Futures') throw new ValidationError([{ field: 'marginMode', message: MARGIN_MODE_SPOT_MESSAGE }]);
   if (v.direction === 'neutral') throwIfAny(neutralProblems(v));
-  const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
+  // (a neutral grid has no take profit of its own: one given is kept for a switch back, checked then)
+  const feeError = v.direction === 'neutral' || v.takeProfit === undefined ? null : takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -317,13 +447,16 @@ function parseCreateLadder(input: unknown): CreateBotInput {
       exchange: v.exchange,
       symbol: v.symbol,
       numOfOrders: v.numOfOrders,
-      orderSize: v.orderSize,
+      orderSize: v.orderSize!,
       interval: v.interval,
       entryPrice: v.entryPrice,
-      takeProfit: v.takeProfit,
+      // a neutral grid without one stores 0, as an infinity grid's unused ladder fields (bot.events.ts)
+      takeProfit: v.takeProfit ?? 0,
       leverage: v.botType === 'Futures' ? (v.leverage ?? 1) : 1,
+      ...(v.marginMode !== undefined ? { marginMode: v.marginMode } : {}),
       ...riskSettings(v, v.direction === 'short'),
       ...(v.direction !== undefined ? { direction: v.direction } : {}),
+      ...(v.name ? { name: v.name } : {}),
     },
   };
 }
@@ -336,20 +469,26 @@ export function parseEditBot(
   input: unknown,
   botType: BotType = 'Futures',
   /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only); issue 32: its direction too. */
-  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral'; style?: 'infinity' } = {},
-  /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts). */
-  options: { priceStep?: number } = {},
+  /** Issue 40: `investment`, the bot's stored investment (an order size given by hand replaces it). */
+  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral'; style?: 'infinity' | (string & {}); investment?: number } = {},
+  /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts); issue 40: the sizing of an investment. */
+  options: { priceStep?: number; sizeOrders?: OrderSizer } = {},
 ): EditBotInput {
   if (stored.style === 'infinity') throw new ValidationError([{ field: 'style', message: INFINITY_EDIT_MESSAGE }]);
   const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
   if (style !== undefined && style !== null && style !== '' && style !== 'ladder') throw new ValidationError([{ field: 'style', message: EDIT_STYLE_MESSAGE }]);
-  return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => parseEditLadder(body, botType, stored));
+  const edit = checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => sizedByInvestment(body, 'orderSize', options.sizeOrders, (b) => parseEditLadder(b, botType, stored)));
+  // issue 40: an edit that gives the order size (or clears the investment) no longer follows the stored investment
+  const c = edit.config as { investment?: number | null };
+  if (c.investment === undefined && (stored.investment !== undefined || isCleared(input, 'investment'))) c.investment = null;
+  return edit;
 }
 
-type EditBotInput = { userId?: string; confirmAboveMarket?: boolean; config: Omit<BotConfig, 'symbol' | 'leverage'> & { leverage?: number } };
+/** An edit's settings: a take profit left out keeps the stored one (a neutral grid's, issue 40); `name` and `investment` null remove them. */
+type EditBotInput = { userId?: string; confirmAboveMarket?: boolean; config: BotConfigEdit };
 
 function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral' }): EditBotInput {
-  const v = parse(editBotSchema, input);
+  const v = parse(editBotSchema, input, requiredProblems(input, directionAsked(input, stored.direction)));
   const cleared = clearedRiskSettings(input);
   const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
   // an edit without a direction keeps the bot's; '' or null turns it back to the spec's long grid
@@ -357,10 +496,12 @@ function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: '
   const short = (v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'short';
   if (v.direction === 'short' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
   if (v.direction === 'neutral' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
+  if (v.marginMode !== undefined && botType === 'Spot') throw new ValidationError([{ field: 'marginMode', message: MARGIN_MODE_SPOT_MESSAGE }]);
   if ((v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'neutral') throwIfAny(neutralProblems({ ...v, spacing }));
   throwIfAny(numericBoundProblems({ ...v, spacing, short }));
   if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }, short); // the percent interval's bound
-  const feeError = takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
+  const neutral = directionAsked(input, stored.direction) === 'neutral';
+  const feeError = neutral || v.takeProfit === undefined ? null : takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -368,11 +509,15 @@ function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: '
     config: {
       exchange: v.exchange,
       numOfOrders: v.numOfOrders,
-      orderSize: v.orderSize,
+      orderSize: v.orderSize!,
       interval: v.interval,
       entryPrice: v.entryPrice,
-      takeProfit: v.takeProfit,
+      // a neutral grid's edit without one keeps the stored take profit (issue 40)
+      ...(v.takeProfit !== undefined ? { takeProfit: v.takeProfit } : {}),
       leverage: v.leverage,
+      // issue 40: a name given is set, '' or null removes it, absent keeps it
+      ...(v.name ? { name: v.name } : isCleared(input, 'name') || v.name === '' ? { name: null } : {}),
+      ...(v.marginMode !== undefined ? { marginMode: v.marginMode } : {}),
       ...riskSettings({ ...v, direction: v.direction ?? (clearsDirection ? undefined : stored.direction) }, short),
       ...cleared,
       ...(v.direction !== undefined ? { direction: v.direction } : clearsDirection ? ({ direction: null } as Record<string, null>) : {}),
@@ -489,6 +634,36 @@ export function botFieldProblem(field: SweptBotField, value: number, market: { e
   if (!parsed.success) return parsed.error.issues[0].message;
   const bound = fieldBoundProblem(field, parsed.data);
   if (bound) return bound;
+  if (parsed.data === undefined) return `${field} is required`;
   if (field === 'takeProfit') return takeProfitFeeError(parsed.data, defaultMakerRate(market.exchange, market.botType))?.message ?? null;
   return null;
+}
+
+/**
+ * Issue 42: the form's rules of the grid styles that are not the ladder, behind one shape: each style's
+ * create rules (its config schema and field messages). The built-in infinity grid's are below
+ * (BUILT_IN_STYLE_RULES, bot-infinity.rules.ts); a plug-in style's come from libs/shared style-plugins.ts
+ * (`rules`), given by the server's callers in `styleRules` (this file is pure: the dashboard builds it too).
+ * The ladder (long, short, neutral by `direction`) is the form's default.
+ */
+export interface CreateOptions {
+  priceStep?: number;
+  sizeOrders?: OrderSizer;
+  /** Plug-in styles' rules, asked before the built-in ones (the server passes stylePluginParts('rules')). */
+  styleRules?: readonly BotStyleRules[];
+}
+
+export interface BotStyleRules {
+  /** The `style` a body names. */
+  readonly style: string;
+  /**
+   * The create body of a bot of this style: its own fields and messages (a ValidationError with field
+   * errors). `ladder` parses a ladder's body with the form's rules, for a style made of a ladder's fields.
+   */
+  parseCreate(input: unknown, options: CreateOptions, ladder: (input: unknown, options: CreateOptions) => CreateBotInput): CreateBotInput;
+}
+
+/** The rules of the style a body names among `rules` (a plug-in's before the built-in ones); undefined for the ladder or an unknown style. */
+export function styleRulesFor(style: unknown, rules: readonly BotStyleRules[]): BotStyleRules | undefined {
+  return typeof style === 'string' ? rules.find((r) => r.style === style) : undefined;
 }

@@ -16,6 +16,8 @@ export interface BotView {
   pid: number;
   profit: number;
   leverage?: number;
+  /** Issue 40: a futures bot's margin mode (isolated unless it chose cross). */
+  marginmode?: 'isolated' | 'cross';
   /** Beyond the spec: the lifecycle step and the last failure, so the dashboard can explain. */
   state: BotStatus;
   lasterror: string | null;
@@ -38,11 +40,15 @@ export interface BotView {
    * settings below (its numoforders, ordersize, interval and takeprofit are then 0: it has no ladder;
    * entryprice is its start); absent: a ladder.
    */
-  style?: 'infinity';
+  style?: 'infinity' | (string & {});
   steppercent?: number;
   quotevalue?: number;
   lowerprice?: number;
   initialquote?: number;
+  /** Issue 40: the name its owner gave it (absent: none; the dashboard names it by its pair). */
+  name?: string;
+  /** Issue 40: the total investment in USDT (futures: margin) that sized its orders (absent: the order size was given). */
+  investment?: number;
   /** Beyond the spec (issue 29): the bot is stopped and this many of its orders are still open on the exchange, no longer managed. */
   ordersleftopen?: number;
   /** Issue 29: when the owner last asked for a watchdog check ("Check now"), ms since the epoch. */
@@ -92,6 +98,7 @@ export function toBotView(state: BotSummary): BotView {
     lasterror: state.lastError,
   };
   if (state.botType === 'Futures') view.leverage = c.leverage;
+  if (state.botType === 'Futures' && c.marginMode !== undefined) view.marginmode = c.marginMode;
   if (c.spacing !== undefined) view.spacing = c.spacing;
   if (c.sizeScale !== undefined) view.sizescale = c.sizeScale;
   if (c.stopLossPercent !== undefined) view.stoplosspercent = c.stopLossPercent;
@@ -109,6 +116,9 @@ export function toBotView(state: BotSummary): BotView {
     if (c.lowerPrice !== undefined) view.lowerprice = c.lowerPrice;
     if (c.initialQuote !== undefined) view.initialquote = c.initialQuote;
   }
+  else if (c.style !== undefined) view.style = c.style; // issue 42: a plug-in style says its name
+  if (c.name) view.name = c.name;
+  if (c.investment !== undefined) view.investment = c.investment;
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;
   if (state.checkRequestedAt !== undefined) view.checkrequestedat = state.checkRequestedAt;
   const down = state.streamDown;

@@ -54,6 +54,21 @@ describe('Binance spot: MAX_NUM_ORDERS 200 per symbol, ORDERS 100 per 10 s and 2
     expect(capacityRefusal(fast)).toMatch(/^This start places 150 orders, 150 of them within 10 s; Binance spot allows 100 orders per 10 s \(ORDERS\)/);
   });
 
+  it("the orders the key has already placed today count: 199,995 placed and 10 more pass the day's 200,000, refused with the numbers", () => {
+    const placed = [{ windowMs: 10_000, used: 5 }, { windowMs: 86_400_000, used: 199_995 }];
+    const over = capacityAnswer(spot({ bot: { numOfOrders: 10 }, placed }));
+    expect(over.orderWindows.map((w) => [w.label, w.placed, w.atMost, w.exceeded])).toEqual([
+      ['10 s', 5, 10, false],
+      ['1 day', 199_995, 10, true],
+    ]);
+    expect(over.exceeded).toEqual(['ORDERS 1 day']);
+    expect(capacityRefusal(over)).toBe(
+      'This start places 10 orders, 10 of them within 1 day, and your key has already placed 199,995 in this 1 day window: 200,005 in all; Binance spot allows 200,000 orders per 1 day (ORDERS). Lower the grid size, or start it once the 1 day window has passed.',
+    );
+    // five fit exactly
+    expect(capacityAnswer(spot({ bot: { numOfOrders: 5 }, placed })).exceeded).toEqual([]);
+  });
+
   it('the weight: two bots on two symbols cost 32 a minute (6 a symbol + 20), fifty on fifty 100 (the all-symbols read, 80): the measured figures', () => {
     const two = capacityAnswer(spot({ symbol: 'ETHUSDT', otherSymbols: ['BTCUSDT'] }));
     expect(two.weight).toMatchObject({ rule: 'REQUEST_WEIGHT', limit: 6000, share: 0.5, budget: 3000, account: 32, symbols: 2, exceeded: false });

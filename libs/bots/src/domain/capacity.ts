@@ -6,7 +6,9 @@
  *  1. the orders the start places against the venue's order-count windows (Binance: per 10 s, per minute,
  *     per day), at the runner's pace (its per user and exchange token bucket: a burst of 10, then 8 calls a
  *     second, libs/trading runner/exchange-calls.ts and grid-runner.service.ts), so at most
- *     `burst + 8 × window` of them fall in one window;
+ *     `burst + 8 × window` of them fall in one window, on top of what the account has already placed in
+ *     the window as the venue last said (X-MBX-ORDER-COUNT-*, libs/exchanges order-counts.ts: the trader's
+ *     other bots and anything else using the key);
  *  2. the open orders on the symbol (the account's other bots' and this bot's, at most) against the venue's
  *     maximum per symbol (Binance MAX_NUM_ORDERS; the market's own figure when the venue reports it);
  *  3. the weight a minute the account's bots cost the venue in steady state (one watchdog reconciliation a
@@ -120,7 +122,7 @@ export function capacityVenueOf(exchange: ExchangeName, botType: BotType): Capac
 export interface CapacityBot {
   numOfOrders: number;
   direction?: 'long' | 'short' | 'neutral';
-  style?: 'infinity';
+  style?: 'infinity' | (string & {});
   initialQuote?: number;
 }
 
@@ -159,6 +161,8 @@ export interface CapacityInput {
   budgetShare?: number;
   /** The market's own maximum of open orders, when the venue reports one (rules.maxNumOrders). */
   maxNumOrders?: number;
+  /** The orders the account has placed in the venue's current windows (the venue's last X-MBX-ORDER-COUNT-*). */
+  placed?: readonly { windowMs: number; used: number }[];
   pace?: { burst: number; perSecond: number };
 }
 
@@ -168,7 +172,8 @@ export interface CapacityAnswer {
   ordersAtStart: number;
   /** Seconds the runner takes to place them at its pace. */
   placingSeconds: number;
-  orderWindows: (OrderWindowLimit & { atMost: number; exceeded: boolean })[];
+  /** Per window: this start's orders in it at most, those the account has placed in it already, and whether they pass the limit. */
+  orderWindows: (OrderWindowLimit & { atMost: number; placed: number; exceeded: boolean })[];
   openOrders: CapacityLimit & { others: number; thisBot: number; total: number; exceeded: boolean };
   weight: CapacityLimit & {
     label: string;
@@ -194,7 +199,8 @@ export function capacityAnswer(input: CapacityInput): CapacityAnswer {
   const start = ordersAtStart(input.bot);
   const orderWindows = venue.orderWindows.map((w) => {
     const atMost = Math.min(start, pace.burst + Math.floor((pace.perSecond * w.windowMs) / 1000));
-    return { ...w, atMost, exceeded: atMost > w.limit };
+    const placed = Math.max(0, input.placed?.find((p) => p.windowMs === w.windowMs)?.used ?? 0);
+    return { ...w, atMost, placed, exceeded: placed + atMost > w.limit };
   });
   const others = input.others.filter((o) => o.symbol.toUpperCase() === symbol).reduce((t, o) => t + Math.max(0, o.openOrders), 0);
   const thisBot = mostResting(input.bot);
@@ -255,12 +261,15 @@ export function capacityRefusal(a: CapacityAnswer): string | null {
     );
   }
   for (const w of a.orderWindows.filter((x) => x.exceeded)) {
-    parts.push(`This start places ${fmt(a.ordersAtStart)} orders, ${fmt(w.atMost)} of them within ${w.label}; ${a.venue} allows ${fmt(w.limit)} orders per ${w.label} (${w.rule})`);
+    const already = w.placed > 0 ? `, and your key has already placed ${fmt(w.placed)} in this ${w.label} window: ${fmt(w.placed + w.atMost)} in all` : '';
+    parts.push(`This start places ${fmt(a.ordersAtStart)} orders, ${fmt(w.atMost)} of them within ${w.label}${already}; ${a.venue} allows ${fmt(w.limit)} orders per ${w.label} (${w.rule})`);
   }
   if (a.weight.exceeded) {
     const w = a.weight;
     parts.push(`Your bots on ${a.venue} would use ${fmt(w.account)} weight per ${w.label}, more than this install's budget of ${fmt(w.budget)} (${fmt(w.share * 100)} % of ${fmt(w.limit)}, ${w.rule})`);
   }
   if (!parts.length) return null;
-  return `${parts.join('. ')}. Lower the grid size, or stop a bot on ${a.symbol}.`;
+  // a bot stopped frees open orders and weight; an order-count window only passes
+  const onlyWindows = !a.openOrders.exceeded && !a.weight.exceeded;
+  return `${parts.join('. ')}. ${onlyWindows ? `Lower the grid size, or start it once the ${a.orderWindows.filter((x) => x.exceeded).map((x) => x.label).join(' and ')} window has passed.` : `Lower the grid size, or stop a bot on ${a.symbol}.`}`;
 }

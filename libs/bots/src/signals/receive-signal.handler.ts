@@ -5,6 +5,7 @@ import { AppError, CommandContext, NotFoundError, TooManyRequestsError } from '@
 import { loadState } from '@gridrocket/shared/runtime';
 import { StartBotCommand, StopBotCommand } from '../application/bot.commands';
 import type { BotDecision } from '../application/bot-command.runner';
+import { PositionHeldError, heldPosition } from '../domain/bot.decider';
 import { decideOnSignalLog } from './signal-log.repository';
 import { SignalRateLimiter } from './signal-rate.limiter';
 import { SignalSecrets } from './signal-secrets';
@@ -13,6 +14,14 @@ import { SignalAction, signalSettingsStream } from './signal.events';
 import { SIGNAL_JUNK_PER_MINUTE, SIGNAL_REQUESTS_PER_MINUTE, SignalHeaders, SignalRefusal, assertAuthentic, assertFresh, readSignalRequest, signatureDigest } from './signal.rules';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether the bot a start was decided on held a position (its new run began from one it carries). */
+function heldBefore(decision: BotDecision): boolean {
+  const s = decision.state;
+  if (s.kind !== 'live') return false;
+  const run = s.trading.runs[s.trading.runs.length - 1];
+  return !!run && !run.dropPosition && heldPosition(s).amount > 0;
+}
 
 /** The 404 of a bot without a signal webhook (unknown, another's or switched off alike: nothing is said). */
 export const NO_SIGNAL_WEBHOOK = 'No signal webhook here';
@@ -25,6 +34,8 @@ export interface SignalAnswer {
   /** `requested`: the start or stop was recorded; `unchanged`: the bot was already so. */
   outcome: 'requested' | 'unchanged';
   state: string;
+  /** Issue 40: what a start did with the position the bot held (absent when it held none or nothing started). */
+  heldPosition?: 'kept' | 'sold-first';
   position: bigint | null;
 }
 
@@ -88,22 +99,36 @@ export class SignalReceiver {
       }
       throw err;
     }
-    // The bot's own command, as its owner: every check of the dashboard's start and stop applies.
+    // The bot's own command, as its owner: every check of the dashboard's start and stop applies. A bot
+    // that holds a position is started as the owner's standing choice says (issue 40): refused (409, as a
+    // start from the dashboard without confirmation), started with it, or after selling it at market.
     const ownerCtx: CommandContext = { userId: owner, correlationId, causationId: null };
     const { signalId, action } = request;
+    const choice = settings.heldPosition;
     let decision: BotDecision;
     try {
-      decision = await this.commands.execute(action === 'start' ? new StartBotCommand(ownerCtx, botId) : new StopBotCommand(ownerCtx, botId, request.cancelAllOrders));
+      decision = await this.commands.execute(
+        action === 'start' ? new StartBotCommand(ownerCtx, botId, choice === 'resume', choice === 'sell') : new StopBotCommand(ownerCtx, botId, request.cancelAllOrders),
+      );
     } catch (err) {
-      if (err instanceof AppError) await this.recordOutcome(botId, { signalId, action, outcome: 'refused', status: err.status, reason: err.message }, ownerCtx, now);
+      if (err instanceof AppError) {
+        const held = err instanceof PositionHeldError ? { refusal: 'position-held' as const } : {};
+        await this.recordOutcome(botId, { signalId, action, outcome: 'refused', status: err.status, reason: err.message, ...held }, ownerCtx, now);
+      }
       throw err;
     }
     const outcome = decision.events.length > 0 ? 'requested' : 'unchanged';
-    const recorded = await this.recordOutcome(botId, { signalId, action, outcome, status: 202, reason: null }, ownerCtx, now);
-    return { id: signalId, action, outcome, state: decision.state.kind === 'live' ? decision.state.status : 'deleted', position: recorded ?? decision.position };
+    const heldPosition = action !== 'start' ? undefined : decision.events.some((e) => e.type === 'BotStopRequested') ? 'sold-first' : choice === 'resume' && outcome === 'requested' && heldBefore(decision) ? 'kept' : undefined;
+    const recorded = await this.recordOutcome(botId, { signalId, action, outcome, status: 202, reason: null, ...(heldPosition ? { position: heldPosition } : {}) }, ownerCtx, now);
+    return { id: signalId, action, outcome, state: decision.state.kind === 'live' ? decision.state.status : 'deleted', ...(heldPosition ? { heldPosition } : {}), position: recorded ?? decision.position };
   }
 
-  private async recordOutcome(botId: string, o: { signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null }, ctx: CommandContext, now: number): Promise<bigint | null> {
+  private async recordOutcome(
+    botId: string,
+    o: { signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null; position?: 'kept' | 'sold-first'; refusal?: 'position-held' },
+    ctx: CommandContext,
+    now: number,
+  ): Promise<bigint | null> {
     try {
       return (await decideOnSignalLog(this.events, botId, { type: 'RecordSignalOutcome', botId, ...o }, ctx, now)).position;
     } catch (err) {

@@ -21,7 +21,7 @@ export interface SignalLogState {
 
 export type SignalLogCommand =
   | { type: 'TakeSignal'; botId: string; signalId: string; action: SignalAction; auth: SignalAuth; signedAt: number; at: number; signature?: string }
-  | { type: 'RecordSignalOutcome'; botId: string; signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null }
+  | { type: 'RecordSignalOutcome'; botId: string; signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null; position?: 'kept' | 'sold-first'; refusal?: 'position-held' }
   | { type: 'RecordSignalRefusal'; botId: string; reason: SignalRefusalReason; status: number; message: string; signalId: string | null; suppressed: number; at: number };
 
 export type SignalLogEvent = SignalBotEvent | BotEvent;

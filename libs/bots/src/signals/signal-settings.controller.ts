@@ -1,16 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
-import { APP_CONFIG, AppConfig, executeCommand, loadState } from '@gridrocket/shared/runtime';
-import { Ctx } from '@gridrocket/shared/http';
-import { FreshCodeGuard, SessionGuard } from '@gridrocket/identity/nest';
+import { APP_CONFIG, AppConfig, executeCommand, loadState, wouldDecide } from '@gridrocket/shared/runtime';
+import { AppRequest, Ctx } from '@gridrocket/shared/http';
+import { FreshCodeGuard, SessionGuard, confirmFreshCode } from '@gridrocket/identity/nest';
 import { BOT_NOT_FOUND, botDecider } from '../domain/bot.decider';
 import { botStream } from '../domain/bot.events';
 import { SignalSecrets, last4 } from './signal-secrets';
 import { SignalSettingsState, initialSignalSettings, nextGeneration, signalSettingsDecider } from './signal-settings.decider';
-import { parseSignalSettings } from './signal-settings.rules';
-import { signalSettingsStream } from './signal.events';
+import { parseHeldPosition, parseSignalSettings } from './signal-settings.rules';
+import { SignalHeldPosition, signalSettingsStream } from './signal.events';
 import { SIGNAL_WINDOW_SECONDS } from './signal.rules';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,6 +22,8 @@ export interface SignalSettingsView {
   secretLast4: string | null;
   allowBodySecret: boolean;
   windowSeconds: number;
+  /** What a start signal does with a held position (issue 40): refuse, resume (start with it), sell (sell it first). */
+  heldPosition: SignalHeldPosition;
 }
 
 /** The answer of enabling or rotating: the secret, this once. */
@@ -53,7 +55,7 @@ export class SignalSettingsController {
   }
 
   private view(botId: string, s: SignalSettingsState): SignalSettingsView {
-    return { enabled: s.enabled, url: `${this.config.publicUrl}/api/signals/${botId}`, secretLast4: s.enabled ? s.secretLast4 : null, allowBodySecret: s.enabled && s.allowBodySecret, windowSeconds: SIGNAL_WINDOW_SECONDS };
+    return { enabled: s.enabled, url: `${this.config.publicUrl}/api/signals/${botId}`, secretLast4: s.enabled ? s.secretLast4 : null, allowBodySecret: s.enabled && s.allowBodySecret, windowSeconds: SIGNAL_WINDOW_SECONDS, heldPosition: s.enabled ? s.heldPosition : 'refuse' };
   }
 
   private async settings(botId: string): Promise<SignalSettingsState> {
@@ -70,21 +72,39 @@ export class SignalSettingsController {
   @Post()
   @HttpCode(201)
   @UseGuards(FreshCodeGuard)
-  async enable(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext): Promise<SignalSecretView> {
+  async enable(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<SignalSecretView> {
     const input = parseSignalSettings(body);
     const botId = await this.ownBot(id, ctx);
-    return this.newSecret(botId, ctx, 'EnableSignalWebhook', input.allowBodySecret ?? false);
+    return this.newSecret(botId, ctx, req, 'EnableSignalWebhook', input.allowBodySecret ?? false, input.heldPosition ?? 'refuse');
   }
 
   /** A new secret; the old one is refused from now on. `allowBodySecret` kept unless given. */
   @Post('rotate')
   @HttpCode(200)
   @UseGuards(FreshCodeGuard)
-  async rotate(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext): Promise<SignalSecretView> {
+  async rotate(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<SignalSecretView> {
     const input = parseSignalSettings(body);
     const botId = await this.ownBot(id, ctx);
     const current = await this.settings(botId);
-    return this.newSecret(botId, ctx, 'RotateSignalSecret', input.allowBodySecret ?? current.allowBodySecret);
+    return this.newSecret(botId, ctx, req, 'RotateSignalSecret', input.allowBodySecret ?? current.allowBodySecret, input.heldPosition ?? current.heldPosition);
+  }
+
+  /**
+   * The owner's standing choice for a held position (issue 40): `{heldPosition: "refuse" | "resume" |
+   * "sell"}`. 404 when signals are off. Sensitive as enabling is ("sell" lets a signal sell at market):
+   * with two-factor sign-in on it needs a fresh code (X-TOTP).
+   */
+  @Patch()
+  @HttpCode(200)
+  @UseGuards(FreshCodeGuard)
+  async choose(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<SignalSettingsView> {
+    const heldPosition = parseHeldPosition(body);
+    const botId = await this.ownBot(id, ctx);
+    const command = { type: 'ChooseHeldPosition' as const, botId, userId: ctx.userId, heldPosition };
+    await wouldDecide(this.events, signalSettingsStream(botId), signalSettingsDecider, command); // signals off: 404 before the code
+    await confirmFreshCode(req);
+    const { state } = await executeCommand(this.events, signalSettingsStream(botId), signalSettingsDecider, command, ctx);
+    return this.view(botId, state);
   }
 
   @Delete()
@@ -94,15 +114,18 @@ export class SignalSettingsController {
     await executeCommand(this.events, signalSettingsStream(botId), signalSettingsDecider, { type: 'DisableSignalWebhook', botId, userId: ctx.userId }, ctx);
   }
 
-  private async newSecret(botId: string, ctx: CommandContext, type: 'EnableSignalWebhook' | 'RotateSignalSecret', allowBodySecret: boolean): Promise<SignalSecretView> {
+  private async newSecret(botId: string, ctx: CommandContext, req: AppRequest, type: 'EnableSignalWebhook' | 'RotateSignalSecret', allowBodySecret: boolean, heldPosition: SignalHeldPosition): Promise<SignalSecretView> {
     const secret = SignalSecrets.generate();
     // the generation is decided on the state the command reads: sealed for the one it will record
     const current = await this.settings(botId);
     const generation = nextGeneration(current);
-    const data = { botId, userId: ctx.userId, generation, sealedSecret: this.secrets.seal(botId, ctx.userId, generation, secret), secretLast4: last4(secret), allowBodySecret };
+    const data = { botId, userId: ctx.userId, generation, sealedSecret: this.secrets.seal(botId, ctx.userId, generation, secret), secretLast4: last4(secret), allowBodySecret, heldPosition };
     // A concurrent enable or rotation makes this one re-decide on a newer generation: refused (409)
     // rather than recording a secret sealed for a generation that is already taken.
-    const { state } = await executeCommand(this.events, signalSettingsStream(botId), signalSettingsDecider, { type, data, expectedGeneration: current.generation }, ctx);
+    const command = { type, data, expectedGeneration: current.generation };
+    await wouldDecide(this.events, signalSettingsStream(botId), signalSettingsDecider, command); // on already, or off: refused before the code
+    await confirmFreshCode(req);
+    const { state } = await executeCommand(this.events, signalSettingsStream(botId), signalSettingsDecider, command, ctx);
     return { ...this.view(botId, state), secret };
   }
 }

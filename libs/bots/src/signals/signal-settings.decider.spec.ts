@@ -32,4 +32,16 @@ describe('signal webhook settings decider (issue 32)', () => {
     const first = then(on, { type: 'RotateSignalSecret', data: secret(2), expectedGeneration: 1 });
     expect(thrown(() => decideSignalSettings({ type: 'RotateSignalSecret', data: secret(2), expectedGeneration: 1 }, first))).toMatchObject({ status: 409 });
   });
+
+  it('the held-position choice (issue 40): refuse at first; chosen only while signals are on; kept by a rotation that does not name one; an old event without it keeps the choice', () => {
+    const on = then(initialSignalSettings, { type: 'EnableSignalWebhook', data: secret(1), expectedGeneration: 0 });
+    expect(on.heldPosition).toBe('refuse');
+    const sell = then(on, { type: 'ChooseHeldPosition', botId: 'b1', userId: 'u1', heldPosition: 'sell' });
+    expect(sell.heldPosition).toBe('sell');
+    expect(decideSignalSettings({ type: 'ChooseHeldPosition', botId: 'b1', userId: 'u1', heldPosition: 'sell' }, sell)).toEqual([]);
+    expect(then(sell, { type: 'RotateSignalSecret', data: secret(2), expectedGeneration: 1 }).heldPosition).toBe('sell');
+    expect(then(sell, { type: 'RotateSignalSecret', data: { ...secret(2), heldPosition: 'resume' }, expectedGeneration: 1 }).heldPosition).toBe('resume');
+    const off = then(sell, { type: 'DisableSignalWebhook', botId: 'b1', userId: 'u1' });
+    expect(thrown(() => decideSignalSettings({ type: 'ChooseHeldPosition', botId: 'b1', userId: 'u1', heldPosition: 'resume' }, off))).toMatchObject({ status: 404 });
+  });
 });

@@ -1,5 +1,5 @@
 import { ConflictError, Decider, NotFoundError } from '@gridrocket/shared';
-import { SignalSecretData, SignalSettingsEvent } from './signal.events';
+import { SignalHeldPosition, SignalSecretData, SignalSettingsEvent } from './signal.events';
 
 /** A bot's signal webhook (stream `signal-webhook-<botId>`), the secret sealed. */
 export interface SignalSettingsState {
@@ -10,6 +10,8 @@ export interface SignalSettingsState {
   sealedSecret: string | null;
   secretLast4: string | null;
   allowBodySecret: boolean;
+  /** What a start signal does with a held position (issue 40): `refuse` unless the owner chose otherwise. */
+  heldPosition: SignalHeldPosition;
 }
 
 /**
@@ -20,7 +22,9 @@ export type SignalSettingsCommand =
   /** `expectedGeneration`: the generation the caller read; the secret in `data` is sealed for the next one. */
   | { type: 'EnableSignalWebhook'; data: SignalSecretData; expectedGeneration: number }
   | { type: 'RotateSignalSecret'; data: SignalSecretData; expectedGeneration: number }
-  | { type: 'DisableSignalWebhook'; botId: string; userId: string };
+  | { type: 'DisableSignalWebhook'; botId: string; userId: string }
+  /** Issue 40: the owner's standing choice for a held position (signals on only). */
+  | { type: 'ChooseHeldPosition'; botId: string; userId: string; heldPosition: SignalHeldPosition };
 
 export const SIGNALS_NOT_ENABLED = 'Signals are not enabled for this bot';
 export const SIGNALS_ALREADY_ENABLED = 'Signals are already enabled for this bot: rotate the secret to get a new one';
@@ -33,11 +37,17 @@ export const initialSignalSettings: SignalSettingsState = {
   sealedSecret: null,
   secretLast4: null,
   allowBodySecret: false,
+  heldPosition: 'refuse',
 };
 
 export const SIGNALS_CHANGED = 'The signal webhook changed meanwhile: try again';
 
 export function decideSignalSettings(command: SignalSettingsCommand, state: SignalSettingsState): SignalSettingsEvent[] {
+  if (command.type === 'ChooseHeldPosition') {
+    if (!state.enabled) throw new NotFoundError(SIGNALS_NOT_ENABLED);
+    if (state.heldPosition === command.heldPosition) return [];
+    return [{ type: 'SignalHeldPositionChosen', data: { botId: command.botId, userId: command.userId, heldPosition: command.heldPosition } }];
+  }
   if (command.type !== 'DisableSignalWebhook' && (state.generation !== command.expectedGeneration || command.data.generation !== state.generation + 1)) {
     throw new ConflictError(SIGNALS_CHANGED);
   }
@@ -59,8 +69,10 @@ export function evolveSignalSettings(state: SignalSettingsState, event: SignalSe
     case 'SignalWebhookEnabled':
     case 'SignalWebhookRotated': {
       const d = event.data;
-      return { enabled: true, botId: d.botId, userId: d.userId, generation: d.generation, sealedSecret: d.sealedSecret, secretLast4: d.secretLast4, allowBodySecret: d.allowBodySecret };
+      return { enabled: true, botId: d.botId, userId: d.userId, generation: d.generation, sealedSecret: d.sealedSecret, secretLast4: d.secretLast4, allowBodySecret: d.allowBodySecret, heldPosition: d.heldPosition ?? state.heldPosition };
     }
+    case 'SignalHeldPositionChosen':
+      return { ...state, heldPosition: event.data.heldPosition };
     case 'SignalWebhookDisabled':
       // the old secret is dropped from the state: nothing can open a signal with it again
       return { ...state, enabled: false, sealedSecret: null, secretLast4: null };

@@ -17,6 +17,17 @@ export type SignalAuth = 'signature' | 'body-secret';
 /** Why a request was refused (the HTTP status in brackets): docs/signals.md. */
 export type SignalRefusalReason = 'malformed' | 'bad-signature' | 'stale' | 'replay';
 
+/**
+ * What a start signal does with a bot that holds a position (issue 40), the owner's standing choice:
+ * - `refuse` (the default): the start is refused (409, as the dashboard's start without confirmation is),
+ *   recorded, and the owner alerted (`signalRefused`);
+ * - `resume`: the bot starts with its position, as a confirmed start from the dashboard does;
+ * - `sell`: the bot's orders are cancelled and what it holds is sold at market (a short bought back,
+ *   reduce-only), then it starts afresh.
+ */
+export const SIGNAL_HELD_POSITION_CHOICES = ['refuse', 'resume', 'sell'] as const;
+export type SignalHeldPosition = (typeof SIGNAL_HELD_POSITION_CHOICES)[number];
+
 export interface SignalSecretData {
   botId: string;
   userId: string;
@@ -26,12 +37,16 @@ export interface SignalSecretData {
   secretLast4: string;
   /** The secret may come in the JSON body (TradingView cannot sign nor set headers). */
   allowBodySecret: boolean;
+  /** Issue 40: what a start signal does with a held position (absent in older events: kept as it was, `refuse` at first). */
+  heldPosition?: SignalHeldPosition;
 }
 
 export type SignalSettingsEvent =
   | { type: 'SignalWebhookEnabled'; data: SignalSecretData }
   | { type: 'SignalWebhookRotated'; data: SignalSecretData }
-  | { type: 'SignalWebhookDisabled'; data: { botId: string; userId: string } };
+  | { type: 'SignalWebhookDisabled'; data: { botId: string; userId: string } }
+  /** Issue 40: the owner chose what a start signal does with a held position. */
+  | { type: 'SignalHeldPositionChosen'; data: { botId: string; userId: string; heldPosition: SignalHeldPosition } };
 
 /** Events of the bot's own stream. */
 export type SignalBotEvent =
@@ -46,7 +61,13 @@ export type SignalBotEvent =
    * What the start or stop of a received signal did: `requested` (BotStartRequested / BotStopRequested
    * follows), `unchanged` (already running / stopped) or `refused` with the command's reason and status.
    */
-  | { type: 'SignalHandled'; data: { botId: string; signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null } }
+  /**
+   * Issue 40: `position` says what a start did with the position the bot held (`kept`: started with it;
+   * `sold-first`: its orders cancelled and it sold at market before the start), absent when it held none;
+   * `refusal: 'position-held'` marks a start refused because the bot holds a position and the owner's
+   * choice is to refuse.
+   */
+  | { type: 'SignalHandled'; data: { botId: string; signalId: string; action: SignalAction; outcome: 'requested' | 'unchanged' | 'refused'; status: number; reason: string | null; position?: 'kept' | 'sold-first'; refusal?: 'position-held' } }
   /**
    * A refused request. `signalId`: the id it gave when it had a well-formed one. `suppressed`: how many
    * refusals since the previous record were counted but not recorded (the cap was reached).

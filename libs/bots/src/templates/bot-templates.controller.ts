@@ -29,8 +29,10 @@ export interface BotTemplateView {
 
 const view = (d: BotTemplateDoc): BotTemplateView => ({ id: d.id, name: d.name, settings: d.settings, fromBotId: d.fromBotId, createdAt: d.createdAt });
 
+/** A bot's settings as a template keeps them: not its name (a template has its own) nor its investment (a template keeps the order size it sized, issue 40). */
 function settingsOfBot(doc: BotDoc): TemplateSettings {
-  return { botType: doc.s.botType, ...doc.s.config };
+  const { name: _name, investment: _investment, ...config } = doc.s.config;
+  return { botType: doc.s.botType, ...config };
 }
 
 /**
@@ -79,7 +81,8 @@ export class BotTemplatesController {
       const raw = given as Record<string, unknown>;
       const priceStep = hasRange(raw) ? await this.market.priceStep(ctx, raw.botType, raw.exchange, raw.symbol) : undefined;
       const input = prefixed('settings', () => parseCreateBot(raw, { priceStep }));
-      settings = { botType: input.botType, ...input.config };
+      const { name: _name, ...config } = input.config; // (a template has its own name, issue 40)
+      settings = { botType: input.botType, ...config };
     }
     const templateId = randomUUID();
     const r = await executeCommand(this.events, templateStream(ctx.userId), botTemplateDecider, { type: 'SaveBotTemplate', templateId, name, settings, ...(botId ? { fromBotId: botId.toLowerCase() } : {}) }, ctx);

@@ -22,6 +22,8 @@ export type CredentialDecision = DecisionResult<CredentialState, CredentialEvent
  * the limit together; an add that fails frees the slot it took.
  * Keys that cannot withdraw (issue 30): before anything is stored, the venue is asked with the key what it
  * may do; the decider refuses a key that can withdraw, cannot trade or cannot read, and records the answer.
+ * With two-factor sign-in on, the command's `confirm` (the fresh code) runs after those refusals and the
+ * quota, before the key is sealed and recorded (issue 40).
  */
 @CommandHandler(AddCredentialCommand)
 export class AddCredentialHandler implements ICommandHandler<AddCredentialCommand, CredentialDecision> {
@@ -55,6 +57,9 @@ export class AddCredentialHandler implements ICommandHandler<AddCredentialComman
     const who = { credentialId: c.credentialId, userId, exchange: c.exchange };
     let sealed;
     try {
+      // Issue 40: the key is refused (permissions, quota) before the two-factor code is spent; the slot
+      // taken is given back when the code is refused.
+      await c.confirm();
       sealed = await this.vault.seal(who, { secret: c.secret.reveal(), passphrase: c.passphrase?.reveal() ?? null });
     } catch (err) {
       if (taken) await ledger.free('keys', c.ctx, [c.credentialId], 'failed').catch(() => undefined);

@@ -16,10 +16,17 @@ export class AddCredentialCommand implements AppCommand {
     readonly apiKeyId: string,
     readonly secret: SecretValue,
     readonly passphrase: SecretValue | null,
+    /** Confirms the action (a fresh two-factor code, issue 40): run after every refusal check, before the first write. */
+    readonly confirm: () => Promise<void> = async () => undefined,
   ) {}
 }
 
 export class RemoveCredentialCommand implements AppCommand {
   readonly conflict = REDECIDE;
-  constructor(readonly ctx: CommandContext, readonly credentialId: string) {}
+  constructor(
+    readonly ctx: CommandContext,
+    readonly credentialId: string,
+    /** Confirms the action (a fresh two-factor code, issue 40): run after every refusal check, before the first write. */
+    readonly confirm: () => Promise<void> = async () => undefined,
+  ) {}
 }

@@ -5,6 +5,7 @@ import { CommandContext, ConflictError, ValidationError, fold, systemContext } f
 import { APP_CONFIG, AppConfig, executeCommand } from '@gridrocket/shared/runtime';
 import { BadApiKeyError, ExchangeNotSupportedError } from '@gridrocket/exchanges';
 import type { ExchangeCredential, ExchangeProvider, ExchangeName as PortExchangeName } from '@gridrocket/exchanges';
+import { accountOf } from '@gridrocket/exchanges/venues';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, factsOf } from '../credential-list.projection';
 import { credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
@@ -13,7 +14,8 @@ import { BadGatewayError, ExchangeUnavailableError, toHttpAppError } from '../ex
 import { EXCHANGE_PROVIDER } from '../exchange-access/exchange-provider.token';
 import { CredentialResolver } from './credential-resolver';
 
-const VENUE = { Binance: 'Binance', Kucoin: 'KuCoin' } as const;
+/** The venue's own spelling in texts ("KuCoin"): its account in the venue registry. */
+const venueName = (exchange: PortExchangeName) => accountOf(exchange).displayName;
 
 /** Keys asked per run of the daily re-check, and at most this many at once (bounded: one venue call each). */
 export const RECHECK_BATCH = 100;
@@ -46,16 +48,16 @@ export class KeyPermissionChecks implements OnApplicationBootstrap, BeforeApplic
    * refused the key (400 on apiKey), could not be asked (503, 429), or answered in a shape we do not know (502).
    */
   async forNewKey(exchange: PortExchangeName, credential: ExchangeCredential): Promise<KeyPermissionFacts> {
-    if (!this.exchanges.keyPermissions) throw new ExchangeUnavailableError(`GridRocket cannot ask ${VENUE[exchange]} what this key may do right now; try again later.`);
+    if (!this.exchanges.keyPermissions) throw new ExchangeUnavailableError(`GridRocket cannot ask ${venueName(exchange)} what this key may do right now; try again later.`);
     try {
       return await this.exchanges.keyPermissions(exchange, credential);
     } catch (err) {
       if (err instanceof BadApiKeyError) {
         const where = this.config.keyChecks.egressIps.length > 0 ? this.config.keyChecks.egressIps.join(', ') : "this GridRocket server's address";
-        const message = `${VENUE[exchange]} refused this key: check the API key, the secret${exchange === 'Kucoin' ? ' and the passphrase' : ''}, and, if the key is restricted to IP addresses, that it allows ${where}.`;
+        const message = `${venueName(exchange)} refused this key: check the API key, the secret${accountOf(exchange).passphrase ? ' and the passphrase' : ''}, and, if the key is restricted to IP addresses, that it allows ${where}.`;
         throw new ValidationError([{ field: 'apiKey', message }], message);
       }
-      if (err instanceof ExchangeNotSupportedError) throw new BadGatewayError(`GridRocket could not read ${VENUE[exchange]}'s answer about what this key may do, so the key was not added. Try again later.`);
+      if (err instanceof ExchangeNotSupportedError) throw new BadGatewayError(`GridRocket could not read ${venueName(exchange)}'s answer about what this key may do, so the key was not added. Try again later.`);
       throw toHttpAppError(err);
     }
   }

@@ -4,7 +4,7 @@ import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, PreconditionFailedError } from '@gridrocket/shared';
 import { executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc } from '../credential-list.projection';
-import { KeyClaim, KeyUser, keyUseDecider, keyUseStream, usableKeys } from '../domain/key-use.decider';
+import { KeyClaim, KeyUser, decideKeyUse, keyUseDecider, keyUseStream, usableKeys } from '../domain/key-use.decider';
 
 /**
  * Which of these claims belong to bots that are still active, read from the bots' own streams (not a
@@ -47,9 +47,14 @@ export class KeyUseLedger {
     await executeCommand(this.events, keyUseStream(ctx.userId, exchange), keyUseDecider, { type: 'ClaimKey', botId, botRevision, at, liveCredentialIds, refusal }, { ...ctx, fence: null }, CLAIM_CONFLICT);
   }
 
-  /** Records that `credentialId` is being removed, or refuses (409 naming the bots) while active bots sign with it. */
-  async recordRemoval(ctx: CommandContext, exchange: string, credentialId: string): Promise<void> {
+  /**
+   * Records that `credentialId` is being removed, or refuses (409 naming the bots) while active bots sign
+   * with it. `confirm` (the fresh two-factor code, issue 40) runs once the removal is decided and before
+   * it is appended, so a refusal spends no code.
+   */
+  async recordRemoval(ctx: CommandContext, exchange: string, credentialId: string, confirm: () => Promise<void> = async () => undefined): Promise<void> {
     const stream = keyUseStream(ctx.userId, exchange);
+    let confirmed = false;
     for (let attempt = 1; ; attempt++) {
       const loaded = await loadState(this.events, stream, keyUseDecider);
       const state = loaded?.state ?? keyUseDecider.initialState;
@@ -60,8 +65,14 @@ export class KeyUseLedger {
         if (!this.activeBots) throw new Error('No active-bot check is registered: a key removal cannot be decided');
         active = await this.activeBots([...state.claims.values()], ctx.now ?? new Date());
       }
+      const command = { type: 'RemoveKey' as const, credentialId, inUse, active };
+      if (!confirmed) {
+        decideKeyUse(command, state); // the refusal, before the code
+        await confirm();
+        confirmed = true;
+      }
       try {
-        await executeCommand(this.events, stream, keyUseDecider, { type: 'RemoveKey', credentialId, inUse, active }, { ...ctx, fence: null }, {
+        await executeCommand(this.events, stream, keyUseDecider, command, { ...ctx, fence: null }, {
           onConflict: 'reject',
           expectedRevisions: loaded ? [loaded.revision] : [],
         });

@@ -34,14 +34,17 @@ export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential
     // Another user's key, or a missing one, is left to the credential's decider (404).
     const current = await loadState(this.events, credentialStream(c.credentialId), credentialDecider);
     const s = current?.state;
+    const remove = { type: 'RemoveCredential' as const, credentialId: c.credentialId, userId: c.ctx.userId };
+    // Issue 40: a missing key, another user's, or one in use is refused before the two-factor code is spent.
+    credentialDecider.decide(remove, s ?? credentialDecider.initialState);
     if (s && s.exists && !s.removed && s.userId === c.ctx.userId && s.exchange) {
-      await this.keyUse.recordRemoval(c.ctx, s.exchange, c.credentialId);
-    }
+      await this.keyUse.recordRemoval(c.ctx, s.exchange, c.credentialId, c.confirm);
+    } else await c.confirm();
     const decision = await executeCommand(
       this.events,
       credentialStream(c.credentialId),
       credentialDecider,
-      { type: 'RemoveCredential', credentialId: c.credentialId, userId: c.ctx.userId },
+      remove,
       c.ctx,
       c.conflict,
     );

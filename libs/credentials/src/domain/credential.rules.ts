@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EXCHANGES, FieldError, ValidationError } from '@gridrocket/shared';
 import type { ExchangeName } from '@gridrocket/shared';
+import { accountOf } from '@gridrocket/exchanges/venues';
 
 /**
  * The API key form (spec section 5), as POST /api/api-credentials receives it:
@@ -97,7 +98,7 @@ export function parseAddCredential(body: unknown): AddCredentialInput {
     exchange: v.exchange,
     apiKeyId: v.apiKey,
     secret: v.keySecret,
-    passphrase: v.exchange === 'Kucoin' && v.passPhrase !== '' ? v.passPhrase : null,
+    passphrase: accountOf(v.exchange).passphrase && v.passPhrase !== '' ? v.passPhrase : null,
     userId: v.userId,
   };
 }

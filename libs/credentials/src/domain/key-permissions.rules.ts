@@ -1,4 +1,5 @@
 import type { ExchangeName } from '@gridrocket/shared';
+import { accountOf } from '@gridrocket/exchanges/venues';
 
 /**
  * Keys that cannot withdraw (issue 30): what GridRocket accepts, warns about and refuses, from what the venue
@@ -27,28 +28,24 @@ export type KeyCheckFailure = 'refused' | 'unreachable';
 
 export type BotMarket = 'spot' | 'futures';
 
-const VENUE = { Binance: 'Binance', Kucoin: 'KuCoin' } as const;
+/** The venue's own spelling in texts ("KuCoin"): its account in the venue registry. */
+const venueName = (exchange: ExchangeName) => accountOf(exchange).displayName;
 
-/** How to make a trading-only key, per venue (what the refusal and the warning say). */
+/** How to make a trading-only key, per venue (what the refusal and the warning say): the venue's account. */
 export function tradingOnlyHowTo(exchange: ExchangeName): string {
-  return exchange === 'Binance'
-    ? 'On Binance, open Account → API Management, edit the key (or create a new one) and tick only "Enable Reading" and "Enable Spot & Margin Trading" (plus "Enable Futures" for futures bots); leave "Enable Withdrawals" unticked.'
-    : 'On KuCoin, open Account → API Management and create a key with only the General and Spot permissions (plus Futures for futures bots); leave Withdrawal (Transfer) unticked.';
+  return accountOf(exchange).tradingOnlyHowTo;
 }
 
 export const withdrawRefusal = (exchange: ExchangeName) =>
-  `This ${VENUE[exchange]} API key can withdraw funds; GridRocket accepts only keys that cannot. ${tradingOnlyHowTo(exchange)} Then add the key here again.`;
+  `This ${venueName(exchange)} API key can withdraw funds; GridRocket accepts only keys that cannot. ${tradingOnlyHowTo(exchange)} Then add the key here again.`;
 
-const permissionName = (exchange: ExchangeName, what: 'read' | BotMarket) =>
-  exchange === 'Binance'
-    ? { read: '"Enable Reading"', spot: '"Enable Spot & Margin Trading"', futures: '"Enable Futures"' }[what]
-    : { read: 'General', spot: 'Spot', futures: 'Futures' }[what];
+const permissionName = (exchange: ExchangeName, what: 'read' | BotMarket) => accountOf(exchange).permissionNames[what];
 
 export const noTradingRefusal = (exchange: ExchangeName) =>
-  `This ${VENUE[exchange]} API key cannot trade: the bots need ${permissionName(exchange, 'spot')} for spot bots or ${permissionName(exchange, 'futures')} for futures bots. Edit the key on ${VENUE[exchange]} and add it here again.`;
+  `This ${venueName(exchange)} API key cannot trade: the bots need ${permissionName(exchange, 'spot')} for spot bots or ${permissionName(exchange, 'futures')} for futures bots. Edit the key on ${venueName(exchange)} and add it here again.`;
 
 export const noReadRefusal = (exchange: ExchangeName) =>
-  `This ${VENUE[exchange]} API key cannot read the account (${permissionName(exchange, 'read')} is off): the bots need it to see balances and orders. Edit the key on ${VENUE[exchange]} and add it here again.`;
+  `This ${venueName(exchange)} API key cannot read the account (${permissionName(exchange, 'read')} is off): the bots need it to see balances and orders. Edit the key on ${venueName(exchange)} and add it here again.`;
 
 /** The refusal of a key being added (400 on the apiKey field), or null when it is accepted. */
 export function keyRefusal(exchange: ExchangeName, p: KeyPermissionFacts): string | null {
@@ -62,10 +59,10 @@ export function keyRefusal(exchange: ExchangeName, p: KeyPermissionFacts): strin
 export function botStartRefusal(exchange: ExchangeName, market: BotMarket, p: KeyPermissionFacts | null): string | null {
   if (!p) return null;
   if (p.withdraw) {
-    return `${VENUE[exchange]} reports that your API key can now withdraw funds, so no new bot starts with it. ${tradingOnlyHowTo(exchange)}`;
+    return `${venueName(exchange)} reports that your API key can now withdraw funds, so no new bot starts with it. ${tradingOnlyHowTo(exchange)}`;
   }
   if (!p[market]) {
-    return `Your ${VENUE[exchange]} API key cannot trade ${market}: it needs the ${permissionName(exchange, market)} permission. Edit the key on ${VENUE[exchange]} (or add one that has it) before starting this ${market} bot.`;
+    return `Your ${venueName(exchange)} API key cannot trade ${market}: it needs the ${permissionName(exchange, market)} permission. Edit the key on ${venueName(exchange)} (or add one that has it) before starting this ${market} bot.`;
   }
   return null;
 }
@@ -88,15 +85,15 @@ export function keyWarnings(
 ): KeyWarning[] {
   const out: KeyWarning[] = [];
   if (failure === 'refused') {
-    out.push({ code: 'key-refused', message: `${VENUE[exchange]} refused this key at the last daily check (deleted on ${VENUE[exchange]}, expired, or the IP list no longer allows this server). Bots cannot use it: add a new key.` });
+    out.push({ code: 'key-refused', message: `${venueName(exchange)} refused this key at the last daily check (deleted on ${venueName(exchange)}, expired, or the IP list no longer allows this server). Bots cannot use it: add a new key.` });
   }
   if (!p) return out;
-  if (p.withdraw) out.push({ code: 'withdraw-enabled', message: `${VENUE[exchange]} reports that this key can now withdraw funds: no new bot starts with it until withdrawals are off (bots already running keep running). ${tradingOnlyHowTo(exchange)}` });
+  if (p.withdraw) out.push({ code: 'withdraw-enabled', message: `${venueName(exchange)} reports that this key can now withdraw funds: no new bot starts with it until withdrawals are off (bots already running keep running). ${tradingOnlyHowTo(exchange)}` });
   if (!p.spot && !p.futures) out.push({ code: 'cannot-trade', message: noTradingRefusal(exchange) });
   if (p.ipRestricted === false) {
     const where = egressIps.length > 0 ? egressIps.join(', ') : 'the address of this GridRocket server (ask its operator for it)';
-    const how = exchange === 'Binance' ? 'edit the key, choose "Restrict access to trusted IPs only" and add' : 'edit the key and add to its IP restriction';
-    out.push({ code: 'no-ip-restriction', message: `Not restricted to IP addresses: whoever obtains this key can use it from anywhere. On ${VENUE[exchange]}, ${how}: ${where}.` });
+    const how = accountOf(exchange).ipRestrictionHowTo;
+    out.push({ code: 'no-ip-restriction', message: `Not restricted to IP addresses: whoever obtains this key can use it from anywhere. On ${venueName(exchange)}, ${how}: ${where}.` });
   }
   return out;
 }

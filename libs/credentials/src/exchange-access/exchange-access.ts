@@ -53,6 +53,8 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
         onPriceError: (e) => this.logger.warn(`Price polling: ${e.code}`),
         budgetShare: config.venueBudgetShare,
         budgetStore: sharedBudgets({ update: async (venue, fn) => (await ready(), figures.update(venue, fn)) }),
+        // each account's order counts beside them, for every runner and the capacity answer (issue 39)
+        orderCountStore: { update: async (key, fn) => (await ready(), figures.update(key, fn)), get: async (key) => (await ready(), figures.get(key)) },
         onBudgetStoreError: (e) => this.logger.warn(`Shared venue budget unavailable: ${e.message}`),
       });
     }
@@ -66,7 +68,8 @@ export class ExchangeAccess implements OnApplicationBootstrap, OnApplicationShut
     if (!this.figures) return [];
     const share = this.config.venueBudgetShare;
     const rows = await this.figuresReady.then(() => this.figures!.all<BudgetState>());
-    return rows.map(({ venue, figure: f }) => {
+    // the venues' figures (binance, kucoin, …), not the accounts' order counts kept beside them (orders:…)
+    return rows.filter((r) => !r.venue.includes(':')).map(({ venue, figure: f }) => {
       const used = now < f.resetAt ? f.used : 0;
       const paused = now < f.pausedUntil;
       return { venue, share, limit: f.limit, used, usedShare: f.limit > 0 ? Math.round((used / f.limit) * 10_000) / 10_000 : 0, pausedUntil: paused ? f.pausedUntil : null, pauseStatus: paused ? f.pauseStatus : null };

@@ -5,6 +5,8 @@ import { Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '@gridrocket/identity/nest';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { toHttpAppError } from './exchange-http-errors';
+import { AccountBalances, BALANCE_ACCOUNTS, BalancesService } from './balances.service';
+import { BALANCES_CACHE_MS } from '@gridrocket/exchanges/venues';
 import { EXCHANGE_PROVIDER } from './exchange-provider.token';
 import { BalanceRecord, ExchangePort, ExchangeProvider, MarketType, ExchangeName as PortExchangeName, PositionRisk, parseExchangeName, type PaperFeedStatus } from '@gridrocket/exchanges';
 
@@ -50,7 +52,27 @@ export class ExchangesController {
   constructor(
     @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly balanceReads: BalancesService,
   ) {}
+
+  /**
+   * Beyond the spec (issue 40): the balances page. The signed-in user's accounts per venue and market
+   * (free and locked per asset; paper: the paper exchange's accounts, live/testnet: the venue through
+   * ccxt), each read kept 10 s and answered with what a read costs on the venue. `exchange`, `market`:
+   * only those accounts. A venue that does not answer, or a missing key, is that account's `state`,
+   * not a failure of the page.
+   */
+  @Get('balances')
+  async balancesPage(@Query() query: Query, @Ctx() ctx: CommandContext): Promise<{ mode: AppConfig['exchangeMode']; cacheSeconds: number; accounts: AccountBalances[] }> {
+    assertSameUser(ctx.userId, query.userId);
+    const exchange = query.exchange === undefined || query.exchange === '' ? undefined : exchangeOf(query);
+    const rawMarket = query.market;
+    if (rawMarket !== undefined && rawMarket !== '' && rawMarket !== 'spot' && rawMarket !== 'futures') {
+      throw new ValidationError([{ field: 'market', message: 'market must be spot or futures' }]);
+    }
+    const which = BALANCE_ACCOUNTS.filter((a) => (!exchange || a.exchange === exchange) && (!rawMarket || a.market === rawMarket));
+    return { mode: this.config.exchangeMode, cacheSeconds: BALANCES_CACHE_MS / 1000, accounts: await this.balanceReads.accounts(ctx.userId, which) };
+  }
 
   /**
    * Beyond the spec (issue 29, Found 4): whether balances and orders are simulated (paper), on the

@@ -3,7 +3,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
+import { KEYRING_TOKEN, Keyring, executeCommand, wouldDecide } from '@gridrocket/shared/runtime';
 import { CommandContext } from '@gridrocket/shared';
 import type { SessionUser } from '@gridrocket/shared/http';
 import { userDecider } from '../domain/user.decider';
@@ -94,20 +94,18 @@ export class AccessTokenService implements OnModuleInit {
   }
 
   /** Creates a token; the answer is the only place the token ever appears. */
-  async create(uid: string, body: unknown, ctx: Ctx): Promise<AccessTokenView & { token: string }> {
+  /** `confirm` (the fresh two-factor code, issue 40) runs once the token would be made: a bad body or the quota is refused first. */
+  async create(uid: string, body: unknown, ctx: Ctx, confirm: () => Promise<void> = async () => undefined): Promise<AccessTokenView & { token: string }> {
     const input = parseOrThrow(createTokenSchema, body);
     const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const tokenId = randomUUID();
     const now = new Date(this.now());
     const expiresAt = new Date(now.getTime() + input.expiresInDays * 86_400_000).toISOString();
     const scopes = ACCESS_TOKEN_SCOPES.filter((s) => input.scopes.includes(s));
-    const r = await executeCommand(
-      this.events,
-      userStream(uid),
-      userDecider,
-      { type: 'CreateAccessToken', tokenId, digest: this.digestOf(token), name: input.name, scopes, expiresAt, now: now.toISOString() },
-      { ...ctx, userId: uid },
-    );
+    const command = { type: 'CreateAccessToken' as const, tokenId, digest: this.digestOf(token), name: input.name, scopes, expiresAt, now: now.toISOString() };
+    await wouldDecide(this.events, userStream(uid), userDecider, command);
+    await confirm();
+    const r = await executeCommand(this.events, userStream(uid), userDecider, command, { ...ctx, userId: uid });
     await this.projector.waitFor(r.position);
     return { token, id: tokenId, name: input.name, scopes, createdAt: now.toISOString(), expiresAt, expired: false, lastUsedAt: null, useCount: 0 };
   }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CommandContext } from '@gridrocket/shared';
-import { Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
+import { AppRequest, Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
 import { SessionGuard } from '../session.guard';
-import { FreshCodeGuard } from '../two-factor/fresh-code.guard';
+import { FreshCodeGuard, confirmFreshCode } from '../two-factor/fresh-code.guard';
 import { SessionOnly } from './access-token.scope';
 import { CurrentPasswordGuard } from '../reauth/current-password.guard';
 import { AccessTokenService } from './access-token.service';
@@ -28,8 +28,9 @@ export class AccessTokensController {
   /** `{name, scopes, expiresInDays}`: the answer carries the token, this once. With 2FA on: a fresh code in X-TOTP. */
   @Post()
   @UseGuards(CurrentPasswordGuard, FreshCodeGuard) // the password or a recent sign-in, then the code (issue 38)
-  async create(@CurrentUser() user: SessionUser, @Body() body: unknown, @Ctx() ctx: CommandContext) {
-    return this.tokens.create(user.uid, body, ctx);
+  async create(@CurrentUser() user: SessionUser, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest) {
+    // issue 40: the code is spent only once the token would be made (a bad body or the quota is refused first)
+    return this.tokens.create(user.uid, body, ctx, () => confirmFreshCode(req));
   }
 
   @Delete(':id')
