@@ -7,6 +7,7 @@ import {
   ExchangeDownError,
   ExchangeError,
   ExchangeNotSupportedError,
+  FuturesSettingRefusedError,
   InsufficientFundsError,
   InvalidOrderError,
   KeyRefusedError,
@@ -15,11 +16,35 @@ import {
   UnknownSymbolError,
 } from './exchange.errors';
 import { ccxt } from './ccxt-module';
+import { VENUE_REGISTRY } from './venues/registry';
+
+/**
+ * Issue 40: the venue refused a futures symbol's leverage or margin mode (Binance -4047, -4048, -4028,
+ * -4161; Kucoin 300016): our error with the venue's DOCUMENTED text for that code (venue rules
+ * answers.futuresSettings, docs/exchanges.md), so the trader reads why; the upstream text is only
+ * inspected for the code, never copied. `%s` (the leverage) stays unnamed.
+ */
+function futuresSettingRefusal(e: unknown): FuturesSettingRefusedError | null {
+  if (!(e instanceof ccxt.ExchangeError)) return null;
+  const m = /"code":\s*"?(-?\d+)"?/.exec(String((e as Error).message));
+  if (!m) return null;
+  // every venue that documents futures-setting answers (the futures venues of the registry)
+  for (const { rules } of VENUE_REGISTRY) {
+    const settings = rules.answers.futuresSettings ?? {};
+    for (const [setting, answer] of Object.entries(settings) as Array<[FuturesSettingRefusedError['setting'], { code: string | number; msg: string }]>) {
+      if (String(answer.code) !== m[1] || answer.code === '400100') continue;
+      return new FuturesSettingRefusedError(setting, answer.msg.replace(/ ?%s/, '').replace(/than\.$/, "than the contract's maximum."), answer.code);
+    }
+  }
+  return null;
+}
 
 
 /** Map any ccxt (or unknown) error to ours. Never copies the upstream message. */
 export function mapCcxtError(e: unknown): ExchangeError {
   if (e instanceof ExchangeError) return e;
+  const setting = futuresSettingRefusal(e);
+  if (setting) return setting;
   const name = (e as { constructor?: { name?: string } })?.constructor?.name ?? 'Error';
   if (e instanceof ccxt.AuthenticationError || e instanceof ccxt.AccountSuspended) return new BadApiKeyError(name);
   if (e instanceof ccxt.ExchangeError && /"code":\s*"?429000\b|too many requests/i.test(String((e as Error).message))) {

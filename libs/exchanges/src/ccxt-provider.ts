@@ -4,7 +4,6 @@
  * prices, one price poller per symbol shared by every listener.
  */
 import {
-  ccxtExchangeId,
   type ExchangeMode,
   type ExchangeName,
   type ExchangeCredential,
@@ -19,7 +18,9 @@ import { MissingCredentialError, type ExchangeError } from './exchange.errors';
 import { CcxtExchange, type RetryPolicy } from './ccxt.exchange';
 import { mapCcxtError } from './ccxt-errors';
 import { PriceHub } from './price-hub';
+import { mergeOrderCounts, type AccountOrderCounts, type OrderCountWindow } from './order-counts';
 import { VENUE_LIMITS, VenueBudget, type VenueBudgetStore, type VenuePause } from './venue-budget';
+import { ccxtExchangeId, venueOf } from './venues/registry';
 
 export interface CcxtExchangeProviderOptions {
   mode: Exclude<ExchangeMode, 'paper'>;
@@ -34,6 +35,11 @@ export interface CcxtExchangeProviderOptions {
   budgetStore?: VenueBudgetStore;
   /** The shared figure is away: the budget goes on with this process's. */
   onBudgetStoreError?: (err: Error) => void;
+  /**
+   * Each account's order counts (Binance X-MBX-ORDER-COUNT-*, order-counts.ts) for every runner and the API's
+   * capacity answer: the read store's figures under `orders:<venue>:<userId>`; absent: this process's.
+   */
+  orderCountStore?: OrderCountFigures;
   /** How often an idle process reads the shared figure, to hear another runner's pause (default 1 s). */
   budgetSyncMs?: number;
   /** A venue's limit other than its published one (tests: a stand-in with a smaller limit). */
@@ -45,6 +51,12 @@ export interface CcxtExchangeProviderOptions {
   onPriceError?: (error: ExchangeError) => void;
   /** Clock bounding fill recovery (tests: the stand-in's time). */
   clock?: () => number;
+}
+
+/** Figures kept by key with an atomic read-modify-write, and read (the read store's VenueFigureStore). */
+export interface OrderCountFigures {
+  update<T>(key: string, fn: (current: T | undefined) => T): Promise<T>;
+  get<T>(key: string): Promise<T | undefined>;
 }
 
 /** What a testnet key counts as (keyPermissions): trading-only, IP restriction not applicable. */
@@ -61,13 +73,40 @@ export class CcxtExchangeProvider implements ExchangeProvider {
 
   private readonly pauseListeners = new Set<(p: VenuePause & { exchange: ExchangeName; market: MarketType }) => void>();
   private syncTimer: NodeJS.Timeout | undefined;
+  /** Each account's order counts as this process heard them (the store's, when there is one, is the install's). */
+  private readonly orderCountsHeard = new Map<string, AccountOrderCounts>();
+
+  /** An order answer's counts of `userId`'s account on `venue`, kept here and in the install's store. */
+  private recordOrderCounts(venue: string, userId: string, windows: OrderCountWindow[]): void {
+    const key = `orders:${venue}:${userId}`;
+    const t = Date.now();
+    this.orderCountsHeard.set(key, mergeOrderCounts(this.orderCountsHeard.get(key), windows, t));
+    this.options.orderCountStore?.update<AccountOrderCounts>(key, (held) => mergeOrderCounts(held, windows, t)).catch((e: Error) => this.options.onBudgetStoreError?.(e));
+  }
+
+  /** The account's order counts in the venue's current windows (issue 39, the capacity answer). */
+  async orderCounts(ref: ExchangeRef): Promise<OrderCountWindow[]> {
+    const key = `orders:${ccxtExchangeId(ref.exchange, ref.market)}:${ref.userId}`;
+    let held = this.orderCountsHeard.get(key);
+    if (this.options.orderCountStore) {
+      try {
+        held = (await this.options.orderCountStore.get<AccountOrderCounts>(key)) ?? held;
+      } catch (e) {
+        this.options.onBudgetStoreError?.(e as Error);
+      }
+    }
+    const t = Date.now();
+    return (held?.windows ?? []).filter((w) => w.resetAt > t);
+  }
 
   budgetFor(exchange: ExchangeName, market: MarketType): VenueBudget {
-    const id = ccxtExchangeId(exchange, market);
+    const venue = venueOf(exchange, market);
+    const id = venue.ccxt.id;
     let b = this.budgets.get(id);
     if (!b) {
-      const { limit, windowMs } = this.options.venueLimits?.[id] ?? VENUE_LIMITS[id];
-      b = new VenueBudget(id, limit, windowMs, this.options.budgetShare ?? 0.5, Date.now, undefined, this.options.budgetStore, this.options.onBudgetStoreError, VENUE_LIMITS[id].callWeight, !VENUE_LIMITS[id].perAccount);
+      const limits = venue.rest.limits;
+      const { limit, windowMs } = this.options.venueLimits?.[id] ?? limits;
+      b = new VenueBudget(id, limit, windowMs, this.options.budgetShare ?? 0.5, Date.now, undefined, this.options.budgetStore, this.options.onBudgetStoreError, limits.callWeight, !limits.perAccount);
       b.onPause((p) => {
         for (const l of this.pauseListeners) l({ ...p, exchange, market });
       });
@@ -187,6 +226,7 @@ export class CcxtExchangeProvider implements ExchangeProvider {
       marketsFrom: pub,
       clock: this.options.clock,
       budget: this.budgetFor(ref.exchange, ref.market),
+      onOrderCounts: (windows) => this.recordOrderCounts(ccxtExchangeId(ref.exchange, ref.market), ref.userId, windows),
     });
     this.ports.set(k, port);
     return port;

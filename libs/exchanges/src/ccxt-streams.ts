@@ -4,9 +4,9 @@
  * - `AccountStream`: one user-data stream per account and market (the adapter instance), shared by
  *   every bot on it. Two watch loops on ccxt's unified calls: `watchMyTrades` gives the fills (the same
  *   trade ids as the REST history, so a fill seen by both is one fill), `watchOrders` the orders that
- *   leave the book without a fill (cancelled, expired). What each venue uses under ccxt is in
- *   docs/exchanges.md "Streams": Binance spot the WebSocket API's userDataStream.subscribe.signature,
- *   Binance USDⓈ-M a listenKey stream kept alive by ccxt, KuCoin bullet-private tokens.
+ *   leave the book without a fill (cancelled, expired). What each venue uses under ccxt is its folder's
+ *   `streams` (venues/<venue>/venue.ts: how its user data arrives, when its subscription is up, what to
+ *   renew after a failure) and docs/exchanges.md "Streams".
  * - `watchPrices`: one public ticker stream per symbol.
  *
  * A loop that fails (a cut, the 24-hour end, an expired listenKey, a refused key) reports the stream
@@ -143,20 +143,6 @@ export function watchLoop<T>(
   return () => {
     signal.stopped = true;
   };
-}
-
-/**
- * Binance spot's user data rides a WebSocket API subscription that ccxt marks in its client's
- * `subscriptions.spot` and drops on `eventStreamTerminated`: the subscription, not only the socket.
- */
-export function binanceSpotSubscribed(ex: CcxtExchangeInstance): boolean {
-  const url = (ex.urls as any)?.api?.ws?.['ws-api']?.spot;
-  const client = url ? (ex as any).clients?.[url] : undefined;
-  try {
-    return !!client && client.isOpen?.() === true && !!client.subscriptions?.spot;
-  } catch {
-    return false;
-  }
 }
 
 /** ccxt needs an http agent for plain ws:// urls (a local stand-in); real venues are wss://. */

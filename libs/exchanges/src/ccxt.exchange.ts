@@ -1,4 +1,4 @@
-// Over 400 lines: one class, the port's fourteen calls each with its venue quirks and error handling.
+// Over 400 lines: one class, the port's fourteen calls each with its error handling and retries (what differs by venue is asked from venues/<venue>/venue.ts).
 /**
  * The ccxt adapter of the exchange port: binance (spot), binanceusdm (USDT-M futures), kucoin (spot)
  * and kucoinfutures (USDT-M perpetuals), live or testnet (ccxt's sandbox mode), rate limiter on.
@@ -18,7 +18,6 @@
 import {
   fromCcxtSymbol,
   toCcxtSymbol,
-  ccxtExchangeId,
   type BalanceRecord,
   type ExchangeCredential,
   type ExchangeMode,
@@ -43,17 +42,20 @@ import {
   DuplicateOrderError,
   ExchangeDownError,
   ExchangeNotSupportedError,
+  FuturesSettingRefusedError,
   InvalidOrderError,
   OrderNotFoundError,
   RateLimitedError,
   UnknownSymbolError,
 } from './exchange.errors';
 import { ccxt, observeStreamFutures, rewriteOrigin, TICK_SIZE, type CcxtExchangeInstance, type CcxtMarket } from './ccxt-module';
-import { anyStreamOpen, binanceSpotSubscribed, prepareStreams, watchLoop } from './ccxt-streams';
+import { anyStreamOpen, prepareStreams, watchLoop } from './ccxt-streams';
 import type { VenueBudget } from './venue-budget';
+import { orderCountsOf, type OrderCountWindow } from './order-counts';
 import { isDuplicate, isUncertain, mapCcxtError } from './ccxt-errors';
-import { tradeWindows, venueRules, type VenueRules } from './venues/venue-rules';
-import { binanceKeyPermissions, kucoinKeyPermissions, type KeyPermissions } from './venues/key-permissions';
+import { tradeWindows, type VenueRules } from './venues/venue-rules';
+import type { KeyPermissions } from './venues/key-permissions';
+import { venueOf, type CcxtId, type Venue } from './venues/registry';
 import { ccxtMaximums, type CcxtMarketLike } from './venues/market-maximums';
 
 export interface RetryPolicy {
@@ -87,6 +89,8 @@ export interface CcxtExchangeOptions {
   budget?: VenueBudget;
   /** Markets older than this are reloaded (issue 39; default MARKETS_MAX_AGE_MS, a day). */
   marketsMaxAgeMs?: number;
+  /** The account's order counts an answer carried (Binance X-MBX-ORDER-COUNT-*, order-counts.ts). */
+  onOrderCounts?: (windows: OrderCountWindow[]) => void;
 }
 
 /** Issue 39: the venue's markets (pairs, steps, minimums, maximums) are reloaded when a day old. */
@@ -94,34 +98,15 @@ export const MARKETS_MAX_AGE_MS = 24 * 3_600_000;
 /** A daily reload the venue did not answer is tried again this much later; the markets held serve meanwhile. */
 const MARKETS_RETRY_MS = 5 * 60_000;
 
-/**
- * What an open-orders read weighs, for one symbol and for all (issue 39, docs/exchanges.md "Rate limits"):
- * Binance spot GET /api/v3/openOrders 6 / 80, USDⓈ-M GET /fapi/v1/openOrders 1 / 40. KuCoin futures
- * GET /api/v1/orders weighs 2 in its Futures pool with or without a symbol (docs-new api-3470244): one read
- * for all from two symbols on. KuCoin spot reads per symbol (2 each, api-3470346 / HF api-3470178): a
- * high-frequency account's open orders are listed per symbol only (ccxt refuses the read without one).
- */
-const OPEN_ORDERS_WEIGHT: Record<ReturnType<typeof ccxtExchangeId>, { one: number; all: number }> = {
-  binance: { one: 6, all: 80 },
-  binanceusdm: { one: 1, all: 40 },
-  kucoin: { one: 2, all: Infinity },
-  kucoinfutures: { one: 2, all: 2 },
-};
-
-/**
- * KuCoin lists open orders in pages of 50 unless asked for more: classic spot "Get Orders List - Old"
- * pageSize 10 to 500 (docs-new api-3470346), futures "Get Order List" up to 1000 (api-3470244). The
- * adapter asks for the largest page, and for the next while a page is full.
- */
-const KUCOIN_OPEN_ORDERS_PAGE: Partial<Record<ReturnType<typeof ccxtExchangeId>, number>> = { kucoin: 500, kucoinfutures: 1000 };
-
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const STATUS: Record<string, OrderStatus> = { open: 'open', closed: 'filled', canceled: 'cancelled', cancelled: 'cancelled', expired: 'cancelled', rejected: 'cancelled' };
 
 export class CcxtExchange implements ExchangePort {
   readonly exchange: ExchangeName;
   readonly market: MarketType;
-  readonly ccxtId: ReturnType<typeof ccxtExchangeId>;
+  readonly ccxtId: CcxtId;
+  /** Everything that differs by venue (venues/<venue>/venue.ts): asked, never branched on by name. */
+  readonly venueDef: Venue;
   #ex: CcxtExchangeInstance;
   #sibling: CcxtExchange | undefined;
   private readonly retry: RetryPolicy;
@@ -141,18 +126,21 @@ export class CcxtExchange implements ExchangePort {
   /** Settings without the credential and without references to other instances. */
   readonly #settings: Omit<CcxtExchangeOptions, 'credential' | 'marketsFrom'>;
   private readonly budget: VenueBudget | undefined;
+  private readonly onOrderCounts: ((windows: OrderCountWindow[]) => void) | undefined;
 
   constructor(options: CcxtExchangeOptions) {
     const { credential: _credential, marketsFrom: _from, ...settings } = options;
     this.#settings = settings;
     this.exchange = options.exchange;
     this.market = options.market;
-    this.ccxtId = ccxtExchangeId(options.exchange, options.market);
-    this.venue = venueRules(options.exchange, options.market);
+    this.venueDef = venueOf(options.exchange, options.market);
+    this.ccxtId = this.venueDef.ccxt.id;
+    this.venue = this.venueDef.rules;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? defaultSleep;
     this.clock = options.clock ?? Date.now;
     this.budget = options.budget;
+    this.onOrderCounts = options.onOrderCounts;
     this.marketsMaxAgeMs = options.marketsMaxAgeMs ?? MARKETS_MAX_AGE_MS;
     // ccxt pro's class: the REST calls of the plain one, and the venue's streams (issue 39)
     const Ctor = ((ccxt as any).pro?.[this.ccxtId] ?? (ccxt as any)[this.ccxtId]) as new (config: object) => CcxtExchangeInstance;
@@ -171,15 +159,10 @@ export class CcxtExchange implements ExchangePort {
       ex.setSandboxMode(true);
     }
     if (options.apiOrigin) ex.urls.api = rewriteOrigin(ex.urls.api, options.apiOrigin.replace(/\/$/, ''));
-    // Only the market type we trade: fewer and smaller calls when loading markets.
-    if (this.ccxtId === 'binance') {
-      ex.options.fetchMarkets = { ...(ex.options.fetchMarkets ?? {}), types: ['spot'] };
-      ex.options.fetchMargins = false; // no margin trading: skip the sapi margin pair lists
-    }
-    if (this.ccxtId === 'kucoin') ex.options.fetchMarkets = { ...(ex.options.fetchMarkets ?? {}), types: ['spot'], fetchTickersFees: false };
+    // Only the market type we trade: fewer and smaller calls when loading markets (the venue's options).
+    this.venueDef.ccxt.configure(ex);
     // Currencies are not needed (and binance's endpoint needs a key): skip them when loading markets.
     ex.has.fetchCurrencies = false;
-    if (options.market === 'futures') ex.options.defaultType = 'swap';
     observeStreamFutures(ex);
     this.#ex = ex;
     if (options.marketsFrom) {
@@ -233,15 +216,24 @@ export class CcxtExchange implements ExchangePort {
     const done = await this.budget?.take();
     try {
       const out = await fn(this.#ex);
-      this.budget?.observe(this.#ex.last_response_headers as Record<string, unknown>);
+      this.heard(this.#ex.last_response_headers as Record<string, unknown>);
       return out;
     } catch (e) {
-      this.budget?.observe(this.#ex.last_response_headers as Record<string, unknown>);
-      if (this.budget && mapCcxtError(e) instanceof RateLimitedError) this.budget.pause(this.retryAfterMs() ?? 60_000, rateLimitStatus(e));
+      this.heard(this.#ex.last_response_headers as Record<string, unknown>);
+      // an account's order count past its limit (-1015) is the account's alone: the IP's calls go on
+      if (this.budget && mapCcxtError(e) instanceof RateLimitedError && !isOrderCountRefusal(e)) this.budget.pause(this.retryAfterMs() ?? 60_000, rateLimitStatus(e));
       throw e;
     } finally {
       done?.();
     }
+  }
+
+  /** An answer's counters: the install's weight (the venue budget) and the account's order counts. */
+  private heard(headers: Record<string, unknown> | undefined): void {
+    this.budget?.observe(headers);
+    if (!this.onOrderCounts || !headers) return;
+    const counts = orderCountsOf(headers, Date.now());
+    if (counts.length) this.onOrderCounts(counts);
   }
 
   /**
@@ -269,7 +261,7 @@ export class CcxtExchange implements ExchangePort {
   async loadMarkets(): Promise<void> {
     const ex = this.#ex;
     if (ex.markets && this.marketsLoadedAt !== undefined && Date.now() - this.marketsLoadedAt >= this.marketsMaxAgeMs) {
-      this.marketsReloading ??= this.call((ex) => ex.loadMarkets(true, this.ccxtId.startsWith('kucoin') ? { marginables: false } : {}))
+      this.marketsReloading ??= this.call((ex) => ex.loadMarkets(true, { ...this.venueDef.ccxt.loadMarketsParams }))
         .then(() => void (this.marketsLoadedAt = Date.now()))
         // the venue not answering: the markets held serve on, asked again in MARKETS_RETRY_MS
         .catch(() => void (this.marketsLoadedAt = Date.now() - this.marketsMaxAgeMs + MARKETS_RETRY_MS))
@@ -277,14 +269,13 @@ export class CcxtExchange implements ExchangePort {
       await this.marketsReloading;
     }
     if (ex.markets) {
-      // Markets shared from the public instance: kucoin still needs this account's HF status.
-      if (this.ccxtId === 'kucoin' && ex.apiKey && ex.options.hf === undefined) {
-        await this.call((k) => (k as any).loadMigrationStatus());
-      }
+      // Markets shared from the public instance: the account's own status may still be needed (KuCoin's HF flag).
+      const shared = this.venueDef.ccxt.sharedMarkets;
+      if (shared?.needed(ex)) await this.call((k) => shared.load(k));
       return;
     }
     this.marketsLoading ??= this.call(async (ex) => {
-      await ex.loadMarkets(false, this.ccxtId.startsWith('kucoin') ? { marginables: false } : {});
+      await ex.loadMarkets(false, { ...this.venueDef.ccxt.loadMarketsParams });
       this.marketsLoadedAt = Date.now();
     }).catch((e) => {
       this.marketsLoading = undefined;
@@ -373,7 +364,7 @@ export class CcxtExchange implements ExchangePort {
       return this.#sibling.balances(market);
     }
     await this.loadMarkets();
-    const params = this.ccxtId === 'kucoinfutures' ? { code: 'USDT' } : {};
+    const params = { ...this.venueDef.rest.balanceParams };
     const b = await this.call((ex) => ex.fetchBalance(params));
     const out: BalanceRecord[] = [];
     const total = (b.total ?? {}) as unknown as Record<string, number>;
@@ -393,15 +384,15 @@ export class CcxtExchange implements ExchangePort {
   }
 
   /**
-   * What this instance's key may do (issue 30), through ccxt's implicit API methods: binance
-   * `sapiGetAccountApiRestrictions` (GET /sapi/v1/account/apiRestrictions, wallet API) and kucoin
-   * `privateGetUserApiKey` (GET /api/v1/user/api-key). Both live on the venue's spot host, so the provider
-   * asks through a spot instance. An answer without the documented fields → ExchangeNotSupportedError.
+   * What this instance's key may do (issue 30), through ccxt's implicit API methods: the account's
+   * `keyPermissions` (venues/<venue>/account.ts: binance GET /sapi/v1/account/apiRestrictions, kucoin
+   * GET /api/v1/user/api-key). Both live on the venue's spot host, so the provider asks through a spot
+   * instance. An answer without the documented fields → ExchangeNotSupportedError.
    */
   async keyPermissions(): Promise<KeyPermissions> {
-    const binance = this.exchange === 'Binance';
-    const body = await this.call((ex) => (binance ? (ex as any).sapiGetAccountApiRestrictions() : (ex as any).privateGetUserApiKey()));
-    const found = binance ? binanceKeyPermissions(body) : kucoinKeyPermissions(body);
+    const keys = this.venueDef.account.keyPermissions;
+    const body = await this.call((ex) => keys.ask(ex));
+    const found = keys.parse(body);
     if (!found) throw new ExchangeNotSupportedError(`${this.exchange} answered the API-key permission query in an unknown shape`);
     return found;
   }
@@ -417,15 +408,15 @@ export class CcxtExchange implements ExchangePort {
   async positionRisk(): Promise<PositionRisk[]> {
     if (this.market === 'spot') return [];
     await this.loadMarkets();
-    if (this.ccxtId === 'binanceusdm') {
-      // /fapi/v1/symbolConfig: the leverage of every symbol, with or without a position
+    if (this.venueDef.rest.leverages === 'listing') {
+      // a listing of every symbol's leverage, with or without a position (Binance /fapi/v1/symbolConfig)
       const leverages = await this.call((ex) => ex.fetchLeverages());
       return Object.values(leverages)
         .filter((l) => typeof l.symbol === 'string' && l.symbol.endsWith(':USDT'))
         .map((l) => ({ symbol: fromCcxtSymbol(l.symbol as string), leverage: Number(l.longLeverage ?? l.shortLeverage ?? 0) }))
         .sort((a, b) => a.symbol.localeCompare(b.symbol));
     }
-    // kucoinfutures has no leverage listing: the open positions carry theirs
+    // no leverage listing (KuCoin futures): the open positions carry theirs
     const positions = await this.call((ex) => ex.fetchPositions());
     return positions
       .filter((p): p is typeof p & { symbol: string } => typeof p.symbol === 'string' && p.symbol.endsWith(':USDT'))
@@ -444,11 +435,18 @@ export class CcxtExchange implements ExchangePort {
     if (!Number.isInteger(leverage) || leverage < 1) throw new InvalidOrderError('leverage must be a positive integer');
     if (marginMode !== 'isolated' && marginMode !== 'cross') throw new InvalidOrderError('margin mode must be isolated or cross');
     const m = await this.ccxtMarket(symbol);
-    if (this.ccxtId === 'kucoinfutures') {
-      await this.call((ex) => ex.setMarginMode(marginMode, m.symbol));
+    // Binance answers -4046 "No need to change margin type." when the symbol has that mode already, and ccxt
+    // 4.5.84 throws it (MarginModeAlreadySet: binance.js options.setMarginMode.throwMarginModeAlreadySet = true):
+    // the mode is as asked, so it is done (issue 40: the stand-in answers it as the venue does)
+    const setMode = () => this.call((ex) => ex.setMarginMode(marginMode, m.symbol)).catch((e: unknown) => {
+      if (e instanceof FuturesSettingRefusedError && e.setting === 'marginModeUnchanged') return undefined;
+      throw e;
+    });
+    if (this.venueDef.rest.setLeverage === 'cross') {
+      await setMode();
       if (marginMode === 'cross') await this.call((ex) => ex.setLeverage(leverage, m.symbol, { marginMode: 'cross' }));
     } else {
-      await this.call((ex) => ex.setMarginMode(marginMode, m.symbol));
+      await setMode();
       await this.call((ex) => ex.setLeverage(leverage, m.symbol));
     }
     this.leverages.set(fromCcxtSymbol(m.symbol), { leverage, marginMode });
@@ -525,11 +523,11 @@ export class CcxtExchange implements ExchangePort {
     if (req.positionSide) {
       if (this.market === 'spot') throw new InvalidOrderError('position side applies to futures only');
       params.positionSide = req.positionSide;
-      if (req.reduceOnly && this.ccxtId !== 'binanceusdm') params.reduceOnly = true;
+      if (req.reduceOnly && this.venueDef.rest.reduceOnlyWithPositionSide !== false) params.reduceOnly = true;
     } else if (req.reduceOnly) {
       params.reduceOnly = true;
     }
-    if (this.ccxtId === 'kucoinfutures') {
+    if (this.venue.leveragePerOrder) {
       const symbol = fromCcxtSymbol(m.symbol);
       let lev = this.leverages.get(symbol);
       if (!lev) {
@@ -648,7 +646,7 @@ export class CcxtExchange implements ExchangePort {
 
   /** Every open order of a ccxt symbol (or of all), page after page where the venue pages them. */
   private async fetchOpen(ccxtSymbol: string | undefined): Promise<ccxt.Order[]> {
-    const pageSize = KUCOIN_OPEN_ORDERS_PAGE[this.ccxtId];
+    const pageSize = this.venueDef.rest.openOrdersPage;
     if (!pageSize) return this.call((ex) => ex.fetchOpenOrders(ccxtSymbol));
     const byId = new Map<string, ccxt.Order>();
     for (let currentPage = 1; currentPage <= 100; currentPage++) {
@@ -662,12 +660,12 @@ export class CcxtExchange implements ExchangePort {
   }
 
   /**
-   * One all-symbols read where it weighs less than a read per symbol (OPEN_ORDERS_WEIGHT), else one read
+   * One all-symbols read where it weighs less than a read per symbol (the venue's rest.openOrdersWeight), else one read
    * per symbol; the orders of other symbols are left out.
    */
   async openOrdersOf(symbols: readonly string[]): Promise<Order[]> {
     const unique = [...new Set(symbols)];
-    const w = OPEN_ORDERS_WEIGHT[this.ccxtId];
+    const w = this.venueDef.rest.openOrdersWeight;
     if (unique.length * w.one <= w.all) return (await Promise.all(unique.map((s) => this.openOrders(s)))).flat();
     await this.loadMarkets();
     const wanted = new Set(unique);
@@ -700,20 +698,21 @@ export class CcxtExchange implements ExchangePort {
     if (!Number.isFinite(sinceMs) || sinceMs <= 0) throw new InvalidOrderError('fills are recovered from a real start time, never from 0');
     const { maxLimit } = this.venue.tradeHistory;
     const byId = new Map<string, ccxt.Trade>();
-    const kucoin = this.ccxtId.startsWith('kucoin');
+    // the venue pages by page number within a window (KuCoin), or by moving the start time (Binance)
+    const byPage = this.venueDef.rest.tradePaging === 'pages';
     for (const [start, end] of tradeWindows(this.venue, sinceMs, this.clock())) {
       let from = start;
       for (let page = 1; page <= 100; page++) {
         const params: Record<string, unknown> = { until: end };
-        if (kucoin) Object.assign(params, { currentPage: page, pageSize: maxLimit });
-        const batch = await this.call((ex) => ex.fetchMyTrades(m.symbol, kucoin ? start : from, maxLimit, params));
+        if (byPage) Object.assign(params, { currentPage: page, pageSize: maxLimit });
+        const batch = await this.call((ex) => ex.fetchMyTrades(m.symbol, byPage ? start : from, maxLimit, params));
         let newest = from;
         for (const t of batch) {
           byId.set(String(t.id), t);
           if (t.timestamp !== undefined && t.timestamp > newest) newest = t.timestamp;
         }
         if (batch.length < maxLimit) break;
-        if (!kucoin) {
+        if (!byPage) {
           if (newest === from) break; // a full page within one millisecond: cannot page further by time
           from = newest;
         }
@@ -845,9 +844,8 @@ export class CcxtExchange implements ExchangePort {
     const prepare = async (again: boolean) => {
       await this.loadMarkets();
       await prepareStreams(ex);
-      // ccxt keeps a USDⓈ-M listenKey 20 minutes before it asks again: after a failure (an expired key,
-      // listenKeyExpired) the next subscription asks for a fresh one (POST /fapi/v1/listenKey)
-      if (again && this.ccxtId === 'binanceusdm') ex.options.future = { ...(ex.options.future ?? {}), listenKey: undefined, lastAuthenticatedTime: 0 };
+      // after a failure the venue's stream credential may need renewing (Binance USDⓈ-M: a fresh listenKey)
+      if (again) this.venueDef.streams.renew?.(ex);
     };
     // fills in the venue's order, converted one after the other (a fee in a third asset needs a price)
     let chain = Promise.resolve();
@@ -882,7 +880,8 @@ export class CcxtExchange implements ExchangePort {
         if (order.status === 'cancelled') emit({ order });
       }
     };
-    const open = () => (this.ccxtId === 'binance' ? binanceSpotSubscribed(ex) : anyStreamOpen(ex));
+    const userDataOpen = this.venueDef.streams.userDataOpen;
+    const open = () => (userDataOpen ? userDataOpen(ex) : anyStreamOpen(ex));
     const stopTrades = watchLoop(prepare, () => ex.watchMyTrades(), onTrades, onState('trades'), open);
     const stopOrders = watchLoop(prepare, () => ex.watchOrders(), onOrders, onState('orders'), open);
     stream.stop = () => {
@@ -901,6 +900,14 @@ export { mapCcxtError } from './ccxt-errors';
  * -1003, https://developers.binance.com/docs/binance-spot-api-docs/rest-api/limits), its 429 and KuCoin's
  * 429000 the limit itself. ccxt puts the venue's status and body in the error's message.
  */
+/**
+ * Binance's -1015 "Too many new orders; current limit is %s orders per %s.": the account's ORDERS count
+ * (per account, not per IP: order-counts.ts), so it pauses the account's orders, not the install's calls.
+ */
+function isOrderCountRefusal(e: unknown): boolean {
+  return /-1015\b|too many new orders/i.test(String((e as Error)?.message ?? ''));
+}
+
 function rateLimitStatus(e: unknown): number {
   return /\b418\b|banned until/i.test(String((e as Error)?.message ?? '')) ? 418 : 429;
 }

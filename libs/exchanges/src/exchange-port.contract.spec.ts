@@ -1,6 +1,7 @@
 /**
  * The exchange-port contract (exchange-port.contract.ts) on both adapters: the paper exchange, and the
- * ccxt adapter against the venue-faithful stand-in of each venue (one venue core, four REST dialects).
+ * ccxt adapter against the venue-faithful stand-in of each venue of the registry (one venue core, a REST
+ * dialect per venue).
  */
 import { CcxtExchange } from './ccxt.exchange';
 import { contractCsv, CONTRACT_T0, exchangePortContract, type ContractWorld } from './exchange-port.contract';
@@ -9,15 +10,12 @@ import { PaperExchangeProvider, PaperVenue } from './paper.exchange';
 import { CsvReplayFeed } from './paper-price-feed';
 import { STUB_KEY } from './testing/ccxt.fixtures';
 import { startVenueStandIn } from './testing/standin/venue-standin';
+import { VENUE_REGISTRY } from './venues/registry';
 
 jest.setTimeout(60_000);
 
-const VENUES: Array<[ExchangeName, MarketType]> = [
-  ['Binance', 'spot'],
-  ['Binance', 'futures'],
-  ['Kucoin', 'spot'],
-  ['Kucoin', 'futures'],
-];
+/** Every venue the registry lists (issue 42: a new venue's folder and registry line bring it under the contract). */
+const VENUES: Array<[ExchangeName, MarketType]> = VENUE_REGISTRY.map((v) => [v.exchange, v.market]);
 
 function newVenue(): PaperVenue {
   const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(contractCsv()) });

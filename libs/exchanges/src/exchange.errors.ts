@@ -83,6 +83,21 @@ export class InvalidOrderError extends ExchangeError {
   }
 }
 
+/**
+ * The venue refused a futures symbol's leverage or margin mode (issue 40): `setting` names the venue's
+ * answer (venue rules `answers.futuresSettings`), `venueText` is the venue's documented message for it (our
+ * copy of its documentation, never the upstream payload), `code` its answer code.
+ */
+export class FuturesSettingRefusedError extends InvalidOrderError {
+  constructor(
+    readonly setting: 'marginModeUnchanged' | 'marginModeWithOpenOrders' | 'marginModeWithPosition' | 'leverageInvalid' | 'leverageReductionWithPosition',
+    readonly venueText: string,
+    readonly venueCode: string | number,
+  ) {
+    super(`${venueText.replace(/\.$/, '')} (${venueCode})`);
+  }
+}
+
 /** An open order with the same client order id exists already. */
 export class DuplicateOrderError extends InvalidOrderError {
   override readonly code = 'DUPLICATE_ORDER' as const;

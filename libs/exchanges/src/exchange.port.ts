@@ -259,6 +259,7 @@ export type ResolveCredential = (userId: string, exchange: ExchangeName) => Prom
 
 export type { KeyPermissions } from './venues/key-permissions';
 import type { KeyPermissions } from './venues/key-permissions';
+import type { OrderCountWindow } from './order-counts';
 
 /** What the runner and the routes hold: a factory of ports plus the shared price subscriptions. */
 export interface ExchangeProvider {
@@ -283,6 +284,12 @@ export interface ExchangeProvider {
   onVenuePause?(listener: (p: VenueRateLimitPause) => void): () => void;
   /** The install's use of each venue's budget (health, metrics; issue 39). Optional as above. */
   budgetSnapshots?(): VenueBudgetFigure[];
+  /**
+   * The orders the account of `ref` has placed in each of the venue's order-count windows, as the venue's
+   * last order answer said (Binance X-MBX-ORDER-COUNT-*, order-counts.ts; issue 39's capacity answer).
+   * Empty: none seen (or a venue without such counts). Optional as above.
+   */
+  orderCounts?(ref: ExchangeRef): Promise<OrderCountWindow[]>;
   close(): Promise<void>;
 }
 
@@ -332,22 +339,11 @@ export function fromCcxtSymbol(ccxtSymbol: string): string {
   return pair.replace('/', '');
 }
 
-export function ccxtExchangeId(exchange: ExchangeName, market: MarketType): 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures' {
-  if (exchange === 'Binance') return market === 'spot' ? 'binance' : 'binanceusdm';
-  return market === 'spot' ? 'kucoin' : 'kucoinfutures';
-}
-
-/** Accepts 'Binance', 'binance', 'KUCOIN'…; undefined for anything else. */
-export function parseExchangeName(value: string): ExchangeName | undefined {
-  const v = String(value).trim().toLowerCase();
-  if (v === 'binance') return 'Binance';
-  if (v === 'kucoin') return 'Kucoin';
-  return undefined;
-}
+// ccxtExchangeId and parseExchangeName: venues/registry.ts (the venues are listed there, once).
 
 /**
  * Binance's client order id format (^[.A-Z:/a-z0-9_-]{1,36}$). Kucoin allows only [A-Za-z0-9_-], up
  * to 40: the ids every venue accepts are the intersection (the runner's are [a-z0-9-], ≤ 32). Each
- * venue's own rule: venues/<venue>.rules.ts.
+ * venue's own rule: venues/<venue>/rules.ts.
  */
 export const CLIENT_ORDER_ID_PATTERN = /^[.A-Z:/a-z0-9_-]{1,36}$/;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MissingCredentialError } from './exchange.errors';
 import { createExchangeProvider, exchangeConfigFromEnv } from './exchange.provider';
-import { toCcxtSymbol, fromCcxtSymbol, splitSymbol, ccxtExchangeId } from './exchange.port';
+import { toCcxtSymbol, fromCcxtSymbol, splitSymbol } from './exchange.port';
+import { ccxtExchangeId } from './venues/registry';
 
 describe('exchange provider from configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'exchange-provider-'));

@@ -5,7 +5,7 @@
  * Money is integer 1e-8 units (fixed-point.ts).
  */
 import type { BalanceRecord, ExchangeName, MarginMode, MarketType, OrderSide, OrderUpdate, Position } from './exchange.port';
-import { InsufficientFundsError, InvalidOrderError } from './exchange.errors';
+import { FuturesSettingRefusedError, InsufficientFundsError, InvalidOrderError } from './exchange.errors';
 import { feeUnits, fromUnits, mulDiv, notionalUnits, SCALE } from './fixed-point';
 import { PAPER_DEFAULT_LEVERAGE, PAPER_MAX_LEVERAGE, type PaperSymbolSpec } from './paper.constants';
 import type { AccountRow, FillRow, OrderRow } from './paper.store';
@@ -98,14 +98,48 @@ export function futuresAvailable(account: Account): number {
   return usdt.total - usdt.locked - positionMargin(account);
 }
 
-/** Sets a futures symbol's leverage and margin mode; a lower leverage needs the margin for it. */
-export function changeLeverage(account: Account, symbol: string, leverage: number, marginMode: MarginMode): void {
+/** The venue's answer to a futures setting it refuses (venue rules `answers.futuresSettings`), as our error. */
+export function settingRefused(venue: VenueRules, setting: FuturesSettingRefusedError['setting'], arg?: number): FuturesSettingRefusedError | null {
+  const a = venue.answers.futuresSettings?.[setting];
+  return a ? new FuturesSettingRefusedError(setting, a.msg.replace('%s', arg === undefined ? '' : String(arg)), a.code) : null;
+}
+
+/**
+ * Whether the margin mode of a futures symbol may change now, as the venue rules it (issue 40; Binance
+ * POST /fapi/v1/marginType: -4047 with open orders, -4048 with a position): throws the venue's refusal.
+ * Returns false when the mode is already the one asked (Binance answers -4046 to that; the port's
+ * setLeverage takes it as done).
+ */
+export function checkMarginModeChange(account: Account, symbol: string, marginMode: MarginMode, venue: VenueRules): boolean {
   if (marginMode !== 'isolated' && marginMode !== 'cross') throw new InvalidOrderError('margin mode must be isolated or cross');
   if (account.market !== 'futures') throw new InvalidOrderError('leverage applies to futures only');
-  if (!Number.isInteger(leverage) || leverage < 1 || leverage > PAPER_MAX_LEVERAGE) {
-    throw new InvalidOrderError(`leverage must be an integer from 1 to ${PAPER_MAX_LEVERAGE}`);
+  const pos = positionOf(account, symbol);
+  if (pos.marginMode === marginMode) return false;
+  if ([...account.open.values()].some((o) => o.symbol === symbol)) throw settingRefused(venue, 'marginModeWithOpenOrders') ?? new InvalidOrderError('margin mode cannot change with open orders');
+  if (pos.qty !== 0) throw settingRefused(venue, 'marginModeWithPosition') ?? new InvalidOrderError('margin mode cannot change with a position');
+  return true;
+}
+
+/**
+ * Sets a futures symbol's leverage and margin mode as the venue would (issue 40): the margin mode change
+ * (checkMarginModeChange), a leverage above the highest the symbol's tier allows for the position now
+ * (`maxLeverage`: margin-tiers.ts; Binance -4028, Kucoin 300016), a lower leverage of an isolated
+ * position (Binance -4161), and a lower leverage needs the margin for it.
+ */
+export function changeLeverage(account: Account, symbol: string, leverage: number, marginMode: MarginMode, venue?: VenueRules, maxLeverage?: number | null): void {
+  if (marginMode !== 'isolated' && marginMode !== 'cross') throw new InvalidOrderError('margin mode must be isolated or cross');
+  if (account.market !== 'futures') throw new InvalidOrderError('leverage applies to futures only');
+  const max = Math.min(PAPER_MAX_LEVERAGE, maxLeverage ?? PAPER_MAX_LEVERAGE);
+  if (!Number.isInteger(leverage) || leverage < 1 || leverage > max) {
+    const refused = venue && Number.isInteger(leverage) && leverage > max ? settingRefused(venue, 'leverageInvalid', venue.answers.futuresSettings?.leverageInvalidNames === 'max' ? max : leverage) : null;
+    throw refused ?? new InvalidOrderError(`leverage must be an integer from 1 to ${max}`);
   }
   const pos = positionOf(account, symbol);
+  if (venue) checkMarginModeChange(account, symbol, marginMode, venue);
+  if (venue && pos.qty !== 0 && pos.marginMode === 'isolated' && marginMode === 'isolated' && leverage < pos.leverage) {
+    const refused = settingRefused(venue, 'leverageReductionWithPosition');
+    if (refused) throw refused;
+  }
   const previous = pos.leverage;
   pos.leverage = leverage;
   pos.marginMode = marginMode;

@@ -8,6 +8,8 @@
  *   PAPER_FEED_ORIGIN  venue feed: send the streams (and the one markets read) to this origin instead of
  *                      the venues (tests: a stand-in; a gateway), or per id: `binance=http://…,kucoin=http://…`
  */
+import { join } from 'node:path';
+import { lockPaperExchange } from './paper-lock';
 import type { ExchangeName, MarketType } from './exchange.port';
 import { CsvReplayFeed, RandomWalkFeed, type PaperPriceFeed } from './paper-price-feed';
 import { PaperFeedDriver } from './paper-feed-driver';
@@ -15,6 +17,7 @@ import { PaperVenue } from './paper-venue';
 import { VenueStreamFeed, type PaperFeedKind, type PaperFeedStatus } from './paper-venue-feed';
 import { startVenueFeedStreams } from './paper-venue-feed.streams';
 import type { PaperSymbolSpec } from './paper.constants';
+import { VENUE_REGISTRY, venueByCcxtId } from './venues/registry';
 
 /** How long the venue feed gathers the prices heard before it advances the paper venue with them. */
 export const VENUE_FEED_BATCH_MS = 50;
@@ -27,13 +30,6 @@ export interface PaperFeedConfig {
   paperFeedVenues?: string;
   paperFeedOrigin?: string;
 }
-
-const VENUES: Record<string, { exchange: ExchangeName; market: MarketType }> = {
-  binance: { exchange: 'Binance', market: 'spot' },
-  binanceusdm: { exchange: 'Binance', market: 'futures' },
-  kucoin: { exchange: 'Kucoin', market: 'spot' },
-  kucoinfutures: { exchange: 'Kucoin', market: 'futures' },
-};
 
 /** Which feed the configuration asks for; throws a sentence naming the setting when it is wrong. */
 export function paperFeedKind(config: PaperFeedConfig): PaperFeedKind {
@@ -49,8 +45,9 @@ export function paperFeedVenues(raw: string | undefined): Array<{ exchange: Exch
   const ids = (raw ?? 'binance,kucoin').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   const out: Array<{ exchange: ExchangeName; market: MarketType }> = [];
   for (const id of ids) {
-    const v = VENUES[id];
-    if (!v) throw new Error(`PAPER_FEED_VENUES: ${JSON.stringify(id.slice(0, 20))} is not one of binance, binanceusdm, kucoin, kucoinfutures`);
+    const found = venueByCcxtId(id);
+    if (!found) throw new Error(`PAPER_FEED_VENUES: ${JSON.stringify(id.slice(0, 20))} is not one of ${VENUE_REGISTRY.map((x) => x.ccxt.id).join(', ')}`);
+    const v = { exchange: found.exchange, market: found.market };
     if (out.some((o) => o.exchange === v.exchange)) throw new Error(`PAPER_FEED_VENUES: one stream per exchange (${v.exchange} twice): its paper spot and futures markets share one price`);
     out.push(v);
   }
@@ -65,7 +62,7 @@ export function paperFeedOrigin(raw: string | undefined): ((ccxtId: string) => s
   const map = new Map<string, string>();
   for (const pair of text.split(',')) {
     const [id, origin] = pair.split('=').map((s) => s.trim());
-    if (!VENUES[id?.toLowerCase()] || !/^https?:\/\//.test(origin ?? '')) throw new Error(`PAPER_FEED_ORIGIN: expected id=http(s)://origin pairs (got ${JSON.stringify(pair.slice(0, 40))})`);
+    if (!venueByCcxtId(id?.toLowerCase() ?? '') || !/^https?:\/\//.test(origin ?? '')) throw new Error(`PAPER_FEED_ORIGIN: expected id=http(s)://origin pairs (got ${JSON.stringify(pair.slice(0, 40))})`);
     map.set(id.toLowerCase(), origin.replace(/\/$/, ''));
   }
   return (id) => map.get(id);
@@ -99,7 +96,16 @@ export function openPaperExchange(options: OpenPaperExchangeOptions): PaperExcha
   const venueFeed = kind === 'venue' ? new VenueStreamFeed({ venues, symbols: options.symbols, clock: options.clock }) : null;
   const feed: PaperPriceFeed =
     venueFeed ?? (kind === 'csv' ? CsvReplayFeed.fromFile(options.paperPrices!, options.symbols) : new RandomWalkFeed({ seed: options.paperSeed ?? 1, symbols: options.symbols }));
-  const venue = PaperVenue.open({ dataDir: options.dataDir, dbPath: options.dbPath, feed });
+  // one process on the folder (paper-lock.ts): a second is refused here, before it touches the store
+  const dbPath = options.dbPath ?? join(options.dataDir ?? 'data', 'paper-exchange.sqlite');
+  const release = lockPaperExchange(`${dbPath}.lock`);
+  let venue: PaperVenue;
+  try {
+    venue = PaperVenue.open({ dataDir: options.dataDir, dbPath, feed });
+  } catch (e) {
+    release();
+    throw e;
+  }
   const driver = new PaperFeedDriver(venue, { clock: options.clock, intervalMs: options.feedIntervalMs });
   let stopStreams: (() => Promise<void>) | null = null;
   let scheduled = false;
@@ -125,6 +131,7 @@ export function openPaperExchange(options: OpenPaperExchangeOptions): PaperExcha
       stopStreams = startVenueFeedStreams(venueFeed, { origin, symbols: options.symbols, onError: options.onFeedError });
     },
     async stop() {
+      release();
       driver.stop();
       offHeard?.();
       const s = stopStreams;

@@ -35,9 +35,7 @@ export function symbolRulesOf(spec: PaperSymbolSpec): SymbolRules {
 }
 
 export function clientIdRule(venue: VenueRules): string {
-  return venue.exchange === 'Binance'
-    ? 'client order id must be 1 to 36 of A-Z a-z 0-9 . : / _ -'
-    : 'client order id must be 1 to 40 of A-Z a-z 0-9 _ -';
+  return venue.clientOrderId.words;
 }
 
 /** Checks `req` as the venue would; `current` is the market price in units. */

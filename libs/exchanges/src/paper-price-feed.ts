@@ -10,7 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parseExchangeName, type ExchangeName } from './exchange.port';
+import type { ExchangeName } from './exchange.port';
+import { parseExchangeName } from './venues/registry';
 import { mulDiv, parseUnits } from './fixed-point';
 import {
   PAPER_SYMBOLS,

@@ -8,7 +8,8 @@
  * symbols' streams is, and the feed then keeps its last prices. The markets are read once over REST
  * (retried with the same back-off), to skip a catalogue symbol the venue does not list.
  */
-import { ccxtExchangeId, type ExchangeName } from './exchange.port';
+import type { ExchangeName } from './exchange.port';
+import { ccxtExchangeId } from './venues/registry';
 import { UnknownSymbolError } from './exchange.errors';
 import { CcxtExchange } from './ccxt.exchange';
 import { streamBackoffMs, streamReason } from './ccxt-streams';

@@ -19,7 +19,9 @@ import {
   accountKey,
   balanceRecords,
   changeLeverage,
+  checkMarginModeChange,
   hold,
+  positionOf,
   newAccount,
   openPositions,
   release,
@@ -34,9 +36,11 @@ import { PAPER_DEFAULT_LEVERAGE, PAPER_STARTING_USDT, PAPER_SYMBOLS, type PaperS
 import { CsvReplayFeed, RandomWalkFeed, type FeedTick, type PaperPriceFeed } from './paper-price-feed';
 import { PaperStore, type FillRow, type OrderRow } from './paper.store';
 import { PaperGroupCommit } from './paper-group-commit';
+import { liquidateIsolated } from './paper-liquidation';
 import { toFill, toOrder } from './paper-views';
 import { venueRules } from './venues/venue-rules';
 import { marketSpec } from './venues/markets';
+import { marginTiers, maxLeverageOf } from './venues/margin-tiers';
 
 export type { Account } from './paper-accounts';
 
@@ -244,6 +248,11 @@ export class PaperVenue {
     for (const tick of ticks) {
       const crossed = this.book.takeCrossed(bookKey(tick.exchange, tick.symbol), tick.price);
       for (const order of crossed) this.fill(order, this.stamp(tick.ms), uow);
+      // issue 40: an isolated futures position whose margin this price has used up is liquidated (paper-liquidation.ts)
+      for (const account of this.accounts.values()) {
+        if (account.market !== 'futures' || account.exchange !== tick.exchange) continue;
+        liquidateIsolated(account, tick.symbol, tick.price, this.stamp(tick.ms), { nextOrderId: () => this.nextOrderId++, nextFillId: () => this.nextFillId++, cancel: (o) => this.book.remove(bookKey(o.exchange, o.symbol), o), rules: (sym) => this.marketRules(account.exchange, account.market, sym) }, uow);
+      }
     }
     this.group.flush(true);
     for (const tick of ticks) {
@@ -502,11 +511,27 @@ export class PaperVenue {
     return openPositions(account, symbol === undefined ? undefined : this.symbolRules(symbol).spec.symbol);
   }
 
+  /**
+   * Sets leverage and margin mode of a futures symbol as the account's venue rules them (paper-accounts.ts
+   * changeLeverage: the venue's refusals, the tier's highest leverage for the position's notional now).
+   */
   setLeverage(account: Account, symbol: string, leverage: number, marginMode: MarginMode = 'isolated'): void {
     const s = this.symbolRules(symbol).spec.symbol;
-    changeLeverage(account, s, leverage, marginMode);
+    const pos = account.positions.get(s);
+    const notional = pos && pos.qty !== 0 ? fromUnits(mulDiv(Math.abs(pos.qty), this.priceUnits(account.exchange, s), SCALE)) : 0;
+    changeLeverage(account, s, leverage, marginMode, venueRules(account.exchange, account.market), maxLeverageOf(marginTiers(account.exchange, s), notional));
     this.group.current.position(account, s);
     this.group.flush(false);
+  }
+
+  /** The margin mode alone (Binance POST /fapi/v1/marginType): false when it is already that mode (the venue answers -4046). */
+  setMarginMode(account: Account, symbol: string, marginMode: MarginMode): boolean {
+    const s = this.symbolRules(symbol).spec.symbol;
+    if (!checkMarginModeChange(account, s, marginMode, venueRules(account.exchange, account.market))) return false;
+    positionOf(account, s).marginMode = marginMode;
+    this.group.current.position(account, s);
+    this.group.flush(false);
+    return true;
   }
 
   /** Resolves once `order`'s latest change is on disk (at once when it is): an answer about it is then an acknowledgement. */

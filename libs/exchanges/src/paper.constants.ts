@@ -88,13 +88,53 @@ export const PAPER_SYMBOLS: readonly PaperSymbolSpec[] = rows.map(([symbol, star
 }));
 
 /**
+ * Issue 39, "fifty idle bots on fifty symbols": 26 more USDT pairs the venues list (Binance spot and
+ * USDⓈ-M, KuCoin spot and futures all list these bases against USDT), so that the stand-ins carry a fleet of
+ * fifty bots on fifty symbols (test/venue-weight.spec.ts). No recorded answer of the venues gives their steps
+ * (venues/markets.ts has no row for them): their market rules are the catalogue's fallback, marked
+ * 'catalogue' there, in the form and in docs/exchanges.md, like the catalogue's own pairs without a row.
+ */
+const FLEET_ROWS: Array<[string, string, string, string]> = [
+  // symbol,     start price,  price step,   amount step   (fallback only)
+  ['BNBUSDT', '900', '0.01', '0.001'],
+  ['DOGEUSDT', '0.2', '0.00001', '1'],
+  ['TRXUSDT', '0.3', '0.0001', '0.1'],
+  ['UNIUSDT', '7', '0.001', '0.01'],
+  ['NEARUSDT', '2.5', '0.001', '0.1'],
+  ['APTUSDT', '4', '0.001', '0.01'],
+  ['ARBUSDT', '0.3', '0.0001', '0.1'],
+  ['OPUSDT', '0.5', '0.0001', '0.01'],
+  ['SUIUSDT', '2', '0.0001', '0.1'],
+  ['INJUSDT', '8', '0.01', '0.01'],
+  ['AAVEUSDT', '180', '0.01', '0.001'],
+  ['ICPUSDT', '4', '0.001', '0.01'],
+  ['HBARUSDT', '0.15', '0.00001', '1'],
+  ['VETUSDT', '0.015', '0.00001', '1'],
+  ['SANDUSDT', '0.16', '0.0001', '1'],
+  ['MANAUSDT', '0.16', '0.0001', '1'],
+  ['AXSUSDT', '1.2', '0.001', '0.01'],
+  ['EGLDUSDT', '9', '0.01', '0.01'],
+  ['THETAUSDT', '0.4', '0.001', '0.1'],
+  ['RUNEUSDT', '0.7', '0.001', '0.1'],
+  ['GALAUSDT', '0.008', '0.00001', '1'],
+  ['LDOUSDT', '0.7', '0.001', '0.01'],
+  ['SEIUSDT', '0.15', '0.0001', '0.1'],
+  ['TIAUSDT', '0.7', '0.001', '0.01'],
+  ['WLDUSDT', '0.6', '0.001', '0.1'],
+  ['FETUSDT', '0.25', '0.0001', '0.1'],
+];
+
+/**
  * Issue 39, "Any pair the venue lists": pairs a venue lists that the paper catalogue does not. The venue
  * stand-ins' own venue core (a PaperVenue built with `symbols: STANDIN_SYMBOLS`) lists them, so a live bot
  * runs on them there; the paper exchange is built on PAPER_SYMBOLS and keeps its catalogue (a paper account
  * is refused them). Their market rules are the venue's rows (venues/markets.ts: ADAUSDT from BS-SNAP); the
  * start price is only the random walk's (a test's CSV sets its own).
  */
-export const VENUE_ONLY_SYMBOLS: readonly PaperSymbolSpec[] = [{ symbol: 'ADAUSDT', startPrice: '0.35', priceStep: '0.0001', amountStep: '0.1', minNotional: PAPER_MIN_NOTIONAL }];
+export const VENUE_ONLY_SYMBOLS: readonly PaperSymbolSpec[] = [
+  { symbol: 'ADAUSDT', startPrice: '0.35', priceStep: '0.0001', amountStep: '0.1', minNotional: PAPER_MIN_NOTIONAL },
+  ...FLEET_ROWS.map(([symbol, startPrice, priceStep, amountStep]) => ({ symbol, startPrice, priceStep, amountStep, minNotional: PAPER_MIN_NOTIONAL })),
+];
 
 /** What the venue stand-ins list: the catalogue and VENUE_ONLY_SYMBOLS. */
 export const STANDIN_SYMBOLS: readonly PaperSymbolSpec[] = [...PAPER_SYMBOLS, ...VENUE_ONLY_SYMBOLS];

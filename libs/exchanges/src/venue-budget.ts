@@ -15,6 +15,7 @@
  * (the window's highest count), a 429/418 pauses every runner's calls (the later pause wins). Without a
  * store (tests, one process) the figure is this process's.
  */
+import { VENUE_REGISTRY, type CcxtId, type Venue } from './venues/registry';
 export interface BudgetState {
   /** The limit the venue counts against (weight or resource units) and what is used of it now. */
   limit: number;
@@ -222,14 +223,7 @@ export class VenueBudget {
   }
 }
 
-/** The venues' limits and windows (docs/exchanges.md "Rate limits"). */
-export const VENUE_LIMITS: Record<'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures', { limit: number; windowMs: number; callWeight?: number; perAccount?: boolean }> = {
-  // callWeight: what a call is counted as while in flight, about the venue's typical call (spot: an order 1,
-  // a symbol's open orders 6, an order 4, trades 5–20, the account 20; USDⓈ-M: mostly 1–5)
-  binance: { limit: 6000, windowMs: 60_000, callWeight: 10 },
-  binanceusdm: { limit: 2400, windowMs: 60_000, callWeight: 5 },
-  // KuCoin's pools (VIP 0): spot 4,000 and futures 2,000 per 30 s; the headers carry the account's own
-  // perAccount: their counters are each account's pool (VenueBudget `countsInstall`): only a 429 pauses the install
-  kucoin: { limit: 4000, windowMs: 30_000, callWeight: 10, perAccount: true },
-  kucoinfutures: { limit: 2000, windowMs: 30_000, callWeight: 10, perAccount: true },
-};
+/** The venues' limits and windows by ccxt id (docs/exchanges.md "Rate limits"; each venue's folder `rest.limits`). */
+export const VENUE_LIMITS: Readonly<Record<CcxtId, { limit: number; windowMs: number; callWeight?: number; perAccount?: boolean }>> = Object.fromEntries(
+  VENUE_REGISTRY.map((v) => [v.ccxt.id, v.rest.limits]),
+) as Record<CcxtId, Venue['rest']['limits']>;

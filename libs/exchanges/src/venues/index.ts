@@ -6,3 +6,7 @@ export * from './venue-rules';
 export * from './margin-tiers';
 export * from './markets';
 export * from './market-maximums';
+export * from './balance-reads';
+export * from './registry';
+export * from './key-permissions';
+export { DAY } from './venue.types';

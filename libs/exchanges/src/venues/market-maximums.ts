@@ -3,7 +3,8 @@
  * ccxt loads (its unified `limits` where it carries them, the venue's own `info` otherwise), with the
  * venue's name of each rule so that a refusal names it. Pure: no ccxt, no I/O.
  *
- * Sources (docs/exchanges.md "Any pair the venue lists"):
+ * Each venue's reading and rule names are in its folder (venues/<venue>/maximums.ts); sources
+ * (docs/exchanges.md "Any pair the venue lists"):
  * - Binance spot, GET /api/v3/exchangeInfo `filters` (https://developers.binance.com/docs/binance-spot-api-docs/filters):
  *   LOT_SIZE maxQty ("quantity <= maxQty"), NOTIONAL maxNotional ("price * quantity <= maxNotional"),
  *   MAX_NUM_ORDERS maxNumOrders ("the maximum number of orders an account is allowed to have open on a
@@ -16,36 +17,16 @@
  * - KuCoin spot, GET /api/v2/symbols: baseMaxSize, quoteMaxSize (ccxt: limits.amount.max, limits.cost.max).
  * - KuCoin futures, GET /api/v1/contracts/active: maxOrderQty in lots (ccxt: limits.amount.max, in contracts).
  */
-import type { MarketRules, PercentPrice } from '../exchange.port';
 import type { VenueId } from './venue.types';
+import { positive, type CcxtMarketLike, type Maximums } from './ccxt-market';
+import { VENUE_REGISTRY, venueById } from './registry';
 
-export type Maximums = Pick<MarketRules, 'maxAmount' | 'maxNotional' | 'maxNumOrders' | 'percentPrice' | 'ruleNames'>;
+export type { CcxtMarketLike, Maximums } from './ccxt-market';
 
-/** Each venue's name of each maximum (the words of its API). */
-export const MAXIMUM_RULE_NAMES: Readonly<Record<VenueId, NonNullable<MarketRules['ruleNames']>>> = {
-  'binance-spot': { maxAmount: 'LOT_SIZE maxQty', maxNotional: 'NOTIONAL maxNotional', maxNumOrders: 'MAX_NUM_ORDERS maxNumOrders', percentPrice: 'PERCENT_PRICE_BY_SIDE' },
-  'binance-usdm': { maxAmount: 'LOT_SIZE maxQty', maxNumOrders: 'MAX_NUM_ORDERS limit', percentPrice: 'PERCENT_PRICE' },
-  'kucoin-spot': { maxAmount: 'baseMaxSize', maxNotional: 'quoteMaxSize' },
-  'kucoin-futures': { maxAmount: 'maxOrderQty' },
-};
-
-/** The part of a ccxt market read here. */
-export interface CcxtMarketLike {
-  limits?: { amount?: { min?: number | null; max?: number | null }; cost?: { min?: number | null; max?: number | null } };
-  info?: unknown;
-}
-
-const positive = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : NaN;
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-};
-
-/** The Binance filter of this type in a market's info, if any. */
-function filter(info: unknown, type: string): Record<string, unknown> | undefined {
-  const filters = (info as { filters?: unknown })?.filters;
-  if (!Array.isArray(filters)) return undefined;
-  return filters.find((f) => f && typeof f === 'object' && (f as { filterType?: unknown }).filterType === type) as Record<string, unknown> | undefined;
-}
+/** Each venue's name of each maximum (the words of its API), from its folder. */
+export const MAXIMUM_RULE_NAMES: Readonly<Record<VenueId, NonNullable<Maximums['ruleNames']>>> = Object.fromEntries(
+  VENUE_REGISTRY.map((v) => [v.id, v.ccxt.maximums.ruleNames]),
+) as Record<VenueId, NonNullable<Maximums['ruleNames']>>;
 
 /** Only the keys with a value (so that an absent maximum stays absent). */
 function defined<T extends object>(o: T): T {
@@ -54,29 +35,16 @@ function defined<T extends object>(o: T): T {
 
 /**
  * The maximums of a ccxt market of `venue`; `contractSize` converts a contract market's amounts to base
- * units (KuCoin futures). Maximums the market does not state are absent.
+ * units (KuCoin futures). Maximums the market does not state are absent. The largest amount is read the same
+ * way everywhere (limits.amount.max, else a LOT_SIZE filter's maxQty); the rest is the venue's own reading.
  */
 export function ccxtMaximums(venue: VenueId, m: CcxtMarketLike, contractSize = 1): Maximums {
-  const info = m.info;
-  const amountMax = positive(m.limits?.amount?.max) ?? positive(filter(info, 'LOT_SIZE')?.maxQty);
-  let maxNotional: number | undefined;
-  let maxNumOrders: number | undefined;
-  let percentPrice: PercentPrice | undefined;
-  if (venue === 'binance-spot') {
-    maxNotional = positive(m.limits?.cost?.max) ?? positive(filter(info, 'NOTIONAL')?.maxNotional);
-    maxNumOrders = positive(filter(info, 'MAX_NUM_ORDERS')?.maxNumOrders);
-    const side = filter(info, 'PERCENT_PRICE_BY_SIDE');
-    const plain = filter(info, 'PERCENT_PRICE');
-    if (side) percentPrice = defined({ bidUp: positive(side.bidMultiplierUp), bidDown: positive(side.bidMultiplierDown), askUp: positive(side.askMultiplierUp), askDown: positive(side.askMultiplierDown) });
-    else if (plain) percentPrice = defined({ bidUp: positive(plain.multiplierUp), bidDown: positive(plain.multiplierDown), askUp: positive(plain.multiplierUp), askDown: positive(plain.multiplierDown) });
-  } else if (venue === 'binance-usdm') {
-    maxNumOrders = positive(filter(info, 'MAX_NUM_ORDERS')?.limit);
-    const plain = filter(info, 'PERCENT_PRICE');
-    if (plain) percentPrice = defined({ bidUp: positive(plain.multiplierUp), askDown: positive(plain.multiplierDown) });
-  } else if (venue === 'kucoin-spot') {
-    maxNotional = positive(m.limits?.cost?.max) ?? positive((info as { quoteMaxSize?: unknown })?.quoteMaxSize);
-  }
+  const own = venueById(venue).ccxt.maximums;
+  const lot = (m.info as { filters?: Array<Record<string, unknown>> } | undefined)?.filters;
+  const lotMax = Array.isArray(lot) ? lot.find((f) => f && f.filterType === 'LOT_SIZE')?.maxQty : undefined;
+  const amountMax = positive(m.limits?.amount?.max) ?? positive(lotMax);
+  const { maxNotional, maxNumOrders, percentPrice } = own.read(m);
   const maxAmount = amountMax === undefined ? undefined : Number((amountMax * contractSize).toPrecision(12));
   const out = defined({ maxAmount, maxNotional, maxNumOrders, percentPrice: percentPrice && Object.keys(percentPrice).length ? percentPrice : undefined });
-  return Object.keys(out).length ? { ...out, ruleNames: MAXIMUM_RULE_NAMES[venue] } : out;
+  return Object.keys(out).length ? { ...out, ruleNames: own.ruleNames } : out;
 }

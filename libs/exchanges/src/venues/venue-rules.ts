@@ -5,21 +5,22 @@
  * the way the venue checks them). Every rule's source is cited in docs/exchanges.md.
  */
 import type { ExchangeName, MarketType, OrderSide } from '../exchange.port';
-import { BINANCE_SPOT } from './binance-spot.rules';
-import { BINANCE_USDM } from './binance-usdm.rules';
-import { KUCOIN_SPOT } from './kucoin-spot.rules';
-import { KUCOIN_FUTURES } from './kucoin-futures.rules';
+import { BINANCE_SPOT } from './binance-spot/rules';
+import { BINANCE_USDM } from './binance-usdm/rules';
+import { KUCOIN_SPOT } from './kucoin-spot/rules';
+import { KUCOIN_FUTURES } from './kucoin-futures/rules';
 import type { VenueRules } from './venue.types';
+import { VENUE_REGISTRY, venueOf } from './registry';
 
 export type { VenueId, VenueAnswer, VenueRules } from './venue.types';
 export { BINANCE_SPOT, BINANCE_USDM, KUCOIN_SPOT, KUCOIN_FUTURES };
 
 
-export const VENUES: readonly VenueRules[] = [BINANCE_SPOT, BINANCE_USDM, KUCOIN_SPOT, KUCOIN_FUTURES];
+/** Every venue's rules, in the registry's order (venues/registry.ts). */
+export const VENUES: readonly VenueRules[] = VENUE_REGISTRY.map((v) => v.rules);
 
 export function venueRules(exchange: ExchangeName, market: MarketType): VenueRules {
-  if (exchange === 'Binance') return market === 'spot' ? BINANCE_SPOT : BINANCE_USDM;
-  return market === 'spot' ? KUCOIN_SPOT : KUCOIN_FUTURES;
+  return venueOf(exchange, market).rules;
 }
 
 /** The fee of one fill: which asset it is charged in and how much, before any rounding. */

@@ -1,5 +1,7 @@
-/** The shape of a venue's rules (venues/<venue>.rules.ts); pure types. */
+/** The shape of a venue's rules (venues/<venue>/rules.ts); pure types and the one unit they use. */
 import type { ExchangeName, MarketType, PositionMode, MarginMode } from '../exchange.port';
+
+export const DAY = 24 * 60 * 60 * 1000;
 
 export type VenueId = 'binance-spot' | 'binance-usdm' | 'kucoin-spot' | 'kucoin-futures';
 
@@ -25,7 +27,8 @@ export interface VenueRules {
     discountAsset?: 'BNB' | 'KCS';
     discount?: number;
   };
-  clientOrderId: { pattern: RegExp; maxLength: number };
+  /** The format of a client order id, and how a refusal words it (the paper exchange's answer). */
+  clientOrderId: { pattern: RegExp; maxLength: number; words: string };
   /** Does the venue refuse orders below a minimum value? (Kucoin futures: only a minimum of 1 lot.) */
   minNotional: boolean;
   tradeHistory: {
@@ -64,6 +67,21 @@ export interface VenueRules {
      * no answer code for it, and the stand-in refuses with its generic parameter answer.
      */
     reduceOnlyRejected?: VenueAnswer;
+    /**
+     * Futures, the leverage and margin mode of a symbol (issue 40; docs/exchanges.md "Leverage and margin
+     * mode"): the venue's answers to a margin mode change that changes nothing, one asked with open orders or
+     * with a position, a leverage above what the symbol's tier allows, and (Binance) a lower leverage of an
+     * isolated position. `%s` in a message is the leverage asked.
+     */
+    futuresSettings?: {
+      marginModeUnchanged?: VenueAnswer;
+      marginModeWithOpenOrders: VenueAnswer;
+      marginModeWithPosition: VenueAnswer;
+      leverageInvalid: VenueAnswer;
+      /** What `%s` of leverageInvalid is: the leverage asked (Binance) or the highest allowed (KuCoin). */
+      leverageInvalidNames: 'asked' | 'max';
+      leverageReductionWithPosition?: VenueAnswer;
+    };
     minNotional: VenueAnswer;
     priceStep: VenueAnswer;
     amountStep: VenueAnswer;

@@ -10,6 +10,7 @@ import { splitSymbol } from '../../exchange.port';
 import type { FillRow, OrderRow } from '../../paper.store';
 import type { StubRequest, StubResponse } from '../exchange-stub.server';
 import type { Dialect, StandInCore } from './standin.types';
+import { binanceKlines } from './binance-klines';
 
 const ok = (body: unknown): StubResponse => ({ status: 200, body });
 const params = (req: StubRequest) => new URLSearchParams(req.method === 'GET' || req.method === 'DELETE' ? req.rawQuery : req.body || req.rawQuery);
@@ -83,6 +84,8 @@ export const binanceDialect: Dialect = (core: StandInCore) => {
       const last = u(venue.priceUnits(core.exchange, symbol));
       return ok({ symbol, lastPrice: last, openPrice: last, highPrice: last, lowPrice: last, volume: '0', quoteVolume: '0', openTime: core.now() - 86_400_000, closeTime: core.now(), count: 0 });
     },
+    // issue 40: candles, for backtests over the venue's history (binance-klines.ts: the docs and what is played)
+    [`GET ${base}/klines`]: binanceKlines(core, core.klines),
     [`POST ${base}/order`]: authed((req, account) => {
       const p = params(req);
       const cid = p.get('newClientOrderId') ?? '';
@@ -138,24 +141,31 @@ export const binanceDialect: Dialect = (core: StandInCore) => {
       const a = { asset: 'USDT', walletBalance: String(usdt.balance), unrealizedProfit: '0', marginBalance: String(usdt.balance), availableBalance: String(usdt.available), maxWithdrawAmount: String(usdt.available), crossWalletBalance: String(usdt.balance), updateTime: core.now() };
       return ok({ totalWalletBalance: a.walletBalance, availableBalance: a.availableBalance, assets: [a], positions: [] });
     });
+    // "Change Initial Leverage" (POST /fapi/v1/leverage, leverage "int from 1 to 125") and "Change Margin Type"
+    // (POST /fapi/v1/marginType, ISOLATED or CROSSED), with the venue's refusals (docs/exchanges.md "Leverage and
+    // margin mode"): -4046 when the type is already that, -4047 with open orders, -4048 with a position, -4028 a
+    // leverage above the bracket's, -4161 a lower leverage of an isolated position (the paper core's rules)
     routes['POST /fapi/v1/leverage'] = authed((req, account) => {
       const p = params(req);
+      const symbol = p.get('symbol')!;
       const lev = Number(p.get('leverage'));
-      const mode = marginModes.get(p.get('symbol')!) ?? venue.positions(account, p.get('symbol')!)[0]?.marginMode ?? 'cross';
-      venue.setLeverage(account, p.get('symbol')!, lev, mode as 'isolated' | 'cross');
-      return ok({ leverage: lev, maxNotionalValue: '80000000', symbol: p.get('symbol') });
+      const mode = account.positions.get(symbol)?.marginMode ?? 'cross';
+      venue.setLeverage(account, symbol, lev, mode);
+      return ok({ leverage: lev, maxNotionalValue: '80000000', symbol });
     });
-    const marginModes = new Map<string, string>();
-    routes['POST /fapi/v1/marginType'] = authed((req) => {
+    routes['POST /fapi/v1/marginType'] = authed((req, account) => {
       const p = params(req);
-      marginModes.set(p.get('symbol')!, p.get('marginType') === 'ISOLATED' ? 'isolated' : 'cross');
+      const type = p.get('marginType');
+      if (type !== 'ISOLATED' && type !== 'CROSSED') return core.venueAnswer({ status: 400, code: -1116, msg: 'Invalid marginType.' });
+      const changed = venue.setMarginMode(account, p.get('symbol')!, type === 'ISOLATED' ? 'isolated' : 'cross');
+      if (!changed) return core.venueAnswer(rules.answers.futuresSettings!.marginModeUnchanged!);
       return ok({ code: 200, msg: 'success' });
     });
     routes['GET /fapi/v1/leverageBracket'] = () =>
       ok(venue.symbols().map((s) => ({ symbol: s.symbol, notionalCoef: 1, brackets: [{ bracket: 1, initialLeverage: 125, notionalCap: 1e9, notionalFloor: 0, maintMarginRatio: 0.004, cum: 0 }] })));
     routes['GET /fapi/v1/positionSide/dual'] = authed(() => ok({ dualSidePosition: false }));
     routes['GET /fapi/v1/symbolConfig'] = authed((_req, account) =>
-      ok(venue.positionRisk(account).map((r) => ({ symbol: r.symbol, marginType: 'CROSSED', isAutoAddMargin: 'false', leverage: r.leverage, maxNotionalValue: '80000000' }))),
+      ok(venue.positionRisk(account).map((r) => ({ symbol: r.symbol, marginType: account.positions.get(r.symbol)?.marginMode === 'isolated' ? 'ISOLATED' : 'CROSSED', isAutoAddMargin: 'false', leverage: r.leverage, maxNotionalValue: '80000000' }))),
     );
     const positionRisk = authed((req, account) =>
       ok(

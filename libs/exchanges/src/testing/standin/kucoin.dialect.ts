@@ -161,16 +161,20 @@ export const kucoinDialect: Dialect = (core: StandInCore) => {
       const o = byClientOid(a, req.query.get('clientOid') ?? '');
       return o ? env(order(o)) : core.venueAnswer(rules.answers.lookupUnknownOrder);
     });
+    // the margin mode (KF-NEW; refused with open orders or a position: paper-accounts.ts checkMarginModeChange) and the
+    // cross leverage ("supports only marginMode cross"; above the contract's highest: 300016, KF `_errors.md`)
     routes['POST /api/v2/position/changeMarginMode'] = authed((req, a) => {
       const b = JSON.parse(req.body || '{}');
-      const symbol = symbolOf(String(b.symbol));
-      const lev = venue.positionOf(a, symbol).leverage;
-      venue.setLeverage(a, symbol, lev, String(b.marginMode) === 'CROSS' ? 'cross' : 'isolated');
+      const mode = String(b.marginMode);
+      if (mode !== 'ISOLATED' && mode !== 'CROSS') return core.venueAnswer({ status: 200, code: '400100', msg: 'Parameter Error: marginMode' });
+      venue.setMarginMode(a, symbolOf(String(b.symbol)), mode === 'CROSS' ? 'cross' : 'isolated');
       return env({ symbol: b.symbol, marginMode: b.marginMode });
     });
     routes['POST /api/v2/changeCrossUserLeverage'] = authed((req, a) => {
       const b = JSON.parse(req.body || '{}');
-      venue.setLeverage(a, symbolOf(String(b.symbol)), Number(b.leverage), 'cross');
+      const symbol = symbolOf(String(b.symbol));
+      if (a.positions.get(symbol)?.marginMode !== 'cross') return core.venueAnswer({ status: 200, code: '400100', msg: 'Parameter Error: marginMode is not cross' });
+      venue.setLeverage(a, symbol, Number(b.leverage), 'cross');
       return env(true);
     });
     routes['GET /api/v2/position/getPositionMode'] = authed(() => env({ positionMode: 0 }));

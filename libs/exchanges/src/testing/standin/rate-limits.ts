@@ -6,14 +6,15 @@
  * endpoint's "Weight" line under https://developers.binance.com/docs/binance-spot-api-docs/rest-api/):
  * - REQUEST_WEIGHT 6000 per minute per IP, ORDERS 100 per 10 s and 200 000 per day per account
  *   (GET /api/v3/exchangeInfo `rateLimits`); every answer carries `X-MBX-USED-WEIGHT-1M` and, on orders,
- *   `X-MBX-ORDER-COUNT-10S` / `X-MBX-ORDER-COUNT-1D`.
+ *   `X-MBX-ORDER-COUNT-10S` / `X-MBX-ORDER-COUNT-1D`; past an ORDERS limit, 429 with -1015 "Too many new
+ *   orders; current limit is %s orders per %s." (errors.md), the IP not limited.
  * - Past a limit: HTTP 429 with `Retry-After` (seconds) and -1003 "Too much request weight used ...";
  *   "Repeatedly violating rate limits and/or failing to back off after receiving 429s will result in an
  *   automated IP ban (HTTP status 418)", -1003 "Way too much request weight used; IP banned until ...",
  *   "scale in duration for repeat offenders, from 2 minutes to 3 days" (the same page).
  * - Weights: exchangeInfo 20; ticker/24hr 2 for a symbol (80 for all); ticker/price 2 (4); order POST 1,
  *   DELETE 1, GET 4; openOrders 6 for a symbol, 80 without; myTrades 20 (5 with orderId); account 20;
- *   time/ping 1. WebSocket API: a connection 2, userDataStream.subscribe.signature 2, in the same pool.
+ *   time/ping 1; klines 2. WebSocket API: a connection 2, userDataStream.subscribe.signature 2, in the same pool.
  * Binance USDⓈ-M (https://developers.binance.com/docs/derivatives/usds-margined-futures/general-info,
  * each endpoint's "Request Weight"):
  * - REQUEST_WEIGHT 2400 per minute per IP, ORDERS 1200 per minute and 300 per 10 s per account;
@@ -21,7 +22,8 @@
  * - Weights: exchangeInfo 1; ticker/24hr 1 (40 for all); ticker/price 1 (2); order POST 0 on the IP
  *   limit (1 on each order count), DELETE 1, GET 1; openOrders 1 for a symbol, 40 without; userTrades 5;
  *   account (v2, v3) 5; positionRisk (v2, v3) 5; leverage 1; marginType 1; symbolConfig 5;
- *   leverageBracket 1; positionSide/dual 30; listenKey (POST, PUT, DELETE) 1.
+ *   leverageBracket 1; positionSide/dual 30; listenKey (POST, PUT, DELETE) 1; klines by limit ([1, 100) 1,
+ *   [100, 500) 2, [500, 1000] 5, above 1000 10: binance-klines.ts).
  *
  * The counters are fixed windows aligned to the clock (the minute, the 10 s, the day), as the venue's
  * headers reset; the stand-in's clock is the wall clock. A test may lower the limits (`limits`) to reach
@@ -30,6 +32,13 @@
 import type { StubRequest } from '../exchange-stub.server';
 
 type Weigh = number | ((req: StubRequest) => number);
+
+/** Klines (binance-klines.ts): spot 2 whatever the limit; USDⓈ-M by limit. */
+export const binanceKlinesWeight = (futures: boolean) => (req: StubRequest) => {
+  if (!futures) return 2;
+  const limit = Number(req.query.get('limit') ?? 500);
+  return limit < 100 ? 1 : limit < 500 ? 2 : limit <= 1000 ? 5 : 10;
+};
 
 export const BINANCE_SPOT_WEIGHTS: Record<string, Weigh> = {
   'GET /api/v3/exchangeInfo': 20,
@@ -43,6 +52,7 @@ export const BINANCE_SPOT_WEIGHTS: Record<string, Weigh> = {
   'GET /api/v3/account': 20,
   'GET /api/v3/time': 1,
   'GET /api/v3/ping': 1,
+  'GET /api/v3/klines': binanceKlinesWeight(false),
 };
 
 export const BINANCE_USDM_WEIGHTS: Record<string, Weigh> = {
@@ -67,6 +77,7 @@ export const BINANCE_USDM_WEIGHTS: Record<string, Weigh> = {
   'PUT /fapi/v1/listenKey': 1,
   'DELETE /fapi/v1/listenKey': 1,
   'GET /fapi/v1/time': 1,
+  'GET /fapi/v1/klines': binanceKlinesWeight(true),
 };
 
 export interface BinanceLimits {
@@ -74,6 +85,10 @@ export interface BinanceLimits {
   weightPerMinute: number;
   /** ORDERS per 10 s (spot 100, USDⓈ-M 300). */
   ordersPer10s: number;
+  /** ORDERS per day (spot 200,000); absent: no daily window (USDⓈ-M). */
+  ordersPerDay?: number;
+  /** ORDERS per minute (USDⓈ-M 1,200); absent: no minute window (spot). */
+  ordersPerMinute?: number;
   /** The 418 ban's length the first time (2 minutes; the venue lengthens it for repeat offenders). */
   banMs: number;
   /**
@@ -84,8 +99,8 @@ export interface BinanceLimits {
 }
 
 export const BINANCE_LIMITS = {
-  spot: { weightPerMinute: 6000, ordersPer10s: 100, banMs: 120_000 },
-  futures: { weightPerMinute: 2400, ordersPer10s: 300, banMs: 120_000 },
+  spot: { weightPerMinute: 6000, ordersPer10s: 100, ordersPerDay: 200_000, banMs: 120_000 },
+  futures: { weightPerMinute: 2400, ordersPer10s: 300, ordersPerMinute: 1200, banMs: 120_000 },
 } as const satisfies Record<string, BinanceLimits>;
 
 /**
@@ -165,8 +180,18 @@ export class BinanceRateMeter implements WeightMeter {
       this.limitedUntil = this.minute.start + (this.limits.minuteMs ?? 60_000);
       return this.refuse(429, this.limitedUntil - t, t, route);
     }
-    if (order && this.tenSeconds.orders + 1 > this.limits.ordersPer10s) {
-      return { status: 429, retryAfterS: Math.max(1, Math.ceil((this.tenSeconds.start + 10_000 - t) / 1000)), code: -1015, msg: `Too many new orders; current limit is ${this.limits.ordersPer10s} orders per 10 SECOND.` };
+    if (order) {
+      // the account's ORDERS windows: -1015 with the window's end as Retry-After (the IP is not limited)
+      const windows = [
+        { count: this.tenSeconds.orders, limit: this.limits.ordersPer10s, end: this.tenSeconds.start + 10_000, name: '10 SECOND' },
+        { count: this.orderMinute.orders, limit: this.limits.ordersPerMinute, end: this.orderMinute.start + (this.limits.minuteMs ?? 60_000), name: '1 MINUTE' },
+        { count: this.day.orders, limit: this.limits.ordersPerDay, end: this.day.start + 86_400_000, name: '1 DAY' },
+      ];
+      for (const w of windows) {
+        if (w.limit !== undefined && w.count + 1 > w.limit) {
+          return { status: 429, retryAfterS: Math.max(1, Math.ceil((w.end - t) / 1000)), code: -1015, msg: `Too many new orders; current limit is ${w.limit} orders per ${w.name}.` };
+        }
+      }
     }
     this.minute.used += weight;
     if (order) {
@@ -176,6 +201,17 @@ export class BinanceRateMeter implements WeightMeter {
     }
     if (weight > 0) this.spent.push({ at: t, weight, route });
     return null;
+  }
+
+  /**
+   * Tests: the account placed `orders` earlier in the current day (another tool on the same key, say): the
+   * venue counts them in its daily window and reports them in `X-MBX-ORDER-COUNT-1D`. (The stand-in counts
+   * every new order: the venue gives a filled order's count back, faqs/order_count_decrement, which only
+   * makes the stand-in stricter.)
+   */
+  seedDayOrders(orders: number): void {
+    this.roll(this.now());
+    this.day.orders = orders;
   }
 
   private refuse(status: 429 | 418, waitMs: number, t: number, route: string): RateRefusal {

@@ -23,6 +23,18 @@ export interface StandInKey {
 /** A stand-in key's default answer: trades spot and futures, reads, cannot withdraw, IP-restricted. */
 export const STANDIN_KEY_PERMISSIONS: KeyPermissions = Object.freeze({ withdraw: false, read: true, spot: true, futures: true, ipRestricted: true });
 
+/** One candle of the venue's past at an open time (binance-klines.ts). */
+export interface KlineCandle {
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+/** The venue's past, given by the test: the candle of `symbol` opening at `openTime` (null: no trading then). */
+export type KlineHistory = (symbol: string, openTime: number, intervalMs: number) => KlineCandle | null;
+
 /** What a dialect needs from the core. */
 export interface StandInCore {
   venue: PaperVenue;
@@ -38,6 +50,8 @@ export interface StandInCore {
   /** What the request's API key may do, or null for an unknown key (→ the venue's bad-key answer). */
   keyPermissions(req: StubRequest): { apiKey: string; permissions: KeyPermissions } | null;
   now(): number;
+  /** The venue's past for its candles route (issue 40, binance-klines.ts); absent: flat at the current price. */
+  klines?: KlineHistory;
   /** Our error → the venue's answer. */
   answer(e: unknown): StubResponse;
   venueAnswer(a: VenueAnswer): StubResponse;

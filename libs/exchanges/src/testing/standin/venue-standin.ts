@@ -6,7 +6,7 @@
  * duplicate and unknown-order answers, oversells after base-coin fees (docs/exchanges.md).
  */
 import type { ExchangeName, MarketType } from '../../exchange.port';
-import { ExchangeError, DuplicateOrderError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError, UnknownSymbolError } from '../../exchange.errors';
+import { ExchangeError, DuplicateOrderError, FuturesSettingRefusedError, InsufficientFundsError, InvalidOrderError, OrderNotFoundError, UnknownSymbolError } from '../../exchange.errors';
 import { fromUnits } from '../../fixed-point';
 import type { PaperVenue } from '../../paper.exchange';
 import type { OrderRow } from '../../paper.store';
@@ -24,7 +24,7 @@ import { KUCOIN_POOLS_VIP0, KucoinRateMeter, type KucoinPool } from './kucoin.ra
 
 export type { StandInKey, StandInCore, Dialect } from './standin.types';
 export { STANDIN_KEY_PERMISSIONS } from './standin.types';
-import { STANDIN_KEY_PERMISSIONS, type StandInKey, type StandInCore } from './standin.types';
+import { STANDIN_KEY_PERMISSIONS, type KlineHistory, type StandInKey, type StandInCore } from './standin.types';
 import type { KeyPermissions } from '../../venues/key-permissions';
 
 export function ccxtIdOf(exchange: ExchangeName, market: MarketType): CcxtId {
@@ -66,7 +66,7 @@ export async function startVenueStandIn(
   exchange: ExchangeName,
   market: MarketType,
   keys: readonly StandInKey[],
-  options: { now?: () => number; limits?: Partial<BinanceLimits>; kucoinQuotas?: Partial<Record<KucoinPool, number>> } = {},
+  options: { now?: () => number; limits?: Partial<BinanceLimits>; kucoinQuotas?: Partial<Record<KucoinPool, number>>; klines?: KlineHistory } = {},
 ): Promise<VenueStandIn> {
   const rules = venueRules(exchange, market);
   const now = options.now ?? Date.now;
@@ -84,6 +84,7 @@ export async function startVenueStandIn(
     exchange,
     market,
     now,
+    klines: options.klines,
     keyOf: (apiKey) => byKey.get(apiKey),
     account(req) {
       const k = keyOf(req);
@@ -101,6 +102,8 @@ export async function startVenueStandIn(
       if (e instanceof InsufficientFundsError) return v(a.insufficientFunds);
       if (e instanceof OrderNotFoundError) return v(a.lookupUnknownOrder);
       if (e instanceof UnknownSymbolError) return v({ status: 400, code: exchange === 'Binance' ? -1121 : '400100', msg: 'Invalid symbol.' });
+      // issue 40: the venue's answer to a leverage or margin mode it refuses (venue rules answers.futuresSettings)
+      if (e instanceof FuturesSettingRefusedError) return v({ ...a.futuresSettings![e.setting]!, msg: e.venueText });
       if (e instanceof InvalidOrderError) {
         const r = e.reason ?? '';
         if (/client order id/.test(r)) return v(a.badClientOrderId);

@@ -1,16 +1,16 @@
 /**
  * Binance spot: the documented rules a bot depends on, as data. Sources: docs/exchanges.md (Binance spot).
  */
-import type { VenueRules } from './venue.types';
+import { DAY, type VenueRules } from '../venue.types';
 
-export const DAY = 24 * 60 * 60 * 1000;
+export { DAY };
 
 export const BINANCE_SPOT: VenueRules = {
   id: 'binance-spot',
   exchange: 'Binance',
   market: 'spot',
   fees: { maker: 0.001, taker: 0.001, buyFeeIn: 'base', sellFeeIn: 'quote', discountAsset: 'BNB', discount: 0.25 },
-  clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36 },
+  clientOrderId: { pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, maxLength: 36, words: 'client order id must be 1 to 36 of A-Z a-z 0-9 . : / _ -' },
   minNotional: true,
   tradeHistory: { maxWindowMs: DAY, defaultLimit: 500, maxLimit: 1000, startOnlyMs: DAY, noRange: 'newest', retentionMs: Infinity },
   positionModes: ['oneway'],

@@ -1,12 +1,10 @@
 /**
  * Kucoin spot: the documented rules a bot depends on, as data. Sources: docs/exchanges.md (Kucoin spot).
  */
-import type { VenueRules } from './venue.types';
-
-import { DAY } from './binance-spot.rules';
+import { DAY, type VenueRules } from '../venue.types';
 
 /** clientOid: numbers, letters, _ and -, at most 40 (both Kucoin APIs). */
-export const KUCOIN_CLIENT_OID = { pattern: /^[A-Za-z0-9_-]{1,40}$/, maxLength: 40 };
+export const KUCOIN_CLIENT_OID = { pattern: /^[A-Za-z0-9_-]{1,40}$/, maxLength: 40, words: 'client order id must be 1 to 40 of A-Z a-z 0-9 _ -' };
 
 export const KUCOIN_SPOT: VenueRules = {
   id: 'kucoin-spot',
