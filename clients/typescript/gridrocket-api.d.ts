@@ -43,6 +43,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/{userId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message on one of the alert channels and answer what the receiver said */
+        post: operations["AlertsController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-credentials": {
         parameters: {
             query?: never;
@@ -82,6 +99,66 @@ export interface paths {
          * @description With a personal access token: the `keys` scope.
          */
         delete: operations["CredentialsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Auditors: every user's bots (deleted ones too), filtered, a page at a time
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/bots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Auditors: one bot, read-only (a deleted one as it last was)
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["AuditController_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the signed-in user reads as an auditor
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["AuditController_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -442,6 +519,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's balances per venue, market and asset (free and locked)
+         * @description With a personal access token: the `read` scope.
+         */
+        get: operations["ExchangesController_balancesPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/balanceSpot": {
         parameters: {
             query?: never;
@@ -741,7 +838,8 @@ export interface paths {
         delete: operations["SignalSettingsController_disable"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Choose what a start signal does with a bot that holds a position */
+        patch: operations["SignalSettingsController_choose"];
         trace?: never;
     };
     "/api/bots/{id}/signals/rotate": {
@@ -1187,10 +1285,43 @@ export interface components {
             token: string;
             useCount: number;
         };
+        AccountBalances: {
+            assets: {
+                asset: string;
+                free: number;
+                /** @description held by open orders (futures: margin in use) */
+                locked: number;
+                total: number;
+            }[];
+            /** @description served from the last read (at most cacheSeconds old) */
+            cached: boolean;
+            /** @enum {string} */
+            exchange: "Binance" | "Kucoin";
+            /** @enum {string} */
+            market: "spot" | "futures";
+            message: string | null;
+            read: {
+                call: string;
+                pool: string;
+                source: string;
+                weight: number;
+            } | null;
+            /** @description when the venue was read (ms since the epoch) */
+            readAt: number | null;
+            /**
+             * @description no-key: no API key for the exchange (live, testnet); unavailable: the venue did not answer
+             * @enum {string}
+             */
+            state: "ok" | "no-key" | "unavailable";
+        };
         AccountPerformance: {
+            /** @description null before 7 days of running */
             annualisedPercent: number | null;
             bots: number;
+            botsRunning: number;
             capitalCommitted: number;
+            capitalInUse: number;
+            currency: string;
             cyclesCompleted: number;
             equity: {
                 pnl: number;
@@ -1198,8 +1329,27 @@ export interface components {
             }[];
             feesPaid: number;
             fills: number;
+            others: {
+                /** @description null before 7 days of running */
+                annualisedPercent: number | null;
+                bots: number;
+                botsRunning: number;
+                capitalCommitted: number;
+                capitalInUse: number;
+                currency: string;
+                cyclesCompleted: number;
+                feesPaid: number;
+                fills: number;
+                realisedPnl: number;
+                realisedToday: number;
+                returnPercent: number | null;
+                runtimeMs: number;
+                totalPnl: number;
+                unrealisedPnl: number;
+            }[];
             perBot: components["schemas"]["BotPerformanceRow"][];
             realisedPnl: number;
+            realisedToday: number;
             returnPercent: number | null;
             runtimeMs: number;
             totalPnl: number;
@@ -1220,12 +1370,17 @@ export interface components {
             at: string;
             attempts?: number;
             botid?: string | null;
-            channel: string;
+            /** @enum {string} */
+            channel: "email" | "webhook" | "telegram";
             code?: string | null;
             error?: string | null;
             event?: string;
             id: string;
-            kind: string;
+            /**
+             * @description the alert's kind, or test (a test message)
+             * @enum {string}
+             */
+            kind: "cycle" | "stopLoss" | "trailingTakeProfit" | "botFailed" | "drift" | "notTrading" | "keyRejected" | "signalRefused" | "liquidationNear" | "test";
             status: string;
             symbol?: string | null;
             title?: string;
@@ -1234,7 +1389,7 @@ export interface components {
             email: {
                 enabled: boolean;
             };
-            kinds: string[];
+            kinds: ("cycle" | "stopLoss" | "trailingTakeProfit" | "botFailed" | "drift" | "notTrading" | "keyRejected" | "signalRefused" | "liquidationNear")[];
             telegram: {
                 botTokenLast4: string | null;
                 botTokenSet: boolean;
@@ -1253,46 +1408,314 @@ export interface components {
             email?: {
                 enabled?: boolean;
             };
-            kinds?: ("cycle" | "stopLoss" | "trailingTakeProfit" | "botFailed" | "drift" | "notTrading" | "keyRejected")[];
+            kinds?: ("cycle" | "stopLoss" | "trailingTakeProfit" | "botFailed" | "drift" | "notTrading" | "keyRejected" | "signalRefused" | "liquidationNear")[];
             telegram?: {
-                botToken?: string;
-                chatId?: string;
+                botToken?: string | null;
+                chatId?: string | null;
                 enabled?: boolean;
             };
             webhook?: {
                 enabled?: boolean;
-                secret?: string;
-                url?: string;
+                secret?: string | null;
+                url?: string | null;
             };
+        };
+        AlertTestInput: {
+            /** @enum {string} */
+            channel: "email" | "webhook" | "telegram";
+        };
+        AlertTestResult: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            channel: "email" | "webhook" | "telegram";
+            /** @description the HTTP status (webhook, Telegram) or the SMTP reply code (e-mail); null without an answer */
+            code: number | null;
+            /** @description the receiver's error in words, null when delivered */
+            error: string | null;
+            /** @enum {string} */
+            status: "delivered" | "failed" | "refused" | "rate-limited";
+        };
+        AuditBot: {
+            /** @enum {string} */
+            bottype: "Spot" | "Futures";
+            createdat: string;
+            deletedat: string | null;
+            /** @enum {string} */
+            exchange: "Binance" | "Kucoin";
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @description the owner's email address (null: no such user document) */
+            owner: string | null;
+            /** @enum {string} */
+            status: "stopped" | "starting" | "running" | "stopping" | "deleted";
+            symbol: string;
+            updatedat: string;
+            userid: string;
         };
         Backtest: {
             candles?: number | null;
             createdat: string;
             error: string | null;
             finishedat: string | null;
+            history?: {
+                candles: number;
+                exchange: string;
+                /** @description the period [from, to) in ms (an upload: its first and last candle) */
+                from: number;
+                /** @description the history in words, as the dashboard shows it */
+                label: string;
+                /** @enum {string} */
+                market: "spot" | "futures";
+                /** @description simulated: why not the venue's candles */
+                reason?: string;
+                /** @description simulated: the seed the candles are made from (the same seed, the same candles) */
+                seed?: string;
+                simulated: boolean;
+                /**
+                 * @description venue: the exchange's own candles (ccxt's public OHLCV, cached); simulated: the fixed, seeded history, not market prices (where the server does not reach the venue); upload: the user's CSV
+                 * @enum {string}
+                 */
+                source: "venue" | "simulated" | "upload";
+                symbol: string;
+                timeframe: string;
+                to: number;
+            } | null;
             /** Format: uuid */
             id: string;
             /** @enum {string} */
             kind: "single" | "sweep";
-            request: {
-                config: Record<string, never>;
-                exchange: string;
+            request: components["schemas"]["BacktestRun"];
+            result?: {
+                annualisedReturn: number;
+                buyAndHold: {
+                    profit: number;
+                    totalReturn: number;
+                };
+                candles: number;
+                /** @description the grid's cost (Σ price × amount ÷ leverage): the capital it locks */
+                capital: number;
+                curve: {
+                    equity: number[];
+                    time: number[];
+                };
+                cycles: number;
+                endEquity: number;
+                fees: number;
+                fills: number;
                 from: number;
-                /** @enum {string} */
-                market: "spot" | "futures";
-                source?: string;
-                symbol: string;
-                timeframe: string;
+                maxDrawdown: number;
+                /** @description a fraction of the previous peak */
+                maxDrawdownPct: number;
+                /** @description neutral: completed pairs (= cycles) */
+                pairs?: number;
+                position: {
+                    amount: number;
+                    averageEntry: number;
+                };
+                /** @description realised profit after fees */
+                profit: number;
+                /** @description infinity: completed steps down (buys) */
+                stepsDown?: number;
+                /** @description infinity: completed steps up (sells, = cycles) */
+                stepsUp?: number;
+                /**
+                 * @description the neutral and infinity grids' results say their style; a ladder's none
+                 * @enum {string}
+                 */
+                style?: "long" | "short" | "neutral" | "infinity";
+                /** @description fraction of candles that ended holding a position */
+                timeInMarket: number;
                 to: number;
-            };
-            result?: Record<string, never> | null;
+                totalReturn: number;
+                /** @description times a trailing-down grid moved its ladder down */
+                trails: number;
+                unrealised: number;
+            } | null;
             /** @enum {string} */
             status: "running" | "done" | "failed" | "cancelled" | "interrupted";
             sweep?: {
-                best: Record<string, never> | null;
-                points: Record<string, never>[];
+                best: {
+                    annualisedReturn: number | null;
+                    cycles: number | null;
+                    /** @description why the combination cannot trade (its figures are null) */
+                    error?: string;
+                    fees: number | null;
+                    fills: number | null;
+                    interval: number;
+                    maxDrawdownPct: number | null;
+                    numOfOrders: number;
+                    profit: number | null;
+                    /**
+                     * @description the combination's grid style (absent in sweeps recorded before issue 32: their request's style)
+                     * @enum {string}
+                     */
+                    style?: "long" | "short" | "neutral" | "infinity";
+                    /** @description null for the styles without a take-profit (neutral, infinity) */
+                    takeProfit: number | null;
+                    totalReturn: number | null;
+                    unrealised: number | null;
+                } | null;
+                points: {
+                    annualisedReturn: number | null;
+                    cycles: number | null;
+                    /** @description why the combination cannot trade (its figures are null) */
+                    error?: string;
+                    fees: number | null;
+                    fills: number | null;
+                    interval: number;
+                    maxDrawdownPct: number | null;
+                    numOfOrders: number;
+                    profit: number | null;
+                    /**
+                     * @description the combination's grid style (absent in sweeps recorded before issue 32: their request's style)
+                     * @enum {string}
+                     */
+                    style?: "long" | "short" | "neutral" | "infinity";
+                    /** @description null for the styles without a take-profit (neutral, infinity) */
+                    takeProfit: number | null;
+                    totalReturn: number | null;
+                    unrealised: number | null;
+                }[];
             } | null;
-            terms?: Record<string, never> | null;
+            terms?: {
+                /** @enum {string} */
+                buyFeeIn?: "quote" | "base";
+                /** @enum {string} */
+                crossingFill?: "limit" | "market";
+                /** @description maker fee per fill, in basis points of its notional */
+                feeBps: number;
+                /** @description where the fees come from, in words */
+                feeSource: string;
+                rules: {
+                    amountStep: number;
+                    minAmount?: number;
+                    minNotional: number;
+                    priceStep: number;
+                };
+                takerFeeBps?: number;
+            } | null;
+            userid: string;
+        };
+        BacktestListItem: {
+            candles?: number | null;
+            createdat: string;
+            error: string | null;
+            finishedat: string | null;
+            history?: {
+                candles: number;
+                exchange: string;
+                /** @description the period [from, to) in ms (an upload: its first and last candle) */
+                from: number;
+                /** @description the history in words, as the dashboard shows it */
+                label: string;
+                /** @enum {string} */
+                market: "spot" | "futures";
+                /** @description simulated: why not the venue's candles */
+                reason?: string;
+                /** @description simulated: the seed the candles are made from (the same seed, the same candles) */
+                seed?: string;
+                simulated: boolean;
+                /**
+                 * @description venue: the exchange's own candles (ccxt's public OHLCV, cached); simulated: the fixed, seeded history, not market prices (where the server does not reach the venue); upload: the user's CSV
+                 * @enum {string}
+                 */
+                source: "venue" | "simulated" | "upload";
+                symbol: string;
+                timeframe: string;
+                to: number;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "single" | "sweep";
+            request: components["schemas"]["BacktestRun"];
+            result?: {
+                annualisedReturn: number;
+                buyAndHold: {
+                    profit: number;
+                    totalReturn: number;
+                };
+                candles: number;
+                /** @description the grid's cost (Σ price × amount ÷ leverage): the capital it locks */
+                capital: number;
+                cycles: number;
+                endEquity: number;
+                fees: number;
+                fills: number;
+                from: number;
+                maxDrawdown: number;
+                /** @description a fraction of the previous peak */
+                maxDrawdownPct: number;
+                /** @description neutral: completed pairs (= cycles) */
+                pairs?: number;
+                position: {
+                    amount: number;
+                    averageEntry: number;
+                };
+                /** @description realised profit after fees */
+                profit: number;
+                /** @description infinity: completed steps down (buys) */
+                stepsDown?: number;
+                /** @description infinity: completed steps up (sells, = cycles) */
+                stepsUp?: number;
+                /**
+                 * @description the neutral and infinity grids' results say their style; a ladder's none
+                 * @enum {string}
+                 */
+                style?: "long" | "short" | "neutral" | "infinity";
+                /** @description fraction of candles that ended holding a position */
+                timeInMarket: number;
+                to: number;
+                totalReturn: number;
+                /** @description times a trailing-down grid moved its ladder down */
+                trails: number;
+                unrealised: number;
+            } | null;
+            /** @enum {string} */
+            status: "running" | "done" | "failed" | "cancelled" | "interrupted";
+            sweep?: {
+                best: {
+                    annualisedReturn: number | null;
+                    cycles: number | null;
+                    /** @description why the combination cannot trade (its figures are null) */
+                    error?: string;
+                    fees: number | null;
+                    fills: number | null;
+                    interval: number;
+                    maxDrawdownPct: number | null;
+                    numOfOrders: number;
+                    profit: number | null;
+                    /**
+                     * @description the combination's grid style (absent in sweeps recorded before issue 32: their request's style)
+                     * @enum {string}
+                     */
+                    style?: "long" | "short" | "neutral" | "infinity";
+                    /** @description null for the styles without a take-profit (neutral, infinity) */
+                    takeProfit: number | null;
+                    totalReturn: number | null;
+                    unrealised: number | null;
+                } | null;
+                count: number;
+            } | null;
+            terms?: {
+                /** @enum {string} */
+                buyFeeIn?: "quote" | "base";
+                /** @enum {string} */
+                crossingFill?: "limit" | "market";
+                /** @description maker fee per fill, in basis points of its notional */
+                feeBps: number;
+                /** @description where the fees come from, in words */
+                feeSource: string;
+                rules: {
+                    amountStep: number;
+                    minAmount?: number;
+                    minNotional: number;
+                    priceStep: number;
+                };
+                takerFeeBps?: number;
+            } | null;
             userid: string;
         };
         BacktestRequest: (components["schemas"]["CreateBot"] & {
@@ -1307,7 +1730,39 @@ export interface components {
             days?: number;
             /** @enum {string} */
             timeframe?: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+        } & {
+            /** @description required of a backtest */
+            quoteValue: number;
         });
+        BacktestRun: {
+            /**
+             * Format: uuid
+             * @description the uploaded candles it ran on (POST /api/backtests/candles)
+             */
+            candlesId?: string;
+            /** @description the grid as the request gave it (any style: a CreateBot or InfinityBacktest body's grid fields) */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            exchange: "Binance" | "Kucoin";
+            from: number;
+            /** @enum {string} */
+            market: "spot" | "futures";
+            /**
+             * @description the venue's terms: paper, the paper venue's model of the venue; exchange, the venue's own
+             * @enum {string}
+             */
+            source?: "paper" | "exchange";
+            /** @description a sweep's ranges, measure and styles */
+            sweep?: {
+                [key: string]: unknown;
+            };
+            symbol: string;
+            /** @enum {string} */
+            timeframe: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+            to: number;
+        };
         Balance: {
             available: number;
             balance: number;
@@ -1323,14 +1778,24 @@ export interface components {
             /** @enum {string} */
             direction?: "long" | "short" | "neutral";
             entryprice: number;
-            exchange: string;
+            /** @enum {string} */
+            exchange: "Binance" | "Kucoin";
             /** Format: uuid */
             id: string;
             initialquote?: number;
             interval: number;
+            /** @description issue 40: the total investment in USDT (futures: margin) that sized its orders (ordersize, an infinity grid's quotevalue); absent: the order size was given */
+            investment?: number;
             lasterror: string | null;
             leverage?: number;
             lowerprice?: number;
+            /**
+             * @description issue 40: a futures bot's margin mode, set on the venue before its first order (absent: isolated)
+             * @enum {string}
+             */
+            marginmode?: "isolated" | "cross";
+            /** @description issue 40: the name its owner gave it; absent: none */
+            name?: string;
             numoforders: number;
             ordersize: number;
             ordersleftopen?: number;
@@ -1372,7 +1837,14 @@ export interface components {
         };
         BotOverview: {
             averageEntry: number | null;
+            capitalCommitted: number;
             capitalInUse: number;
+            currency: string;
+            /** @enum {string} */
+            direction: "long" | "short" | "neutral";
+            dust: number;
+            feesPaid: number;
+            fills: number;
             /** Format: uuid */
             id: string;
             lastPrice: number | null;
@@ -1381,6 +1853,7 @@ export interface components {
             realisedToday: number;
             running: boolean;
             spark: number[];
+            totalPnl: number;
             unrealisedPnl: number;
         };
         BotPage: {
@@ -1390,11 +1863,17 @@ export interface components {
             total: number;
         };
         BotPerformance: {
+            /** @description null before 7 days of running */
             annualisedPercent: number | null;
+            averageEntry: number | null;
             botType: string;
             capitalCommitted: number;
+            capitalInUse: number;
             currency: string;
             cyclesCompleted: number;
+            /** @enum {string} */
+            direction: "long" | "short" | "neutral";
+            dust: number;
             equity: {
                 pnl: number;
                 time: number;
@@ -1407,18 +1886,26 @@ export interface components {
             lastPrice: number | null;
             position: number;
             realisedPnl: number;
+            realisedToday: number;
             returnPercent: number | null;
+            running: boolean;
             runtimeMs: number;
             symbol: string;
             totalPnl: number;
             unrealisedPnl: number;
         };
         BotPerformanceRow: {
+            /** @description null before 7 days of running */
             annualisedPercent: number | null;
+            averageEntry: number | null;
             botType: string;
             capitalCommitted: number;
+            capitalInUse: number;
             currency: string;
             cyclesCompleted: number;
+            /** @enum {string} */
+            direction: "long" | "short" | "neutral";
+            dust: number;
             exchange: string;
             feesPaid: number;
             fills: number;
@@ -1427,17 +1914,26 @@ export interface components {
             lastPrice: number | null;
             position: number;
             realisedPnl: number;
+            realisedToday: number;
             returnPercent: number | null;
+            running: boolean;
             runtimeMs: number;
             symbol: string;
             totalPnl: number;
             unrealisedPnl: number;
         };
         BotSummary: {
+            /** @description null before 7 days of running */
+            annualisedPercent: number | null;
+            /** @description the same as annualisedPercent */
             annualisedReturn: number | null;
             averageEntry: number | null;
+            capitalCommitted: number;
             capitalInUse: number;
+            currency: string;
             cyclesCompleted: number;
+            /** @enum {string} */
+            direction: "long" | "short" | "neutral";
             dust: number;
             feesPaid: number;
             fills: number;
@@ -1453,15 +1949,23 @@ export interface components {
             position: number;
             realisedPnl: number;
             realisedToday: number;
+            returnPercent: number | null;
             running: boolean;
             runs: number;
+            runtimeMs: number;
             runtimeSeconds: number;
             takeProfit: {
+                /** @enum {boolean} */
+                answer?: true;
                 filled: number;
                 price: number;
+                /** @enum {string} */
+                side?: "sell";
                 size: number;
-                state: string;
+                /** @enum {string} */
+                state: "open" | "filled" | "cancelled";
             } | null;
+            totalPnl: number;
             unrealisedPnl: number;
         };
         BotTemplate: {
@@ -1472,11 +1976,9 @@ export interface components {
             id: string;
             name: string;
             /** @description The create body's fields (botType, exchange, symbol, numOfOrders, orderSize, interval, entryPrice, takeProfit, leverage and the optional risk settings): POST /api/bots takes them as they are */
-            settings: {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["CreateBot"];
         };
-        /** @description What the key can carry if the bot started (issue 39, libs/bots/src/domain/capacity.ts): its orders at start against the venue's order-count windows at the runner's pace, the open orders on its symbol (the account's other bots' and its own, at most) against the venue's maximum, and the account's steady weight against the install's share of the venue's limit; each limit with its source. `refusal`: the 409 a start would get (null: it fits) */
+        /** @description What the key can carry if the bot started (issue 39, libs/bots/src/domain/capacity.ts): its orders at start against the venue's order-count windows at the runner's pace on top of those the account has placed in each window (`placed`, from the venue's last X-MBX-ORDER-COUNT-* answer), the open orders on its symbol (the account's other bots' and its own, at most) against the venue's maximum, and the account's steady weight against the install's share of the venue's limit; each limit with its source. `refusal`: the 409 a start would get (null: it fits) */
         Capacity: {
             exceeded: string[];
             openOrders: {
@@ -1494,6 +1996,7 @@ export interface components {
                 exceeded: boolean;
                 label: string;
                 limit: number;
+                placed: number;
                 rule: string;
                 source: string;
                 windowMs: number;
@@ -1528,6 +2031,8 @@ export interface components {
                 kind: "buy" | "take-profit";
                 price: number;
                 /** @enum {string} */
+                side: "buy" | "sell";
+                /** @enum {string} */
                 status: "open" | "filled";
             }[];
             points: {
@@ -1560,23 +2065,39 @@ export interface components {
             exchange: string;
             /** @description interval: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             interval: number;
+            /** @description issue 40: the total investment in USDT (futures: margin) in place of orderSize (an infinity grid's quoteValue): the server sizes the orders from it at the market's amount step, minimum amount and minimum order value, refuses one too small for them with the numbers, and stores it; on an edit '' or null removes it */
+            investment?: number;
             leverage?: number;
+            /** @enum {string} */
+            marginMode?: "isolated" | "cross";
+            /** @description issue 40: the bot's name, optional: trimmed, at most 60 characters, no control characters or direction overrides; on an edit '' or null removes it and an absent name keeps it */
+            name?: string;
             /** @description numOfOrders: greater than 0, whole (its text, as in a query string, is accepted too; at most 2 characters written out) */
             numOfOrders: number;
-            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out) */
-            orderSize: number;
+            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out); required unless an investment sizes it */
+            orderSize?: number;
+            /**
+             * @description the spec's (no process yet); not read
+             * @enum {integer}
+             */
+            pid?: -1;
             /** @enum {string} */
             reanchor?: "fixed" | "follow";
             reanchorLimit?: number;
             sizeScale?: number;
             /** @enum {string} */
             spacing?: "absolute" | "percent";
+            /**
+             * @description the spec's (a new bot is stopped); not read
+             * @enum {boolean}
+             */
+            status?: false;
             stopLossPercent?: number;
             stopLossPrice?: number;
             stopLossPriceAbove?: number;
             symbol: string;
-            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
-            takeProfit: number;
+            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out); required unless the grid is neutral (direction neutral: it has no take profit of its own; an edit without one keeps the bot's) */
+            takeProfit?: number;
             trailDownLimit?: number;
             trailingDeviation?: number;
             userId?: string;
@@ -1589,6 +2110,8 @@ export interface components {
             /** @enum {string} */
             direction?: "long" | "short" | "neutral";
             exchange: string;
+            /** @description issue 40: the total investment in USDT (futures: margin) in place of orderSize (an infinity grid's quoteValue): the server sizes the orders from it at the market's amount step, minimum amount and minimum order value, refuses one too small for them with the numbers, and stores it; on an edit '' or null removes it */
+            investment?: number;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
              * @enum {string}
@@ -1599,27 +2122,45 @@ export interface components {
             leverage?: number;
             /** @description the last rung's price (about: the interval is rounded down to the market's price step, so the last rung is at or just above it) */
             lower: number;
-            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out) */
-            orderSize: number;
+            /** @enum {string} */
+            marginMode?: "isolated" | "cross";
+            /** @description issue 40: the bot's name, optional: trimmed, at most 60 characters, no control characters or direction overrides; on an edit '' or null removes it and an absent name keeps it */
+            name?: string;
+            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out); required unless an investment sizes it */
+            orderSize?: number;
+            /**
+             * @description the spec's (no process yet); not read
+             * @enum {integer}
+             */
+            pid?: -1;
             /** @enum {string} */
             reanchor?: "fixed" | "follow";
             reanchorLimit?: number;
             sizeScale?: number;
+            /**
+             * @description the spec's (a new bot is stopped); not read
+             * @enum {boolean}
+             */
+            status?: false;
             stopLossPercent?: number;
             stopLossPrice?: number;
             stopLossPriceAbove?: number;
             symbol: string;
-            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
-            takeProfit: number;
+            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out); required unless the grid is neutral (direction neutral: it has no take profit of its own; an edit without one keeps the bot's) */
+            takeProfit?: number;
             trailDownLimit?: number;
             trailingDeviation?: number;
             /** @description the entry price (the first, highest rung), rounded down to the market's price step */
             upper: number;
             userId?: string;
         };
-        /** @description Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400) */
+        /** @description Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400); issue 40: quoteValue or investment */
         CreateInfinityBot: components["schemas"]["InfinityBacktest"] & {
             confirmAboveMarket?: boolean;
+            /** @description issue 40: the initial buy plus one value per step on every step down to the lower price, in USDT, in place of quoteValue: the server sizes quoteValue from it and stores it */
+            investment?: number;
+            /** @description issue 40: the bot's name (trimmed, no control characters) */
+            name?: string;
             userId?: string;
         };
         Credential: {
@@ -1648,11 +2189,17 @@ export interface components {
             exchange: string;
             /** @description interval: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
             interval: number;
+            /** @description issue 40: the total investment in USDT (futures: margin) in place of orderSize (an infinity grid's quoteValue): the server sizes the orders from it at the market's amount step, minimum amount and minimum order value, refuses one too small for them with the numbers, and stores it; on an edit '' or null removes it */
+            investment?: number;
             leverage?: number;
+            /** @enum {string} */
+            marginMode?: "isolated" | "cross";
+            /** @description issue 40: the bot's name, optional: trimmed, at most 60 characters, no control characters or direction overrides; on an edit '' or null removes it and an absent name keeps it */
+            name?: string;
             /** @description numOfOrders: greater than 0, whole (its text, as in a query string, is accepted too; at most 2 characters written out) */
             numOfOrders: number;
-            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out) */
-            orderSize: number;
+            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out); required unless an investment sizes it */
+            orderSize?: number;
             /** @enum {string} */
             reanchor?: "fixed" | "follow";
             reanchorLimit?: number;
@@ -1662,8 +2209,8 @@ export interface components {
             stopLossPercent?: number;
             stopLossPrice?: number;
             stopLossPriceAbove?: number;
-            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
-            takeProfit: number;
+            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out); required unless the grid is neutral (direction neutral: it has no take profit of its own; an edit without one keeps the bot's) */
+            takeProfit?: number;
             trailDownLimit?: number;
             trailingDeviation?: number;
             userId?: string;
@@ -1674,6 +2221,8 @@ export interface components {
             /** @enum {string} */
             direction?: "long" | "short" | "neutral";
             exchange: string;
+            /** @description issue 40: the total investment in USDT (futures: margin) in place of orderSize (an infinity grid's quoteValue): the server sizes the orders from it at the market's amount step, minimum amount and minimum order value, refuses one too small for them with the numbers, and stores it; on an edit '' or null removes it */
+            investment?: number;
             /**
              * @description arithmetic (the default: equal price steps, absolute spacing) or geometric (equal ratios, percent spacing)
              * @enum {string}
@@ -1684,8 +2233,12 @@ export interface components {
             leverage?: number;
             /** @description the last rung's price (about: the interval is rounded down to the market's price step, so the last rung is at or just above it) */
             lower: number;
-            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out) */
-            orderSize: number;
+            /** @enum {string} */
+            marginMode?: "isolated" | "cross";
+            /** @description issue 40: the bot's name, optional: trimmed, at most 60 characters, no control characters or direction overrides; on an edit '' or null removes it and an absent name keeps it */
+            name?: string;
+            /** @description orderSize: greater than 0 (its text, as in a query string, is accepted too; at most 12 characters written out); required unless an investment sizes it */
+            orderSize?: number;
             /** @enum {string} */
             reanchor?: "fixed" | "follow";
             reanchorLimit?: number;
@@ -1693,8 +2246,8 @@ export interface components {
             stopLossPercent?: number;
             stopLossPrice?: number;
             stopLossPriceAbove?: number;
-            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out) */
-            takeProfit: number;
+            /** @description takeProfit: greater than 0 (its text, as in a query string, is accepted too; at most 10 characters written out); required unless the grid is neutral (direction neutral: it has no take profit of its own; an edit without one keeps the bot's) */
+            takeProfit?: number;
             trailDownLimit?: number;
             trailingDeviation?: number;
             /** @description the entry price (the first, highest rung), rounded down to the market's price step */
@@ -1715,11 +2268,27 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        /** @description issue 40: what a start signal does with a bot that holds a position: refuse (409, and an alert), resume (start with it), sell (sell it at market first) */
+        HeldPositionInput: {
+            /** @enum {string} */
+            heldPosition: "refuse" | "resume" | "sell";
+        };
         HistoryEvent: {
             created: string;
-            data: Record<string, never>;
+            /** @description the event's fields (its type's) */
+            data: {
+                [key: string]: unknown;
+            };
             id: string;
-            metadata: Record<string, never>;
+            metadata: {
+                causationId?: string | null;
+                correlationId?: string | null;
+                occurredAt?: string | null;
+                schemaVersion?: number | null;
+                userId?: string | null;
+            } & {
+                [key: string]: unknown;
+            };
             position: number;
             revision: number;
             type: string;
@@ -1740,7 +2309,7 @@ export interface components {
             /** @description no buy below this price (0 < lowerPrice < entryPrice) */
             lowerPrice: number;
             /** @description USDT sold on each step up and bought on each step down (> 0) */
-            quoteValue: number;
+            quoteValue?: number;
             /** @description one step, in % of the reference price (0 < p < 50) */
             stepPercent: number;
             /** @enum {string} */
@@ -1767,10 +2336,15 @@ export interface components {
             token: string;
         };
         Rung: {
+            /** @enum {boolean} */
+            answer?: true;
             filled: number;
             price: number;
+            /** @enum {string} */
+            side?: "sell";
             size: number;
-            state: string;
+            /** @enum {string} */
+            state: "open" | "filled" | "cancelled";
         };
         SaveBotTemplate: {
             botId?: string;
@@ -1804,6 +2378,11 @@ export interface components {
         SignalSecret: {
             allowBodySecret: boolean;
             enabled: boolean;
+            /**
+             * @description what a start signal does with a bot that holds a position: refuse, resume (start with it), sell (sell it at market first)
+             * @enum {string}
+             */
+            heldPosition: "refuse" | "resume" | "sell";
             /** @description The signal secret, shown this once */
             secret: string;
             secretLast4: string | null;
@@ -1813,16 +2392,28 @@ export interface components {
         SignalSettings: {
             allowBodySecret: boolean;
             enabled: boolean;
+            /**
+             * @description what a start signal does with a bot that holds a position: refuse, resume (start with it), sell (sell it at market first)
+             * @enum {string}
+             */
+            heldPosition: "refuse" | "resume" | "sell";
             secretLast4: string | null;
             url: string;
             windowSeconds: number;
         };
         SignalSettingsInput: {
             allowBodySecret?: boolean;
+            /** @enum {string} */
+            heldPosition?: "refuse" | "resume" | "sell";
         };
         SignalTaken: {
             /** @enum {string} */
             action: "start" | "stop";
+            /**
+             * @description issue 40: what a start did with the position the bot held (absent when it held none)
+             * @enum {string}
+             */
+            heldPosition?: "kept" | "sold-first";
             id: string;
             /** @enum {string} */
             outcome: "requested" | "unchanged";
@@ -1869,7 +2460,7 @@ export interface components {
             price: number;
             profit: number | null;
             /** @enum {string} */
-            role: "buy" | "take-profit" | "stop-loss";
+            role: "buy" | "take-profit" | "stop-loss" | "liquidation" | "close";
             /** @enum {string} */
             side: "buy" | "sell";
         };
@@ -1952,7 +2543,10 @@ export interface operations {
     AlertsController_save: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
+            };
             path: {
                 /** @description the user's id (this route lists the signed-in user's) */
                 userId: string;
@@ -2047,12 +2641,79 @@ export interface operations {
             };
         };
     };
+    AlertsController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the user's id (this route lists the signed-in user's) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertTestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertTestResult"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     CredentialsController_add: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Retry safely: the same key and body answer the first answer and create nothing more; the same key with another body is 422 */
                 "Idempotency-Key"?: string;
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2174,7 +2835,10 @@ export interface operations {
     CredentialsController_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
+            };
             path: {
                 /** @description the id */
                 id: string;
@@ -2219,6 +2883,230 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                /** @description the market type */
+                botType?: "Spot" | "Futures";
+                exchange?: "Binance" | "Kucoin";
+                /** @description 1 to 100, default 50 */
+                limit?: number;
+                /** @description from 0, default 0 */
+                offset?: number;
+                /** @description a user's id or email address */
+                owner?: string;
+                status?: "stopped" | "starting" | "running" | "stopping" | "deleted";
+                /** @description a pair, e.g. BTCUSDT */
+                symbol?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AuditBot"][];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuditController_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bot: components["schemas"]["AuditBot"];
+                        /** @description A bot as the spec returns it: lowercase fields (libs/bots/src/domain/bot.view.ts) */
+                        view: {
+                            botstatus: boolean;
+                            /** @enum {string} */
+                            bottype: "Spot" | "Futures";
+                            checkrequestedat?: number;
+                            /** @enum {string} */
+                            direction?: "long" | "short" | "neutral";
+                            entryprice: number;
+                            /** @enum {string} */
+                            exchange: "Binance" | "Kucoin";
+                            /** Format: uuid */
+                            id: string;
+                            initialquote?: number;
+                            interval: number;
+                            /** @description issue 40: the total investment in USDT (futures: margin) that sized its orders (ordersize, an infinity grid's quotevalue); absent: the order size was given */
+                            investment?: number;
+                            lasterror: string | null;
+                            leverage?: number;
+                            lowerprice?: number;
+                            /**
+                             * @description issue 40: a futures bot's margin mode, set on the venue before its first order (absent: isolated)
+                             * @enum {string}
+                             */
+                            marginmode?: "isolated" | "cross";
+                            /** @description issue 40: the name its owner gave it; absent: none */
+                            name?: string;
+                            numoforders: number;
+                            ordersize: number;
+                            ordersleftopen?: number;
+                            pid: number;
+                            profit: number;
+                            quotevalue?: number;
+                            /** @description issue 39: paused by the venue's rate limit: every call to the venue waits until this time (ms since the epoch); absent: not paused */
+                            ratelimiteduntil?: number;
+                            /** @description issue 39: the venue's answer that paused it: 429 (too much request weight) or 418 (the server's address banned) */
+                            ratelimitstatus?: number;
+                            /** @enum {string} */
+                            reanchor?: "fixed" | "follow";
+                            reanchorlimit?: number;
+                            sizescale?: number;
+                            /** @enum {string} */
+                            spacing?: "absolute" | "percent";
+                            /** @enum {string} */
+                            state: "stopped" | "starting" | "running" | "stopping";
+                            steppercent?: number;
+                            stoplosspercent?: number;
+                            stoplossprice?: number;
+                            stoplosspriceabove?: number;
+                            /** @description issue 39: why the live updates are down */
+                            streamdownreason?: string;
+                            /** @description issue 39: the venue's live updates for the bot's account are down since this time (ms since the epoch); absent: live */
+                            streamdownsince?: number;
+                            /** @description issue 39: how often the bot's fills are polled until the live updates are back (ms) */
+                            streampollms?: number;
+                            /**
+                             * @description issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder
+                             * @enum {string}
+                             */
+                            style?: "infinity";
+                            symbol: string;
+                            takeprofit: number;
+                            traildownlimit?: number;
+                            trailingdeviation?: number;
+                            userid: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuditController_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auditor: boolean;
+                        auditorAddress: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2279,7 +3167,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TwoFactorCode"];
+                "application/json": components["schemas"]["SecondFactor"];
             };
         };
         responses: {
@@ -2995,7 +3883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Backtest"][];
+                    "application/json": components["schemas"]["BacktestListItem"][];
                 };
             };
             /** @description Not signed in (the signal webhook: the signature or secret does not match) */
@@ -3486,6 +4374,65 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ExchangesController_balancesPage: {
+        parameters: {
+            query?: {
+                /** @description only this exchange */
+                exchange?: "Binance" | "Kucoin";
+                /** @description only this market */
+                market?: "spot" | "futures";
+                /** @description accepted for the spec's compatibility; another user's id is 403 */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: components["schemas"]["AccountBalances"][];
+                        cacheSeconds: number;
+                        /** @enum {string} */
+                        mode: "paper" | "testnet" | "live";
+                    };
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4584,7 +5531,10 @@ export interface operations {
     SignalSettingsController_enable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
+            };
             path: {
                 /** @description the id */
                 id: string;
@@ -4701,10 +5651,79 @@ export interface operations {
             };
         };
     };
+    SignalSettingsController_choose: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
+            };
+            path: {
+                /** @description the id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HeldPositionInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignalSettings"];
+                };
+            };
+            /** @description Bad input: a message per field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the signal webhook: the signature or secret does not match) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid CSRF token, or a userId that is not the signed-in user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     SignalSettingsController_rotate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
+            };
             path: {
                 /** @description the id */
                 id: string;
@@ -4803,7 +5822,13 @@ export interface operations {
                         position: number | null;
                         revision: number | null;
                         /** @description the decider's state of the bot then */
-                        state: Record<string, never>;
+                        state: {
+                            deleted?: boolean;
+                            exists?: boolean;
+                            status?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                         /** @description A bot as the spec returns it: lowercase fields (libs/bots/src/domain/bot.view.ts) */
                         view: {
                             botstatus: boolean;
@@ -4813,14 +5838,24 @@ export interface operations {
                             /** @enum {string} */
                             direction?: "long" | "short" | "neutral";
                             entryprice: number;
-                            exchange: string;
+                            /** @enum {string} */
+                            exchange: "Binance" | "Kucoin";
                             /** Format: uuid */
                             id: string;
                             initialquote?: number;
                             interval: number;
+                            /** @description issue 40: the total investment in USDT (futures: margin) that sized its orders (ordersize, an infinity grid's quotevalue); absent: the order size was given */
+                            investment?: number;
                             lasterror: string | null;
                             leverage?: number;
                             lowerprice?: number;
+                            /**
+                             * @description issue 40: a futures bot's margin mode, set on the venue before its first order (absent: isolated)
+                             * @enum {string}
+                             */
+                            marginmode?: "isolated" | "cross";
+                            /** @description issue 40: the name its owner gave it; absent: none */
+                            name?: string;
                             numoforders: number;
                             ordersize: number;
                             ordersleftopen?: number;
@@ -5088,14 +6123,17 @@ export interface operations {
                     "application/json": {
                         contactEmail: string;
                         exchangeSignup: {
-                            [key: string]: string;
+                            binance: string;
+                            kucoin: string;
                         };
                         providers: {
                             facebook: boolean;
                             google: boolean;
                         };
                         social: {
-                            [key: string]: string;
+                            github: string;
+                            telegram: string;
+                            twitter: string;
                         };
                     };
                 };
@@ -5270,6 +6308,34 @@ export interface operations {
                         projectionLag: string;
                         projectionPosition?: string;
                         readStore: string;
+                        runners?: {
+                            members: {
+                                alive: boolean;
+                                heartbeatAgeSeconds: number;
+                                host: string;
+                                instance: string | null;
+                                name: string;
+                                partitions: number[];
+                                paused: {
+                                    ownership: number;
+                                    "venue-errors": number;
+                                    "venue-rate-limit": number;
+                                };
+                                pid: number;
+                                running: number;
+                            }[];
+                            /** @enum {string} */
+                            ownership: "embedded" | "leases";
+                            partitions: number;
+                            pausedBots: {
+                                ownership: number;
+                                "venue-errors": number;
+                                "venue-rate-limit": number;
+                            };
+                            runningBots: number;
+                            trading: boolean;
+                            unowned: number[];
+                        } | null;
                         /** @enum {string} */
                         status: "ok" | "degraded";
                         venues?: {
@@ -5754,10 +6820,26 @@ export interface operations {
     BotsController_start: {
         parameters: {
             query: {
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                botType?: "Spot" | "Futures";
                 /** @description true: start although the bot holds a position (without it such a start is 409) */
                 confirmPosition?: boolean;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                entryPrice?: number;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                exchange?: "Binance" | "Kucoin";
                 /** @description the bot's id */
                 id: string;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                orderCount?: number;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                orderDiff?: number;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                quantity?: number;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                symbol?: string;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                takeProfit?: number;
                 /** @description accepted for the spec's compatibility; another user's id is 403 */
                 userId?: string;
             };
@@ -5826,12 +6908,20 @@ export interface operations {
     BotsController_stop: {
         parameters: {
             query: {
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                botType?: "Spot" | "Futures";
                 /** @description true: cancel the bot's open orders; false: leave them on the exchange */
                 cancelAllOrders: boolean;
                 /** @description true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only) */
                 closePosition?: boolean;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                exchange?: "Binance" | "Kucoin";
                 /** @description the bot's id */
                 id: string;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                pid?: number;
+                /** @description the spec's call sends it; not read (the stored bot's is used) */
+                symbol?: string;
                 /** @description accepted for the spec's compatibility; another user's id is 403 */
                 userId?: string;
             };
@@ -5940,7 +7030,10 @@ export interface operations {
     AccessTokensController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40) */
+                "X-TOTP"?: string;
+            };
             path?: never;
             cookie?: never;
         };

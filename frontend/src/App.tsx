@@ -26,6 +26,8 @@ const HistoryPage = lazy(() => import('./pages/HistoryPage'));
 const BotPage = lazy(() => import('./pages/BotPage'));
 const PerformancePage = lazy(() => import('./pages/PerformancePage'));
 const AlertsPage = lazy(() => import('./pages/AlertsPage'));
+const AuditPage = lazy(() => import('./pages/AuditPage'));
+const BalancesPage = lazy(() => import('./pages/BalancesPage'));
 
 function PageFallback() {
   return (
@@ -91,6 +93,8 @@ export function AppRoutes() {
           <Route path="/alerts" element={<RequireAuth><Suspense fallback={<PageFallback />}><AlertsPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/history" element={<RequireAuth><Suspense fallback={<PageFallback />}><HistoryPage /></Suspense></RequireAuth>} />
           <Route path="/bots/:id/performance" element={<RequireAuth><Suspense fallback={<PageFallback />}><PerformancePage /></Suspense></RequireAuth>} />
+          <Route path="/balances" element={<RequireAuth><Suspense fallback={<PageFallback />}><BalancesPage /></Suspense></RequireAuth>} />
+          <Route path="/audit" element={<RequireAuth><Suspense fallback={<PageFallback />}><AuditPage /></Suspense></RequireAuth>} />
           <Route path="/privacypolicy" element={<PrivacyPolicy />} />
           <Route path="/termsofservice" element={<Suspense fallback={<PageFallback />}><TermsPage /></Suspense>} />
           <Route path="/faq" element={<Suspense fallback={<PageFallback />}><FaqPage /></Suspense>} />

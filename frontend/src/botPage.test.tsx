@@ -1,6 +1,6 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { fake, freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
 import type { BotSummary } from './api/types';
 
@@ -8,10 +8,7 @@ jest.mock('./api/socket', () => socketModuleMock());
 // the canvas chart has no place in jsdom: the page's figures and table are what is tested here
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
 const summary = (over: Partial<BotSummary> = {}): BotSummary => ({
   ladder: [
@@ -30,6 +27,13 @@ const summary = (over: Partial<BotSummary> = {}): BotSummary => ({
   cyclesCompleted: 0,
   fills: 0,
   capitalInUse: 380,
+  capitalCommitted: 380,
+  totalPnl: 0,
+  returnPercent: 0,
+  annualisedPercent: null,
+  runtimeMs: 125_000,
+  currency: 'USDT',
+  direction: 'long',
   runtimeSeconds: 125,
   lastRun: { startedAt: Date.now() - 125_000, endedAt: null, ms: 125_000 },
   runs: 1,

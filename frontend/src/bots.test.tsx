@@ -1,15 +1,13 @@
+// Over 400 lines: the bots list's user flows (create, start, stop, live updates) on one shared set-up of mocked answers and socket.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import { fake, freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
 const cards = () => screen.queryAllByTestId('bot-card');
 
@@ -141,23 +139,19 @@ describe('bot form: validation, price, cost', () => {
     expect(f.getByLabelText('Entry Price')).toHaveAttribute('maxLength', '10');
     await userEvent.type(f.getByLabelText('Grid size'), '0');
     await userEvent.tab();
-    expect(f.getByText('Grid size must be a number greater than 0')).toBeInTheDocument();
+    expect(f.getByText('Grid size must be a number greater than 0', { selector: '.field__error' })).toBeInTheDocument();
   });
 
   const btcRoutes = {
     ...exchangeRoutes,
-    'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 100000, available: 100000 }],
-    'GET /api/priceSpot': 95447,
-    'GET /api/market-rules': { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
+    ...spotMarketRoutes(95447),
   };
   async function openBtcForm() {
     const fetch = routesWith([], { ...btcRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n2', ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
     await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
     const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('95447'));
+    await pickMarket(f, '95447');
     return { f, fetch };
   }
 
@@ -175,7 +169,7 @@ describe('bot form: validation, price, cost', () => {
     await userEvent.clear(f.getByLabelText('Order size'));
     await userEvent.type(f.getByLabelText('Order size'), '0.000015');
     await userEvent.tab();
-    expect(f.getByText("Order size must be a multiple of 0.00001 (the market's amount step)")).toBeInTheDocument();
+    expect(f.getByText("Order size must be a multiple of 0.00001 (the market's amount step)", { selector: '.field__error' })).toBeInTheDocument();
     expect(f.getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 
@@ -201,7 +195,7 @@ describe('bot form: validation, price, cost', () => {
     await userEvent.type(f.getByLabelText('Price interval'), '0.001');
     await userEvent.type(f.getByLabelText('Take profit'), '1');
     await userEvent.tab();
-    expect(f.getByText("Order size 1000000 ADA is above Binance's maximum of 900000 ADA per order (LOT_SIZE maxQty)")).toBeInTheDocument();
+    expect(f.getByText("Order size 1000000 ADA is above Binance's maximum of 900000 ADA per order (LOT_SIZE maxQty)", { selector: '.field__error' })).toBeInTheDocument();
   });
 
   it('an entry price above the market warns with the numbers and Save waits for the confirmation, which the request carries (issue 29)', async () => {
@@ -314,7 +308,8 @@ describe('bot form: validation, price, cost', () => {
     await userEvent.type(f.getByLabelText('Grid size'), '2');
     await userEvent.type(f.getByLabelText('Order size'), '1');
     await userEvent.type(f.getByLabelText('Price interval'), '5');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    // issue 40, point 7: a neutral grid has no take profit of its own: no field asks for one
+    expect(f.queryByLabelText('Take profit')).toBeNull();
     // sells 110, 105 | reference 100 | buys 95, 90
     const table = f.getByRole('table', { name: 'Sell and buy orders of the neutral grid' });
     expect(within(table).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['Sell110.001110.00', 'Sell105.001105.00', 'Reference 100.00: no order', 'Buy95.00195.00', 'Buy90.00190.00']);
@@ -324,8 +319,8 @@ describe('bot form: validation, price, cost', () => {
     // the stops lie outside its lines: below the lowest buy 90, above the highest sell 110
     await userEvent.type(f.getByLabelText('Stop-loss below'), '92');
     await userEvent.type(f.getByLabelText('Stop-loss above'), '110');
-    expect(f.getByText('Stop-loss below must be below the lowest buy (90)')).toBeInTheDocument();
-    expect(f.getByText('Stop-loss above must be above the highest sell (110)')).toBeInTheDocument();
+    expect(f.getByText('Stop-loss below must be below the lowest buy (90)', { selector: '.field__error' })).toBeInTheDocument();
+    expect(f.getByText('Stop-loss above must be above the highest sell (110)', { selector: '.field__error' })).toBeInTheDocument();
     expect(f.getByRole('button', { name: 'Save' })).toBeDisabled();
     await userEvent.clear(f.getByLabelText('Stop-loss below'));
     await userEvent.type(f.getByLabelText('Stop-loss below'), '85');

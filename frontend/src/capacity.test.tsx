@@ -1,22 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { capacityAnswer, capacityRefusal } from '@gridrocket/bots/domain/capacity';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, mockFetch, renderApp, USER } from './testing/utils';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, mockFetch, renderApp, USER, spotMarketRoutes } from './testing/utils';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
-const exchangeRoutes = {
-  'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 100000, available: 100000 }],
-  'GET /api/priceSpot': 100,
-  'GET /api/market-rules': { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
-};
+const exchangeRoutes = spotMarketRoutes(100);
 
 /** The server's answer (the same pure module): the account's other bots hold up to 170 orders on BTCUSDT. */
 function capacityRoute(asked: URLSearchParams[]) {

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
 import { CheckNow } from './bots/CheckNow';
 import { describeEvent, eventLabel } from './history/events';
@@ -8,9 +8,7 @@ import { describeEvent, eventLabel } from './history/events';
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
+freshSocketPerTest({ keepStorage: true });
 
 const REQUESTED_AT = 1_700_000_100_000;
 const meta = { occurredAt: '2023-11-14T22:15:00.000Z' };

@@ -1,14 +1,11 @@
+import type { Answer } from './api/contract';
+
 /**
  * Runtime configuration. Never read from build-time env (jest loads this as CommonJS):
  * an optional `window.__GRIDROCKET__` object (set by the server or a test) wins over
  * `GET /api/config`, and both fall back to the defaults below.
  */
-export interface AppConfig {
-  contactEmail: string;
-  social: { twitter: string; telegram: string; github: string };
-  exchangeSignup: { binance: string; kucoin: string };
-  providers: { google: boolean; facebook: boolean };
-}
+export type AppConfig = Answer<'/api/config', 'get'>;
 
 export const defaultConfig: AppConfig = {
   contactEmail: 'support@gridrocket.local',

@@ -1,17 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
 import { BOT_LIFECYCLE_EVENTS, BOT_TRADING_EVENTS } from '@gridrocket/bots/domain/bot.events';
-import { describeAll, describeEvent, eventLabel, humanize, isKnownType, who, type HistoryEvent } from './history/events';
+import { describeAll, describeEvent, eventLabel, eventLabelOf, humanize, isKnownType, who, type HistoryEvent } from './history/events';
 import { ladderFromBot } from './bots/ladder';
 
 jest.mock('./api/socket', () => socketModuleMock());
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
 const BOT = '493e2dfa-c90c-4855-a7a3-5bca2c87ca00';
 const T0 = Date.parse('2025-03-01T10:00:00.000Z');
@@ -201,6 +198,11 @@ describe('history words', () => {
     expect(describeEvent({ type: 'BotStartFailed', data: { reason: 'Invalid API key' } })).toBe('Invalid API key');
     expect(describeEvent({ type: 'ProfitRealized', data: { amount: 4.2, totalProfit: 10.5, cycle: 3 } })).toBe('+4.2 USDT · total 10.5 USDT · cycle 3');
     expect(describeEvent({ type: 'TakeProfitFilled', data: { side: 'sell', amount: 0.03, price: 95410, profit: 12.3 } })).toBe('sell 0.03 @ 95,410 · profit 12.3 USDT');
+    // issue 40: the stop's sale, by role, with what it realised
+    expect(eventLabelOf({ type: 'PositionClosed', data: { side: 'sell' } })).toBe('Position sold at market');
+    expect(eventLabelOf({ type: 'PositionClosed', data: { side: 'buy' } })).toBe('Position bought back at market');
+    expect(describeEvent({ type: 'PositionClosed', data: { side: 'sell', amount: 10, price: 13.4, fee: 0.067, profit: -3.5945 } })).toBe("sell 10 @ 13.4 · fee 0.067 USDT · loss 3.5945 USDT · the stop's close");
+    expect(describeEvent({ type: 'PositionLiquidated', data: { side: 'sell', amount: 0.01, price: 90250, realized: -47.5, profit: -47.975 } })).toBe('the exchange closed the position: sold 0.01 at 90250, lost 47.98 USDT');
     expect(describeAll([EVENTS[0], { ...EVENTS[1], data: { ...CONFIG } }])[1]).toBe('no setting changed');
     expect(who('runner', 'u-1').text).toBe('bot runner');
     expect(who('4f1c2d3e-aaaa-bbbb-cccc-000000000000', 'u-1').text).toBe('user 4f1c2d3e…');
@@ -250,10 +252,10 @@ describe('take profit is a percentage', () => {
   it('the chart draws TP from the settings at entry × (1 + tp/100)', () => {
     const levels = ladderFromBot(makeBot({ entryprice: 100, interval: 1, numoforders: 3, takeprofit: 2 }));
     expect(levels).toEqual([
-      { price: 100, kind: 'buy', status: 'open' },
-      { price: 99, kind: 'buy', status: 'open' },
-      { price: 98, kind: 'buy', status: 'open' },
-      { price: 102, kind: 'take-profit', status: 'open' },
+      { price: 100, kind: 'buy', status: 'open', side: 'buy' },
+      { price: 99, kind: 'buy', status: 'open', side: 'buy' },
+      { price: 98, kind: 'buy', status: 'open', side: 'buy' },
+      { price: 102, kind: 'take-profit', status: 'open', side: 'sell' },
     ]);
   });
 });

@@ -1,16 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, SPOT_RULES, pickMarket } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
 const cards = () => screen.queryAllByTestId('bot-card');
 const EDIT_REFUSED = 'An infinity bot cannot be edited yet: stop it, delete it and create a new one'; // the server's (bot.rules.ts INFINITY_EDIT_MESSAGE)
@@ -25,7 +22,7 @@ const exchangeRoutes = {
   'GET /api/balanceFutures': [{ symbol: 'USDT', exchange: 'Binance', balance: 500, available: 500 }],
   'GET /api/priceFutures': 100,
   'GET /api/futuresPositionRisk': [{ symbol: 'BTCUSDT', leverage: 10 }],
-  'GET /api/market-rules': { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
+  'GET /api/market-rules': SPOT_RULES,
 };
 
 async function openSpotForm() {
@@ -49,9 +46,7 @@ describe('infinity grid on the create form (issue 32)', () => {
     const f = await openSpotForm();
     expect(within(f.getByLabelText('Style')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Ladder (buys below the entry, one take profit)', 'Infinity (sells each step up, buys each step down)']);
     expect(f.getByLabelText('Style')).toHaveValue('ladder');
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await pickMarket(f, '100');
     // the ladder form as today
     expect(f.getByLabelText('Grid size')).toBeInTheDocument();
     expect(f.getByTestId('advanced')).toBeInTheDocument();
@@ -124,9 +119,7 @@ describe('infinity grid on the create form (issue 32)', () => {
     const fetch = mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [], ...exchangeRoutes, 'POST /api/bots': { status: 201, body: infinityBot({ initialquote: 0 }) } });
     renderApp('/bots', { user: USER });
     const f = await openSpotForm();
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await pickMarket(f, '100');
     await userEvent.selectOptions(f.getByLabelText('Style'), 'infinity');
     await userEvent.type(f.getByLabelText('Step'), '1');
     await userEvent.type(f.getByLabelText('Value per step (USDT)'), '20');

@@ -5,16 +5,13 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
 const cards = () => screen.queryAllByTestId('bot-card');
 const routes = (mode: unknown) => ({

@@ -1,12 +1,9 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, mockFetch, renderApp, USER } from './testing/utils';
 
 jest.mock('./api/socket', () => socketModuleMock());
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
 const BOT = '493e2dfa-c90c-4855-a7a3-5bca2c87ca00';
 const T0 = Date.parse('2025-03-01T10:00:00.000Z');
@@ -66,7 +63,7 @@ describe('bot performance tab', () => {
 });
 
 const ACCOUNT = {
-  bots: 2, realisedPnl: 10.123456789, unrealisedPnl: 2.22222222, totalPnl: 12.345678912, feesPaid: 1.87654321, capitalCommitted: 1234.56789,
+  bots: 2, botsRunning: 2, currency: 'USDT', others: [], realisedPnl: 10.123456789, realisedToday: 1.5, unrealisedPnl: 2.22222222, totalPnl: 12.345678912, feesPaid: 1.87654321, capitalCommitted: 1234.56789, capitalInUse: 456.789,
   returnPercent: 1.000006789, annualisedPercent: 45.678912345, runtimeMs: 7 * 86_400_000, cyclesCompleted: 3, fills: 12,
   equity: [{ time: T0, pnl: 0 }, { time: T0 + 3_600_000, pnl: -1.5 }, { time: T0 + 7_200_000, pnl: 12.345678912 }],
   perBot: [],
@@ -83,7 +80,8 @@ describe('account performance on the bots page', () => {
     expect(within(section).getByTestId('account-total-pnl')).toHaveTextContent('+12.35 USDT');
     expect(within(section).getByTestId('account-realised')).toHaveTextContent('+10.12 USDT');
     expect(within(section).getByTestId('account-unrealised')).toHaveTextContent('+2.22 USDT');
-    expect(within(section).getByTestId('account-capital')).toHaveTextContent(/^1,234\.57 USDT$/);
+    expect(within(section).getByTestId('account-capital')).toHaveTextContent(/^1,234\.57 USDTby 2 running bots$/);
+    expect(within(section).getByTestId('account-capital-in-use')).toHaveTextContent(/^456\.79 USDT$/);
     expect(within(section).getByText('Return on capital')).toBeInTheDocument();
     expect(within(section).getByTestId('account-return')).toHaveTextContent(/^\+1\.00%$/);
     expect(within(section).getByTestId('account-annualised')).toHaveTextContent(/^\+45\.68%$/);
@@ -101,12 +99,13 @@ describe('account performance on the bots page', () => {
   });
 
   it('a loss reads with a minus sign and a bot too young for an annualised figure shows a dash', async () => {
-    mockFetch(routes({ ...ACCOUNT, bots: 1, totalPnl: -3.456, returnPercent: -0.28, annualisedPercent: null, equity: [{ time: T0, pnl: -3.456 }] }));
+    mockFetch(routes({ ...ACCOUNT, bots: 1, totalPnl: -3.456, returnPercent: -0.28, annualisedPercent: null, runtimeMs: 600_000, equity: [{ time: T0, pnl: -3.456 }] }));
     renderApp('/bots', { user: USER });
     const section = await screen.findByTestId('account-performance');
     expect(within(section).getByTestId('account-total-pnl')).toHaveTextContent('−3.46 USDT');
     expect(within(section).getByTestId('account-return')).toHaveTextContent('−0.28%');
-    expect(within(section).getByTestId('account-annualised')).toHaveTextContent('— (after 10 min)');
+    // issue 40, point 5: before 7 days of running a dash and why (the runtime so far)
+    expect(within(section).getByTestId('account-annualised')).toHaveTextContent('— (from 7 days of running; 10m 0s so far)');
     expect(within(section).queryByTestId('equity-curve')).not.toBeInTheDocument();
     expect(within(section).getByText(/The equity curve starts with your bots' first fills/)).toBeInTheDocument();
   });

@@ -5,24 +5,17 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
 import type { Bot } from './api/types';
 import { settingsOfBot } from './bots/TemplateBar';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.setTimeout(30_000);
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
-afterEach(() => window.localStorage.clear());
+freshSocketPerTest();
 
-const btcRoutes = {
-  'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 100000, available: 100000 }],
-  'GET /api/priceSpot': 95447,
-  'GET /api/market-rules': { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 },
-};
+const btcRoutes = spotMarketRoutes(95447);
 const template = {
   id: 't-1',
   name: 'BTC high',
@@ -56,9 +49,7 @@ async function openForm(bots: Bot[] = [], extra: Record<string, unknown> = {}) {
 }
 
 async function pickBtc(f: ReturnType<typeof within>) {
-  await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-  await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-  await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('95447'));
+  await pickMarket(f, '95447');
 }
 
 describe('the bot form in range mode (issue 32)', () => {

@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { fake, FakeSocket, socketModuleMock } from './testing/fakeSocket';
+import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
 import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
 import { SignalPanel, tradingViewMessage } from './bots/SignalPanel';
 import { describeEvent, eventLabel, who } from './history/events';
@@ -8,9 +8,7 @@ import { describeEvent, eventLabel, who } from './history/events';
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
 
-beforeEach(() => {
-  fake.socket = new FakeSocket();
-});
+freshSocketPerTest({ keepStorage: true });
 
 const URL_OF = 'https://grid.example/api/signals/b1';
 const off = { enabled: false, url: URL_OF, secretLast4: null, allowBodySecret: false, windowSeconds: 300 };
@@ -48,7 +46,7 @@ describe('the bot page\'s signal panel (issue 32)', () => {
     // the secret, once, with the message a TradingView alert sends
     expect(await within(panel).findByLabelText('Signal secret')).toHaveTextContent(SECRET_1);
     expect(within(panel).getByLabelText('TradingView start message')).toHaveTextContent(`{"action":"start","id":"start-{{timenow}}","timestamp":"{{timenow}}","secret":"${SECRET_1}"}`);
-    expect(bodies).toEqual([{ allowBodySecret: true }]);
+    expect(bodies).toEqual([{ allowBodySecret: true, heldPosition: 'refuse' }]);
     const post = fetchMock.mock.calls.find(([url, init]) => String(url) === '/api/bots/b1/signals' && init?.method === 'POST')!;
     expect((post[1]!.headers as Record<string, string>)['X-CSRF-Token']).toBeTruthy();
     expect(within(panel).getByLabelText('Webhook URL')).toHaveTextContent(URL_OF);
@@ -126,5 +124,66 @@ describe('the bot page\'s signal panel (issue 32)', () => {
     expect(describeEvent({ type: 'SignalHandled', data: { action: 'stop', outcome: 'unchanged', status: 202, reason: null } })).toBe('stop: the bot was already stopped');
     expect(who('anonymous', USER.uid).text).toBe('unknown sender');
     expect(tradingViewMessage('stop', 'grs_x')).toBe('{"action":"stop","id":"stop-{{timenow}}","timestamp":"{{timenow}}","secret":"grs_x"}');
+  });
+
+  it('shows the standing choice for a held position when signals are on, saves a change at once, and says where a refused signal is reported (issue 40)', async () => {
+    let settings: Record<string, unknown> = { ...off, enabled: true, secretLast4: 'abcd', heldPosition: 'refuse' };
+    const patches: unknown[] = [];
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/b1/history': [],
+      'GET /api/bots/b1/signals': () => settings,
+      'PATCH /api/bots/b1/signals': (_url: URL, init: RequestInit) => {
+        const body = JSON.parse(String(init.body));
+        patches.push(body);
+        settings = { ...settings, heldPosition: body.heldPosition };
+        return { status: 200, body: settings };
+      },
+      'GET /api/alerts/u-1': { kinds: ['cycle'], email: { enabled: true }, webhook: { enabled: false }, telegram: { enabled: true } },
+    });
+    render(<SignalPanel botId="b1" userId="u-1" />);
+    const choice = await screen.findByRole('group', { name: 'When the bot holds a position, a start signal…' });
+    expect(within(choice).getByRole('radio', { name: /Refuse the start/ })).toBeChecked();
+    expect(within(choice).getByRole('radio', { name: /Start with the position/ })).not.toBeChecked();
+    // refusals go nowhere yet: the panel says so, and where to turn them on
+    expect(await screen.findByTestId('signal-refusal-reach')).toHaveTextContent('A refused signal alerts nobody yet: tick “Signal refused” under Alerts.');
+    expect(within(screen.getByTestId('signal-refusal-reach')).getByRole('link', { name: 'Alerts' })).toHaveAttribute('href', '/alerts');
+
+    await userEvent.click(within(choice).getByRole('radio', { name: /Sell it first/ }));
+    expect(await within(choice).findByRole('status')).toHaveTextContent('Saved: sell it first.');
+    expect(patches).toEqual([{ heldPosition: 'sell' }]);
+    expect(within(choice).getByRole('radio', { name: /Sell it first/ })).toBeChecked();
+  });
+
+  it('with the refusal alert on, says which channels carry it; with signals off, the choice goes with "Turn signals on"', async () => {
+    const bodies: unknown[] = [];
+    let settings: Record<string, unknown> = { ...off };
+    mockFetch({
+      ...baseRoutes(),
+      'GET /api/bots/b1/history': [],
+      'GET /api/bots/b1/signals': () => settings,
+      'POST /api/bots/b1/signals': (_url: URL, init: RequestInit) => {
+        bodies.push(JSON.parse(String(init.body)));
+        settings = { ...off, enabled: true, secretLast4: SECRET_1.slice(-4), heldPosition: 'resume' };
+        return { status: 201, body: { ...settings, secret: SECRET_1 } };
+      },
+      'GET /api/alerts/u-1': { kinds: ['signalRefused'], email: { enabled: true }, webhook: { enabled: false }, telegram: { enabled: true } },
+    });
+    render(<SignalPanel botId="b1" userId="u-1" />);
+    const choice = await screen.findByRole('group', { name: 'When the bot holds a position, a start signal…' });
+    expect(within(choice).getByText('Applies when you turn signals on; you can change it at any time after.')).toBeInTheDocument();
+    await userEvent.click(within(choice).getByRole('radio', { name: /Start with the position/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Turn signals on' }));
+    expect(await screen.findByLabelText('Signal secret')).toHaveTextContent(SECRET_1);
+    expect(bodies).toEqual([{ allowBodySecret: false, heldPosition: 'resume' }]);
+    expect(await screen.findByTestId('signal-refusal-reach')).toHaveTextContent('A refused signal alerts you by E-mail, Telegram.');
+  });
+
+  it('has words for a start that kept or sold the position, and for a refusal because of it', () => {
+    expect(describeEvent({ type: 'SignalHandled', data: { action: 'start', outcome: 'requested', status: 202, reason: null, position: 'sold-first' } })).toBe('start requested: its position is sold at market first, then it starts afresh');
+    expect(describeEvent({ type: 'SignalHandled', data: { action: 'start', outcome: 'requested', status: 202, reason: null, position: 'kept' } })).toBe('start requested, with the position it holds');
+    expect(describeEvent({ type: 'SignalHandled', data: { action: 'start', outcome: 'refused', status: 409, reason: 'The bot holds 0.01 BTC', refusal: 'position-held' } })).toBe('start refused (409): The bot holds 0.01 BTC · the bot holds a position and its signal settings say to refuse');
+    expect(describeEvent({ type: 'BotStopRequested', data: { cancelAllOrders: true, closePosition: true, thenStart: true } })).toBe('cancel all open orders · close the position at market · then start again (a start signal: “sell it first”)');
+    expect(describeEvent({ type: 'BotStartRequested', data: { afterClose: true } })).toBe('asked the runner to start the grid afresh, its position sold');
   });
 });

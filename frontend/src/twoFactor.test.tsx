@@ -85,7 +85,10 @@ describe('two-factor sign-in in the dashboard', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     const prompt = await screen.findByRole('dialog', { name: 'Confirm with your code' });
     expect(within(prompt).getByText(message)).toBeInTheDocument();
+    // issue 40: the disabled Confirm says why
+    expect(within(prompt).getByRole('button', { name: 'Confirm' })).toHaveAccessibleDescription('Confirm is disabled: Enter the 6-digit code from your authenticator app');
     fireEvent.change(within(prompt).getByLabelText('6-digit code'), { target: { value: '246810' } });
+    expect(within(prompt).getByRole('button', { name: 'Confirm' })).not.toHaveAttribute('aria-describedby');
     fireEvent.click(within(prompt).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirm with your code' })).toBeNull());
     const puts = fetch.mock.calls.filter(([, init]) => init?.method === 'PUT');

@@ -1,43 +1,30 @@
 /** The user's personal access tokens (issue 31), injected into the one RTK Query api. */
 import { api } from '../api/api';
+import { apiPath, type Answer, type Body, type Schemas } from '../api/contract';
 
-export type AccessTokenScope = 'read' | 'trade' | 'keys';
-
-export interface AccessTokenView {
-  id: string;
-  name: string;
-  scopes: AccessTokenScope[];
-  createdAt: string;
-  expiresAt: string;
-  expired: boolean;
-  lastUsedAt: string | null;
-  useCount: number;
-}
+export type AccessTokenView = Schemas['AccessToken'];
+export type AccessTokenScope = AccessTokenView['scopes'][number];
 
 /** The answer to a creation: the only time the token itself is ever sent. */
-export type CreatedAccessToken = AccessTokenView & { token: string };
+export type CreatedAccessToken = Answer<'/api/tokens', 'post'>;
 
-export interface NewAccessToken {
-  name: string;
-  scopes: AccessTokenScope[];
-  expiresInDays: number;
-}
+export type NewAccessToken = Body<'/api/tokens', 'post'>;
 
 const tagged = api.enhanceEndpoints({ addTagTypes: ['AccessTokens'] });
 
 export const accessTokensApi = tagged.injectEndpoints({
   endpoints: (b) => ({
     getAccessTokens: b.query<AccessTokenView[], void>({
-      query: () => ({ url: '/api/tokens' }),
-      transformResponse: (raw: { tokens?: AccessTokenView[] }) => raw?.tokens ?? [],
+      query: () => ({ url: apiPath('/api/tokens') }),
+      transformResponse: (raw: Answer<'/api/tokens', 'get'> | null) => raw?.tokens ?? [],
       providesTags: ['AccessTokens'],
     }),
     createAccessToken: b.mutation<CreatedAccessToken, NewAccessToken>({
-      query: (body) => ({ url: '/api/tokens', method: 'POST', body }),
+      query: (body) => ({ url: apiPath('/api/tokens'), method: 'POST', body }),
       invalidatesTags: ['AccessTokens'],
     }),
-    revokeAccessToken: b.mutation<void, string>({
-      query: (id) => ({ url: `/api/tokens/${encodeURIComponent(id)}`, method: 'DELETE' }),
+    revokeAccessToken: b.mutation<Answer<'/api/tokens/{id}', 'delete'>, string>({
+      query: (id) => ({ url: apiPath('/api/tokens/{id}', { id }), method: 'DELETE' }),
       invalidatesTags: ['AccessTokens'],
     }),
   }),

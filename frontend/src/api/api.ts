@@ -1,26 +1,12 @@
+// Over 400 lines: every endpoint of the dashboard's RTK Query API, with its cache tags and live updates, in one createApi.
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { request, type ApiError, type RequestArgs } from './http';
 import { getSocket, onConnectionChange } from './socket';
 import { mergeConfig, windowConfig, type AppConfig } from '../config';
 import { setUser } from '../store/authSlice';
 import { observeBot } from '../store/lifecycle';
-import type {
-  BalanceRecord,
-  Bot,
-  BotOverview,
-  BotSummary,
-  BotType,
-  CapacityData,
-  CapacityQuery,
-  MarketRulesData,
-  ChartData,
-  CreateBotBody,
-  CreateInfinityBotBody,
-  Credential,
-  EditBotBody,
-  Exchange,
-  User,
-} from './types';
+import { apiPath, type Answer, type Body, type Query } from './contract';
+import type { Bot, BotOverview, BotType, CapacityData, CapacityQuery, ChartData, CreateAnyBotBody, EditBotBody, Exchange, MarketRulesData } from './types';
 
 const baseQuery: BaseQueryFn<RequestArgs, unknown, ApiError> = async (args) => request(args);
 
@@ -58,19 +44,11 @@ function onPushes(events: string[], handler: (m: { id?: string } | undefined) =>
 
 const LIVE_EVENTS = ['bot:activity', 'bot:status', 'bot:changed'];
 
+/** GET /api/exchange-mode: paper, testnet or live, and (issue 39) which feed prices a paper exchange (null otherwise, and from an older server). */
+export type ExchangeModeInfo = Answer<'/api/exchange-mode', 'get'>;
 /** Whether balances and orders are simulated (paper), on a venue's test network, or real (issue 29). */
-export type ExchangeMode = 'paper' | 'testnet' | 'live';
-
-/** Issue 39: which feed prices a paper exchange, and for the venues' streams each one's state. */
-export interface PaperFeed {
-  kind: 'walk' | 'csv' | 'venue';
-  streams: Array<{ exchange: string; market: 'spot' | 'futures'; live: boolean; since: number | null; lastPriceAt: number | null; reason?: string }>;
-}
-export interface ExchangeModeInfo {
-  mode: ExchangeMode;
-  /** Paper only (null otherwise, and from an older server). */
-  feed: PaperFeed | null;
-}
+export type ExchangeMode = ExchangeModeInfo['mode'];
+export type PaperFeed = NonNullable<ExchangeModeInfo['feed']>;
 
 function paperFeedOf(raw: unknown): PaperFeed | null {
   const f = raw as PaperFeed | null | undefined;
@@ -98,35 +76,36 @@ export const api = createApi({
     getConfig: b.query<AppConfig, void>({
       async queryFn() {
         const fromWindow = windowConfig();
-        const res = await request<Partial<AppConfig>>({ url: '/api/config' });
+        const res = await request<Partial<Answer<'/api/config', 'get'>>>({ url: apiPath('/api/config') });
         return { data: mergeConfig(res.data ?? undefined, fromWindow) };
       },
     }),
 
     // ---- identity -------------------------------------------------------------------------
-    login: b.mutation<User, { email: string; password: string }>({
-      query: (body) => ({ url: '/api/auth/login', method: 'POST', body }),
+    /** 200 the user, or 202 when a second factor is needed (issue 30). */
+    login: b.mutation<Answer<'/api/auth/login', 'post'>, Body<'/api/auth/login', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/auth/login'), method: 'POST', body }),
     }),
-    register: b.mutation<User, { email: string; password: string }>({
-      query: (body) => ({ url: '/api/auth/register', method: 'POST', body }),
+    register: b.mutation<Answer<'/api/auth/register', 'post'>, Body<'/api/auth/register', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/auth/register'), method: 'POST', body }),
     }),
-    logout: b.mutation<null, void>({
-      query: () => ({ url: '/api/auth/logout', method: 'POST' }),
+    logout: b.mutation<Answer<'/api/auth/logout', 'post'>, void>({
+      query: () => ({ url: apiPath('/api/auth/logout'), method: 'POST' }),
     }),
-    verifyEmail: b.mutation<User, { token: string }>({
-      query: (body) => ({ url: '/api/auth/verify-email', method: 'POST', body }),
+    verifyEmail: b.mutation<Answer<'/api/auth/verify-email', 'post'>, Body<'/api/auth/verify-email', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/auth/verify-email'), method: 'POST', body }),
     }),
-    resendVerification: b.mutation<null, void>({
-      query: () => ({ url: '/api/auth/resend-verification', method: 'POST' }),
+    resendVerification: b.mutation<Answer<'/api/auth/resend-verification', 'post'>, void>({
+      query: () => ({ url: apiPath('/api/auth/resend-verification'), method: 'POST' }),
     }),
-    forgotPassword: b.mutation<null, { email: string }>({
-      query: (body) => ({ url: '/api/auth/forgot-password', method: 'POST', body }),
+    forgotPassword: b.mutation<Answer<'/api/auth/forgot-password', 'post'>, Body<'/api/auth/forgot-password', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/auth/forgot-password'), method: 'POST', body }),
     }),
-    resetPassword: b.mutation<unknown, { token: string; password: string }>({
-      query: (body) => ({ url: '/api/auth/reset-password', method: 'POST', body }),
+    resetPassword: b.mutation<Answer<'/api/auth/reset-password', 'post'>, Body<'/api/auth/reset-password', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/auth/reset-password'), method: 'POST', body }),
     }),
-    updateProfile: b.mutation<User, { userId: string; firstname: string; lastname: string; username: string; picurl: string }>({
-      query: (body) => ({ url: '/api/user', method: 'POST', body }),
+    updateProfile: b.mutation<Answer<'/api/user', 'post'>, Body<'/api/user', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/user'), method: 'POST', body }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -138,9 +117,9 @@ export const api = createApi({
     }),
 
     // ---- bots -----------------------------------------------------------------------------
-    getBots: b.query<Bot[], string>({
-      query: (userId) => ({ url: `/api/bots/${encodeURIComponent(userId)}` }),
-      transformResponse: (raw: unknown) => (Array.isArray(raw) ? (raw as Bot[]) : []),
+    getBots: b.query<Answer<'/api/bots/{id}', 'get'>, string>({
+      query: (userId) => ({ url: apiPath('/api/bots/{id}', { id: userId }) }),
+      transformResponse: (raw: Answer<'/api/bots/{id}', 'get'> | null) => (Array.isArray(raw) ? raw : []),
       /** Live status: socket.io pushes patch this cache entry; see DESIGN.md "Push". */
       async onCacheEntryAdded(userId, { updateCachedData, cacheDataLoaded, cacheEntryRemoved, dispatch }) {
         try {
@@ -156,7 +135,7 @@ export const api = createApi({
         const statusSeen = new Map<string, number>();
         const refetchOne = async (id: string) => {
           const seenBefore = statusSeen.get(id) ?? 0;
-          const res = await request<Bot>({ url: `/api/bot-details/${encodeURIComponent(id)}` });
+          const res = await request<Answer<'/api/bot-details/{id}', 'get'>>({ url: apiPath('/api/bot-details/{id}', { id }) });
           if (res.data && res.data.id) {
             let bot = res.data;
             const stale = (statusSeen.get(id) ?? 0) !== seenBefore;
@@ -201,7 +180,7 @@ export const api = createApi({
         const onConnect = () => {
           // after a reconnect we may have missed pushes: read the list again
           if (seenConnect) {
-            void request<Bot[]>({ url: `/api/bots/${encodeURIComponent(userId)}` }).then((res) => {
+            void request<Answer<'/api/bots/{id}', 'get'>>({ url: apiPath('/api/bots/{id}', { id: userId }) }).then((res) => {
               if (Array.isArray(res.data)) {
                 const list = res.data;
                 updateCachedData(() => list);
@@ -234,8 +213,8 @@ export const api = createApi({
         }
       },
     }),
-    createBot: b.mutation<Bot, CreateBotBody | CreateInfinityBotBody>({
-      query: (body) => ({ url: '/api/bots', method: 'POST', body }),
+    createBot: b.mutation<Answer<'/api/bots', 'post'>, CreateAnyBotBody & { userId: string }>({
+      query: (body) => ({ url: apiPath('/api/bots'), method: 'POST', body }),
       async onQueryStarted(body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -245,8 +224,8 @@ export const api = createApi({
         }
       },
     }),
-    editBot: b.mutation<Bot, { id: string; userId: string; body: EditBotBody }>({
-      query: ({ id, body }) => ({ url: `/api/bots/${encodeURIComponent(id)}`, method: 'PUT', body }),
+    editBot: b.mutation<Answer<'/api/bots/{id}', 'put'>, { id: string; userId: string; body: EditBotBody }>({
+      query: ({ id, body }) => ({ url: apiPath('/api/bots/{id}', { id }), method: 'PUT', body }),
       async onQueryStarted({ userId }, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -256,8 +235,8 @@ export const api = createApi({
         }
       },
     }),
-    deleteBot: b.mutation<null, { id: string; userId: string }>({
-      query: ({ id }) => ({ url: `/api/bots/${encodeURIComponent(id)}`, method: 'DELETE' }),
+    deleteBot: b.mutation<Answer<'/api/bots/{id}', 'delete'>, { id: string; userId: string }>({
+      query: ({ id }) => ({ url: apiPath('/api/bots/{id}', { id }), method: 'DELETE' }),
       async onQueryStarted({ id, userId }, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;
@@ -267,9 +246,9 @@ export const api = createApi({
         }
       },
     }),
-    startBot: b.mutation<Bot, StartArgs>({
+    startBot: b.mutation<Answer<'/api/startBot', 'get'>, StartArgs>({
       query: ({ bot, confirmPosition }) => ({
-        url: '/api/startBot',
+        url: apiPath('/api/startBot'),
         csrf: true,
         params: {
           userId: bot.userid,
@@ -284,12 +263,12 @@ export const api = createApi({
           botType: bot.bottype,
           // sent only once the owner confirmed what the bot holds (the spec's start call is unchanged)
           ...(confirmPosition ? { confirmPosition: true } : {}),
-        },
+        } satisfies Query<'/api/startBot', 'get'>,
       }),
     }),
-    stopBot: b.mutation<Bot, StopArgs>({
+    stopBot: b.mutation<Answer<'/api/stopBot', 'get'>, StopArgs>({
       query: ({ bot, cancelAllOrders, closePosition }) => ({
-        url: '/api/stopBot',
+        url: apiPath('/api/stopBot'),
         csrf: true,
         params: {
           userId: bot.userid,
@@ -301,12 +280,12 @@ export const api = createApi({
           botType: bot.bottype,
           // sent only when asked for (the spec's stop call is unchanged)
           ...(closePosition ? { closePosition: true } : {}),
-        },
+        } satisfies Query<'/api/stopBot', 'get'>,
       }),
     }),
     getChart: b.query<ChartData, string>({
       async queryFn(id) {
-        const res = await request<Partial<ChartData>>({ url: `/api/bots/${encodeURIComponent(id)}/chart` });
+        const res = await request<Partial<Answer<'/api/bots/{id}/chart', 'get'>>>({ url: apiPath('/api/bots/{id}/chart', { id }) });
         const d = (res.data && typeof res.data === 'object' ? res.data : {}) as Partial<ChartData>;
         // 404 or an empty body before the runner exists: an empty chart, never an error
         return {
@@ -322,8 +301,8 @@ export const api = createApi({
       providesTags: (_r, _e, id) => [{ type: 'Chart', id }],
     }),
 
-    getSummary: b.query<BotSummary, string>({
-      query: (id) => ({ url: `/api/bots/${encodeURIComponent(id)}/summary` }),
+    getSummary: b.query<Answer<'/api/bots/{id}/summary', 'get'>, string>({
+      query: (id) => ({ url: apiPath('/api/bots/{id}/summary', { id }) }),
       providesTags: (_r, _e, id) => [{ type: 'Summary', id }],
       /** Live: orders, fills and status pushes of this bot refresh the figures and the chart. */
       async onCacheEntryAdded(id, { cacheDataLoaded, cacheEntryRemoved, dispatch }) {
@@ -336,8 +315,8 @@ export const api = createApi({
       },
     }),
     getOverview: b.query<BotOverview[], void>({
-      query: () => ({ url: '/api/bots-overview' }),
-      transformResponse: (raw: unknown) => (Array.isArray(raw) ? (raw as BotOverview[]) : []),
+      query: () => ({ url: apiPath('/api/bots-overview') }),
+      transformResponse: (raw: Answer<'/api/bots-overview', 'get'> | null) => (Array.isArray(raw) ? raw : []),
       providesTags: ['Overview'],
       async onCacheEntryAdded(_arg, { cacheDataLoaded, cacheEntryRemoved, dispatch }) {
         await cacheDataLoaded.catch(() => undefined);
@@ -348,27 +327,27 @@ export const api = createApi({
     }),
     /** Issue 39: what the key can carry if a bot of these values started (GET /api/bot-capacity). */
     getCapacity: b.query<CapacityData | null, CapacityQuery>({
-      query: (params) => ({ url: '/api/bot-capacity', params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string> }),
-      transformResponse: (raw: unknown) => (raw && typeof raw === 'object' && 'openOrders' in raw ? (raw as CapacityData) : null),
+      query: (params) => ({ url: apiPath('/api/bot-capacity'), params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string> }),
+      transformResponse: (raw: Answer<'/api/bot-capacity', 'get'> | null) => (raw && typeof raw === 'object' && 'openOrders' in raw ? raw : null),
       keepUnusedDataFor: 0,
     }),
-    getMarketRules: b.query<MarketRulesData | null, { botType: BotType; symbol: string; exchange: Exchange }>({
-      query: (params) => ({ url: '/api/market-rules', params }),
-      transformResponse: (raw: unknown) => (raw && typeof raw === 'object' && 'priceStep' in raw ? (raw as MarketRulesData) : null),
+    getMarketRules: b.query<MarketRulesData | null, Query<'/api/market-rules', 'get'> & { botType: BotType }>({
+      query: (params) => ({ url: apiPath('/api/market-rules'), params }),
+      transformResponse: (raw: MarketRulesData | null) => (raw && typeof raw === 'object' && 'priceStep' in raw ? raw : null),
     }),
 
     // ---- credentials ----------------------------------------------------------------------
-    getCredentials: b.query<Credential[], string>({
-      query: (userId) => ({ url: `/api/api-credentials/${encodeURIComponent(userId)}` }),
-      transformResponse: (raw: unknown) => (Array.isArray(raw) ? (raw as Credential[]) : []),
+    getCredentials: b.query<Answer<'/api/api-credentials/{id}', 'get'>, string>({
+      query: (userId) => ({ url: apiPath('/api/api-credentials/{id}', { id: userId }) }),
+      transformResponse: (raw: Answer<'/api/api-credentials/{id}', 'get'> | null) => (Array.isArray(raw) ? raw : []),
       providesTags: ['Credentials'],
     }),
-    addCredential: b.mutation<Credential, { exchange: Exchange; apiKey: string; keySecret: string; passPhrase: string; userId: string }>({
-      query: (access) => ({ url: '/api/api-credentials', method: 'POST', body: { access } }),
+    addCredential: b.mutation<Answer<'/api/api-credentials', 'post'>, Body<'/api/api-credentials', 'post'>['access']>({
+      query: (access) => ({ url: apiPath('/api/api-credentials'), method: 'POST', body: { access } satisfies Body<'/api/api-credentials', 'post'> }),
       invalidatesTags: ['Credentials'],
     }),
-    deleteCredential: b.mutation<null, string>({
-      query: (id) => ({ url: `/api/api-credentials/${encodeURIComponent(id)}`, method: 'DELETE' }),
+    deleteCredential: b.mutation<Answer<'/api/api-credentials/{id}', 'delete'>, string>({
+      query: (id) => ({ url: apiPath('/api/api-credentials/{id}', { id }), method: 'DELETE' }),
       invalidatesTags: ['Credentials'],
     }),
 
@@ -378,7 +357,7 @@ export const api = createApi({
      * Issue 39: with the paper exchange's feed (the venues' streams or a simulation).
      */
     getExchangeMode: b.query<ExchangeModeInfo | null, void>({
-      query: () => ({ url: '/api/exchange-mode' }),
+      query: () => ({ url: apiPath('/api/exchange-mode') }),
       transformResponse: (raw: unknown) => {
         const body = typeof raw === 'object' && raw !== null ? (raw as { mode?: unknown; feed?: unknown }) : {};
         const mode = body.mode;
@@ -387,24 +366,26 @@ export const api = createApi({
       },
     }),
     getBalance: b.query<{ balance: number; available: number } | null, { botType: BotType; userId: string; exchange: Exchange }>({
-      query: ({ botType, userId, exchange }) => ({ url: `/api/balance${botType}`, params: { userId, exchange } }),
-      transformResponse: (raw: unknown) => {
+      query: ({ botType, userId, exchange }) => ({ url: apiPath(`/api/balance${botType}`), params: { userId, exchange } satisfies Query<`/api/balance${BotType}`, 'get'> }),
+      // the spec's records are JSON strings; the document's, objects: both are read
+      transformResponse: (raw: Answer<`/api/balance${BotType}`, 'get'> | string[] | null) => {
         if (!Array.isArray(raw)) return null;
-        const records = raw.map((r) => (typeof r === 'string' ? safeJson(r) : r)) as BalanceRecord[];
+        const records = raw.map((r) => (typeof r === 'string' ? safeJson(r) : r)) as Array<Answer<`/api/balance${BotType}`, 'get'>[number] | null>;
         const usdt = records.find((r) => r && String(r.symbol).toUpperCase() === 'USDT');
         return usdt ? { balance: num(usdt.balance), available: num(usdt.available) } : null;
       },
     }),
     getPrice: b.query<number | null, { botType: BotType; symbol: string; exchange: Exchange }>({
-      query: ({ botType, symbol, exchange }) => ({ url: `/api/price${botType}`, params: { symbol, exchange } }),
-      transformResponse: (raw: unknown) => {
+      query: ({ botType, symbol, exchange }) => ({ url: apiPath(`/api/price${botType}`), params: { symbol, exchange } satisfies Query<`/api/price${BotType}`, 'get'> }),
+      // a number (the document's), or the spec's {price}
+      transformResponse: (raw: Answer<`/api/price${BotType}`, 'get'> | { price?: unknown } | null) => {
         const n = typeof raw === 'object' && raw !== null && 'price' in raw ? Number((raw as { price: unknown }).price) : Number(raw);
         return Number.isFinite(n) && n > 0 ? n : null;
       },
     }),
-    getPositionRisk: b.query<Array<{ symbol: string; leverage: number }>, { userId: string; exchange: Exchange }>({
-      query: ({ userId, exchange }) => ({ url: '/api/futuresPositionRisk', params: { userId, exchange } }),
-      transformResponse: (raw: unknown) => (Array.isArray(raw) ? (raw as Array<{ symbol: string; leverage: number }>) : []),
+    getPositionRisk: b.query<Answer<'/api/futuresPositionRisk', 'get'>, Query<'/api/futuresPositionRisk', 'get'> & { userId: string }>({
+      query: (params) => ({ url: apiPath('/api/futuresPositionRisk'), params }),
+      transformResponse: (raw: Answer<'/api/futuresPositionRisk', 'get'> | null) => (Array.isArray(raw) ? raw : []),
     }),
   }),
 });

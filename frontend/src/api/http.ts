@@ -16,7 +16,7 @@ export interface ApiError {
 }
 export interface RequestArgs {
   url: string;
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   params?: Record<string, string | number | boolean | undefined | null>;
   /** send X-CSRF-Token even on a GET (startBot, stopBot) */

@@ -315,4 +315,61 @@ describe('BacktestPanel', () => {
       expect(await screen.findByRole('alert')).toHaveTextContent('candles.csv was not uploaded: Line 2: close must be a number');
     });
   });
+
+  describe('where the candles came from (issue 40)', () => {
+    const FROM = Date.UTC(2026, 9, 27);
+    const TO = Date.UTC(2026, 10, 26);
+    const venue = { source: 'venue', simulated: false, exchange: 'Binance', market: 'spot', symbol: 'SOLUSDT', timeframe: '1m', from: FROM, to: TO, candles: 43200, label: "Binance spot SOLUSDT, 1m candles from Binance's market data, 2026-10-27 00:00 → 2026-11-26 00:00 UTC" };
+    const simulated = {
+      ...venue, source: 'simulated', simulated: true, seed: 'simulated|1|Binance|SOLUSDT|1m', reason: 'Binance could not be reached',
+      label: "Simulated history, not market prices: a fixed, seeded random walk from SOLUSDT's catalogue price (140), 1m candles, 2026-10-27 00:00 → 2026-11-26 00:00 UTC. Binance could not be reached.",
+    };
+    const done = (history: object, kind = 'single') => ({ id: ID, kind, status: 'done', candles: 43200, terms: { feeBps: 10, feeSource: 'paper' }, history, result: kind === 'single' ? RESULT : null, sweep: kind === 'sweep' ? { points: [{ interval: 1, numOfOrders: 6, takeProfit: 1, profit: 2, unrealised: 0, totalReturn: 0.01, maxDrawdownPct: 0.1, cycles: 2 }], best: null } : null });
+
+    it("the venue's candles: named with the period above the figures, no badge", async () => {
+      mockFetch({ 'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } }, [`GET /api/backtests/${ID}`]: { status: 200, body: done(venue) } });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Backtest last 30 days' }));
+      const note = within(await screen.findByTestId('backtest-result')).getByTestId('backtest-history');
+      expect(note).toHaveTextContent("History Binance spot SOLUSDT, 1m candles from Binance's market data, 2026-10-27 00:00 → 2026-11-26 00:00 UTC");
+      expect(note).toHaveAttribute('data-source', 'venue');
+      expect(within(note).queryByText('Simulated')).not.toBeInTheDocument();
+      // a date is never cut in two across lines
+      expect(within(note).getByText('2026-10-27 00:00')).toHaveClass('backtest__nowrap');
+      expect(within(note).getByText('2026-11-26 00:00 UTC')).toHaveClass('backtest__nowrap');
+    });
+
+    it('the simulated history: a "Simulated" badge and why, on the result, the sweep and the recent list', async () => {
+      mockFetch({
+        'POST /api/backtests/sweep': { status: 202, body: { id: ID, status: 'running' } },
+        'POST /api/backtests': { status: 202, body: { id: ID, status: 'running' } },
+        [`GET /api/backtests/${ID}`]: { status: 200, body: done(simulated) },
+        'GET /api/backtests': [{ ...done(simulated), result: null, createdat: '2026-11-26T12:00:00.000Z', request: { exchange: 'Binance', symbol: 'SOLUSDT', timeframe: '1m', from: FROM, to: TO } }],
+      });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Backtest last 30 days' }));
+      const note = within(await screen.findByTestId('backtest-result')).getByTestId('backtest-history');
+      expect(within(note).getByText('Simulated')).toHaveClass('backtest__badge');
+      expect(note).toHaveTextContent('Simulated history, not market prices');
+      expect(note).toHaveTextContent('Binance could not be reached.');
+      const list = await screen.findByRole('list', { name: 'Recent backtests' });
+      expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('Backtest SOLUSDT');
+      expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('simulated history');
+    });
+
+    it('a sweep names its history above the heatmap, whose table scrolls in a box a keyboard can reach', async () => {
+      mockFetch({ 'POST /api/backtests/sweep': { status: 202, body: { id: ID, status: 'running' } }, [`GET /api/backtests/${ID}`]: { status: 200, body: done(simulated, 'sweep') } });
+      render(<BacktestPanel botType="Spot" values={VALUES} disabled={false} onApply={() => undefined} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Sweep parameters…' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Run sweep' }));
+      const map = await screen.findByTestId('sweep-heatmap');
+      const note = screen.getByTestId('backtest-history');
+      expect(within(note).getByText('Simulated')).toBeInTheDocument();
+      expect(note.compareDocumentPosition(map) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      const box = within(map).getByRole('region', { name: 'Sweep heatmap, scrolls sideways' });
+      expect(box).toHaveAttribute('tabindex', '0');
+      expect(within(box).getByRole('table')).toBeInTheDocument();
+      expect(within(map).getByRole('columnheader', { name: /interval → orders ↓/ })).toBeInTheDocument();
+    });
+  });
 });

@@ -1,7 +1,7 @@
 /**
- * "Backtest last 30 days" beside the bot form: the form's grid over the last 30 days of candles of
- * the pair (the paper venue's history in paper mode, the exchange's otherwise), its figures and equity
- * curve; and a sweep of interval × grid size × take-profit shown as a heatmap whose cells fill the form.
+ * "Backtest last 30 days" beside the bot form: the form's grid over the 30 days before today of candles
+ * of the pair (issue 40: the venue's own where the server reaches it, else the simulated history, named
+ * and badged as such: BacktestResult.tsx), its figures and equity curve; and a sweep of interval × grid size × take-profit shown as a heatmap whose cells fill the form.
  * A running backtest or sweep can be cancelled; the CSVs uploaded here are listed (count, range) and can
  * be deleted; the user's recent backtests show their status (cancelled, interrupted, failed and why).
  */
@@ -9,7 +9,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../api/http';
 import { getSocket } from '../api/socket';
 import type { BotType } from '../api/types';
-import { EquityCurve } from './EquityCurve';
+import { BacktestResult, HistoryNote } from './BacktestResult';
+import { RecentBacktests } from './RecentBacktests';
+import { RunEnd, Running, type Kind, type RangeKey, type Run } from './RunStatus';
 import { SweepHeatmap } from './SweepHeatmap';
 import {
   cancelBacktest,
@@ -20,10 +22,7 @@ import {
   uploadCandles,
   listUploads,
   waitForBacktest,
-  type BacktestDoc,
   type BacktestListItem,
-  type BacktestStatus,
-  type Progress,
   type Range,
   type UploadSummary,
 } from './backtestApi';
@@ -47,55 +46,16 @@ interface Props {
   direction?: 'long' | 'short' | 'neutral';
   /** The form is not valid yet: nothing to backtest. */
   disabled: boolean;
-  onApply: (p: { interval: number; numOfOrders: number; takeProfit: number }) => void;
+  onApply: (p: { interval: number; numOfOrders: number; takeProfit: number | null }) => void;
 }
 
-type Kind = 'single' | 'sweep';
-type RangeKey = 'interval' | 'numOfOrders' | 'takeProfit';
 const RANGE_KEYS: readonly RangeKey[] = ['interval', 'numOfOrders', 'takeProfit'];
-
-/**
- * `running`: `id` once the server took the request (cancellable from then on). `ended`: the backtest
- * finished without a result (cancelled, interrupted, failed: its status and the server's reason).
- * `failed`: the request itself was refused (`ranges`: a sweep's messages per range input).
- */
-type Run =
-  | { state: 'idle' }
-  | { state: 'running'; id: string | null; progress: Progress | null; cancelling?: boolean; cancelError?: string }
-  | { state: 'done'; doc: BacktestDoc }
-  | { state: 'ended'; status: Exclude<BacktestStatus, 'running' | 'done'>; error: string | null }
-  | { state: 'failed'; message: string; ranges?: Partial<Record<RangeKey, string>> };
 
 type Upload = UploadSummary & { name: string };
 
-/** How a backtest's status reads, everywhere in the panel. */
-export function statusText(status: BacktestStatus, error: string | null): string {
-  switch (status) {
-    case 'running':
-      return 'Running';
-    case 'done':
-      return 'Done';
-    case 'cancelled':
-      return 'Cancelled';
-    case 'interrupted':
-      return 'Interrupted: the server restarted while it ran. Run it again.';
-    case 'failed':
-      return `Failed: ${error ?? 'no reason given'}`;
-  }
-}
-
 const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-/** When a backtest started: the time alone today, with the day before that. */
-function clock(iso?: string): string {
-  if (!iso) return '';
-  const at = new Date(iso);
-  const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return at.toDateString() === new Date().toDateString() ? time : `${at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
-}
 const RANGE_LABEL: Record<RangeKey, string> = { interval: 'Interval range', numOfOrders: 'Orders range', takeProfit: 'Take-profit range (%)' };
 
-const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-const usd = (x: number) => `${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USDT`;
 const fmt = (x: number) => String(Number(x.toPrecision(6)));
 
 function defaultRanges(v: GridValues): Record<'interval' | 'numOfOrders' | 'takeProfit', string> {
@@ -141,61 +101,6 @@ function sweepFailure(err: unknown): Extract<Run, { state: 'failed' }> {
   return { state: 'failed', message: rest.length ? rest.join('; ') : '', ranges };
 }
 
-/** What a run shows once it ends without a result, or was refused. */
-function RunEnd({ run }: { run: Run }) {
-  if (run.state === 'ended') {
-    const text = statusText(run.status, run.error);
-    return run.status === 'cancelled' ? (
-      <p className="backtest__status" role="status" data-status="cancelled">
-        {text}
-      </p>
-    ) : (
-      <p className="field__error" role="alert" data-status={run.status}>
-        {text}
-      </p>
-    );
-  }
-  if (run.state === 'failed' && run.message) {
-    return (
-      <p className="field__error" role="alert">
-        {run.message}
-      </p>
-    );
-  }
-  return null;
-}
-
-function ProgressBar({ progress }: { progress: Progress | null }) {
-  const share = progress && progress.total ? progress.done / progress.total : 0;
-  const label = progress?.phase === 'running' ? 'Backtesting' : progress ? 'Loading candles' : 'Waiting';
-  return (
-    <div className="backtest__progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)}>
-      <span>{label}…</span>
-      <span className="backtest__bar">
-        <span style={{ width: `${Math.round(share * 100)}%` }} />
-      </span>
-    </div>
-  );
-}
-
-/** A run in progress: its bar, and Cancel once the server has its id. */
-function Running({ run, kind, onCancel }: { run: Extract<Run, { state: 'running' }>; kind: Kind; onCancel: () => void }) {
-  return (
-    <div className="backtest__running">
-      <ProgressBar progress={run.progress} />
-      {run.id ? (
-        <button type="button" className="btn btn--ghost btn--small" disabled={run.cancelling} onClick={onCancel}>
-          {run.cancelling ? 'Cancelling…' : kind === 'sweep' ? 'Cancel sweep' : 'Cancel backtest'}
-        </button>
-      ) : null}
-      {run.cancelError ? (
-        <p className="field__error" role="alert">
-          {run.cancelError}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 export function BacktestPanel({ botType, values, leverage, direction, disabled, onApply }: Props) {
   const [single, setSingle] = useState<Run>({ state: 'idle' });
@@ -300,7 +205,7 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
           return;
         }
         try {
-          id = (await startSweep({ ...body(), ranges: r, measure: 'profit' })).id;
+          id = (await startSweep({ ...body(), ranges: r as { [K in keyof typeof r]: NonNullable<(typeof r)[K]> }, measure: 'profit' })).id;
         } catch (err) {
           set(sweepFailure(err));
           return;
@@ -374,7 +279,6 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
     }
   };
 
-  const result = single.state === 'done' ? single.doc.result : null;
   const sweepErrors = sweep.state === 'failed' ? (sweep.ranges ?? {}) : {};
   return (
     <section className="backtest" aria-label="Backtest">
@@ -431,26 +335,7 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
       ) : null}
       {single.state === 'running' ? <Running run={single} kind="single" onCancel={() => cancelRun('single')} /> : null}
       <RunEnd run={single} />
-      {result ? (
-        <div className="backtest__result" data-testid="backtest-result">
-          <EquityCurve time={result.curve.time} equity={result.curve.equity} capital={result.capital} title="Equity over the backtest" capitalLabel="capital" />
-          <dl className="backtest__figures">
-            <div><dt>Realised profit</dt><dd data-testid="backtest-profit">{usd(result.profit)}</dd></div>
-            <div><dt>Unrealised P&amp;L</dt><dd>{usd(result.unrealised)}</dd></div>
-            <div><dt>Fees</dt><dd>{usd(result.fees)}</dd></div>
-            <div><dt>Cycles / fills</dt><dd>{result.cycles} / {result.fills}</dd></div>
-            <div><dt>Max drawdown</dt><dd>{usd(result.maxDrawdown)} ({pct(result.maxDrawdownPct)})</dd></div>
-            <div><dt>Time in market</dt><dd>{pct(result.timeInMarket)}</dd></div>
-            <div><dt>Return (annualised)</dt><dd>{pct(result.totalReturn)} ({pct(result.annualisedReturn)})</dd></div>
-            <div><dt>Buy and hold</dt><dd>{usd(result.buyAndHold.profit)} ({pct(result.buyAndHold.totalReturn)})</dd></div>
-          </dl>
-          <p className="backtest__note">
-            {single.state === 'done'
-              ? `${(single.doc.candles ?? 0).toLocaleString('en-US')} candles, capital ${usd(result.capital)}${single.doc.terms?.feeSource ? `; fees: ${single.doc.terms.feeSource}` : ''}`
-              : null}
-          </p>
-        </div>
-      ) : null}
+      {single.state === 'done' ? <BacktestResult doc={single.doc} /> : null}
       {sweepOpen ? (
         <div className="backtest__sweep">
           <div className="backtest__ranges">
@@ -483,36 +368,15 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
           </div>
           {sweep.state === 'running' ? <Running run={sweep} kind="sweep" onCancel={() => cancelRun('sweep')} /> : null}
           <RunEnd run={sweep} />
-          {sweep.state === 'done' && sweep.doc.sweep ? <SweepHeatmap points={sweep.doc.sweep.points} best={sweep.doc.sweep.best} onPick={onApply} /> : null}
-        </div>
-      ) : null}
-      {recent.length ? (
-        <div className="backtest__recent">
-          <h4 className="backtest__recent-title">Your recent backtests</h4>
-          <ul aria-label="Recent backtests">
-            {recent.slice(0, 5).map((b) => (
-              <li key={b.id} data-testid="recent-backtest" data-status={b.status}>
-                <span className="backtest__recent-what">
-                  {b.kind === 'sweep' ? 'Sweep' : 'Backtest'}
-                  {b.request ? ` ${b.request.symbol}` : ''}
-                  {b.createdat ? `, ${clock(b.createdat)}` : ''}
-                </span>
-                <span className={`backtest__recent-status backtest__recent-status--${b.status}`}>{statusText(b.status, b.error)}</span>
-                {b.status === 'running' ? (
-                  <button type="button" className="link link--small" onClick={() => void cancelListed(b.id)} aria-label={`Cancel the ${b.kind === 'sweep' ? 'sweep' : 'backtest'} started ${clock(b.createdat)}`}>
-                    Cancel
-                  </button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-          {listError ? (
-            <p className="field__error" role="alert">
-              {listError}
-            </p>
+          {sweep.state === 'done' && sweep.doc.sweep ? (
+            <>
+              <HistoryNote history={sweep.doc.history} />
+              <SweepHeatmap points={sweep.doc.sweep.points} best={sweep.doc.sweep.best} onPick={onApply} />
+            </>
           ) : null}
         </div>
       ) : null}
+      <RecentBacktests recent={recent} error={listError} onCancel={(id) => void cancelListed(id)} />
     </section>
   );
 }

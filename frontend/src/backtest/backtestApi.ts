@@ -1,58 +1,25 @@
 /** The backtest routes and the wait for a result: the owner's socket pushes progress; polling backs it up. */
+import { apiPath, type Answer, type Body } from '../api/contract';
 import { csrfToken, request, type ApiError } from '../api/http';
 import { getSocket } from '../api/socket';
 
-export interface BacktestResultView {
-  candles: number;
-  from: number;
-  to: number;
-  capital: number;
-  profit: number;
-  unrealised: number;
-  fees: number;
-  cycles: number;
-  fills: number;
-  maxDrawdown: number;
-  maxDrawdownPct: number;
-  timeInMarket: number;
-  endEquity: number;
-  totalReturn: number;
-  annualisedReturn: number;
-  buyAndHold: { profit: number; totalReturn: number };
-  curve: { time: number[]; equity: number[] };
-}
+/** A backtest as GET /api/backtests/{id} answers it (the document's Backtest: the engine's result, the sweep's points). */
+export type BacktestDoc = Answer<'/api/backtests/{id}', 'get'>;
+export type BacktestResultView = NonNullable<BacktestDoc['result']>;
+export type SweepPoint = NonNullable<BacktestDoc['sweep']>['points'][number];
 
-export interface SweepPoint {
-  interval: number;
-  numOfOrders: number;
-  takeProfit: number;
-  profit: number | null;
-  unrealised: number | null;
-  totalReturn: number | null;
-  maxDrawdownPct: number | null;
-  cycles: number | null;
-  error?: string;
-}
+/**
+ * Where a backtest's candles came from (issue 40): the venue's own (ccxt's public OHLCV, cached), the
+ * fixed, seeded simulated history (not market prices: where the server does not reach the venue), or the
+ * user's CSV. `label` is the server's words for it; the panel adds a "Simulated" badge.
+ */
+export type BacktestHistoryView = NonNullable<BacktestDoc['history']>;
 
 /**
  * `running` covers a backtest still waiting for a worker; `interrupted`: it was running when the server
  * stopped (marked at the next start); `cancelled`: its owner cancelled it (DELETE /api/backtests/{id}).
  */
-export type BacktestStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
-
-export interface BacktestDoc {
-  id: string;
-  kind: 'single' | 'sweep';
-  status: BacktestStatus;
-  error: string | null;
-  createdat?: string;
-  finishedat?: string | null;
-  request?: { symbol: string; exchange: string; timeframe: string; from: number; to: number; candlesId?: string };
-  candles: number | null;
-  terms: { feeBps: number; feeSource: string } | null;
-  result: BacktestResultView | null;
-  sweep: { points: SweepPoint[]; best: SweepPoint | null } | null;
-}
+export type BacktestStatus = BacktestDoc['status'];
 
 export interface Range {
   from: number;
@@ -62,20 +29,19 @@ export interface Range {
 
 export type Progress = { phase: 'candles' | 'running'; done: number; total: number };
 
-async function post(url: string, body: unknown): Promise<{ id: string }> {
-  const res = await request<{ id: string }>({ url, method: 'POST', body });
+async function accepted(res: Awaited<ReturnType<typeof request<Answer<'/api/backtests', 'post'>>>>): Promise<Answer<'/api/backtests', 'post'>> {
   if (res.error) throw res.error;
   return res.data;
 }
 
-export const startBacktest = (body: Record<string, unknown>) => post('/api/backtests', body);
-export const startSweep = (body: Record<string, unknown>) => post('/api/backtests/sweep', body);
+export const startBacktest = async (body: Body<'/api/backtests', 'post'>) => accepted(await request({ url: apiPath('/api/backtests'), method: 'POST', body }));
+export const startSweep = async (body: Body<'/api/backtests/sweep', 'post'>) => accepted(await request({ url: apiPath('/api/backtests/sweep'), method: 'POST', body }));
 
 /** A row of GET /api/backtests (newest first): no curve; a sweep's best point and count only. */
-export type BacktestListItem = Omit<BacktestDoc, 'sweep' | 'result'> & { sweep: { best: SweepPoint | null; count: number } | null };
+export type BacktestListItem = Answer<'/api/backtests', 'get'>[number];
 
 export async function listBacktests(): Promise<BacktestListItem[]> {
-  const res = await request<BacktestListItem[]>({ url: '/api/backtests' });
+  const res = await request<BacktestListItem[]>({ url: apiPath('/api/backtests') });
   if (res.error) throw res.error;
   return res.data;
 }
@@ -85,14 +51,14 @@ export async function listBacktests(): Promise<BacktestListItem[]> {
  * finished (409: nothing to cancel, the caller re-reads it). Anything else (404, no connection) throws.
  */
 export async function cancelBacktest(id: string): Promise<'cancelled' | 'finished'> {
-  const res = await request({ url: `/api/backtests/${id}`, method: 'DELETE' });
+  const res = await request({ url: apiPath('/api/backtests/{id}', { id }), method: 'DELETE' });
   if (!res.error) return 'cancelled';
   if (res.error.status === 409) return 'finished';
   throw res.error;
 }
 
 export async function getBacktest(id: string): Promise<BacktestDoc> {
-  const res = await request<BacktestDoc>({ url: `/api/backtests/${id}` });
+  const res = await request<BacktestDoc>({ url: apiPath('/api/backtests/{id}', { id }) });
   if (res.error) throw res.error;
   return res.data;
 }
@@ -138,19 +104,12 @@ export function waitForBacktest(id: string, onProgress: (p: Progress) => void, p
   };
 }
 
-/** What the server kept of an uploaded CSV: its id, how many candles, the first and last candle's time (ms). */
-export interface UploadSummary {
-  candlesId: string;
-  candles: number;
-  from: number;
-  to: number;
-  /** The file's name as uploaded, or null. */
-  name?: string | null;
-}
+/** What the server kept of an uploaded CSV: its id, how many candles, the first and last candle's time (ms), its name or null. */
+export type UploadSummary = Answer<'/api/backtests/candles', 'post'>;
 
 /** The user's uploads on the server, newest first (from any browser). */
-export async function listUploads(): Promise<UploadSummary[]> {
-  const res = await request<UploadSummary[]>({ url: '/api/backtests/candles' });
+export async function listUploads(): Promise<Answer<'/api/backtests/candles', 'get'>> {
+  const res = await request<Answer<'/api/backtests/candles', 'get'>>({ url: apiPath('/api/backtests/candles') });
   if (res.error) throw res.error;
   return res.data;
 }
@@ -161,7 +120,7 @@ export async function listUploads(): Promise<UploadSummary[]> {
  */
 export async function uploadCandles(csv: string, name?: string): Promise<UploadSummary> {
   const token = await csrfToken();
-  const res = await fetch(`/api/backtests/candles${name ? `?name=${encodeURIComponent(name)}` : ''}`, {
+  const res = await fetch(`${apiPath('/api/backtests/candles')}${name ? `?name=${encodeURIComponent(name)}` : ''}`, {
     method: 'POST',
     credentials: 'include',
     headers: { 'Content-Type': 'text/csv', Accept: 'application/json', ...(token ? { 'X-CSRF-Token': token } : {}) },
@@ -169,12 +128,12 @@ export async function uploadCandles(csv: string, name?: string): Promise<UploadS
   });
   const body = await res.json().catch(() => null);
   if (!res.ok) throw { status: res.status, message: body?.message ?? 'The CSV was refused', errors: body?.errors } as ApiError;
-  return body;
+  return body as UploadSummary;
 }
 
 /** Deletes an uploaded CSV: true when deleted, false when the server no longer had it (404). */
 export async function deleteUpload(candlesId: string): Promise<boolean> {
-  const res = await request({ url: `/api/backtests/candles/${candlesId}`, method: 'DELETE' });
+  const res = await request({ url: apiPath('/api/backtests/candles/{id}', { id: candlesId }), method: 'DELETE' });
   if (!res.error) return true;
   if (res.error.status === 404) return false;
   throw res.error;

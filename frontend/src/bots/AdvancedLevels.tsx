@@ -1,5 +1,6 @@
 import { compact } from './format';
 import type { AdvancedView } from './AdvancedSettings';
+import type { Schemas } from '../api/contract';
 
 /**
  * The bot page's part of issue 14 (docs/risk.md): the stop-loss, trailing and liquidation levels the
@@ -11,11 +12,8 @@ import type { AdvancedView } from './AdvancedSettings';
 const LineStyle = { Solid: 0, Dotted: 1, Dashed: 2, LargeDashed: 3 } as const;
 type LineStyleValue = (typeof LineStyle)[keyof typeof LineStyle];
 
-export interface ChartRisk {
-  stopLoss: number | null;
-  trailing: { activation: number; stop: number; deviation: number } | null;
-  liquidation: number | null;
-}
+/** The chart's risk levels (GET /api/bots/{id}/chart → `risk`). */
+export type ChartRisk = Schemas['Chart']['risk'];
 
 export interface RiskLine {
   price: number;

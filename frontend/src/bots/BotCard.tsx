@@ -6,7 +6,9 @@ import { ModeBadge } from '../components/ModeBadge';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, signedUsdt, usd, usdt } from './format';
 import { pairLabel } from './pairs';
+import { botLabel } from './botName';
 import { Sparkline } from './Sparkline';
+import { quoteOf } from '../shims/shared';
 import { isNoKeyRefusal } from './useBotActions';
 
 const PHASE_TEXT = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' } as const;
@@ -25,9 +27,11 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
   const running = phase !== 'stopped';
   const futures = bot.bottype === 'Futures';
   const profit = live ? live.realisedPnl : Number(bot.profit ?? 0);
-  const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
+  const label = botLabel(bot); // issue 40: by its name, when it has one
   const page = `/bots/${encodeURIComponent(bot.id)}`;
   const base = bot.symbol.replace(/USDT$|USDC$/, '');
+  const cur = live?.currency ?? quoteOf(bot.symbol) ?? 'USDT';
+  const position = live?.position ?? 0;
   const leftOpen = ordersLeftOpenText(bot, phase === 'stopped');
   // issue 32: an infinity grid's settings are its own (its ladder fields are 0), and the server refuses its edit
   const infinity = isInfinity(bot);
@@ -50,6 +54,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
       <div className="bot-card__symbol">
         <CoinIcon symbol={bot.symbol} size={36} />
         <div>
+          {bot.name ? <span className="bot-card__name" data-testid="bot-name">{bot.name}</span> : null}
           <Link to={page} className="bot-card__pair" aria-label={`Open ${label}`}>
             {pairLabel(bot.symbol)}
           </Link>
@@ -57,7 +62,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         </div>
         <div className={`bot-card__profit ${profit > 0 ? 'up' : profit < 0 ? 'down' : ''}`}>
           <span className="muted">Realised</span>
-          <strong data-testid="profit">{signedUsdt(profit)} USDT</strong>
+          <strong data-testid="profit">{signedUsdt(profit)} {cur}</strong>
         </div>
       </div>
 
@@ -65,8 +70,9 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         <Sparkline values={live?.spark ?? []} label={`Recent price of ${pairLabel(bot.symbol)}`} />
         <div className="bot-card__position">
           <span className="muted">Position</span>
-          <strong data-testid="position">
-            {compact(live?.position ?? 0)} {base}
+          <strong data-testid="position" title={position < 0 ? 'Sold short, to be bought back' : undefined}>
+            {compact(position)} {base}
+            {position < 0 ? ' (short)' : ''}
           </strong>
         </div>
       </div>
@@ -74,19 +80,22 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
       {infinity ? (
         <dl className="bot-card__facts" data-testid="infinity-facts">
           <Fact label="Style" value="Infinity" title="Sells a fixed value each step up, buys it each step down" />
-          <Fact label="Entry price" value={compact(bot.entryprice)} />
+          <Fact label="Entry price" value={compact(bot.entryprice)} title={`In ${cur}`} />
           <Fact label="Step" value={percent(bot.steppercent ?? 0)} />
-          <Fact label="Per step" value={`${compact(bot.quotevalue ?? 0)} USDT`} title="Value sold on each step up and bought on each step down" />
+          <Fact label="Per step" value={`${compact(bot.quotevalue ?? 0)} ${cur}`} title="Value sold on each step up and bought on each step down" />
           <Fact label="Lower price" value={compact(bot.lowerprice ?? 0)} title="No buy below this price" />
-          <Fact label="Initial buy" value={`${compact(bot.initialquote ?? 0)} USDT`} />
+          <Fact label="Initial buy" value={`${compact(bot.initialquote ?? 0)} ${cur}`} />
         </dl>
       ) : (
       <dl className="bot-card__facts">
         <Fact label="Orders" value={compact(bot.numoforders)} title="Total orders of the grid" />
         <Fact label="Order size" value={compact(bot.ordersize)} />
-        <Fact label="Entry price" value={futures ? usd(bot.entryprice) : compact(bot.entryprice)} />
-        <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title={bot.direction === 'short' ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'} />
-        <Fact label="Interval" value={compact(bot.interval)} />
+        <Fact label="Entry price" value={futures ? usd(bot.entryprice) : compact(bot.entryprice)} title={`In ${cur}`} />
+        {/* a neutral grid has no take-profit: its engine answers each fill one interval away (issue 32, 40) */}
+        {bot.direction === 'neutral' ? null : (
+          <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title={bot.direction === 'short' ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'} />
+        )}
+        <Fact label="Interval" value={compact(bot.interval)} title={bot.direction === 'neutral' ? `In ${cur}: each fill is answered one interval away` : `In ${cur}`} />
         {futures ? <Fact label="Leverage" value={leverageText(bot.leverage) ?? '—'} /> : null}
         {futures ? <Fact label="Direction" value={bot.direction === 'short' ? 'Short' : bot.direction === 'neutral' ? 'Neutral' : 'Long'} /> : null}
       </dl>

@@ -18,6 +18,8 @@ import { ladderFromBot } from './ladder';
 import { crosshairTime, levelLines, tickLabel } from './chartLabels';
 import { AdvancedSummary, riskLines, type ChartRisk } from './AdvancedLevels';
 import type { AdvancedView } from './AdvancedSettings';
+import { quoteOf } from '../shims/shared';
+import { directionOf, orderWords } from '../money/words';
 
 export { ladderFromBot };
 
@@ -93,7 +95,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
       series.setData(points);
       // Each line's price on the price axis in its colour, the take-profit titled TP (issue 29); on a long
       // ladder every k-th rung only, so the labels do not pile up (chartLabels.levelLines).
-      for (const line of levelLines(levels, el.clientHeight || 220)) {
+      for (const line of levelLines(levels, el.clientHeight || 220, directionOf(bot))) {
         const tp = line.kind === 'take-profit';
         series.createPriceLine({
           price: line.price,
@@ -124,10 +126,16 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
       console.warn('chart failed', e);
     }
     return () => chart?.remove();
-  }, [points, levels, fills, risk]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [points, levels, fills, risk, bot.direction]);
 
   const buys = levels.filter((l) => l.kind === 'buy');
-  const tpLevel = levels.find((l) => l.kind === 'take-profit');
+  const direction = directionOf(bot);
+  const words = orderWords(direction);
+  // a neutral grid has answers, not one take-profit
+  const tpLevel = direction === 'neutral' ? undefined : levels.find((l) => l.kind === 'take-profit');
+  const cur = quoteOf(bot.symbol) ?? 'USDT';
+  const opens = direction === 'short' ? 'sell' : direction === 'neutral' ? 'opening' : 'buy';
   if (isLoading) return <div className="chart-empty">Loading chart…</div>;
   if (points.length === 0) {
     return (
@@ -135,7 +143,7 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
         <p>No price history yet: the chart fills in once the bot is running.</p>
         {buys.length > 0 ? (
           <p className="muted">
-            Ladder: {buys.length} buy order{buys.length === 1 ? '' : 's'} from {compact(buys[0].price)} down to {compact(buys[buys.length - 1].price)}
+            Ladder: {buys.length} {opens} order{buys.length === 1 ? '' : 's'} from {compact(buys[0].price)} {direction === 'short' ? 'up' : 'down'} to {compact(buys[buys.length - 1].price)}
             {tpLevel ? <>; take profit at {compact(tpLevel.price)}</> : null}.
           </p>
         ) : null}
@@ -145,12 +153,12 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
   }
   return (
     <figure className={`chart${large ? ' chart--large' : ''}`}>
-      <div ref={host} className="chart__canvas" role="img" aria-label={`Price chart of ${bot.symbol} with the grid's buy levels and take-profit`} />
-      <figcaption className="chart__legend">
-        <span><i className="swatch swatch--price" /> price (USDT)</span>
-        <span><i className="swatch swatch--buy" /> open buys</span>
-        <span><i className="swatch swatch--fill" /> filled buys</span>
-        <span><i className="swatch swatch--tp" /> take profit (TP){tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
+      <div ref={host} className="chart__canvas" role="img" aria-label={`Price chart of ${bot.symbol} with the grid's ${words.open.replace(/^open /, '')} and ${words.closing.replace(/ \(.*\)$/, '')}`} />
+      <figcaption className="chart__legend" data-testid="chart-legend">
+        <span><i className="swatch swatch--price" /> price ({cur})</span>
+        <span><i className="swatch swatch--buy" /> {words.open}</span>
+        <span><i className="swatch swatch--fill" /> {words.filled}</span>
+        <span><i className="swatch swatch--tp" /> {words.closing}{tpLevel ? ` ${compact(tpLevel.price)}` : ''}</span>
         <span>▲▼ fills</span>
       </figcaption>
       <AdvancedSummary bot={bot as AdvancedView} risk={risk} />

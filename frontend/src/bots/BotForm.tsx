@@ -1,7 +1,9 @@
+// Over 400 lines: the one bot form of every style and market (fields, live checks, preview); to split when the styles move behind one interface (issue 42).
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   ABOVE_MARKET_CONFIRM_LABEL,
   BELOW_MARKET_CONFIRM_LABEL,
+  BOT_FIELD_LABELS,
   aboveMarket,
   aboveMarketMessage,
   botFieldErrors,
@@ -41,7 +43,13 @@ import type { TemplateSettings } from './templatesApi';
 import { EMPTY_INFINITY, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from './infinity';
 import { InfinityPreview } from './InfinityPreview';
 import { CapacityPanel } from './CapacityPanel';
+import { FuturesRisk, leverageOf as typedLeverage, liquidationStopErrors, type FuturesValues } from './FuturesRisk';
 import type { CapacityQuery } from '../api/types';
+import { BOT_NAME_MAX, botNameProblem } from '@gridrocket/bots/domain/bot-name.rules';
+import { SaveReasons } from '../components/SaveReasons';
+import { saveReasons, type FormProblem } from '../forms/saveReasons';
+import { INVESTMENT_LABEL, useInvestment } from './InvestmentSizing';
+import { botFormProblems } from './botFormProblems';
 
 /** A market step as a trader reads it: 0.00001, not 1e-5. */
 const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
@@ -57,7 +65,8 @@ function initialValues(bot?: Bot): Values {
     numOfOrders: plain(bot.numoforders),
     orderSize: plain(bot.ordersize),
     interval: plain(bot.interval),
-    takeProfit: plain(bot.takeprofit),
+    // (a neutral grid created without one stores 0: an empty field, issue 40)
+    takeProfit: bot.takeprofit > 0 ? plain(bot.takeprofit) : '',
   };
 }
 
@@ -79,6 +88,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const user = useUser()!;
   const dispatch = useAppDispatch();
   const [values, setValues] = useState<Values>(() => initialValues(bot));
+  // Issue 40: the bot's name (optional; bot-name.rules.ts, the server's rule)
+  const [name, setName] = useState(bot?.name ?? '');
+  const nameProblem = botNameProblem(name);
   // Issue 14: the optional advanced settings (AdvancedSettings.tsx); empty = the spec's bot.
   const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
   const [advanced, setAdvanced] = useState(advancedBefore);
@@ -156,7 +168,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const applySettings = (t: TemplateSettings) => {
     prefilledFor.current = `${t.exchange}:${t.symbol}`; // the template's entry price stands (the warnings say where it is against today's price)
     range.setMode('ladder');
-    setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: plain(t.takeProfit) });
+    setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: t.takeProfit !== undefined && t.takeProfit > 0 ? plain(t.takeProfit) : '' });
     setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit, traildownlimit: t.trailDownLimit }));
     // a short or neutral bot's template or copy is one too
     setDirection(t.direction === 'short' || t.direction === 'neutral' ? t.direction : 'long');
@@ -164,12 +176,16 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     setTouched({ exchange: true, symbol: true, entryPrice: true, numOfOrders: true, orderSize: true, interval: true, takeProfit: true });
   };
   const fieldErrors = useMemo(
-    () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined }, editing ? 'edit' : 'create', botType),
-    [values, advancedGrid, editing, botType],
+    // (the direction decides what is required: a neutral grid has no take profit, issue 40)
+    () => botFieldErrors({ ...values, ...advancedGrid, leverage: undefined, ...(futures && direction !== 'long' ? { direction } : {}) }, editing ? 'edit' : 'create', botType),
+    [values, advancedGrid, editing, botType, futures, direction],
   );
   // (a short grid's stop-loss price lies above the entry: its checks are the short ones, issue 32)
   const advErrors = useMemo(() => advancedErrors(advanced, futures && direction === 'short' ? { ...values, direction } : values, botType), [advanced, values, botType, futures, direction]);
-  const leverageOf = futures ? (leverage ?? 1) : 1;
+  // Issue 40 (FuturesRisk.tsx): the bot's own leverage and margin mode, chosen here; empty leverage: the account's
+  const [futuresRisk, setFuturesRisk] = useState<FuturesValues>(() => ({ leverage: bot?.leverage ? String(bot.leverage) : '', marginMode: (bot as { marginmode?: 'isolated' | 'cross' } | undefined)?.marginmode ?? 'isolated' }));
+  const chosenLeverage = futures ? (typedLeverage(futuresRisk) ?? leverage) : undefined;
+  const leverageOf = futures ? (chosenLeverage ?? 1) : 1;
   /** The ladder's numbers, once the fields that make the ladder are valid on their own (the cost needs no take profit). */
   const ladder = useMemo(() => {
     const keys = ['entryPrice', 'numOfOrders', 'orderSize', 'interval'] as const;
@@ -187,14 +203,15 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction, neutral]);
   /** Every number, once every field is valid on its own. */
   const grid: GridNumbers | null = useMemo(
-    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: Number(values.takeProfit) } : null),
-    [ladder, fieldErrors.takeProfit, values.takeProfit],
+    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: neutral ? 0 : Number(values.takeProfit) } : null),
+    [ladder, fieldErrors.takeProfit, values.takeProfit, neutral],
   );
   const available = balance ? balance.available : null;
   // a neutral grid (issue 32) is checked as its two halves, the buys below and the sells above the reference (as the server does)
   const halves = useMemo(() => (grid ? (neutral ? gridHalves({ ...grid, direction: 'neutral' as const }) : [grid]) : []), [grid, neutral]);
   const errors: BotFieldErrors = useMemo(() => {
-    const limits = rules ?? { priceStep: 0, amountStep: 0, minNotional: 0 };
+    // (a neutral grid's take profit is not its own: not held to the fees, issue 40, as the server's market check)
+    const limits = rules ? (neutral ? { ...rules, makerFee: undefined } : rules) : { priceStep: 0, amountStep: 0, minNotional: 0 };
     // (the venue's maximums name the venue and coin, issue 39; its price band is the server's, after the entry's warning)
     const context = { exchange: values.exchange || undefined, symbol: values.symbol || undefined };
     const market = halves.map((h) => marketFieldErrors(h, limits, neutral ? null : available, context)).reduceRight((a, b) => ({ ...a, ...b }), {} as BotFieldErrors);
@@ -223,8 +240,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const aboveKey = above ? `${values.entryPrice}|${above.rungs}|${above.amount}` : null;
   const [confirmedAbove, setConfirmedAbove] = useState<string | null>(null);
   const needsConfirm = above !== null && confirmedAbove !== aboveKey;
-  const stopErrors = useMemo(() => (neutral ? neutralStopErrors(stops, values) : {}), [neutral, stops, values]);
-  const invalid = Object.values(errors).some(Boolean) || (!neutral && Object.values(advErrors).some(Boolean)) || Object.values(stopErrors).some(Boolean) || needsConfirm || (!neutral && range.invalid);
+  // issue 40: a stop-loss beyond the liquidation price is the server's refusal (bot-futures.rules.ts), shown on its field
+  const futuresGrid = useMemo(() => ({ exchange, symbol: values.symbol, direction: futures ? direction : 'long' as const, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, ...(neutral ? { stopLossPrice: stops.below, stopLossPriceAbove: stops.above } : { stopLossPrice: advanced.stopLossPrice, stopLossPercent: advanced.stopLossPercent, ...advancedGrid }) }), [exchange, values, futures, direction, neutral, stops, advanced, advancedGrid]);
+  const liqErrors = useMemo(() => (futures ? liquidationStopErrors(futuresGrid, { ...futuresRisk, leverage: String(leverageOf) }, rules) : {}), [futures, futuresGrid, futuresRisk, leverageOf, rules]);
+  const stopErrors = useMemo(() => (neutral ? { ...neutralStopErrors(stops, values), ...(liqErrors.stopLossPrice ? { below: liqErrors.stopLossPrice } : {}), ...(liqErrors.stopLossPriceAbove ? { above: liqErrors.stopLossPriceAbove } : {}) } : {}), [neutral, stops, values, liqErrors]);
+  const advLiqErrors = neutral ? {} : { ...(liqErrors.stopLossPrice && !advErrors.stopLossPrice ? { stopLossPrice: liqErrors.stopLossPrice } : {}), ...(liqErrors.stopLossPercent && !advErrors.stopLossPercent ? { stopLossPercent: liqErrors.stopLossPercent } : {}) };
+  const invalid = Object.values(errors).some(Boolean) || (!neutral && Object.values({ ...advErrors, ...advLiqErrors }).some(Boolean)) || Object.values(stopErrors).some(Boolean) || needsConfirm || (!neutral && range.invalid) || (futures && futuresRisk.leverage.trim() !== '' && typedLeverage(futuresRisk) === null);
   const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
   const cost = ladder && lowest > 0 ? (neutral ? gridHalves({ ...ladder, takeProfit: 1, direction: 'neutral' as const }).reduce((t, h) => t + ladderCostOf(h), 0) : ladderCostOf({ ...ladder, takeProfit: 1 })) : null;
   const infValues = useMemo(() => ({ ...inf, entryPrice: values.entryPrice }), [inf, values.entryPrice]);
@@ -233,6 +254,19 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     [infinity, infValues, values.exchange, values.symbol, rules],
   );
   const infInvalid = Object.values(infErrors).some(Boolean);
+  // Issue 40: the orders sized by a total investment (InvestmentSizing.tsx, the server's sizing)
+  const invest = useInvestment({
+    idp: editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`,
+    stored: bot?.investment,
+    style: infinity ? 'infinity' : 'ladder',
+    ladder: infinity || fieldErrors.entryPrice || fieldErrors.numOfOrders || fieldErrors.interval ? null : { numOfOrders: Number(values.numOfOrders), interval: Number(values.interval), entryPrice: Number(values.entryPrice), leverage: leverageOf, ...(neutral ? {} : advancedGrid), ...(futures && direction !== 'long' ? { direction } : {}) },
+    infinity: !infinity || infErrors.entryPrice || infErrors.stepPercent || infErrors.lowerPrice || infErrors.initialQuote ? null : { entryPrice: Number(values.entryPrice), stepPercent: Number(inf.stepPercent), lowerPrice: Number(inf.lowerPrice), initialQuote: Number(inf.initialQuote || 0) },
+    rules,
+    base: values.symbol.replace(/USDT$|USDC$/, ''),
+    futures,
+    current: infinity ? inf.quoteValue : values.orderSize,
+    onSized: (size) => (infinity ? setInf((x) => ({ ...x, quoteValue: size })) : setValues((v) => ({ ...v, orderSize: size }))),
+  });
   const infPreview = useMemo(() => {
     if (!infinity || (['entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice', 'initialQuote'] as const).some((k) => infErrors[k])) return null;
     return infinityPreview(infValues, rules);
@@ -257,8 +291,10 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
       entryPrice: Number(values.entryPrice),
-      takeProfit: Number(values.takeProfit),
-      ...(futures && leverage ? { leverage } : {}),
+      // (a neutral grid needs none: an empty one is left out, issue 40)
+      ...(values.takeProfit.trim() !== '' ? { takeProfit: Number(values.takeProfit) } : {}),
+      ...(futures && chosenLeverage ? { leverage: chosenLeverage } : {}),
+      ...(futures ? { marginMode: futuresRisk.marginMode } : {}),
       ...(neutral ? neutralStopsBody(stops, stopsBefore) : advancedBody(advanced, advancedBefore)),
       ...(above ? { confirmAboveMarket: true } : {}),
       // sent when short or neutral, or when an edit turns such a bot back to long (absent keeps the bot's)
@@ -271,13 +307,18 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     return { exchange: values.exchange, symbol: bot?.symbol ?? values.symbol, botType, ...numbers };
   };
 
+  /** Issue 40: the name as the body sends it: set, or '' to remove the one an edited bot has. */
+  const nameBody = name.trim() !== '' ? { name: name.trim() } : bot?.name ? { name: '' } : {};
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
     if (infinity) {
-      if (infInvalid) return;
+      if (infInvalid || nameProblem) return;
       dispatch(ui.showSpinner());
-      const res = await createBot({ userId: user.uid, style: 'infinity', exchange: values.exchange as Exchange, symbol: values.symbol, botType: 'Spot', ...(infinityNumbers(infValues) as { entryPrice: number; stepPercent: number; quoteValue: number; lowerPrice: number }) });
+      const numbers = infinityNumbers(infValues) as { entryPrice: number; stepPercent: number; quoteValue?: number; lowerPrice: number };
+      if (invest.active) delete numbers.quoteValue; // the server sizes it from the investment
+      const res = await createBot({ userId: user.uid, style: 'infinity', exchange: values.exchange as Exchange, symbol: values.symbol, botType: 'Spot', ...numbers, ...invest.body(), ...nameBody });
       dispatch(ui.hideSpinner());
       if ('error' in res && res.error) {
         dispatch(ui.toast('error', 'Error creating bot!', describeError(res.error)));
@@ -288,7 +329,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       return;
     }
     if (invalid) return;
-    const numbers = numbersOf();
+    const { orderSize, ...rest } = numbersOf();
+    // issue 40: by investment, the server sizes the orders itself (from the same rules)
+    const numbers = { ...rest, ...(invest.active ? invest.body() : { orderSize }), ...nameBody };
     dispatch(ui.showSpinner());
     if (bot) {
       const res = await editBot({ id: bot.id, userId: user.uid, body: { exchange: values.exchange as Exchange, ...numbers } });
@@ -331,6 +374,15 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   const idp = editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`;
   const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
+  // Issue 40, point 7: a disabled Save says why, field by field
+  const blocked = (infinity ? infInvalid : invalid) || nameProblem !== null;
+  const problems = botFormProblems({
+    nameProblem, infinity, neutral, errors, infErrors, advErrors: { ...advErrors, ...advLiqErrors }, stopErrors, rangeProblems: range.problems,
+    leverageProblem: futures && futuresRisk.leverage.trim() !== '' && typedLeverage(futuresRisk) === null ? 'Leverage must be a whole number from 1 to 125' : null,
+    confirm: needsConfirm && above ? (above.direction === 'short' ? BELOW_MARKET_CONFIRM_LABEL : ABOVE_MARKET_CONFIRM_LABEL) : null,
+    investment: invest,
+  });
+  const reasons = blocked ? saveReasons(problems) : [];
 
   return (
     <form noValidate onSubmit={submit} aria-label={editing ? 'Edit bot' : 'Create new bot'} className="bot-form">
@@ -340,10 +392,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
         </p>
       ) : null}
-      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} />}
+      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, infinity, neutral, errors, infErrors, advErrors: { ...advErrors, ...advLiqErrors }, stopErrors, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} />}
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">
+        <Field id={`${idp}-name`} className="bot-form__name" label="Name (optional)" name="name" autoComplete="off" maxLength={BOT_NAME_MAX + 20} placeholder={`e.g. ${values.symbol ? pairLabel(values.symbol) : 'BTC/USDT'} night grid`} value={name} onValue={setName} onBlur={blur('name' as keyof Values)} error={(submitted || touched.name) && nameProblem ? nameProblem.replace(/^name/, 'Name') : null} hint="Shown on the card, the bot page, the lists, the history and the alerts" />
         <SelectField
           id={`${idp}-exchange`}
           label="Exchange"
@@ -452,16 +505,21 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         {infinity ? (
           <>
             <Field id={`${idp}-step`} label="Step" name="stepPercent" {...numeric} maxLength={6} unit="%" value={inf.stepPercent} onValue={(v) => setInfField('stepPercent', v)} onBlur={blur('stepPercent' as keyof Values)} error={shownInf('stepPercent')} hint="One step, in % of the last trade’s price" />
-            <Field id={`${idp}-quote`} label="Value per step (USDT)" name="quoteValue" {...numeric} maxLength={12} value={inf.quoteValue} onValue={(v) => setInfField('quoteValue', v)} onBlur={blur('quoteValue' as keyof Values)} error={shownInf('quoteValue')} hint="Sold on each step up, bought on each step down" />
+            {invest.switcher}
+            {invest.field(submitted)}
+            <Field id={`${idp}-quote`} readOnly={invest.active} label="Value per step (USDT)" name="quoteValue" {...numeric} maxLength={12} value={inf.quoteValue} onValue={(v) => setInfField('quoteValue', v)} onBlur={blur('quoteValue' as keyof Values)} error={shownInf('quoteValue')} hint="Sold on each step up, bought on each step down" />
             <Field id={`${idp}-lower`} label="Lower price" name="lowerPrice" {...numeric} maxLength={12} value={inf.lowerPrice} onValue={(v) => setInfField('lowerPrice', v)} onBlur={blur('lowerPrice' as keyof Values)} error={shownInf('lowerPrice')} hint="No buy below this price; sells go on" />
             <Field id={`${idp}-initial`} label="Initial buy (USDT, optional)" name="initialQuote" {...numeric} maxLength={12} value={inf.initialQuote} onValue={(v) => setInfField('initialQuote', v)} onBlur={blur('initialQuote' as keyof Values)} error={shownInf('initialQuote')} hint="Spent on coin at the entry price when the bot starts" />
           </>
         ) : (
           <>
         <Field id={`${idp}-orders`} readOnly={!neutral && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={neutral ? 'Orders on each side: that many buys below and sells above' : `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
-        <Field id={`${idp}-size`} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={shown('orderSize')} hint={rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
+        {invest.switcher}
+        {invest.field(submitted)}
+        <Field id={`${idp}-size`} readOnly={invest.active} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={invest.active ? null : shown('orderSize')} hint={invest.active ? 'Sized by the investment' : rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
         <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
-        <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />
+        {/* a neutral grid has no take profit of its own (issue 40): the field is not its */}
+        {neutral ? null : <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />}
           </>
         )}
         {futures ? (
@@ -510,6 +568,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </div>
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>}
+      {futures ? <FuturesRisk values={futuresRisk} onChange={setFuturesRisk} grid={futuresGrid} rules={rules} accountLeverage={leverage} editing={editing} /> : null}
       {infinity ? null : neutral ? (
         <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
           <legend>Stop-loss (optional)</legend>
@@ -520,8 +579,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       <AdvancedSettings
         values={advanced}
         onChange={setAdvanced}
-        errors={advErrors}
-        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage, ...(futures && direction === 'short' ? { direction } : {}) }}
+        errors={{ ...advErrors, ...advLiqErrors }}
+        grid={{ botType, exchange, symbol: values.symbol, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, leverage: chosenLeverage, ...(futures && direction === "short" ? { direction } : {}) }}
         defaultOpen={Object.values(advancedBefore).some((v) => v !== '')}
       />
       )}
@@ -532,10 +591,10 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         {infinity ? null : <BacktestPanel
           botType={botType}
           values={values}
-          leverage={leverage}
+          leverage={chosenLeverage}
           direction={direction}
           disabled={invalid}
-          onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: String(p.takeProfit) }))}
+          onApply={(p) => setValues((v) => ({ ...v, interval: String(p.interval), numOfOrders: String(p.numOfOrders), takeProfit: p.takeProfit === null ? v.takeProfit : String(p.takeProfit) }))}
         />}
       </aside>
       </div>
@@ -545,10 +604,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         </p>
       ) : null}
       <div className="actions bot-form__actions">
+        {/* (in the sticky bar, beside the button it explains: issue 40) */}
+        <SaveReasons id={`${idp}-save-reasons`} reasons={reasons} />
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary" disabled={infinity ? infInvalid : invalid}>
+        <button type="submit" className="btn btn--primary" disabled={blocked} aria-describedby={reasons.length ? `${idp}-save-reasons` : undefined}>
           Save
         </button>
       </div>

@@ -42,7 +42,8 @@ export function CapacityPanel({ query }: { query: CapacityQuery | null }) {
 export function CapacityFigures({ data }: { data: CapacityData }) {
   const o = data.openOrders;
   const w = data.weight;
-  const firstWindow = data.orderWindows[0];
+  // the window a start would pass, else the shortest: what the runner's pace meets first
+  const firstWindow = data.orderWindows.find((x) => x.exceeded) ?? data.orderWindows[0];
   return (
     <>
       <dl className="capacity__list">
@@ -52,7 +53,9 @@ export function CapacityFigures({ data }: { data: CapacityData }) {
             <strong>{n(data.ordersAtStart)}</strong>
             <span className="capacity__sub">
               {data.placingSeconds > 0 ? `placed over about ${n(data.placingSeconds)} s` : 'placed at once'}
-              {firstWindow ? `; at most ${n(firstWindow.atMost)} in ${firstWindow.label}, ${data.venue} allows ${n(firstWindow.limit)} (${firstWindow.rule})` : `; ${data.venue} counts them in its resource pool`}
+              {firstWindow
+                ? `; at most ${n(firstWindow.atMost)} in ${firstWindow.label}${firstWindow.placed > 0 ? ` after the ${n(firstWindow.placed)} your key has placed` : ''}, ${data.venue} allows ${n(firstWindow.limit)} (${firstWindow.rule})`
+                : `; ${data.venue} counts them in its resource pool`}
             </span>
           </dd>
         </div>

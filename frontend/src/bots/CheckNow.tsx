@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
+import { apiPath, type Answer } from '../api/contract';
 import { describeError, request } from '../api/http';
 import { describeEvent, ordered, type HistoryEvent } from '../history/events';
 
@@ -41,7 +42,7 @@ export function CheckNow({ botId, pollMs = 1500, polls = 8 }: { botId: string; p
 
   const check = async () => {
     setOutcome({ kind: 'asking' });
-    const asked = await request<{ requested: boolean; requestedAt: number }>({ url: `/api/bots/${encodeURIComponent(botId)}/check`, method: 'POST' });
+    const asked = await request<Answer<'/api/bots/{id}/check', 'post'>>({ url: apiPath('/api/bots/{id}/check', { id: botId }), method: 'POST' });
     if (!alive.current) return;
     if (asked.error) return setOutcome({ kind: 'error', message: describeError(asked.error) });
     const requestedAt = asked.data.requestedAt;
@@ -51,7 +52,7 @@ export function CheckNow({ botId, pollMs = 1500, polls = 8 }: { botId: string; p
     for (let i = 0; i < polls && count === null; i++) {
       await new Promise((r) => setTimeout(r, pollMs));
       if (!alive.current) return;
-      const history = await request<unknown>({ url: `/api/bots/${encodeURIComponent(botId)}/history` });
+      const history = await request<Answer<'/api/bots/{id}/history', 'get'>>({ url: apiPath('/api/bots/{id}/history', { id: botId }) });
       if (!alive.current) return;
       if (history.error) continue;
       const events = ordered(history.data);

@@ -1,5 +1,6 @@
 import { gridHalves, ladderCostOf, ladderPreview, maxAffordableGrid, takeProfitAfterFirstFill, type GridNumbers } from '@gridrocket/bots/domain/bot-market.rules';
-import { compact, price, usdt } from './format';
+import { price, usdt } from './format';
+import { NoteRow, OrderRow, PreviewHint, PreviewSection, PreviewTable } from './PreviewTable';
 
 /** Rungs listed before the table is cut (the rest is summed up in one line). */
 const SHOWN = 12;
@@ -9,51 +10,24 @@ const SHOWN = 12;
  * fill, and how many rungs the available balance pays for.
  */
 export function LadderPreview({ grid, available }: { grid: GridNumbers | null; available: number | null }) {
-  if (!grid) {
-    return (
-      <section className="preview" aria-labelledby="preview-title">
-        <h3 id="preview-title">Ladder preview</h3>
-        <p className="muted">Fill in the entry price, grid size, order size, interval and take profit to see every order.</p>
-      </section>
-    );
-  }
+  if (!grid) return <PreviewHint title="Ladder preview" hint="Fill in the entry price, grid size, order size, interval and take profit to see every order." />;
   const rungs = ladderPreview(grid, 99);
   // a short grid (issue 32) sells from its entry up
   const short = grid.direction === 'short';
   const tp = takeProfitAfterFirstFill(grid);
   const max = available !== null ? maxAffordableGrid(grid, available) : null;
   return (
-    <section className="preview" aria-labelledby="preview-title">
-      <h3 id="preview-title">Ladder preview</h3>
-      <div className="preview__scroll">
-        <table className="preview__table" aria-label={`${short ? 'Sell' : 'Buy'} orders of the ladder`}>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Price</th>
-              <th scope="col">Size</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rungs.slice(0, SHOWN).map((r, i) => (
-              <tr key={i} className={r.price <= 0 ? 'preview__bad' : undefined}>
-                <td>{i + 1}</td>
-                <td className="num">{price(r.price)}</td>
-                <td className="num">{compact(r.size)}</td>
-                <td className="num">{usdt(r.price * r.size)}</td>
-              </tr>
-            ))}
-            {rungs.length > SHOWN ? (
-              <tr>
-                <td colSpan={4} className="muted">
-                  … {rungs.length - SHOWN} more, {short ? 'up' : 'down'} to {price(rungs[rungs.length - 1].price)}
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+    <PreviewSection title="Ladder preview">
+      <PreviewTable label={`${short ? 'Sell' : 'Buy'} orders of the ladder`} first="#">
+        {rungs.slice(0, SHOWN).map((r, i) => (
+          <OrderRow key={i} name={i + 1} order={r} />
+        ))}
+        {rungs.length > SHOWN ? (
+          <NoteRow>
+            … {rungs.length - SHOWN} more, {short ? 'up' : 'down'} to {price(rungs[rungs.length - 1].price)}
+          </NoteRow>
+        ) : null}
+      </PreviewTable>
       <p className="preview__tp" data-testid="tp-after-first-fill">
         Take profit after the first fill: <strong>{usdt(tp)} USDT</strong>
       </p>
@@ -64,7 +38,7 @@ export function LadderPreview({ grid, available }: { grid: GridNumbers | null; a
             : `Your available ${usdt(available)} USDT pays for at most ${max} order${max === 1 ? '' : 's'} of this size and interval (max affordable grid).`}
         </p>
       ) : null}
-    </section>
+    </PreviewSection>
   );
 }
 
@@ -73,59 +47,22 @@ export function LadderPreview({ grid, available }: { grid: GridNumbers | null; a
  * first), the reference itself without an order, its buys below; each fill is answered one line away.
  */
 export function NeutralPreview({ grid, available }: { grid: GridNumbers | null; available: number | null }) {
-  if (!grid) {
-    return (
-      <section className="preview" aria-labelledby="preview-title">
-        <h3 id="preview-title">Grid preview</h3>
-        <p className="muted">Fill in the entry price, grid size, order size and interval to see every order.</p>
-      </section>
-    );
-  }
+  if (!grid) return <PreviewHint title="Grid preview" hint="Fill in the entry price, grid size, order size and interval to see every order." />;
   const [buys, sells] = gridHalves({ ...grid, direction: 'neutral' as const });
   const buyRungs = ladderPreview(buys, SHOWN);
   const sellRungs = ladderPreview(sells, SHOWN).reverse();
   const cost = ladderCostOf(buys) + ladderCostOf(sells);
-  const row = (side: 'Sell' | 'Buy', r: { price: number; size: number }, key: string) => (
-    <tr key={key} className={r.price <= 0 ? 'preview__bad' : undefined}>
-      <td>{side}</td>
-      <td className="num">{price(r.price)}</td>
-      <td className="num">{compact(r.size)}</td>
-      <td className="num">{usdt(r.price * r.size)}</td>
-    </tr>
-  );
+  const row = (side: 'Sell' | 'Buy', r: { price: number; size: number }, key: string) => <OrderRow key={key} name={side} order={r} />;
   const more = Math.floor(grid.numOfOrders) - SHOWN;
   return (
-    <section className="preview" aria-labelledby="preview-title" data-testid="neutral-preview">
-      <h3 id="preview-title">Grid preview</h3>
-      <div className="preview__scroll">
-        <table className="preview__table" aria-label="Sell and buy orders of the neutral grid">
-          <thead>
-            <tr>
-              <th scope="col">Side</th>
-              <th scope="col">Price</th>
-              <th scope="col">Size</th>
-              <th scope="col">Value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {more > 0 ? (
-              <tr>
-                <td colSpan={4} className="muted">… {more} more sells above</td>
-              </tr>
-            ) : null}
-            {sellRungs.map((r, i) => row('Sell', r, `s${i}`))}
-            <tr className="preview__reference">
-              <td colSpan={4}>Reference {price(grid.entryPrice)}: no order</td>
-            </tr>
-            {buyRungs.map((r, i) => row('Buy', r, `b${i}`))}
-            {more > 0 ? (
-              <tr>
-                <td colSpan={4} className="muted">… {more} more buys below</td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </div>
+    <PreviewSection title="Grid preview" testId="neutral-preview">
+      <PreviewTable label="Sell and buy orders of the neutral grid" first="Side">
+        {more > 0 ? <NoteRow>… {more} more sells above</NoteRow> : null}
+        {sellRungs.map((r, i) => row('Sell', r, `s${i}`))}
+        <NoteRow rowClassName="preview__reference">Reference {price(grid.entryPrice)}: no order</NoteRow>
+        {buyRungs.map((r, i) => row('Buy', r, `b${i}`))}
+        {more > 0 ? <NoteRow>… {more} more buys below</NoteRow> : null}
+      </PreviewTable>
       <p className="preview__tp" data-testid="neutral-answer">
         Each buy that fills is answered by a sell one interval ({price(grid.interval)}) above it, each sell by a buy one interval below: every pair earns one interval.
       </p>
@@ -136,6 +73,6 @@ export function NeutralPreview({ grid, available }: { grid: GridNumbers | null; 
             : `All of its orders need ${usdt(cost)} USDT of margin; ${usdt(available)} USDT is available.`}
         </p>
       ) : null}
-    </section>
+    </PreviewSection>
   );
 }

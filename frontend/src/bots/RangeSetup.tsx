@@ -133,5 +133,6 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
       </div>
     ) : null;
 
-  return { mode, setMode, switcher, fields, invalid: mode === 'range' && !made };
+  // (issue 40: `problems`, for the reasons a disabled Save gives)
+  return { mode, setMode, switcher, fields, invalid: mode === 'range' && !made, problems: mode === 'range' ? problems : {} };
 }

@@ -1,18 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Copy, RadioTower, RefreshCw } from 'lucide-react';
+import { Link, useInRouterContext } from 'react-router-dom';
+import { ALERT_CHANNEL_LABELS, ALERT_CHANNELS } from '@gridrocket/alerts/domain/alert.kinds';
+import { apiPath, type Answer, type Body } from '../api/contract';
 import { describeError, request } from '../api/http';
 import { describeEvent, eventLabel, eventTime, formatTime, ordered, type HistoryEvent } from '../history/events';
 
 /** GET /api/bots/{id}/signals (docs/signals.md): never the secret, only its last 4 characters. */
-export interface SignalSettings {
-  enabled: boolean;
-  url: string;
-  secretLast4: string | null;
-  allowBodySecret: boolean;
-  windowSeconds: number;
-}
+export type SignalSettings = Answer<'/api/bots/{id}/signals', 'get'>;
+/** The owner's standing choice for a held position (libs/bots signal.events.ts; issue 40). */
+export type HeldPosition = SignalSettings['heldPosition'];
+export const HELD_POSITION_CHOICES: Array<{ value: HeldPosition; label: string; hint: string }> = [
+  { value: 'refuse', label: 'Refuse the start', hint: 'The signal is refused and you are alerted; you start the bot yourself.' },
+  { value: 'resume', label: 'Start with the position', hint: 'The bot keeps what it holds (its take-profit stays) and places its ladder again.' },
+  { value: 'sell', label: 'Sell it first', hint: 'The bot’s orders are cancelled and what it holds is sold at market (a short bought back), then it starts afresh.' },
+];
 /** The answer of enabling or rotating: the secret, shown this once. */
-type SignalSecret = SignalSettings & { secret: string };
+type SignalSecret = Answer<'/api/bots/{id}/signals', 'post'>;
 
 const SIGNAL_EVENTS = new Set(['SignalReceived', 'SignalHandled', 'SignalRefused']);
 /** How many of the bot's latest signal events the panel lists (all are in the History tab). */
@@ -28,30 +32,46 @@ export function tradingViewMessage(action: 'start' | 'stop', secret: string): st
  * shown once), choose whether TradingView's form (the secret in the message) is taken, rotate the secret
  * or turn the webhook off; and the bot's latest signals from its history, refusals included.
  */
-export function SignalPanel({ botId }: { botId: string }) {
+/** GET /api/alerts/:userId, the parts the panel reads: where a refused signal's alert goes. */
+type AlertReach = Answer<'/api/alerts/{userId}', 'get'>;
+
+/** A link to the alert settings: a router link in the app, a plain one where the panel stands alone. */
+function AlertsLink({ children }: { children: string }) {
+  return useInRouterContext() ? <Link to="/alerts">{children}</Link> : <a href="/alerts">{children}</a>;
+}
+
+export function SignalPanel({ botId, userId }: { botId: string; userId?: string }) {
   const [settings, setSettings] = useState<SignalSettings | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [made, setMade] = useState<SignalSecret | null>(null);
   const [allowBodySecret, setAllowBodySecret] = useState(false);
+  const [heldPosition, setHeldPosition] = useState<HeldPosition>('refuse');
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [reach, setReach] = useState<AlertReach | null>(null);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const [recent, setRecent] = useState<HistoryEvent[]>([]);
   const alive = useRef(true);
-  const base = `/api/bots/${encodeURIComponent(botId)}`;
+  const signals = apiPath('/api/bots/{id}/signals', { id: botId });
 
   const load = useCallback(async () => {
-    const s = await request<SignalSettings>({ url: `${base}/signals` });
+    const s = await request<SignalSettings>({ url: signals });
     if (!alive.current) return;
     if (s.error) return setLoadError(describeError(s.error));
     setLoadError(null);
     setSettings(s.data);
     setAllowBodySecret(s.data.allowBodySecret);
+    setHeldPosition(s.data.heldPosition ?? 'refuse');
     // the history (possibly long) is read only for a bot that takes signals
     if (!s.data.enabled) return;
-    const h = await request<unknown>({ url: `${base}/history` });
+    if (userId) {
+      const a = await request<AlertReach>({ url: apiPath('/api/alerts/{userId}', { userId }) });
+      if (alive.current && !a.error) setReach(a.data);
+    }
+    const h = await request<Answer<'/api/bots/{id}/history', 'get'>>({ url: apiPath('/api/bots/{id}/history', { id: botId }) });
     if (alive.current && !h.error) setRecent(ordered(h.data).filter((e) => SIGNAL_EVENTS.has(e.type)).slice(-RECENT).reverse());
-  }, [base]);
+  }, [signals, botId, userId]);
 
   useEffect(() => {
     alive.current = true;
@@ -72,11 +92,29 @@ export function SignalPanel({ botId }: { botId: string }) {
     await load();
   };
 
-  const enable = () => act(() => request<SignalSecret>({ url: `${base}/signals`, method: 'POST', body: { allowBodySecret } }), (d) => setMade(d as SignalSecret));
-  const rotate = () => act(() => request<SignalSecret>({ url: `${base}/signals/rotate`, method: 'POST', body: { allowBodySecret } }), (d) => setMade(d as SignalSecret));
+  const enable = () => act(() => request<SignalSecret>({ url: signals, method: 'POST', body: { allowBodySecret, heldPosition } satisfies Body<'/api/bots/{id}/signals', 'post'> }), (d) => setMade(d as SignalSecret));
+  /** Signals on: the choice is saved at once; off: it goes with "Turn signals on". */
+  const choose = async (value: HeldPosition) => {
+    const before = heldPosition;
+    setHeldPosition(value);
+    setChosen(null);
+    if (!settings?.enabled) return;
+    setBusy(true);
+    setRefusal(null);
+    const res = await request<Answer<'/api/bots/{id}/signals', 'patch'>>({ url: signals, method: 'PATCH', body: { heldPosition: value } satisfies Body<'/api/bots/{id}/signals', 'patch'> });
+    if (!alive.current) return;
+    setBusy(false);
+    if (res.error) {
+      setHeldPosition(before);
+      return setRefusal(describeError(res.error));
+    }
+    setSettings(res.data);
+    setChosen(`Saved: ${HELD_POSITION_CHOICES.find((c) => c.value === value)!.label.toLowerCase()}.`);
+  };
+  const rotate = () => act(() => request<Answer<'/api/bots/{id}/signals/rotate', 'post'>>({ url: apiPath('/api/bots/{id}/signals/rotate', { id: botId }), method: 'POST', body: { allowBodySecret } satisfies Body<'/api/bots/{id}/signals/rotate', 'post'> }), (d) => setMade(d as SignalSecret));
   const disable = () =>
     act(
-      () => request<null>({ url: `${base}/signals`, method: 'DELETE' }),
+      () => request<Answer<'/api/bots/{id}/signals', 'delete'>>({ url: signals, method: 'DELETE' }),
       () => setMade(null),
     );
 
@@ -159,6 +197,24 @@ export function SignalPanel({ botId }: { botId: string }) {
               — TradingView cannot sign requests: its alerts carry the secret itself, protected by HTTPS only. Applies when you enable or rotate.
             </small>
           </label>
+          <fieldset className="signals__held" disabled={busy}>
+            <legend>When the bot holds a position, a start signal…</legend>
+            {HELD_POSITION_CHOICES.map((c) => (
+              <label key={c.value} className="signals__choice">
+                <input type="radio" name={`held-position-${botId}`} value={c.value} checked={heldPosition === c.value} onChange={() => void choose(c.value)} />
+                <span>
+                  <strong>{c.label}</strong> <small className="muted">— {c.hint}</small>
+                </span>
+              </label>
+            ))}
+            {!settings.enabled ? <small className="muted">Applies when you turn signals on; you can change it at any time after.</small> : null}
+            {chosen ? (
+              <p className="muted" role="status">
+                {chosen}
+              </p>
+            ) : null}
+          </fieldset>
+          {settings.enabled && reach ? <RefusalReach reach={reach} /> : null}
           <div className="actions actions--start">
             {settings.enabled ? (
               <>
@@ -201,5 +257,27 @@ export function SignalPanel({ botId }: { botId: string }) {
         </>
       ) : null}
     </section>
+  );
+}
+
+/** Where a refused signal's alert goes (issue 40): the channels on, or a way to turn the alert on. */
+function RefusalReach({ reach }: { reach: AlertReach }) {
+  const channels = ALERT_CHANNELS.filter((c) => reach[c].enabled).map((c) => ALERT_CHANNEL_LABELS[c]);
+  if (reach.kinds.includes('signalRefused') && channels.length > 0) {
+    return (
+      <p className="muted" data-testid="signal-refusal-reach">
+        <span>
+          A refused signal alerts you by {channels.join(', ')}. <AlertsLink>Alert settings</AlertsLink>
+        </span>
+      </p>
+    );
+  }
+  return (
+    <p className="notice" data-testid="signal-refusal-reach">
+      {/* one run of text: .notice lays its children out side by side */}
+      <span>
+        A refused signal alerts nobody yet: {channels.length === 0 ? 'turn a channel on and ' : ''}tick “Signal refused” under <AlertsLink>Alerts</AlertsLink>.
+      </span>
+    </p>
   );
 }

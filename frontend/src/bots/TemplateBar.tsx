@@ -67,9 +67,11 @@ interface Props {
   onApply: (settings: TemplateSettings) => void;
   /** The form's settings as a create body, or null while the form is not valid. */
   current: () => Record<string, unknown> | null;
+  /** Issue 40: why the form's settings are not valid yet (saveReasons' lines), for a template asked too early. */
+  blockers?: () => string[];
 }
 
-export function TemplateBar({ idp, botType, editing, onApply, current }: Props) {
+export function TemplateBar({ idp, botType, editing, onApply, current, blockers }: Props) {
   const user = useUser()!;
   const dispatch = useAppDispatch();
   const { data: templates = [] } = useGetTemplatesQuery();
@@ -87,7 +89,7 @@ export function TemplateBar({ idp, botType, editing, onApply, current }: Props) 
   const options = [
     { value: '', label: TEMPLATE_TEXTS.blank },
     ...ofType.map((t) => ({ value: `t:${t.id}`, label: `Template: ${t.name} (${pairLabel(t.settings.symbol)})` })),
-    ...copies.map((b) => ({ value: `b:${b.id}`, label: `Copy of bot: ${pairLabel(b.symbol)} on ${b.exchange}, entry ${b.entryprice}` })),
+    ...copies.map((b) => ({ value: `b:${b.id}`, label: `Copy of bot: ${b.name ? `“${b.name}”, ` : ''}${pairLabel(b.symbol)} on ${b.exchange}, entry ${b.entryprice}` })),
   ];
   const chosen = from.startsWith('t:') ? ofType.find((t) => t.id === from.slice(2)) : undefined;
 
@@ -105,7 +107,8 @@ export function TemplateBar({ idp, botType, editing, onApply, current }: Props) 
   const save = async () => {
     const settings = current();
     if (!name.trim()) return setNameError(TEMPLATE_TEXTS.nameRequired);
-    if (!settings) return setNameError('Fill in the form first: Missing form values!');
+    // issue 40: say which fields are missing or wrong, not only that some are
+    if (!settings) return setNameError(`Fill in the form first: ${(blockers?.() ?? []).join('; ') || 'Missing form values!'}`);
     setNameError(null);
     const res = await saveTemplate({ name: name.trim(), settings });
     if ('error' in res && res.error) {

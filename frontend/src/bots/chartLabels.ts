@@ -51,7 +51,10 @@ export interface LevelLine {
   filled: boolean;
   /** The price shown on the price axis in the line's colour. */
   axisLabel: boolean;
-  /** Written on the line at the axis: "TP" for the take-profit; buys carry their price only. */
+  /**
+   * Written on the line at the axis: "TP" for a long's or a short's take-profit; opening orders carry their
+   * price only, and so do a neutral grid's answers (its engine's word is not "TP": the legend names them).
+   */
   title: string;
 }
 
@@ -63,9 +66,11 @@ const LABEL_PX = 22;
  * the buys every k-th from the highest, the lowest always, k chosen so the labels do not pile on top of each
  * other (the levels spread over about three quarters of the height, the autoscale's margins aside).
  */
-export function levelLines(levels: Level[], height: number): LevelLine[] {
-  const buys = levels.filter((l) => l.kind === 'buy').sort((a, b) => b.price - a.price);
-  const room = Math.max(2, Math.floor((height * 0.76) / LABEL_PX) - 1); // one place kept for the take-profit
+export function levelLines(levels: Level[], height: number, direction: 'long' | 'short' | 'neutral' = 'long'): LevelLine[] {
+  // a neutral grid's answers are many, like its opening orders: labelled every k-th with them
+  const single = direction !== 'neutral';
+  const buys = levels.filter((l) => l.kind === 'buy' || !single).sort((a, b) => b.price - a.price);
+  const room = Math.max(2, Math.floor((height * 0.76) / LABEL_PX) - (single ? 1 : 0)); // one place kept for the take-profit
   const every = Math.max(1, Math.ceil(buys.length / room));
   const picked = buys.map((_, i) => i).filter((i) => i % every === 0);
   const last = buys.length - 1;
@@ -79,7 +84,7 @@ export function levelLines(levels: Level[], height: number): LevelLine[] {
     price: l.price,
     kind: l.kind,
     filled: l.status === 'filled',
-    axisLabel: l.kind === 'take-profit' || labelled.has(l),
-    title: l.kind === 'take-profit' ? 'TP' : '',
+    axisLabel: (single && l.kind === 'take-profit') || labelled.has(l),
+    title: single && l.kind === 'take-profit' ? 'TP' : '',
   }));
 }

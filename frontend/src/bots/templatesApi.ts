@@ -1,37 +1,30 @@
 /** Bot templates (issue 32, docs/range-and-templates.md), injected into the one RTK Query api. */
 import { api } from '../api/api';
-import type { BotConfig } from '@gridrocket/bots/domain/bot.events';
-import type { BotType, Exchange } from '../api/types';
+import { apiPath, type Answer, type Body, type Schemas } from '../api/contract';
+
+export type BotTemplate = Schemas['BotTemplate'];
 
 /**
- * A template's settings: the create body's fields (POST /api/bots takes them as they are), i.e. the
- * server's own BotConfig with the bot type, so a setting added there (the direction) is not lost here.
+ * A template's settings: the create body's fields (POST /api/bots takes them as they are; the
+ * document's CreateBot), so a setting added there (the direction) is not lost here.
  */
-export type TemplateSettings = Omit<BotConfig, 'exchange'> & { botType: BotType; exchange: Exchange };
-
-export interface BotTemplate {
-  id: string;
-  name: string;
-  settings: TemplateSettings;
-  fromBotId: string | null;
-  createdAt: string;
-}
+export type TemplateSettings = BotTemplate['settings'];
 
 const tagged = api.enhanceEndpoints({ addTagTypes: ['Templates'] });
 
 export const templatesApi = tagged.injectEndpoints({
   endpoints: (b) => ({
     getTemplates: b.query<BotTemplate[], void>({
-      query: () => ({ url: '/api/bot-templates' }),
-      transformResponse: (raw: { templates?: BotTemplate[] }) => raw?.templates ?? [],
+      query: () => ({ url: apiPath('/api/bot-templates') }),
+      transformResponse: (raw: Answer<'/api/bot-templates', 'get'> | null) => raw?.templates ?? [],
       providesTags: ['Templates'],
     }),
-    saveTemplate: b.mutation<BotTemplate, { name: string; botId: string } | { name: string; settings: Record<string, unknown> }>({
-      query: (body) => ({ url: '/api/bot-templates', method: 'POST', body }),
+    saveTemplate: b.mutation<Answer<'/api/bot-templates', 'post'>, Body<'/api/bot-templates', 'post'>>({
+      query: (body) => ({ url: apiPath('/api/bot-templates'), method: 'POST', body }),
       invalidatesTags: ['Templates'],
     }),
-    deleteTemplate: b.mutation<void, string>({
-      query: (id) => ({ url: `/api/bot-templates/${encodeURIComponent(id)}`, method: 'DELETE' }),
+    deleteTemplate: b.mutation<Answer<'/api/bot-templates/{id}', 'delete'>, string>({
+      query: (id) => ({ url: apiPath('/api/bot-templates/{id}', { id }), method: 'DELETE' }),
       invalidatesTags: ['Templates'],
     }),
   }),

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { api } from '../api/api';
+import { apiPath } from '../api/contract';
 import { request } from '../api/http';
 import type { Bot } from '../api/types';
 import { useAppDispatch, useAppSelector } from '../store/hooks';
@@ -24,7 +25,7 @@ export function useStatusPolling(userId: string) {
     let stopped = false;
     const tick = async () => {
       for (const id of ids.split(',')) {
-        const res = await request<Bot>({ url: `/api/bot-details/${encodeURIComponent(id)}` });
+        const res = await request<Bot>({ url: apiPath('/api/bot-details/{id}', { id }) });
         if (stopped) return;
         if (res.data && res.data.id) {
           const bot = res.data;

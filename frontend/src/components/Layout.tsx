@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
-import { Bell, Bot, CircleHelp, CircleUser, Github, Home, KeyRound, LayoutDashboard, LogIn, LogOut, Mail, Menu, Send, Twitter, X } from 'lucide-react';
+import { Bell, Bot, CircleHelp, CircleUser, Github, Home, KeyRound, LayoutDashboard, LogIn, LogOut, Mail, Menu, Send, ShieldCheck, Twitter, Wallet, X } from 'lucide-react';
 import { useGetConfigQuery } from '../api/api';
+import { useIsAuditor } from '../audit/auditApi';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { Logo } from './Art';
@@ -15,10 +16,18 @@ const SECTIONS = [
   { to: '/home', label: 'Home', icon: Home, auth: false },
   { to: '/bots', label: 'Bots', icon: Bot, auth: false },
   { to: '/security', label: 'API keys', icon: KeyRound, auth: true },
+  { to: '/balances', label: 'Balances', icon: Wallet, auth: true },
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, auth: true },
   { to: '/myaccount', label: 'Profile', icon: CircleUser, auth: true },
   { to: '/alerts', label: 'Alerts', icon: Bell, auth: true },
   { to: '/faq', label: 'FAQ', icon: CircleHelp, auth: false },
+] as const;
+
+/** The footer's social links, shown where the install's config names them. */
+const SOCIAL = [
+  { key: 'twitter', label: 'GridRocket on X (Twitter)', Icon: Twitter },
+  { key: 'telegram', label: 'GridRocket on Telegram', Icon: Send },
+  { key: 'github', label: 'GridRocket on GitHub', Icon: Github },
 ] as const;
 
 export function Navbar() {
@@ -29,6 +38,7 @@ export function Navbar() {
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);
   const sections = SECTIONS.filter((s) => user || !s.auth);
+  const auditor = useIsAuditor(); // issue 40: the auditors' list of every user's bots
   return (
     <header className="navbar">
       <nav className="navbar__inner" aria-label="Main">
@@ -43,11 +53,21 @@ export function Navbar() {
             <Bot size={18} aria-hidden="true" />
             <span>Bots</span>
           </NavLink>
+          {auditor ? (
+            <NavLink to="/audit" className="navlink">
+              <ShieldCheck size={18} aria-hidden="true" />
+              <span>Audit</span>
+            </NavLink>
+          ) : null}
           {user ? (
             <>
               <NavLink to="/security" className="navlink navlink--wide">
                 <KeyRound size={18} aria-hidden="true" />
                 <span>API keys</span>
+              </NavLink>
+              <NavLink to="/balances" className="navlink navlink--wide">
+                <Wallet size={18} aria-hidden="true" />
+                <span>Balances</span>
               </NavLink>
               <NavLink to="/myaccount" className="navlink navlink--wide" aria-label="Profile">
                 <CircleUser size={18} aria-hidden="true" />
@@ -85,6 +105,14 @@ export function Navbar() {
                 </NavLink>
               </li>
             ))}
+            {auditor ? (
+              <li>
+                <NavLink to="/audit" className="navlink">
+                  <ShieldCheck size={18} aria-hidden="true" />
+                  <span>Audit</span>
+                </NavLink>
+              </li>
+            ) : null}
             {user ? (
               <li>
                 <button type="button" className="navlink navlink--button" onClick={() => void logout()}>
@@ -118,27 +146,15 @@ export function Footer() {
           </div>
         </div>
         <ul className="footer__social" aria-label="Social links">
-          {config?.social.twitter ? (
-            <li>
-              <a href={config.social.twitter} target="_blank" rel="noopener noreferrer" aria-label="GridRocket on X (Twitter)">
-                <Twitter size={18} aria-hidden="true" />
-              </a>
-            </li>
-          ) : null}
-          {config?.social.telegram ? (
-            <li>
-              <a href={config.social.telegram} target="_blank" rel="noopener noreferrer" aria-label="GridRocket on Telegram">
-                <Send size={18} aria-hidden="true" />
-              </a>
-            </li>
-          ) : null}
-          {config?.social.github ? (
-            <li>
-              <a href={config.social.github} target="_blank" rel="noopener noreferrer" aria-label="GridRocket on GitHub">
-                <Github size={18} aria-hidden="true" />
-              </a>
-            </li>
-          ) : null}
+          {SOCIAL.map(({ key, label, Icon }) =>
+            config?.social[key] ? (
+              <li key={key}>
+                <a href={config.social[key]} target="_blank" rel="noopener noreferrer" aria-label={label}>
+                  <Icon size={18} aria-hidden="true" />
+                </a>
+              </li>
+            ) : null,
+          )}
         </ul>
         <ul className="footer__links">
           <li>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { setTotpAsker, type PromptKind } from '../api/totpPrompt';
 import { Field } from './Field';
 import { Modal } from './Modal';
+import { SaveReasons } from './SaveReasons';
 import './twoFactor.css';
 
 /**
@@ -65,10 +66,12 @@ export function TotpPrompt() {
             <button type="button" className="btn btn--ghost" onClick={() => finish(null)}>
               Cancel
             </button>
-            <button type="submit" className="btn btn--primary" disabled={!valid}>
+            <button type="submit" className="btn btn--primary" disabled={!valid} aria-describedby={valid ? undefined : 'password-prompt-reasons'}>
               Confirm
             </button>
           </div>
+          {/* issue 40: a disabled button says why */}
+          <SaveReasons id="password-prompt-reasons" action="Confirm" reasons={valid ? [] : ['Enter your current password']} />
         </form>
       </Modal>
     );
@@ -101,10 +104,12 @@ export function TotpPrompt() {
           <button type="button" className="btn btn--ghost" onClick={() => finish(null)}>
             Cancel
           </button>
-          <button type="submit" className="btn btn--primary" disabled={!valid}>
+          <button type="submit" className="btn btn--primary" disabled={!valid} aria-describedby={valid ? undefined : 'totp-prompt-reasons'}>
             Confirm
           </button>
         </div>
+        {/* issue 40: a disabled button says why */}
+        <SaveReasons id="totp-prompt-reasons" action="Confirm" reasons={valid ? [] : ['Enter the 6-digit code from your authenticator app']} />
       </form>
     </Modal>
   );

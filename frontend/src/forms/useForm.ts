@@ -26,5 +26,7 @@ export function useForm<K extends string>(initial: Record<K, string>, rules: Par
     return fn(values);
   };
   const shown = (field: K): string | null => (submitted ? errors[field] : null);
-  return { values, set, errors, invalid, submitted, setSubmitted, handleSubmit, shown, reset, setValues };
+  /** What a <Field> of `field` takes from the form: its value, its setter and its shown error. */
+  const bind = (field: K) => ({ value: values[field], onValue: (v: string) => set(field, v), error: shown(field) });
+  return { values, set, errors, invalid, submitted, setSubmitted, handleSubmit, shown, bind, reset, setValues };
 }

@@ -1,44 +1,24 @@
+// Over 400 lines: the history's one vocabulary, a label and a line of words for every event type (by role, issue 40), reads best in one table.
 /**
  * A bot's event history as GET /api/bots/{id}/history returns it, and the words the History view
  * uses for it: a label per event type (unknown types get a generic one), a one-line summary of
  * the data, who did it, and when.
  */
+import type { Answer, Schemas } from '../api/contract';
 import type { Bot } from '../api/types';
 import { compact, percent } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
+import { quoteOf } from '../shims/shared';
 
-export interface HistoryMetadata {
-  userId?: string | null;
-  correlationId?: string | null;
-  causationId?: string | null;
-  occurredAt?: string | null;
-  schemaVersion?: number | null;
-  [key: string]: unknown;
-}
-
-export interface HistoryEvent {
-  id: string;
-  revision: number;
-  position: number;
-  type: string;
-  data: unknown;
-  metadata: HistoryMetadata;
-  created: string;
-}
+/** One event of GET /api/bots/{id}/history (the document's HistoryEvent). */
+export type HistoryEvent = Schemas['HistoryEvent'];
+export type HistoryMetadata = HistoryEvent['metadata'];
 
 /** The bot as the list shows it (lowercase fields), folded up to a moment: the same shape as a listed bot. */
 export type HistoryView = Bot;
 
-export interface StateAt {
-  botId: string;
-  at: string;
-  revision: number | null;
-  position: number | null;
-  eventsApplied: number;
-  state: { exists?: boolean; deleted?: boolean; status?: string; [key: string]: unknown };
-  view: HistoryView | null;
-  next: string[];
-}
+/** GET /api/bots/{id}/state: the bot as it was at a time. */
+export type StateAt = Answer<'/api/bots/{id}/state', 'get'>;
 
 export type Tone = 'info' | 'ok' | 'warn' | 'fail' | 'trade' | 'profit';
 
@@ -62,6 +42,8 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   CycleCompleted: { label: 'Cycle completed', tone: 'profit' },
   StopLossStarted: { label: 'Stop-loss reached', tone: 'warn' },
   StopLossTriggered: { label: 'Stop-loss sold', tone: 'warn' },
+  // issue 40: a fill of the market close of a stop with "close the position"
+  PositionClosed: { label: 'Position sold at market', tone: 'trade' },
   GridReanchored: { label: 'Grid re-anchored', tone: 'ok' },
   // The watchdog (issue 29, docs/watchdog.md)
   BotDriftDetected: { label: 'Exchange differs', tone: 'warn' },
@@ -72,6 +54,9 @@ const KNOWN: Record<string, { label: string; tone: Tone }> = {
   VenueStreamRestored: { label: 'Live updates back', tone: 'ok' },
   VenueRateLimited: { label: "Paused by the venue's rate limit", tone: 'fail' },
   VenueRateLimitLifted: { label: 'Rate-limit pause over', tone: 'ok' },
+  // Futures risk (issue 40, docs/risk.md)
+  PositionLiquidated: { label: 'Liquidated by the exchange', tone: 'fail' },
+  LiquidationNear: { label: 'Near liquidation', tone: 'fail' },
   BotChecked: { label: 'Checked', tone: 'ok' },
   // Signed signals (issue 32, docs/signals.md)
   SignalReceived: { label: 'Signal received', tone: 'info' },
@@ -96,9 +81,15 @@ function signalRefusedText(d: Data): string {
 
 function signalHandledText(d: Data): string {
   const what = d.action === 'stop' ? 'stop' : 'start';
-  if (d.outcome === 'requested') return `${what} requested`;
+  if (d.outcome === 'requested') {
+    // issue 40: what a start did with the position the bot held (the owner's standing choice)
+    if (d.position === 'sold-first') return `${what} requested: its position is sold at market first, then it starts afresh`;
+    if (d.position === 'kept') return `${what} requested, with the position it holds`;
+    return `${what} requested`;
+  }
   if (d.outcome === 'unchanged') return `${what}: the bot was already ${what === 'start' ? 'running' : 'stopped'}`;
-  return `${what} refused (${String(d.status ?? '')}): ${typeof d.reason === 'string' ? d.reason : 'no reason given'}`;
+  const held = d.refusal === 'position-held' ? ' · the bot holds a position and its signal settings say to refuse' : '';
+  return `${what} refused (${String(d.status ?? '')}): ${typeof d.reason === 'string' ? d.reason : 'no reason given'}${held}`;
 }
 
 const DRIFT_TEXT: Record<string, string> = {
@@ -139,6 +130,53 @@ export function humanize(type: string): string {
 
 export function eventLabel(type: string): string {
   return KNOWN[type]?.label ?? humanize(type);
+}
+
+/** What the bot's orders are: its direction and currency, from its settings (BotCreated / BotEdited data so far). */
+export interface BotWords {
+  direction: 'long' | 'short' | 'neutral';
+  currency: string;
+}
+
+/** The words of the bot whose settings are `config` (absent: the spec's long bot in USDT). */
+export function botWords(config: Data | null | undefined): BotWords {
+  const d = config?.direction;
+  const symbol = typeof config?.symbol === 'string' ? config.symbol : '';
+  return { direction: d === 'short' || d === 'neutral' ? d : 'long', currency: quoteOf(symbol) ?? 'USDT' };
+}
+
+/**
+ * An event's label by role (issue 40, point 4): a short's opening orders are sells ("Sell order placed"),
+ * its take-profit and stop-loss buy back; a neutral grid's closing orders are its engine's answers.
+ */
+export function eventLabelOf(e: Pick<HistoryEvent, 'type' | 'data'>, words: BotWords = botWords(null)): string {
+  const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Data;
+  const sell = d.side === 'sell';
+  switch (e.type) {
+    case 'OrderPlaced':
+      return sell ? 'Sell order placed' : 'Buy order placed';
+    case 'OrderFilled':
+      return sell ? 'Sell order filled' : 'Buy order filled';
+    case 'TakeProfitPlaced':
+      return words.direction === 'neutral' ? 'Answer order placed' : 'Take-profit order placed';
+    case 'TakeProfitFilled':
+      return words.direction === 'neutral' ? 'Answer filled' : 'Take profit filled';
+    case 'StopLossTriggered':
+      return d.side === 'buy' ? 'Stop-loss bought back' : 'Stop-loss sold';
+    case 'PositionClosed':
+      return d.side === 'buy' ? 'Position bought back at market' : 'Position sold at market';
+    default:
+      return eventLabel(e.type);
+  }
+}
+
+/** Each event's label by role, the bot's settings followed along the history. */
+export function labelAll(events: HistoryEvent[]): string[] {
+  let config: Data | null = null;
+  return events.map((e) => {
+    if ((e.type === 'BotCreated' || e.type === 'BotEdited') && e.data && typeof e.data === 'object') config = { ...(config ?? {}), ...(e.data as Data) };
+    return eventLabelOf(e, botWords(config));
+  });
 }
 
 export function eventTone(type: string): Tone {
@@ -194,6 +232,9 @@ const CONFIG_FIELDS: Array<[string, string, (v: unknown) => string]> = [
   ['entryPrice', 'entry price', (v) => compact(v as number)],
   ['takeProfit', 'take profit', (v) => percent(v as number)],
   ['leverage', 'leverage', (v) => `${compact(v as number)}x`],
+  // issue 40: the name and the investment (null: removed)
+  ['name', 'name', (v) => (v === null || v === undefined ? 'none' : `“${String(v)}”`)],
+  ['investment', 'investment', (v) => (v === null || v === undefined ? 'none' : `${compact(v as number)} USDT`)],
 ];
 
 function configText(d: Data): string {
@@ -206,6 +247,8 @@ function configText(d: Data): string {
     `take profit ${percent(d.takeProfit as number)}`,
   ];
   if (d.botType === 'Futures' && d.leverage !== undefined) parts.push(`leverage ${compact(d.leverage as number)}x`);
+  if (typeof d.investment === 'number') parts.push(`investment ${compact(d.investment)} USDT`);
+  if (typeof d.name === 'string' && d.name) parts.unshift(`“${d.name}”`);
   return parts.join(' · ');
 }
 
@@ -213,8 +256,10 @@ function editText(d: Data, before: Data | null): string {
   const changes: string[] = [];
   for (const [key, name, show] of CONFIG_FIELDS) {
     if (!(key in d)) continue;
-    if (before && key in before) {
-      if (before[key] !== d[key]) changes.push(`${name} ${show(before[key])} → ${show(d[key])}`);
+    // (a name or investment may be new, or removed: null, issue 40)
+    const optional = key === 'name' || key === 'investment';
+    if (before && (key in before || optional)) {
+      if ((before[key] ?? null) !== (d[key] ?? null)) changes.push(`${name} ${show(before[key])} → ${show(d[key])}`);
     } else if (!before) changes.push(`${name} ${show(d[key])}`);
   }
   if (changes.length) return changes.join(' · ');
@@ -233,11 +278,18 @@ function genericText(data: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
-/** An order as placed, for the lines about it later: "buy 0.01 @ 94,000 · rung 1", "take-profit sell 0.03 @ 95,411.19". */
-function placedText(type: string, d: Data): string {
+/** An order as placed, for the lines about it later: "buy 0.01 @ 94,000 · rung 1", "take-profit sell 0.03 @ 95,411.19" (a neutral grid's: "answer buy …", "… · line 3"). */
+function placedText(type: string, d: Data, words: BotWords = botWords(null)): string {
   const what = `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
-  if (type === 'TakeProfitPlaced') return `take-profit ${what}`;
-  return `${what}${typeof d.level === 'number' ? ` · rung ${d.level + 1}` : ''}`;
+  if (type === 'TakeProfitPlaced') return `${words.direction === 'neutral' ? 'answer' : 'take-profit'} ${what}`;
+  return `${what}${typeof d.level === 'number' ? ` · ${words.direction === 'neutral' ? 'line' : 'rung'} ${d.level + 1}` : ''}`;
+}
+
+/** An amount of money with its sign and currency: "+1.2 USDT", "−0.35 USDC"; `plus` false: no sign on a gain. */
+function signedMoney(n: unknown, currency: string, plus = true): string {
+  const v = Number(n);
+  if (!Number.isFinite(v)) return `— ${currency}`;
+  return `${v > 0 && plus ? '+' : v < 0 ? '−' : ''}${compact(Math.abs(v))} ${currency}`;
 }
 
 /**
@@ -257,13 +309,16 @@ function cancelledText(d: Data, placed: Map<string, string> | null): string {
  */
 export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Data | null = null, placed: Map<string, string> | null = null): string {
   const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Data;
+  // by role and in the bot's currency (issue 40, points 4 and 5): the settings before this event say which
+  const w = botWords(before);
+  const cur = w.currency;
   switch (e.type) {
     case 'BotCreated':
       return configText(d);
     case 'BotEdited':
       return editText(d, before);
     case 'BotStartRequested':
-      return 'asked the runner to start the grid';
+      return d.afterClose ? 'asked the runner to start the grid afresh, its position sold' : 'asked the runner to start the grid';
     case 'BotStarted':
       return d.pid !== undefined ? `running in process ${String(d.pid)}` : 'running';
     case 'BotResumed':
@@ -272,29 +327,33 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
     case 'BotFailed':
       return typeof d.reason === 'string' && d.reason ? d.reason : 'no reason given';
     case 'BotStopRequested':
-      return (d.cancelAllOrders ? 'cancel all open orders' : 'keep open orders on the exchange') + (d.closePosition ? ' · close the position at market' : '');
+      return (d.cancelAllOrders ? 'cancel all open orders' : 'keep open orders on the exchange') + (d.closePosition ? ' · close the position at market' : '') + (d.thenStart ? ' · then start again (a start signal: “sell it first”)' : '');
     case 'BotStopped':
       return 'no longer trading';
     case 'BotDeleted':
       return 'removed from the list';
     case 'ProfitRealized':
-      return `+${compact(d.amount as number)} USDT · total ${compact(d.totalProfit as number)} USDT${d.cycle !== undefined ? ` · cycle ${String(d.cycle)}` : ''}`;
+      return `${signedMoney(d.amount, cur)} · total ${signedMoney(d.totalProfit, cur, false)}${d.cycle !== undefined ? ` · cycle ${String(d.cycle)}` : ''}`;
     case 'OrderPlaced':
-      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · rung ${d.level + 1}` : ''}`;
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · ${w.direction === 'neutral' ? 'line' : 'rung'} ${d.level + 1}` : ''}`;
     case 'TakeProfitPlaced':
       return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
     case 'OrderFilled':
-      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)}` : ''}${d.late ? ' · late' : ''}`;
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)} ${cur}` : ''}${d.late ? ' · late' : ''}`;
     case 'TakeProfitFilled':
-      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.profit !== undefined ? ` · profit ${compact(d.profit as number)} USDT` : ''}`;
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)} ${cur}` : ''}${d.profit !== undefined ? ` · profit ${signedMoney(d.profit, cur, false)}` : ''}`;
     case 'OrderCancelled':
       return cancelledText(d, placed);
     case 'CycleCompleted':
-      return `cycle ${String(d.cycle ?? '')} · profit ${compact(d.profit as number)} USDT`;
+      return `cycle ${String(d.cycle ?? '')} · profit ${signedMoney(d.profit, cur, false)}`;
     case 'StopLossStarted':
-      return `price ${compact(d.price as number)} reached the stop level ${compact(d.level as number)}: cancelling the ladder, selling at market`;
+      return `price ${compact(d.price as number)} reached the stop level ${compact(d.level as number)}: ${
+        w.direction === 'short' ? 'cancelling the ladder, buying the short back at market' : w.direction === 'neutral' ? 'cancelling every order, closing the position at market' : 'cancelling the ladder, selling at market'
+      }`;
     case 'StopLossTriggered':
-      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)} · loss ${compact(d.loss as number)} USDT`;
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)} ${cur}` : ''} · loss ${compact(d.loss as number)} ${cur}`;
+    case 'PositionClosed':
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)} ${cur}` : ''} · ${Number(d.profit) < 0 ? 'loss' : 'profit'} ${signedMoney(Math.abs(Number(d.profit)), cur, false)} · the stop's close`;
     case 'BotDriftDetected':
       return driftText(d);
     case 'BotNotTrading':
@@ -307,6 +366,13 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return `${d.status === 418 ? "the exchange banned the server's address for too many requests (418)" : 'the exchange refused the server\'s requests for too much weight (429)'}: no call goes to it until ${typeof d.until === 'number' ? new Date(d.until).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : 'its pause ends'}, then the bot resumes by itself`;
     case 'VenueRateLimitLifted':
       return "the exchange's rate-limit pause is over: the bot's calls go again";
+    case 'PositionLiquidated': {
+      // the bot's own realised P&L of it (issue 40: what its figures and profit count), else the venue's
+      const r = typeof d.profit === 'number' ? d.profit : d.realized;
+      return `the exchange closed the position: ${d.side === 'sell' ? 'sold' : 'bought back'} ${String(d.amount)} at ${String(d.price)}${typeof r === 'number' ? `, ${r < 0 ? 'lost' : 'realized'} ${Math.abs(r).toFixed(2)} ${cur}` : ''}`;
+    }
+    case 'LiquidationNear':
+      return `the price ${String(d.price)} is ${typeof d.distancePercent === 'number' ? `${d.distancePercent.toFixed(1)} %` : 'close'} from the ${d.side === 'short' ? 'short' : 'long'} position's liquidation at ${String(d.liquidation)} (warned within ${String(d.warnPercent ?? 10)} %)`;
     case 'BotCheckRequested':
       return 'asked the runner to compare the bot with the exchange now (Check now)';
     case 'BotChecked':
@@ -334,7 +400,7 @@ export function describeAll(events: HistoryEvent[]): string[] {
       config = { ...(config ?? {}), ...(e.data as Data) };
     }
     const d = (e.data && typeof e.data === 'object' ? e.data : {}) as Data;
-    if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && typeof d.clientOrderId === 'string') placed.set(d.clientOrderId, placedText(e.type, d));
+    if ((e.type === 'OrderPlaced' || e.type === 'TakeProfitPlaced') && typeof d.clientOrderId === 'string') placed.set(d.clientOrderId, placedText(e.type, d, botWords(config)));
     return text;
   });
 }

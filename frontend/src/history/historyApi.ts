@@ -3,18 +3,17 @@
  * module so that they cost the landing route nothing.
  */
 import { api } from '../api/api';
+import { apiPath, type Answer, type Query } from '../api/contract';
 import { ordered, type HistoryEvent, type StateAt } from './events';
-
-const path = (id: string) => `/api/bots/${encodeURIComponent(id)}`;
 
 export const historyApi = api.injectEndpoints({
   endpoints: (b) => ({
     getBotHistory: b.query<HistoryEvent[], string>({
-      query: (id) => ({ url: `${path(id)}/history` }),
-      transformResponse: (raw: unknown) => ordered(raw),
+      query: (id) => ({ url: apiPath('/api/bots/{id}/history', { id }) }),
+      transformResponse: (raw: Answer<'/api/bots/{id}/history', 'get'> | null) => ordered(raw),
     }),
-    getBotStateAt: b.query<StateAt, { id: string; at: string }>({
-      query: ({ id, at }) => ({ url: `${path(id)}/state`, params: { at } }),
+    getBotStateAt: b.query<StateAt, { id: string } & Required<Query<'/api/bots/{id}/state', 'get'>>>({
+      query: ({ id, at }) => ({ url: apiPath('/api/bots/{id}/state', { id }), params: { at } }),
     }),
   }),
 });
@@ -22,5 +21,5 @@ export const historyApi = api.injectEndpoints({
 export const { useGetBotHistoryQuery, useGetBotStateAtQuery } = historyApi;
 
 export function exportUrl(id: string, format: 'csv' | 'ndjson'): string {
-  return `${path(id)}/history?format=${format}`;
+  return `${apiPath('/api/bots/{id}/history', { id })}?format=${format satisfies Query<'/api/bots/{id}/history', 'get'>['format']}`;
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { LiquidationWarning } from '../bots/LiquidationWarning';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ArrowLeft, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
@@ -8,13 +9,18 @@ import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, price, runtimeFigure, signedUsdt, rateLimitPauseText, streamFallbackText, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
+import { botLabel } from '../bots/botName';
 import { isNoKeyRefusal, useBotActions } from '../bots/useBotActions';
 import { ModeBadge } from '../components/ModeBadge';
 import { CheckNow } from '../bots/CheckNow';
 import { SignalPanel } from '../bots/SignalPanel';
 import { useUser } from '../store/hooks';
+import { quoteOf } from '../shims/shared';
+import { annualisedText, directionOf } from '../money/words';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
+// issue 40: another user's bot, read-only, for an auditor ("Bot not found" to anyone else)
+const AuditBotPage = lazy(() => import('./AuditBotPage'));
 
 const PHASE_TEXT = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' } as const;
 const STATE_TEXT = { open: 'Open', filled: 'Filled', cancelled: 'Cancelled' } as const;
@@ -59,18 +65,18 @@ export default function BotPage() {
   }
   if (!bot) {
     return (
-      <div className="page">
-        <h1>Bot not found</h1>
-        <p className="muted">It may have been deleted.</p>
-        <Link to="/bots">Back to bots</Link>
-      </div>
+      <Suspense fallback={null}>
+        <AuditBotPage id={id} Figures={Figures} />
+      </Suspense>
     );
   }
   const futures = bot.bottype === 'Futures';
-  const label = `${bot.exchange} ${futures ? 'futures' : 'spot'} bot ${pairLabel(bot.symbol)}`;
+  const label = botLabel(bot); // issue 40: by its name, when it has one
   const running = phase !== 'stopped';
   const infinity = isInfinity(bot); // issue 32: its own settings; the server refuses its edit
   const lastError = summary?.lastError ?? (phase === 'stopped' ? bot.lasterror : null) ?? null;
+  // every amount of money in the pair's quote currency (issue 40, point 5)
+  const cur = summary?.currency ?? quoteOf(bot.symbol) ?? 'USDT';
 
   return (
     <div className="page page--wide botpage" data-testid="bot-page" data-bot-id={bot.id} data-state={phase}>
@@ -80,7 +86,7 @@ export default function BotPage() {
             <ArrowLeft size={16} aria-hidden="true" /> Bots
           </Link>
           <h1 className="botpage__title">
-            <CoinIcon symbol={bot.symbol} size={32} /> {pairLabel(bot.symbol)}
+            <CoinIcon symbol={bot.symbol} size={32} /> {bot.name ? <span data-testid="bot-name">{bot.name}</span> : null} {bot.name ? <span className="muted botpage__pair">{pairLabel(bot.symbol)}</span> : pairLabel(bot.symbol)}
             <span className={`status status--${phase}`} role="status">
               <span className="status__dot" aria-hidden="true" />
               {PHASE_TEXT[phase]}
@@ -115,6 +121,7 @@ export default function BotPage() {
       <BotTabs id={bot.id} current="overview" />
 
       {lastError ? <LastError message={lastError} at={summary?.lastErrorAt ?? null} /> : null}
+      <LiquidationWarning bot={bot} summary={summary} />
       {ordersLeftOpenText(bot, phase === 'stopped') ? (
         <div className="notice" role="note" data-testid="orders-left-open">
           <TriangleAlert size={18} aria-hidden="true" />
@@ -148,36 +155,36 @@ export default function BotPage() {
       </section>
 
       <div className="botpage__cols">
-        <Ladder summary={summary} />
+        <Ladder summary={summary} currency={cur} />
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
           {infinity ? (
           <dl className="settings-facts" data-testid="infinity-settings">
             <div><dt>Style</dt><dd>Infinity</dd></div>
-            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} USDT</dd></div>
+            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} {cur}</dd></div>
             <div><dt>Step</dt><dd>{percent(bot.steppercent ?? 0)}</dd></div>
-            <div><dt>Value per step</dt><dd>{usdt(bot.quotevalue ?? 0)} USDT</dd></div>
-            <div><dt>Lower price</dt><dd>{price(bot.lowerprice ?? 0)} USDT</dd></div>
-            <div><dt>Initial buy</dt><dd>{usdt(bot.initialquote ?? 0)} USDT</dd></div>
-            <div className="settings-facts__wide"><dt>How it trades</dt><dd>Sells {usdt(bot.quotevalue ?? 0)} USDT of coin each step up and buys as much each step down, with no buy below {price(bot.lowerprice ?? 0)} USDT</dd></div>
+            <div><dt>Value per step</dt><dd>{usdt(bot.quotevalue ?? 0)} {cur}</dd></div>
+            <div><dt>Lower price</dt><dd>{price(bot.lowerprice ?? 0)} {cur}</dd></div>
+            <div><dt>Initial buy</dt><dd>{usdt(bot.initialquote ?? 0)} {cur}</dd></div>
+            <div className="settings-facts__wide"><dt>How it trades</dt><dd>Sells {usdt(bot.quotevalue ?? 0)} {cur} of coin each step up and buys as much each step down, with no buy below {price(bot.lowerprice ?? 0)} {cur}</dd></div>
           </dl>
           ) : (
           <dl className="settings-facts">
-            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} USDT</dd></div>
+            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} {cur}</dd></div>
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
-            <div><dt>Price interval</dt><dd>{price(bot.interval)} USDT</dd></div>
+            <div><dt>Price interval</dt><dd>{price(bot.interval)} {cur}</dd></div>
             {/* a neutral grid's pairs earn one interval each: it has no take profit of its own (issue 32) */}
             {bot.direction === 'neutral' ? null : <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>}
-            {bot.direction === 'neutral' && bot.stoplossprice !== undefined ? <div><dt>Stop-loss below</dt><dd>{price(bot.stoplossprice)} USDT</dd></div> : null}
-            {bot.direction === 'neutral' && bot.stoplosspriceabove !== undefined ? <div><dt>Stop-loss above</dt><dd>{price(bot.stoplosspriceabove)} USDT</dd></div> : null}
+            {bot.direction === 'neutral' && bot.stoplossprice !== undefined ? <div><dt>Stop-loss below</dt><dd>{price(bot.stoplossprice)} {cur}</dd></div> : null}
+            {bot.direction === 'neutral' && bot.stoplosspriceabove !== undefined ? <div><dt>Stop-loss above</dt><dd>{price(bot.stoplosspriceabove)} {cur}</dd></div> : null}
             {futures ? <div className="settings-facts__wide"><dt>Direction</dt><dd data-testid="direction">{bot.direction === 'short' ? 'Short: sells above the entry, buys back below the average' : bot.direction === 'neutral' ? 'Neutral: buys below and sells above the entry, each fill answered one interval away' : 'Long: buys below the entry, sells above the average'}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
           )}
         </section>
       </div>
-      <SignalPanel key={`signals-${bot.id}`} botId={bot.id} />
+      <SignalPanel key={`signals-${bot.id}`} botId={bot.id} userId={user.uid} />
       {actions.dialogs}
     </div>
   );
@@ -203,31 +210,40 @@ function LastError({ message, at }: { message: string; at: number | null }) {
 /** The hint of the Dust figure (docs/risk.md, "Dust"). */
 export const DUST_HINT = 'Left after a cycle, below the market’s minimum order: not counted as a position; the next take-profit sells it along';
 
-/** The bot's figures; `data-testid`s name them for the tests. */
+/** The bot's figures (the one projection every screen reads, issue 40); `data-testid`s name them for the tests. */
 export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSummary | undefined; running: boolean }) {
   const runtime = runtimeFigure(summary, useSinceChange(summary, running));
-  const tone = (n: number | undefined) => (n === undefined || n === 0 ? '' : n > 0 ? 'up' : 'down');
+  // (as the amounts are written: what rounds to 0.00 has no colour)
+  const tone = (n: number | undefined | null) => (n === undefined || n === null || Math.abs(n) < 0.005 ? '' : n > 0 ? 'up' : 'down');
   const base = bot.symbol.replace(/USDT$|USDC$/, '');
-  const items: Array<{ key: string; label: string; value: string; tone?: string; hint?: string }> = [
-    { key: 'price', label: 'Last price', value: summary?.lastPrice != null ? `${usdt(summary.lastPrice)} USDT` : '—' },
-    { key: 'position', label: 'Position', value: summary ? `${compact(summary.position)} ${base}` : '—' },
+  const cur = summary?.currency ?? quoteOf(bot.symbol) ?? 'USDT';
+  const money = (n: number | undefined) => (summary && n !== undefined ? `${usdt(n)} ${cur}` : '—');
+  const signed = (n: number | undefined) => (summary && n !== undefined ? `${signedUsdt(n)} ${cur}` : '—');
+  const short = summary ? summary.position < 0 : false;
+  const annual = annualisedText(summary?.annualisedPercent ?? summary?.annualisedReturn, summary?.runtimeMs);
+  const items: Array<{ key: string; label: string; value: string; note?: string | null; tone?: string; hint?: string }> = [
+    { key: 'price', label: 'Last price', value: summary?.lastPrice != null ? `${usdt(summary.lastPrice)} ${cur}` : '—' },
+    {
+      key: 'position',
+      label: 'Position',
+      // a short holds a negative amount: said in words too (issue 32, 40)
+      value: summary ? `${compact(summary.position)} ${base}` : '—',
+      note: short ? '(short)' : null,
+      ...(directionOf(bot) === 'long' ? {} : { hint: 'Negative: sold short, to be bought back' }),
+    },
     // issue 29 finding 7: a rest below the market's minimum order (a fee taken in the coin) is shown, not counted
     ...(summary && summary.dust > 0 ? [{ key: 'dust', label: 'Dust', value: `${compact(summary.dust)} ${base}`, hint: DUST_HINT }] : []),
-    { key: 'average-entry', label: 'Average entry', value: summary?.averageEntry != null ? `${usdt(summary.averageEntry)} USDT` : '—' },
-    { key: 'unrealised', label: 'Unrealised P&L', value: summary ? `${signedUsdt(summary.unrealisedPnl)} USDT` : '—', tone: tone(summary?.unrealisedPnl), hint: 'position × (price − average entry), before the fees of the sale' },
-    { key: 'realised', label: 'Realised P&L', value: summary ? `${signedUsdt(summary.realisedPnl)} USDT` : '—', tone: tone(summary?.realisedPnl) },
-    { key: 'fees', label: 'Fees paid', value: summary ? `${usdt(summary.feesPaid)} USDT` : '—' },
+    { key: 'average-entry', label: 'Average entry', value: summary?.averageEntry != null ? `${usdt(summary.averageEntry)} ${cur}` : '—' },
+    { key: 'unrealised', label: 'Unrealised P&L', value: signed(summary?.unrealisedPnl), tone: tone(summary?.unrealisedPnl), hint: UNREALISED_HINT },
+    { key: 'realised', label: 'Realised P&L', value: signed(summary?.realisedPnl), tone: tone(summary?.realisedPnl), hint: 'What the take-profits and stop-losses realised, their fees and the opening fees of what they closed included' },
+    { key: 'total', label: 'Total P&L', value: signed(summary?.totalPnl), tone: tone(summary?.totalPnl), hint: 'Realised + unrealised: what the fills brought in less what they cost, plus what is held at the price now' },
+    { key: 'fees', label: 'Fees paid', value: money(summary?.feesPaid) },
     { key: 'cycles', label: 'Cycles completed', value: summary ? String(summary.cyclesCompleted) : '—' },
     { key: 'fills', label: 'Fills', value: summary ? String(summary.fills) : '—' },
     { key: 'runtime', label: 'Runtime', value: runtime.value, hint: runtime.hint },
-    {
-      key: 'annualised',
-      label: 'Annualised return',
-      value: summary?.annualisedReturn != null ? `${summary.annualisedReturn.toFixed(2)}%` : '—',
-      tone: tone(summary?.annualisedReturn ?? undefined),
-      hint: 'realised P&L over the ladder’s cost, scaled to a year of runtime (shown after 10 minutes)',
-    },
-    { key: 'capital', label: 'Capital in use', value: summary ? `${usdt(summary.capitalInUse)} USDT` : '—' },
+    { key: 'annualised', label: 'Annualised return', value: summary ? annual.value : '—', note: summary ? annual.note : null, tone: tone(summary?.annualisedPercent), hint: `Total P&L over the capital committed, scaled to a year of running. ${annual.hint}` },
+    { key: 'capital', label: 'Capital in use', value: money(summary?.capitalInUse), hint: CAPITAL_IN_USE_HINT },
+    { key: 'committed', label: 'Capital committed', value: money(summary?.capitalCommitted), hint: CAPITAL_COMMITTED_HINT },
   ];
   return (
     <dl className="figures" aria-label="Figures">
@@ -236,6 +252,7 @@ export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSumma
           <dt>{f.label}</dt>
           <dd className={f.tone} data-testid={`figure-${f.key}`}>
             {f.value}
+            {f.note ? <> <small className="figure__note">{f.note}</small></> : null}
           </dd>
         </div>
       ))}
@@ -243,7 +260,12 @@ export function Figures({ bot, summary, running }: { bot: Bot; summary: BotSumma
   );
 }
 
-function Ladder({ summary }: { summary: BotSummary | undefined }) {
+/** The hints of the figures (docs/money.md says what each means). */
+export const UNREALISED_HINT = 'Total − realised: what selling the position at the price now would realise, before the sale’s fee (the opening fees of what is held included)';
+export const CAPITAL_IN_USE_HINT = 'What the bot’s orders and position hold on the exchange now: its open orders plus the position at its average entry, ÷ leverage';
+export const CAPITAL_COMMITTED_HINT = 'What the bot’s full ladder takes when every order rests: Σ price × size ÷ leverage';
+
+function Ladder({ summary, currency }: { summary: BotSummary | undefined; currency: string }) {
   const rows = summary?.ladder ?? [];
   const tp = summary?.takeProfit ?? null;
   return (
@@ -257,7 +279,7 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
             <thead>
               <tr>
                 <th scope="col">Order</th>
-                <th scope="col" className="num">Price (USDT)</th>
+                <th scope="col" className="num">Price ({currency})</th>
                 <th scope="col" className="num">Size</th>
                 <th scope="col">State</th>
               </tr>
@@ -274,10 +296,12 @@ function Ladder({ summary }: { summary: BotSummary | undefined }) {
                 </tr>
               ) : null}
               {rows.map((r, i) => (
-                // (a short grid's rungs are sells; a neutral grid's rows are its sells, then its buys: each side numbered on its own, issue 32)
-                <tr key={i} data-kind={r.side ?? 'buy'} data-state={r.state}>
+                // (a short grid's rungs are sells; a neutral grid's rows are its sells, then its buys: each side numbered on
+                // its own, its answers named as its engine names them, issue 32 and 40)
+                <tr key={i} data-kind={r.side ?? 'buy'} data-state={r.state} {...(r.answer ? { 'data-answer': 'true' } : {})}>
                   <td>
                     {r.side === 'sell' ? 'Sell' : 'Buy'} {rows.slice(0, i + 1).filter((x) => (x.side ?? 'buy') === (r.side ?? 'buy')).length}
+                    {r.answer ? <span className="muted"> (answer)</span> : null}
                   </td>
                   <td className="num">{price(r.price)}</td>
                   <td className="num">

@@ -10,7 +10,8 @@ import { signedUsdt, usdt } from '../bots/format';
 import { Pagination, pageCount, pageSlice, PAGE_SIZE } from '../bots/Pagination';
 import { pairLabel } from '../bots/pairs';
 import { useBotActions } from '../bots/useBotActions';
-import { AccountPerformance } from '../money/AccountPerformance';
+import { AccountPerformance, ACCOUNT_POLL_MS } from '../money/AccountPerformance';
+import { useGetAccountPerformanceQuery } from '../money/moneyApi';
 import { useStatusPolling } from '../bots/useStatusPolling';
 import { useAppSelector, useUser } from '../store/hooks';
 
@@ -50,6 +51,8 @@ export default function BotsPage() {
   const user = useUser()!;
   const { data: bots = [], isLoading, isError } = useGetBotsQuery(user.uid);
   const { data: overview = [] } = useGetOverviewQuery(undefined, { pollingInterval: 5000 });
+  // the strip's money is the account's (issue 40, point 6): the same answer as the Performance block below it
+  const { data: account } = useGetAccountPerformanceQuery(undefined, { pollingInterval: ACCOUNT_POLL_MS });
   const connected = useAppSelector((s) => s.ui.socketConnected);
   const [params, setParams] = useSearchParams();
   const [creating, setCreating] = useState(false);
@@ -91,6 +94,8 @@ export default function BotsPage() {
 
   const strip = useMemo(() => {
     const running = bots.filter((b) => botPhase(b) === 'running').length;
+    if (account) return { running, capital: account.capitalInUse, today: account.realisedToday, total: account.realisedPnl, currency: account.currency };
+    // until the account's answer is in: the cards' figures added up
     let capital = 0;
     let today = 0;
     let total = 0;
@@ -100,8 +105,8 @@ export default function BotsPage() {
       today += o?.realisedToday ?? 0;
       total += o?.realisedPnl ?? Number(b.profit ?? 0);
     }
-    return { running, capital, today, total };
-  }, [bots, live]);
+    return { running, capital, today, total, currency: 'USDT' };
+  }, [bots, live, account]);
 
   // a new page starts at the top of the list, not where the old one was scrolled to
   const firstRender = useRef(true);
@@ -145,19 +150,19 @@ export default function BotsPage() {
           </dd>
         </div>
         <div>
-          <dt>Capital in use</dt>
-          <dd data-testid="strip-capital">{usdt(strip.capital)} USDT</dd>
+          <dt title="What your bots' orders and positions hold on the exchanges now">Capital in use</dt>
+          <dd data-testid="strip-capital">{usdt(strip.capital)} {strip.currency}</dd>
         </div>
         <div>
           <dt>Realised today</dt>
           <dd data-testid="strip-today" className={strip.today > 0 ? 'up' : strip.today < 0 ? 'down' : ''}>
-            {signedUsdt(strip.today)} USDT
+            {signedUsdt(strip.today)} {strip.currency}
           </dd>
         </div>
         <div>
           <dt>Realised in total</dt>
           <dd data-testid="strip-total" className={strip.total > 0 ? 'up' : strip.total < 0 ? 'down' : ''}>
-            {signedUsdt(strip.total)} USDT
+            {signedUsdt(strip.total)} {strip.currency}
           </dd>
         </div>
       </dl>

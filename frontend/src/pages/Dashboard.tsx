@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { User } from '../api/types';
 import { DummyAvatar } from '../components/Art';
 import { useUser } from '../store/hooks';
+import { Facts } from '../components/Facts';
 
 export function Avatar({ user, size = 96 }: { user: User; size?: number }) {
   return user.photoURL ? (
@@ -38,20 +39,13 @@ export function Dashboard() {
             <VerifiedFlag verified={user.emailVerified} />
           </div>
         </div>
-        <dl className="facts">
-          <div>
-            <dt>User ID</dt>
-            <dd className="mono">{user.uid}</dd>
-          </div>
-          <div>
-            <dt>Email</dt>
-            <dd>{user.email}</dd>
-          </div>
-          <div>
-            <dt>Email verified</dt>
-            <dd>{user.emailVerified ? 'true' : 'false'}</dd>
-          </div>
-        </dl>
+        <Facts
+          facts={[
+            { term: 'User ID', value: user.uid, mono: true },
+            { term: 'Email', value: user.email },
+            { term: 'Email verified', value: user.emailVerified ? 'true' : 'false' },
+          ]}
+        />
         <div className="actions actions--start">
           <Link to="/bots" className="btn btn--primary">
             My bots

@@ -3,11 +3,14 @@ import { Link, useParams } from 'react-router-dom';
 import { ArrowLeft, Download, RefreshCw } from 'lucide-react';
 import { leverageText, compact, percent, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
+import { nameInHistory } from '../bots/botName';
 import { useUser } from '../store/hooks';
+import { quoteOf } from '../shims/shared';
 import { BotTabs } from '../bots/BotTabs';
 import {
   describeAll,
   eventLabel,
+  labelAll,
   eventTime,
   eventTone,
   formatTime,
@@ -49,10 +52,13 @@ export default function HistoryPage() {
   const queryAt = settledAt ?? at;
   const state = useGetBotStateAtQuery({ id, at: queryAt ?? '' }, { skip: !queryAt });
   const summaries = useMemo(() => describeAll(list), [list]);
+  // labels by role (issue 40, point 4): a short's opening orders are sells, a neutral grid's closing ones answers
+  const labels = useMemo(() => labelAll(list), [list]);
   const byId = useMemo(() => new Map(list.map((e, i) => [e.id, i])), [list]);
   const created = list.find((e) => e.type === 'BotCreated')?.data as Record<string, unknown> | undefined;
+  const named = nameInHistory(list); // issue 40: the name its events gave it last
   const title = created
-    ? `${String(created.exchange)} ${created.botType === 'Futures' ? 'futures' : 'spot'} bot ${typeof created.symbol === 'string' ? pairLabel(created.symbol) : ''}`
+    ? `${named ? `“${named}”, ` : ''}${String(created.exchange)} ${created.botType === 'Futures' ? 'futures' : 'spot'} bot ${typeof created.symbol === 'string' ? pairLabel(created.symbol) : ''}`
     : 'Bot';
   const status = (error as { status?: number } | undefined)?.status;
 
@@ -108,7 +114,7 @@ export default function HistoryPage() {
         <div className="history__layout">
           <section className="card state-panel" aria-labelledby="state-title">
             <h2 id="state-title">The bot at a moment</h2>
-            <TimeSlider events={list} selected={selected} onSelect={setPicked} />
+            <TimeSlider events={list} labels={labels} selected={selected} onSelect={setPicked} />
             <StatePanel result={state.data} fetching={state.isFetching || queryAt !== at} failed={state.isError} total={n} />
           </section>
 
@@ -123,6 +129,8 @@ export default function HistoryPage() {
                   event={e}
                   index={i}
                   summary={summaries[i]}
+                  label={labels[i]}
+                  causeLabel={e.metadata.causationId ? labels[byId.get(String(e.metadata.causationId)) ?? -1] : undefined}
                   me={me}
                   selected={selected}
                   causeEvent={e.metadata.causationId ? list[byId.get(String(e.metadata.causationId)) ?? -1] : undefined}
@@ -137,11 +145,12 @@ export default function HistoryPage() {
   );
 }
 
-function TimeSlider({ events, selected, onSelect }: { events: HistoryEvent[]; selected: number; onSelect: (i: number) => void }) {
+function TimeSlider({ events, labels, selected, onSelect }: { events: HistoryEvent[]; labels: string[]; selected: number; onSelect: (i: number) => void }) {
   const n = events.length;
   const current = events[selected];
   const when = formatTime(eventTime(current));
-  const text = `${when}: ${eventLabel(current.type)} (event ${selected + 1} of ${n})`;
+  const label = labels[selected] ?? eventLabel(current.type);
+  const text = `${when}: ${label} (event ${selected + 1} of ${n})`;
   return (
     <div className="time-slider">
       <label htmlFor="history-time" className="time-slider__label">
@@ -166,7 +175,7 @@ function TimeSlider({ events, selected, onSelect }: { events: HistoryEvent[]; se
       <output htmlFor="history-time" className="time-slider__now" aria-live="polite">
         <time dateTime={eventTime(current)}>{when}</time>
         <span>
-          {eventLabel(current.type)} · event {selected + 1} of {n}
+          {label} · event {selected + 1} of {n}
         </span>
       </output>
       <small id="history-time-help" className="field__hint">
@@ -210,13 +219,13 @@ function StatePanel({ result, fetching, failed, total }: { result: StateAt | und
       </div>
       {view ? (
         <dl className="state__facts">
-          <StateFact label="Profit" value={`${usdt(Number(view.profit ?? 0))} USDT`} />
+          <StateFact label="Profit" value={`${usdt(Number(view.profit ?? 0))} ${quoteOf(view.symbol) ?? 'USDT'}`} />
           <StateFact label="Process" value={view.pid > 0 ? String(view.pid) : '—'} />
           <StateFact label="Pair" value={`${pairLabel(view.symbol)} · ${view.exchange} ${view.bottype === 'Futures' ? 'futures' : 'spot'}`} wide />
           <StateFact label="Total orders" value={compact(view.numoforders)} />
           <StateFact label="Order size" value={compact(view.ordersize)} />
-          <StateFact label="Entry price" value={compact(view.entryprice)} />
-          <StateFact label="Interval" value={compact(view.interval)} />
+          <StateFact label="Entry price" value={`${compact(view.entryprice)} ${quoteOf(view.symbol) ?? 'USDT'}`} />
+          <StateFact label="Interval" value={`${compact(view.interval)} ${quoteOf(view.symbol) ?? 'USDT'}`} />
           <StateFact label="Take profit" value={percent(view.takeprofit)} />
           {view.bottype === 'Futures' ? <StateFact label="Leverage" value={leverageText(view.leverage) ?? '—'} /> : null}
           {view.lasterror ? <StateFact label="Last error" value={view.lasterror} wide /> : null}
@@ -245,13 +254,16 @@ interface ItemProps {
   event: HistoryEvent;
   index: number;
   summary: string;
+  /** Its label by role (labelAll). */
+  label: string;
+  causeLabel: string | undefined;
   me: string | undefined;
   selected: number;
   causeEvent: HistoryEvent | undefined;
   onSelect: (i: number) => void;
 }
 
-function TimelineItem({ event: e, index, summary, me, selected, causeEvent, onSelect }: ItemProps) {
+function TimelineItem({ event: e, index, summary, label, causeLabel, me, selected, causeEvent, onSelect }: ItemProps) {
   const iso = eventTime(e);
   const when = formatTime(iso);
   const by = who(e.metadata.userId, me);
@@ -262,17 +274,17 @@ function TimelineItem({ event: e, index, summary, me, selected, causeEvent, onSe
       <span className="timeline__dot" aria-hidden="true" />
       <div className="timeline__body">
         <div className="timeline__head">
-          <strong className="timeline__label">{eventLabel(e.type)}</strong>
+          <strong className="timeline__label">{label}</strong>
           <code className={`timeline__type${known ? '' : ' timeline__type--unknown'}`}>{e.type}</code>
         </div>
         {summary ? <p className="timeline__what">{summary}</p> : null}
         <div className="timeline__meta">
-          <button type="button" className="link link--small" onClick={() => onSelect(index)} aria-label={`Show the bot at ${when} (${eventLabel(e.type)})`}>
+          <button type="button" className="link link--small" onClick={() => onSelect(index)} aria-label={`Show the bot at ${when} (${label})`}>
             <time dateTime={iso}>{when}</time>
           </button>
           <span className="muted">
             by <span title={by.title}>{by.text}</span>
-            {causeEvent ? `, after #${causeEvent.revision} ${eventLabel(causeEvent.type).toLowerCase()}` : null}
+            {causeEvent ? `, after #${causeEvent.revision} ${(causeLabel ?? eventLabel(causeEvent.type)).toLowerCase()}` : null}
           </span>
         </div>
         <details className="timeline__details">

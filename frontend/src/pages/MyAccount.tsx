@@ -12,6 +12,7 @@ import { ui } from '../store/uiSlice';
 import { Avatar, VerifiedFlag } from './Dashboard';
 import { SessionsSection } from '../account/SessionsSection';
 import { AccessTokensSection } from '../account/AccessTokensSection';
+import { Facts } from '../components/Facts';
 
 /** displayName split on the first space into first and last name (spec section 3). */
 export function splitName(displayName: string): { firstname: string; lastname: string } {
@@ -72,20 +73,13 @@ export function MyAccount() {
             Please verify your email address: we sent you a link. <Link to="/verify-email-address">Need a new one?</Link>
           </p>
         ) : null}
-        <dl className="facts">
-          <div>
-            <dt>Username</dt>
-            <dd>{user.displayName || 'User'}</dd>
-          </div>
-          <div>
-            <dt>Email</dt>
-            <dd>{user.email}</dd>
-          </div>
-          <div>
-            <dt>Email verified</dt>
-            <dd>{user.emailVerified ? 'true' : 'false'}</dd>
-          </div>
-        </dl>
+        <Facts
+          facts={[
+            { term: 'Username', value: user.displayName || 'User' },
+            { term: 'Email', value: user.email },
+            { term: 'Email verified', value: user.emailVerified ? 'true' : 'false' },
+          ]}
+        />
         {editing ? (
           <form noValidate onSubmit={save} aria-label="Edit profile" className="profile__form">
             <Field id="acct-name" label="Display name" value={f.values.displayName} onValue={(v) => f.set('displayName', v)} error={f.shown('displayName')} autoComplete="name" />

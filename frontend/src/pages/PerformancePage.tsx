@@ -5,11 +5,12 @@ import { BotTabs } from '../bots/BotTabs';
 import { EquityCurve } from '../backtest/EquityCurve';
 import { signedUsdt, usdt } from '../bots/format';
 import { percent2, quantity, tone } from '../money/format';
+import { annualisedText, fillLabel } from '../money/words';
+import { compact } from '../bots/format';
 import { tradesCsvUrl, useGetBotPerformanceQuery, useGetBotTradesQuery } from '../money/moneyApi';
 import '../money/money.css';
 
 const PAGE = 20;
-const ROLE: Record<string, string> = { buy: 'Buy', 'take-profit': 'Take-profit', 'stop-loss': 'Stop-loss' };
 const when = (ms: number) => new Date(ms).toLocaleString();
 
 /**
@@ -35,6 +36,8 @@ export default function PerformancePage() {
   const total = trades?.total ?? 0;
   const cur = perf?.currency || 'USDT';
   const coin = perf?.symbol ? perf.symbol.replace(/(USDT|USDC)$/, '') : '';
+  const direction = perf?.direction ?? 'long';
+  const annual = annualisedText(perf?.annualisedPercent, perf?.runtimeMs);
   return (
     <div className="page page--wide money">
       <div className="page__head">
@@ -55,15 +58,17 @@ export default function PerformancePage() {
             <div><dt>Total P&amp;L</dt><dd data-testid="total-pnl" className={tone(perf.totalPnl)}>{signedUsdt(perf.totalPnl)} {cur}</dd></div>
             <div><dt>Realised</dt><dd data-testid="realised-pnl">{signedUsdt(perf.realisedPnl)} {cur}</dd></div>
             <div><dt>Unrealised</dt><dd data-testid="unrealised-pnl">{signedUsdt(perf.unrealisedPnl)} {cur}</dd></div>
-            <div><dt>Capital committed</dt><dd data-testid="capital-committed">{usdt(perf.capitalCommitted)} {cur}</dd></div>
+            <div title="What the bot's full ladder takes when every order rests"><dt>Capital committed</dt><dd data-testid="capital-committed">{usdt(perf.capitalCommitted)} {cur}</dd></div>
+            <div title="What the bot's orders and position hold on the exchange now"><dt>Capital in use</dt><dd data-testid="capital-in-use">{usdt(perf.capitalInUse)} {cur}</dd></div>
             <div><dt>Return on capital</dt><dd data-testid="return" className={tone(perf.returnPercent)}>{percent2(perf.returnPercent)}</dd></div>
-            <div>
+            <div title={annual.hint}>
               <dt>Annualised</dt>
-              <dd data-testid="annualised" title={perf.annualisedPercent === null ? 'Shown after 10 minutes of running' : undefined}>
-                {perf.annualisedPercent === null ? '— (after 10 min)' : percent2(perf.annualisedPercent)}
-              </dd>
+              <dd data-testid="annualised">{annual.value}{annual.note ? <> <small className="money__sub">{annual.note}</small></> : null}</dd>
             </div>
             <div><dt>Fees paid</dt><dd data-testid="fees">{usdt(perf.feesPaid)} {cur}</dd></div>
+            <div><dt>Position</dt><dd data-testid="position">{compact(perf.position)} {coin}{perf.position < 0 ? ' (short)' : ''}</dd></div>
+            {perf.dust > 0 ? <div title="Left after a cycle, below the market's minimum order: not counted as a position"><dt>Dust</dt><dd data-testid="dust">{compact(perf.dust)} {coin}</dd></div> : null}
+            <div><dt>Fills</dt><dd data-testid="fills">{perf.fills}</dd></div>
             <div><dt>Cycles</dt><dd>{perf.cyclesCompleted}</dd></div>
           </dl>
           {perf.equity.length >= 2 ? (
@@ -86,11 +91,11 @@ export default function PerformancePage() {
                 {trades.items.map((t) => (
                   <tr key={t.fillId}>
                     <Cell label="Time">{when(t.at)}</Cell>
-                    <Cell label="Fill">{ROLE[t.role] ?? t.role}</Cell>
+                    <Cell label="Fill">{fillLabel(t.role, t.side, direction)}</Cell>
                     <Cell label="Price">{quantity(t.price)} {cur}</Cell>
                     <Cell label="Amount">{t.netAmount !== t.amount ? `${quantity(t.amount)} ${coin} (${quantity(t.netAmount)} held)` : `${quantity(t.amount)} ${coin}`}</Cell>
                     <Cell label="Fee">{usdt(t.fee)} {cur}</Cell>
-                    <Cell label="Cycle profit">{t.cycleProfit === null ? 'open' : `${signedUsdt(t.cycleProfit)} ${cur}`}</Cell>
+                    <Cell label="Cycle profit">{t.role === 'liquidation' ? '—' : t.cycleProfit === null ? 'open' : `${signedUsdt(t.cycleProfit)} ${cur}`}</Cell>
                   </tr>
                 ))}
               </tbody>

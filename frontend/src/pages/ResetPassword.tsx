@@ -3,7 +3,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useResetPasswordMutation } from '../api/api';
 import { describeError } from '../api/http';
 import { Field } from '../components/Field';
+import { AuthPage, BackToSignIn } from '../components/auth/AuthPage';
 import { useForm } from '../forms/useForm';
+import { NEW_PASSWORD_HINT, NEW_PASSWORD_INPUT } from '../forms/inputKinds';
 import { passwordRules, passwordsMatch } from '../forms/validation';
 import { useAppDispatch } from '../store/hooks';
 import { ui } from '../store/uiSlice';
@@ -31,47 +33,21 @@ export function ResetPassword() {
   });
 
   return (
-    <div className="auth-page">
-      <section className="card auth-card" aria-labelledby="reset-title">
-        <h1 id="reset-title">Choose a new password</h1>
-        {token ? (
-          <form noValidate onSubmit={submit} aria-label="Choose a new password">
-            <Field
-              id="reset-password"
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              value={f.values.password}
-              onValue={(v) => f.set('password', v)}
-              error={f.shown('password')}
-              hint="8 to 30 characters"
-              maxLength={30}
-            />
-            <Field
-              id="reset-repeat"
-              label="Repeat new password"
-              type="password"
-              autoComplete="new-password"
-              value={f.values.repeatPassword}
-              onValue={(v) => f.set('repeatPassword', v)}
-              error={f.shown('repeatPassword')}
-              maxLength={30}
-            />
-            <button type="submit" className="btn btn--primary btn--block">
-              Save new password
-            </button>
-          </form>
-        ) : (
-          <p className="error-text" role="alert">
-            This page needs the link from your password reset email. <Link to="/forgot-password">Ask for a new one</Link>.
-          </p>
-        )}
-        <div className="form-links">
-          <p>
-            Go back to ? <Link to="/sign-in">Log In</Link>
-          </p>
-        </div>
-      </section>
-    </div>
+    <AuthPage titleId="reset-title" title="Choose a new password">
+      {token ? (
+        <form noValidate onSubmit={submit} aria-label="Choose a new password">
+          <Field id="reset-password" label="New password" {...NEW_PASSWORD_INPUT} {...f.bind('password')} hint={NEW_PASSWORD_HINT} />
+          <Field id="reset-repeat" label="Repeat new password" {...NEW_PASSWORD_INPUT} {...f.bind('repeatPassword')} />
+          <button type="submit" className="btn btn--primary btn--block">
+            Save new password
+          </button>
+        </form>
+      ) : (
+        <p className="error-text" role="alert">
+          This page needs the link from your password reset email. <Link to="/forgot-password">Ask for a new one</Link>.
+        </p>
+      )}
+      <BackToSignIn />
+    </AuthPage>
   );
 }

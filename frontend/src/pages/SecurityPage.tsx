@@ -12,6 +12,9 @@ import { apiKeyRules } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 
+/** A secret typed in, never offered back by the browser. */
+const SECRET_INPUT = { type: 'password', autoComplete: 'off' } as const;
+
 const EMPTY = { exchange: '', apiKey: '', secretKey: '', passphrase: '' };
 
 /** The 'Add api keys' form {exchange, apiKey, secretKey, passphrase}; passphrase only for Kucoin. */
@@ -30,6 +33,8 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
     f.set(k, v);
     setValues((s) => ({ ...s, [k]: v }));
   };
+  /** A key field's name, value, setter and shown error. */
+  const bind = (k: keyof typeof EMPTY) => ({ name: k, value: f.values[k], onValue: (v: string) => set(k, v), error: f.shown(k) });
   const kucoin = f.values.exchange === 'Kucoin';
   /** The server's refusal of the key (issue 30: it can withdraw, cannot trade, the venue refused it): shown under the form. */
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -70,34 +75,9 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
         options={EXCHANGES.map((e) => ({ value: e, label: e }))}
         error={f.shown('exchange')}
       />
-      <Field id="key-api" label="API Key" name="apiKey" autoComplete="off" spellCheck={false} value={f.values.apiKey} onValue={(v) => set('apiKey', v)} error={f.shown('apiKey')} maxLength={100} />
-      <Field
-        id="key-secret"
-        label="Secret Key"
-        name="secretKey"
-        type="password"
-        autoComplete="off"
-        spellCheck={false}
-        value={f.values.secretKey}
-        onValue={(v) => set('secretKey', v)}
-        error={f.shown('secretKey')}
-        maxLength={100}
-        hint="Stored encrypted; never shown again."
-      />
-      {kucoin ? (
-        <Field
-          id="key-passphrase"
-          label="Passphrase"
-          name="passphrase"
-          type="password"
-          autoComplete="off"
-          value={f.values.passphrase}
-          onValue={(v) => set('passphrase', v)}
-          error={f.shown('passphrase')}
-          maxLength={40}
-          hint="The API passphrase you chose at Kucoin."
-        />
-      ) : null}
+      <Field id="key-api" label="API Key" {...bind('apiKey')} autoComplete="off" spellCheck={false} maxLength={100} />
+      <Field id="key-secret" label="Secret Key" {...bind('secretKey')} {...SECRET_INPUT} spellCheck={false} maxLength={100} hint="Stored encrypted; never shown again." />
+      {kucoin ? <Field id="key-passphrase" label="Passphrase" {...bind('passphrase')} {...SECRET_INPUT} maxLength={40} hint="The API passphrase you chose at Kucoin." /> : null}
       {refusal ? (
         <p className="form-error key-refused" role="alert" data-testid="key-add-refusal">
           {refusal}

@@ -2,6 +2,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { TwoFactorSignIn } from '../components/auth/TwoFactorSignIn';
 import { LoginForm, RegisterForm } from '../components/auth/AuthForms';
 import { ProviderButtons } from '../components/auth/ProviderButtons';
+import { AuthPage } from '../components/auth/AuthPage';
 
 /** The sign-in / sign-up screen (/sign-in and /register-user). */
 export function SignIn({ mode }: { mode: 'login' | 'register' }) {
@@ -9,51 +10,45 @@ export function SignIn({ mode }: { mode: 'login' | 'register' }) {
   if (mode === 'login' && params.get('step') === 'code') {
     // the second step of a sign-in with two-factor on (issue 30)
     return (
-      <div className="auth-page">
-        <section className="card auth-card" aria-labelledby="auth-title">
-          <h1 id="auth-title">Two-factor sign-in</h1>
-          <TwoFactorSignIn />
-        </section>
-      </div>
+      <AuthPage titleId="auth-title" title="Two-factor sign-in">
+        <TwoFactorSignIn />
+      </AuthPage>
     );
   }
   return (
-    <div className="auth-page">
-      <section className="card auth-card" aria-labelledby="auth-title">
-        <h1 id="auth-title">Create a free account!</h1>
-        <ProviderButtons
-          before={<h2 className="subhead">Login via</h2>}
-          after={
-            <div className="divider" role="separator">
-              <span>or</span>
+    <AuthPage titleId="auth-title" title="Create a free account!">
+      <ProviderButtons
+        before={<h2 className="subhead">Login via</h2>}
+        after={
+          <div className="divider" role="separator">
+            <span>or</span>
+          </div>
+        }
+      />
+      {mode === 'login' ? (
+        <LoginForm
+          footer={
+            <div className="form-links">
+              <p>
+                Forget Password ? <Link to="/forgot-password">send email</Link>
+              </p>
+              <p>
+                Don't have an account? <Link to="/register-user">Register</Link>
+              </p>
             </div>
           }
         />
-        {mode === 'login' ? (
-          <LoginForm
-            footer={
-              <div className="form-links">
-                <p>
-                  Forget Password ? <Link to="/forgot-password">send email</Link>
-                </p>
-                <p>
-                  Don't have an account? <Link to="/register-user">Register</Link>
-                </p>
-              </div>
-            }
-          />
-        ) : (
-          <RegisterForm
-            footer={
-              <div className="form-links">
-                <p>
-                  Already have an account? <Link to="/sign-in">Login</Link>
-                </p>
-              </div>
-            }
-          />
-        )}
-      </section>
-    </div>
+      ) : (
+        <RegisterForm
+          footer={
+            <div className="form-links">
+              <p>
+                Already have an account? <Link to="/sign-in">Login</Link>
+              </p>
+            </div>
+          }
+        />
+      )}
+    </AuthPage>
   );
 }

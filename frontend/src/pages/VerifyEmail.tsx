@@ -2,13 +2,28 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CircleCheck, MailCheck } from 'lucide-react';
 import { useResendVerificationMutation, useVerifyEmailMutation } from '../api/api';
-import { describeError } from '../api/http';
+import { describeError, request } from '../api/http';
 import type { User } from '../api/types';
 import { setUser } from '../store/authSlice';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 
-/** /verify-email-address: the 'Thank You for Registering' screen; with ?token=… it verifies. */
+/**
+ * Who is signed in in this browser, as the server sees it (null: nobody). A verification link opens
+ * wherever the mail is read (issue 40, point 10): the verified account is not necessarily this browser's.
+ */
+async function signedInHere(): Promise<User | null> {
+  const res = await request<User>({ url: '/api/auth/me' });
+  return res.data && res.data.uid ? res.data : null;
+}
+
+/**
+ * /verify-email-address: the 'Thank You for Registering' screen; with ?token=… it verifies. The answer
+ * names the verified account but opens no session (the link may be opened in another browser), so this
+ * browser's own user is asked for: the same account is refreshed; nobody signed in is told to sign in;
+ * someone else signed in is told so. Before (issue 40), the verified account was stored as this browser's
+ * user, with no session behind it: a signed-in shell whose every call was 401.
+ */
 export function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token');
@@ -18,20 +33,27 @@ export function VerifyEmail() {
   const [resend, { isLoading: resending }] = useResendVerificationMutation();
   const [outcome, setOutcome] = useState<'idle' | 'verifying' | 'verified' | 'failed'>(token ? 'verifying' : 'idle');
   const [reason, setReason] = useState('');
+  /** The account the link verified, and who is signed in here when that is another account. */
+  const [verified, setVerified] = useState<User | null>(null);
+  const [otherUser, setOtherUser] = useState<User | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
     if (!token || started.current) return;
     started.current = true;
-    void verify({ token }).then((res) => {
+    void verify({ token }).then(async (res) => {
       if ('error' in res && res.error) {
         setOutcome('failed');
         setReason(describeError(res.error));
-      } else {
-        setOutcome('verified');
-        const data = res.data as User | undefined;
-        if (data && data.uid) dispatch(setUser(data));
+        return;
       }
+      const data = res.data as User | undefined;
+      const here = await signedInHere();
+      if (data && data.uid && here?.uid === data.uid) dispatch(setUser({ ...here, emailVerified: true }));
+      else if (here) setOtherUser(here);
+      else dispatch(setUser(null)); // a stored user without a session is no one
+      setVerified(data && data.uid ? data : null);
+      setOutcome('verified');
     });
   }, [token, verify, dispatch]);
 
@@ -59,14 +81,41 @@ export function VerifyEmail() {
               </Link>
             </div>
           </>
+        ) : outcome === 'verified' && otherUser ? (
+          <>
+            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
+            <h1 id="verify-title">Email address verified</h1>
+            <p data-testid="verified-other-account">
+              {verified?.email ? <strong>{verified.email}</strong> : 'That address'} is confirmed. You are signed in here as{' '}
+              <strong>{otherUser.email}</strong>, another account: sign out first to use the verified one in this browser.
+            </p>
+            <div className="actions actions--start">
+              <Link to="/bots" className="btn btn--primary">
+                Go to my bots
+              </Link>
+            </div>
+          </>
+        ) : outcome === 'verified' && !user ? (
+          <>
+            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
+            <h1 id="verify-title">Email address verified</h1>
+            <p>
+              Thank you! {verified?.email ? <strong>{verified.email}</strong> : 'Your email address'} is confirmed. Sign in to launch your bots.
+            </p>
+            <div className="actions actions--start">
+              <Link to="/sign-in" className="btn btn--primary">
+                Sign in
+              </Link>
+            </div>
+          </>
         ) : outcome === 'verified' ? (
           <>
             <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
             <h1 id="verify-title">Email address verified</h1>
             <p>Thank you! Your email address is confirmed. Your bots are ready for launch.</p>
             <div className="actions actions--start">
-              <Link to={user ? '/bots' : '/sign-in'} className="btn btn--primary">
-                {user ? 'Go to my bots' : 'Sign in'}
+              <Link to="/bots" className="btn btn--primary">
+                Go to my bots
               </Link>
             </div>
           </>

@@ -42,3 +42,14 @@ export function socketModuleMock() {
     },
   };
 }
+
+/**
+ * What the component suites repeated before each test (issue 42): a fresh fake socket, and after each test
+ * the signed-in user and other stored settings cleared (unless `keepStorage`).
+ */
+export function freshSocketPerTest({ keepStorage = false }: { keepStorage?: boolean } = {}) {
+  beforeEach(() => {
+    fake.socket = new FakeSocket();
+  });
+  if (!keepStorage) afterEach(() => window.localStorage.clear());
+}

@@ -1,4 +1,5 @@
-import { render } from '@testing-library/react';
+import { render, waitFor, type within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { ReactNode } from 'react';
@@ -90,6 +91,7 @@ export function makeBot(over: Partial<Bot> = {}): Bot {
     pid: -1,
     profit: 0,
     state: 'stopped',
+    lasterror: null,
     ...over,
   };
 }
@@ -108,4 +110,23 @@ export function baseRoutes(user: User | null = USER): Record<string, unknown> {
     'GET /api/auth/me': user ? user : { status: 401, body: { statusCode: 401, message: 'Unauthorized' } },
     'GET /api/tokens': { tokens: [] },
   };
+}
+
+/** Binance spot's rules as the bot-form suites mock `GET /api/market-rules` (a cent's price step, 5 USDT minimum). */
+export const SPOT_RULES = { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 };
+
+/** The spot market a bot-form suite trades: `balance` USDT free, the price `price`, SPOT_RULES. */
+export function spotMarketRoutes(price: number, balance = 100000): Record<string, unknown> {
+  return {
+    'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance, available: balance }],
+    'GET /api/priceSpot': price,
+    'GET /api/market-rules': SPOT_RULES,
+  };
+}
+
+/** In the create form `f`: picks the exchange and pair, and waits for the entry price the form fills in (`entry`). */
+export async function pickMarket(f: ReturnType<typeof within>, entry: string, { exchange = 'Binance', symbol = 'BTCUSDT' } = {}) {
+  await userEvent.selectOptions(f.getByLabelText('Exchange'), exchange);
+  await userEvent.selectOptions(f.getByLabelText('Pair'), symbol);
+  await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue(entry));
 }

@@ -1,6 +1,9 @@
+// Over 400 lines: the whole OpenAPI document (every route's request and answer schemas) in one place, so the contract reads and diffs as one.
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
-import { RANGE_SETS, createBotSchema, editBotSchema, rangeSchema, saveTemplateSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
+import { EXCHANGES } from '@gridrocket/shared';
+import { BACKTEST_STYLES, TIMEFRAMES, backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
+import { ALERT_CHANNELS, ALERT_KINDS } from '@gridrocket/alerts';
+import { RANGE_SETS, SIGNAL_HELD_POSITION_CHOICES, createBotSchema, editBotSchema, heldPositionSchema, rangeSchema, saveTemplateSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
 import { addCredentialSchema } from '@gridrocket/credentials';
 import {
   createTokenSchema,
@@ -15,6 +18,9 @@ import {
   verifyEmailSchema,
 } from '@gridrocket/identity/nest';
 import { SchemaObject, zodToSchema } from './zod-schema';
+
+/** Issue 40: the owner's standing choice for a held position (libs/bots signal.events.ts). */
+const HELD_POSITION = { type: 'string', enum: [...SIGNAL_HELD_POSITION_CHOICES], description: 'what a start signal does with a bot that holds a position: refuse, resume (start with it), sell (sell it at market first)' } as const;
 
 /**
  * The API contract (issue 31): the document @nestjs/swagger builds from the routes, completed with
@@ -39,27 +45,126 @@ const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
 /** An answer whose every field is listed: a field the server adds without documenting it fails the contract test. */
 const closed = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ ...obj(properties, required), additionalProperties: false });
 const numOrNull = nullable({ type: 'number' });
-const performanceFields: Record<string, SchemaObject> = {
+const DIRECTION: SchemaObject = { type: 'string', enum: ['long', 'short', 'neutral'] };
+/** Issue 42: the venues a bot, a key or a backtest names (the dashboard is typed by this document). */
+const EXCHANGE: SchemaObject = { type: 'string', enum: [...EXCHANGES] };
+/** Issue 42: a free-form object (an event's data): every key a value of any kind, as openapi-typescript reads it. */
+const anyObject: SchemaObject = { type: 'object', additionalProperties: true };
+/** Issue 40: the figures every screen reads (libs/trading money/figures.ts), the same on the bot page, the cards and the performance view. */
+const figureFields: Record<string, SchemaObject> = {
   realisedPnl: num,
+  realisedToday: num,
   unrealisedPnl: num,
   totalPnl: num,
   feesPaid: num,
   position: num,
+  dust: num,
+  averageEntry: numOrNull,
   lastPrice: numOrNull,
+  capitalInUse: num,
   capitalCommitted: num,
   returnPercent: numOrNull,
-  annualisedPercent: numOrNull,
+  annualisedPercent: { ...numOrNull, description: 'null before 7 days of running' },
   runtimeMs: num,
+  running: bool,
   cyclesCompleted: int,
   fills: int,
 };
-const botPerformanceHead: Record<string, SchemaObject> = { id: uuid, symbol: str, exchange: str, botType: str, currency: str };
+const performanceFields = figureFields;
+const botPerformanceHead: Record<string, SchemaObject> = { id: uuid, symbol: str, exchange: str, botType: str, currency: str, direction: DIRECTION };
 const equity = arr(closed({ time: num, pnl: num }));
-const rung = closed({ price: num, size: num, filled: num, state: str });
+const rung = closed({ price: num, size: num, filled: num, state: { type: 'string', enum: ['open', 'filled', 'cancelled'] }, side: { type: 'string', enum: ['sell'] }, answer: { type: 'boolean', enum: [true] } }, ['price', 'size', 'filled', 'state']);
 
 /** The answers' schemas (what the views and projections return: their TypeScript types, as JSON Schema). */
 /** A personal access token as the list shows it (libs/identity access-token.service.ts AccessTokenView). */
 const ACCESS_TOKEN_FIELDS: Record<string, SchemaObject> = { id: str, name: str, scopes: arr({ type: 'string', enum: ['read', 'trade', 'keys'] }), createdAt: str, expiresAt: str, expired: bool, lastUsedAt: nullable(str), useCount: int };
+
+/** Issue 42: one combination of a sweep as kept (libs/backtest backtest.events.ts SweepPoint). */
+const SWEEP_POINT: SchemaObject = closed(
+  {
+    style: { type: 'string', enum: [...BACKTEST_STYLES], description: "the combination's grid style (absent in sweeps recorded before issue 32: their request's style)" },
+    interval: num,
+    numOfOrders: int,
+    takeProfit: { ...numOrNull, description: 'null for the styles without a take-profit (neutral, infinity)' },
+    profit: numOrNull,
+    unrealised: numOrNull,
+    totalReturn: numOrNull,
+    annualisedReturn: numOrNull,
+    maxDrawdownPct: numOrNull,
+    cycles: nullable(int),
+    fills: nullable(int),
+    fees: numOrNull,
+    error: { type: 'string', description: 'why the combination cannot trade (its figures are null)' },
+  },
+  ['interval', 'numOfOrders', 'takeProfit', 'profit', 'unrealised', 'totalReturn', 'annualisedReturn', 'maxDrawdownPct', 'cycles', 'fills', 'fees'],
+);
+/** Issue 42: the fees and market rules a backtest traded under (libs/backtest backtest.events.ts BacktestTerms). */
+const BACKTEST_TERMS: SchemaObject = closed(
+  {
+    feeBps: { type: 'number', description: 'maker fee per fill, in basis points of its notional' },
+    takerFeeBps: num,
+    buyFeeIn: { type: 'string', enum: ['quote', 'base'] },
+    crossingFill: { type: 'string', enum: ['limit', 'market'] },
+    rules: obj({ priceStep: num, amountStep: num, minNotional: num, minAmount: num }, ['priceStep', 'amountStep', 'minNotional']),
+    feeSource: { type: 'string', description: 'where the fees come from, in words' },
+  },
+  ['feeBps', 'rules', 'feeSource'],
+);
+/** Issue 42: a backtest's fields but its result and sweep (libs/backtest backtest-list.projection.ts BacktestDoc). */
+const BACKTEST_FIELDS: Record<string, SchemaObject> = {
+  id: uuid,
+  userid: str,
+  kind: { type: 'string', enum: ['single', 'sweep'] },
+  status: { type: 'string', enum: ['running', 'done', 'failed', 'cancelled', 'interrupted'] },
+  request: ref('BacktestRun'),
+  createdat: str,
+  finishedat: nullable(str),
+  error: nullable(str),
+  terms: nullable(BACKTEST_TERMS),
+  candles: nullable(int),
+  // issue 40: where the candles came from (null until done, and on backtests done before issue 40)
+  history: nullable(
+    closed(
+      {
+        source: { type: 'string', enum: ['venue', 'simulated', 'upload'], description: "venue: the exchange's own candles (ccxt's public OHLCV, cached); simulated: the fixed, seeded history, not market prices (where the server does not reach the venue); upload: the user's CSV" },
+        simulated: bool,
+        exchange: str,
+        market: { type: 'string', enum: ['spot', 'futures'] },
+        symbol: str,
+        timeframe: str,
+        from: { type: 'number', description: 'the period [from, to) in ms (an upload: its first and last candle)' },
+        to: num,
+        candles: int,
+        seed: { type: 'string', description: 'simulated: the seed the candles are made from (the same seed, the same candles)' },
+        reason: { type: 'string', description: "simulated: why not the venue's candles" },
+        label: { type: 'string', description: 'the history in words, as the dashboard shows it' },
+      },
+      ['source', 'simulated', 'exchange', 'market', 'symbol', 'timeframe', 'from', 'to', 'candles', 'label'],
+    ),
+  ),
+};
+const BACKTEST_REQUIRED = ['id', 'userid', 'kind', 'status', 'request', 'createdat', 'finishedat', 'error'];
+/** Issue 42: a backtest's result (libs/backtest backtest.engine.ts BacktestResult, styles.ts StyledBacktestResult); the list's without its curve. */
+function backtestResult(withCurve: boolean): SchemaObject {
+  const fields: Record<string, SchemaObject> = {
+    candles: int, from: num, to: num,
+    capital: { type: 'number', description: "the grid's cost (Σ price × amount ÷ leverage): the capital it locks" },
+    profit: { type: 'number', description: 'realised profit after fees' },
+    unrealised: num, fees: num, cycles: int, fills: int,
+    maxDrawdown: num, maxDrawdownPct: { type: 'number', description: 'a fraction of the previous peak' },
+    trails: { type: 'integer', description: 'times a trailing-down grid moved its ladder down' },
+    timeInMarket: { type: 'number', description: 'fraction of candles that ended holding a position' },
+    endEquity: num, totalReturn: num, annualisedReturn: num,
+    buyAndHold: closed({ profit: num, totalReturn: num }),
+    position: closed({ amount: num, averageEntry: num }),
+    ...(withCurve ? { curve: closed({ time: arr(num), equity: arr(num) }) } : {}),
+    style: { type: 'string', enum: [...BACKTEST_STYLES], description: "the neutral and infinity grids' results say their style; a ladder's none" },
+    pairs: { type: 'integer', description: 'neutral: completed pairs (= cycles)' },
+    stepsUp: { type: 'integer', description: 'infinity: completed steps up (sells, = cycles)' },
+    stepsDown: { type: 'integer', description: 'infinity: completed steps down (buys)' },
+  };
+  return closed(fields, Object.keys(fields).filter((k) => !['style', 'pairs', 'stepsUp', 'stepsDown'].includes(k)));
+}
 
 const SCHEMAS: Record<string, SchemaObject> = {
   Error: {
@@ -82,7 +187,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
       id: uuid,
       bottype: { type: 'string', enum: ['Spot', 'Futures'] },
       userid: str,
-      exchange: str,
+      exchange: EXCHANGE,
       symbol: str,
       numoforders: int,
       ordersize: num,
@@ -93,6 +198,7 @@ const SCHEMAS: Record<string, SchemaObject> = {
       pid: num,
       profit: num,
       leverage: num,
+      marginmode: { type: 'string', enum: ['isolated', 'cross'], description: "issue 40: a futures bot's margin mode, set on the venue before its first order (absent: isolated)" },
       state: { type: 'string', enum: ['stopped', 'starting', 'running', 'stopping'] },
       lasterror: nullable(str),
       spacing: { type: 'string', enum: ['absolute', 'percent'] },
@@ -110,6 +216,8 @@ const SCHEMAS: Record<string, SchemaObject> = {
       quotevalue: num,
       lowerprice: num,
       initialquote: num,
+      name: { type: 'string', maxLength: 60, description: 'issue 40: the name its owner gave it; absent: none' },
+      investment: { type: 'number', description: 'issue 40: the total investment in USDT (futures: margin) that sized its orders (ordersize, an infinity grid\'s quotevalue); absent: the order size was given' },
       ordersleftopen: int,
       checkrequestedat: num,
       streamdownsince: { type: 'number', description: "issue 39: the venue's live updates for the bot's account are down since this time (ms since the epoch); absent: live" },
@@ -122,20 +230,34 @@ const SCHEMAS: Record<string, SchemaObject> = {
     additionalProperties: false,
   },
   BotPage: closed({ items: arr(ref('Bot')), total: int, limit: int, offset: int }),
+  // issue 40: the auditors' list (libs/bots/src/history/audit-bots.projection.ts, audit.controller.ts)
+  AuditBot: closed({
+    id: uuid,
+    userid: str,
+    owner: { ...nullable(str), description: "the owner's email address (null: no such user document)" },
+    exchange: EXCHANGE,
+    symbol: str,
+    bottype: { type: 'string', enum: ['Spot', 'Futures'] },
+    status: { type: 'string', enum: ['stopped', 'starting', 'running', 'stopping', 'deleted'] },
+    name: nullable(str),
+    createdat: str,
+    updatedat: str,
+    deletedat: nullable(str),
+  }),
   Capacity: {
     ...closed({
       venue: str,
       symbol: str,
       ordersAtStart: int,
       placingSeconds: int,
-      orderWindows: arr(closed({ rule: str, limit: int, source: str, windowMs: int, label: str, atMost: int, exceeded: bool })),
+      orderWindows: arr(closed({ rule: str, limit: int, source: str, windowMs: int, label: str, atMost: int, placed: int, exceeded: bool })),
       openOrders: closed({ rule: str, limit: int, source: str, others: int, thisBot: int, total: int, exceeded: bool }),
       weight: closed({ rule: str, limit: num, source: str, label: str, account: num, symbols: int, share: num, budget: num, budgetShareUsed: num, exceeded: bool }),
       exceeded: arr(str),
       refusal: nullable(str),
     }),
     description:
-      "What the key can carry if the bot started (issue 39, libs/bots/src/domain/capacity.ts): its orders at start against the venue's order-count windows at the runner's pace, the open orders on its symbol (the account's other bots' and its own, at most) against the venue's maximum, and the account's steady weight against the install's share of the venue's limit; each limit with its source. `refusal`: the 409 a start would get (null: it fits)",
+      "What the key can carry if the bot started (issue 39, libs/bots/src/domain/capacity.ts): its orders at start against the venue's order-count windows at the runner's pace on top of those the account has placed in each window (`placed`, from the venue's last X-MBX-ORDER-COUNT-* answer), the open orders on its symbol (the account's other bots' and its own, at most) against the venue's maximum, and the account's steady weight against the install's share of the venue's limit; each limit with its source. `refusal`: the 409 a start would get (null: it fits)",
   },
   Credential: closed(
     {
@@ -148,6 +270,17 @@ const SCHEMAS: Record<string, SchemaObject> = {
     ['id', 'exchange', 'apikeyid'],
   ),
   Balance: closed({ symbol: str, exchange: str, balance: num, available: num }),
+  // issue 40: the balances page (libs/credentials/src/exchange-access/balances.service.ts)
+  AccountBalances: closed({
+    exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
+    market: { type: 'string', enum: ['spot', 'futures'] },
+    state: { type: 'string', enum: ['ok', 'no-key', 'unavailable'], description: 'no-key: no API key for the exchange (live, testnet); unavailable: the venue did not answer' },
+    message: nullable(str),
+    assets: arr(closed({ asset: str, free: num, locked: { ...num, description: 'held by open orders (futures: margin in use)' }, total: num })),
+    readAt: { ...numOrNull, description: 'when the venue was read (ms since the epoch)' },
+    cached: { ...bool, description: 'served from the last read (at most cacheSeconds old)' },
+    read: nullable(closed({ call: str, weight: num, pool: str, source: str })),
+  }),
   Accepted: closed({ id: uuid, status: { type: 'string', enum: ['running'] } }),
   Upload: closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str) }),
   Session: closed({ id: str, createdAt: str, lastSeenAt: str, browser: str, address: str, current: bool }),
@@ -155,26 +288,33 @@ const SCHEMAS: Record<string, SchemaObject> = {
   BotTemplate: closed({
     id: uuid,
     name: str,
-    settings: { type: 'object', description: 'The create body\'s fields (botType, exchange, symbol, numOfOrders, orderSize, interval, entryPrice, takeProfit, leverage and the optional risk settings): POST /api/bots takes them as they are', additionalProperties: true },
+    settings: { allOf: [ref('CreateBot')], description: 'The create body\'s fields (botType, exchange, symbol, numOfOrders, orderSize, interval, entryPrice, takeProfit, leverage and the optional risk settings): POST /api/bots takes them as they are' },
     fromBotId: nullable(uuid),
     createdAt: str,
   }),
   AccessTokenCreated: closed({ ...ACCESS_TOKEN_FIELDS, token: { type: 'string', description: 'The token, shown this once: send it as Authorization: Bearer <token>' } }),
   HistoryEvent: {
     type: 'object',
-    properties: { id: str, revision: int, position: int, type: str, data: { type: 'object' }, metadata: { type: 'object' }, created: str },
+    properties: {
+      id: str, revision: int, position: int, type: str,
+      data: { ...anyObject, description: "the event's fields (its type's)" },
+      // issue 42: the envelope's fields the history shows (who, why, when), others kept as they are
+      metadata: { ...obj({ userId: nullable(str), correlationId: nullable(str), causationId: nullable(str), occurredAt: nullable(str), schemaVersion: nullable(int) }, []), additionalProperties: true },
+      created: str,
+    },
     required: ['id', 'revision', 'position', 'type', 'data', 'metadata', 'created'],
   },
   BotPerformance: closed({ ...botPerformanceHead, ...performanceFields, equity }),
   BotPerformanceRow: closed({ ...botPerformanceHead, ...performanceFields }),
   AccountPerformance: (() => {
-    const { position: _p, lastPrice: _l, ...fields } = performanceFields;
-    return closed({ bots: int, ...fields, equity, perBot: arr(ref('BotPerformanceRow')) });
+    const { position: _p, lastPrice: _l, dust: _d, averageEntry: _a, running: _r, ...fields } = performanceFields;
+    const account = { bots: int, botsRunning: int, ...fields, currency: str };
+    return closed({ ...account, equity, others: arr(closed({ ...account })), perBot: arr(ref('BotPerformanceRow')) });
   })(),
   Trade: closed({
     fillId: str,
     at: num,
-    role: { type: 'string', enum: ['buy', 'take-profit', 'stop-loss'] },
+    role: { type: 'string', enum: ['buy', 'take-profit', 'stop-loss', 'liquidation', 'close'] },
     side: { type: 'string', enum: ['buy', 'sell'] },
     price: num,
     amount: num,
@@ -188,63 +328,91 @@ const SCHEMAS: Record<string, SchemaObject> = {
   }),
   Chart: closed({
     points: arr(closed({ time: num, value: num })),
-    levels: arr(closed({ price: num, kind: { type: 'string', enum: ['buy', 'take-profit'] }, status: { type: 'string', enum: ['open', 'filled'] } })),
+    levels: arr(closed({ price: num, kind: { type: 'string', enum: ['buy', 'take-profit'] }, status: { type: 'string', enum: ['open', 'filled'] }, side: { type: 'string', enum: ['buy', 'sell'] } })),
     fills: arr(closed({ time: num, price: num, side: { type: 'string', enum: ['buy', 'sell'] }, amount: num })),
     risk: closed({ stopLoss: numOrNull, trailing: nullable(closed({ activation: num, stop: num, deviation: num })), liquidation: numOrNull }),
   }),
   BotSummary: closed({
     ladder: arr(ref('Rung')),
     takeProfit: nullable(rung),
-    position: num,
-    dust: num,
-    averageEntry: numOrNull,
-    lastPrice: numOrNull,
-    unrealisedPnl: num,
-    realisedPnl: num,
-    realisedToday: num,
-    feesPaid: num,
-    cyclesCompleted: int,
-    fills: int,
-    capitalInUse: num,
+    ...figureFields,
+    currency: str,
+    direction: DIRECTION,
     runtimeSeconds: num,
     lastRun: nullable(closed({ startedAt: num, endedAt: numOrNull, ms: num })),
     runs: int,
-    annualisedReturn: numOrNull,
-    running: bool,
+    annualisedReturn: { ...numOrNull, description: 'the same as annualisedPercent' },
     lastError: nullable(str),
     lastErrorAt: numOrNull,
   }),
   Rung: rung,
-  BotOverview: closed({ id: uuid, lastPrice: numOrNull, position: num, averageEntry: numOrNull, unrealisedPnl: num, realisedPnl: num, realisedToday: num, capitalInUse: num, running: bool, spark: arr(num) }),
-  Backtest: closed(
+  BotOverview: closed({
+    id: uuid,
+    lastPrice: numOrNull,
+    position: num,
+    dust: num,
+    averageEntry: numOrNull,
+    unrealisedPnl: num,
+    realisedPnl: num,
+    realisedToday: num,
+    totalPnl: num,
+    feesPaid: num,
+    fills: int,
+    capitalInUse: num,
+    capitalCommitted: num,
+    running: bool,
+    currency: str,
+    direction: DIRECTION,
+    spark: arr(num),
+  }),
+  Backtest: closed({ ...BACKTEST_FIELDS, result: nullable(backtestResult(true)), sweep: nullable(closed({ points: arr(SWEEP_POINT), best: nullable(SWEEP_POINT) })) }, BACKTEST_REQUIRED),
+  // issue 42: a row of GET /api/backtests (backtests.controller.ts list): no curve, a sweep's best point and count
+  BacktestListItem: closed({ ...BACKTEST_FIELDS, result: nullable(backtestResult(false)), sweep: nullable(closed({ best: nullable(SWEEP_POINT), count: int })) }, BACKTEST_REQUIRED),
+  // issue 42: what a backtest ran (libs/backtest backtest.events.ts BacktestRequest)
+  BacktestRun: obj(
     {
-      id: uuid,
-      userid: str,
-      kind: { type: 'string', enum: ['single', 'sweep'] },
-      status: { type: 'string', enum: ['running', 'done', 'failed', 'cancelled', 'interrupted'] },
-      request: { type: 'object', properties: { exchange: str, market: { type: 'string', enum: ['spot', 'futures'] }, symbol: str, config: { type: 'object' }, timeframe: str, from: num, to: num, source: str }, required: ['exchange', 'market', 'symbol', 'config', 'timeframe', 'from', 'to'] },
-      createdat: str,
-      finishedat: nullable(str),
-      error: nullable(str),
-      terms: nullable({ type: 'object' }),
-      candles: nullable(int),
-      result: nullable({ type: 'object' }),
-      sweep: nullable(obj({ points: arr({ type: 'object' }), best: nullable({ type: 'object' }) })),
+      exchange: EXCHANGE,
+      market: { type: 'string', enum: ['spot', 'futures'] },
+      symbol: str,
+      config: { ...anyObject, description: "the grid as the request gave it (any style: a CreateBot or InfinityBacktest body's grid fields)" },
+      timeframe: { type: 'string', enum: Object.keys(TIMEFRAMES) },
+      from: num,
+      to: num,
+      source: { type: 'string', enum: ['paper', 'exchange'], description: "the venue's terms: paper, the paper venue's model of the venue; exchange, the venue's own" },
+      candlesId: { ...uuid, description: 'the uploaded candles it ran on (POST /api/backtests/candles)' },
+      sweep: { ...anyObject, description: "a sweep's ranges, measure and styles" },
     },
-    ['id', 'userid', 'kind', 'status', 'request', 'createdat', 'finishedat', 'error'],
+    ['exchange', 'market', 'symbol', 'config', 'timeframe', 'from', 'to'],
   ),
   AlertDelivery: closed(
-    { id: str, at: { type: 'string', format: 'date-time' }, channel: str, kind: str, event: str, botid: nullable(str), symbol: nullable(str), title: str, status: str, code: nullable(str), attempts: int, error: nullable(str) },
+    { id: str, at: { type: 'string', format: 'date-time' }, channel: { type: 'string', enum: [...ALERT_CHANNELS] }, kind: { type: 'string', enum: [...ALERT_KINDS, 'test'], description: "the alert's kind, or test (a test message)" }, event: str, botid: nullable(str), symbol: nullable(str), title: str, status: str, code: nullable(str), attempts: int, error: nullable(str) },
     ['id', 'at', 'channel', 'kind', 'status'],
   ),
   // Signed signals (issue 32, docs/signals.md)
-  SignalSettings: closed({ enabled: bool, url: str, secretLast4: nullable(str), allowBodySecret: bool, windowSeconds: int }),
-  SignalSecret: closed({ enabled: bool, url: str, secretLast4: nullable(str), allowBodySecret: bool, windowSeconds: int, secret: { type: 'string', description: 'The signal secret, shown this once' } }),
-  SignalTaken: closed({ id: str, action: { type: 'string', enum: ['start', 'stop'] }, outcome: { type: 'string', enum: ['requested', 'unchanged'] }, state: str }),
+  SignalSettings: closed({ enabled: bool, url: str, secretLast4: nullable(str), allowBodySecret: bool, windowSeconds: int, heldPosition: HELD_POSITION }),
+  SignalSecret: closed({ enabled: bool, url: str, secretLast4: nullable(str), allowBodySecret: bool, windowSeconds: int, heldPosition: HELD_POSITION, secret: { type: 'string', description: 'The signal secret, shown this once' } }),
+  SignalTaken: closed(
+    {
+      id: str,
+      action: { type: 'string', enum: ['start', 'stop'] },
+      outcome: { type: 'string', enum: ['requested', 'unchanged'] },
+      state: str,
+      heldPosition: { type: 'string', enum: ['kept', 'sold-first'], description: 'issue 40: what a start did with the position the bot held (absent when it held none)' },
+    },
+    ['id', 'action', 'outcome', 'state'],
+  ),
+  // "Send a test" (issue 40): what the receiver answered
+  AlertTestResult: closed({
+    channel: { type: 'string', enum: [...ALERT_CHANNELS] },
+    status: { type: 'string', enum: ['delivered', 'failed', 'refused', 'rate-limited'] },
+    code: { ...nullable(int), description: 'the HTTP status (webhook, Telegram) or the SMTP reply code (e-mail); null without an answer' },
+    error: { ...nullable(str), description: "the receiver's error in words, null when delivered" },
+    at: { type: 'string', format: 'date-time' },
+  }),
   AlertSettings: {
     type: 'object',
     properties: {
-      kinds: arr(str),
+      kinds: arr({ type: 'string', enum: [...ALERT_KINDS] }),
       email: closed({ enabled: bool }),
       webhook: closed({ enabled: bool, url: nullable(str), secretSet: bool, secretLast4: nullable(str) }),
       telegram: closed({ enabled: bool, chatId: nullable(str), botTokenSet: bool, botTokenLast4: nullable(str) }),
@@ -275,7 +443,10 @@ function ranged(body: SchemaObject): SchemaObject {
 
 /** Request bodies: the zod schemas the routes parse (what JSON Schema can say of them). */
 function requestSchemas(): Record<string, SchemaObject> {
-  const createBot = zodToSchema(createBotSchema);
+  // the spec's POST /bots also sends status false and pid -1 (product spec section 7; a new bot is stopped); accepted, not read
+  const spec = { status: { type: 'boolean', enum: [false], description: "the spec's (a new bot is stopped); not read" }, pid: { type: 'integer', enum: [-1], description: "the spec's (no process yet); not read" } };
+  const created = zodToSchema(createBotSchema) as SchemaObject & { properties: Record<string, SchemaObject> };
+  const createBot = { ...created, properties: { ...created.properties, ...spec } };
   return {
     Register: zodToSchema(registerSchema),
     Credentials: zodToSchema(credentialsSchema),
@@ -301,15 +472,23 @@ function requestSchemas(): Record<string, SchemaObject> {
     BacktestRequest: {
       oneOf: [
         { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
-        { allOf: [ref('InfinityBacktest'), zodToSchema(backtestPeriodSchema)] },
+        { allOf: [ref('InfinityBacktest'), zodToSchema(backtestPeriodSchema), { type: 'object', properties: { quoteValue: { type: 'number', description: 'required of a backtest' } }, required: ['quoteValue'] }] },
       ],
     },
     CreateInfinityBot: {
       allOf: [
         ref('InfinityBacktest'),
-        { type: 'object', properties: { userId: { type: 'string', maxLength: 128 }, confirmAboveMarket: { type: 'boolean' } } },
+        {
+          type: 'object',
+          properties: {
+            userId: { type: 'string', maxLength: 128 },
+            confirmAboveMarket: { type: 'boolean' },
+            name: { type: 'string', maxLength: 60, description: "issue 40: the bot's name (trimmed, no control characters)" },
+            investment: { type: 'number', description: 'issue 40: the initial buy plus one value per step on every step down to the lower price, in USDT, in place of quoteValue: the server sizes quoteValue from it and stores it' },
+          },
+        },
       ],
-      description: 'Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400)',
+      description: 'Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400); issue 40: quoteValue or investment',
     },
     InfinityBacktest: {
       type: 'object',
@@ -325,19 +504,23 @@ function requestSchemas(): Record<string, SchemaObject> {
         lowerPrice: { type: 'number', description: 'no buy below this price (0 < lowerPrice < entryPrice)' },
         initialQuote: { type: 'number', description: 'USDT spent on coin at the start (≥ 0, default 0)' },
       },
-      required: ['style', 'exchange', 'symbol', 'botType', 'entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice'],
+      // (quoteValue: a backtest's is required; a bot's may be sized from an investment instead, issue 40)
+      required: ['style', 'exchange', 'symbol', 'botType', 'entryPrice', 'stepPercent', 'lowerPrice'],
     },
     SweepRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema), zodToSchema(sweepSchema)] },
     Signal: { ...zodToSchema(signalBodySchema), description: 'libs/bots/src/signals/signal.rules.ts: with X-Signature only action (and cancelAllOrders) is read; without, id, timestamp and secret are needed too (the bot must allow the secret in the body)' },
     SignalSettingsInput: zodToSchema(signalSettingsSchema),
+    HeldPositionInput: { ...zodToSchema(heldPositionSchema), description: 'issue 40: what a start signal does with a bot that holds a position: refuse (409, and an alert), resume (start with it), sell (sell it at market first)' },
+    AlertTestInput: { type: 'object', properties: { channel: { type: 'string', enum: [...ALERT_CHANNELS] } }, required: ['channel'] },
     AlertSettingsInput: {
       type: 'object',
       description: 'libs/alerts/src/domain/alert-settings.rules.ts (parsed by hand: the fields it reads)',
       properties: {
-        kinds: arr({ type: 'string', enum: ['cycle', 'stopLoss', 'trailingTakeProfit', 'botFailed', 'drift', 'notTrading', 'keyRejected'] }),
+        kinds: arr({ type: 'string', enum: [...ALERT_KINDS] }),
         email: obj({ enabled: bool }, []),
-        webhook: obj({ enabled: bool, url: str, secret: str }, []),
-        telegram: obj({ enabled: bool, chatId: str, botToken: str }, []),
+        // (null or '' clears a field: issue 42, the dashboard sends null for an empty one)
+        webhook: obj({ enabled: bool, url: nullable(str), secret: nullable(str) }, []),
+        telegram: obj({ enabled: bool, chatId: nullable(str), botToken: nullable(str) }, []),
       },
     },
   };
@@ -366,6 +549,9 @@ const q = (name: string, required: boolean, schema: SchemaObject, description?: 
 const exchangeQ = q('exchange', true, { type: 'string', enum: ['Binance', 'Kucoin'] });
 const symbolQ = q('symbol', true, str, 'a pair the account\'s venue lists, e.g. BTCUSDT (letters and digits quoted in USDT or USDC; a paper account: its catalogue)');
 const userIdQ = q('userId', false, str, "accepted for the spec's compatibility; another user's id is 403");
+/** The spec's start and stop calls also send the bot's own fields (product spec section 7): accepted, not read (issue 42: the dashboard sends them). */
+const specQ = (fields: Record<string, SchemaObject>): Param[] => Object.entries(fields).map(([name, schema]) => q(name, false, schema, "the spec's call sends it; not read (the stored bot's is used)"));
+const botTypeS: SchemaObject = { type: 'string', enum: ['Spot', 'Futures'] };
 const pageQ = [q('limit', false, { type: 'integer', minimum: 1, maximum: 100 }, '1 to 100, default 50'), q('offset', false, { type: 'integer', minimum: 0 }, 'from 0, default 0')];
 const idempotencyH: Param = {
   name: 'Idempotency-Key',
@@ -375,6 +561,9 @@ const idempotencyH: Param = {
   schema: { type: 'string', maxLength: 200 },
 };
 const etagH = { ETag: { description: "The bot's revision (what an edit's If-Match names)", schema: str } };
+
+/** Bots that should trade and do not, by reason (libs/streaming lease-fleet.ts PAUSE_REASONS). */
+const pauses = obj({ ownership: int, 'venue-rate-limit': int, 'venue-errors': int });
 
 /** Per operation (the operationId @nestjs/swagger derives from controller and method). */
 const OPERATIONS: Record<string, OpExtra> = {
@@ -387,12 +576,17 @@ const OPERATIONS: Record<string, OpExtra> = {
         mail: nullable(obj({ state: { type: 'string', enum: ['off', 'idle', 'sending', 'retrying'] }, pending: int, oldestPendingSeconds: num, sent: int, failed: int, skipped: int, lastError: nullable(str) })),
         alerts: nullable(obj({ waiting: int, oldestWaitingSeconds: num, lastError: nullable(str) })),
         // issue 39: each venue's request budget as the install's runners use it; empty on paper
-        venues: arr(obj({ venue: str, share: num, limit: num, used: num, usedShare: num, pausedUntil: nullable(num), pauseStatus: nullable(int) })) },
+        venues: arr(obj({ venue: str, share: num, limit: num, used: num, usedShare: num, pausedUntil: nullable(num), pauseStatus: nullable(int) })),
+        // issue 41: the runners (their heartbeats in the event store, or this process's own): bots trading and paused with why
+        runners: nullable(obj({
+          ownership: { type: 'string', enum: ['embedded', 'leases'] }, partitions: int, trading: bool, runningBots: int, pausedBots: pauses, unowned: arr(int),
+          members: arr(obj({ name: str, instance: nullable(str), pid: int, host: str, alive: bool, heartbeatAgeSeconds: num, partitions: arr(int), running: int, paused: pauses })),
+        })) },
       ['status', 'eventStore', 'readStore', 'headPosition', 'projectionLag', 'consumers'],
     ),
     errors: [],
   },
-  SystemController_clientConfig: { public: true, ok: closed({ contactEmail: str, social: { type: 'object', additionalProperties: str }, exchangeSignup: { type: 'object', additionalProperties: str }, providers: closed({ google: bool, facebook: bool }) }), errors: [] },
+  SystemController_clientConfig: { public: true, ok: closed({ contactEmail: str, social: closed({ twitter: str, telegram: str, github: str }), exchangeSignup: closed({ binance: str, kucoin: str }), providers: closed({ google: bool, facebook: bool }) }), errors: [] },
   AuthController_csrf: { public: true, ok: closed({ token: str }), errors: [] },
   AuthController_register: { public: true, body: 'Register', ok: ref('User'), errors: [400, 403, 409, 429] },
   AuthController_login: { public: true, body: 'Credentials', ok: ref('User'), also: { '202': ref('TwoFactorRequired') }, errors: [400, 401, 403, 429] },
@@ -416,7 +610,8 @@ const OPERATIONS: Record<string, OpExtra> = {
   TwoFactorController_status: { ok: closed({ enabled: bool, setupStarted: bool, recoveryCodesLeft: int }), errors: [] },
   TwoFactorController_setup: { ok: closed({ secret: str, otpauthUri: str, qr: str }), errors: [409, 429] },
   TwoFactorController_enable: { body: 'TwoFactorCode', ok: closed({ enabled: bool, recoveryCodes: arr(str), message: str }), errors: [400, 409, 429] },
-  TwoFactorController_disable: { body: 'TwoFactorCode', ok: closed({ enabled: bool, message: str }), errors: [400, 409, 429] },
+  // a code or a recovery code (two-factor.service.ts disable: parseSecondFactor; issue 42: the dashboard sends either)
+  TwoFactorController_disable: { body: 'SecondFactor', ok: closed({ enabled: bool, message: str }), errors: [400, 409, 429] },
   TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
   BotsController_list: { ok: arr(ref('Bot')), errors: [] },
   BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
@@ -437,12 +632,12 @@ const OPERATIONS: Record<string, OpExtra> = {
   BotsController_start: {
     ok: ref('Bot'),
     errors: [400, 404, 409],
-    query: [q('id', true, uuid, "the bot's id"), userIdQ, q('confirmPosition', false, bool, 'true: start although the bot holds a position (without it such a start is 409)')],
+    query: [q('id', true, uuid, "the bot's id"), userIdQ, q('confirmPosition', false, bool, 'true: start although the bot holds a position (without it such a start is 409)'), ...specQ({ symbol: str, quantity: num, orderCount: int, orderDiff: num, takeProfit: num, exchange: EXCHANGE, entryPrice: num, botType: botTypeS })],
   },
   BotsController_stop: {
     ok: ref('Bot'),
     errors: [400, 404, 409],
-    query: [q('id', true, uuid, "the bot's id"), q('cancelAllOrders', true, bool, "true: cancel the bot's open orders; false: leave them on the exchange"), userIdQ, q('closePosition', false, bool, 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)')],
+    query: [q('id', true, uuid, "the bot's id"), q('cancelAllOrders', true, bool, "true: cancel the bot's open orders; false: leave them on the exchange"), userIdQ, q('closePosition', false, bool, 'true: after the cancels, sell what the bot holds at market (futures: close its position, reduce-only)'), ...specQ({ pid: num, exchange: EXCHANGE, symbol: str, botType: botTypeS })],
   },
   BotsController_check: { ok: closed({ requested: { type: 'boolean', enum: [true] }, pending: { type: 'boolean', enum: [true] }, requestedAt: num }, ['requested', 'requestedAt']), errors: [404, 409] },
   BotsController_capacityOf: {
@@ -488,6 +683,11 @@ const OPERATIONS: Record<string, OpExtra> = {
     }),
     errors: [],
   },
+  ExchangesController_balancesPage: {
+    ok: closed({ mode: { type: 'string', enum: ['paper', 'testnet', 'live'] }, cacheSeconds: num, accounts: arr(ref('AccountBalances')) }),
+    errors: [400],
+    query: [q('exchange', false, { type: 'string', enum: ['Binance', 'Kucoin'] }, 'only this exchange'), q('market', false, { type: 'string', enum: ['spot', 'futures'] }, 'only this market'), userIdQ],
+  },
   ExchangesController_balanceSpot: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
   ExchangesController_balanceFutures: { ok: arr(ref('Balance')), errors: [400, 409], query: [exchangeQ, userIdQ] },
   ExchangesController_priceSpot: { ok: num, errors: [400, 409], query: [exchangeQ, symbolQ, userIdQ] },
@@ -523,17 +723,19 @@ const OPERATIONS: Record<string, OpExtra> = {
   BacktestsController_listUploads: { ok: arr(closed({ candlesId: uuid, candles: int, from: num, to: num, name: nullable(str), bytes: int })), errors: [] },
   BacktestsController_removeUpload: { ok: null, errors: [404] },
   BacktestsController_request: { body: 'BacktestRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
-  BacktestsController_list: { ok: arr(ref('Backtest')), errors: [] },
+  BacktestsController_list: { ok: arr(ref('BacktestListItem')), errors: [] },
   BacktestsController_sweep: { body: 'SweepRequest', ok: ref('Accepted'), errors: [400, 409, 429] },
   BacktestsController_cancel: { ok: null, errors: [404, 409] },
   BacktestsController_get: { ok: ref('Backtest'), errors: [404] },
   AlertsController_get: { ok: ref('AlertSettings'), errors: [] },
   AlertsController_save: { body: 'AlertSettingsInput', ok: ref('AlertSettings'), errors: [400] },
   AlertsController_deliveries: { ok: arr(ref('AlertDelivery')), errors: [], query: [q('limit', false, { type: 'integer', minimum: 1, maximum: 200 }, '1 to 200, default 50')] },
+  AlertsController_test: { body: 'AlertTestInput', ok: ref('AlertTestResult'), errors: [400, 429] },
   SignalSettingsController_get: { ok: ref('SignalSettings'), errors: [404] },
   SignalSettingsController_enable: { body: 'SignalSettingsInput', ok: ref('SignalSecret'), errors: [400, 404, 409] },
   SignalSettingsController_rotate: { body: 'SignalSettingsInput', ok: ref('SignalSecret'), errors: [400, 404, 409] },
   SignalSettingsController_disable: { ok: null, errors: [404] },
+  SignalSettingsController_choose: { body: 'HeldPositionInput', ok: ref('SignalSettings'), errors: [400, 404] },
   SignalWebhookController_receive: {
     public: true,
     signed: true,
@@ -546,13 +748,27 @@ const OPERATIONS: Record<string, OpExtra> = {
       { name: 'X-Signal-Id', in: 'header', required: false, description: 'With X-Signature: an id of its own for each signal (a second signal with it is 409)', schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,100}$' } },
     ],
   },
+  AuditController_me: { ok: closed({ auditor: bool, auditorAddress: bool }), errors: [] },
+  AuditController_list: {
+    ok: closed({ items: arr(ref('AuditBot')), total: int, limit: int, offset: int }),
+    errors: [400],
+    query: [
+      q('owner', false, str, "a user's id or email address"),
+      q('exchange', false, { type: 'string', enum: ['Binance', 'Kucoin'] }),
+      q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'the market type'),
+      q('symbol', false, str, 'a pair, e.g. BTCUSDT'),
+      q('status', false, { type: 'string', enum: ['stopped', 'starting', 'running', 'stopping', 'deleted'] }),
+      ...pageQ,
+    ],
+  },
+  AuditController_one: { ok: closed({ bot: ref('AuditBot'), view: nullable(SCHEMAS.Bot) }), errors: [404] },
   HistoryController_history: {
     ok: { 'application/json': arr(ref('HistoryEvent')), 'application/x-ndjson': { type: 'string', description: 'one HistoryEvent per line' }, 'text/csv': str },
     errors: [400, 404, 406],
     query: [q('format', false, { type: 'string', enum: ['json', 'ndjson', 'csv'] }, 'or ask with Accept; default json')],
   },
   HistoryController_state: {
-    ok: closed({ botId: str, at: { type: 'string', format: 'date-time' }, revision: nullable(int), position: nullable(int), eventsApplied: int, state: { type: 'object', description: "the decider's state of the bot then" }, view: nullable(SCHEMAS.Bot), next: arr(str) }),
+    ok: closed({ botId: str, at: { type: 'string', format: 'date-time' }, revision: nullable(int), position: nullable(int), eventsApplied: int, state: { ...obj({ exists: bool, deleted: bool, status: str }, []), additionalProperties: true, description: "the decider's state of the bot then" }, view: nullable(SCHEMAS.Bot), next: arr(str) }),
     errors: [400, 404], query: [q('at', false, str, 'ISO-8601 time; default now')] },
 };
 
@@ -600,6 +816,7 @@ const SUMMARIES: Record<string, string> = {
   CredentialsController_list: "A user's API keys (GET of /api/api-credentials/{id} with the user's id)",
   CredentialsController_remove: 'Delete an API key',
   ExchangesController_exchangeMode: 'Paper, testnet or live, and the paper prices\' feed',
+  ExchangesController_balancesPage: "The user's balances per venue, market and asset (free and locked)",
   ExchangesController_balanceSpot: 'Spot balances on an exchange',
   ExchangesController_balanceFutures: 'Futures balances on an exchange',
   ExchangesController_priceSpot: 'Spot price of a pair',
@@ -624,13 +841,18 @@ const SUMMARIES: Record<string, string> = {
   AlertsController_get: "A user's alert settings",
   AlertsController_save: "Save a user's alert settings",
   AlertsController_deliveries: "A user's recent alert deliveries",
+  AlertsController_test: 'Send a test message on one of the alert channels and answer what the receiver said',
   HistoryController_history: "A bot's event history (JSON, NDJSON or CSV)",
   SignalSettingsController_get: "A bot's signal webhook (never its secret)",
   SignalSettingsController_enable: "Enable a bot's signal webhook (its secret is answered this once)",
   SignalSettingsController_rotate: "A new signal secret for a bot (the old one stops at once; answered this once)",
   SignalSettingsController_disable: "Disable a bot's signal webhook",
+  SignalSettingsController_choose: 'Choose what a start signal does with a bot that holds a position',
   SignalWebhookController_receive: 'Start or stop a bot by a signed signal (TradingView, scripts): no session, no CSRF header',
   HistoryController_state: 'A bot as it was at a time',
+  AuditController_me: 'Whether the signed-in user reads as an auditor',
+  AuditController_list: "Auditors: every user's bots (deleted ones too), filtered, a page at a time",
+  AuditController_one: 'Auditors: one bot, read-only (a deleted one as it last was)',
 };
 
 const REASONS: Record<number, string> = {
@@ -658,7 +880,17 @@ type Op = { operationId: string; parameters?: Param[]; requestBody?: unknown; re
  * `tokenScopes`: per operationId, the personal access token scope the route takes (null: tokens refused),
  * from the routes' own metadata (token-scopes.ts); absent: no operation declares the bearer scheme.
  */
-export function apiContract(doc: OpenAPIObject, tokenScopes: ReadonlyMap<string, string | null> = new Map()): OpenAPIObject {
+/** The X-TOTP header of the operations FreshCodeGuard covers (fresh-code-routes.ts; docs/two-factor.md). */
+const totpH: Param = {
+  name: 'X-TOTP',
+  in: 'header',
+  required: false,
+  description: 'With two-factor sign-in on: a current code from the authenticator app (403 with the field totp without it). It is spent only once the request would succeed: a request refused for its body or the state is refused first (issue 40)',
+  schema: { type: 'string', maxLength: 20 },
+};
+
+/** `freshCode`: the operationIds whose handler needs a fresh two-factor code (fresh-code-routes.ts). */
+export function apiContract(doc: OpenAPIObject, tokenScopes: ReadonlyMap<string, string | null> = new Map(), freshCode: ReadonlySet<string> = new Set()): OpenAPIObject {
   const requests = requestSchemas();
   const clash = Object.keys(requests).filter((name) => name in SCHEMAS);
   if (clash.length) throw new Error(`apiContract: schema names used twice: ${clash.join(', ')}`);
@@ -679,7 +911,7 @@ export function apiContract(doc: OpenAPIObject, tokenScopes: ReadonlyMap<string,
   for (const [path, item] of Object.entries(out.paths)) {
     const target = MERGED[path] ?? path;
     for (const [method, op] of Object.entries(item)) {
-      complete(path, target, method, op, tokenScopes.get(op.operationId) ?? null);
+      complete(path, target, method, op, tokenScopes.get(op.operationId) ?? null, freshCode.has(op.operationId));
       (paths[target] ??= {})[method] = op;
     }
   }
@@ -687,7 +919,7 @@ export function apiContract(doc: OpenAPIObject, tokenScopes: ReadonlyMap<string,
   return doc;
 }
 
-function complete(path: string, target: string, method: string, op: Op, tokenScope: string | null): void {
+function complete(path: string, target: string, method: string, op: Op, tokenScope: string | null, freshCode = false): void {
   const extra = OPERATIONS[op.operationId];
   // A route not described here is left as Nest made it (the app still starts): the contract test's lint
   // names it (no summary, no schemas, no 4xx) until OPERATIONS and SUMMARIES describe it.
@@ -700,7 +932,7 @@ function complete(path: string, target: string, method: string, op: Op, tokenSco
     params.push({ name, in: 'path', required: true, schema: str, description: was === 'userId' ? 'the user\'s id (this route lists the signed-in user\'s)' : `the ${name}` });
   }
   const declared = new Set<string>();
-  for (const p of [...(extra.query ?? []), ...(extra.headers ?? [])]) {
+  for (const p of [...(extra.query ?? []), ...(extra.headers ?? []), ...(freshCode ? [totpH] : [])]) {
     params.push(p);
     declared.add(`${p.in}:${p.name}`);
   }

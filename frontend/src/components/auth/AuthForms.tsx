@@ -1,48 +1,43 @@
 import { useMemo, type ReactNode } from 'react';
 import { Field } from '../Field';
 import { useForm } from '../../forms/useForm';
+import { CURRENT_PASSWORD_INPUT, EMAIL_INPUT, NEW_PASSWORD_HINT, NEW_PASSWORD_INPUT } from '../../forms/inputKinds';
 import { emailRules, passwordRules, passwordsMatch } from '../../forms/validation';
 import { useAuthActions } from './useAuthActions';
 
+interface AuthFormProps {
+  footer?: ReactNode;
+  idPrefix?: string;
+}
+
+/** The form's submit button (full width) and the page's footer under it. */
+function Submit({ label, footer }: { label: string; footer?: ReactNode }) {
+  return (
+    <>
+      <button type="submit" className="btn btn--primary btn--block">
+        {label}
+      </button>
+      {footer}
+    </>
+  );
+}
+
 /** Login form {loginEmail, loginPassword} (spec sections 3 and 5). */
-export function LoginForm({ footer, idPrefix = 'login' }: { footer?: ReactNode; idPrefix?: string }) {
+export function LoginForm({ footer, idPrefix = 'login' }: AuthFormProps) {
   const { login } = useAuthActions();
   const rules = useMemo(() => ({ loginEmail: emailRules, loginPassword: passwordRules }), []);
   const f = useForm({ loginEmail: '', loginPassword: '' }, rules);
   return (
     <form noValidate onSubmit={f.handleSubmit((v) => void login(v.loginEmail.trim(), v.loginPassword))} aria-label="Login">
-      <Field
-        id={`${idPrefix}-email`}
-        label="Email"
-        type="email"
-        name="loginEmail"
-        autoComplete="email"
-        value={f.values.loginEmail}
-        onValue={(v) => f.set('loginEmail', v)}
-        error={f.shown('loginEmail')}
-        maxLength={50}
-      />
-      <Field
-        id={`${idPrefix}-password`}
-        label="Password"
-        type="password"
-        name="loginPassword"
-        autoComplete="current-password"
-        value={f.values.loginPassword}
-        onValue={(v) => f.set('loginPassword', v)}
-        error={f.shown('loginPassword')}
-        maxLength={30}
-      />
-      <button type="submit" className="btn btn--primary btn--block">
-        Login
-      </button>
-      {footer}
+      <Field id={`${idPrefix}-email`} {...EMAIL_INPUT} name="loginEmail" {...f.bind('loginEmail')} />
+      <Field id={`${idPrefix}-password`} label="Password" {...CURRENT_PASSWORD_INPUT} name="loginPassword" {...f.bind('loginPassword')} />
+      <Submit label="Login" footer={footer} />
     </form>
   );
 }
 
 /** Register form {registerEmail, registerPassword, repeatRegisterPassword}. */
-export function RegisterForm({ footer, idPrefix = 'register' }: { footer?: ReactNode; idPrefix?: string }) {
+export function RegisterForm({ footer, idPrefix = 'register' }: AuthFormProps) {
   const { register } = useAuthActions();
   const rules = useMemo(
     () => ({
@@ -55,50 +50,16 @@ export function RegisterForm({ footer, idPrefix = 'register' }: { footer?: React
   const f = useForm({ registerEmail: '', registerPassword: '', repeatRegisterPassword: '' }, rules);
   return (
     <form noValidate onSubmit={f.handleSubmit((v) => void register(v.registerEmail.trim(), v.registerPassword))} aria-label="Register">
-      <Field
-        id={`${idPrefix}-email`}
-        label="Email"
-        type="email"
-        name="registerEmail"
-        autoComplete="email"
-        value={f.values.registerEmail}
-        onValue={(v) => f.set('registerEmail', v)}
-        error={f.shown('registerEmail')}
-        maxLength={50}
-      />
-      <Field
-        id={`${idPrefix}-password`}
-        label="Password"
-        type="password"
-        name="registerPassword"
-        autoComplete="new-password"
-        value={f.values.registerPassword}
-        onValue={(v) => f.set('registerPassword', v)}
-        error={f.shown('registerPassword')}
-        hint="8 to 30 characters"
-        maxLength={30}
-      />
-      <Field
-        id={`${idPrefix}-repeat`}
-        label="Repeat password"
-        type="password"
-        name="repeatRegisterPassword"
-        autoComplete="new-password"
-        value={f.values.repeatRegisterPassword}
-        onValue={(v) => f.set('repeatRegisterPassword', v)}
-        error={f.shown('repeatRegisterPassword')}
-        maxLength={30}
-      />
-      <button type="submit" className="btn btn--primary btn--block">
-        Register
-      </button>
-      {footer}
+      <Field id={`${idPrefix}-email`} {...EMAIL_INPUT} name="registerEmail" {...f.bind('registerEmail')} />
+      <Field id={`${idPrefix}-password`} label="Password" {...NEW_PASSWORD_INPUT} name="registerPassword" {...f.bind('registerPassword')} hint={NEW_PASSWORD_HINT} />
+      <Field id={`${idPrefix}-repeat`} label="Repeat password" {...NEW_PASSWORD_INPUT} name="repeatRegisterPassword" {...f.bind('repeatRegisterPassword')} />
+      <Submit label="Register" footer={footer} />
     </form>
   );
 }
 
 /** Forgot-password form {forgotPasswordEmail}. */
-export function ForgotForm({ footer, idPrefix = 'forgot' }: { footer?: ReactNode; idPrefix?: string }) {
+export function ForgotForm({ footer, idPrefix = 'forgot' }: AuthFormProps) {
   const { forgot } = useAuthActions();
   const rules = useMemo(() => ({ forgotPasswordEmail: emailRules }), []);
   const f = useForm({ forgotPasswordEmail: '' }, rules);
@@ -110,21 +71,8 @@ export function ForgotForm({ footer, idPrefix = 'forgot' }: { footer?: ReactNode
         if (await forgot(v.forgotPasswordEmail.trim())) f.reset();
       })}
     >
-      <Field
-        id={`${idPrefix}-email`}
-        label="Email"
-        type="email"
-        name="forgotPasswordEmail"
-        autoComplete="email"
-        value={f.values.forgotPasswordEmail}
-        onValue={(v) => f.set('forgotPasswordEmail', v)}
-        error={f.shown('forgotPasswordEmail')}
-        maxLength={50}
-      />
-      <button type="submit" className="btn btn--primary btn--block">
-        Reset Password
-      </button>
-      {footer}
+      <Field id={`${idPrefix}-email`} {...EMAIL_INPUT} name="forgotPasswordEmail" {...f.bind('forgotPasswordEmail')} />
+      <Submit label="Reset Password" footer={footer} />
     </form>
   );
 }
