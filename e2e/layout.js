@@ -95,4 +95,51 @@ async function equityCurveProblems(curve, currency = 'USDT') {
   return { problems: p, info };
 }
 
-module.exports = { WIDE, NARROW, atBothWidths, nothingCutOff, equityCurveProblems };
+/**
+ * A sweep's heatmap as a reader sees it (issue 40, point 12: digits wrapped mid-number at 375 px, a 20-column
+ * sweep was clipped at 1280): the map within the window, its caption in view; every number and axis label on
+ * one line and whole; the table scrolls inside its box (`.sweep-heatmap__scroll`), and scrolled to either end
+ * the grid-size labels of the rows stay in view and the first and the last interval column can be read inside
+ * the box. Leaves the box scrolled back to its start.
+ */
+async function heatmapProblems(map) {
+  return map.evaluate((fig) => {
+    const out = [];
+    const vw = document.documentElement.clientWidth;
+    const box = fig.querySelector('.sweep-heatmap__scroll') || fig;
+    const f = fig.getBoundingClientRect();
+    if (f.left < -0.5 || f.right > vw + 0.5) out.push(`the heatmap runs past the window (${Math.round(f.left)}…${Math.round(f.right)} of ${vw})`);
+    const caption = fig.querySelector('caption, figcaption');
+    if (caption) {
+      const c = caption.getBoundingClientRect();
+      if (c.left < Math.max(0, f.left) - 0.5 || c.right > Math.min(vw, f.right) + 0.5) out.push(`the caption "${caption.textContent.trim().slice(0, 30)}…" is cut off`);
+    }
+    // each label and number on one line (a label made of lines, the corner's "interval →" / "orders ↓": each of them)
+    for (const el of [...fig.querySelectorAll('th, button')].flatMap((x) => (x.children.length ? [...x.children] : [x]))) {
+      const text = (el.textContent || '').trim();
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) out.push(`"${text}" wraps onto ${lines.size} lines`);
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`"${text}" is clipped (${el.scrollWidth} px in ${el.clientWidth})`);
+    }
+    const inBox = (el) => {
+      const r = el.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      return r.left >= Math.max(0, b.left) - 0.5 && r.right <= Math.min(vw, b.right) + 0.5;
+    };
+    const heads = [...fig.querySelectorAll('thead th')];
+    const rowLabels = [...fig.querySelectorAll('tbody th')];
+    for (const [end, at] of [['start', 0], ['end', box.scrollWidth]]) {
+      box.scrollLeft = at;
+      const column = end === 'start' ? heads[1] : heads[heads.length - 1];
+      if (column && !inBox(column)) out.push(`scrolled to the ${end}, the ${end === 'start' ? 'first' : 'last'} interval column ("${column.textContent.trim()}") is not inside the box`);
+      const hidden = rowLabels.filter((th) => !inBox(th)).map((th) => th.textContent.trim());
+      if (hidden.length) out.push(`scrolled to the ${end}, the grid-size labels ${hidden.join(', ')} are out of view`);
+    }
+    box.scrollLeft = 0;
+    return out;
+  });
+}
+
+module.exports = { WIDE, NARROW, atBothWidths, nothingCutOff, equityCurveProblems, heatmapProblems };

@@ -14,86 +14,13 @@
  *   node e2e/proxy.e2e.js          (after `npm run build`; `npm run test:e2e` runs it after e2e/run.js)
  */
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const { findNginx, hasOpenssl, startNginx } = require('./nginx');
+const { ARTIFACTS, CHROMIUM, T, freePort, launchBrowser, log, startServer, steps } = require('./support/harness');
 
-const ROOT = path.resolve(__dirname, '..');
-const ARTIFACTS = path.join(__dirname, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const T = Number(process.env.E2E_TIMEOUT_MS || 15000);
 const NGINX_FROM = '127.0.0.4';
-
-let passed = 0;
-let failed = 0;
-const failures = [];
-const log = (...a) => console.log(...a);
-
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed += 1;
-    log(`  ✓ ${name} (${Date.now() - t0} ms)`);
-    return true;
-  } catch (e) {
-    failed += 1;
-    const msg = (e && e.message ? e.message : String(e)).split('\n').slice(0, 6).join('\n      ');
-    failures.push(`${name}: ${msg}`);
-    log(`  ✗ ${name}\n      ${msg}`);
-    return false;
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The built server on `port`, as `npm start` runs it, behind the proxy at `publicUrl`. */
-async function startServer(dataDir, port, publicUrl) {
-  const entry = path.join(ROOT, 'dist/apps/api/src/main.js');
-  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', entry], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production', COOKIE_SECURE: 'true', PUBLIC_URL: publicUrl, TRUST_PROXY: NGINX_FROM, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logFile = path.join(ARTIFACTS, 'proxy-server.log');
-  const out = fs.createWriteStream(logFile);
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
-  await new Promise((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start within 90 s:\n${buf.slice(-2000)}`)), 90000);
-    const onData = (d) => {
-      buf += d.toString();
-      if (/GridRocket listening on/.test(buf)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${buf.slice(-2000)}`));
-    });
-  });
-  return { child, logFile };
-}
 
 async function main() {
   log('GridRocket e2e through nginx with TLS');
@@ -104,6 +31,7 @@ async function main() {
     log('0 passed, 0 failed, 1 skipped');
     return;
   }
+  const { step, fail, report } = steps({ lines: 6 });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridrocket-e2e-proxy-'));
   let proxy = null;
@@ -113,11 +41,12 @@ async function main() {
     const apiPort = await freePort();
     // nginx first (it waits for its upstream), so that the server knows its public https address
     proxy = await startNginx({ upstreamPort: apiPort, proxyBind: NGINX_FROM });
-    server = await startServer(dataDir, apiPort, proxy.url);
+    // the built server as `npm start` runs it, behind the proxy at its public address
+    server = await startServer(dataDir, { port: apiPort, logName: 'proxy-server.log', env: { COOKIE_SECURE: 'true', PUBLIC_URL: proxy.url, TRUST_PROXY: NGINX_FROM, LOG_LEVEL: 'info' } });
     const base = proxy.url;
     log(`  nginx ${base} (pid ${proxy.pid}) → API 127.0.0.1:${apiPort}, TRUST_PROXY=${NGINX_FROM}`);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchBrowser();
     // the certificate is the test's own, self-signed
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ignoreHTTPSErrors: true });
     context.setDefaultTimeout(T);
@@ -235,23 +164,16 @@ async function main() {
       if (pageErrors.length) throw new Error(pageErrors.slice(0, 3).join('\n'));
     });
   } catch (e) {
-    failed += 1;
-    failures.push(String(e && e.message ? e.message : e));
-    log(`  ✗ ${String(e && e.message ? e.message : e)}`);
+    fail(null, e);
     if (proxy) log(`  nginx said:\n${proxy.log().slice(-2000)}`);
   } finally {
     if (browser) await browser.close().catch(() => undefined);
-    if (server) {
-      server.child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    if (server) await server.stop();
     if (proxy) await proxy.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  if (failures.length) log(`\nfailures:\n  - ${failures.join('\n  - ')}`);
   log(`\nscreenshots: ${path.relative(process.cwd(), ARTIFACTS)}/proxy-*.png`);
-  log(`${passed} passed, ${failed} failed`);
-  process.exitCode = failed ? 1 : 0;
+  process.exitCode = report() ? 0 : 1;
 }
 
 main();

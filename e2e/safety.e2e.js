@@ -14,6 +14,7 @@
  * start to its clean-up: the restart dialog always has something to say.
  */
 'use strict';
+const { stopWithCancelAll } = require('./support/bot-form');
 
 async function safetySteps({ page, step, fillBot, shot, T }) {
   const url = (p) => new URL(p, page.url()).toString();
@@ -174,12 +175,7 @@ async function safetySteps({ page, step, fillBot, shot, T }) {
   await step('clean up: stop it with cancel-all and delete it', async () => {
     await page.goto(url(`/bots/${botId}`), { waitUntil: 'domcontentloaded' });
     await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
-    await page.getByRole('button', { name: /^Stop / }).click();
-    const dlg = page.getByRole('alertdialog', { name: 'Stop Bot' });
-    await dlg.getByLabel('Cancel all orders').check();
-    await dlg.getByRole('button', { name: 'Yes' }).click();
-    await toast('Bot successfully stopped!');
-    await page.locator('[data-testid="bot-page"][data-state="stopped"]').waitFor({ timeout: T });
+    await stopWithCancelAll(page, T);
     await page.getByRole('button', { name: /^Delete / }).click();
     const del = page.getByRole('alertdialog', { name: 'Delete Bot' });
     await del.getByRole('button', { name: 'Yes' }).click();

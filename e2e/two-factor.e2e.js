@@ -11,14 +11,9 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-
-const ROOT = path.resolve(__dirname, '..');
-const ARTIFACTS = path.join(__dirname, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const WIDE = { width: 1280, height: 860 };
-const NARROW = { width: 375, height: 812 };
+const { WIDE, NARROW } = require('./layout');
+const { ROOT, ARTIFACTS, T, launchBrowser, log, startServer, steps } = require('./support/harness');
+const { registerInForm } = require('./support/account-form');
 
 /** The server's own TOTP (RFC 6238) module, as built. */
 function totpModule() {
@@ -93,12 +88,7 @@ async function twoFactorSteps({ base, step, T, launch }) {
     };
 
     const registered = await step('2FA: register a new account', async () => {
-      await go('/register-user');
-      const form = page.getByRole('form', { name: 'Register' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password', { exact: true }).fill(password);
-      await form.getByLabel('Repeat password').fill(password);
-      await form.getByRole('button', { name: 'Register' }).click();
+      await registerInForm(page, go, email, password);
       await atPath('/myaccount');
     });
     if (!registered) return;
@@ -220,62 +210,25 @@ async function twoFactorSteps({ base, step, T, launch }) {
   }
 }
 
-module.exports = { twoFactorSteps, launchBrowser: () => chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true }) };
+module.exports = { twoFactorSteps, launchBrowser };
 
 /** Alone: the built server in a fresh data folder, these steps, `N passed, M failed`. */
 if (require.main === module) {
   const os = require('node:os');
-  const { spawn } = require('node:child_process');
-  let passed = 0;
-  let failed = 0;
-  const step = async (name, fn) => {
-    const t0 = Date.now();
-    try {
-      await fn();
-      passed++;
-      console.log(`  ✓ ${name} (${Date.now() - t0} ms)`);
-      return true;
-    } catch (e) {
-      failed++;
-      console.log(`  ✗ ${name}\n      ${String(e && e.message ? e.message : e).split('\n').slice(0, 6).join('\n      ')}`);
-      return false;
-    }
-  };
+  const { step, fail, report } = steps({ lines: 6 });
   (async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridrocket-e2e-2fa-'));
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: process.env.NODE_ENV || 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let server = null;
     try {
-      const base = await new Promise((resolve, reject) => {
-        let buf = '';
-        const timer = setTimeout(() => reject(new Error(`the server did not start:\n${buf.slice(-2000)}`)), 90_000);
-        const onData = (d) => {
-          buf += d.toString();
-          const m = buf.match(/GridRocket listening on (http:\/\/[^\s]+)/);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1].replace(/\/$/, ''));
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-        child.on('exit', (code) => reject(new Error(`the server exited with ${code}:\n${buf.slice(-2000)}`)));
-      });
-      console.log(`GridRocket e2e: two-factor sign-in (${base})`);
-      await twoFactorSteps({ base, step, T: Number(process.env.E2E_TIMEOUT_MS || 15000), launch: module.exports.launchBrowser });
+      server = await startServer(dataDir, { logName: '2fa-server.log', env: { NODE_ENV: process.env.NODE_ENV || 'production' } });
+      log(`GridRocket e2e: two-factor sign-in (${server.url})`);
+      await twoFactorSteps({ base: server.url, step, T, launch: launchBrowser });
     } catch (e) {
-      failed++;
-      console.log(`  ✗ ${e && e.message ? e.message : e}`);
+      fail(null, e);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
+      if (server) await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    console.log(`${passed} passed, ${failed} failed`);
-    process.exit(failed ? 1 : 0);
+    process.exit(report() ? 0 : 1);
   })();
 }

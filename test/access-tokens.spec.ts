@@ -7,7 +7,7 @@ import { startApp } from '../apps/api/src/bootstrap';
 import { AccessTokenService } from '@gridrocket/identity/nest';
 import { createGridRocketClient, type GridRocketClient } from '../clients/typescript/client';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 /**
  * Issue 31, "Personal access tokens": a script drives a bot's whole life with a token made in the
@@ -50,23 +50,14 @@ async function waitForState(api: GridRocketClient, id: string, state: string) {
 }
 
 describe('personal access tokens (issue 31)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let browser: Client;
-  let uid: string;
   let doc: Doc;
-
+  const t = useTraderApp('script-owner@example.com');
   beforeAll(async () => {
-    app = await startTestApp();
-    browser = new Client(app.url);
-    uid = (await browser.signUp('script-owner@example.com')).uid;
-    doc = (await browser.get('/api/docs-json')).body;
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
+    doc = (await t.c.get('/api/docs-json')).body;
   });
 
   async function makeToken(name: string, scopes: string[], expiresInDays = 30): Promise<{ id: string; token: string }> {
-    const res = await browser.post('/api/tokens', { name, scopes, expiresInDays });
+    const res = await t.c.post('/api/tokens', { name, scopes, expiresInDays });
     expect(res.status).toBe(201);
     expect(res.body.token).toMatch(/^grt_[A-Za-z0-9_-]{43}$/);
     return res.body;
@@ -74,7 +65,7 @@ describe('personal access tokens (issue 31)', () => {
 
   it('a token with read+trade (and keys for the exchange key) drives a paper bot through create, start, stop and delete with the generated client; no CSRF header, no cookie', async () => {
     const { token } = await makeToken('grid script', ['read', 'trade', 'keys']);
-    const api = createGridRocketClient(app.url, token);
+    const api = createGridRocketClient(t.app.url, token);
     // the document says which operations take a token (the same route metadata the guard reads)
     for (const route of ['POST /api/api-credentials', 'POST /api/bots', 'GET /api/startBot', 'GET /api/stopBot', 'DELETE /api/bots/{id}', 'GET /api/bots/{id}']) expect([route, takesToken(doc, route)]).toEqual([route, true]);
     for (const route of ['GET /api/tokens', 'POST /api/tokens', 'GET /api/sessions']) expect([route, takesToken(doc, route)]).toEqual([route, false]);
@@ -103,15 +94,15 @@ describe('personal access tokens (issue 31)', () => {
     const gone = await api.GET('/api/bot-details/{id}', { params: { path: { id } } });
     expect(gone.response.status).toBe(404);
     expect(gone.error).toMatchObject({ statusCode: 404 });
-    // the browser sees what the script did
-    expect((await browser.get(`/api/bots/${uid}`)).body).toHaveLength(0);
+    // the t.c sees what the script did
+    expect((await t.c.get(`/api/bots/${t.uid}`)).body).toHaveLength(0);
   }, 60_000);
 
   it('the list shows the token with its last use and count; no GET ever carries the secret', async () => {
     const { id, token } = await makeToken('poller', ['read']);
-    const api = createGridRocketClient(app.url, token);
-    expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(200);
-    const listed = await browser.get('/api/tokens');
+    const api = createGridRocketClient(t.app.url, token);
+    expect((await api.GET('/api/bots/{id}', { params: { path: { id: t.uid } } })).response.status).toBe(200);
+    const listed = await t.c.get('/api/tokens');
     expect(listed.status).toBe(200);
     const mine = listed.body.tokens.find((t: any) => t.id === id);
     expect(mine).toMatchObject({ name: 'poller', scopes: ['read'], expired: false, useCount: 1 });
@@ -119,8 +110,8 @@ describe('personal access tokens (issue 31)', () => {
     expect(Math.abs(Date.parse(mine.expiresAt) - Date.parse(mine.createdAt) - 30 * 86_400_000)).toBeLessThan(60_000);
     // neither the token nor any part of its random body, in the list or anywhere a GET reaches
     const secret = token.slice('grt_'.length);
-    for (const path of ['/api/tokens', '/api/auth/me', `/api/bots/${uid}`, '/api/sessions']) {
-      const res = await browser.get(path);
+    for (const path of ['/api/tokens', '/api/auth/me', `/api/bots/${t.uid}`, '/api/sessions']) {
+      const res = await t.c.get(path);
       expect({ path, leaks: res.text.includes(secret) || res.text.includes(secret.slice(0, 16)) }).toEqual({ path, leaks: false });
     }
     // nor does the digest-keyed document leak the digest: the list holds only what the page shows
@@ -128,43 +119,43 @@ describe('personal access tokens (issue 31)', () => {
   }, 30_000);
 
   it('a token without the trade scope cannot start a bot (403); it can read', async () => {
-    await browser.addKey(uid, 'Binance');
-    const bot = await browser.post('/api/bots', { ...spotBot });
+    await t.c.addKey(t.uid, 'Binance');
+    const bot = await t.c.post('/api/bots', { ...spotBot });
     expect(bot.status).toBe(201);
     const { token } = await makeToken('read only', ['read']);
-    const api = createGridRocketClient(app.url, token);
+    const api = createGridRocketClient(t.app.url, token);
     const refused = await api.GET('/api/startBot', { params: { query: { id: bot.body.id } } });
     expect(refused.response.status).toBe(403);
     expect(refused.error?.message).toMatch(/trade scope/);
     expect(refused.response.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
     expect((await api.POST('/api/bots', { body: scriptBot })).response.status).toBe(403);
     // nor reach the keys without the keys scope
-    expect((await api.GET('/api/api-credentials/{id}', { params: { path: { id: uid } } })).response.status).toBe(403);
+    expect((await api.GET('/api/api-credentials/{id}', { params: { path: { id: t.uid } } })).response.status).toBe(403);
     expect((await api.GET('/api/bot-details/{id}', { params: { path: { id: bot.body.id } } })).data).toMatchObject({ botstatus: false });
   }, 30_000);
 
   it('a revoked token is refused (401) at once', async () => {
     const { id, token } = await makeToken('to revoke', ['read', 'trade']);
-    const api = createGridRocketClient(app.url, token);
-    expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(200);
-    expect((await browser.delete(`/api/tokens/${id}`)).status).toBe(204);
-    const refused = await api.GET('/api/bots/{id}', { params: { path: { id: uid } } });
+    const api = createGridRocketClient(t.app.url, token);
+    expect((await api.GET('/api/bots/{id}', { params: { path: { id: t.uid } } })).response.status).toBe(200);
+    expect((await t.c.delete(`/api/tokens/${id}`)).status).toBe(204);
+    const refused = await api.GET('/api/bots/{id}', { params: { path: { id: t.uid } } });
     expect(refused.response.status).toBe(401);
     expect(refused.response.headers.get('www-authenticate')).toMatch(/invalid_token/);
-    expect((await browser.get('/api/tokens')).body.tokens.map((t: any) => t.id)).not.toContain(id);
-    expect((await browser.delete(`/api/tokens/${id}`)).status).toBe(404);
+    expect((await t.c.get('/api/tokens')).body.tokens.map((t: any) => t.id)).not.toContain(id);
+    expect((await t.c.delete(`/api/tokens/${id}`)).status).toBe(404);
   }, 30_000);
 
   it('an expired token is refused (401) and shown as expired', async () => {
     const { id, token } = await makeToken('a week', ['read'], 7);
-    const api = createGridRocketClient(app.url, token);
-    expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(200);
-    const service = app.app.get(AccessTokenService);
+    const api = createGridRocketClient(t.app.url, token);
+    expect((await api.GET('/api/bots/{id}', { params: { path: { id: t.uid } } })).response.status).toBe(200);
+    const service = t.app.app.get(AccessTokenService);
     const realNow = service.now;
     service.now = () => Date.now() + 7 * 86_400_000 + 1_000; // the clock a week and a second on
     try {
-      expect((await api.GET('/api/bots/{id}', { params: { path: { id: uid } } })).response.status).toBe(401);
-      expect((await browser.get('/api/tokens')).body.tokens.find((t: any) => t.id === id)).toMatchObject({ expired: true });
+      expect((await api.GET('/api/bots/{id}', { params: { path: { id: t.uid } } })).response.status).toBe(401);
+      expect((await t.c.get('/api/tokens')).body.tokens.find((t: any) => t.id === id)).toMatchObject({ expired: true });
     } finally {
       service.now = realNow;
     }
@@ -172,10 +163,10 @@ describe('personal access tokens (issue 31)', () => {
 
   it('a bearer request carrying the session cookie too is refused (400); tokens cannot manage tokens, sessions or two-factor, nor open the push socket', async () => {
     const { token } = await makeToken('everything', ['read', 'trade', 'keys']);
-    const both = await fetch(`${app.url}/api/bots/${uid}`, { headers: { authorization: `Bearer ${token}`, cookie: browser.cookieHeader() } });
+    const both = await fetch(`${t.app.url}/api/bots/${t.uid}`, { headers: { authorization: `Bearer ${token}`, cookie: t.c.cookieHeader() } });
     expect(both.status).toBe(400);
     expect(await both.json()).toMatchObject({ errors: [{ field: 'authorization' }] });
-    const api = createGridRocketClient(app.url, token);
+    const api = createGridRocketClient(t.app.url, token);
     const none = '00000000-0000-4000-8000-000000000000';
     const attempts: Array<[string, Promise<{ response: Response }>]> = [
       ['GET /api/tokens', api.GET('/api/tokens')],
@@ -191,10 +182,10 @@ describe('personal access tokens (issue 31)', () => {
       // state-changing ones meet the CSRF check first (a token does not lift it where tokens are refused)
       expect({ route, status: response.status }).toEqual({ route, status: route.startsWith('GET') ? 401 : 403 });
     }
-    expect((await browser.get('/api/tokens')).body.tokens.map((t: any) => t.name)).not.toContain('minted by a token');
+    expect((await t.c.get('/api/tokens')).body.tokens.map((t: any) => t.name)).not.toContain('minted by a token');
     // the push socket takes the session cookie only
     const refused = await new Promise<string>((resolve) => {
-      const s = io(app.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { authorization: `Bearer ${token}`, origin: app.url }, reconnection: false });
+      const s = io(t.app.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { authorization: `Bearer ${token}`, origin: t.app.url }, reconnection: false });
       s.once('ready', () => {
         s.close();
         resolve('opened');
@@ -205,16 +196,16 @@ describe('personal access tokens (issue 31)', () => {
     expect(refused).toBe('refused');
   }, 30_000);
 
-  it('tokens are made only from a signed-in browser with the CSRF header; bad input is a 400 with fields; at most 10 live tokens', async () => {
-    expect((await browser.post('/api/tokens', { name: 'x', scopes: ['read'], expiresInDays: 30 }, { csrf: false })).status).toBe(403);
-    const anonymous = new Client(app.url);
+  it('tokens are made only from a signed-in t.c with the CSRF header; bad input is a 400 with fields; at most 10 live tokens', async () => {
+    expect((await t.c.post('/api/tokens', { name: 'x', scopes: ['read'], expiresInDays: 30 }, { csrf: false })).status).toBe(403);
+    const anonymous = new Client(t.app.url);
     expect((await anonymous.post('/api/tokens', { name: 'x', scopes: ['read'], expiresInDays: 30 })).status).toBe(401);
-    const bad = await browser.post('/api/tokens', { name: '', scopes: ['admin'], expiresInDays: 3 });
+    const bad = await t.c.post('/api/tokens', { name: '', scopes: ['admin'], expiresInDays: 3 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(['expiresInDays', 'name', 'scopes.0']);
-    expect((await browser.post('/api/tokens', { name: 'x', scopes: [], expiresInDays: 30 })).body.errors).toEqual([{ field: 'scopes', message: 'Choose at least one scope' }]);
+    expect((await t.c.post('/api/tokens', { name: 'x', scopes: [], expiresInDays: 30 })).body.errors).toEqual([{ field: 'scopes', message: 'Choose at least one scope' }]);
 
-    const other = new Client(app.url);
+    const other = new Client(t.app.url);
     await other.signUp('quota-owner@example.com');
     for (let i = 0; i < 10; i++) expect((await other.post('/api/tokens', { name: `t${i}`, scopes: ['read'], expiresInDays: 7 })).status).toBe(201);
     const eleventh = await other.post('/api/tokens', { name: 't10', scopes: ['read'], expiresInDays: 7 });
@@ -225,7 +216,7 @@ describe('personal access tokens (issue 31)', () => {
     expect((await other.delete(`/api/tokens/${first}`)).status).toBe(204);
     expect((await other.post('/api/tokens', { name: 't10', scopes: ['read'], expiresInDays: 7 })).status).toBe(201);
     // one user's token id means nothing to another
-    expect((await browser.delete(`/api/tokens/${(await other.get('/api/tokens')).body.tokens[0].id}`)).status).toBe(404);
+    expect((await t.c.delete(`/api/tokens/${(await other.get('/api/tokens')).body.tokens[0].id}`)).status).toBe(404);
   }, 60_000);
 });
 

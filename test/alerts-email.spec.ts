@@ -82,19 +82,20 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
     expect(c.to).toEqual([ALICE]);
     expect(c.headers.to).toBe(ALICE);
     expect(c.user).toBe('mailer'); // authenticated (RFC 4954)
-    expect(c.headers.subject).toBe('GridRocket: Cycle completed: BTCUSDT on Binance');
-    expect(c.text).toContain('Your BTCUSDT on Binance bot completed cycle 1: profit 6.02');
+    const label = `bot ${botId.slice(0, 8)} (BTCUSDT, Binance spot)`;
+    expect(c.headers.subject).toBe(`GridRocket: Cycle completed: ${label}`);
+    expect(c.text).toContain(`Your ${label} completed cycle 1: profit 6.02 USDT.`);
     expect(c.text).toContain(`${PUBLIC_URL}/bots/${botId}`);
     expect(c.headers['message-id']).toMatch(/^<alert-[0-9a-f]{32}@localhost>$/);
 
     const [d] = byDelivery(drift);
-    expect(d.headers.subject).toBe('GridRocket: Drift: BTCUSDT on Binance');
+    expect(d.headers.subject).toBe(`GridRocket: Drift: ${label}`);
     expect(d.text).toContain('differs from the exchange');
     expect(d.text).toContain('59,500');
     expect(d.text).toContain('repaired');
 
     const [f] = byDelivery(failed);
-    expect(f.headers.subject).toMatch(/^GridRocket: Bot .*BTCUSDT on Binance$/);
+    expect(f.headers.subject).toBe(`GridRocket: Bot stopped with an error: ${label}`);
     expect(f.text).toContain('The buy order at 59000 was cancelled on the exchange outside GridRocket');
 
     for (const m of mails) {

@@ -183,7 +183,9 @@ describe('alerts across a restart of the API process (kill -9)', () => {
   });
 
   it('a second API replica on the same data with ALERTS_DISPATCHER=false sends nothing: each alert goes out once', async () => {
-    const replica = await spawnServer(dataDir, { ...env, ALERTS_DISPATCHER: 'false', FORWARDER: 'false' });
+    // not on the paper exchange: one process runs a paper exchange's folder (paper-lock.ts, issue 41), and this
+    // replica only serves and projects; its venue adapter is never called here
+    const replica = await spawnServer(dataDir, { ...env, ALERTS_DISPATCHER: 'false', FORWARDER: 'false', EXCHANGE_MODE: 'testnet' });
     try {
       // the replica serves the trader (its projections run) ...
       const client = new Client(replica.url);

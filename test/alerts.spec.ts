@@ -3,44 +3,31 @@ import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
 import { TelegramStandIn, WebhookReceiver } from './support/alert-stand-ins';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 const WEBHOOK_SECRET = 'whsec-0123456789-abcdefXYZ9';
 const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
 const CHAT = '987654321';
 
 describe('alerts: settings, and a bot event reaching the webhook and Telegram stand-ins', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
   let telegram: TelegramStandIn;
   let webhook: WebhookReceiver;
-  let alice: Client;
-  let uid: string;
-  let botId: string;
-
   beforeAll(async () => {
     telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
     webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-    // Loopback stand-ins: tests allow private webhook addresses (off by default).
-    app = await startTestApp({ ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '200' });
-    alice = new Client(app.url);
-    uid = (await alice.signUp('alice-alerts@example.com')).uid;
-    await alice.addKey(uid);
-    const bot = await alice.post('/api/bots', { ...spotBot, userId: uid });
-    expect(bot.status).toBe(201);
-    botId = bot.body.id;
-  }, 60_000);
-
+  });
+  // Loopback stand-ins: tests allow private webhook addresses (off by default).
+  const t = useTraderApp('alice-alerts@example.com', { env: () => ({ ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '200' }), key: true, bot: spotBot });
   afterAll(async () => {
-    await app?.close();
     await telegram?.close();
     await webhook?.close();
   });
 
   /** What the runner appends when a take-profit completes a cycle. */
   async function completeCycle(cycle: number) {
-    const events = app.app.get<EventStore>(EVENT_STORE);
-    const [e] = toNewEvents([{ type: 'CycleCompleted', data: { botId, run: 0, cycle, profit: 6.02, nextCycle: cycle + 1 } }], { userId: uid, correlationId: `cycle-${cycle}` });
-    await events.append(`bot-${botId}`, [e], 'any');
+    const events = t.app.app.get<EventStore>(EVENT_STORE);
+    const [e] = toNewEvents([{ type: 'CycleCompleted', data: { botId: t.botId, run: 0, cycle, profit: 6.02, nextCycle: cycle + 1 } }], { userId: t.uid, correlationId: `cycle-${cycle}` });
+    await events.append(`bot-${t.botId}`, [e], 'any');
     return e.id;
   }
 
@@ -52,7 +39,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
   });
 
   it('refuses bad settings with a message per field (400), and stores nothing', async () => {
-    const res = await alice.put(`/api/alerts/${uid}`, {
+    const res = await t.c.put(`/api/alerts/${t.uid}`, {
       kinds: ['cycle', 'moon'],
       webhook: { enabled: true, url: 'ftp://example.com', secret: 'short' },
       telegram: { enabled: true, chatId: 'not a chat', botToken: 'nope' },
@@ -62,16 +49,16 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
     expect(fields).toEqual(['kinds', 'telegram.botToken', 'telegram.chatId', 'webhook.secret', 'webhook.url']);
     expect(res.body.errors.every((e: { message: string }) => typeof e.message === 'string' && e.message.length > 10)).toBe(true);
     // A channel switched on without its secret, and none stored.
-    const noSecret = await alice.put(`/api/alerts/${uid}`, { kinds: [], webhook: { enabled: true, url: 'https://hooks.example.com/x' } });
+    const noSecret = await t.c.put(`/api/alerts/${t.uid}`, { kinds: [], webhook: { enabled: true, url: 'https://hooks.example.com/x' } });
     expect(noSecret.status).toBe(400);
     expect(noSecret.body.errors).toEqual([{ field: 'webhook.secret', message: expect.stringContaining('webhook secret') }]);
-    expect((await alice.get(`/api/alerts/${uid}`)).body.webhook.enabled).toBe(false);
+    expect((await t.c.get(`/api/alerts/${t.uid}`)).body.webhook.enabled).toBe(false);
   });
 
   it('saves the settings; no answer carries the webhook secret or the bot token, only their last 4 characters', async () => {
-    const saved = await alice.put(`/api/alerts/${uid}`, settings());
+    const saved = await t.c.put(`/api/alerts/${t.uid}`, settings());
     expect(saved.status).toBe(200);
-    const read = await alice.get(`/api/alerts/${uid}`);
+    const read = await t.c.get(`/api/alerts/${t.uid}`);
     for (const res of [saved, read]) {
       expect(res.text).not.toContain(WEBHOOK_SECRET);
       expect(res.text).not.toContain(BOT_TOKEN);
@@ -80,21 +67,21 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
       expect(res.body.telegram).toEqual({ enabled: true, chatId: CHAT, botTokenSet: true, botTokenLast4: 'KLMN' });
     }
     // Saving again without the secrets keeps them.
-    const again = await alice.put(`/api/alerts/${uid}`, { ...settings(), webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket` }, telegram: { enabled: true, chatId: CHAT } });
+    const again = await t.c.put(`/api/alerts/${t.uid}`, { ...settings(), webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket` }, telegram: { enabled: true, chatId: CHAT } });
     expect(again.status).toBe(200);
     expect(again.body.webhook.secretSet).toBe(true);
     expect(again.body.telegram.botTokenLast4).toBe('KLMN');
   });
 
   it("another user can neither read nor change alice's settings or deliveries (403)", async () => {
-    const bob = new Client(app.url);
+    const bob = new Client(t.app.url);
     await bob.signUp('bob-alerts@example.com');
-    const read = await bob.get(`/api/alerts/${uid}`);
+    const read = await bob.get(`/api/alerts/${t.uid}`);
     expect(read.status).toBe(403);
     expect(read.text).not.toContain(webhook.url);
-    expect((await bob.put(`/api/alerts/${uid}`, settings())).status).toBe(403);
-    expect((await bob.get(`/api/alerts/${uid}/deliveries`)).status).toBe(403);
-    expect((await new Client(app.url).get(`/api/alerts/${uid}`)).status).toBe(401);
+    expect((await bob.put(`/api/alerts/${t.uid}`, settings())).status).toBe(403);
+    expect((await bob.get(`/api/alerts/${t.uid}/deliveries`)).status).toBe(403);
+    expect((await new Client(t.app.url).get(`/api/alerts/${t.uid}`)).status).toBe(401);
   });
 
   it('a completed cycle reaches the webhook (signature verified) and Telegram, without a secret in either, and shows in the delivery log', async () => {
@@ -102,7 +89,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
     const hook = await until('the webhook call', () => webhook.accepted.find((c) => JSON.parse(c.raw).id === `${eventId}:webhook`), 20_000);
     expect(hook.verified).toBe(true);
     const body = JSON.parse(hook.raw);
-    expect(body).toMatchObject({ kind: 'cycle', event: 'CycleCompleted', bot: { id: botId, symbol: 'BTCUSDT', exchange: 'Binance' }, details: { cycle: 1, profit: 6.02 } });
+    expect(body).toMatchObject({ kind: 'cycle', event: 'CycleCompleted', bot: { id: t.botId, symbol: 'BTCUSDT', exchange: 'Binance' }, details: { cycle: 1, profit: 6.02 } });
     expect(hook.headers['x-gridrocket-delivery']).toBe(`${eventId}:webhook`);
     const tg = await until('the Telegram message', () => telegram.delivered.find((c) => c.body.text.includes('cycle 1')), 20_000);
     expect(tg.body.chat_id).toBe(Number(CHAT));
@@ -112,13 +99,13 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
       expect(text).not.toContain('secretPartOfTheToken');
     }
     const log = await until('both deliveries in the log', async () => {
-      const res = await alice.get(`/api/alerts/${uid}/deliveries`);
+      const res = await t.c.get(`/api/alerts/${t.uid}/deliveries`);
       return res.body.filter((d: any) => d.event === 'CycleCompleted').length >= 2 ? res : undefined;
     }, 20_000);
     expect(log.text).not.toContain(WEBHOOK_SECRET);
     expect(log.text).not.toContain('secretPartOfTheToken');
     const byChannel = Object.fromEntries(log.body.map((d: any) => [d.channel, d]));
-    expect(byChannel.webhook).toMatchObject({ status: 'delivered', code: 200, attempts: 1, kind: 'cycle', botid: botId });
+    expect(byChannel.webhook).toMatchObject({ status: 'delivered', code: 200, attempts: 1, kind: 'cycle', botid: t.botId });
     expect(byChannel.telegram).toMatchObject({ status: 'delivered', code: 200, attempts: 1 });
   }, 30_000);
 
@@ -135,7 +122,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
     // Each try is signed afresh (its own timestamp), and every one verifies.
     expect(calls.every((c) => c.verified)).toBe(true);
     const log = await until('the log entry', async () => {
-      const res = await alice.get(`/api/alerts/${uid}/deliveries`);
+      const res = await t.c.get(`/api/alerts/${t.uid}/deliveries`);
       return res.body.find((d: any) => d.id && d.channel === 'webhook' && d.attempts === 3);
     }, 20_000);
     expect(log).toMatchObject({ status: 'delivered', code: 200, attempts: 3 });
@@ -150,19 +137,19 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
     expect(calls).toHaveLength(2);
     expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(1000);
     const log = await until('the log entry', async () => {
-      const res = await alice.get(`/api/alerts/${uid}/deliveries`);
+      const res = await t.c.get(`/api/alerts/${t.uid}/deliveries`);
       return res.body.find((d: any) => d.channel === 'telegram' && d.attempts === 2);
     }, 20_000);
     expect(log).toMatchObject({ status: 'delivered', code: 200 });
   }, 30_000);
 
   it('a wrong chat id is a failed delivery that says why (no retry, no token in the log)', async () => {
-    const saved = await alice.put(`/api/alerts/${uid}`, { ...settings(), webhook: { enabled: false }, telegram: { enabled: true, chatId: '111' } });
+    const saved = await t.c.put(`/api/alerts/${t.uid}`, { ...settings(), webhook: { enabled: false }, telegram: { enabled: true, chatId: '111' } });
     expect(saved.status).toBe(200);
     const before = telegram.calls.length;
     await completeCycle(4);
     const log = await until('the failed delivery', async () => {
-      const res = await alice.get(`/api/alerts/${uid}/deliveries`);
+      const res = await t.c.get(`/api/alerts/${t.uid}/deliveries`);
       return res.body.find((d: any) => d.channel === 'telegram' && d.status === 'failed') ? res : undefined;
     }, 20_000);
     const failed = log.body.find((d: any) => d.channel === 'telegram' && d.status === 'failed');

@@ -2,36 +2,22 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { verifyByMail } from './support/mailbox';
-import { startTestApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 /** The auditor role: any bot's history and state, and 403 on every state-changing route. */
 describe('auditors', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let trader: Client;
   let auditor: Client;
-  let traderUid: string;
   let auditorUid: string;
-  let botId: string;
-
+  const t = useTraderApp('aud-trader@example.com', { env: { AUDITOR_EMAILS: 'someone-else@example.com, Audrey@Example.com' }, key: true, bot: spotBot });
   beforeAll(async () => {
-    app = await startTestApp({ AUDITOR_EMAILS: 'someone-else@example.com, Audrey@Example.com' });
-    trader = new Client(app.url);
-    traderUid = (await trader.signUp('aud-trader@example.com')).uid;
-    await trader.addKey(traderUid);
-    const bot = await trader.post('/api/bots', { ...spotBot, userId: traderUid });
-    expect(bot.status).toBe(201);
-    botId = bot.body.id;
-    auditor = new Client(app.url);
+    auditor = new Client(t.app.url);
     auditorUid = (await auditor.signUp('audrey@example.com')).uid;
     // The role needs a verified address (issue 11).
-    await verifyByMail(auditor, app.dataDir, 'audrey@example.com');
-  });
-  afterAll(async () => {
-    await app.close();
+    await verifyByMail(auditor, t.app.dataDir, 'audrey@example.com');
   });
 
   async function head(): Promise<bigint> {
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     try {
       return await store.headPosition();
     } finally {
@@ -40,15 +26,15 @@ describe('auditors', () => {
   }
 
   it('reads any bot\'s history and state, in every format', async () => {
-    const history = await auditor.get(`/api/bots/${botId}/history`);
+    const history = await auditor.get(`/api/bots/${t.botId}/history`);
     expect(history.status).toBe(200);
     expect(history.body.map((e: any) => e.type)).toEqual(['BotCreated']);
-    expect(history.body[0].metadata.userId).toBe(traderUid);
-    expect((await auditor.get(`/api/bots/${botId}/history?format=csv`)).status).toBe(200);
-    expect((await auditor.get(`/api/bots/${botId}/history?format=ndjson`)).status).toBe(200);
-    const state = await auditor.get(`/api/bots/${botId}/state`);
+    expect(history.body[0].metadata.userId).toBe(t.uid);
+    expect((await auditor.get(`/api/bots/${t.botId}/history?format=csv`)).status).toBe(200);
+    expect((await auditor.get(`/api/bots/${t.botId}/history?format=ndjson`)).status).toBe(200);
+    const state = await auditor.get(`/api/bots/${t.botId}/state`);
     expect(state.status).toBe(200);
-    expect(state.body.view).toMatchObject({ id: botId, userid: traderUid });
+    expect(state.body.view).toMatchObject({ id: t.botId, userid: t.uid });
     // a missing bot is still 404
     expect((await auditor.get('/api/bots/00000000-0000-4000-8000-000000000000/history')).status).toBe(404);
   });
@@ -80,8 +66,8 @@ describe('auditors', () => {
       '/api/bots/{id}': { exchange: 'Binance', numOfOrders: 1, orderSize: 1, interval: 1, entryPrice: 1, takeProfit: 1 },
     };
     for (const call of calls) {
-      const path = call.path.replace(/\{[^}]+\}/g, (p) => (/user/i.test(p) ? auditorUid : botId));
-      const query = call.path === '/api/startBot' || call.path === '/api/stopBot' ? `?id=${botId}&userId=${auditorUid}` : '';
+      const path = call.path.replace(/\{[^}]+\}/g, (p) => (/user/i.test(p) ? auditorUid : t.botId));
+      const query = call.path === '/api/startBot' || call.path === '/api/stopBot' ? `?id=${t.botId}&userId=${auditorUid}` : '';
       const res = await auditor.raw(call.method, path + query, {
         body: call.method === 'GET' || call.method === 'DELETE' ? undefined : JSON.stringify(bodies[call.path] ?? {}),
         headers: { 'content-type': 'application/json' },
@@ -91,21 +77,21 @@ describe('auditors', () => {
     }
     expect(await head()).toBe(before);
     // the trader's bot is untouched
-    expect((await trader.get(`/api/bot-details/${botId}`)).body).toMatchObject({ botstatus: false, numoforders: 5 });
+    expect((await t.c.get(`/api/bot-details/${t.botId}`)).body).toMatchObject({ botstatus: false, numoforders: 5 });
   });
 
   it('may still sign out and in', async () => {
     expect((await auditor.post('/api/auth/logout')).status).toBe(204);
     const login = await auditor.post('/api/auth/login', { email: 'audrey@example.com', password: 'correct-horse-1' });
     expect(login.status).toBe(200);
-    expect((await auditor.get(`/api/bots/${botId}/history`)).status).toBe(200);
+    expect((await auditor.get(`/api/bots/${t.botId}/history`)).status).toBe(200);
   });
 
-  it('is not an auditor unless listed: a trader keeps changing their own bots and reading only theirs', async () => {
-    const other = new Client(app.url);
+  it('is not an auditor unless listed: a t.c keeps changing their own bots and reading only theirs', async () => {
+    const other = new Client(t.app.url);
     const o = await other.signUp('aud-other@example.com');
-    expect((await other.get(`/api/bots/${botId}/history`)).status).toBe(404);
-    expect((await other.get(`/api/bots/${botId}/state`)).status).toBe(404);
+    expect((await other.get(`/api/bots/${t.botId}/history`)).status).toBe(404);
+    expect((await other.get(`/api/bots/${t.botId}/state`)).status).toBe(404);
     const own = await other.post('/api/bots', { ...spotBot, userId: o.uid });
     expect(own.status).toBe(201);
     expect((await other.get(`/api/bots/${own.body.id}/history`)).status).toBe(200);

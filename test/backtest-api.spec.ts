@@ -7,25 +7,19 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(120_000);
 
 const BOT = { exchange: 'Binance', symbol: 'SOLUSDT', botType: 'Spot', numOfOrders: 10, orderSize: '0.1', interval: 1, entryPrice: 140, takeProfit: 1 };
 
 describe('backtests over the API', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTestApp();
 
   it('a backtest of the last 30 days: 202 + id, progress and done on the owner\'s socket, the result kept for the owner only', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-owner@example.com');
-    const other = new Client(app.url);
+    const other = new Client(t.app.url);
     await other.signUp('bt-other@example.com');
     const socket = await c.socket();
     const otherSocket = await other.socket();
@@ -61,7 +55,7 @@ describe('backtests over the API', () => {
     expect((await c.get('/api/backtests')).body.map((d: { id: string }) => d.id)).toEqual([id]);
     expect(leaked).toEqual([]);
 
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     try {
       expect((await store.readStream(`backtest-${id}`)).map((e) => e.type)).toEqual(['BacktestRequested', 'BacktestCompleted']);
     } finally {
@@ -72,7 +66,7 @@ describe('backtests over the API', () => {
   });
 
   it('a sweep: every combination, the best by the measure, a heatmap\'s worth of points', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-sweep@example.com');
     const res = await c.post('/api/backtests/sweep', {
       ...BOT,
@@ -93,7 +87,7 @@ describe('backtests over the API', () => {
   });
 
   it('bad input gets field messages, never a 5xx; sizes are bounded', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-bad@example.com');
     const bad = await c.post('/api/backtests', { ...BOT, numOfOrders: 'x', days: 1000, timeframe: '3m' });
     expect(bad.status).toBe(400);
@@ -117,7 +111,7 @@ describe('backtests over the API', () => {
   });
 
   it('an uploaded CSV of candles: stored for its owner, backtested by id; bad files get the line', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-csv@example.com');
     // a falling then rising hour around 140
     const rows = ['time,open,high,low,close'];
@@ -143,7 +137,7 @@ describe('backtests over the API', () => {
     // 0.3 × 140.39 − 41.7 − buy fees 0.0417 − sell fee 0.042117
     expect(doc.result).toMatchObject({ fills: 4, cycles: 1, profit: 0.333183 });
 
-    const other = new Client(app.url);
+    const other = new Client(t.app.url);
     await other.signUp('bt-csv-other@example.com');
     const stolen = await other.post('/api/backtests', { ...BOT, candles: upload.candlesId });
     expect(stolen.status).toBe(400);
@@ -156,7 +150,7 @@ describe('backtests over the API', () => {
   });
 
   it('at most 3 backtests of one user run at once: the 4th asked together is told to wait (429)', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-many@example.com');
     const sweep = { ...BOT, ranges: { interval: { from: 0.5, to: 2, step: 0.5 }, numOfOrders: { from: 2, to: 10, step: 1 }, takeProfit: { from: 0.5, to: 2, step: 0.5 } } };
     const answers = await Promise.all([1, 2, 3, 4].map(() => c.post('/api/backtests/sweep', sweep)));
@@ -168,9 +162,9 @@ describe('backtests over the API', () => {
   });
 
   it('needs a session and the CSRF token', async () => {
-    const anonymous = new Client(app.url);
+    const anonymous = new Client(t.app.url);
     expect((await anonymous.post('/api/backtests', BOT)).status).toBe(401);
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-csrf@example.com');
     expect((await c.post('/api/backtests', BOT, { csrf: false })).status).toBe(403);
   });

@@ -8,7 +8,7 @@
 import { until } from '@gridrocket/shared/testing/until';
 import { BacktestService } from '@gridrocket/backtest/nest';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(180_000);
 
@@ -32,24 +32,18 @@ async function slowestHealth(url: string, done: () => Promise<boolean>): Promise
 }
 
 describe('backtests run in worker threads and can be cancelled', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp({ AUDITOR_EMAILS: 'bt-auditor@example.com' });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTestApp({ AUDITOR_EMAILS: 'bt-auditor@example.com' });
 
   it('/api/health answers at once while four users run year-long backtests', async () => {
     const users = await Promise.all([1, 2, 3, 4].map(async (k) => {
-      const c = new Client(app.url);
+      const c = new Client(t.app.url);
       await c.signUp(`bt-load-${k}@example.com`);
       return c;
     }));
     const ids: Array<[Client, string]> = [];
     let requested = false;
     // asked from before the first request until all four are done
-    const health = slowestHealth(app.url, async () => {
+    const health = slowestHealth(t.app.url, async () => {
       if (!requested) return false;
       for (const [c, id] of ids) if ((await c.get(`/api/backtests/${id}`)).body.status === 'running') return false;
       return true;
@@ -67,14 +61,14 @@ describe('backtests run in worker threads and can be cancelled', () => {
   });
 
   it('DELETE /api/backtests/{id}: the owner cancels a running sweep at once; others get 404; a finished one 409', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('bt-cancel@example.com');
-    const other = new Client(app.url);
+    const other = new Client(t.app.url);
     await other.signUp('bt-cancel-other@example.com');
     const socket = await c.socket();
     const pushed: Array<[string, any]> = [];
     socket.onAny((event, payload) => pushed.push([event, payload]));
-    const service = app.app.get(BacktestService);
+    const service = t.app.app.get(BacktestService);
 
     const res = await c.post('/api/backtests/sweep', LONG_SWEEP);
     expect(res.body).toMatchObject({ status: 'running' });
@@ -111,7 +105,7 @@ describe('backtests run in worker threads and can be cancelled', () => {
   });
 
   it('an auditor cannot cancel (read-only), like every state-changing route', async () => {
-    const auditor = new Client(app.url);
+    const auditor = new Client(t.app.url);
     await auditor.signUp('bt-auditor@example.com');
     const res = await auditor.delete('/api/backtests/00000000-0000-4000-8000-000000000000');
     expect(res.status).toBe(403);

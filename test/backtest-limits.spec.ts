@@ -5,7 +5,7 @@
  */
 import { currentThreadId, threadCpuMs } from '@gridrocket/backtest';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(120_000);
 
@@ -16,16 +16,10 @@ const csvOf = (rows: number, start = T) => Array.from({ length: rows }, (_, i) =
 const upload = (c: Client, body: string) => c.raw('POST', '/api/backtests/candles', { body, headers: { 'content-type': 'text/csv' } });
 
 describe('backtest limits over the API', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTestApp();
 
   it('the sweep cap counts the rows of the uploaded file: 2,000 combinations × 250,000 rows is refused like 2,000 × 250,000 days-worth', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('lim-rows@example.com');
     const up = await upload(c, csvOf(250_000));
     expect(up.status).toBe(201);
@@ -50,7 +44,7 @@ describe('backtest limits over the API', () => {
   });
 
   it('every swept value obeys the bot form\'s rules, with the form\'s message', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('lim-ranges@example.com');
     const bot = await c.post('/api/backtests', { ...BOT, numOfOrders: 1000 });
     expect(bot.status).toBe(400);
@@ -73,7 +67,7 @@ describe('backtest limits over the API', () => {
   it('an upload is parsed and stored in the upload store\'s worker thread: the request thread does a small part of the work', async () => {
     const tid = currentThreadId();
     if (tid === null) return; // the thread's CPU time is read from /proc (Linux)
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('lim-thread@example.com');
     const body = csvOf(250_000);
     const main0 = threadCpuMs(tid)!;
@@ -89,7 +83,7 @@ describe('backtest limits over the API', () => {
   });
 
   it('lists the user\'s uploads, newest first, with their file names; never another user\'s; a deleted one is gone', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('lim-list@example.com');
     const named = (body: string, name: string) => c.raw('POST', `/api/backtests/candles?name=${encodeURIComponent(name)}`, { body, headers: { 'content-type': 'text/csv' } });
     const first = await named(csvOf(120), 'first.csv');
@@ -101,7 +95,7 @@ describe('backtest limits over the API', () => {
       { candlesId: second.body.candlesId, candles: 60, from: (T + 86_400) * 1000, to: (T + 86_400 + 59 * 60) * 1000, name: 'second.csv', bytes: csvOf(60, T + 86_400).length },
       { candlesId: first.body.candlesId, candles: 120, from: T * 1000, to: (T + 119 * 60) * 1000, name: 'first.csv', bytes: csvOf(120).length },
     ]);
-    const other = new Client(app.url);
+    const other = new Client(t.app.url);
     await other.signUp('lim-list-other@example.com');
     expect((await other.get('/api/backtests/candles')).body).toEqual([]);
     expect((await other.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(404);
@@ -110,7 +104,7 @@ describe('backtest limits over the API', () => {
   });
 
   it('an upload with the same time twice is refused, naming the line (nothing stored)', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('lim-dup@example.com');
     const dup = await upload(c, `time,open,high,low,close\n${T},140,141,139,140\n${T + 60},140,141,139,140\n${T * 1000},150,151,149,150`);
     expect(dup.status).toBe(400);
@@ -119,16 +113,10 @@ describe('backtest limits over the API', () => {
 });
 
 describe('upload quota per user', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp({ UPLOAD_MAX_FILES: '2', UPLOAD_MAX_BYTES: '2000' });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTestApp({ UPLOAD_MAX_FILES: '2', UPLOAD_MAX_BYTES: '2000' });
 
   it('at most UPLOAD_MAX_FILES files and UPLOAD_MAX_BYTES bytes per user: 409 beyond, another user unaffected', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.signUp('lim-quota@example.com');
     const small = csvOf(10); // 10 × 27 bytes
     const first = await upload(c, small);
@@ -138,14 +126,14 @@ describe('upload quota per user', () => {
     expect(third.status).toBe(409);
     expect(third.body.message).toBe('Limit reached: at most 2 uploaded candle files per user. Delete an upload first.');
     // deleting one makes room; another user cannot delete it
-    const stranger = new Client(app.url);
+    const stranger = new Client(t.app.url);
     await stranger.signUp('lim-quota-stranger@example.com');
     expect((await stranger.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(404);
     expect((await c.raw('DELETE', `/api/backtests/candles/${first.body.candlesId}`)).status).toBe(204);
     expect((await c.post('/api/backtests', { ...BOT, candles: first.body.candlesId })).status).toBe(400); // gone
     expect((await upload(c, small)).status).toBe(201);
 
-    const d = new Client(app.url);
+    const d = new Client(t.app.url);
     await d.signUp('lim-quota-bytes@example.com');
     expect((await upload(d, csvOf(40))).status).toBe(201); // 40 × 27 = 1,080 bytes
     const over = await upload(d, csvOf(40, T + 3600)); // 2,160 in all

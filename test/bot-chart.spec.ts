@@ -1,15 +1,11 @@
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 describe('grid chart data of a running bot', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => app.close());
+  const t = useTestApp();
 
   it('shows the placed ladder as open buy levels, and is private to the owner', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.addKey((await c.signUp('chart@example.com')).uid);
     const price: number = (await c.get('/api/priceSpot?symbol=BTCUSDT&exchange=Binance')).body;
     const entry = Math.round(price * 0.98);
@@ -47,7 +43,7 @@ describe('grid chart data of a running bot', () => {
     expect(rules.body.priceStep).toBeGreaterThan(0);
     expect((await c.get('/api/market-rules?exchange=Nope&symbol=BTCUSDT')).status).toBe(400);
 
-    const other = new Client(app.url);
+    const other = new Client(t.app.url);
     await other.signUp('chart-other@example.com');
     expect((await other.get(`/api/bots/${id}/chart`)).status).toBe(404);
     expect((await other.get('/api/bots/not-an-id/chart')).status).toBe(404);

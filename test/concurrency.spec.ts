@@ -2,17 +2,13 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { BotEvent, BOT_LIFECYCLE_EVENTS, allowedNext, evolveBot, initialBotState } from '@gridrocket/bots';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 describe('concurrency: 50 concurrent start / stop / edit / delete on one bot', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => app.close());
+  const t = useTestApp();
 
   it('leaves a stream that the decider accepts event by event', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.addKey((await c.signUp('race@example.com')).uid);
     const { body: bot } = await c.post('/api/bots', spotBot);
     const edit = { exchange: 'Binance', numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 1 };
@@ -34,7 +30,7 @@ describe('concurrency: 50 concurrent start / stop / edit / delete on one bot', (
     expect(results.some((r) => r.status < 300)).toBe(true);
 
     await new Promise((r) => setTimeout(r, 300)); // let the runner answer the last request
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     const events = await store.readStream(`bot-${bot.id}`);
     await store.close();
     let state = initialBotState;

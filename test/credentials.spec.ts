@@ -4,22 +4,16 @@ import { exchangeFixture, STUB_KEY, verifySignature } from '@gridrocket/exchange
 import { ExchangeStub } from '@gridrocket/exchanges/testing/exchange-stub.server';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 const binanceKey = { exchange: 'Binance', apiKey: 'binance-public-key-1', keySecret: 'binance-secret-value-1', passPhrase: '' };
 const kucoinKey = { exchange: 'Kucoin', apiKey: 'kucoin-public-key-1', keySecret: 'kucoin-secret-value-1', passPhrase: 'kucoin-pass' };
 
 describe('API keys (credentials), end to end on the embedded stores', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTestApp();
 
   it('adds, lists and deletes; the list shows only id, exchange and apikeyid', async () => {
-    const alice = new Client(app.url);
+    const alice = new Client(t.app.url);
     const { uid } = await alice.signUp('alice@example.com');
     expect((await alice.get(`/api/api-credentials/${uid}`)).body).toEqual([]);
 
@@ -43,7 +37,7 @@ describe('API keys (credentials), end to end on the embedded stores', () => {
     expect((await alice.delete(`/api/api-credentials/${a.body.id}`)).status).toBe(404);
 
     // the log tells the story with ciphertext only
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     const events = await store.readStream(`credential-${a.body.id}`);
     await store.close();
     // issue 30: what the venue (here the paper exchange) reported the key may do is on the key's stream too
@@ -69,9 +63,9 @@ describe('API keys (credentials), end to end on the embedded stores', () => {
   });
 
   it('keeps users apart: another user\'s credential is 404, a foreign userId 403', async () => {
-    const carol = new Client(app.url);
+    const carol = new Client(t.app.url);
     const c = await carol.signUp('carol@example.com');
-    const dave = new Client(app.url);
+    const dave = new Client(t.app.url);
     const d = await dave.signUp('dave@example.com');
     const key = await carol.post('/api/api-credentials', { access: { ...binanceKey, userId: c.uid } });
     expect(key.status).toBe(201);
@@ -86,16 +80,16 @@ describe('API keys (credentials), end to end on the embedded stores', () => {
   });
 
   it('needs a session and the CSRF header', async () => {
-    const anon = new Client(app.url);
+    const anon = new Client(t.app.url);
     expect((await anon.post('/api/api-credentials', { access: binanceKey })).status).toBe(401);
     expect((await anon.get('/api/api-credentials/someone')).status).toBe(401);
-    const eve = new Client(app.url);
+    const eve = new Client(t.app.url);
     await eve.signUp('eve@example.com');
     expect((await eve.post('/api/api-credentials', { access: binanceKey }, { csrf: false })).status).toBe(403);
   });
 
   it('answers bad input with 400 and the spec\'s texts', async () => {
-    const frank = new Client(app.url);
+    const frank = new Client(t.app.url);
     const { uid } = await frank.signUp('frank@example.com');
     const post = (access: Record<string, unknown>) => frank.post('/api/api-credentials', { access: { ...binanceKey, userId: uid, ...access } });
     const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -132,7 +126,7 @@ describe('API keys (credentials), end to end on the embedded stores', () => {
   });
 
   it('refuses a secret in the query string with 400, before anything else', async () => {
-    const gina = new Client(app.url);
+    const gina = new Client(t.app.url);
     const { uid } = await gina.signUp('gina@example.com');
     for (const q of ['keySecret=abcdefghijklm', 'apiKey=abcdef', 'passPhrase=abcd', 'secretKey=abcdefghijklm', 'secret=abcdefghijklm', 'access%5BkeySecret%5D=x']) {
       const res = await gina.post(`/api/api-credentials?userId=${uid}&exchange=Binance&${q}`, { access: { ...binanceKey, userId: uid } });
@@ -141,22 +135,16 @@ describe('API keys (credentials), end to end on the embedded stores', () => {
       expect(res.text).not.toContain('abcd');
     }
     // also on GET routes and without a session
-    expect((await new Client(app.url).get('/api/balanceSpot?exchange=Binance&secret=abcdefghijklm')).status).toBe(400);
+    expect((await new Client(t.app.url).get('/api/balanceSpot?exchange=Binance&secret=abcdefghijklm')).status).toBe(400);
     expect((await gina.get(`/api/api-credentials/${uid}`)).body).toEqual([]);
   });
 });
 
 describe('exchange routes, paper mode (default)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTestApp();
 
   it('serves balances, prices and futures leverage from the user\'s paper account', async () => {
-    const hank = new Client(app.url);
+    const hank = new Client(t.app.url);
     const { uid } = await hank.signUp('hank@example.com');
     for (const market of ['Spot', 'Futures']) {
       for (const exchange of ['Binance', 'Kucoin']) {
@@ -180,7 +168,7 @@ describe('exchange routes, paper mode (default)', () => {
   });
 
   it('validates the query and the user', async () => {
-    const ivy = new Client(app.url);
+    const ivy = new Client(t.app.url);
     await ivy.signUp('ivy@example.com');
     expect((await ivy.get('/api/balanceSpot')).body).toMatchObject({ statusCode: 400, errors: [{ field: 'exchange', message: 'Exchange is required' }] });
     expect((await ivy.get('/api/balanceSpot?exchange=Kraken')).body).toMatchObject({ statusCode: 400, errors: [{ field: 'exchange', message: 'Exchange must be Binance or Kucoin' }] });
@@ -189,7 +177,7 @@ describe('exchange routes, paper mode (default)', () => {
     expect((await ivy.get('/api/priceSpot?exchange=Binance&symbol=btcusdt')).status).toBe(200);
     expect((await ivy.get('/api/balanceSpot?exchange=Binance&userId=someone-else')).status).toBe(403);
     expect((await ivy.get('/api/futuresPositionRisk?userId=someone-else')).status).toBe(403);
-    expect((await new Client(app.url).get('/api/balanceSpot?exchange=Binance')).status).toBe(401);
+    expect((await new Client(t.app.url).get('/api/balanceSpot?exchange=Binance')).status).toBe(401);
   });
 });
 

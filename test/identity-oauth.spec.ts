@@ -8,8 +8,8 @@ import { base32Decode, hotp, totpStep } from '@gridrocket/identity';
 import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
 import { until } from '@gridrocket/shared/testing/until';
+import { useTestApp } from './support/trader-app';
 
 /** The provider redirects back to PUBLIC_URL, so the app needs its port before it starts. */
 async function freePort(): Promise<number> {
@@ -282,20 +282,14 @@ describe('identity: Google and Facebook popups through passport against a local 
 });
 
 describe('identity: providers that are not configured', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL: 'http://localhost:5173' });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTestApp({ PUBLIC_URL: 'http://localhost:5173' });
 
   it.each([
     ['google', 'Google'],
     ['facebook', 'Facebook'],
   ])('GET /api/auth/%s answers a popup page saying so (no 404)', async (name, label) => {
     for (const path of [`/api/auth/${name}`, `/api/auth/${name}/callback?code=x&state=y`]) {
-      const res = await fetch(app.url + path, { redirect: 'manual' });
+      const res = await fetch(t.app.url + path, { redirect: 'manual' });
       expect(res.status).toBe(200);
       const { message, origin } = popupMessage(await res.text());
       expect(message).toEqual({ type: 'gridrocket:auth', ok: false, error: `${label} sign-in is not configured` });
@@ -304,6 +298,6 @@ describe('identity: providers that are not configured', () => {
   });
 
   it('GET /api/config says no provider is configured', async () => {
-    expect((await new Client(app.url).get('/api/config')).body.providers).toEqual({ google: false, facebook: false });
+    expect((await new Client(t.app.url).get('/api/config')).body.providers).toEqual({ google: false, facebook: false });
   });
 });

@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
 import { until } from '@gridrocket/shared/testing/until';
+import { useTestApp } from './support/trader-app';
 
 const PUBLIC_URL = 'http://localhost:5173';
 
@@ -90,16 +91,10 @@ describe('identity: mail over SMTP (nodemailer → a local smtp-server)', () => 
 });
 
 describe('identity: an SMTP server that is down', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL, SMTP_URL: 'smtp://127.0.0.1:9' });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTestApp({ PUBLIC_URL, SMTP_URL: 'smtp://127.0.0.1:9' });
 
   it('does not lose the registration, and the mails wait in the outbox (resend and forgot-password answer 202)', async () => {
-    const xia = new Client(app.url);
+    const xia = new Client(t.app.url);
     const user = await xia.signUp('xia@example.com');
     expect(user.email).toBe('xia@example.com');
     expect((await xia.get('/api/auth/me')).status).toBe(200);
@@ -108,11 +103,11 @@ describe('identity: an SMTP server that is down', () => {
     const resend = await xia.post('/api/auth/resend-verification');
     expect(resend.status).toBe(202);
     expect(resend.body).toEqual({ message: 'Verification email sent, check your inbox.' });
-    expect((await new Client(app.url).post('/api/auth/forgot-password', { email: 'xia@example.com' })).status).toBe(202);
+    expect((await new Client(t.app.url).post('/api/auth/forgot-password', { email: 'xia@example.com' })).status).toBe(202);
     // The resend's mail and the reset mail wait (the first verification mail too, until its next try finds
     // its link replaced by the resend's and drops it).
     const health = await until('the outbox retrying the mails', async () => {
-      const h = (await new Client(app.url).get('/api/health')).body;
+      const h = (await new Client(t.app.url).get('/api/health')).body;
       return h.mail?.state === 'retrying' && h.mail.pending >= 2 ? h : null;
     });
     expect(health.status).toBe('degraded');

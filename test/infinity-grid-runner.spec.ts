@@ -5,17 +5,11 @@
  * balances, the bot's profit and its history are the hand-computed ones, the infinity backtest of the same
  * candles agrees to the cent, and a stop with closePosition sells the coin at market.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityState, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
-import { candlePath, paperTerms, runInfinityBacktest, toSeries } from '@gridrocket/backtest';
+import { paperTerms, runInfinityBacktest, toSeries } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { candleRows, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
 import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_HELD, EXPECTED_PROFIT, H, INFINITY, LTC, SYMBOL, T0 } from './support/infinity-example';
 
 jest.setTimeout(180_000);
@@ -23,30 +17,11 @@ jest.setTimeout(180_000);
 const body = { style: 'infinity', exchange: 'Binance', symbol: SYMBOL, botType: 'Spot', entryPrice: 100, stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
 
 describe('an infinity spot grid run by the app on the paper exchange', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-  let dir: string;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-infinity-'));
-    const csv = join(dir, 'prices.csv');
-    const rows = candles.flatMap((c) => candlePath(c).map((p, k) => `${c.time + k * H},Binance,${SYMBOL},${p}`));
-    writeFileSync(csv, ['ms,exchange,symbol,price', ...rows].join('\n'));
-    app = await startTestApp({ PAPER_PRICES: csv });
-    provider = app.app.get(EXCHANGE_PROVIDER);
-    venue = provider.venue;
-    venue.advanceTo(T0);
-  });
-  afterAll(async () => {
-    await app?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const paper = usePaperApp(candleRows(candles, 'Binance', SYMBOL, H), T0);
 
   it('buys at the start, sells a step up and buys a step down, none below the lower price: the hand-computed fills, fees, balances, profit and history; the backtest agrees; a stop sells the coin', async () => {
-    const c = new Client(app.url);
-    const uid = (await c.signUp('infinity-runner@example.com')).uid as string;
-    await c.addKey(uid);
+    const { venue, provider } = paper();
+    const { c, uid } = await traderWithKey(paper().app.url, 'infinity-runner@example.com');
     // an infinity grid trades spot only; a ladder field in its body is refused; a step below the market's minimum order is refused
     const futures = await c.post('/api/bots', { ...body, botType: 'Futures' });
     expect(futures.status).toBe(400);
@@ -105,9 +80,7 @@ describe('an infinity spot grid run by the app on the paper exchange', () => {
       if (k === 13) expect((await port.openOrders(SYMBOL)).map(show)).toEqual(['sell 97.47 0.205']);
     }
 
-    const exchangeFills = await port.recentFills(SYMBOL, 0);
-    expect(exchangeFills.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(EXPECTED_FILLS);
-    expect(exchangeFills.reduce((s, f) => s + f.fee, 0)).toBeCloseTo(EXPECTED_FEES, 8);
+    await expectVenueFills(port, SYMBOL, EXPECTED_FILLS, EXPECTED_FEES);
     // the venue: 1.009387 LTC held; one step either side of the last trade (99.6): sell 101.6 for ⌊20 ÷ 101.6⌋ = 0.196, buy 97.6 for ⌊20 ÷ 97.6⌋ = 0.204
     expect(await ltc()).toBeCloseTo(EXPECTED_HELD, 9);
     expect((await port.openOrders(SYMBOL)).map(show).sort()).toEqual(['buy 97.6 0.204', 'sell 101.6 0.196']);
@@ -116,11 +89,7 @@ describe('an infinity spot grid run by the app on the paper exchange', () => {
     expect((await usdt()) - usdtBefore).toBeCloseTo(-99.91899295, 8);
 
     // the bot's profit: 0.35238838 − 0.34942107 + 0.08509877
-    const profit = await until('profit recorded', async () => {
-      const d = (await c.get(`/api/bot-details/${id}`)).body;
-      return d.profit === EXPECTED_PROFIT && d.profit;
-    }, 30_000).catch(async () => (await c.get(`/api/bot-details/${id}`)).body.profit);
-    expect(profit).toBe(EXPECTED_PROFIT);
+    const profit = await expectRecordedProfit(c, id, EXPECTED_PROFIT);
     // its history: each buy an OrderFilled, each sell a TakeProfitFilled with what it realised (a loss below the average cost)
     const history = (await c.get(`/api/bots/${id}/history?limit=500`)).body as { items?: Array<{ type: string; data: Record<string, unknown> }> } | Array<{ type: string; data: Record<string, unknown> }>;
     const events = Array.isArray(history) ? history : history.items ?? [];

@@ -6,10 +6,8 @@
  * the bot's back is flagged and the bot stops (an infinity grid is not re-armed: docs/infinity.md).
  */
 import { until } from '@gridrocket/shared/testing/until';
-import type { BotConfig, DriftEventData } from '@gridrocket/bots';
-import type { ExchangeProvider } from '@gridrocket/exchanges';
-import { deafVenue, WATCHDOG_VENUES } from './support/deaf-provider';
-import { RunnerWorld } from './support/runner-world';
+import type { BotConfig } from '@gridrocket/bots';
+import { useDeafWorld, WATCHDOG_VENUES } from './support/deaf-provider';
 
 jest.setTimeout(60_000);
 
@@ -23,26 +21,13 @@ const WATCHDOG_MS = 150;
 const VENUES = WATCHDOG_VENUES;
 
 describe.each(VENUES)('the watchdog with an infinity grid on %s', (venueName) => {
-  let world: RunnerWorld;
-  let venue: Awaited<ReturnType<typeof deafVenue>> | null = null;
-  const hidden = new Set<string>();
   const user = 'watchdog-infinity-user';
-  let provider: ExchangeProvider;
-
-  beforeAll(async () => {
-    world = new RunnerWorld(CSV, T - 5000);
-    venue = await deafVenue(world, venueName, user, hidden);
-    provider = venue.provider;
-  });
-  afterAll(async () => {
-    await world.close();
-    await venue?.close();
-  });
-
-  const drifts = async (id: string): Promise<DriftEventData[]> => (await world.history(id)).filter((e) => e.type === 'BotDriftDetected').map((e) => e.data as DriftEventData);
-  const venueOpen = async () => (await (await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' })).openOrders('LTCUSDT')).map((o) => `${o.side} ${o.price} ${o.amount} ${o.clientOrderId}`).sort();
+  const deaf = useDeafWorld(CSV, T - 5000, venueName, user);
+  const { hidden, drifts } = deaf;
+  const venueOpen = () => deaf.venueOpen('LTCUSDT', (o) => `${o.side} ${o.price} ${o.amount} ${o.clientOrderId}`);
 
   it('a missed fill of the initial buy is applied (the first step\'s pair placed); a step order cancelled behind its back is flagged and the bot stops', async () => {
+    const { world, provider } = deaf;
     // the fill poller (ccxt) polls once an hour: only the watchdog can find what the bot missed
     await world.runner({ exchanges: provider, watchdogMs: WATCHDOG_MS, pollMs: 3_600_000 });
     const id = await world.create(user, 'Spot', bot);

@@ -5,20 +5,17 @@
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
 import { startPaperReplayApp, startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
 describe('deleting a key that a running bot uses', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.close());
+  const t = useTestApp();
 
   const state = async (c: Client, id: string) => (await c.get(`/api/bot-details/${id}`)).body.state as string;
 
   it('is refused with 409 naming the bot while it runs, and allowed once it is stopped', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     const { uid } = await c.signUp('keyholder@example.com');
     const key = await c.addKey(uid, 'Binance');
     const bot = (await c.post('/api/bots', { ...spotBot, entryPrice: 50000, userId: uid })).body.id as string;
@@ -38,7 +35,7 @@ describe('deleting a key that a running bot uses', () => {
   });
 
   it('a start and a deletion at the same moment never both pass', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     const { uid } = await c.signUp('racer@example.com');
     for (let round = 0; round < 4; round++) {
       const key = await c.addKey(uid, 'Binance');

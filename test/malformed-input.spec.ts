@@ -1,5 +1,5 @@
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 type Case = { name: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: (ids: Ids) => string; body?: string; field?: string };
 type Ids = { bot: string; uid: string };
@@ -69,14 +69,10 @@ function idCases(): Case[] {
 }
 
 describe('malformed requests', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => app.close());
+  const t = useTestApp();
 
   it('200+ malformed requests all get a 4xx with a message (field messages where a field is wrong); the server stays healthy', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     const user = await c.signUp('fuzz@example.com');
     const { body: bot } = await c.post('/api/bots', spotBot);
     const ids = { bot: bot.id, uid: user.uid };

@@ -133,6 +133,11 @@ describe('metrics an operator can alert on', () => {
     expect({ status: run.status, problems: (run.stdout + run.stderr).trim() }).toEqual({ status: 0, problems: '' });
   });
 
+  withPromtool('the Kafka outage pages within a minute of delivery stopping, a trading pause within a minute of it, and a Kafka outage pauses no trading: `promtool test rules` (issue 41)', () => {
+    const run = spawnSync(promtool!, ['test', 'rules', join(__dirname, '../deploy/prometheus/alerts.test.yml')], { encoding: 'utf8', timeout: 30_000 });
+    expect({ status: run.status, out: `${run.stdout}${run.stderr}` }).toMatchObject({ status: 0, out: expect.stringContaining('SUCCESS') });
+  });
+
   withPromtool('has example alert rules that pass `promtool check rules`', () => {
     const run = spawnSync(promtool!, ['check', 'rules', join(__dirname, '../deploy/prometheus/alerts.yml')], { encoding: 'utf8', timeout: 30_000 });
     expect(run.stderr).toBe('');

@@ -4,13 +4,11 @@
  * started and stopped through the API. The venue's fills, fees and position, the bot's profit and its
  * history are the hand-computed ones, and the neutral backtest of the same candles agrees to the cent.
  */
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
-import { candleRows, startPaperApp, type PaperApp } from './support/paper-app';
+import { candleRows, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
 import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_PROFIT, H, LTC, NEUTRAL, SYMBOL, T0 } from './support/neutral-example';
 
 jest.setTimeout(180_000);
@@ -18,21 +16,11 @@ jest.setTimeout(180_000);
 const body = { exchange: 'Binance', symbol: SYMBOL, botType: 'Futures', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 92, takeProfit: 1, leverage: 5, direction: 'neutral' };
 
 describe('a neutral futures grid run by the app on the paper exchange', () => {
-  let paper: PaperApp;
-  let app: PaperApp['app'];
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-
-  beforeAll(async () => {
-    paper = await startPaperApp(candleRows(candles, 'Binance', SYMBOL, H), T0);
-    ({ app, venue, provider } = paper);
-  });
-  afterAll(() => paper?.close());
+  const paper = usePaperApp(candleRows(candles, 'Binance', SYMBOL, H), T0);
 
   it('buys below and sells above the reference, each fill answered one line away, the closes reduce-only: the hand-computed fills, fees, position, profit and history; the backtest agrees; a stop closes the position', async () => {
-    const c = new Client(app.url);
-    const uid = (await c.signUp('neutral-runner@example.com')).uid as string;
-    await c.addKey(uid);
+    const { venue, provider } = paper();
+    const { c, uid } = await traderWithKey(paper().app.url, 'neutral-runner@example.com');
     // a spot bot cannot be neutral; the short side's stop must lie above the highest sell (92 + 2 × 2 = 96)
     const spot = await c.post('/api/bots', { ...body, botType: 'Spot', leverage: 1 });
     expect(spot.status).toBe(400);
@@ -67,19 +55,13 @@ describe('a neutral futures grid run by the app on the paper exchange', () => {
       await until(`converged after print ${k}`, converged, 30_000);
     }
 
-    const exchangeFills = await port.recentFills(SYMBOL, 0);
-    expect(exchangeFills.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(EXPECTED_FILLS);
-    expect(exchangeFills.reduce((s, f) => s + f.fee, 0)).toBeCloseTo(EXPECTED_FEES, 8);
+    await expectVenueFills(port, SYMBOL, EXPECTED_FILLS, EXPECTED_FEES);
     // the venue: long 1 at 89; the sells at 90 and 92 close it reduce-only, 94 and 96 would open a short
     expect((await port.positions(SYMBOL)).map((p) => [p.amount, p.entryPrice])).toEqual([[1, 89]]);
     expect((await port.openOrders(SYMBOL)).map(show).sort()).toEqual(['sell 90 0.5 reduce-only', 'sell 92 0.5 reduce-only', 'sell 94 0.5', 'sell 96 0.5']);
 
     // the bot's profit: the three completed pairs, 0.9818 + 0.981 + 0.9814
-    const profit = await until('profit recorded', async () => {
-      const d = (await c.get(`/api/bot-details/${id}`)).body;
-      return d.profit === EXPECTED_PROFIT && d.profit;
-    }, 30_000).catch(async () => (await c.get(`/api/bot-details/${id}`)).body.profit);
-    expect(profit).toBe(EXPECTED_PROFIT);
+    const profit = await expectRecordedProfit(c, id, EXPECTED_PROFIT);
     // its history: each opening fill an OrderFilled, each closing one a TakeProfitFilled with its pair's profit
     // (the runner records a round's fills with what it placed, in one append after the venue took the orders)
     const fillsSeen = await until('the eight fills in the history', async () => {
@@ -110,22 +92,12 @@ describe('a neutral futures grid run by the app on the paper exchange', () => {
 });
 
 describe('a neutral grid whose price falls through its lower stop', () => {
-  let paper: PaperApp;
-  let app: PaperApp['app'];
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-
-  beforeAll(async () => {
-    // 92.5 (start), 89.5 (the buy at 90 fills), 87.5 (the buy at 88 fills: long 1), 84 (below the stop at 85)
-    paper = await startPaperApp([92.5, 89.5, 87.5, 84].map((p, k) => `${T0 + k * H},Binance,${SYMBOL},${p}`), T0);
-    ({ app, venue, provider } = paper);
-  });
-  afterAll(() => paper?.close());
+  // 92.5 (start), 89.5 (the buy at 90 fills), 87.5 (the buy at 88 fills: long 1), 84 (below the stop at 85)
+  const paper = usePaperApp([92.5, 89.5, 87.5, 84].map((p, k) => `${T0 + k * H},Binance,${SYMBOL},${p}`), T0);
 
   it('records the stop-loss first, cancels every order, sells the long at market reduce-only, and stops the bot saying what it lost', async () => {
-    const c = new Client(app.url);
-    const uid = (await c.signUp('neutral-stop@example.com')).uid as string;
-    await c.addKey(uid);
+    const { venue, provider } = paper();
+    const { c, uid } = await traderWithKey(paper().app.url, 'neutral-stop@example.com');
     const created = await c.post('/api/bots', { ...body, stopLossPrice: 85 });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ direction: 'neutral', stoplossprice: 85 });

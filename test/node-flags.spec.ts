@@ -24,8 +24,8 @@ describe('node flags of the product processes', () => {
     for (const flag of SERVER_NODE_FLAGS) expect(options.split(/\s+/)).toContain(flag);
   });
 
-  it('the end-to-end run starts the built server with them', () => {
-    const e2e = readFileSync(join(root, 'e2e/run.js'), 'utf8');
+  it('the end-to-end scripts start the built server with them (e2e/support/harness.js starts it for all)', () => {
+    const e2e = readFileSync(join(root, 'e2e/support/harness.js'), 'utf8');
     for (const flag of SERVER_NODE_FLAGS) expect(e2e).toContain(`'${flag}'`);
   });
 });

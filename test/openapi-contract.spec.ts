@@ -1,3 +1,4 @@
+// Over 400 lines: every route's answers checked against the OpenAPI document, in one app run.
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { spawnSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { Authenticator } from './support/authenticator';
 import { Client, spotBot } from './support/http-client';
 import { until } from '@gridrocket/shared/testing/until';
 import { startPaperReplayApp, startTestApp } from './support/test-app';
+import { verifyByMail } from './support/mailbox';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, unknown> } };
 type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; required?: boolean }>; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }> };
@@ -132,7 +134,7 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
   const answers: Answer[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ AUTH_THROTTLE: 'off' });
+    app = await startTestApp({ AUTH_THROTTLE: 'off', AUDITOR_EMAILS: 'contract-audit@example.com' });
     doc = (await (await fetch(`${app.url}/api/docs-json`)).json()) as Doc;
   }, 60_000);
   afterAll(async () => {
@@ -146,8 +148,14 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     for (const name of Object.keys(doc.components.schemas)) expect(() => ajv.getSchema(`contract#/components/schemas/${name}`)).not.toThrow();
     // the request bodies come from the zod rules: e.g. the bot form's bounds and required fields
     const createBot = doc.components.schemas.CreateBot as { required: string[]; properties: Record<string, { type?: string; minLength?: number; enum?: string[] }> };
-    expect(createBot.required).toEqual(expect.arrayContaining(['exchange', 'symbol', 'botType', 'numOfOrders', 'orderSize', 'interval', 'entryPrice', 'takeProfit']));
+    expect(createBot.required).toEqual(expect.arrayContaining(['exchange', 'symbol', 'botType', 'numOfOrders', 'interval', 'entryPrice']));
     expect(createBot.required).not.toContain('leverage');
+    // issue 40: an investment may size the orders, and a neutral grid has no take profit: each says when it is required
+    for (const k of ['orderSize', 'takeProfit']) {
+      expect(createBot.required).not.toContain(k);
+      expect((createBot.properties[k] as { description?: string }).description).toContain('required unless');
+    }
+    expect(Object.keys(createBot.properties)).toEqual(expect.arrayContaining(['name', 'investment']));
     expect(createBot.properties.botType.enum).toEqual(['Spot', 'Futures']);
     // the numbers are numbers for a client (the rule takes their text too: documentedAs in bot.rules.ts)
     expect(createBot.properties.numOfOrders.type).toBe('integer');
@@ -382,6 +390,10 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'POST', '/api/bots/{id}/signals', { fill: { id: botId }, body: { allowBodySecret: 'yes' } });
     expect((await call(u, 'POST', '/api/bots/{id}/signals', { fill: { id: botId }, body: {} })).status).toBe(201);
     const rotated = await call(u, 'POST', '/api/bots/{id}/signals/rotate', { fill: { id: botId }, body: { allowBodySecret: true } });
+    // issue 40: the owner's choice for a held position
+    expect((await call(u, 'PATCH', '/api/bots/{id}/signals', { fill: { id: botId }, body: { heldPosition: 'resume' } })).status).toBe(200);
+    await call(u, 'PATCH', '/api/bots/{id}/signals', { fill: { id: botId }, body: { heldPosition: 'later' } });
+    await call(u, 'PATCH', '/api/bots/{id}/signals', { fill: { id: 'nope' }, body: { heldPosition: 'refuse' } });
     await call(u, 'POST', '/api/bots/{id}/signals/rotate', { fill: { id: 'nope' }, body: {} });
     const signalTs = String(Math.floor(Date.now() / 1000));
     const signalBody = JSON.stringify({ action: 'stop' });
@@ -404,6 +416,20 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
       await call(u, 'GET', route, { query: 'exchange=Binance&symbol=BTCUSDT' });
       await call(u, 'GET', route, { query: 'exchange=Nope&symbol=BTCUSDT' });
     }
+    // the balances page and the auditors' list (issue 40)
+    await call(u, 'GET', '/api/balances');
+    await call(u, 'GET', '/api/balances', { query: 'market=margin' });
+    await call(nobody, 'GET', '/api/balances');
+    const auditor = new Client(app.url);
+    await auditor.signUp('contract-audit@example.com');
+    await verifyByMail(auditor, app.dataDir, 'contract-audit@example.com');
+    await call(u, 'GET', '/api/audit/me');
+    await call(nobody, 'GET', '/api/audit/me');
+    await call(auditor, 'GET', '/api/audit/bots', { query: `exchange=Binance&limit=5` });
+    await call(auditor, 'GET', '/api/audit/bots', { query: 'status=paused' });
+    await call(u, 'GET', '/api/audit/bots');
+    await call(auditor, 'GET', '/api/audit/bots/{id}', { fill: { id: botId } });
+    await call(auditor, 'GET', '/api/audit/bots/{id}', { fill: { id: 'nope' } });
     // backtests
     const csv = ['time,open,high,low,close', ...Array.from({ length: 50 }, (_, i) => `${1_700_000_000_000 + i * 60_000},60000,60100,59900,60000`)].join('\n');
     const upload = await call(u, 'POST', '/api/backtests/candles', { raw: csv, headers: { 'content-type': 'text/csv' } });
@@ -417,12 +443,21 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'POST', '/api/backtests/sweep', { body: btBody });
     await call(u, 'GET', '/api/backtests');
     await call(nobody, 'GET', '/api/backtests');
-    for (let i = 0; i < 100; i++) {
-      const r = await u.get(`/api/backtests/${bt.body.id}`);
-      if (r.body?.status !== 'running') break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    /** Waits until the backtest has finished (a condition, polled), and answers its status. */
+    const finished = async (id: string) => {
+      for (let i = 0; i < 600; i++) {
+        const r = await u.get(`/api/backtests/${id}`);
+        if (r.body?.status !== 'running') return r.body?.status as string;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      return 'running';
+    };
+    expect(await finished(bt.body.id)).toBe('done');
     await call(u, 'GET', '/api/backtests/{id}', { fill: { id: bt.body.id } });
+    // issue 42: a finished sweep (its points and best) and the list of finished ones (no curve, a sweep's count) as documented
+    expect(await finished(sweep.body.id)).toBe('done');
+    await call(u, 'GET', '/api/backtests/{id}', { fill: { id: sweep.body.id } });
+    await call(u, 'GET', '/api/backtests');
     await call(u, 'GET', '/api/backtests/{id}', { fill: { id: 'nope' } });
     await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: sweep.body.id } }); // finished by now: 409
     // a sweep of 1,900 grids over a year of hours runs for a while: cancelled at once
@@ -431,7 +466,9 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: long.body.id } });
     // issue 32: an infinity spot grid's backtest (the request's other schema), and one on futures (400)
     const infinityBody = { style: 'infinity', exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', entryPrice: 60000, stepPercent: 1, quoteValue: 100, lowerPrice: 55000, days: 1, timeframe: '1h' };
-    await call(u, 'POST', '/api/backtests', { body: infinityBody });
+    const infinityBt = await call(u, 'POST', '/api/backtests', { body: infinityBody });
+    expect(await finished(infinityBt.body.id)).toBe('done');
+    await call(u, 'GET', '/api/backtests/{id}', { fill: { id: infinityBt.body.id } }); // issue 42: its result's style and steps as documented
     await call(u, 'POST', '/api/backtests', { body: { ...infinityBody, botType: 'Futures' } });
     await call(u, 'DELETE', '/api/backtests/{id}', { fill: { id: '00000000-0000-4000-8000-000000000000' } });
     await call(u, 'DELETE', '/api/backtests/candles/{id}', { fill: { id: upload.body?.candlesId ?? 'nope' } });
@@ -444,6 +481,10 @@ describe('the OpenAPI contract: every route answers as the document says', () =>
     await call(u, 'PUT', '/api/alerts/{userId}', { fill: { userId: uid }, body: { webhook: { url: 'not a url' } } });
     await call(u, 'GET', '/api/alerts/{userId}/deliveries', { fill: { userId: uid } });
     await call(u, 'GET', '/api/alerts/{userId}/deliveries', { fill: { userId: otherUid } });
+    // "Send a test" (issue 40): e-mail is on (a mail file here); the webhook is not set up
+    expect((await call(u, 'POST', '/api/alerts/{userId}/test', { fill: { userId: uid }, body: { channel: 'email' } })).status).toBe(200);
+    await call(u, 'POST', '/api/alerts/{userId}/test', { fill: { userId: uid }, body: { channel: 'webhook' } });
+    await call(u, 'POST', '/api/alerts/{userId}/test', { fill: { userId: otherUid }, body: { channel: 'email' } });
     // two-factor: setup, enable, sign in with a recovery code, disable
     await call(u, 'GET', '/api/auth/2fa');
     await call(nobody, 'GET', '/api/auth/2fa');

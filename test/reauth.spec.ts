@@ -1,6 +1,7 @@
 import { Authenticator } from './support/authenticator';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 /**
  * Issue 38, break 3: two-factor enrolment needed no password. A stolen session turned 2FA on, kept the
@@ -15,18 +16,12 @@ const PASSWORD = 'correct-horse-1';
 const NEEDED = { statusCode: 403, message: 'Enter your current password to confirm this', errors: [{ field: 'currentPassword', message: 'Enter your current password to confirm this' }] };
 
 describe('what a stolen session cannot do without the password (issue 38, break 3)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp({ RECENT_SIGN_IN_SECONDS: '0' });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTestApp({ RECENT_SIGN_IN_SECONDS: '0' });
 
   const withPassword = (password: string) => ({ 'content-type': 'application/json', 'x-current-password': password });
 
   it('a thief\'s session cannot set up or turn on two-factor sign-in; the owner, with the password, can', async () => {
-    const thief = new Client(app.url);
+    const thief = new Client(t.app.url);
     const { uid } = await thief.signUp('stolen@example.com', PASSWORD);
     const setup = await thief.post('/api/auth/2fa/setup');
     expect(setup.status).toBe(403);
@@ -56,7 +51,7 @@ describe('what a stolen session cannot do without the password (issue 38, break 
   });
 
   it('nor make an access token or change the alert channels', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     const { uid } = await c.signUp('tokens-and-alerts@example.com', PASSWORD);
     const token = await c.post('/api/tokens', { name: 'thief', scopes: ['read', 'trade', 'keys'], expiresInDays: 30 });
     expect(token.status).toBe(403);

@@ -213,7 +213,7 @@ describe('projection rebuild equals incremental projection', () => {
   }
 
   it('with every projection the app registers and every event type they handle, in one window or in many small ones', async () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['access-tokens', 'alert-deliveries', 'backtest-list', 'bot-list', 'bot-money', 'bot-templates', 'credential-list', 'sessions', 'user-tokens', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual(['access-tokens', 'alert-deliveries', 'audit-bots', 'backtest-list', 'bot-list', 'bot-money', 'bot-templates', 'credential-list', 'sessions', 'user-tokens', 'users']);
     const live = dump(join(dir, 'live.sqlite'), projections);
     // the log reached every projection, with deletes (tombstones) in the collections that have them
     for (const p of projections) expect({ collection: p.collection, docs: live.tables[p.collection].length > 0 }).toEqual({ collection: p.collection, docs: true });

@@ -5,6 +5,7 @@ import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 /**
  * Issue 30: registering an address that has an account answered 409 "An account with this email already
@@ -53,23 +54,16 @@ function median(xs: number[]): number {
 }
 
 describe('registration does not tell which addresses have an account (issue 30)', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ PUBLIC_URL });
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTestApp({ PUBLIC_URL });
 
   async function register(email: string, password = 'a-fresh-passphrase-9') {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.fetchCsrf();
     return { c, res: await c.post('/api/auth/register', { email, password }) };
   }
 
   it('an existing and a new address get the same status, body and cookies; the owner is mailed a notice with a reset link', async () => {
-    const owner = new Client(app.url);
+    const owner = new Client(t.app.url);
     const account = await owner.signUp('owner@example.com', PASSWORD);
     await owner.post('/api/user', { userId: account.uid, username: 'Owner Name' });
 
@@ -82,18 +76,18 @@ describe('registration does not tell which addresses have an account (issue 30)'
     expect(JSON.stringify(existing.res.body)).not.toContain('Owner Name');
 
     // the owner's mailbox has the notice, with a working reset link
-    const notice = await until('the notice to the owner', () => mailbox(app).find((m) => m.to === 'owner@example.com' && /tried to register/i.test(m.subject)), 5_000);
+    const notice = await until('the notice to the owner', () => mailbox(t.app).find((m) => m.to === 'owner@example.com' && /tried to register/i.test(m.subject)), 5_000);
     expect(notice.subject).toBe('Someone tried to register with your email address');
     expect(notice.text).toMatch(/Somebody tried to create a GridRocket account with your email address/);
     const link = notice.links.find((l) => l.startsWith(`${PUBLIC_URL}/reset-password?token=`))!;
     expect(link).toBeDefined();
     // the newcomer got the verification mail as before
-    await until('the verification mail to the newcomer', () => mailbox(app).find((m) => m.to === 'newcomer@example.com' && m.links.some((l) => l.includes('/verify-email-address'))), 5_000);
+    await until('the verification mail to the newcomer', () => mailbox(t.app).find((m) => m.to === 'newcomer@example.com' && m.links.some((l) => l.includes('/verify-email-address'))), 5_000);
 
     // the account is untouched: the owner's session lives, the old password signs in, the one tried does not
     expect((await owner.get('/api/auth/me')).body).toMatchObject({ displayName: 'Owner Name' });
-    expect((await new Client(app.url).post('/api/auth/login', { email: 'owner@example.com', password: PASSWORD })).status).toBe(200);
-    expect((await new Client(app.url).post('/api/auth/login', { email: 'owner@example.com', password: 'a-fresh-passphrase-9' })).status).toBe(401);
+    expect((await new Client(t.app.url).post('/api/auth/login', { email: 'owner@example.com', password: PASSWORD })).status).toBe(200);
+    expect((await new Client(t.app.url).post('/api/auth/login', { email: 'owner@example.com', password: 'a-fresh-passphrase-9' })).status).toBe(401);
     // the cookie handed to whoever tried opens nothing of the account
     expect((await existing.c.get('/api/auth/me')).status).toBe(401);
     expect((await fresh.c.get('/api/auth/me')).status).toBe(200);
@@ -101,20 +95,20 @@ describe('registration does not tell which addresses have an account (issue 30)'
     // a second try within the hour answers the same, and does not mail the owner again
     const again = await register('owner@example.com');
     expect(shapeOf(again.res, 'owner@example.com')).toEqual(shapeOf(fresh.res, 'newcomer@example.com'));
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     const attempts = (await store.readStream(`user-${account.uid}`)).filter((e) => e.type === 'RegistrationAttempted').map((e) => (e.data as { mailed: boolean }).mailed);
     await store.close();
     expect(attempts).toEqual([true, false]); // the second is recorded, not mailed
-    expect(mailbox(app).filter((m) => m.to === 'owner@example.com' && /tried to register/i.test(m.subject))).toHaveLength(1);
+    expect(mailbox(t.app).filter((m) => m.to === 'owner@example.com' && /tried to register/i.test(m.subject))).toHaveLength(1);
 
     // the reset link works for the owner
     const token = new URL(link).searchParams.get('token')!;
-    expect((await new Client(app.url).post('/api/auth/reset-password', { token, password: 'owner-new-pass-30' })).status).toBe(200);
-    expect((await new Client(app.url).post('/api/auth/login', { email: 'owner@example.com', password: 'owner-new-pass-30' })).status).toBe(200);
+    expect((await new Client(t.app.url).post('/api/auth/reset-password', { token, password: 'owner-new-pass-30' })).status).toBe(200);
+    expect((await new Client(t.app.url).post('/api/auth/login', { email: 'owner@example.com', password: 'owner-new-pass-30' })).status).toBe(200);
   }, 60_000);
 
   it('bad input is refused alike for both (a common password is refused before anything is looked up)', async () => {
-    await new Client(app.url).signUp('taken@example.com', PASSWORD);
+    await new Client(t.app.url).signUp('taken@example.com', PASSWORD);
     for (const password of ['password', '12345678', 'Password1']) {
       const a = await register('taken@example.com', password);
       const b = await register('untaken@example.com', password);
@@ -124,12 +118,12 @@ describe('registration does not tell which addresses have an account (issue 30)'
     }
     expect((await register('untaken@example.com', 'short')).res.body.errors).toEqual([{ field: 'password', message: 'Password must be at least 8 characters' }]);
     // nothing was created, nobody was mailed
-    expect((await new Client(app.url).post('/api/auth/login', { email: 'untaken@example.com', password: '12345678' })).status).toBe(401);
-    expect(mailbox(app).filter((m) => m.to === 'untaken@example.com')).toEqual([]);
+    expect((await new Client(t.app.url).post('/api/auth/login', { email: 'untaken@example.com', password: '12345678' })).status).toBe(401);
+    expect(mailbox(t.app).filter((m) => m.to === 'untaken@example.com')).toEqual([]);
   }, 60_000);
 
   it('a common password is refused on reset too; sign-in does not judge an old password', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     await c.fetchCsrf();
     const res = await c.post('/api/auth/reset-password', { token: 'A'.repeat(43), password: 'password' });
     expect(res.status).toBe(400);
@@ -143,8 +137,8 @@ describe('registration does not tell which addresses have an account (issue 30)'
    * 409) answered in a fraction of the time of a new registration.
    */
   it('takes about as long for an existing as for a new address (the median of paired, interleaved tries)', async () => {
-    await new Client(app.url).signUp('timed@example.com', PASSWORD);
-    await until('the sign-up mail', () => mailbox(app).some((m) => m.to === 'timed@example.com'), 5_000);
+    await new Client(t.app.url).signUp('timed@example.com', PASSWORD);
+    await until('the sign-up mail', () => mailbox(t.app).some((m) => m.to === 'timed@example.com'), 5_000);
     const times = { existing: [] as number[], fresh: [] as number[] };
     const TRIES = 14;
     for (let i = 0; i < TRIES + 2; i++) {
@@ -152,9 +146,9 @@ describe('registration does not tell which addresses have an account (issue 30)'
       const order: Array<'existing' | 'fresh'> = i % 2 ? ['existing', 'fresh'] : ['fresh', 'existing'];
       for (const kind of order) {
         const email = kind === 'existing' ? 'timed@example.com' : `timed-new-${i}@example.com`;
-        const c = new Client(app.url);
+        const c = new Client(t.app.url);
         await c.fetchCsrf();
-        const mails = mailbox(app).filter((m) => m.to === email).length;
+        const mails = mailbox(t.app).filter((m) => m.to === email).length;
         const t0 = performance.now();
         const res = await c.post('/api/auth/register', { email, password: 'a-fresh-passphrase-9' });
         const ms = performance.now() - t0;
@@ -162,7 +156,7 @@ describe('registration does not tell which addresses have an account (issue 30)'
         if (i >= 2) times[kind].push(ms);
         // a new account's verification mail goes in the background: let it finish before the next try (the
         // owner of the known address is mailed once an hour at most: nothing to wait for after the first)
-        if (kind === 'fresh') await until('the mail of this try', () => mailbox(app).filter((m) => m.to === email).length > mails, 10_000);
+        if (kind === 'fresh') await until('the mail of this try', () => mailbox(t.app).filter((m) => m.to === email).length > mails, 10_000);
       }
     }
     // each round's two tries are compared with each other (a load that comes and goes touches both alike)

@@ -4,13 +4,12 @@
  * the test moving the venue's feed one row at a time. One symbol per story (the feed is shared).
  */
 import { join } from 'node:path';
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, stopLossOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { GridRunnerService } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import type { Client } from './support/http-client';
+import { signUpTrader, usePaperReplay } from './support/trader-app';
 
 jest.setTimeout(90_000);
 
@@ -45,25 +44,12 @@ const CSV = [
 ].join('\n');
 
 describe('risk controls on the paper exchange (replayed CSV)', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  let app: Awaited<ReturnType<typeof startPaperReplayApp>>['app'];
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
+  const paper = usePaperReplay(CSV, T0);
 
-  beforeAll(async () => {
-    replay = await startPaperReplayApp(CSV, T0);
-    ({ app, provider, venue } = replay);
-  });
-  afterAll(() => replay.close());
-
-  async function user(email: string) {
-    const c = new Client(app.url);
-    const u = await c.signUp(email);
-    await c.addKey(u.uid, 'Binance'); // a start needs a key, in paper mode too
-    return { c, uid: u.uid as string };
-  }
+  // a start needs a key, in paper mode too
+  const user = (email: string) => signUpTrader(paper.app.url, email, { key: 'Binance' });
   async function open(uid: string, market: 'spot' | 'futures', symbol: string) {
-    const port = await provider.for({ userId: uid, exchange: 'Binance', market });
+    const port = await paper.provider.for({ userId: uid, exchange: 'Binance', market });
     return (await port.openOrders(symbol)).map((o) => ({ side: o.side, id: o.clientOrderId, price: o.price, amount: o.amount }));
   }
   async function startBot(c: Client, uid: string, body: Record<string, unknown>) {
@@ -75,14 +61,14 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
   }
   const details = async (c: Client, id: string) => (await c.get(`/api/bot-details/${id}`)).body;
   async function events(id: string) {
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(paper.app.dataDir, 'events.sqlite'));
     try {
       return await store.readStream(`bot-${id}`);
     } finally {
       await store.close();
     }
   }
-  const task = (id: string) => app.app.get(GridRunnerService).runner.task(id);
+  const task = (id: string) => paper.app.app.get(GridRunnerService).runner.task(id);
 
   it('stop-loss: the ladder is cancelled, the coins are sold at market, the loss to the cent, the bot stopped with the reason', async () => {
     const { c, uid } = await user('stoploss@example.com');
@@ -91,10 +77,10 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     });
     await until('running', async () => (await details(c, id)).botstatus === true, 30_000);
     for (const [k, sells] of [[1, 1], [2, 1], [3, 1]] as const) {
-      venue.advanceTo(T0 + k * H);
+      paper.venue.advanceTo(T0 + k * H);
       await until(`buy ${k} filled`, async () => (await open(uid, 'spot', 'BTCUSDT')).filter((o) => o.side === 'buy').length === 3 - k && (await open(uid, 'spot', 'BTCUSDT')).filter((o) => o.side === 'sell').length === sells, 30_000);
     }
-    venue.advanceTo(T0 + 4 * H); // 56000 ≤ 56050
+    paper.venue.advanceTo(T0 + 4 * H); // 56000 ≤ 56050
     const d = await until('stopped by the stop-loss', async () => {
       const x = await details(c, id);
       return x.botstatus === false && x.lasterror && x;
@@ -107,7 +93,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     expect(d.lasterror).toBe(`Stop-loss triggered at 56000 (stop level 56050): the position was sold at market, loss ${Math.round(loss * 1e8) / 1e8} USDT`);
     expect(Math.round(d.profit * 100)).toBe(Math.round(-loss * 100)); // −93.36
     expect(await open(uid, 'spot', 'BTCUSDT')).toEqual([]); // ladder and take-profit cancelled
-    const port = await provider.for({ userId: uid, exchange: 'Binance', market: 'spot' });
+    const port = await paper.provider.for({ userId: uid, exchange: 'Binance', market: 'spot' });
     expect((await port.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0).toBeLessThan(0.00001); // nothing held
     const history = await events(id);
     const triggered = history.filter((e) => e.type === 'StopLossTriggered');
@@ -123,19 +109,19 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
       exchange: 'Binance', symbol: 'AVAXUSDT', botType: 'Spot', numOfOrders: 2, orderSize: '10', interval: 1, entryPrice: 30, takeProfit: 1, trailingDeviation: 2,
     });
     await until('running', async () => (await details(c, id)).botstatus === true, 30_000);
-    venue.advanceTo(T0 + 5 * H);
+    paper.venue.advanceTo(T0 + 5 * H);
     await until('buy 0 filled, no take-profit resting', async () => {
       const o = await open(uid, 'spot', 'AVAXUSDT');
       return o.length === 1 && o[0].side === 'buy' && o[0].price === 29 && task(id)?.state.position.amount === 9.99;
     }, 30_000);
-    venue.advanceTo(T0 + 6 * H);
+    paper.venue.advanceTo(T0 + 6 * H);
     await until('trailing from 31', () => task(id)?.trail?.peak === 31, 30_000);
-    venue.advanceTo(T0 + 7 * H);
+    paper.venue.advanceTo(T0 + 7 * H);
     await until('peak 32', () => task(id)?.trail?.peak === 32, 30_000);
-    venue.advanceTo(T0 + 8 * H);
+    paper.venue.advanceTo(T0 + 8 * H);
     await new Promise((r) => setTimeout(r, 300));
     expect((await events(id)).some((e) => e.type === 'TakeProfitFilled')).toBe(false);
-    venue.advanceTo(T0 + 9 * H);
+    paper.venue.advanceTo(T0 + 9 * H);
     const sold = await until('sold', async () => (await events(id)).find((e) => e.type === 'TakeProfitFilled'), 30_000);
     const s = sold.data as { price: number; amount: number; profit: number };
     expect(s.price).toBe(31.36); // 32 × (1 − 0.02)
@@ -153,7 +139,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     });
     await until('running', async () => (await details(c, id)).botstatus === true, 30_000);
     expect((await open(uid, 'spot', 'SOLUSDT')).map((o) => o.price).sort()).toEqual([130, 135, 140]);
-    venue.advanceTo(T0 + 10 * H);
+    paper.venue.advanceTo(T0 + 10 * H);
     const moved = await until('re-anchored', async () => (await events(id)).find((e) => e.type === 'GridReanchored'), 30_000);
     expect(moved.data).toMatchObject({ from: 140, to: 146, cycle: 2 });
     // As 3Commas starts a deal at market: the first rung of the new ladder is at the market and fills at once
@@ -177,10 +163,10 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     });
     await until('running', async () => (await details(c, id)).botstatus === true, 30_000);
     for (const k of [1, 2, 3]) {
-      venue.advanceTo(T0 + (10 + k) * H);
+      paper.venue.advanceTo(T0 + (10 + k) * H);
       await until(`buy ${k} filled`, async () => (await events(id)).filter((e) => e.type === 'OrderFilled').length === k, 30_000);
     }
-    venue.advanceTo(T0 + 14 * H); // 12.5 ≤ 12.82
+    paper.venue.advanceTo(T0 + 14 * H); // 12.5 ≤ 12.82
     const d = await until('stopped by the stop-loss', async () => {
       const x = await details(c, id);
       return x.botstatus === false && x.lasterror && x;
@@ -195,7 +181,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     expect(sell[0].fee).toBeCloseTo(15 * 12.5 * 0.0005, 8);
     expect(Math.round(sell[0].loss * 100)).toBe(Math.round(loss * 100)); // 15.08
     expect(d.lasterror).toBe(`Stop-loss triggered at 12.5 (stop level 12.82): the position was sold at market, loss ${Math.round(loss * 1e8) / 1e8} USDT`);
-    const port = await provider.for({ userId: uid, exchange: 'Binance', market: 'futures' });
+    const port = await paper.provider.for({ userId: uid, exchange: 'Binance', market: 'futures' });
     expect(port.position('LINKUSDT').qty).toBe(0); // closed, reduce-only
     expect(await open(uid, 'futures', 'LINKUSDT')).toEqual([]);
     const closeOrder = await port.orderByClientId('LINKUSDT', stopLossOrderId(id, 1));

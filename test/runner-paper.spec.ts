@@ -4,12 +4,11 @@
  * at a time and reading the exchange's open orders and the bot's profit.
  */
 import { join } from 'node:path';
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { engineBotId } from '@gridrocket/trading';
-import { Client } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import type { Client } from './support/http-client';
+import { signUpTrader, usePaperReplay } from './support/trader-app';
 import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(60_000);
@@ -33,27 +32,12 @@ const CSV = [
 ].join('\n');
 
 describe('grid runner on the paper exchange (replayed CSV)', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  let app: Awaited<ReturnType<typeof startPaperReplayApp>>['app'];
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
+  const paper = usePaperReplay(CSV, T0);
 
-  beforeAll(async () => {
-    replay = await startPaperReplayApp(CSV, T0);
-    ({ app, provider, venue } = replay);
-  });
-  afterAll(() => replay.close());
-
-  async function user(email: string) {
-    const c = new Client(app.url);
-    const u = await c.signUp(email);
-    await c.addKey(u.uid, 'Binance');
-    await c.addKey(u.uid, 'Kucoin');
-    return { c, uid: u.uid as string };
-  }
+  const user = (email: string) => signUpTrader(paper.app.url, email, { key: ['Binance', 'Kucoin'] });
 
   async function openIds(uid: string, market: 'spot' | 'futures', symbol: string, exchange: 'Binance' | 'Kucoin' = 'Binance') {
-    const port = await provider.for({ userId: uid, exchange, market });
+    const port = await paper.provider.for({ userId: uid, exchange, market });
     return (await port.openOrders(symbol)).map((o) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`).sort();
   }
 
@@ -71,7 +55,7 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
   }
 
   async function events(id: string) {
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(paper.app.dataDir, 'events.sqlite'));
     try {
       return await store.readStream(`bot-${id}`);
     } finally {
@@ -95,15 +79,15 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
 
     // Binance spot takes the buy fee (0.1 %) out of the coin received: the take-profits sell what the
     // account holds, 0.00999 per buy, not 0.01 (issue 10 finding 2).
-    venue.advanceTo(T0 + 1 * H); // 59500: buy 0 fills → take-profit for 0.00999 at 60000 × 1.01
+    paper.venue.advanceTo(T0 + 1 * H); // 59500: buy 0 fills → take-profit for 0.00999 at 60000 × 1.01
     const tp1 = `sell ${takeProfitOrderId(e, 1, 1)} 60600 0.00999`;
     await until('tp1', async () => JSON.stringify(await openIds(uid, 'spot', 'BTCUSDT')) === JSON.stringify([b(1, 1, 59000), b(1, 2, 58000), tp1].sort()));
 
-    venue.advanceTo(T0 + 2 * H); // 58500: buy 1 fills → one take-profit for 0.01998 at 59500 × 1.01 (tp1 cancelled first)
+    paper.venue.advanceTo(T0 + 2 * H); // 58500: buy 1 fills → one take-profit for 0.01998 at 59500 × 1.01 (tp1 cancelled first)
     const tp2 = `sell ${takeProfitOrderId(e, 1, 2)} 60095 0.01998`;
     await until('tp2', async () => JSON.stringify(await openIds(uid, 'spot', 'BTCUSDT')) === JSON.stringify([b(1, 2, 58000), tp2].sort()));
 
-    venue.advanceTo(T0 + 3 * H); // 60700: the take-profit fills; cycle 2 re-arms levels 0 and 1
+    paper.venue.advanceTo(T0 + 3 * H); // 60700: the take-profit fills; cycle 2 re-arms levels 0 and 1
     await until('cycle 2', async () =>
       JSON.stringify(await openIds(uid, 'spot', 'BTCUSDT')) === JSON.stringify([b(2, 0, 60000), b(2, 1, 59000), b(1, 2, 58000)].sort()),
     );
@@ -141,21 +125,21 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
       exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Futures', leverage: 5, numOfOrders: 3, orderSize: '0.5', interval: 2, entryPrice: 90, takeProfit: 2,
     });
     await until('running', async () => (await details(c, id)).botstatus === true);
-    const port = await provider.for({ userId: uid, exchange: 'Binance', market: 'futures' });
+    const port = await paper.provider.for({ userId: uid, exchange: 'Binance', market: 'futures' });
     expect(await port.positionRisk()).toContainEqual({ symbol: 'LTCUSDT', leverage: 5 });
     const e = engineBotId(id, 1);
     const b = (cycle: number, level: number, price: number) => `buy ${buyOrderId(e, cycle, level)} ${price} 0.5`;
     expect(await openIds(uid, 'futures', 'LTCUSDT')).toEqual([b(1, 0, 90), b(1, 1, 88), b(1, 2, 86)].sort());
 
-    venue.advanceTo(T0 + 4 * H);
-    venue.advanceTo(T0 + 5 * H);
+    paper.venue.advanceTo(T0 + 4 * H);
+    paper.venue.advanceTo(T0 + 5 * H);
     const tp = `sell ${takeProfitOrderId(e, 1, 2)} 90.78 1`;
     await until('tp', async () => JSON.stringify(await openIds(uid, 'futures', 'LTCUSDT')) === JSON.stringify([b(1, 2, 86), tp].sort()));
     const open = await port.openOrders('LTCUSDT');
     expect(open.find((o) => o.side === 'sell')!.reduceOnly).toBe(true);
     expect(((await port.balances()).find((x) => x.symbol === 'USDT')!.available)).toBeLessThan(10000);
 
-    venue.advanceTo(T0 + 6 * H);
+    paper.venue.advanceTo(T0 + 6 * H);
     await until('cycle 2', async () =>
       JSON.stringify(await openIds(uid, 'futures', 'LTCUSDT')) === JSON.stringify([b(2, 0, 90), b(2, 1, 88), b(1, 2, 86)].sort()),
     );
@@ -181,7 +165,7 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
       exchange: 'Kucoin', symbol: 'SOLUSDT', botType: 'Spot', numOfOrders: 2, orderSize: '1', interval: 5, entryPrice: 140, takeProfit: 1,
     });
     await until('running', async () => (await details(c, id)).botstatus === true);
-    venue.advanceTo(T0 + 7 * H);
+    paper.venue.advanceTo(T0 + 7 * H);
     await until('tp', async () => (await openIds(uid, 'spot', 'SOLUSDT', 'Kucoin')).some((o) => o.startsWith('sell')));
     expect(await openIds(uid, 'spot', 'SOLUSDT', 'Kucoin')).toHaveLength(2);
     expect((await c.get(`/api/stopBot?userId=${uid}&id=${id}&cancelAllOrders=true`)).status).toBe(202);

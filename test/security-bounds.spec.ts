@@ -1,7 +1,7 @@
 import { numericBoundProblems, parseCreateBot, parseEditBot } from '@gridrocket/bots';
 import { ValidationError } from '@gridrocket/shared';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 /**
  * Issue 11, finding 3 (validation half): `entryPrice "9e300"` was accepted and wedged the bot for good;
@@ -42,40 +42,29 @@ describe('security: numeric bounds of a bot (pure rules, shared with the dashboa
 });
 
 describe('security: numeric bounds over HTTP, at create and at edit', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let c: Client;
-  let uid: string;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    c = new Client(app.url);
-    uid = (await c.signUp('bounds@example.com')).uid;
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTraderApp('bounds@example.com');
 
   it('each insane create is a 400 with a field message, and nothing is created', async () => {
     for (const [name, change, field] of cases) {
-      const res = await c.post('/api/bots', { ...spotBot, userId: uid, ...change });
+      const res = await t.c.post('/api/bots', { ...spotBot, userId: t.uid, ...change });
       expect({ name, status: res.status }).toEqual({ name, status: 400 });
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
     // the same through the query string (the spec lets parameters come from there)
-    const q = await c.post(`/api/bots?entryPrice=9e300`, { ...spotBot, entryPrice: undefined, userId: uid });
+    const q = await t.c.post(`/api/bots?entryPrice=9e300`, { ...spotBot, entryPrice: undefined, userId: t.uid });
     expect(q.status).toBe(400);
-    expect((await c.get(`/api/bots/${uid}`)).body).toEqual([]);
+    expect((await t.c.get(`/api/bots/${t.uid}`)).body).toEqual([]);
   }, 60_000);
 
   it('each insane edit is a 400 with a field message, and the bot is unchanged', async () => {
-    const bot = await c.post('/api/bots', { ...spotBot, userId: uid });
+    const bot = await t.c.post('/api/bots', { ...spotBot, userId: t.uid });
     expect(bot.status).toBe(201);
     const edit = { exchange: 'Binance', numOfOrders: 5, orderSize: '0.01', interval: 100, entryPrice: 60000, takeProfit: 1 };
     for (const [name, change, field] of cases) {
-      const res = await c.put(`/api/bots/${bot.body.id}`, { ...edit, ...change });
+      const res = await t.c.put(`/api/bots/${bot.body.id}`, { ...edit, ...change });
       expect({ name, status: res.status }).toEqual({ name, status: 400 });
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
-    expect((await c.get(`/api/bot-details/${bot.body.id}`)).body).toMatchObject({ entryprice: 60000, ordersize: 0.01, interval: 100 });
+    expect((await t.c.get(`/api/bot-details/${bot.body.id}`)).body).toMatchObject({ entryprice: 60000, ordersize: 0.01, interval: 100 });
   }, 60_000);
 });

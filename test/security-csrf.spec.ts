@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 /**
  * Issue 11, finding 1: CSRF was decided from `req.path` as spelled, while routing ignored case and
@@ -13,37 +13,24 @@ import { startTestApp } from './support/test-app';
 const SIGNAL_ROUTE = '/api/signals/{botId}';
 
 describe('security: CSRF cannot be dodged by spelling the path', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let victim: Client;
-  let uid: string;
-  let botId: string;
   let keyId: string;
   let tokenId: string;
   let templateId: string;
-
+  const t = useTraderApp('csrf-victim@example.com', { bot: spotBot });
   beforeAll(async () => {
-    app = await startTestApp();
-    victim = new Client(app.url);
-    uid = (await victim.signUp('csrf-victim@example.com')).uid;
-    const bot = await victim.post('/api/bots', { ...spotBot, userId: uid });
-    expect(bot.status).toBe(201);
-    botId = bot.body.id;
-    const key = await victim.post('/api/api-credentials', { access: { exchange: 'Binance', apiKey: 'victim-key-000000001', keySecret: 'victim-secret-0000000001', passPhrase: '', userId: uid } });
+    const key = await t.c.post('/api/api-credentials', { access: { exchange: 'Binance', apiKey: 'victim-key-000000001', keySecret: 'victim-secret-0000000001', passPhrase: '', userId: t.uid } });
     expect(key.status).toBe(201);
     keyId = key.body.id;
-    const token = await victim.post('/api/tokens', { name: 'victim script', scopes: ['read'], expiresInDays: 30 });
+    const token = await t.c.post('/api/tokens', { name: 'victim script', scopes: ['read'], expiresInDays: 30 });
     expect(token.status).toBe(201);
     tokenId = token.body.id;
-    const template = await victim.post('/api/bot-templates', { name: 'victim template', botId });
+    const template = await t.c.post('/api/bot-templates', { name: 'victim template', botId: t.botId });
     expect(template.status).toBe(201);
     templateId = template.body.id;
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
   });
 
   async function head(): Promise<bigint> {
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     try {
       return await store.headPosition();
     } finally {
@@ -53,10 +40,10 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
 
   /** What an attacker's page makes the victim's browser send: the cookies ride along, no X-CSRF-Token. */
   function forged(method: string, url: string, body?: unknown) {
-    return fetch(app.url + url, {
+    return fetch(t.app.url + url, {
       method,
       redirect: 'manual',
-      headers: { cookie: victim.cookieHeader(), 'content-type': 'application/json' },
+      headers: { cookie: t.c.cookieHeader(), 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   }
@@ -83,7 +70,7 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
   }
 
   it('every state-changing route of the OpenAPI document, in every spelling, without the token: nothing changes', async () => {
-    const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+    const doc = (await t.c.get('/api/docs-json')).body as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
     const routes: Array<{ method: string; path: string }> = [];
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) {
@@ -125,10 +112,10 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     );
 
     const bodies: Record<string, unknown> = {
-      '/api/bots': { ...spotBot, userId: uid },
+      '/api/bots': { ...spotBot, userId: t.uid },
       '/api/bots/{id}': { exchange: 'Binance', numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 2 },
-      '/api/api-credentials': { access: { exchange: 'Binance', apiKey: 'attacker-key-0000001', keySecret: 'attacker-secret-00000001', passPhrase: '', userId: uid } },
-      '/api/user': { userId: uid, username: 'pwned' },
+      '/api/api-credentials': { access: { exchange: 'Binance', apiKey: 'attacker-key-0000001', keySecret: 'attacker-secret-00000001', passPhrase: '', userId: t.uid } },
+      '/api/user': { userId: t.uid, username: 'pwned' },
       '/api/auth/register': { email: 'csrf-new@example.com', password: 'correct-horse-1' },
       '/api/auth/login': { email: 'csrf-victim@example.com', password: 'correct-horse-1' },
       '/api/auth/2fa/enable': { code: '123456' },
@@ -140,8 +127,8 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     const before = await head();
     const seen: string[] = [];
     for (const { method, path } of routes) {
-      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? uid : path.startsWith('/api/api-credentials') ? keyId : path.startsWith('/api/tokens') ? tokenId : path.startsWith('/api/bot-templates') ? templateId : botId));
-      const query = path === '/api/startBot' || path === '/api/stopBot' ? `?id=${botId}&userId=${uid}&cancelAllOrders=true` : '';
+      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => (/user/i.test(name) ? t.uid : path.startsWith('/api/api-credentials') ? keyId : path.startsWith('/api/tokens') ? tokenId : path.startsWith('/api/bot-templates') ? templateId : t.botId));
+      const query = path === '/api/startBot' || path === '/api/stopBot' ? `?id=${t.botId}&userId=${t.uid}&cancelAllOrders=true` : '';
       for (const spelled of spellings(filled)) {
         const res = await forged(method, spelled + query, method === 'GET' || method === 'DELETE' ? undefined : (bodies[path] ?? {}));
         seen.push(`${method} ${spelled}${query} → ${res.status}`);
@@ -160,27 +147,27 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     }
     expect(seen.length).toBeGreaterThan(100);
     expect(await head()).toBe(before);
-    // the victim is still signed in, with the bot and key as they were
-    const bot = await victim.get(`/api/bot-details/${botId}`);
+    // the t.c is still signed in, with the bot and key as they were
+    const bot = await t.c.get(`/api/bot-details/${t.botId}`);
     expect(bot.status).toBe(200);
     expect(bot.body).toMatchObject({ botstatus: false, numoforders: 5 });
-    expect((await victim.get(`/api/api-credentials/${uid}`)).body).toHaveLength(1);
-    expect((await victim.get('/api/tokens')).body.tokens.map((t: { id: string }) => t.id)).toEqual([tokenId]);
+    expect((await t.c.get(`/api/api-credentials/${t.uid}`)).body).toHaveLength(1);
+    expect((await t.c.get('/api/tokens')).body.tokens.map((t: { id: string }) => t.id)).toEqual([tokenId]);
   }, 120_000);
 
   it('issue 31: an Authorization header does not lift CSRF for the cookie: beside the session cookie it is refused (400), and nothing changes', async () => {
     const before = await head();
     for (const [method, url, body] of [
-      ['POST', '/api/bots', { ...spotBot, userId: uid }],
-      ['GET', `/api/startBot?id=${botId}`, undefined],
-      ['DELETE', `/api/bots/${botId}`, undefined],
+      ['POST', '/api/bots', { ...spotBot, userId: t.uid }],
+      ['GET', `/api/startBot?id=${t.botId}`, undefined],
+      ['DELETE', `/api/bots/${t.botId}`, undefined],
       ['POST', '/api/tokens', { name: 'forged', scopes: ['read'], expiresInDays: 7 }],
       ['DELETE', `/api/tokens/${tokenId}`, undefined],
     ] as Array<[string, string, unknown]>) {
       for (const authorization of ['Bearer grt_' + 'A'.repeat(43), 'Bearer ', 'bearer x']) {
-        const res = await fetch(app.url + url, {
+        const res = await fetch(t.app.url + url, {
           method,
-          headers: { cookie: victim.cookieHeader(), authorization, 'content-type': 'application/json' },
+          headers: { cookie: t.c.cookieHeader(), authorization, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         await res.text();
@@ -191,15 +178,15 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
   }, 60_000);
 
   it('the spec\'s GET /api/startBot and /api/stopBot need the header like a POST; with it they work', async () => {
-    expect((await victim.get(`/api/startBot?id=${botId}`, { csrf: false })).status).toBe(403);
-    expect((await victim.get(`/api/stopBot?id=${botId}&cancelAllOrders=true`, { csrf: false })).status).toBe(403);
-    expect((await victim.get(`/api/startBot?id=${botId}`)).status).toBe(202);
-    expect((await victim.get(`/api/stopBot?id=${botId}`)).status).toBe(202);
+    expect((await t.c.get(`/api/startBot?id=${t.botId}`, { csrf: false })).status).toBe(403);
+    expect((await t.c.get(`/api/stopBot?id=${t.botId}&cancelAllOrders=true`, { csrf: false })).status).toBe(403);
+    expect((await t.c.get(`/api/startBot?id=${t.botId}`)).status).toBe(202);
+    expect((await t.c.get(`/api/stopBot?id=${t.botId}`)).status).toBe(202);
   }, 60_000);
 
   it('issue 32: only the signal webhook goes without the CSRF header, and a session cookie there drives nothing', async () => {
     // the document: every state-changing operation needs the header but the signal webhook's
-    const doc = (await victim.get('/api/docs-json')).body as { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
+    const doc = (await t.c.get('/api/docs-json')).body as { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
     const withoutCsrf: string[] = [];
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
@@ -208,38 +195,38 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
       }
     }
     expect(withoutCsrf).toEqual([`POST ${SIGNAL_ROUTE}`]);
-    // the victim turns signals on for the bot (with the header, as the dashboard does)
-    expect((await victim.post(`/api/bots/${botId}/signals`, {})).status).toBe(201);
+    // the t.c turns signals on for the bot (with the header, as the dashboard does)
+    expect((await t.c.post(`/api/bots/${t.botId}/signals`, {})).status).toBe(201);
     const before = await head();
     // a page of another site makes the victim's browser post a signal: the cookies ride along, no signature
     for (const body of [JSON.stringify({ action: 'start' }), 'start', JSON.stringify({ action: 'start', id: 'forged-1', timestamp: Math.floor(Date.now() / 1000), secret: 'guess' })]) {
       for (const csrf of [false, true]) {
-        const headers: Record<string, string> = { cookie: victim.cookieHeader(), 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain' };
-        if (csrf) headers['x-csrf-token'] = victim.csrf!;
-        const res = await fetch(`${app.url}/api/signals/${botId}`, { method: 'POST', headers, body });
+        const headers: Record<string, string> = { cookie: t.c.cookieHeader(), 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain' };
+        if (csrf) headers['x-csrf-token'] = t.c.csrf!;
+        const res = await fetch(`${t.app.url}/api/signals/${t.botId}`, { method: 'POST', headers, body });
         await res.text();
         expect({ body, csrf, status: res.status }).toEqual({ body, csrf, status: body.includes('guess') ? 401 : 400 });
       }
     }
     // refusals are recorded in the bot's history (bounded); the bot was not started
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     try {
       const written = await store.readAll({ fromPosition: before });
       expect([...new Set(written.map((e) => e.type))]).toEqual(['SignalRefused']);
     } finally {
       await store.close();
     }
-    expect((await victim.get(`/api/bot-details/${botId}`)).body).toMatchObject({ botstatus: false });
-    expect((await victim.delete(`/api/bots/${botId}/signals`)).status).toBe(204);
+    expect((await t.c.get(`/api/bot-details/${t.botId}`)).body).toMatchObject({ botstatus: false });
+    expect((await t.c.delete(`/api/bots/${t.botId}/signals`)).status).toBe(204);
   }, 60_000);
 
   it('routing is exact: other spellings are 404 even with the token', async () => {
-    expect((await victim.post('/api/bots', { ...spotBot, userId: uid })).status).toBe(201);
+    expect((await t.c.post('/api/bots', { ...spotBot, userId: t.uid })).status).toBe(201);
     for (const path of ['/API/bots', '/api/Bots', '/api/bots/', '//api/bots', '/api/%62ots']) {
-      const res = await victim.post(path, { ...spotBot, userId: uid });
+      const res = await t.c.post(path, { ...spotBot, userId: t.uid });
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
-    expect((await victim.get(`/api/STARTBOT?id=${botId}`)).status).toBe(404);
-    expect((await victim.get(`/api/bots/${uid}`)).body).toHaveLength(2);
+    expect((await t.c.get(`/api/STARTBOT?id=${t.botId}`)).status).toBe(404);
+    expect((await t.c.get(`/api/bots/${t.uid}`)).body).toHaveLength(2);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { SqliteReadStore } from '@gridrocket/read-store';
 import { Keyring, loadConfig } from '@gridrocket/shared/runtime';
 import { TooManyRequestsError } from '@gridrocket/shared';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 /**
  * Issue 11, finding 4: ten failed logins from anywhere made the owner's correct password answer 429 for
@@ -25,19 +25,12 @@ class At extends Client {
 }
 
 describe('security: failed logins never lock the owner out', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-
-  beforeAll(async () => {
-    app = await startTestApp({ AUTH_THROTTLE_PER_EMAIL: '3', AUTH_THROTTLE_PER_IP: '1000', AUTH_THROTTLE_WINDOW_SECONDS: '900' });
-  }, 60_000);
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTestApp({ AUTH_THROTTLE_PER_EMAIL: '3', AUTH_THROTTLE_PER_IP: '1000', AUTH_THROTTLE_WINDOW_SECONDS: '900' });
 
   it('ten failures from an attacker: the attacker waits, the owner signs in from their browser and from another address', async () => {
-    const owner = new At(app.url, '198.51.100.7');
+    const owner = new At(t.app.url, '198.51.100.7');
     await owner.signUp('owner@example.com', 'correct-horse-1'); // this browser is now known to the account
-    const attacker = new At(app.url, '203.0.113.9');
+    const attacker = new At(t.app.url, '203.0.113.9');
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await attacker.login('owner@example.com', `wrong-guess-${i}`)).status);
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
@@ -48,11 +41,11 @@ describe('security: failed logins never lock the owner out', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // the owner's own browser, even behind the attacker's address (same NAT)
-    const sameNat = new At(app.url, '203.0.113.9');
+    const sameNat = new At(t.app.url, '203.0.113.9');
     (sameNat as unknown as { cookies: Map<string, string> }).cookies = new Map((owner as unknown as { cookies: Map<string, string> }).cookies);
     expect((await sameNat.login('owner@example.com', 'correct-horse-1')).status).toBe(200);
     // a fresh browser at another address
-    expect((await new At(app.url, '192.0.2.44').login('owner@example.com', 'correct-horse-1')).status).toBe(200);
+    expect((await new At(t.app.url, '192.0.2.44').login('owner@example.com', 'correct-horse-1')).status).toBe(200);
     expect((await owner.login('owner@example.com', 'correct-horse-1')).status).toBe(200);
   }, 60_000);
 

@@ -12,12 +12,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SqliteEventStore } from '@gridrocket/event-store';
-import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { engineBotId, toGridRules, isOwnClientOrderId, parseClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { until } from '@gridrocket/shared/testing/until';
-import { CrashRun, CrashWorld, crashDirs, runReference, stopAndStartAgain, stopClosingAll, type CrashBot, type CrashScenario } from './support/crash-harness';
-import { rng } from './support/seeded-random';
+import { CrashWorld, GRID_FILL_TYPES, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, stopAndStartAgain, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
 
 jest.setTimeout(150_000);
 
@@ -26,17 +24,8 @@ const KILLS = 8;
 const STEPS = 24;
 
 /** LTCUSDT on both venues: oscillations through the short ladders (sells 90–93) and their buy-backs; the last row drops below every take-profit. */
-function pricePath(): string {
-  const r = rng(13);
-  const rows = ['ms,exchange,symbol,price'];
-  const at = (ms: number, ltc: number) => {
-    for (const ex of ['Binance', 'Kucoin']) rows.push(`${ms},${ex},LTCUSDT,${ltc.toFixed(2)}`);
-  };
-  at(1000, 88);
-  for (let i = 1; i <= STEPS; i++) at(1000 + i * 1000, 91 + 3 * Math.sin(i * 0.6 + 1) + (r() - 0.5) * 1.2);
-  at(1000 + (STEPS + 1) * 1000, 84); // after the restart: every buy-back fills
-  return rows.join('\n');
-}
+const pricePath = () =>
+  crashPricePath({ seed: 13, symbol: 'LTCUSDT', exchanges: ['Binance', 'Kucoin'], steps: STEPS, first: 88, step: (i, r) => 91 + 3 * Math.sin(i * 0.6 + 1) + (r() - 0.5) * 1.2, last: 84 }); // the last: after the restart, every buy-back fills
 
 interface Bot extends CrashBot {
   market: 'futures';
@@ -49,18 +38,8 @@ const BOTS: Bot[] = [
   { id: randomUUID(), userId: 'bob', exchange: 'Kucoin', market: 'futures', symbol: 'LTCUSDT', config: { ...SHORT, numOfOrders: 3, interval: 1.5, takeProfit: 1 } },
 ];
 
-async function createAndStart(events: SqliteEventStore) {
-  const cmd = new BotCommandRunner(events);
-  for (const b of BOTS) {
-    const ctx = { userId: b.userId, correlationId: randomUUID() };
-    const c = b.config;
-    const config = { exchange: b.exchange, symbol: b.symbol, numOfOrders: c.numOfOrders, orderSize: c.orderSize, interval: c.interval, entryPrice: c.entryPrice, takeProfit: c.takeProfit, leverage: c.leverage, direction: 'short' as const };
-    await cmd.run({ type: 'CreateBot', botId: b.id, userId: b.userId, botType: c.botType, config }, ctx);
-    await cmd.run({ type: 'StartBot', botId: b.id, userId: b.userId }, ctx);
-  }
-}
-
-const FILL_TYPES = ['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered'];
+const createAndStart = (events: SqliteEventStore) =>
+  createAndStartBots(events, BOTS, ({ exchange, symbol, config: c }) => ({ botType: c.botType, config: { exchange, symbol, numOfOrders: c.numOfOrders, orderSize: c.orderSize, interval: c.interval, entryPrice: c.entryPrice, takeProfit: c.takeProfit, leverage: c.leverage, direction: 'short' as const } }));
 
 class ShortWorld extends CrashWorld<Bot> {
   async rules(b: Bot) {
@@ -89,50 +68,27 @@ describe('short grid crash safety on the ccxt adapter against the Binance and Ku
 
   it(`${KILLS} kills (kill -9) while trading: nothing doubled or lost, take-profits sent reduce-only, none refused, all closed at the end`, async () => {
     // 1. reference: the same short bots and path, in-process on the paper exchange, never crashed
-    const ref = new ShortWorld(dirs.tmp(), pricePath(), BOTS);
-    await runReference(ref, ref.scenario());
-    const expected = await ref.profits();
-    await ref.close();
+    const expected = await referenceProfits(new ShortWorld(dirs.tmp(), pricePath(), BOTS));
     // the path really trades: both short bots bought back at a profit at least once
     expect(Object.values(expected).filter((p) => p > 0)).toHaveLength(BOTS.length);
 
     // 2. the crash run: runner child on ccxt → stand-ins (HTTP, each venue's dialect) → venue core
     const world = new ShortWorld(dirs.tmp(), pricePath(), BOTS);
-    world.venue.advanceTo(1000);
-    const run = new CrashRun(world, world.scenario());
-    const startBalances = new Map<string, number>();
-    const usdtOf = async (b: Bot) => (await (await world.provider.for(b)).balances()).find((x) => x.symbol === 'USDT')!.balance;
-    try {
-      for (const b of BOTS) startBalances.set(b.id, await usdtOf(b));
-      await run.start([{ exchange: 'Binance', market: 'futures' }, { exchange: 'Kucoin', market: 'futures' }]);
-      await run.tradeWithKills({
-        seed: SEED,
-        kills: KILLS,
-        afterStart: async () => {
-          for (const b of BOTS) {
-            const open = await (await world.provider.for(b)).openOrders(b.symbol);
-            expect(open.length).toBeGreaterThan(0);
-            expect(open.every((o) => o.side === 'sell' && o.price >= b.config.entryPrice && !o.reduceOnly)).toBe(true); // the short ladder, above the entry
-          }
-        },
-      });
-      expect(run.kills).toBe(KILLS);
-      console.log(`short crash test on ccxt (seed ${SEED}): ${run.kills} kills, ${run.midWork} with work half done`);
-      expect(run.midWork).toBeGreaterThanOrEqual(1); // (a check on the test's own strength)
-
+    const afterStart = async () => {
+      for (const b of BOTS) {
+        const open = await (await world.provider.for(b)).openOrders(b.symbol);
+        expect(open.length).toBeGreaterThan(0);
+        expect(open.every((o) => o.side === 'sell' && o.price >= b.config.entryPrice && !o.reduceOnly)).toBe(true); // the short ladder, above the entry
+      }
+    };
+    await withCrashRun(world, { name: 'short', venues: [{ exchange: 'Binance', market: 'futures' }, { exchange: 'Kucoin', market: 'futures' }], seed: SEED, kills: KILLS, afterStart }, async (startBalances) => {
       // every fill recorded once; profits equal the uncrashed run's
       const actual = await world.profits();
       for (const b of BOTS) {
-        expect({ bot: b.exchange, profit: roundMoney(actual[b.id]) }).toEqual({ bot: b.exchange, profit: roundMoney(expected[b.id]) });
-        const stream = await world.stream(b);
-        const fillIds = stream.filter((e) => FILL_TYPES.includes(e.type)).map((e) => (e.data as { fillId: string }).fillId);
-        expect(new Set(fillIds).size).toBe(fillIds.length);
-        expect(stream.filter((e) => e.type === 'BotStarted')).toHaveLength(1);
-        expect(stream.filter((e) => e.type === 'BotFailed' || e.type === 'BotNotTrading')).toHaveLength(0);
+        const stream = await expectRecordedOnce(world, b, b.exchange, { actual: actual[b.id], expected: expected[b.id] }, GRID_FILL_TYPES);
         // the recorded fills are the short's: rungs sold, take-profits bought
-        const sides = new Set(stream.filter((e) => e.type === 'OrderFilled').map((e) => (e.data as { side: string }).side));
-        expect([...sides]).toEqual(['sell']);
-        expect(new Set(stream.filter((e) => e.type === 'TakeProfitFilled').map((e) => (e.data as { side: string }).side))).toEqual(new Set(['buy']));
+        expect([...sidesOf(stream, 'OrderFilled')]).toEqual(['sell']);
+        expect(sidesOf(stream, 'TakeProfitFilled')).toEqual(new Set(['buy']));
         // every take-profit the venue filled was a reduce-only buy (looked up on the venue, through ccxt's stand-in)
         const port = await world.provider.for(b);
         const tpIds = [...new Set((await port.recentFills(b.symbol, 0)).filter((f) => parseClientOrderId(f.clientOrderId)?.kind === 'take-profit').map((f) => f.clientOrderId))];
@@ -147,21 +103,12 @@ describe('short grid crash safety on the ccxt adapter against the Binance and Ku
       await stopClosingAll(world);
 
       for (const b of BOTS) {
-        const port = await world.provider.for(b);
         const label = b.exchange;
-        expect({ label, open: await port.openOrders(b.symbol) }).toEqual({ label, open: [] });
-        for (const bal of await port.balances()) expect({ label, asset: bal.symbol, locked: roundMoney(bal.balance - bal.available) }).toEqual({ label, asset: bal.symbol, locked: 0 });
+        const { port, lifetime } = await expectNothingLeft(world, b, label);
         expect({ label, positions: await port.positions(b.symbol) }).toEqual({ label, positions: [] });
-        const stream = await world.stream(b);
-        const realised = stream.filter((e) => e.type === 'ProfitRealized').map((e) => (e.data as { amount: number }).amount);
-        const lifetime = (stream.filter((e) => e.type === 'ProfitRealized').pop()?.data as { totalProfit: number } | undefined)?.totalProfit ?? 0;
         expect(lifetime).toBeGreaterThan(0);
-        expect({ label, lifetime: roundMoney(lifetime) }).toEqual({ label, lifetime: roundMoney(realised.reduce((a, x) => a + x, 0)) });
-        expect({ label, moved: roundMoney((await usdtOf(b)) - startBalances.get(b.id)!) }).toEqual({ label, moved: roundMoney(lifetime) });
+        expect({ label, moved: roundMoney((await usdtOf(world, b)) - startBalances.get(b.id)!) }).toEqual({ label, moved: roundMoney(lifetime) });
       }
-    } finally {
-      await run.dispose();
-      await world.close();
-    }
+    });
   });
 });

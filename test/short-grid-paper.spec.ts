@@ -4,13 +4,12 @@
  * app's runner. The fills, fees, position and profit are the ones worked out by hand below, and the
  * backtest of the same candles gives the same fills and agrees to the cent.
  */
-import { splitSymbol, type PaperExchangeProvider, type PaperVenue } from '@gridrocket/exchanges';
+import { splitSymbol } from '@gridrocket/exchanges';
 import { applyFills, desiredOrders, initialState, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
-import { paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
+import type { Candle } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
-import { candleRows, startPaperApp, type PaperApp } from './support/paper-app';
+import { candleRows, expectLadderBacktestAgrees, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -65,21 +64,11 @@ const EXPECTED_PROFIT = 4.5785195;
 const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
 
 describe('a short futures grid on the paper exchange', () => {
-  let paper: PaperApp;
-  let app: PaperApp['app'];
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-
-  beforeAll(async () => {
-    paper = await startPaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
-    ({ app, venue, provider } = paper);
-  });
-  afterAll(() => paper?.close());
+  const paper = usePaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
 
   it('sells its ladder above the entry, buys back reduce-only below the average: the hand-computed fills, fees, position and profit, and the backtest agrees', async () => {
-    const c = new Client(app.url);
-    const uid = (await c.signUp('short@example.com')).uid as string;
-    await c.addKey(uid);
+    const { venue, provider } = paper();
+    const { c, uid } = await traderWithKey(paper().app.url, 'short@example.com');
     // a spot bot cannot be short: 400 with the field's message, nothing created
     const spot = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...SHORT, botType: 'Spot', leverage: 1 });
     expect(spot.status).toBe(400);
@@ -115,10 +104,7 @@ describe('a short futures grid on the paper exchange', () => {
       await until(`converged after print ${k}`, converged, 30_000);
     }
 
-    const exchangeFills = await port.recentFills('LTCUSDT', 0);
-    expect(exchangeFills.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(EXPECTED_FILLS);
-    const fees = exchangeFills.reduce((s, f) => s + f.fee, 0);
-    expect(fees).toBeCloseTo(EXPECTED_FEES, 8);
+    const fees = await expectVenueFills(port, 'LTCUSDT', EXPECTED_FILLS, EXPECTED_FEES);
 
     // the venue's position: short 0.5 at 92 (amount < 0 is short), and the bot's take-profit is a reduce-only buy
     const positions = await port.positions('LTCUSDT');
@@ -129,19 +115,10 @@ describe('a short futures grid on the paper exchange', () => {
     expect(open.filter((o) => o.side === 'sell').every((o) => !o.reduceOnly)).toBe(true);
     expect(open.filter((o) => o.side === 'sell').map((o) => o.price).sort()).toEqual([94, 96]);
 
-    const profit = await until('profit recorded', async () => {
-      const d = (await c.get(`/api/bot-details/${id}`)).body;
-      return d.profit === EXPECTED_PROFIT && d.profit;
-    }, 30_000).catch(async () => (await c.get(`/api/bot-details/${id}`)).body.profit);
-    expect(profit).toBe(EXPECTED_PROFIT);
+    const profit = await expectRecordedProfit(c, id, EXPECTED_PROFIT);
 
     // the backtest of the same candles: the same fills, fees and profit to the cent, the same position
-    const bt = runBacktest(toSeries(candles), { ...paperTerms({ exchange: 'Binance', market: 'futures', symbol: 'LTCUSDT' }), config: SHORT, rules, recordFills: true });
-    expect(bt.fillLog!.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(EXPECTED_FILLS);
-    expect(Math.round(bt.fees * 100)).toBe(Math.round(fees * 100));
-    expect(bt.fees).toBeCloseTo(EXPECTED_FEES, 8);
-    expect(Math.round(bt.profit * 100)).toBe(Math.round(profit * 100));
-    expect(bt.profit).toBe(EXPECTED_PROFIT);
+    const bt = expectLadderBacktestAgrees(candles, SHORT, rules, { fills: EXPECTED_FILLS, fees: EXPECTED_FEES, profit: EXPECTED_PROFIT }, { fees, profit });
     expect(bt.position).toEqual({ amount: 0.5, averageEntry: 92 });
     expect(bt.cycles).toBe(2);
     // unrealised at the last close 92.4: received 46 for 0.5, buying back costs 46.2, less its fee 0.0092 → −0.2092

@@ -5,16 +5,14 @@
  * twice, the second time to its limit, the held position and its take-profit are kept, and the fills,
  * fees and profit are the ones worked out by hand below; the backtest of the same candles agrees to the cent.
  */
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { activeOrders, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { engineBotId, replayBook } from '@gridrocket/trading';
 import { evolveBot, initialBotState, type BotEvent, type BotState } from '@gridrocket/bots';
-import { paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
+import type { Candle } from '@gridrocket/backtest';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
-import { candleRows, startPaperApp, type PaperApp } from './support/paper-app';
+import { candleRows, expectLadderBacktestAgrees, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -80,21 +78,11 @@ const OPEN_AFTER: string[][] = (() => {
 const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
 
 describe('a long grid trailing down on the paper exchange', () => {
-  let paper: PaperApp;
-  let app: PaperApp['app'];
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-
-  beforeAll(async () => {
-    paper = await startPaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
-    ({ app, venue, provider } = paper);
-  });
-  afterAll(() => paper?.close());
+  const paper = usePaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
 
   it('moves the ladder down twice (the second time to its limit) keeping the position and its take-profit: the hand-computed fills, fees and profit, and the backtest agrees', async () => {
-    const c = new Client(app.url);
-    const uid = (await c.signUp('trail-down@example.com')).uid as string;
-    await c.addKey(uid);
+    const { venue, provider } = paper();
+    const { c, uid } = await traderWithKey(paper().app.url, 'trail-down@example.com');
     // the limit must be below the entry: 400 with the field's message, nothing created
     const above = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...LONG, trailDownLimit: 95 });
     expect(above.status).toBe(400);
@@ -114,20 +102,13 @@ describe('a long grid trailing down on the paper exchange', () => {
       await until(`open orders after print ${k}`, async () => JSON.stringify(await openNow()) === JSON.stringify(OPEN_AFTER[k]), 30_000);
     }
 
-    const exchangeFills = await port.recentFills('LTCUSDT', 0);
-    expect(exchangeFills.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(EXPECTED_FILLS);
-    const fees = exchangeFills.reduce((s, f) => s + f.fee, 0);
-    expect(fees).toBeCloseTo(EXPECTED_FEES, 8);
+    const fees = await expectVenueFills(port, 'LTCUSDT', EXPECTED_FILLS, EXPECTED_FEES);
     expect(await port.positions('LTCUSDT')).toEqual([]); // everything sold
 
-    const profit = await until('profit recorded', async () => {
-      const d = (await c.get(`/api/bot-details/${id}`)).body;
-      return d.profit === EXPECTED_PROFIT && d.profit;
-    }, 30_000).catch(async () => (await c.get(`/api/bot-details/${id}`)).body.profit);
-    expect(profit).toBe(EXPECTED_PROFIT);
+    const profit = await expectRecordedProfit(c, id, EXPECTED_PROFIT);
 
     // the history says where the ladder went and that the position was kept
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(paper().app.dataDir, 'events.sqlite'));
     const history = await store.readStream(`bot-${id}`).finally(() => store.close());
     expect(history.filter((e) => e.type === 'GridReanchored').map((e) => e.data)).toEqual([
       expect.objectContaining({ from: 90, to: 83, cycle: 2, trailDown: true }),
@@ -142,12 +123,7 @@ describe('a long grid trailing down on the paper exchange', () => {
     expect(replayed.profit).toBe(EXPECTED_PROFIT);
 
     // the backtest of the same candles: the same fills, fees and profit to the cent, and two trails
-    const bt = runBacktest(toSeries(candles), { ...paperTerms({ exchange: 'Binance', market: 'futures', symbol: 'LTCUSDT' }), config: LONG, rules, recordFills: true });
-    expect(bt.fillLog!.map((f) => `${f.side} ${f.price} ${f.amount} fee ${f.fee}`)).toEqual(EXPECTED_FILLS);
-    expect(Math.round(bt.fees * 100)).toBe(Math.round(fees * 100));
-    expect(bt.fees).toBeCloseTo(EXPECTED_FEES, 8);
-    expect(Math.round(bt.profit * 100)).toBe(Math.round(profit * 100));
-    expect(bt.profit).toBe(EXPECTED_PROFIT);
+    const bt = expectLadderBacktestAgrees(candles, LONG, rules, { fills: EXPECTED_FILLS, fees: EXPECTED_FEES, profit: EXPECTED_PROFIT }, { fees, profit });
     expect(bt.trails).toBe(2);
     expect(bt.position).toEqual({ amount: 0, averageEntry: 0 });
     expect(bt.cycles).toBe(1);

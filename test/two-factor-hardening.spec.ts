@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
 import { Authenticator } from './support/authenticator';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 /**
  * Issue 38, the breaks of two-factor sign-in found by an outside attack, through the API as a browser and
@@ -22,18 +22,11 @@ jest.setTimeout(120_000);
 const PASSWORD = 'correct-horse-1';
 
 describe('two-factor sign-in that a session thief cannot take (issue 38)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-
-  beforeAll(async () => {
-    app = await startTestApp({ AUTH_THROTTLE: 'off' });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTestApp({ AUTH_THROTTLE: 'off' });
 
   /** The mails sent to `to` so far (embedded mail: .eml files under DATA_DIR/mail): their subjects. */
   const subjects = (to: string): string[] => {
-    const dir = join(app.dataDir, 'mail');
+    const dir = join(t.app.dataDir, 'mail');
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
       .filter((f) => f.endsWith('.eml'))
@@ -44,7 +37,7 @@ describe('two-factor sign-in that a session thief cannot take (issue 38)', () =>
   };
 
   async function enrolled(email: string) {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     const user = await c.signUp(email, PASSWORD);
     const setup = await c.post('/api/auth/2fa/setup');
     expect(setup.status).toBe(200);
@@ -54,7 +47,7 @@ describe('two-factor sign-in that a session thief cannot take (issue 38)', () =>
     return { c, uid: user.uid, auth, recovery: on.body.recoveryCodes as string[] };
   }
 
-  const passwordStep = async (email: string, c = new Client(app.url)) => ({ c, res: await c.post('/api/auth/login', { email, password: PASSWORD }) });
+  const passwordStep = async (email: string, c = new Client(t.app.url)) => ({ c, res: await c.post('/api/auth/login', { email, password: PASSWORD }) });
 
   /** Signs in with the code step and "remember this browser": the browser's client and its cookie. */
   async function rememberedBrowser(email: string, recoveryCode: string) {
@@ -123,12 +116,12 @@ describe('two-factor sign-in that a session thief cannot take (issue 38)', () =>
     const thief = await rememberedBrowser(email, recovery[0]);
     expect((await thief.post('/api/auth/logout')).status).toBe(204);
 
-    const anon = new Client(app.url);
+    const anon = new Client(t.app.url);
     expect((await anon.post('/api/auth/forgot-password', { email })).status).toBe(202);
     const token = await until(
       'the reset mail',
       () => {
-        const dir = join(app.dataDir, 'mail');
+        const dir = join(t.app.dataDir, 'mail');
         const raws = existsSync(dir) ? readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8')) : [];
         const mine = raws.filter((raw) => raw.includes(`To: ${email}`)).map((raw) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
         return mine.flatMap((raw) => /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(raw)?.[1] ?? []).at(-1);
@@ -149,7 +142,7 @@ describe('two-factor sign-in that a session thief cannot take (issue 38)', () =>
     expect((await first.post('/api/auth/2fa/verify', { recoveryCode: recovery[0] })).status).toBe(200);
 
     // the same pending cookie in another browser, with a second recovery code
-    const copy = new Client(app.url);
+    const copy = new Client(t.app.url);
     await copy.fetchCsrf();
     const second = await copy.raw('POST', '/api/auth/2fa/verify', {
       body: JSON.stringify({ recoveryCode: recovery[1] }),
@@ -165,8 +158,8 @@ describe('two-factor sign-in that a session thief cannot take (issue 38)', () =>
 
   it('turning 2FA on ends the other sessions; the owner is mailed when it is turned on, off, and when a recovery code is used', async () => {
     const email = 'notices@example.com';
-    const elsewhere = new Client(app.url);
-    const c = new Client(app.url);
+    const elsewhere = new Client(t.app.url);
+    const c = new Client(t.app.url);
     await c.signUp(email, PASSWORD);
     expect((await elsewhere.post('/api/auth/login', { email, password: PASSWORD })).status).toBe(200);
     expect((await elsewhere.get('/api/auth/me')).status).toBe(200);

@@ -7,14 +7,10 @@
  *  - a pair the venue does not list is refused on symbol, naming the venue and market;
  *  - a paper account keeps its catalogue: ADAUSDT and PEPEUSDT are refused there.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CsvReplayFeed, PaperVenue, STANDIN_SYMBOLS } from '@gridrocket/exchanges';
-import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useLiveStandInApp } from './support/live-stand-in-app';
+import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(90_000);
 
@@ -28,34 +24,11 @@ const bot = (uid: string, over: Record<string, unknown> = {}) => ({
 });
 
 describe('a pair the venue lists, live on the Binance spot stand-in (issue 39)', () => {
-  let dir: string;
-  let venue: PaperVenue;
-  let standIn: VenueStandIn;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let c: Client;
-  let uid: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-pairs-'));
-    // the venue's own listing: the paper catalogue and the pairs only venues list (STANDIN_SYMBOLS)
-    venue = new PaperVenue({ store: join(dir, 'venue.sqlite'), feed: new CsvReplayFeed(CSV, STANDIN_SYMBOLS), symbols: STANDIN_SYMBOLS, clock: Date.now });
-    venue.advanceTo(T - 5000);
-    standIn = await startVenueStandIn(venue, 'Binance', 'spot', [KEY]);
-    app = await startTestApp({ EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin });
-    c = new Client(app.url);
-    uid = (await c.signUp('pairs@example.com')).uid;
-    await c.addKey(uid, 'Binance');
-  });
-  afterAll(async () => {
-    await app.close();
-    await standIn.close();
-    venue.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const account = () => venue.account(VENUE_USER, 'Binance', 'spot');
-  const types = async (id: string) => ((await c.get(`/api/bots/${id}/history`)).body as Array<{ type: string }>).map((e) => e.type);
+  const live = useLiveStandInApp({ prefix: 'gr-pairs-', csv: CSV, startAt: T - 5000, key: KEY, email: 'pairs@example.com' });
+  const { account, types } = live;
 
   it('a bot on ADAUSDT (not in the paper catalogue) is created, starts, places its ladder on the venue and hears its fills', async () => {
+    const { venue, c, uid } = live;
     const created = await c.post('/api/bots', bot(uid));
     expect({ status: created.status, errors: created.body.errors }).toEqual({ status: 201, errors: undefined });
     expect(created.body.symbol).toBe('ADAUSDT');
@@ -75,6 +48,7 @@ describe('a pair the venue lists, live on the Binance spot stand-in (issue 39)',
   });
 
   it('12,345 BTC per order is refused at create, naming Binance\'s rule (LOT_SIZE maxQty 9000), and nothing is created', async () => {
+    const { venue, c, uid } = live;
     const before = ((await c.get(`/api/bots/${uid}`)).body as unknown[]).length;
     const refused = await c.post('/api/bots', bot(uid, { symbol: 'BTCUSDT', orderSize: '12345', interval: 500, entryPrice: 95000 }));
     expect({ status: refused.status, errors: refused.body.errors }).toEqual({
@@ -87,6 +61,7 @@ describe('a pair the venue lists, live on the Binance spot stand-in (issue 39)',
   });
 
   it('a ladder reaching below the venue\'s price band (0.2 × the price, PERCENT_PRICE_BY_SIDE) is refused at create, naming the rule', async () => {
+    const { c, uid } = live;
     // (the price is 0.342 since the first story) 99 rungs of 0.003 from 0.34: the lowest buy at 0.046, below 0.2 × 0.342 = 0.0684
     const refused = await c.post('/api/bots', bot(uid, { numOfOrders: 99, orderSize: '200', interval: '0.003', entryPrice: '0.34' }));
     expect({ status: refused.status, errors: refused.body.errors }).toEqual({
@@ -96,6 +71,7 @@ describe('a pair the venue lists, live on the Binance spot stand-in (issue 39)',
   });
 
   it('a pair the venue does not list is refused on symbol, naming the venue and market', async () => {
+    const { c, uid } = live;
     const refused = await c.post('/api/bots', bot(uid, { symbol: 'PEPEUSDT', orderSize: '500000', interval: '0.00000001', entryPrice: '0.00001' }));
     expect({ status: refused.status, errors: refused.body.errors }).toEqual({
       status: 400,
@@ -105,14 +81,10 @@ describe('a pair the venue lists, live on the Binance spot stand-in (issue 39)',
 });
 
 describe('a paper account keeps the paper catalogue (issue 39)', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.close());
+  const t = useTestApp();
 
   it('ADAUSDT and PEPEUSDT, which the venues list, are refused on symbol by the paper exchange', async () => {
-    const c = new Client(app.url);
+    const c = new Client(t.app.url);
     const { uid } = await c.signUp('paper-pairs@example.com');
     for (const symbol of ['ADAUSDT', 'PEPEUSDT']) {
       const refused = await c.post('/api/bots', bot(uid, { symbol }));

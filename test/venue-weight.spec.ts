@@ -10,15 +10,18 @@
  * - KuCoin spot and futures, VIP 0: each resource pool (Spot 4,000 per 30 s → 160 a minute; Futures,
  *   Management and Public 2,000 per 30 s → 80 a minute).
  * The eight fleets run at once, each on its own stand-in (its own IP), so that the file takes the two
- * minutes once. The fifty share the catalogue's 24 USDT symbols, two or three a symbol: the reads that grow
- * with the symbols (open orders) are one all-symbols read at this size, whatever their number.
+ * minutes once. The fifty run on fifty symbols, one each: the catalogue's 24 USDT pairs and 26 of the pairs
+ * only the venues list (paper.constants.ts STANDIN_SYMBOLS); the reads that grow with the symbols (open
+ * orders) are one all-symbols read where the venue has one (Binance, KuCoin futures), one a symbol on KuCoin
+ * spot.
  */
 import { CcxtExchangeProvider } from '@gridrocket/exchanges';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import type { ExchangeName, MarketType } from '@gridrocket/exchanges';
 import type { BotConfig } from '@gridrocket/bots';
 import { until } from '@gridrocket/shared/testing/until';
-import { PAPER_SYMBOLS } from '@gridrocket/exchanges';
+import { CsvReplayFeed, PaperVenue, STANDIN_SYMBOLS } from '@gridrocket/exchanges';
+import { join } from 'node:path';
 import { RunnerWorld } from './support/runner-world';
 
 const WATCHDOG_MS = 60_000;
@@ -29,8 +32,8 @@ const SHARE = 0.02;
 jest.setTimeout(10 * 60_000);
 
 const T = Date.now();
-const SYMBOLS = PAPER_SYMBOLS.filter((s) => s.symbol.endsWith('USDT')).map((s) => s.symbol);
-const CSV = ['ms,exchange,symbol,price', ...PAPER_SYMBOLS.flatMap((s) => ['Binance', 'Kucoin'].map((e) => `${T - 5000},${e},${s.symbol},${s.startPrice}`))].join('\n');
+const SYMBOLS = STANDIN_SYMBOLS.filter((s) => s.symbol.endsWith('USDT')).map((s) => s.symbol).slice(0, 50);
+const CSV = ['ms,exchange,symbol,price', ...STANDIN_SYMBOLS.flatMap((s) => ['Binance', 'Kucoin'].map((e) => `${T - 5000},${e},${s.symbol},${s.startPrice}`))].join('\n');
 
 const onStep = (x: number, step: number, up = false) => {
   const n = up ? Math.ceil(x / step - 1e-9) : Math.round(x / step);
@@ -40,7 +43,7 @@ const onStep = (x: number, step: number, up = false) => {
 /** An idle ladder on `symbol`: two buys well below the market, valid on this venue's market. */
 function idleConfig(world: RunnerWorld, exchange: ExchangeName, market: MarketType, symbol: string): BotConfig {
   const spec = world.venue.symbols(exchange, market).find((s) => s.symbol === symbol)!;
-  const price = Number(PAPER_SYMBOLS.find((s) => s.symbol === symbol)!.startPrice);
+  const price = Number(STANDIN_SYMBOLS.find((s) => s.symbol === symbol)!.startPrice);
   const priceStep = Number(spec.priceStep);
   const amountStep = Number(spec.amountStep);
   const entryPrice = onStep(price * 0.8, priceStep);
@@ -58,11 +61,18 @@ interface Measure {
   byRoute: Record<string, number>;
   refusals: number;
   streamDowns: number;
+  /** The symbols the fleet's bots run on, each with its own market stream at the stand-in. */
+  symbols: number;
 }
 
 /** `n` idle bots on one account of `exchange`'s `market`; the weight of two minutes of steady state. */
 async function idleFleet(exchange: ExchangeName, market: MarketType, n: number, close: Array<() => Promise<void>>): Promise<Measure> {
-  const world = new RunnerWorld(CSV, T - 5000);
+  // the venue lists every pair of the stand-ins, the paper catalogue's and those only venues list
+  const world = new RunnerWorld((dir) => {
+    const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(CSV, STANDIN_SYMBOLS), symbols: STANDIN_SYMBOLS });
+    venue.advanceTo(T - 5000);
+    return venue;
+  });
   const tag = `${exchange}-${market}-${n}`;
   const key = { userId: `u-${tag}`, apiKey: `key-${tag}-0001`, secret: `secret-${tag}-0001`, passphrase: `pass-${tag}` };
   const standIn: VenueStandIn = await startVenueStandIn(world.venue, exchange, market, [key]);
@@ -96,7 +106,7 @@ async function idleFleet(exchange: ExchangeName, market: MarketType, n: number, 
   const pools = Object.entries(meter.poolsPerMinute).map(([pool, limit]) => ({ pool, perMinute: (meter.weightBetween(from, to, pool) * 60_000) / (to - from), budget: limit * SHARE }));
   let streamDowns = 0;
   for (const id of ids) streamDowns += (await world.types(id)).filter((t) => t === 'VenueStreamDown').length;
-  return { venue: `${exchange} ${market}`, bots: n, pools, byRoute: meter.byRoute(from, to), refusals: meter.refusals.length, streamDowns };
+  return { venue: `${exchange} ${market}`, bots: n, pools, byRoute: meter.byRoute(from, to), refusals: meter.refusals.length, streamDowns, symbols: standIn.subscriptions().market };
 }
 
 const VENUES = [
@@ -125,6 +135,8 @@ describe('idle bots on each venue\'s stand-in: weight a minute', () => {
   it.each(VENUES)('$exchange $market: two idle bots and fifty idle bots each use at most 2 % of every limit', ({ exchange, market }) => {
     for (const n of [2, 50]) {
       const m = measured.get(`${exchange} ${market} ${n}`)!;
+      // one symbol a bot: fifty market streams for the fifty
+      expect(m.symbols).toBe(n);
       expect(m.refusals).toBe(0);
       // nothing fell back to polling meanwhile
       expect(m.streamDowns).toBe(0);

@@ -9,10 +9,8 @@
  * again and again is replaced MAX_REARMS times, then flagged, and the bot stops with the reason.
  */
 import { until } from '@gridrocket/shared/testing/until';
-import type { BotConfig, DriftEventData } from '@gridrocket/bots';
-import type { ExchangeProvider } from '@gridrocket/exchanges';
-import { deafVenue, WATCHDOG_VENUES } from './support/deaf-provider';
-import { RunnerWorld } from './support/runner-world';
+import type { BotConfig } from '@gridrocket/bots';
+import { useDeafWorld, WATCHDOG_VENUES } from './support/deaf-provider';
 
 jest.setTimeout(60_000);
 
@@ -25,26 +23,13 @@ const WATCHDOG_MS = 150;
 const VENUES = WATCHDOG_VENUES;
 
 describe.each(VENUES)('the watchdog on %s', (venueName) => {
-  let world: RunnerWorld;
-  let venue: Awaited<ReturnType<typeof deafVenue>> | null = null;
-  const hidden = new Set<string>();
   const user = 'watchdog-user';
-  let provider: ExchangeProvider;
-
-  beforeAll(async () => {
-    world = new RunnerWorld(CSV, T - 5000);
-    venue = await deafVenue(world, venueName, user, hidden);
-    provider = venue.provider;
-  });
-  afterAll(async () => {
-    await world.close();
-    await venue?.close();
-  });
-
-  const drifts = async (id: string): Promise<DriftEventData[]> => (await world.history(id)).filter((e) => e.type === 'BotDriftDetected').map((e) => e.data as DriftEventData);
-  const venueOpen = async () => (await (await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' })).openOrders('BTCUSDT')).map((o) => `${o.side} ${o.price} ${o.clientOrderId}`).sort();
+  const deaf = useDeafWorld(CSV, T - 5000, venueName, user);
+  const { hidden, drifts } = deaf;
+  const venueOpen = () => deaf.venueOpen('BTCUSDT', (o) => `${o.side} ${o.price} ${o.clientOrderId}`);
 
   it('a fill the bot missed is applied and an order cancelled behind its back is replaced under a new id, each as a drift event in its stream; a takeover adopts the replacement; cancelled again and again, it is flagged and the bot stops', async () => {
+    const { world, provider } = deaf;
     // the fill poller (ccxt) polls once an hour: only the watchdog can find what the bot missed
     const runner = await world.runner({ exchanges: provider, watchdogMs: WATCHDOG_MS, pollMs: 3_600_000 });
     const id = await world.create(user, 'Spot', bot);

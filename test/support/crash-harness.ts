@@ -16,7 +16,7 @@ import { SqliteReadStore } from '@gridrocket/read-store';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
 import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import { GridRunner } from '@gridrocket/trading';
+import { GridRunner, roundMoney } from '@gridrocket/trading';
 import { directCommands } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
@@ -197,4 +197,104 @@ export async function stopClosingAll<B extends CrashBot>(world: CrashWorld<B>): 
   const cmd = new BotCommandRunner(world.events);
   for (const b of world.bots) await cmd.run({ type: 'StopBot', botId: b.id, userId: b.userId, cancelAllOrders: true, closePosition: true } as never, { userId: b.userId, correlationId: randomUUID() });
   await until('stopped with cancel-all', async () => (await Promise.all(world.bots.map((b) => world.count(b, 'BotStopped')))).every((n) => n >= 2), 60_000);
+}
+
+/** The fill event types a crash suite counts as its engine's fills. */
+export const GRID_FILL_TYPES = ['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered'];
+
+/**
+ * A price path of `steps` one-second steps on `exchanges`' `symbol`: `first` at 1000 ms, then `step(i, r)`
+ * (r: the path's seeded random) at each step, and `last` one step after the path (the fall after the restart).
+ */
+export function crashPricePath(o: { seed: number; symbol: string; exchanges: readonly string[]; steps: number; first: number; step(i: number, r: () => number): number; last: number }): string {
+  const r = rng(o.seed);
+  const rows = ['ms,exchange,symbol,price'];
+  const at = (ms: number, price: number) => {
+    for (const ex of o.exchanges) rows.push(`${ms},${ex},${o.symbol},${price.toFixed(2)}`);
+  };
+  at(1000, o.first);
+  for (let i = 1; i <= o.steps; i++) at(1000 + i * 1000, o.step(i, r));
+  at(1000 + (o.steps + 1) * 1000, o.last);
+  return rows.join('\n');
+}
+
+/** Creates and starts each bot with the config the create route would store for it (`configOf`). */
+export async function createAndStartBots<B extends CrashBot>(events: SqliteEventStore, bots: readonly B[], configOf: (b: B) => { botType: 'Spot' | 'Futures'; config: Record<string, unknown> }): Promise<void> {
+  const cmd = new BotCommandRunner(events);
+  for (const b of bots) {
+    const ctx = { userId: b.userId, correlationId: randomUUID() };
+    const { botType, config } = configOf(b);
+    await cmd.run({ type: 'CreateBot', botId: b.id, userId: b.userId, botType, config } as never, ctx);
+    await cmd.run({ type: 'StartBot', botId: b.id, userId: b.userId }, ctx);
+  }
+}
+
+/** The reference run's profits (the world closed after it); each bot's engine state is read by `keep` before. */
+export async function referenceProfits<B extends CrashBot, W extends CrashWorld<B> & { scenario(): CrashScenario }>(world: W, keep?: (w: W) => Promise<void>): Promise<Record<string, number>> {
+  await runReference(world, world.scenario());
+  const expected = await world.profits();
+  await keep?.(world);
+  await world.close();
+  return expected;
+}
+
+/** The bot's USDT balance on the world's venue. */
+export async function usdtOf<B extends CrashBot>(world: CrashWorld<B>, b: B): Promise<number> {
+  return (await (await world.provider.for(b)).balances()).find((x) => x.symbol === 'USDT')!.balance;
+}
+
+/**
+ * The crash run of `world` against `venues`' stand-ins with `kills` seeded kills, then `after` (the
+ * balances at the start given), the run disposed and the world closed in any case. Checks the kills were
+ * made and at least one came with work half done (the test's own strength).
+ */
+export async function withCrashRun<B extends CrashBot, W extends CrashWorld<B> & { scenario(): CrashScenario }>(
+  world: W,
+  o: { name: string; venues: ReadonlyArray<{ exchange: 'Binance' | 'Kucoin'; market: 'spot' | 'futures' }>; seed: number; kills: number; afterStart?(): Promise<void>; afterStep?(i: number): Promise<void> },
+  after: (startBalances: Map<string, number>) => Promise<void>,
+): Promise<void> {
+  world.venue.advanceTo(1000);
+  const run = new CrashRun(world, world.scenario());
+  const startBalances = new Map<string, number>();
+  try {
+    for (const b of world.bots) startBalances.set(b.id, await usdtOf(world, b));
+    await run.start(o.venues);
+    await run.tradeWithKills({ seed: o.seed, kills: o.kills, afterStart: o.afterStart, afterStep: o.afterStep });
+    expect(run.kills).toBe(o.kills);
+    console.log(`${o.name} crash test on ccxt (seed ${o.seed}): ${run.kills} kills, ${run.midWork} with work half done`);
+    expect(run.midWork).toBeGreaterThanOrEqual(1); // (a check on the test's own strength)
+    await after(startBalances);
+  } finally {
+    await run.dispose();
+    await world.close();
+  }
+}
+
+/** Every fill of the bot recorded once, its profit the uncrashed run's, started once, never failed; returns its stream. */
+export async function expectRecordedOnce<B extends CrashBot>(world: CrashWorld<B>, b: B, label: string, profit: { actual: number; expected: number }, fillTypes: readonly string[]) {
+  expect({ bot: label, profit: roundMoney(profit.actual) }).toEqual({ bot: label, profit: roundMoney(profit.expected) });
+  const stream = await world.stream(b);
+  const fillIds = stream.filter((e) => fillTypes.includes(e.type)).map((e) => (e.data as { fillId: string }).fillId);
+  expect(new Set(fillIds).size).toBe(fillIds.length);
+  expect(stream.filter((e) => e.type === 'BotStarted')).toHaveLength(1);
+  expect(stream.filter((e) => e.type === 'BotFailed' || e.type === 'BotNotTrading')).toHaveLength(0);
+  return stream;
+}
+
+/** The sides the bot's recorded events of `type` were filled on. */
+export const sidesOf = (stream: ReadonlyArray<{ type: string; data: unknown }>, type: string) => new Set(stream.filter((e) => e.type === type).map((e) => (e.data as { side: string }).side));
+
+/**
+ * After the stop with cancel-all: nothing open, nothing locked, and the lifetime profit the sum of what was
+ * realised. Returns the bot's stream and lifetime profit.
+ */
+export async function expectNothingLeft<B extends CrashBot>(world: CrashWorld<B>, b: B, label: string) {
+  const port = await world.provider.for(b);
+  expect({ label, open: await port.openOrders(b.symbol) }).toEqual({ label, open: [] });
+  for (const bal of await port.balances()) expect({ label, asset: bal.symbol, locked: roundMoney(bal.balance - bal.available) }).toEqual({ label, asset: bal.symbol, locked: 0 });
+  const stream = await world.stream(b);
+  const realised = stream.filter((e) => e.type === 'ProfitRealized').map((e) => (e.data as { amount: number }).amount);
+  const lifetime = (stream.filter((e) => e.type === 'ProfitRealized').pop()?.data as { totalProfit: number } | undefined)?.totalProfit ?? 0;
+  expect({ label, lifetime: roundMoney(lifetime) }).toEqual({ label, lifetime: roundMoney(realised.reduce((a, x) => a + x, 0)) });
+  return { port, stream, lifetime };
 }

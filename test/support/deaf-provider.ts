@@ -1,8 +1,9 @@
-import type { ExchangePort, ExchangeProvider, OrderUpdate } from '@gridrocket/exchanges';
+import type { ExchangePort, ExchangeProvider, Order, OrderUpdate } from '@gridrocket/exchanges';
 import { CcxtExchange } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import type { RunnerWorld } from './runner-world';
+import type { DriftEventData } from '@gridrocket/bots';
+import { RunnerWorld } from './runner-world';
 
 /**
  * An exchange provider whose bots do not hear about the orders in `hidden`: the venue's pushes and
@@ -52,4 +53,35 @@ export async function deafVenue(world: RunnerWorld, venueName: (typeof WATCHDOG_
     'live',
   );
   return { provider, close: () => standIn.close() };
+}
+
+/**
+ * The world of a watchdog suite (describe block): a runner world on `csv` from `startAt`, its venue deaf
+ * to `hidden` (as `deafVenue`), both closed after the suite; the bot's drift events and the user's open
+ * orders on the venue as each suite writes them.
+ */
+export function useDeafWorld(csv: string, startAt: number, venueName: (typeof WATCHDOG_VENUES)[number], user: string) {
+  const hidden = new Set<string>();
+  let world: RunnerWorld;
+  let venue: Awaited<ReturnType<typeof deafVenue>> | null = null;
+  beforeAll(async () => {
+    world = new RunnerWorld(csv, startAt);
+    venue = await deafVenue(world, venueName, user, hidden);
+  });
+  afterAll(async () => {
+    await world.close();
+    await venue?.close();
+  });
+  return {
+    hidden,
+    get world() {
+      return world;
+    },
+    get provider() {
+      return venue!.provider;
+    },
+    drifts: async (id: string): Promise<DriftEventData[]> => (await world.history(id)).filter((e) => e.type === 'BotDriftDetected').map((e) => e.data as DriftEventData),
+    /** The user's open orders of `symbol` on the (spot Binance) venue, as `show` writes them, sorted. */
+    venueOpen: async (symbol: string, show: (o: Order) => string) => (await (await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' })).openOrders(symbol)).map(show).sort(),
+  };
 }

@@ -23,7 +23,8 @@ export async function spawnServer(
   options: { main?: string; startTimeoutMs?: number } = {},
 ): Promise<{ proc: ChildProcess; url: string }> {
   const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, options.main ?? MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+    // backtests on the simulated history unless told otherwise (issue 40: a test never reaches a venue)
+    env: { BACKTEST_HISTORY: 'simulated', ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -43,8 +43,12 @@ export class SlowPaperCrash {
     private readonly rpc: PaperRpcServer,
   ) {}
 
-  /** The venue on `path` (a price CSV) at 1000 ms, its slow RPC server, and the runner child started. */
-  static async start(prefix: string, path: string): Promise<SlowPaperCrash> {
+  /**
+   * The venue on `path` (a price CSV) at 1000 ms, its slow RPC server, and the runner child started.
+   * `answered`: called once a slow call has been carried out on the venue, before its answer goes back (a
+   * test holds the runner there to kill it between an exchange action and its record).
+   */
+  static async start(prefix: string, path: string, answered?: (method: string, args: unknown[]) => Promise<void>): Promise<SlowPaperCrash> {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(path) });
     const provider = new PaperExchangeProvider(venue);
@@ -60,7 +64,13 @@ export class SlowPaperCrash {
           get(target, key, receiver) {
             const v = Reflect.get(target, key, receiver);
             if (typeof v !== 'function') return v;
-            return slow.has(String(key)) ? async (...args: unknown[]) => (await sleep(60), v.apply(target, args)) : v.bind(target);
+            if (!slow.has(String(key))) return v.bind(target);
+            return async (...args: unknown[]) => {
+              await sleep(60);
+              const result = await v.apply(target, args);
+              await answered?.(String(key), args);
+              return result;
+            };
           },
         });
       },

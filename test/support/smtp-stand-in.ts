@@ -29,11 +29,25 @@ function decodeQuotedPrintable(s: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
+/**
+ * A header value as a mail reader shows it: RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`)
+ * decoded, the white space between two adjacent encoded words dropped (§6.2: "any 'linear-white-space'
+ * that separates a pair of adjacent 'encoded-word's is ignored"; in Q, "_" is a space, §4.2;
+ * https://www.rfc-editor.org/rfc/rfc2047). Nodemailer encodes a subject this way when it holds a quote.
+ */
+function decodeEncodedWords(value: string): string {
+  const word = /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g;
+  return value.replace(/(=\?[^?]+\?[QqBb]\?[^?]*\?=)\s+(?==\?[^?]+\?[QqBb]\?[^?]*\?=)/g, '$1').replace(word, (_, charset: string, enc: string, text: string) => {
+    const bytes = enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+    return bytes.toString(/^utf-?8$/i.test(charset) ? 'utf8' : 'latin1');
+  });
+}
+
 function parseHeaders(block: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of block.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
     const i = line.indexOf(':');
-    if (i > 0) out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    if (i > 0) out[line.slice(0, i).trim().toLowerCase()] = decodeEncodedWords(line.slice(i + 1).trim());
   }
   return out;
 }

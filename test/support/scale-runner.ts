@@ -19,7 +19,7 @@ export interface FencedAppend {
 }
 
 /**
- * A grid runner of the scale-out test in a process of its own (test/support/kafka-runner.child.ts),
+ * A grid runner of the scale-out test in a process of its own (test/support/scale-runner.child.ts),
  * which the test starts, stops cleanly, SIGKILLs, pauses (SIGSTOP) and resumes (SIGCONT). It reads the
  * child's "@@ " lines: its ownership status (every 250 ms) and the appends the event store fenced off.
  */
@@ -31,6 +31,8 @@ export class RunnerProcess {
   private stderr: string[] = [];
   private kafkaLog: string[] = [];
   starts = 0;
+  /** The runner's operators' port (its /health and /metrics), once ready. */
+  url: string | null = null;
 
   constructor(
     readonly name: string,
@@ -50,7 +52,7 @@ export class RunnerProcess {
     if (this.alive) throw new Error(`${this.name} is already running`);
     this.status = null;
     this.starts++;
-    const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'test/support/kafka-runner.child.ts')], {
+    const child = spawn(process.execPath, ['-r', join(root, 'libs/streaming/src/testing/ts-register.js'), join(root, 'test/support/scale-runner.child.ts')], {
       env: { ...process.env, ...this.env, RUNNER_NAME: this.name },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -67,7 +69,10 @@ export class RunnerProcess {
         if (!line.startsWith('@@ ')) continue;
         const [kind, ...rest] = line.slice(3).split(' ');
         const body = rest.join(' ');
-        if (kind === 'ready') resolveReady();
+        if (kind === 'ready') {
+          this.url = rest[1] ?? null;
+          resolveReady();
+        }
         else if (kind === 'status' && child === this.proc) this.status = { ...JSON.parse(body), at: Date.now() };
         else if (kind === 'fenced') this.fenced.push({ runner: this.name, ...JSON.parse(body) });
       }
@@ -110,6 +115,13 @@ export class RunnerProcess {
     child.kill('SIGKILL');
     await exited;
     this.status = null;
+  }
+
+  /** GET on the runner's operators' port: its /health (JSON) or /metrics (text). */
+  async get(path: '/health' | '/metrics'): Promise<{ status: number; text: string; json(): any }> {
+    const res = await fetch(`${this.url}${path}`);
+    const text = await res.text();
+    return { status: res.status, text, json: () => JSON.parse(text) };
   }
 
   pause(): void {

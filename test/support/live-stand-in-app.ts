@@ -1,0 +1,57 @@
+/**
+ * The app live (EXCHANGE_MODE live) against the Binance spot venue stand-in, for a describe block: a paper
+ * venue core on the suite's price path (`csv`, at `startAt`, listing STANDIN_SYMBOLS), the stand-in with one
+ * key over it, the app pointed at it, and a signed-up trader with a Binance key; all closed after the suite.
+ * Each suite keeps its path, its bots and what it checks.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CsvReplayFeed, PaperVenue, STANDIN_SYMBOLS } from '@gridrocket/exchanges';
+import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { Client } from './http-client';
+import { startTestApp } from './test-app';
+
+export function useLiveStandInApp(o: { prefix: string; csv: string; startAt: number; key: StandInKey; email: string }) {
+  let dir: string;
+  let venue: PaperVenue;
+  let standIn: VenueStandIn;
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  let c: Client;
+  let uid: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), o.prefix));
+    // the venue's own listing: the paper catalogue and the pairs only venues list (STANDIN_SYMBOLS)
+    venue = new PaperVenue({ store: join(dir, 'venue.sqlite'), feed: new CsvReplayFeed(o.csv, STANDIN_SYMBOLS), symbols: STANDIN_SYMBOLS, clock: Date.now });
+    venue.advanceTo(o.startAt);
+    standIn = await startVenueStandIn(venue, 'Binance', 'spot', [o.key]);
+    app = await startTestApp({ EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin });
+    c = new Client(app.url);
+    uid = (await c.signUp(o.email)).uid;
+    await c.addKey(uid, 'Binance');
+  });
+  afterAll(async () => {
+    await app.close();
+    await standIn.close();
+    venue.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get venue() {
+      return venue;
+    },
+    get standIn() {
+      return standIn;
+    },
+    get c() {
+      return c;
+    },
+    get uid() {
+      return uid;
+    },
+    /** The stand-in key's account on the venue core. */
+    account: () => venue.account(o.key.userId, 'Binance', 'spot'),
+    /** The bot's history, its event types in order. */
+    types: async (id: string) => ((await c.get(`/api/bots/${id}/history`)).body as Array<{ type: string }>).map((e) => e.type),
+  };
+}
