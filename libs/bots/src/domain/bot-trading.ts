@@ -124,6 +124,11 @@ export function tradingFactKey(e: TradingEvent): string {
   }
 }
 
+/** Whether the bot's history records the placement of `clientOrderId` (any run). */
+export function placementRecorded(ledger: TradingLedger, clientOrderId: string): boolean {
+  return ledger.seen.has(`placed:${clientOrderId}`);
+}
+
 export const TRADING_TYPES = new Set<string>(['OrderPlaced', 'TakeProfitPlaced', 'OrderCancelled', 'OrderFilled', 'TakeProfitFilled', 'ProfitRealized', 'CycleCompleted', 'StopLossStarted', 'StopLossTriggered', 'GridReanchored', 'BotDriftDetected', 'BotNotTrading', 'VenueStreamDown', 'VenueStreamRestored', 'VenueRateLimited', 'VenueRateLimitLifted', 'PositionLiquidated', 'LiquidationNear', 'PositionClosed']);
 
 export function isTradingEvent(e: BotEvent): e is TradingEvent {

@@ -300,11 +300,40 @@ export class BotTask {
     const fills = this.pendingFills;
     this.pendingFills = [];
     for (const f of fills) if (f.timestamp > this.fillsSinceMs) this.fillsSinceMs = f.timestamp;
-    const d = this.style.decideFills(this.styleView(), fills);
+    const d = this.unrecorded.size > 0 && fills.some((f) => this.unrecorded.has(f.clientOrderId)) ? this.decideWithPlacements(fills) : this.style.decideFills(this.styleView(), fills);
     if (d.engine === this.engine) return false;
     await this.recordFacts(d.facts); // recorded before the engine moves on
     this.engine = d.engine;
     return true;
+  }
+
+  /**
+   * Orders whose fills were found at a recovery while the history lacks their placement: a kill came
+   * after the venue accepted the order and before its record, and the order filled while the runner was
+   * down. Their placement is recorded before their first fill (`decideWithPlacements`), or nothing in
+   * the history would say the order was ever placed, nor whether as an opening order or a close.
+   */
+  private readonly unrecorded = new Set<string>();
+
+  /**
+   * The fills one at a time: before the fill of an order in `unrecorded`, its placement as the engine
+   * wanted it just then (its desired order: role, level, reduce-only), dated by the venue's fill (the
+   * placement's own time is not returned with it); an order the engine no longer wants is left as it is.
+   */
+  private decideWithPlacements(fills: readonly ExchangeFill[]): { engine: unknown; facts: TradingEvent[] } {
+    const facts: TradingEvent[] = [];
+    let engine = this.engine;
+    for (const f of fills) {
+      if (this.unrecorded.has(f.clientOrderId)) {
+        const d = this.style.active(this.styleConfig, this.config, this.rules, engine).find((o) => o.clientOrderId === f.clientOrderId);
+        if (d) facts.push(placedFact(this.botId, this.id.run, d, { exchangeOrderId: f.exchangeOrderId, updatedAt: f.timestamp }));
+        this.unrecorded.delete(f.clientOrderId);
+      }
+      const step = this.style.decideFills({ ...this.styleView(), engine }, [f]);
+      engine = step.engine;
+      facts.push(...step.facts);
+    }
+    return { engine, facts };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -313,15 +342,16 @@ export class BotTask {
   /**
    * After a restart: the exchange's open orders, the fills missed while down, and the cancels that
    * happened but did not reach the history (a crash between the cancel and its append).
-   * `unclosed`: orders the history shows placed and neither cancelled nor fully filled.
+   * `unclosed`: orders the history shows placed and neither cancelled nor fully filled; `placed`: whether
+   * the history shows an order placed at all (a missed fill of one it does not gets its placement first).
    */
-  async recover(unclosed: string[] = []): Promise<void> {
+  async recover(unclosed: string[] = [], placed: (clientOrderId: string) => boolean = () => true): Promise<void> {
     const symbol = this.id.symbol;
     this.ensureOwned();
     const open = await this.host.call(this, () => this.port.openOrders(symbol));
     this.open.clear();
     for (const o of open) if (this.owns(o.clientOrderId)) this.open.set(o.clientOrderId, o);
-    await this.fetchMissedFills();
+    await this.fetchMissedFills(this.fillsSinceMs, placed);
     await this.batch(async () => {
       for (const clientOrderId of unclosed) {
         if (this.open.has(clientOrderId)) continue;
@@ -334,13 +364,17 @@ export class BotTask {
     });
   }
 
-  async fetchMissedFills(sinceMs = this.fillsSinceMs): Promise<void> {
+  async fetchMissedFills(sinceMs = this.fillsSinceMs, placed?: (clientOrderId: string) => boolean): Promise<void> {
     this.ensureOwned();
     // Never "since 0": a venue answers only a window after `since` (issue 10 finding 1).
     const since = Math.max(1, sinceMs - 60_000);
     const fills = await this.host.call(this, () => this.port.recentFills(this.id.symbol, since));
     const known = new Set(this.recordedFillIds());
-    for (const f of fills) if (this.owns(f.clientOrderId) && !known.has(f.fillId)) this.pendingFills.push(f);
+    for (const f of fills) {
+      if (!this.owns(f.clientOrderId) || known.has(f.fillId)) continue;
+      this.pendingFills.push(f);
+      if (placed && !placed(f.clientOrderId)) this.unrecorded.add(f.clientOrderId);
+    }
     await this.applyPending();
   }
 

@@ -20,7 +20,7 @@ import { FencedError, type RecordedEvent } from '@gridrocket/event-store';
 import { startReactor, type RunningReactor } from '@gridrocket/read-store';
 import type { OwnershipListener, RevokeReason, RunnerBotsReport } from '@gridrocket/streaming';
 import type { DriftKind, NotTradingReason, TradingEvent } from '@gridrocket/bots';
-import { RecordTradingCommand, ReportBotLifecycleCommand, type RunnerReport } from '@gridrocket/bots';
+import { RecordTradingCommand, ReportBotLifecycleCommand, placementRecorded, type RunnerReport } from '@gridrocket/bots';
 import type { CommandContext } from '@gridrocket/shared';
 import { ConflictError } from '@gridrocket/shared';
 import { BadApiKeyError, isExchangeError, type Fill as ExchangeFill, type StreamState, type VenueRateLimitPause } from '@gridrocket/exchanges';
@@ -275,7 +275,7 @@ export class GridRunner implements TaskHost {
     await this.guard(task, async () => {
       await prepare(task, info, this.o.exchanges);
       await prepareFutures(task);
-      await task.recover([...info.bot.trading.unclosed.keys()]);
+      await task.recover([...info.bot.trading.unclosed.keys()], (id) => placementRecorded(info.bot.trading, id));
       task.ready = true;
       this.takeOverVenueFacts(task, info);
       if (starting) await checkFunds(task);
@@ -308,7 +308,7 @@ export class GridRunner implements TaskHost {
       // nothing: the bot is still stopping and the next sync stops it again (recover finds the cancels
       // by client order id, the close position's fixed id is looked up before it is sold).
       await task.batch(async () => {
-        await task.recover([...info.bot.trading.unclosed.keys()]);
+        await task.recover([...info.bot.trading.unclosed.keys()], (id) => placementRecorded(info.bot.trading, id));
         if (info.bot.cancelAllOrders) await task.cancelAll();
         if (info.bot.closePosition) await closePosition(task);
         task.ensureOwned();

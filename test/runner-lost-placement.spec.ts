@@ -1,0 +1,95 @@
+/**
+ * A runner killed after the venue accepted a placement and before its record, the order then filling
+ * while no runner runs: the next runner finds the fill among the missed ones, and the history records
+ * the order's placement (as the engine wanted it: a take-profit is a TakeProfitPlaced) before its fill.
+ * Without it the history held a fill of an order it never said was placed (test/neutral-grid-crash.spec.ts
+ * seed 32033 found it: a reduce-only close with no placement at all).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { SqliteEventStore } from '@gridrocket/event-store';
+import { SqliteReadStore } from '@gridrocket/read-store';
+import { BotCommandRunner } from '@gridrocket/bots/nest';
+import { EmbeddedOwnership } from '@gridrocket/streaming';
+import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
+import { GridRunner, engineBotId, toEngineFill, toGridRules } from '@gridrocket/trading';
+import { applyFills, desiredOrders, initialState, type GridConfig } from '@gridrocket/trading/grid';
+import { directCommands } from '@gridrocket/trading/nest';
+import { until } from '@gridrocket/shared/testing/until';
+
+jest.setTimeout(30_000);
+
+// 1000: above the ladder; 2000: through its first buy; 3000: through that buy's take-profit
+const CSV = ['ms,exchange,symbol,price', '1000,Binance,BTCUSDT,61000', '2000,Binance,BTCUSDT,59900', '3000,Binance,BTCUSDT,61000'].join('\n');
+
+describe('runner: a placement lost in a crash reaches the history before its fill', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gr-lost-placement-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('given a take-profit placed on the venue but not recorded, filled while the runner was down, when a runner resumes, then TakeProfitPlaced, then its fill, once each', async () => {
+    const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(CSV) });
+    venue.advanceTo(1000);
+    const provider = new PaperExchangeProvider(venue);
+    const events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
+    const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
+    const runner = () =>
+      new GridRunner({
+        events,
+        reads,
+        commands: directCommands(events),
+        exchanges: provider,
+        ownership: new EmbeddedOwnership(),
+        logger: { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) },
+      });
+    const history = async (id: string) => events.readStream(`bot-${id}`);
+
+    const first = runner();
+    await first.start();
+    const botId = randomUUID();
+    const userId = 'user-1';
+    const cmd = new BotCommandRunner(events);
+    const ctx = { userId, correlationId: randomUUID() };
+    const config = { numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
+    await cmd.run({ type: 'CreateBot', botId, userId, botType: 'Spot', config: { exchange: 'Binance', symbol: 'BTCUSDT', ...config } }, ctx);
+    await cmd.run({ type: 'StartBot', botId, userId }, ctx);
+    await until('bot started', async () => (await history(botId)).some((e) => e.type === 'BotStarted'));
+    await first.stop();
+
+    // What the killed runner did and never recorded: the first buy filled, it placed that buy's take-profit
+    // on the venue (the client order id its engine gives it), and was killed; the take-profit then filled.
+    const port = await provider.for({ userId, exchange: 'Binance', market: 'spot' });
+    venue.advanceTo(2000);
+    const buyFills = await port.recentFills('BTCUSDT', 1);
+    expect(buyFills).toHaveLength(1);
+    const rules = toGridRules(await port.marketRules('BTCUSDT'));
+    const grid: GridConfig = { botType: 'Spot', ...config };
+    const engine = applyFills(initialState(grid, rules, engineBotId(botId)), buyFills.map((f) => toEngineFill(f, 'BTC')));
+    const tp = desiredOrders(grid, rules, engine).find((d) => d.role === 'take-profit')!;
+    expect(tp).toBeDefined();
+    await port.createLimitOrder({ symbol: 'BTCUSDT', side: tp.side, price: tp.price, amount: tp.amount, clientOrderId: tp.clientOrderId });
+    venue.advanceTo(3000);
+    expect((await port.recentFills('BTCUSDT', 1)).filter((f) => f.clientOrderId === tp.clientOrderId).length).toBeGreaterThan(0);
+    expect((await history(botId)).some((e) => (e.data as { clientOrderId?: string }).clientOrderId === tp.clientOrderId)).toBe(false);
+
+    const second = runner();
+    await second.start();
+    await until('the take-profit fill recorded', async () => (await history(botId)).some((e) => e.type === 'TakeProfitFilled'));
+    await second.stop();
+
+    const stream = await history(botId);
+    const ofTp = stream.filter((e) => (e.data as { clientOrderId?: string }).clientOrderId === tp.clientOrderId).map((e) => e.type);
+    expect(ofTp.slice(0, 2)).toEqual(['TakeProfitPlaced', 'TakeProfitFilled']);
+    expect(ofTp.filter((t) => t === 'TakeProfitPlaced')).toHaveLength(1);
+    const placed = stream.find((e) => e.type === 'TakeProfitPlaced')!.data as { price: number; amount: number; side: string };
+    expect({ side: placed.side, price: placed.price, amount: placed.amount }).toEqual({ side: tp.side, price: tp.price, amount: tp.amount });
+    // the buy's fill is recorded once, before the take-profit's placement
+    const types = stream.map((e) => e.type);
+    expect(types.filter((t) => t === 'OrderFilled')).toHaveLength(1);
+    expect(types.indexOf('OrderFilled')).toBeLessThan(types.indexOf('TakeProfitPlaced'));
+    await events.close();
+    await reads.close();
+    venue.close();
+  });
+});
