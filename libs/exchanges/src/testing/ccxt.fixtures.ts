@@ -109,6 +109,8 @@ export interface ExchangeFixture {
   amountOfCreate(req: StubRequest): string | undefined;
 }
 
+/** What the stub key may do on every venue (the key-permissions route answers it); each fixture gets its own copy. */
+const STUB_KEY_PERMISSIONS: ExchangeFixture['keyPermissions'] = { withdraw: false, read: true, spot: true, futures: true, ipRestricted: true };
 const ok = (body: unknown): StubResponse => ({ status: 200, body });
 const params = (req: StubRequest) => new URLSearchParams(req.method === 'GET' || req.method === 'DELETE' ? req.rawQuery : req.body || req.rawQuery);
 
@@ -130,15 +132,17 @@ function seedTrades(contracts: boolean, futures: boolean): FakeTrade[] {
   ];
 }
 
+/** What each venue's fixture starts from: the seeded orders and trades, the state tests change, the venue's error answer. */
+function fixtureStart(rules: VenueRules, trades: FakeTrade[]) {
+  const state: VenueState = { hedge: false, now: NOW };
+  return { orders: seedOrders(), rules, trades, state, err: (a: VenueAnswer) => venueError(rules, a) };
+}
+
 // --------------------------------------------------------------------------------------------------
 // Binance (spot and USDT-M futures)
 
 function binanceFixture(futures: boolean): ExchangeFixture {
-  const orders = seedOrders();
-  const rules = futures ? BINANCE_USDM : BINANCE_SPOT;
-  const trades = seedTrades(false, futures);
-  const state: VenueState = { hedge: false, now: NOW };
-  const err = (a: VenueAnswer) => venueError(rules, a);
+  const { orders, rules, trades, state, err } = fixtureStart(futures ? BINANCE_USDM : BINANCE_SPOT, seedTrades(false, futures));
   const base = futures ? '/fapi/v1' : '/api/v3';
   const binStatus = { open: 'NEW', filled: 'FILLED', cancelled: 'CANCELED' } as const;
   const toBinance = (o: FakeOrder) => {
@@ -294,12 +298,7 @@ function binanceFixture(futures: boolean): ExchangeFixture {
       });
   }
   return {
-    routes,
-    keyPermissions: { withdraw: false, read: true, spot: true, futures: true, ipRestricted: true },
-    orders,
-    trades,
-    state,
-    rules,
+    routes, orders, trades, state, rules, keyPermissions: { ...STUB_KEY_PERMISSIONS },
     paths: { create: ['POST', `${base}/order`], cancel: ['DELETE', `${base}/order`], balance: ['GET', futures ? '/fapi/v3/account' : '/api/v3/account'], lookup: ['GET', `${base}/order`] },
     errors: {
       badKey: { status: 401, body: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' } },
@@ -319,11 +318,7 @@ function binanceFixture(futures: boolean): ExchangeFixture {
 // Kucoin (spot and futures)
 
 function kucoinFixture(futures: boolean): ExchangeFixture {
-  const orders = seedOrders();
-  const rules = futures ? KUCOIN_FUTURES : KUCOIN_SPOT;
-  const trades = seedTrades(futures, futures);
-  const state: VenueState = { hedge: false, now: NOW };
-  const err = (a: VenueAnswer) => venueError(rules, a);
+  const { orders, rules, trades, state, err } = fixtureStart(futures ? KUCOIN_FUTURES : KUCOIN_SPOT, seedTrades(futures, futures));
   /** GET fills: the venue's window rule and paging (currentPage, pageSize), newest first. */
   const fills = (req: StubRequest, item: (t: FakeTrade) => unknown): StubResponse => {
     const q = req.query;
@@ -359,6 +354,16 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
           cancelExist: o.status === 'cancelled', createdAt: NOW, tradeType: 'TRADE',
         };
   const byClient = (cid: string) => orders.get(decodeURIComponent(cid));
+  // the cancel and the two lookups both Kucoin APIs serve (their paths and the cancel's answer differ)
+  const lastSegment = (req: StubRequest) => req.path.split('/').pop()!;
+  const cancelByClient = (answer: (o: FakeOrder) => unknown): StubHandler => (req) => {
+    const o = byClient(lastSegment(req));
+    if (!o || o.status !== 'open') return notFound;
+    o.status = 'cancelled';
+    return env(answer(o));
+  };
+  const orderFound = (o: FakeOrder | undefined) => (o ? env(toKucoin(o)) : notFound);
+  const orderById: StubHandler = (req) => orderFound([...orders.values()].find((x) => x.id === lastSegment(req)));
   const page = (items: unknown[]) => ({ currentPage: 1, pageSize: 50, totalNum: items.length, totalPage: 1, items });
   const routes: Record<string, StubHandler> = {
     'GET /api/v1/hf/accounts/opened': () => env(false),
@@ -410,20 +415,9 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
           bankruptPrice: 84600, settleCurrency: 'USDT', isInverse: false, maintainMargin: 0.004,
         },
       ]);
-    routes['DELETE /api/v1/orders/client-order/*'] = (req) => {
-      const o = byClient(req.path.split('/').pop()!);
-      if (!o || o.status !== 'open') return notFound;
-      o.status = 'cancelled';
-      return env({ clientOid: o.clientOrderId });
-    };
-    routes['GET /api/v1/orders/byClientOid'] = (req) => {
-      const o = orders.get(req.query.get('clientOid')!);
-      return o ? env(toKucoin(o)) : notFound;
-    };
-    routes['GET /api/v1/orders/*'] = (req) => {
-      const o = [...orders.values()].find((x) => x.id === req.path.split('/').pop());
-      return o ? env(toKucoin(o)) : notFound;
-    };
+    routes['DELETE /api/v1/orders/client-order/*'] = cancelByClient((o) => ({ clientOid: o.clientOrderId }));
+    routes['GET /api/v1/orders/byClientOid'] = (req) => orderFound(orders.get(req.query.get('clientOid')!));
+    routes['GET /api/v1/orders/*'] = orderById;
     routes['GET /api/v1/fills'] = (req) =>
       fills(req, (t) => ({
         symbol: 'XBTUSDTM', tradeId: t.id, orderId: t.orderId, side: t.side, liquidity: 'maker', forceTaker: false, price: t.price, size: Number(t.qty),
@@ -451,20 +445,9 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
       ]);
     routes['GET /api/v1/market/stats'] = () =>
       env({ time: NOW, symbol: 'BTC-USDT', buy: '95012.3', sell: '95012.4', changeRate: '-0.001', changePrice: '-95', high: '96000', low: '94000', vol: '1234.5', volValue: '117000000', last: '95012.3', averagePrice: '95000', takerFeeRate: '0.001', makerFeeRate: '0.001', takerCoefficient: '1', makerCoefficient: '1' });
-    routes['DELETE /api/v1/order/client-order/*'] = (req) => {
-      const o = byClient(req.path.split('/').pop()!);
-      if (!o || o.status !== 'open') return notFound;
-      o.status = 'cancelled';
-      return env({ cancelledOrderId: o.id, clientOid: o.clientOrderId, cancelledOcoOrderIds: null });
-    };
-    routes['GET /api/v1/order/client-order/*'] = (req) => {
-      const o = byClient(req.path.split('/').pop()!);
-      return o ? env(toKucoin(o)) : notFound;
-    };
-    routes['GET /api/v1/orders/*'] = (req) => {
-      const o = [...orders.values()].find((x) => x.id === req.path.split('/').pop());
-      return o ? env(toKucoin(o)) : notFound;
-    };
+    routes['DELETE /api/v1/order/client-order/*'] = cancelByClient((o) => ({ cancelledOrderId: o.id, clientOid: o.clientOrderId, cancelledOcoOrderIds: null }));
+    routes['GET /api/v1/order/client-order/*'] = (req) => orderFound(byClient(lastSegment(req)));
+    routes['GET /api/v1/orders/*'] = orderById;
     routes['GET /api/v1/fills'] = (req) =>
       fills(req, (t) => ({
         symbol: 'BTC-USDT', tradeId: t.id, orderId: t.orderId, counterOrderId: '5c1ab46003aa676e487fa8e3', side: t.side, liquidity: 'maker',
@@ -473,12 +456,7 @@ function kucoinFixture(futures: boolean): ExchangeFixture {
       }));
   }
   return {
-    routes,
-    keyPermissions: { withdraw: false, read: true, spot: true, futures: true, ipRestricted: true },
-    orders,
-    trades,
-    state,
-    rules,
+    routes, orders, trades, state, rules, keyPermissions: { ...STUB_KEY_PERMISSIONS },
     paths: futures
       ? { create: ['POST', '/api/v1/orders'], cancel: ['DELETE', '/api/v1/orders/client-order/*'], balance: ['GET', '/api/v1/account-overview'], lookup: ['GET', '/api/v1/orders/byClientOid'] }
       : { create: ['POST', '/api/v1/orders'], cancel: ['DELETE', '/api/v1/order/client-order/*'], balance: ['GET', '/api/v1/accounts'], lookup: ['GET', '/api/v1/order/client-order/*'] },

@@ -40,14 +40,22 @@ export const binanceKlinesWeight = (futures: boolean) => (req: StubRequest) => {
   return limit < 100 ? 1 : limit < 500 ? 2 : limit <= 1000 ? 5 : 10;
 };
 
+/** A weight for one symbol, another without one (for all symbols). */
+const bySymbol = (one: number, all: number): Weigh => (r) => (r.query.has('symbol') ? one : all);
+
+/** The routes both Binance APIs have under their prefix: `[one symbol, all]` where the weight depends on it. */
+const binanceCommonWeights = (prefix: string, w: { exchangeInfo: number; ticker24hr: [number, number]; tickerPrice: [number, number]; order: { post: number; cancel: number; get: number }; openOrders: [number, number] }): Record<string, Weigh> => ({
+  [`GET ${prefix}/exchangeInfo`]: w.exchangeInfo,
+  [`GET ${prefix}/ticker/24hr`]: bySymbol(...w.ticker24hr),
+  [`GET ${prefix}/ticker/price`]: bySymbol(...w.tickerPrice),
+  [`POST ${prefix}/order`]: w.order.post,
+  [`DELETE ${prefix}/order`]: w.order.cancel,
+  [`GET ${prefix}/order`]: w.order.get,
+  [`GET ${prefix}/openOrders`]: bySymbol(...w.openOrders),
+});
+
 export const BINANCE_SPOT_WEIGHTS: Record<string, Weigh> = {
-  'GET /api/v3/exchangeInfo': 20,
-  'GET /api/v3/ticker/24hr': (r) => (r.query.has('symbol') ? 2 : 80),
-  'GET /api/v3/ticker/price': (r) => (r.query.has('symbol') ? 2 : 4),
-  'POST /api/v3/order': 1,
-  'DELETE /api/v3/order': 1,
-  'GET /api/v3/order': 4,
-  'GET /api/v3/openOrders': (r) => (r.query.has('symbol') ? 6 : 80),
+  ...binanceCommonWeights('/api/v3', { exchangeInfo: 20, ticker24hr: [2, 80], tickerPrice: [2, 4], order: { post: 1, cancel: 1, get: 4 }, openOrders: [6, 80] }),
   'GET /api/v3/myTrades': (r) => (r.query.has('orderId') ? 5 : 20),
   'GET /api/v3/account': 20,
   'GET /api/v3/time': 1,
@@ -56,13 +64,7 @@ export const BINANCE_SPOT_WEIGHTS: Record<string, Weigh> = {
 };
 
 export const BINANCE_USDM_WEIGHTS: Record<string, Weigh> = {
-  'GET /fapi/v1/exchangeInfo': 1,
-  'GET /fapi/v1/ticker/24hr': (r) => (r.query.has('symbol') ? 1 : 40),
-  'GET /fapi/v1/ticker/price': (r) => (r.query.has('symbol') ? 1 : 2),
-  'POST /fapi/v1/order': 0,
-  'DELETE /fapi/v1/order': 1,
-  'GET /fapi/v1/order': 1,
-  'GET /fapi/v1/openOrders': (r) => (r.query.has('symbol') ? 1 : 40),
+  ...binanceCommonWeights('/fapi/v1', { exchangeInfo: 1, ticker24hr: [1, 40], tickerPrice: [1, 2], order: { post: 0, cancel: 1, get: 1 }, openOrders: [1, 40] }),
   'GET /fapi/v1/userTrades': 5,
   'GET /fapi/v2/account': 5,
   'GET /fapi/v3/account': 5,
