@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
 import { updateDoc } from '@gridrocket/identity';
-import { AppError, ValidationError } from '@gridrocket/shared';
+import { ValidationError, statusError } from '@gridrocket/shared';
 import { AppRequest, BODY_TOO_DEEP, IDEMPOTENCY_HANDLER, IDEMPOTENCY_HEADER, IdempotencyHandler, MAX_BODY_DEPTH, nestedDeeperThan } from '@gridrocket/shared/http';
 import { READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { KEYRING_TOKEN, type Keyring } from '@gridrocket/shared/runtime';
@@ -13,21 +13,8 @@ const KEEP_MS = 24 * 3600_000;
 /** A claim older than this belongs to a request that died: a retry may take it over. */
 const STALE_MS = 60_000;
 
-export class IdempotencyMismatchError extends AppError {
-  readonly status = 422;
-  constructor() {
-    super('This Idempotency-Key was already used with a different request; use a new key for a new request');
-    this.name = 'IdempotencyMismatchError';
-  }
-}
-
-export class IdempotencyInProgressError extends AppError {
-  readonly status = 409;
-  constructor() {
-    super('A request with this Idempotency-Key is still being processed; retry in a moment');
-    this.name = 'IdempotencyInProgressError';
-  }
-}
+export class IdempotencyMismatchError extends statusError(422, 'IdempotencyMismatchError', 'This Idempotency-Key was already used with a different request; use a new key for a new request') {}
+export class IdempotencyInProgressError extends statusError(409, 'IdempotencyInProgressError', 'A request with this Idempotency-Key is still being processed; retry in a moment') {}
 
 interface IdempotencyDoc {
   id: string;

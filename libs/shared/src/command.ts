@@ -1,5 +1,5 @@
 import type { CommandContext } from './command-context';
-import { AppError } from './errors';
+import { statusError } from './errors';
 
 /**
  * What a command does when another writer appended to its stream between its read and its append.
@@ -33,10 +33,4 @@ export interface AppCommand {
 export const STALE_REVISION = 'It was changed since you loaded it (your If-Match revision is stale): reload it and apply your change again.';
 
 /** The client's precondition (If-Match) no longer holds: HTTP 412, nothing written. */
-export class PreconditionFailedError extends AppError {
-  readonly status = 412;
-  constructor(message = STALE_REVISION) {
-    super(message);
-    this.name = 'PreconditionFailedError';
-  }
-}
+export class PreconditionFailedError extends statusError(412, 'PreconditionFailedError', STALE_REVISION) {}

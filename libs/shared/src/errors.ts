@@ -8,50 +8,33 @@ export abstract class AppError extends Error {
   abstract readonly status: number;
 }
 
-export class ValidationError extends AppError {
-  readonly status = 400;
-  constructor(readonly errors: FieldError[], message = 'Invalid input') {
+/**
+ * An AppError with its HTTP status, name and default message, for the errors that carry nothing else:
+ * `class NotFoundError extends statusError(404, 'NotFoundError', 'Not found') {}`.
+ */
+export function statusError(status: number, name: string, defaultMessage?: string) {
+  return class extends AppError {
+    readonly status = status;
+    constructor(message: string | undefined = defaultMessage) {
+      super(message);
+      this.name = name;
+    }
+  };
+}
+
+export class ValidationError extends statusError(400, 'ValidationError', 'Invalid input') {
+  constructor(readonly errors: FieldError[], message?: string) {
     super(message);
-    this.name = 'ValidationError';
   }
 }
 
-export class NotFoundError extends AppError {
-  readonly status = 404;
-  constructor(message = 'Not found') {
-    super(message);
-    this.name = 'NotFoundError';
-  }
-}
+export class NotFoundError extends statusError(404, 'NotFoundError', 'Not found') {}
+export class ConflictError extends statusError(409, 'ConflictError') {}
+export class ForbiddenError extends statusError(403, 'ForbiddenError', 'Forbidden') {}
+export class UnauthorizedError extends statusError(401, 'UnauthorizedError', 'Not signed in') {}
 
-export class ConflictError extends AppError {
-  readonly status = 409;
-  constructor(message: string) {
+export class TooManyRequestsError extends statusError(429, 'TooManyRequestsError', 'Too many requests, try again later') {
+  constructor(readonly retryAfterSeconds: number, message?: string) {
     super(message);
-    this.name = 'ConflictError';
-  }
-}
-
-export class ForbiddenError extends AppError {
-  readonly status = 403;
-  constructor(message = 'Forbidden') {
-    super(message);
-    this.name = 'ForbiddenError';
-  }
-}
-
-export class UnauthorizedError extends AppError {
-  readonly status = 401;
-  constructor(message = 'Not signed in') {
-    super(message);
-    this.name = 'UnauthorizedError';
-  }
-}
-
-export class TooManyRequestsError extends AppError {
-  readonly status = 429;
-  constructor(readonly retryAfterSeconds: number, message = 'Too many requests, try again later') {
-    super(message);
-    this.name = 'TooManyRequestsError';
   }
 }

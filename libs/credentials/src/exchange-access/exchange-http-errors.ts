@@ -1,4 +1,4 @@
-import { AppError, ConflictError, TooManyRequestsError, ValidationError } from '@gridrocket/shared';
+import { AppError, ConflictError, TooManyRequestsError, ValidationError, statusError } from '@gridrocket/shared';
 import {
   BadApiKeyError,
   ExchangeError,
@@ -11,21 +11,8 @@ import {
   UnknownSymbolError,
 } from '@gridrocket/exchanges';
 
-export class ExchangeUnavailableError extends AppError {
-  readonly status = 503;
-  constructor(message = 'The exchange is unreachable or not available right now.') {
-    super(message);
-    this.name = 'ExchangeUnavailableError';
-  }
-}
-
-export class BadGatewayError extends AppError {
-  readonly status = 502;
-  constructor(message = 'The exchange call failed.') {
-    super(message);
-    this.name = 'BadGatewayError';
-  }
-}
+export class ExchangeUnavailableError extends statusError(503, 'ExchangeUnavailableError', 'The exchange is unreachable or not available right now.') {}
+export class BadGatewayError extends statusError(502, 'BadGatewayError', 'The exchange call failed.') {}
 
 /**
  * Our exchange errors → HTTP. Their messages are fixed texts written by us (never an exchange's
