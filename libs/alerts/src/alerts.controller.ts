@@ -1,12 +1,11 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, ValidationError } from '@gridrocket/shared';
 import { RefusedDestinationError, checkedDestination } from '@gridrocket/shared/net';
 import { APP_CONFIG, AppConfig, executeCommand, loadState, wouldDecide } from '@gridrocket/shared/runtime';
 import { AppRequest, Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { CurrentPasswordGuard, FreshCodeGuard, SessionGuard, confirmFreshCode } from '@gridrocket/identity/nest';
+import { CurrentPasswordGuard, FreshCodeGuard, confirmFreshCode, SessionController } from '@gridrocket/identity/nest';
 import { ALERT_DELIVERIES_COLLECTION, AlertDeliveryDoc, AlertDeliveryView, publicDelivery } from './alert-deliveries.projection';
 import { AlertSettingsView, alertSettingsDecider, alertSettingsView, initialAlertSettings } from './domain/alert-settings.decider';
 import { alertSettingsStream } from './domain/alert-settings.events';
@@ -21,9 +20,7 @@ import { ALERT_CHANNELS, AlertChannel } from './domain/alert.kinds';
  * the path that is not the session user's is refused (403), as everywhere. Secrets go in (sealed at
  * once), never come out: answers carry only whether one is set and its last 4 characters.
  */
-@ApiTags('alerts')
-@Controller('alerts')
-@UseGuards(SessionGuard)
+@SessionController('alerts')
 export class AlertsController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,

@@ -1,11 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiTags } from '@nestjs/swagger';
 import { Projector, READ_STORE, type ReadStore } from '@gridrocket/read-store';
 import { NotFoundError, ValidationError, type CommandContext } from '@gridrocket/shared';
 import { Ctx, bodyChunks, drainRefusedBody } from '@gridrocket/shared/http';
 import { APP_CONFIG, type AppConfig } from '@gridrocket/shared/runtime';
-import { SessionGuard } from '@gridrocket/identity/nest';
+import { SessionController } from '@gridrocket/identity/nest';
 import { parseBacktestRequest, parseSweepRequest } from './application/backtest.input';
 import { BacktestService } from './application/backtest.service';
 import { BACKTEST_COLLECTION, type BacktestDoc } from './backtest-list.projection';
@@ -23,9 +22,7 @@ function uploadName(value: unknown): string | null {
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A user's backtests: request one (202 + id, progress on the socket), list them, read one, cancel one. */
-@ApiTags('backtests')
-@Controller('backtests')
-@UseGuards(SessionGuard)
+@SessionController('backtests')
 export class BacktestsController {
   constructor(
     private readonly backtests: BacktestService,

@@ -1,12 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Optional, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiTags } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { AppRequest, Ctx, IDEMPOTENCY_HANDLER, IdempotencyHandler, assertSameUser, idempotentIdOf, idempotently } from '@gridrocket/shared/http';
-import { AccessTokenScopes, FreshCodeGuard, SessionGuard, confirmFreshCode } from '@gridrocket/identity/nest';
+import { AccessTokenScopes, FreshCodeGuard, confirmFreshCode, SessionController } from '@gridrocket/identity/nest';
 import type { CredentialDecision } from './application/add-credential.handler';
 import { AddCredentialCommand, RemoveCredentialCommand } from './application/credential.commands';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc, CredentialView, publicCredential } from './credential-list.projection';
@@ -17,10 +16,8 @@ import { SecretValue } from './domain/secret-value';
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The spec's API key calls (section 7), under /api. Secrets go in, never come out. */
-@ApiTags('api-credentials')
-@Controller('api-credentials')
+@SessionController('api-credentials')
 @AccessTokenScopes('keys') // issue 31: every exchange-key route, reads too, needs a token's keys scope
-@UseGuards(SessionGuard)
 export class CredentialsController {
   constructor(
     private readonly commands: CommandBus,

@@ -2,6 +2,7 @@
 export * from './identity.module';
 export * from './session.service';
 export * from './session.guard';
+export * from './session-controller';
 export * from './account.service';
 export * from './auth.throttle';
 export * from './mail/mailer.factory';

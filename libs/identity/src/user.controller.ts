@@ -1,15 +1,12 @@
-import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post, Req } from '@nestjs/common';
 import { AppRequest, CurrentUser, SessionUser, assertSameUser, correlationIdOf } from '@gridrocket/shared/http';
 import { AccountService } from './account.service';
 import { displayNameOf, parseOrThrow, profileSchema } from './auth.rules';
-import { SessionGuard } from './session.guard';
+import { SessionController } from './session-controller';
 import { publicUser } from './session.service';
 
 /** Spec section 7: `POST /user {userId, firstname, lastname, username, picurl}` updates the profile. */
-@ApiTags('user')
-@Controller('user')
-@UseGuards(SessionGuard)
+@SessionController('user')
 export class UserController {
   constructor(private readonly accounts: AccountService) {}
 

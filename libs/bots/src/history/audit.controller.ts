@@ -1,10 +1,9 @@
-import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, Inject, Param, Query } from '@nestjs/common';
 import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore, Where } from '@gridrocket/read-store';
 import { EXCHANGES, ForbiddenError, NotFoundError, ValidationError, normalSymbol } from '@gridrocket/shared';
 import { CurrentUser, SessionUser, pageOf } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity/nest';
+import { SessionController } from '@gridrocket/identity/nest';
 import { USERS, UserDoc } from '@gridrocket/identity';
 import { BOT_NOT_FOUND, BotState, evolveBot, initialBotState } from '../domain/bot.decider';
 import type { BotEvent } from '../domain/bot.events';
@@ -67,9 +66,7 @@ export function parseAuditFilter(q: Record<string, unknown>): AuditBotFilter {
  * here (no key, no signal secret: the bot's view and its owner's address). The bot's history and state at
  * a time are the history routes (`GET /api/bots/{id}/history`, `/state`), which auditors read already.
  */
-@ApiTags('audit')
-@Controller('audit')
-@UseGuards(SessionGuard)
+@SessionController('audit')
 export class AuditController {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,

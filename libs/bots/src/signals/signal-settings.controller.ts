@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { CommandContext, NotFoundError } from '@gridrocket/shared';
 import { APP_CONFIG, AppConfig, executeCommand, loadState, wouldDecide } from '@gridrocket/shared/runtime';
 import { AppRequest, Ctx } from '@gridrocket/shared/http';
-import { FreshCodeGuard, SessionGuard, confirmFreshCode } from '@gridrocket/identity/nest';
+import { FreshCodeGuard, confirmFreshCode, SessionController } from '@gridrocket/identity/nest';
 import { BOT_NOT_FOUND, botDecider } from '../domain/bot.decider';
 import { botStream } from '../domain/bot.events';
 import { SignalSecrets, last4 } from './signal-secrets';
@@ -35,9 +34,7 @@ export type SignalSecretView = SignalSettingsView & { secret: string };
  * one, is 404 as everywhere. Enabling and rotating are sensitive: with two-factor sign-in on they need a
  * fresh code (X-TOTP), as adding an exchange key does.
  */
-@ApiTags('signals')
-@Controller('bots/:id/signals')
-@UseGuards(SessionGuard)
+@SessionController('signals', 'bots/:id/signals')
 export class SignalSettingsController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,

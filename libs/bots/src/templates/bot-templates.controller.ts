@@ -1,12 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { CommandContext, NotFoundError, ValidationError } from '@gridrocket/shared';
 import { executeCommand } from '@gridrocket/shared/runtime';
 import { Ctx } from '@gridrocket/shared/http';
-import { AccessTokenScopes, SessionGuard } from '@gridrocket/identity/nest';
+import { AccessTokenScopes, SessionController } from '@gridrocket/identity/nest';
 import { MarketCheck } from '../application/market-check';
 import { BOT_LIST_COLLECTION, BotDoc } from '../bot-list.projection';
 import { BOT_NOT_FOUND } from '../domain/bot.decider';
@@ -41,9 +40,7 @@ function settingsOfBot(doc: BotDoc): TemplateSettings {
  * bot, by the dashboard's form: it opens with the settings and checks them against today's market, and
  * POST /api/bots creates the bot.
  */
-@ApiTags('bot-templates')
-@Controller('bot-templates')
-@UseGuards(SessionGuard)
+@SessionController('bot-templates')
 export class BotTemplatesController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,

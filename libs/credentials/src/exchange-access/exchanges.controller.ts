@@ -1,8 +1,7 @@
-import { Controller, Get, Header, Inject, Query, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Get, Header, Inject, Query } from '@nestjs/common';
 import { CommandContext, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol } from '@gridrocket/shared';
 import { Ctx, assertSameUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '@gridrocket/identity/nest';
+import { SessionController } from '@gridrocket/identity/nest';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { toHttpAppError } from './exchange-http-errors';
 import { AccountBalances, BALANCE_ACCOUNTS, BalancesService } from './balances.service';
@@ -45,9 +44,7 @@ const hasFeedStatus = (p: unknown): p is { feedStatus(): PaperFeedStatus } => ty
  * session's; `userId` is accepted for compatibility and must match. In live or testnet mode, a user
  * without an API key for the exchange gets 409 with a clear message (prices are public and need none).
  */
-@ApiTags('exchanges')
-@Controller()
-@UseGuards(SessionGuard)
+@SessionController('exchanges', '/')
 export class ExchangesController {
   constructor(
     @Inject(EXCHANGE_PROVIDER) private readonly exchanges: ExchangeProvider,

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandContext } from '@gridrocket/shared';
 import { AppRequest, Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '../session.guard';
+import { SessionController } from '../session-controller';
 import { FreshCodeGuard, confirmFreshCode } from '../two-factor/fresh-code.guard';
 import { SessionOnly } from './access-token.scope';
 import { CurrentPasswordGuard } from '../reauth/current-password.guard';
@@ -13,10 +12,8 @@ import { AccessTokenService } from './access-token.service';
  * session (with the CSRF header on changes), never a token, so a leaked token cannot mint more or outlive
  * its own revocation.
  */
-@ApiTags('access-tokens')
-@Controller('tokens')
+@SessionController('access-tokens', 'tokens')
 @SessionOnly()
-@UseGuards(SessionGuard)
 export class AccessTokensController {
   constructor(private readonly tokens: AccessTokenService) {}
 

@@ -1,8 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandContext } from '@gridrocket/shared';
 import { Ctx, CurrentUser, SessionUser } from '@gridrocket/shared/http';
-import { SessionGuard } from '../session.guard';
+import { SessionController } from '../session-controller';
 import { SessionOnly } from '../access-tokens/access-token.scope';
 import { SessionService } from '../session.service';
 
@@ -11,10 +10,8 @@ import { SessionService } from '../session.service';
  * digest, never the session id); signing one out, or all but this one, ends it at once, and its sockets
  * with it (the push gateway disconnects the sockets of a session whose document is deleted).
  */
-@ApiTags('sessions')
-@Controller('sessions')
+@SessionController('sessions')
 @SessionOnly() // issue 31: never with an access token
-@UseGuards(SessionGuard)
 export class SessionsController {
   constructor(private readonly sessions: SessionService) {}
 
