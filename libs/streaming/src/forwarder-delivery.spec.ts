@@ -14,6 +14,7 @@ import type { EventSink } from './event-sink.port';
 import { Forwarder } from './forwarder';
 import { KafkaSink } from './kafka.sink';
 import { defaultTopicMap, StreamMessage } from './stream-message';
+import { stubKafkaAdmin } from './testing/stub-kafka-admin';
 
 // built here as kafkajs builds a broker's error answer (src/protocol/error.js), so that this spec
 // needs nothing of ours but the sink and the forwarder
@@ -57,20 +58,10 @@ function stubKafka(failFor: (producer: number, call: number) => Error | null) {
   const producers: StubProducer[] = [];
   const topics = new Set<string>();
   const kafka = {
-    admin: () => ({
-      connect: async () => undefined,
-      disconnect: async () => undefined,
-      listTopics: async () => [...topics],
-      createTopics: async ({ topics: list }: { topics: { topic: string }[] }) => {
-        for (const t of list) topics.add(t.topic);
-        return true;
-      },
-      // kafkajs: UNKNOWN_TOPIC_OR_PARTITION for a topic the broker does not serve
-      fetchTopicMetadata: async ({ topics: asked }: { topics: string[] }) => {
-        const unknown = asked.find((t) => !topics.has(t));
-        if (unknown) throw kafkaProtocolError(3); // UNKNOWN_TOPIC_OR_PARTITION
-        return { topics: asked.map((name) => ({ name, partitions: [{ partitionId: 0, leader: 1 }] })) };
-      },
+    // kafkajs: UNKNOWN_TOPIC_OR_PARTITION for a topic the broker does not serve
+    admin: stubKafkaAdmin(topics, (asked) => {
+      if (asked.some((t) => !topics.has(t))) throw kafkaProtocolError(3); // UNKNOWN_TOPIC_OR_PARTITION
+      return { topics: asked.map((name) => ({ name, partitions: [{ partitionId: 0, leader: 1 }] })) };
     }),
     producer: (config: ProducerConfig) => {
       const id = producers.length + 1;

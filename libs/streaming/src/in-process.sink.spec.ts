@@ -1,4 +1,4 @@
-import { forwarderContract, ReceivedMessage } from './event-sink.contract';
+import { forwarderContract, ReceivedMessage, type SinkHarness } from './event-sink.contract';
 import { InProcessSink } from './in-process.sink';
 import { defaultTopicMap, StreamValue } from './stream-message';
 import type { StreamMessage } from './stream-message';
@@ -17,7 +17,8 @@ import { isFatalProducerError } from './kafka.sink';
 
 const toReceived = (m: StreamMessage): ReceivedMessage => ({ topic: m.topic, key: m.key, headers: { ...m.headers }, value: JSON.parse(m.value) as StreamValue });
 
-forwarderContract('in-process', async () => {
+/** The contract's broker: in-process sinks, what they hold and the topics they were started with. */
+const inProcessBroker = async (): Promise<SinkHarness> => {
   const sinks: InProcessSink[] = [];
   return {
     topics: defaultTopicMap(),
@@ -34,7 +35,9 @@ forwarderContract('in-process', async () => {
     },
     async close() {},
   };
-});
+};
+
+forwarderContract('in-process', inProcessBroker);
 
 describe('in-process sink: the live tail', () => {
   const msg = (type: string, n: number): StreamMessage => ({
@@ -108,24 +111,7 @@ describe('under injected faults', () => {
   const publishes = new FaultSchedule(27);
   forwarderContract(
     'in-process, under faults',
-    async () => {
-      const sinks: InProcessSink[] = [];
-      return {
-        topics: defaultTopicMap(),
-        newSink() {
-          const s = new InProcessSink();
-          sinks.push(s);
-          return s;
-        },
-        async received() {
-          return sinks.flatMap((s) => s.snapshot().map(toReceived));
-        },
-        async existingTopics() {
-          return [...new Set(sinks.flatMap((s) => s.topics()))];
-        },
-        async close() {},
-      };
-    },
+    inProcessBroker,
     {
       events: (e) => new FaultyEventStore(e, drops, { dropSubscriptionsEveryMs: 80 }),
       reads: (r) => new FaultyReadStore(r, commits, { rejectCommitRate: 0.2 }),

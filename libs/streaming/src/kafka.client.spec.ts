@@ -5,6 +5,7 @@
  */
 import type { Kafka, KafkaJSProtocolError } from 'kafkajs';
 import { ensureTopics } from './kafka.client';
+import { stubKafkaAdmin } from './testing/stub-kafka-admin';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createErrorFromCode } = require('kafkajs/src/protocol/error') as { createErrorFromCode(code: number): KafkaJSProtocolError };
@@ -13,18 +14,9 @@ function adminThat(metadataFailures: number, code = 3) {
   const topics = new Set<string>();
   let asked = 0;
   const kafka = {
-    admin: () => ({
-      connect: async () => undefined,
-      disconnect: async () => undefined,
-      listTopics: async () => [...topics],
-      createTopics: async ({ topics: list }: { topics: { topic: string }[] }) => {
-        for (const t of list) topics.add(t.topic);
-        return true;
-      },
-      fetchTopicMetadata: async () => {
-        if (++asked <= metadataFailures) throw createErrorFromCode(code);
-        return { topics: [] };
-      },
+    admin: stubKafkaAdmin(topics, () => {
+      if (++asked <= metadataFailures) throw createErrorFromCode(code);
+      return { topics: [] };
     }),
   } as unknown as Kafka;
   return { kafka, asked: () => asked };
