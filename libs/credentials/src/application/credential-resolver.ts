@@ -4,7 +4,7 @@ import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { fold } from '@gridrocket/shared';
 import { CREDENTIAL_LIST_COLLECTION, CredentialDoc } from '../credential-list.projection';
 import { CredentialVault, ShreddedError } from '../crypto/credential-vault';
-import { credentialDecider } from '../domain/credential.decider';
+import { CredentialState, credentialDecider } from '../domain/credential.decider';
 import { CredentialEvent, credentialStream } from '../domain/credential.events';
 import type { ExchangeCredential, ExchangeName as PortExchangeName } from '@gridrocket/exchanges';
 
@@ -29,29 +29,10 @@ export class CredentialResolver {
       { orderBy: { field: 'createdat', direction: 'desc' } },
     );
     for (const doc of docs) {
-      let history: CredentialEvent[];
-      try {
-        history = (await this.events.readStream(credentialStream(doc.id))).map((e) => ({ type: e.type, data: e.data }) as CredentialEvent);
-      } catch (err) {
-        if (err instanceof StreamNotFoundError) continue;
-        throw err;
-      }
-      const s = fold(credentialDecider, history);
-      if (!s.exists || s.removed || s.userId !== userId || s.exchange !== exchange) continue;
-      try {
-        const plain = await this.vault.open({
-          credentialId: s.credentialId!,
-          userId: s.userId,
-          exchange: s.exchange,
-          keyId: s.keyId!,
-          sealedSecret: s.sealedSecret!,
-          sealedPassphrase: s.sealedPassphrase,
-        });
-        return { apiKey: s.apiKeyId!, secret: plain.secret, ...(plain.passphrase !== null ? { passphrase: plain.passphrase } : {}) };
-      } catch (err) {
-        if (err instanceof ShreddedError) continue;
-        throw err;
-      }
+      const s = await this.stateOf(doc.id);
+      if (!s || !s.exists || s.removed || s.userId !== userId || s.exchange !== exchange) continue;
+      const credential = await this.open(s, s.userId, s.exchange);
+      if (credential) return credential;
     }
     return null;
   };
@@ -61,6 +42,14 @@ export class CredentialResolver {
    * or unknown. Like resolveCredential, it reads the ciphertext from the event log.
    */
   async openById(credentialId: string): Promise<{ userId: string; exchange: PortExchangeName; credential: ExchangeCredential } | null> {
+    const s = await this.stateOf(credentialId);
+    if (!s || !s.exists || s.removed || !s.userId || !s.exchange) return null;
+    const credential = await this.open(s, s.userId, s.exchange);
+    return credential && { userId: s.userId, exchange: s.exchange, credential };
+  }
+
+  /** A credential's state folded from its event log; null when it has no stream. */
+  private async stateOf(credentialId: string): Promise<CredentialState | null> {
     let history: CredentialEvent[];
     try {
       history = (await this.events.readStream(credentialStream(credentialId))).map((e) => ({ type: e.type, data: e.data }) as CredentialEvent);
@@ -68,22 +57,21 @@ export class CredentialResolver {
       if (err instanceof StreamNotFoundError) return null;
       throw err;
     }
-    const s = fold(credentialDecider, history);
-    if (!s.exists || s.removed || !s.userId || !s.exchange) return null;
+    return fold(credentialDecider, history);
+  }
+
+  /** The key decrypted from the ciphertext in its state; null when it was shredded. */
+  private async open(s: CredentialState, userId: string, exchange: PortExchangeName): Promise<ExchangeCredential | null> {
     try {
       const plain = await this.vault.open({
         credentialId: s.credentialId!,
-        userId: s.userId,
-        exchange: s.exchange,
+        userId,
+        exchange,
         keyId: s.keyId!,
         sealedSecret: s.sealedSecret!,
         sealedPassphrase: s.sealedPassphrase,
       });
-      return {
-        userId: s.userId,
-        exchange: s.exchange,
-        credential: { apiKey: s.apiKeyId!, secret: plain.secret, ...(plain.passphrase !== null ? { passphrase: plain.passphrase } : {}) },
-      };
+      return { apiKey: s.apiKeyId!, secret: plain.secret, ...(plain.passphrase !== null ? { passphrase: plain.passphrase } : {}) };
     } catch (err) {
       if (err instanceof ShreddedError) return null;
       throw err;
