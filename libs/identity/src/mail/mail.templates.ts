@@ -17,44 +17,44 @@ function layout(title: string, intro: string, action: string, link: string, outr
 </body></html>`;
 }
 
-export function verifyEmailMessage(to: string, link: string, ttlHours: number): MailMessage {
-  const intro = 'Thank you for registering with GridRocket. Please confirm your email address.';
-  const outro = `This link works once and expires in ${ttlHours} hours. If you did not register, ignore this email.`;
+/** A message with its button: the text part says `linkLine` above the link, the HTML part is the layout. */
+function linkMessage(to: string, link: string, m: { subject: string; title: string; intro: string; linkLine: string; action: string; outro: string }): MailMessage {
   return {
     to,
-    subject: 'Verify your email address for GridRocket',
-    text: `${intro}\n\nOpen this link to verify your email address:\n\n${link}\n\n${outro}\n`,
-    html: layout('Verify your email address', intro, 'Verify email address', link, outro),
+    subject: m.subject,
+    text: `${m.intro}\n\n${m.linkLine}:\n\n${link}\n\n${m.outro}\n`,
+    html: layout(m.title, m.intro, m.action, link, m.outro),
     link,
   };
 }
 
+const NEW_PASSWORD_LINE = 'Open this link to choose a new password';
+
+/** How long a link lasts, in words: hours, or minutes below one hour. */
+const ttlWords = (ttlHours: number) => (ttlHours >= 1 ? `${ttlHours} hour${ttlHours === 1 ? '' : 's'}` : `${Math.round(ttlHours * 60)} minutes`);
+
+export function verifyEmailMessage(to: string, link: string, ttlHours: number): MailMessage {
+  const intro = 'Thank you for registering with GridRocket. Please confirm your email address.';
+  const outro = `This link works once and expires in ${ttlHours} hours. If you did not register, ignore this email.`;
+  const linkLine = 'Open this link to verify your email address';
+  return linkMessage(to, link, { subject: 'Verify your email address for GridRocket', title: 'Verify your email address', intro, linkLine, action: 'Verify email address', outro });
+}
+
 export function resetPasswordMessage(to: string, link: string, ttlHours: number): MailMessage {
   const intro = 'Somebody (hopefully you) asked to reset the password of your GridRocket account.';
-  const ttl = ttlHours >= 1 ? `${ttlHours} hour${ttlHours === 1 ? '' : 's'}` : `${Math.round(ttlHours * 60)} minutes`;
+  const ttl = ttlWords(ttlHours);
   const outro = `This link works once and expires in ${ttl}. Setting a new password signs you out everywhere. If you did not ask for this, ignore this email: your password stays as it is.`;
-  return {
-    to,
-    subject: 'Reset your GridRocket password',
-    text: `${intro}\n\nOpen this link to choose a new password:\n\n${link}\n\n${outro}\n`,
-    html: layout('Reset your password', intro, 'Choose a new password', link, outro),
-    link,
-  };
+  return linkMessage(to, link, { subject: 'Reset your GridRocket password', title: 'Reset your password', intro, linkLine: NEW_PASSWORD_LINE, action: 'Choose a new password', outro });
 }
 
 /** Issue 30: someone registered with an address that has an account; its owner is told, with a reset link. */
 export function registrationAttemptMessage(to: string, link: string, ttlHours: number): MailMessage {
   const intro =
     'Somebody tried to create a GridRocket account with your email address. You already have an account, so nothing was created and nobody was signed in to yours.';
-  const ttl = ttlHours >= 1 ? `${ttlHours} hour${ttlHours === 1 ? '' : 's'}` : `${Math.round(ttlHours * 60)} minutes`;
+  const ttl = ttlWords(ttlHours);
   const outro = `If it was you and you forgot your password, choose a new one with this link (it works once and expires in ${ttl}). If it was not you, ignore this email: your password stays as it is.`;
-  return {
-    to,
-    subject: 'Someone tried to register with your email address',
-    text: `${intro}\n\nOpen this link to choose a new password:\n\n${link}\n\n${outro}\n`,
-    html: layout('Someone tried to register with your address', intro, 'Choose a new password', link, outro),
-    link,
-  };
+  const title = 'Someone tried to register with your address';
+  return linkMessage(to, link, { subject: 'Someone tried to register with your email address', title, intro, linkLine: NEW_PASSWORD_LINE, action: 'Choose a new password', outro });
 }
 
 /**
@@ -87,11 +87,5 @@ export function securityNoticeMessage(to: string, link: string, event: { type: s
       return null;
   }
   const outro = 'If this was you, there is nothing to do. If it was not, reset your password now (it signs out everywhere) and check your two-factor settings on the Security page.';
-  return {
-    to,
-    subject: `GridRocket: ${title.toLowerCase()}`,
-    text: `${intro}\n\nYour Security page:\n\n${link}\n\n${outro}\n`,
-    html: layout(title, intro, 'Open the Security page', link, outro),
-    link,
-  };
+  return linkMessage(to, link, { subject: `GridRocket: ${title.toLowerCase()}`, title, intro, linkLine: 'Your Security page', action: 'Open the Security page', outro });
 }
