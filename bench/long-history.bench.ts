@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
-import type { Socket } from 'socket.io-client';
 import { spotBot } from '../test/support/http-client';
 import { spawnServer, stop } from '../test/support/server-process';
 import { LightClient } from './light-client';
 import { Figure, percentile, round } from './stats';
+import { statusPush } from './embedded';
 
 /** A grid bot that ran for weeks: start/stop cycles with profits in between. */
 export function longBotEvents(botId: string, count: number): NewEvent[] {
@@ -27,18 +27,6 @@ export function longBotEvents(botId: string, count: number): NewEvent[] {
   const lastStop = out.map((e) => e.type).lastIndexOf('BotStopped');
   for (let j = lastStop + 1; j < out.length; j++) out[j] = { id: randomUUID(), type: 'ProfitRealized', data: { botId, amount: 0.5, totalProfit: j / 2, cycle: j }, metadata: meta };
   return out;
-}
-
-function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<number> {
-  return new Promise((resolve) => {
-    const on = (p: { id: string; botstatus: boolean }) => {
-      if (p.id === id && p.botstatus === botstatus) {
-        socket.off('bot:status', on);
-        resolve(performance.now());
-      }
-    };
-    socket.on('bot:status', on);
-  });
 }
 
 /** GET with the browser's Accept-Encoding; the body's bytes as sent (not decoded). */
