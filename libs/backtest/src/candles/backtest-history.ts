@@ -35,17 +35,14 @@ export function venueProblem(err: unknown, q: Pick<CandleQuery, 'exchange' | 'ma
   return null;
 }
 
+/** What was asked for, as every history says it (the symbol upper-case), and how many candles came. */
+const asked = (q: CandleQuery, candles: number) => ({ exchange: q.exchange, market: q.market, symbol: q.symbol.toUpperCase(), timeframe: q.timeframe, from: q.from, to: q.to, candles });
+
 export function venueHistory(q: CandleQuery, candles: number): BacktestHistory {
   return {
     source: 'venue',
     simulated: false,
-    exchange: q.exchange,
-    market: q.market,
-    symbol: q.symbol.toUpperCase(),
-    timeframe: q.timeframe,
-    from: q.from,
-    to: q.to,
-    candles,
+    ...asked(q, candles),
     label: `${q.exchange} ${q.market} ${q.symbol.toUpperCase()}, ${q.timeframe} candles from ${q.exchange}'s market data, ${period(q.from, q.to)}`,
   };
 }
@@ -55,13 +52,7 @@ export function simulatedHistory(q: CandleQuery, candles: number, seed: string |
   return {
     source: 'simulated',
     simulated: true,
-    exchange: q.exchange,
-    market: q.market,
-    symbol: q.symbol.toUpperCase(),
-    timeframe: q.timeframe,
-    from: q.from,
-    to: q.to,
-    candles,
+    ...asked(q, candles),
     seed: simulatedSeed(seed, q),
     reason,
     label:
