@@ -110,13 +110,19 @@ export interface LimitOrderRequest {
   positionSide?: 'LONG' | 'SHORT';
 }
 
-export interface Order {
+/** What an order and each of its fills both carry: the order's two ids, its market and side, a price and an amount. */
+export interface OrderTerms {
   clientOrderId: string;
   exchangeOrderId: string;
   symbol: string;
   side: OrderSide;
+  /** An order's limit price; a fill's price. */
   price: number;
+  /** An order's size; a fill's amount (base units or contracts). */
   amount: number;
+}
+
+export interface Order extends OrderTerms {
   filled: number;
   status: OrderStatus;
   avgFillPrice?: number;
@@ -127,15 +133,9 @@ export interface Order {
   updatedAt: number;
 }
 
-export interface Fill {
+export interface Fill extends OrderTerms {
   /** Unique per exchange account (trade id). */
   fillId: string;
-  clientOrderId: string;
-  exchangeOrderId: string;
-  symbol: string;
-  side: OrderSide;
-  price: number;
-  amount: number;
   /** Fee converted to the quote currency at the fill's price (a BNB fee at the BNB price). */
   fee: number;
   /**

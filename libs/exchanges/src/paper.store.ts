@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ExchangeName, MarketType, OrderSide, OrderStatus } from './exchange.port';
+import type { ExchangeName, Fill, MarketType, OrderSide, OrderStatus } from './exchange.port';
 
 export interface AccountRow {
   userId: string;
@@ -53,19 +53,10 @@ export interface OrderRow extends AccountRow {
   updatedAt: number;
 }
 
-export interface FillRow extends AccountRow {
+/** A stored paper fill: the port's fill fields (fees in units), with the store's ids. */
+export interface FillRow extends AccountRow, Pick<Fill, 'clientOrderId' | 'symbol' | 'side' | 'price' | 'amount' | 'fee' | 'feeAsset' | 'feeCost'> {
   id: number;
   orderId: number;
-  clientOrderId: string;
-  symbol: string;
-  side: OrderSide;
-  price: number;
-  amount: number;
-  /** Fee converted to the quote currency (units). */
-  fee: number;
-  /** The asset the fee was charged in and how much of it (units). */
-  feeAsset: string;
-  feeCost: number;
   realizedPnl: number | null;
   ts: number;
 }
