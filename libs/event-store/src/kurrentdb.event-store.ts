@@ -1,24 +1,6 @@
 import type * as Kurrent from '@kurrent/kurrentdb-client';
 import type { AllStreamResolvedEvent, Filter, KurrentDBClient, Position, ResolvedEvent } from '@kurrent/kurrentdb-client';
-import {
-  AppendOptions,
-  AppendResult,
-  EventMetadata,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  ReadAllOptions,
-  ReadStreamOptions,
-  RecordedEvent,
-  StreamDeletedError,
-  StreamNotFoundError,
-  SubscribeOptions,
-  Subscription,
-  SubscriptionFilter,
-  WrongExpectedVersionError,
-  matchesFilter,
-  streamPartition,
-} from './event-store.port';
+import { AppendOptions, AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamDeletedError, StreamNotFoundError, SubscribeOptions, Subscription, SubscriptionFilter, WrongExpectedVersionError, matchesFilter, streamPartition } from './event-store.port';
 import { Fence, FencedError } from './fence';
 
 /**
