@@ -12,7 +12,7 @@ import { credentialsSchema, forgotPasswordSchema, parseOrThrow, registerSchema, 
 import { CSRF_COOKIE } from './csrf.middleware';
 import { SessionGuard } from './session.guard';
 import { SessionOnly } from './access-tokens/access-token.scope';
-import { SESSION_COOKIE, SessionService, publicUser } from './session.service';
+import { SESSION_COOKIE, SessionService, publicUser, setSessionCookie } from './session.service';
 import { SecondFactorNeededError } from './two-factor/two-factor.decider';
 import { REMEMBER_COOKIE } from './two-factor/two-factor.tokens';
 import { TwoFactorService } from './two-factor/two-factor.service';
@@ -32,13 +32,7 @@ export class AuthController {
   ) {}
 
   private setSession(res: Response, token: string) {
-    res.cookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.cookieSecure,
-      path: '/',
-      maxAge: this.config.sessionDays * 86_400_000,
-    });
+    setSessionCookie(res, token, this.config);
   }
 
   /** Marks this browser as one that signed in to the account (its failed logins are counted apart). */

@@ -15,6 +15,11 @@ import { summariseUserAgent } from './sessions/user-agent';
 
 export const SESSION_COOKIE = 'gr_session';
 
+/** Sets the session cookie of a new sign-in: HTTP-only, same-site lax, for the whole site and SESSION_DAYS. */
+export function setSessionCookie(res: { cookie(name: string, value: string, options: object): unknown }, token: string, config: AppConfig): void {
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/', maxAge: config.sessionDays * 86_400_000 });
+}
+
 export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

@@ -7,7 +7,7 @@ import { AppError, correlated } from '@gridrocket/shared';
 import { AppRequest, correlationIdOf, clientIpOf } from '@gridrocket/shared/http';
 import { AccountService, PROVIDER_LABEL, ProviderProfile } from '../account.service';
 import type { OAuthProvider } from '../domain/user.events';
-import { SESSION_COOKIE } from '../session.service';
+import { setSessionCookie } from '../session.service';
 import { SecondFactorNeededError } from '../two-factor/two-factor.decider';
 import { REMEMBER_COOKIE } from '../two-factor/two-factor.tokens';
 import { TwoFactorService } from '../two-factor/two-factor.service';
@@ -97,13 +97,7 @@ export class OAuthController {
             return finish({ ok: false, twoFactorRequired: true });
           }
           const { token } = signedIn;
-          res.cookie(SESSION_COOKIE, token, {
-            httpOnly: true,
-            sameSite: 'lax',
-            secure: this.config.cookieSecure,
-            path: '/',
-            maxAge: this.config.sessionDays * 86_400_000,
-          });
+          setSessionCookie(res, token, this.config);
           finish({ ok: true });
         } catch (e) {
           if (!(e instanceof AppError)) this.logger.error(correlated(`${label} sign-in failed: ${(e as Error).stack}`, correlationIdOf(req)));

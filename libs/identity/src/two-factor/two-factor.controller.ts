@@ -8,7 +8,7 @@ import { AuthThrottle, DEVICE_COOKIE } from '../auth.throttle';
 import { SessionGuard } from '../session.guard';
 import { CurrentPasswordGuard } from '../reauth/current-password.guard';
 import { SessionOnly } from '../access-tokens/access-token.scope';
-import { SESSION_COOKIE, publicUser } from '../session.service';
+import { publicUser, setSessionCookie } from '../session.service';
 import { PENDING_COOKIE } from './two-factor.tokens';
 import { SIGN_IN_EXPIRED, TwoFactorService, parseSecondFactor } from './two-factor.service';
 
@@ -72,7 +72,7 @@ export class TwoFactorController {
     if (!pending) throw new UnauthorizedError(SIGN_IN_EXPIRED);
     const client = this.client(req, pending.uid);
     const { token, user } = await this.twoFactor.completeSignIn(pending, input, client, { correlationId: correlationIdOf(req) }, res, { userAgent: req.headers['user-agent'], ip: clientIpOf(req) });
-    res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: this.config.cookieSecure, path: '/', maxAge: this.config.sessionDays * 86_400_000 });
+    setSessionCookie(res, token, this.config);
     // as after any sign-in: this browser is one that signed in to the account (its failed attempts are counted apart)
     res.cookie(DEVICE_COOKIE, this.throttle.deviceCookie(user.uid, client.deviceId), { httpOnly: true, sameSite: 'lax', secure: this.config.cookieSecure, path: '/api/auth', maxAge: 365 * 86_400_000 });
     return publicUser(user);
