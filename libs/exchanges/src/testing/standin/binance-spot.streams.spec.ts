@@ -4,11 +4,11 @@
  * `userDataStream.subscribe.signature`, prices through `<symbol>@ticker` market streams.
  */
 import { ccxt, observeStreamFutures, rewriteOrigin } from '../../ccxt-module';
-import { contractCsv, CONTRACT_T0, DAY } from '../../exchange-port.contract';
+import { CONTRACT_T0, DAY } from '../../exchange-port.contract';
 import { PaperVenue } from '../../paper.exchange';
-import { CsvReplayFeed } from '../../paper-price-feed';
 import { STUB_KEY } from '../ccxt.fixtures';
-import { startVenueStandIn, type VenueStandIn } from './venue-standin';
+import type { VenueStandIn } from './venue-standin';
+import { contractStandIn } from './contract-standin';
 
 /** Waits (bounded) until `ok()` holds: a watch is in place before the test moves the market. */
 async function until(ok: () => boolean, ms = 5000) {
@@ -24,9 +24,7 @@ describe('Binance spot stand-in: streams', () => {
   let standIn: VenueStandIn;
   let ex: any;
   beforeEach(async () => {
-    venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(contractCsv()) });
-    venue.advanceTo(CONTRACT_T0);
-    standIn = await startVenueStandIn(venue, 'Binance', 'spot', [{ ...STUB_KEY, userId: 'u1' }], { now: () => venue.nowMs() });
+    ({ venue, standIn } = await contractStandIn('Binance', 'spot'));
     ex = new (ccxt as any).pro.binance({ apiKey: STUB_KEY.apiKey, secret: STUB_KEY.secret });
     ex.urls.api = rewriteOrigin(ex.urls.api, standIn.origin);
     ex.options.fetchMarkets = { types: ['spot'] };

@@ -11,13 +11,13 @@
  *    `_errors.md`); a mode change with a position: refused (no code documented: 400100).
  * Then the port (ccxt adapter) on the same stand-ins: a refusal reaches the caller with the venue's words.
  */
-import { contractCsv, CONTRACT_T0 } from '../../exchange-port.contract';
+import { CONTRACT_T0 } from '../../exchange-port.contract';
 import { CcxtExchange } from '../../ccxt.exchange';
 import { FuturesSettingRefusedError } from '../../exchange.errors';
 import { PaperVenue } from '../../paper.exchange';
-import { CsvReplayFeed } from '../../paper-price-feed';
 import { STUB_KEY } from '../ccxt.fixtures';
-import { startVenueStandIn, type VenueStandIn } from './venue-standin';
+import type { VenueStandIn } from './venue-standin';
+import { contractStandIn } from './contract-standin';
 
 describe('venue stand-ins: leverage and margin mode of a futures symbol', () => {
   let venue: PaperVenue;
@@ -27,9 +27,7 @@ describe('venue stand-ins: leverage and margin mode of a futures symbol', () => 
     venue?.close();
   });
   const open = async (exchange: 'Binance' | 'Kucoin') => {
-    venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(contractCsv()), startingUsdt: '100000' });
-    venue.advanceTo(CONTRACT_T0);
-    standIn = await startVenueStandIn(venue, exchange, 'futures', [{ ...STUB_KEY, userId: 'u1' }], { now: () => venue.nowMs() });
+    ({ venue, standIn } = await contractStandIn(exchange, 'futures', { startingUsdt: '100000' }));
   };
   const port = (exchange: 'Binance' | 'Kucoin') =>
     new CcxtExchange({ exchange, market: 'futures', mode: 'live', credential: STUB_KEY, apiOrigin: standIn.origin, timeoutMs: 5000, retry: { attempts: 1, baseDelayMs: 5 }, clock: () => venue.nowMs() });

@@ -7,12 +7,12 @@
  */
 import { WebSocket } from 'ws';
 import { ccxt, rewriteOrigin } from '../../ccxt-module';
-import { contractCsv, CONTRACT_T0 } from '../../exchange-port.contract';
+import { CONTRACT_T0 } from '../../exchange-port.contract';
 import type { MarketType } from '../../exchange.port';
 import { PaperVenue } from '../../paper.exchange';
-import { CsvReplayFeed } from '../../paper-price-feed';
 import { STUB_KEY } from '../ccxt.fixtures';
-import { startVenueStandIn, type VenueStandIn } from './venue-standin';
+import type { VenueStandIn } from './venue-standin';
+import { contractStandIn } from './contract-standin';
 
 jest.setTimeout(30_000);
 
@@ -73,9 +73,7 @@ describe.each(MARKETS)('Kucoin $market stand-in streams, through ccxt pro $ccxtI
   };
 
   beforeEach(async () => {
-    venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(contractCsv()) });
-    venue.advanceTo(CONTRACT_T0);
-    standIn = await startVenueStandIn(venue, 'Kucoin', market, [{ ...STUB_KEY, userId: 'u1' }], { now: () => venue.nowMs() });
+    ({ venue, standIn } = await contractStandIn('Kucoin', market));
     ex = await newClient();
     await ex.loadMarkets(false, { marginables: false });
   });

@@ -6,11 +6,11 @@
  * (https://www.kucoin.com/docs/rest/futures-trading/orders/place-order), no answer code documented: 400100.
  * The raw HTTP answers, as a venue gives them (the port's view is in exchange-port.contract.ts).
  */
-import { contractCsv, CONTRACT_T0 } from '../../exchange-port.contract';
+import { CONTRACT_T0 } from '../../exchange-port.contract';
 import { PaperVenue } from '../../paper.exchange';
-import { CsvReplayFeed } from '../../paper-price-feed';
 import { STUB_KEY } from '../ccxt.fixtures';
-import { startVenueStandIn, type VenueStandIn } from './venue-standin';
+import type { VenueStandIn } from './venue-standin';
+import { contractStandIn } from './contract-standin';
 
 describe('venue stand-ins: reduce-only that would not reduce', () => {
   let venue: PaperVenue;
@@ -20,9 +20,7 @@ describe('venue stand-ins: reduce-only that would not reduce', () => {
     venue?.close();
   });
   const open = async (exchange: 'Binance' | 'Kucoin') => {
-    venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(contractCsv()) });
-    venue.advanceTo(CONTRACT_T0);
-    standIn = await startVenueStandIn(venue, exchange, 'futures', [{ ...STUB_KEY, userId: 'u1' }], { now: () => venue.nowMs() });
+    ({ venue, standIn } = await contractStandIn(exchange, 'futures'));
   };
 
   it('Binance futures answers -2022 to a reduce-only buy with nothing to reduce, and to a reduce-only sell that would grow a short; the closing buy is taken', async () => {
