@@ -281,7 +281,8 @@ describe('paper exchange: the exchange port', () => {
     await fut.setLeverage('BTCUSDT', 5);
     await fut.createLimitOrder({ symbol: 'BTCUSDT', side: 'buy', price: 94000, amount: 0.01, clientOrderId: 'r-f1' });
     venue.advanceTo(T0 + 2000);
-    const before = {
+    // what the two ports read, before the venue closes and after it opens again from its file
+    const readBack = async () => ({
       spot: await spot.balances(),
       fut: await fut.balances(),
       open: await spot.openOrders('BTCUSDT'),
@@ -289,21 +290,14 @@ describe('paper exchange: the exchange port', () => {
       pos: fut.position('BTCUSDT'),
       risk: await fut.positionRisk(),
       price: await spot.price('BTCUSDT'),
-    };
+    });
+    const before = await readBack();
     venue.close();
 
     venue = open(dir, PATH);
     spot = await port(venue);
     fut = await port(venue, 'futures');
-    expect({
-      spot: await spot.balances(),
-      fut: await fut.balances(),
-      open: await spot.openOrders('BTCUSDT'),
-      fills: await spot.recentFills('BTCUSDT', 0),
-      pos: fut.position('BTCUSDT'),
-      risk: await fut.positionRisk(),
-      price: await spot.price('BTCUSDT'),
-    }).toEqual(before);
+    expect(await readBack()).toEqual(before);
     expect(venue.nowMs()).toBe(T0 + 2000);
     expect(venue.openOrderCount()).toBe(1);
     // the restored order keeps matching, and ids continue

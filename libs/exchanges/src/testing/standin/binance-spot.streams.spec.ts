@@ -8,7 +8,7 @@ import { CONTRACT_T0, DAY } from '../../exchange-port.contract';
 import { PaperVenue } from '../../paper.exchange';
 import { STUB_KEY } from '../ccxt.fixtures';
 import type { VenueStandIn } from './venue-standin';
-import { contractStandIn } from './contract-standin';
+import { closeContractStandIn, contractStandIn } from './contract-standin';
 
 /** Waits (bounded) until `ok()` holds: a watch is in place before the test moves the market. */
 async function until(ok: () => boolean, ms = 5000) {
@@ -35,8 +35,7 @@ describe('Binance spot stand-in: streams', () => {
   });
   afterEach(async () => {
     await ex?.close();
-    await standIn?.close();
-    venue?.close();
+    await closeContractStandIn({ venue, standIn });
   });
 
   it('pushes the order, its fill (trade id, client id, fee) and a cancel over the WebSocket API subscription', async () => {

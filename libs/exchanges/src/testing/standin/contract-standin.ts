@@ -18,3 +18,9 @@ export async function contractStandIn(exchange: ExchangeName, market: MarketType
     throw err;
   }
 }
+
+/** Closes what contractStandIn opened (either may not have been opened). */
+export async function closeContractStandIn(opened: { venue?: PaperVenue; standIn?: VenueStandIn }): Promise<void> {
+  await opened.standIn?.close();
+  opened.venue?.close();
+}

@@ -17,15 +17,12 @@ import { FuturesSettingRefusedError } from '../../exchange.errors';
 import { PaperVenue } from '../../paper.exchange';
 import { STUB_KEY } from '../ccxt.fixtures';
 import type { VenueStandIn } from './venue-standin';
-import { contractStandIn } from './contract-standin';
+import { closeContractStandIn, contractStandIn } from './contract-standin';
 
 describe('venue stand-ins: leverage and margin mode of a futures symbol', () => {
   let venue: PaperVenue;
   let standIn: VenueStandIn;
-  afterEach(async () => {
-    await standIn?.close();
-    venue?.close();
-  });
+  afterEach(() => closeContractStandIn({ venue, standIn }));
   const open = async (exchange: 'Binance' | 'Kucoin') => {
     ({ venue, standIn } = await contractStandIn(exchange, 'futures', { startingUsdt: '100000' }));
   };

@@ -12,7 +12,7 @@ import type { MarketType } from '../../exchange.port';
 import { PaperVenue } from '../../paper.exchange';
 import { STUB_KEY } from '../ccxt.fixtures';
 import type { VenueStandIn } from './venue-standin';
-import { contractStandIn } from './contract-standin';
+import { closeContractStandIn, contractStandIn } from './contract-standin';
 
 jest.setTimeout(30_000);
 
@@ -79,8 +79,7 @@ describe.each(MARKETS)('Kucoin $market stand-in streams, through ccxt pro $ccxtI
   });
   afterEach(async () => {
     await ex?.close();
-    await standIn?.close();
-    venue?.close();
+    await closeContractStandIn({ venue, standIn });
   });
 
   const rest = async (method: string, path: string, body?: object) => {

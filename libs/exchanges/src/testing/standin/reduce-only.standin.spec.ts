@@ -10,15 +10,12 @@ import { CONTRACT_T0 } from '../../exchange-port.contract';
 import { PaperVenue } from '../../paper.exchange';
 import { STUB_KEY } from '../ccxt.fixtures';
 import type { VenueStandIn } from './venue-standin';
-import { contractStandIn } from './contract-standin';
+import { closeContractStandIn, contractStandIn } from './contract-standin';
 
 describe('venue stand-ins: reduce-only that would not reduce', () => {
   let venue: PaperVenue;
   let standIn: VenueStandIn;
-  afterEach(async () => {
-    await standIn?.close();
-    venue?.close();
-  });
+  afterEach(() => closeContractStandIn({ venue, standIn }));
   const open = async (exchange: 'Binance' | 'Kucoin') => {
     ({ venue, standIn } = await contractStandIn(exchange, 'futures'));
   };
