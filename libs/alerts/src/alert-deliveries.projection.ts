@@ -1,22 +1,15 @@
 import type { RecordedEvent } from '@gridrocket/event-store';
 import type { Projection } from '@gridrocket/read-store';
-import { ALERT_DELIVERY_STREAM_PREFIX, AlertDeliveryRecordedData, DeliveryStatus } from './domain/alert-delivery.decider';
+import { ALERT_DELIVERY_STREAM_PREFIX, AlertDeliveryRecordedData } from './domain/alert-delivery.decider';
 
 /** The delivery log the dashboard shows: time, event, channel, status code, attempts. No secret, no URL. */
-export interface AlertDeliveryDoc {
+export interface AlertDeliveryDoc extends Pick<AlertDeliveryRecordedData, 'at' | 'symbol' | 'title' | 'status' | 'code' | 'attempts' | 'error'> {
   id: string;
   userid: string;
-  at: string;
   channel: string;
   kind: string;
   event: string;
   botid: string;
-  symbol: string;
-  title: string;
-  status: DeliveryStatus;
-  code: number | null;
-  attempts: number;
-  error: string | null;
 }
 
 export type AlertDeliveryView = Omit<AlertDeliveryDoc, 'userid'>;
