@@ -14,6 +14,7 @@ export * from './two-factor/two-factor.events';
 export * from './two-factor/two-factor.decider';
 export * from './two-factor/two-factor.tokens';
 export * from './mail/smtp-failure';
+export * from './mail/mail-ids';
 export * from './domain/mail-delivery.decider';
 export * from './access-tokens/access-token.decider';
 export * from './access-tokens/access-token.projection';

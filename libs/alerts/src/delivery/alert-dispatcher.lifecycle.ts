@@ -3,6 +3,7 @@ import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig, OPS_METER, OpsMeter } from '@gridrocket/shared/runtime';
 import { createMailer } from '@gridrocket/identity/nest';
+import { mailRetryDelay } from '@gridrocket/identity';
 import { AlertRateLimit } from '../domain/alert-rate';
 import { AlertDispatcher } from './alert-dispatcher';
 import { AlertSecrets } from './alert-secrets';
@@ -37,7 +38,7 @@ export class AlertDispatcherLifecycle implements OnApplicationBootstrap, BeforeA
       rate: new AlertRateLimit(a.rateLimit, a.rateWindowSeconds * 1000),
       meter,
       // an alert mail the server has not taken after the sink's tries: as the mail outbox waits (MAIL_RETRY_*)
-      retryDelay: (attempt) => Math.min(config.mail.retryMaxMs, config.mail.retryBaseMs * 2 ** Math.min(attempt - 1, 30)),
+      retryDelay: mailRetryDelay(config.mail.retryBaseMs, config.mail.retryMaxMs),
       publicUrl: config.publicUrl,
       sinks: sinksTrying(a.maxAttempts),
       // "Send a test" (issue 40): one try, so the far end's answer is shown at once

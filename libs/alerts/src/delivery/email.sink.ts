@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { smtpFailure, type Mailer } from '@gridrocket/identity';
+import { smtpFailure, stableMessageId, type Mailer } from '@gridrocket/identity';
 import type { Alert } from '../domain/alert-mapping';
 import { backoffMs } from '../domain/alert-rate';
 import { NotificationSink, SinkOutcome, SinkTarget, pause } from './notification-sink.port';
@@ -11,13 +10,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /** The Message-ID of one alert's e-mail: the same on every try and after a restart (RFC 5322 §3.6.4). */
 export function alertMessageId(deliveryId: string, publicUrl: string): string {
-  let host = 'gridrocket.invalid';
-  try {
-    host = new URL(publicUrl).hostname || host;
-  } catch {
-    // keep the placeholder
-  }
-  return `<alert-${createHash('sha256').update(deliveryId).digest('hex').slice(0, 32)}@${host}>`;
+  return stableMessageId('alert', deliveryId, publicUrl);
 }
 
 /**

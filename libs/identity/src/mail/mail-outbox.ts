@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
 import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store';
 import { correlated, systemContext } from '@gridrocket/shared';
@@ -11,6 +10,7 @@ import type { LinkTokens } from '../link-tokens';
 import type { Mailer, MailMessage } from './mail.port';
 import { registrationAttemptMessage, resetPasswordMessage, securityNoticeMessage, verifyEmailMessage } from './mail.templates';
 import { smtpFailure } from './smtp-failure';
+import { mailRetryDelay, stableMessageId } from './mail-ids';
 
 export const MAIL_OUTBOX_NAME = 'mail-outbox';
 const MAX_CONCURRENT_SENDS = 4;
@@ -67,13 +67,7 @@ export interface MailOutboxStatus {
 
 /** The Message-ID of the mail caused by `causeId`: the same on every try and after a restart (RFC 5322 §3.6.4). */
 export function outboxMessageId(causeId: string, publicUrl: string): string {
-  let host = 'gridrocket.invalid';
-  try {
-    host = new URL(publicUrl).hostname || host;
-  } catch {
-    // keep the placeholder
-  }
-  return `<mail-${createHash('sha256').update(causeId).digest('hex').slice(0, 32)}@${host}>`;
+  return stableMessageId('mail', causeId, publicUrl);
 }
 
 /** Which mail an event asks for (null: none). */
@@ -128,7 +122,7 @@ export class MailOutbox {
       handle: (event) => this.handle(event),
       // Each mail on its own: one the server keeps failing does not hold up the next of the same user.
       orderKey: (event) => event.id,
-      retryDelay: (attempt) => Math.min(this.deps.retryMaxMs, this.deps.retryBaseMs * 2 ** Math.min(attempt - 1, 30)),
+      retryDelay: mailRetryDelay(this.deps.retryBaseMs, this.deps.retryMaxMs),
       onError: (err, event) => this.logger.warn(correlated(`Mail for ${event.type} of ${event.streamId} not sent yet, will retry: ${err.message}`, event.metadata?.correlationId)),
     });
   }

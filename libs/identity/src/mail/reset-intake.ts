@@ -6,6 +6,7 @@ import { executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { userDecider } from '../domain/user.decider';
 import { userStream } from '../domain/user.events';
 import type { LinkTokens } from '../link-tokens';
+import { mailRetryDelay } from './mail-ids';
 
 /** Every forgot-password request, known address or not: `{ uid }` is the address's keyed id (userIdForEmail). */
 export const RESET_INTAKE_STREAM = 'password-reset-asks';
@@ -45,7 +46,7 @@ export class ResetIntake {
       filter: { streamPrefixes: [RESET_INTAKE_STREAM], eventTypes: [RESET_ASKED] },
       handle: (event) => this.handle(event),
       orderKey: (event) => event.id,
-      retryDelay: (attempt) => Math.min(this.deps.retryMaxMs, this.deps.retryBaseMs * 2 ** Math.min(attempt - 1, 30)),
+      retryDelay: mailRetryDelay(this.deps.retryBaseMs, this.deps.retryMaxMs),
       onError: (err, event) => this.logger.warn(correlated(`A password reset request is not handled yet, will retry: ${err.message}`, event.metadata?.correlationId)),
     });
   }
