@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { NewEvent, RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
+
+import { RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
 import { FaultyEventStore } from '@gridrocket/event-store/testing/faulty.event-store';
 import { isTransientReadStoreError } from './mongo.errors';
@@ -12,16 +10,11 @@ import { readStoreContract } from './read-store.contract';
 import { ReadStore } from './read-store.port';
 import { SqliteReadStore } from './sqlite.read-store';
 import { FaultyReadStore } from './testing/faulty.read-store';
+import { storesDir, testEvent } from './testing/reactor-spec';
 
-const dir = mkdtempSync(join(tmpdir(), 'gr-faulty-rs-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = storesDir('gr-faulty-rs-');
 
-const ev = (type: string, n: number): NewEvent => ({
-  id: randomUUID(),
-  type,
-  data: { n },
-  metadata: { userId: 'u', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
-});
+const ev = testEvent;
 
 /**
  * What every caller of the port does with a transient error: the same call again (commits are idempotent).

@@ -1,23 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
+
+import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
 import { startReactor } from './reactor';
 import { SqliteReadStore } from './sqlite.read-store';
+import { storesDir, testEvent } from './testing/reactor-spec';
 
-const ev = (type: string, n: number): NewEvent => ({
-  id: randomUUID(),
-  type,
-  data: { n },
-  metadata: { userId: 'u', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
-});
+const ev = testEvent;
 
 /** Issue 16: a reactor whose events are rare (the credential shredder) must not rescan the log on every start. */
 describe('reactor checkpoint past events its filter skips', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-reactor-cp-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = storesDir('gr-reactor-cp-');
 
   it('checkpoints at the head from its first batch although no event matched', async () => {
     const events = new SqliteEventStore(join(dir, 'e.sqlite'), 20, 'OFF');
@@ -68,8 +61,7 @@ describe('reactor checkpoint past events its filter skips', () => {
  * died is handled after the restart instead of being skipped by a second "start at the end".
  */
 describe('reactor first started at the end, then killed while it handles its first event', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-reactor-end-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = storesDir('gr-reactor-end-');
 
   it('handles that event after the restart', async () => {
     const events = new SqliteEventStore(join(dir, 'e.sqlite'), 20, 'OFF');

@@ -1,24 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { NewEvent, RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
+
+import { RecordedEvent, SqliteEventStore } from '@gridrocket/event-store';
 import { FaultSchedule } from '@gridrocket/event-store/testing/fault-schedule';
 import { until } from '@gridrocket/shared/testing/until';
 import { startReactor } from './reactor';
 import { SqliteReadStore } from './sqlite.read-store';
 import { FaultyReadStore } from './testing/faulty.read-store';
+import { storesDir, testEvent } from './testing/reactor-spec';
 
-const ev = (type: string, n: number): NewEvent => ({
-  id: randomUUID(),
-  type,
-  data: { n },
-  metadata: { userId: 'u', correlationId: 'c', causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
-});
+const ev = testEvent;
 
 describe('reactor (checkpointed process-manager subscription)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-reactor-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = storesDir('gr-reactor-');
 
   it('handles each stream in order, streams concurrently, and resumes after its checkpoint', async () => {
     const events = new SqliteEventStore(join(dir, 'e.sqlite'), 20);
