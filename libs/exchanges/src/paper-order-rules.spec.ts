@@ -48,10 +48,15 @@ describe('paper order rules: the venue\'s maximums (issue 39)', () => {
 });
 
 describe("paper order rules: the account's own venue market (issue 32)", () => {
-  it("Binance's SOLUSDT perpetual refuses 0.5 SOL that its spot market takes, and reports its own steps", async () => {
-    const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed('ms,exchange,symbol,price\n1000,Binance,SOLUSDT,140\n') });
+  /** A paper venue at 1000 ms on the given price rows (`ms,exchange,symbol,price`), and its provider. */
+  const pricedAt1000 = (rows: string) => {
+    const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed(`ms,exchange,symbol,price\n${rows}`) });
     venue.advanceTo(1000);
-    const provider = new PaperExchangeProvider(venue);
+    return { venue, provider: new PaperExchangeProvider(venue) };
+  };
+
+  it("Binance's SOLUSDT perpetual refuses 0.5 SOL that its spot market takes, and reports its own steps", async () => {
+    const { venue, provider } = pricedAt1000('1000,Binance,SOLUSDT,140\n');
     const spot = await provider.for({ userId: 'u', exchange: 'Binance', market: 'spot' });
     const futures = await provider.for({ userId: 'u', exchange: 'Binance', market: 'futures' });
     const req = { symbol: 'SOLUSDT', side: 'buy' as const, price: 130, amount: 0.5, clientOrderId: 'half' };
@@ -64,9 +69,7 @@ describe("paper order rules: the account's own venue market (issue 32)", () => {
   });
 
   it("Binance's BTCUSDT perpetual refuses an order worth less than 100 USDT; Kucoin's contract takes one lot of 0.001 BTC", async () => {
-    const venue = new PaperVenue({ store: ':memory:', feed: new CsvReplayFeed('ms,exchange,symbol,price\n1000,Binance,BTCUSDT,95000\n1000,Kucoin,BTCUSDT,95000\n') });
-    venue.advanceTo(1000);
-    const provider = new PaperExchangeProvider(venue);
+    const { venue, provider } = pricedAt1000('1000,Binance,BTCUSDT,95000\n1000,Kucoin,BTCUSDT,95000\n');
     const binance = await provider.for({ userId: 'u', exchange: 'Binance', market: 'futures' });
     const kucoin = await provider.for({ userId: 'u', exchange: 'Kucoin', market: 'futures' });
     // 0.001 BTC × 90000 = 90 USDT < 100
