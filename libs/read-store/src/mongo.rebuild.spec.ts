@@ -378,14 +378,19 @@ function stallingAfter(events: EventStore, reads: number): { events: EventStore;
   return { events: wrapped, stalled };
 }
 
+/** A scripted server holding the `counters` projection of a log of `streams` × `perStream` events, and what it holds. */
+async function countersProjected(streams: number, perStream: number) {
+  const server = new ScriptedServer();
+  const log = await logOf(streams, perStream);
+  const p = counter('counters');
+  await projected(server, log, [p]);
+  const store = await storeOn(server);
+  return { server, log, p, store, before: await store.find<Counter>('counters', {}) };
+}
+
 describe('MongoDB read store rebuild (scripted driver)', () => {
   it('a rebuild killed midway leaves the old read model served and its checkpoint as it was; the next rebuild replaces it', async () => {
-    const server = new ScriptedServer();
-    const log = await logOf(40, 5);
-    const p = counter('counters');
-    await projected(server, log, [p]);
-    const store = await storeOn(server);
-    const before = await store.find<Counter>('counters', {});
+    const { server, log, p, store, before } = await countersProjected(40, 5);
     expect(before).toHaveLength(40);
     const checkpoint = await store.getCheckpoint(p.name);
     expect(checkpoint).toBe(await log.headPosition());
@@ -414,12 +419,7 @@ describe('MongoDB read store rebuild (scripted driver)', () => {
   });
 
   it('a rebuild failing on a write (MongoNetworkError) leaves the old documents readable and drops its fresh copy', async () => {
-    const server = new ScriptedServer();
-    const log = await logOf(30, 4);
-    const p = counter('counters');
-    await projected(server, log, [p]);
-    const store = await storeOn(server);
-    const before = await store.find<Counter>('counters', {});
+    const { server, log, p, store, before } = await countersProjected(30, 4);
     let writes = 0;
     server.fault = (op) => {
       const write = ['bulkWrite', 'updateOne', 'deleteMany'].includes(op.kind) && op.collection !== 'checkpoints';
