@@ -137,6 +137,15 @@ describe('bot ownership by leases in the event store (issue 41)', () => {
       }
     }
   };
+  /** Runners a and b started, after three rounds (the partitions shared between them). */
+  const twoRunnersSettled = async () => {
+    const a = new Runner('a', store, clock);
+    const b = new Runner('b', store, clock);
+    await a.start();
+    await b.start();
+    await rounds(3, [a, b]);
+    return [a, b] as const;
+  };
   const heads = async () =>
     Promise.all(Array.from({ length: P }, async (_, p) => (await store.readStream(ownershipStreams('test').partition(p), { direction: 'backwards', maxCount: 1 }))[0]));
 
@@ -183,11 +192,7 @@ describe('bot ownership by leases in the event store (issue 41)', () => {
   });
 
   it('a runner cut off from the store stops acting within its lease and lets its bots go as paused; the other takes over only after twice the lease', async () => {
-    const a = new Runner('a', store, clock);
-    const b = new Runner('b', store, clock);
-    await a.start();
-    await b.start();
-    await rounds(3, [a, b]);
+    const [a, b] = await twoRunnersSettled();
     const aHad = a.o.owned();
     const lastRenewal = clock.t - (a.o.status().lease!.ageMs ?? 0);
     a.ctl.down = true;
@@ -217,11 +222,7 @@ describe('bot ownership by leases in the event store (issue 41)', () => {
   });
 
   it('a paused runner (SIGSTOP) acts for nothing when it resumes, its old epoch is refused by the store, and it claims only what is handed to it', async () => {
-    const a = new Runner('a', store, clock);
-    const b = new Runner('b', store, clock);
-    await a.start();
-    await b.start();
-    await rounds(3, [a, b]);
+    const [a, b] = await twoRunnersSettled();
     const p = a.o.owned()[0];
     const oldFence = a.o.fenceFor(BOTS[p])!;
     // a is stopped: no round, no timer; time runs on for the others
@@ -261,11 +262,7 @@ describe('bot ownership by leases in the event store (issue 41)', () => {
   });
 
   it('a clean stop lets the bots go, releases every partition and says it left: the other takes them at its next round', async () => {
-    const a = new Runner('a', store, clock);
-    const b = new Runner('b', store, clock);
-    await a.start();
-    await b.start();
-    await rounds(3, [a, b]);
+    const [a, b] = await twoRunnersSettled();
     await a.o.stop();
     expect(a.calls.at(-1)).toMatch(/ stopped$/);
     clock.t += RENEW;
@@ -274,11 +271,7 @@ describe('bot ownership by leases in the event store (issue 41)', () => {
   });
 
   it('the event store away for everyone: every runner stops, then each claims its own partitions again, nothing moves', async () => {
-    const a = new Runner('a', store, clock);
-    const b = new Runner('b', store, clock);
-    await a.start();
-    await b.start();
-    await rounds(3, [a, b]);
+    const [a, b] = await twoRunnersSettled();
     const before = [a.o.owned(), b.o.owned()];
     a.ctl.down = b.ctl.down = true;
     for (let i = 0; i < 20; i++) {
