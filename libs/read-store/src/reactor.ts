@@ -51,6 +51,19 @@ export function runningReactors(reads: ReadStore): RunningReactor[] {
  * it goes through (its stream waits, the other streams carry on; the checkpoint
  * stays before it); a checkpoint write that fails is written again.
  */
+/**
+ * A reactor that sends something out for each event (mails, alerts): on its first start it begins at the
+ * end of the log (nothing goes out for what happened before it existed), and it handles each event on its
+ * own (one the far end keeps failing does not hold up the next of the same stream).
+ */
+export function startOutboxReactor(
+  stores: { events: EventStore; reads: ReadStore },
+  name: string,
+  options: Pick<ReactorOptions, 'filter' | 'handle' | 'retryDelay' | 'onError'>,
+): Promise<RunningReactor> {
+  return startReactor({ name, events: stores.events, reads: stores.reads, startAt: 'end', orderKey: (event) => event.id, ...options });
+}
+
 export async function startReactor(options: ReactorOptions): Promise<RunningReactor> {
   const { events, reads, name } = options;
   const collection = `reactor_${name.replace(/[^a-z0-9_]/g, '_')}`;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
 import { randomUUID } from 'node:crypto';
-import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store';
+import { ReadStore, RunningReactor, startOutboxReactor } from '@gridrocket/read-store';
 import { BOT_LIST_COLLECTION, type BotDoc, type LiveBot, botDecider } from '@gridrocket/bots';
 import { USERS, UserDoc } from '@gridrocket/identity';
 import { TooManyRequestsError, ValidationError, systemContext } from '@gridrocket/shared';
@@ -99,15 +99,10 @@ export class AlertDispatcher {
   }
 
   async start(): Promise<void> {
-    this.reactor = await startReactor({
-      name: ALERT_DISPATCHER_NAME,
-      events: this.deps.events,
-      reads: this.deps.reads,
-      // New installs start at the end: nobody wants alerts for what happened before alerts existed.
-      startAt: 'end',
+    // New installs start at the end: nobody wants alerts for what happened before alerts existed.
+    this.reactor = await startOutboxReactor(this.deps, ALERT_DISPATCHER_NAME, {
       filter: { streamPrefixes: ['bot-'], eventTypes: ALERTING_EVENT_TYPES },
       handle: (event) => this.handle(event),
-      orderKey: (event) => event.id,
       ...(this.deps.retryDelay ? { retryDelay: this.deps.retryDelay } : {}),
       onError: (err, event) => this.logger.error(`Alerts for ${event.type} of ${event.streamId} failed, will retry: ${err.name}: ${err.message}`),
     });

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
-import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store';
+import { ReadStore, RunningReactor, startOutboxReactor } from '@gridrocket/read-store';
 import { correlated, systemContext } from '@gridrocket/shared';
 import { executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { MailKind, MailRecordedData, MailStatus, mailDeliveryDecider, mailDeliveryStream } from '../domain/mail-delivery.decider';
@@ -112,16 +112,11 @@ export class MailOutbox {
   constructor(private readonly deps: MailOutboxDeps) {}
 
   async start(): Promise<void> {
-    this.reactor = await startReactor({
-      name: MAIL_OUTBOX_NAME,
-      events: this.deps.events,
-      reads: this.deps.reads,
-      // A first start begins at the end: mails asked for before the outbox existed were sent by the request.
-      startAt: 'end',
+    // A first start begins at the end: mails asked for before the outbox existed were sent by the request.
+    // Each mail on its own: one the server keeps failing does not hold up the next of the same user.
+    this.reactor = await startOutboxReactor(this.deps, MAIL_OUTBOX_NAME, {
       filter: { streamPrefixes: ['user-'], eventTypes: MAIL_CAUSE_EVENT_TYPES },
       handle: (event) => this.handle(event),
-      // Each mail on its own: one the server keeps failing does not hold up the next of the same user.
-      orderKey: (event) => event.id,
       retryDelay: mailRetryDelay(this.deps.retryBaseMs, this.deps.retryMaxMs),
       onError: (err, event) => this.logger.warn(correlated(`Mail for ${event.type} of ${event.streamId} not sent yet, will retry: ${err.message}`, event.metadata?.correlationId)),
     });

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '@gridrocket/event-store';
-import { ReadStore, RunningReactor, startReactor } from '@gridrocket/read-store';
+import { ReadStore, RunningReactor, startOutboxReactor } from '@gridrocket/read-store';
 import { CommandContext, correlated, systemContext, toNewEvents } from '@gridrocket/shared';
 import { executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { userDecider } from '../domain/user.decider';
@@ -38,14 +38,9 @@ export class ResetIntake {
   ) {}
 
   async start(): Promise<void> {
-    this.reactor = await startReactor({
-      name: RESET_INTAKE_NAME,
-      events: this.deps.events,
-      reads: this.deps.reads,
-      startAt: 'end',
+    this.reactor = await startOutboxReactor(this.deps, RESET_INTAKE_NAME, {
       filter: { streamPrefixes: [RESET_INTAKE_STREAM], eventTypes: [RESET_ASKED] },
       handle: (event) => this.handle(event),
-      orderKey: (event) => event.id,
       retryDelay: mailRetryDelay(this.deps.retryBaseMs, this.deps.retryMaxMs),
       onError: (err, event) => this.logger.warn(correlated(`A password reset request is not handled yet, will retry: ${err.message}`, event.metadata?.correlationId)),
     });
