@@ -135,6 +135,16 @@ export class StreamNotFoundError extends Error {
   }
 }
 
+/** Whether the stream has an event (false when it does not exist); other errors are thrown. */
+export async function streamHasEvents(events: Pick<EventStore, 'readStream'>, streamId: string): Promise<boolean> {
+  try {
+    return (await events.readStream(streamId, { maxCount: 1 })).length > 0;
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return false;
+    throw err;
+  }
+}
+
 export function matchesFilter(event: { streamId: string; type: string }, filter?: SubscriptionFilter): boolean {
   if (!filter) return true;
   if (filter.streamPrefixes?.length && !filter.streamPrefixes.some((p) => event.streamId.startsWith(p))) return false;

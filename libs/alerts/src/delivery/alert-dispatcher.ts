@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
+import { EventStore, RecordedEvent, streamHasEvents } from '@gridrocket/event-store';
 import { randomUUID } from 'node:crypto';
 import { ReadStore, RunningReactor, startOutboxReactor } from '@gridrocket/read-store';
 import { BOT_LIST_COLLECTION, type BotDoc, type LiveBot, botDecider } from '@gridrocket/bots';
@@ -205,12 +205,7 @@ export class AlertDispatcher {
   }
 
   private async delivered(deliveryId: string): Promise<boolean> {
-    try {
-      return (await this.deps.events.readStream(alertDeliveryStream(deliveryId), { maxCount: 1 })).length > 0;
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return false;
-      throw err;
-    }
+    return streamHasEvents(this.deps.events, alertDeliveryStream(deliveryId));
   }
 
   private async target(channel: AlertChannel, s: AlertSettingsState, userId: string): Promise<SinkTarget | null> {

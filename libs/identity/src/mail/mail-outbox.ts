@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { EventStore, RecordedEvent, StreamNotFoundError } from '@gridrocket/event-store';
+import { EventStore, RecordedEvent, streamHasEvents } from '@gridrocket/event-store';
 import { ReadStore, RunningReactor, startOutboxReactor } from '@gridrocket/read-store';
 import { correlated, systemContext } from '@gridrocket/shared';
 import { executeCommand, loadState } from '@gridrocket/shared/runtime';
@@ -248,12 +248,7 @@ export class MailOutbox {
   }
 
   private async recorded(causeId: string): Promise<boolean> {
-    try {
-      return (await this.deps.events.readStream(mailDeliveryStream(causeId), { maxCount: 1 })).length > 0;
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return false;
-      throw err;
-    }
+    return streamHasEvents(this.deps.events, mailDeliveryStream(causeId));
   }
 
   private async record(event: RecordedEvent, p: Pending, outcome: Pick<MailRecordedData, 'status' | 'code' | 'messageId' | 'reason'>): Promise<void> {
