@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Decider } from '@gridrocket/shared';
+import { recordOnceDecider, type RecordedOnce } from '@gridrocket/shared';
 import type { AlertChannel, AlertSubject } from './alert.kinds';
 
 /**
@@ -31,9 +31,7 @@ export interface AlertDeliveryRecordedData {
 
 export type AlertDeliveryEvent = { type: 'AlertDeliveryRecorded'; data: AlertDeliveryRecordedData };
 export type AlertDeliveryCommand = { type: 'RecordDelivery'; data: AlertDeliveryRecordedData };
-export interface AlertDeliveryState {
-  recorded: boolean;
-}
+export type AlertDeliveryState = RecordedOnce;
 
 export const ALERT_DELIVERY_STREAM_PREFIX = 'alert-delivery-';
 export const deliveryIdOf = (eventId: string, channel: AlertChannel) => `${eventId}:${channel}`;
@@ -41,8 +39,4 @@ export const alertDeliveryStream = (deliveryId: string) =>
   `${ALERT_DELIVERY_STREAM_PREFIX}${createHash('sha256').update(deliveryId).digest('hex').slice(0, 32)}`;
 
 /** A delivery is recorded once: recording it again (another process, a replayed event) changes nothing. */
-export const alertDeliveryDecider: Decider<AlertDeliveryCommand, AlertDeliveryEvent, AlertDeliveryState> = {
-  initialState: { recorded: false },
-  decide: (command, state) => (state.recorded ? [] : [{ type: 'AlertDeliveryRecorded', data: command.data }]),
-  evolve: (_state, event) => (event.type === 'AlertDeliveryRecorded' ? { recorded: true } : _state),
-};
+export const alertDeliveryDecider = recordOnceDecider<AlertDeliveryCommand, AlertDeliveryEvent>('AlertDeliveryRecorded');

@@ -1,4 +1,4 @@
-import type { Decider } from '@gridrocket/shared';
+import { recordOnceDecider, type RecordedOnce } from '@gridrocket/shared';
 
 /**
  * One mail of the outbox (issue 31), recorded in its own stream `mail-delivery-<causing event id>`: the
@@ -27,15 +27,9 @@ export interface MailRecordedData {
 
 export type MailDeliveryEvent = { type: 'MailRecorded'; data: MailRecordedData };
 export type MailDeliveryCommand = { type: 'RecordMail'; data: MailRecordedData };
-export interface MailDeliveryState {
-  recorded: boolean;
-}
+export type MailDeliveryState = RecordedOnce;
 
 export const MAIL_DELIVERY_STREAM_PREFIX = 'mail-delivery-';
 export const mailDeliveryStream = (causeId: string) => `${MAIL_DELIVERY_STREAM_PREFIX}${causeId}`;
 
-export const mailDeliveryDecider: Decider<MailDeliveryCommand, MailDeliveryEvent, MailDeliveryState> = {
-  initialState: { recorded: false },
-  decide: (command, state) => (state.recorded ? [] : [{ type: 'MailRecorded', data: command.data }]),
-  evolve: (state, event) => (event.type === 'MailRecorded' ? { recorded: true } : state),
-};
+export const mailDeliveryDecider = recordOnceDecider<MailDeliveryCommand, MailDeliveryEvent>('MailRecorded');
