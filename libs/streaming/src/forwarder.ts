@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '@gridrocket/event-store';
 import { resubscribing } from '@gridrocket/event-store';
 import type { ConsumerStatus, ReadStore, ReportsStatus } from '@gridrocket/read-store';
-import { ConsumerHealth } from '@gridrocket/read-store';
+import { ConsumerHealth, Sleeper } from '@gridrocket/read-store';
 import type { EventSink } from './event-sink.port';
 import { StreamMessage, TopicMap, allTopics, defaultTopicMap, toStreamMessage } from './stream-message';
 
@@ -118,7 +118,8 @@ export class Forwarder implements ReportsStatus {
   readonly consumer: ConsumerHealth;
   private checkpoint = 0n;
   private lastLatencyMs: number | null = null;
-  private wakeRetry: (() => void) | null = null;
+  /** The wait between publish attempts; stop() ends it at once. */
+  private readonly retryWait = new Sleeper();
   /** The batch being published (with `buffer`, what the forwarder holds). */
   private inHand: RecordedEvent[] | null = null;
   private bufferedMax = 0;
@@ -259,16 +260,7 @@ export class Forwarder implements ReportsStatus {
         // attempt and this wait (issue 41: the outage's events within 10 s of its return); each attempt against a
         // broker that refuses connections costs ~1.6 s of kafkajs's own retries (kafka.sink.ts SINK_CLIENT)
         const delay = this.options.retryDelay?.(attempt) ?? Math.min(2_000, 100 * 2 ** Math.min(attempt, 7));
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, delay);
-          const self = this;
-          function done() {
-            clearTimeout(timer);
-            if (self.wakeRetry === done) self.wakeRetry = null;
-            resolve();
-          }
-          this.wakeRetry = done;
-        });
+        await this.retryWait.sleep(delay);
       }
     }
     this.checkpoint = last;
@@ -363,7 +355,7 @@ export class Forwarder implements ReportsStatus {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.draining = true;
-    this.wakeRetry?.();
+    this.retryWait.wake();
     await this.subscription?.close();
     await this.loop;
     const drained = this.flush().catch(() => undefined); // not checkpointed: resent after the restart
