@@ -51,6 +51,12 @@ export class SignalSettingsController {
     return botId;
   }
 
+  /** A body's settings (400 when invalid, before anything else), then the user's own bot (404). */
+  private async settingsFor(id: string, body: unknown, ctx: CommandContext) {
+    const input = parseSignalSettings(body);
+    return { input, botId: await this.ownBot(id, ctx) };
+  }
+
   private view(botId: string, s: SignalSettingsState): SignalSettingsView {
     return { enabled: s.enabled, url: `${this.config.publicUrl}/api/signals/${botId}`, secretLast4: s.enabled ? s.secretLast4 : null, allowBodySecret: s.enabled && s.allowBodySecret, windowSeconds: SIGNAL_WINDOW_SECONDS, heldPosition: s.enabled ? s.heldPosition : 'refuse' };
   }
@@ -70,8 +76,7 @@ export class SignalSettingsController {
   @HttpCode(201)
   @UseGuards(FreshCodeGuard)
   async enable(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<SignalSecretView> {
-    const input = parseSignalSettings(body);
-    const botId = await this.ownBot(id, ctx);
+    const { input, botId } = await this.settingsFor(id, body, ctx);
     return this.newSecret(botId, ctx, req, 'EnableSignalWebhook', input.allowBodySecret ?? false, input.heldPosition ?? 'refuse');
   }
 
@@ -80,8 +85,7 @@ export class SignalSettingsController {
   @HttpCode(200)
   @UseGuards(FreshCodeGuard)
   async rotate(@Param('id') id: string, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<SignalSecretView> {
-    const input = parseSignalSettings(body);
-    const botId = await this.ownBot(id, ctx);
+    const { input, botId } = await this.settingsFor(id, body, ctx);
     const current = await this.settings(botId);
     return this.newSecret(botId, ctx, req, 'RotateSignalSecret', input.allowBodySecret ?? current.allowBodySecret, input.heldPosition ?? current.heldPosition);
   }
