@@ -401,6 +401,11 @@ const BUILT_IN_STYLE_RULES: readonly BotStyleRules[] = [
   { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity) },
 ];
 
+/** The form's built-in styles besides the ladder (the style-names rule reads their names). */
+export function builtInStyleRules(): readonly BotStyleRules[] {
+  return BUILT_IN_STYLE_RULES;
+}
+
 const infinityExtras = z.object({ userId, confirmAboveMarket, name: botNameField });
 
 function parseCreateInfinity(input: unknown): CreateBotInput {
