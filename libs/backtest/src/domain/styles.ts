@@ -1,7 +1,7 @@
 /**
  * The grid styles a backtest and a sweep run (issue 32), on the same candles and with the same venue
- * model: the ladder long and short (backtest.engine.ts), the neutral futures grid (neutral-backtest.ts)
- * and the infinity spot grid (infinity.backtest.ts). Pure (the job pool runs it in worker threads).
+ * model: the ladder long and short (backtest.engine.ts), the neutral futures grid (walks/neutral.backtest.ts)
+ * and the infinity spot grid (walks/infinity.backtest.ts). Pure (the job pool runs it in worker threads).
  *
  * One result shape for all: the ladder's BacktestResult, which the page and the sweep read (the neutral
  * and infinity results add their `style`). Each style's walk is its own file (walks/<style>.walk.ts) in
@@ -30,6 +30,8 @@ import { neutralWalk } from './walks/neutral.walk';
 
 export * from './styled.types';
 export { infinityCapital } from './walks/infinity.walk';
+export * from './walks/infinity.backtest';
+export * from './walks/neutral.backtest';
 export { neutralCapital, neutralUnrealised } from './walks/neutral.walk';
 
 /** The walk table: one line per built-in style; the ladder is the fallback (a grid no other walk owns); plug-ins: libs/shared style-plugins.ts. */

@@ -1,6 +1,6 @@
 /**
  * Input rules of an infinity grid bot (issue 32, docs/infinity.md; the engine: libs/trading
- * grid/infinity.engine.ts): `style: 'infinity'`, spot only, with its own fields. Bad input is a list of
+ * styles/infinity/infinity.engine.ts): `style: 'infinity'`, spot only, with its own fields. Bad input is a list of
  * field messages (ValidationError → 400), never a throw of anything else. The market's own limits (price
  * and amount steps, minimum order value) are checked where the market is known, by the engine's
  * `infinityProblem`.

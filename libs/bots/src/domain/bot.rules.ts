@@ -139,7 +139,7 @@ export const direction = optionalChoice('direction', ['long', 'short', 'neutral'
 export const marginMode = optionalChoice('marginMode', MARGIN_MODES);
 export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only: a spot bot buys its ladder (long)';
 /**
- * Issue 32, neutral (libs/trading grid/neutral.ts): buys below and sells above the entry price as the
+ * Issue 32, neutral (libs/trading styles/neutral/neutral.engine.ts): buys below and sells above the entry price as the
  * reference, `numOfOrders` on each side, each fill answered by its opposite one interval away: futures only,
  * equal steps and sizes, no take-profit percentage of its own (each pair earns one interval).
  */
@@ -291,7 +291,7 @@ const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === '
 
 /**
  * Issue 40, "fields a style does not use are hidden or optional": the take profit is required of a long or
- * short grid, not of a neutral one (its pairs earn one interval each, libs/trading grid/neutral.ts); the
+ * short grid, not of a neutral one (its pairs earn one interval each, libs/trading styles/neutral/neutral.engine.ts); the
  * order size is required unless an investment sizes it (sizedByInvestment). `direction`: the grid's, the
  * stored one on an edit that does not change it.
  */

@@ -64,11 +64,7 @@ const KNOWN: Record<string, string> = {
   'frontend/src/pages/AuditBotPage.tsx': "the audit page's neutral case (the dashboard is another helper's)",
   'frontend/src/pages/BotPage.tsx': "the bot page's neutral case (the dashboard is another helper's)",
   'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
-  'libs/backtest/src/domain/infinity.backtest.ts': 'the infinity backtest: to walks/',
-  'libs/backtest/src/domain/neutral-backtest.ts': 'the neutral backtest: to walks/',
-  'libs/backtest/src/domain/styled.types.ts': "the backtest's style and grid unions (BacktestStyle, StyledGrid): to be the walks' own types",
-  'libs/backtest/src/domain/sweep.ts': "the sweep's grid type names the neutral config: to ask the walk",
-  'libs/backtest/src/index.ts': 're-exports the neutral and infinity backtests (test/ imports them from @gridrocket/backtest)',
+  'libs/backtest/src/domain/styled.types.ts': "the backtest's style and grid unions (BacktestStyle, StyledGrid, SweepBase) the walks share: to be each walk's own types",
   'libs/bots/src/application/market-check.ts': "the infinity bot's market problem field: to ask the style's rules",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
@@ -84,9 +80,7 @@ const KNOWN: Record<string, string> = {
   'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
   'libs/trading/src/chart/risk-levels.ts': "the neutral grid's risk levels: to the neutral style",
   'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
-  'libs/trading/src/grid/infinity.engine.ts': 'the infinity engine: to styles/infinity/',
   'libs/trading/src/grid/liquidation-stops.ts': 'the liquidation stops of a neutral grid',
-  'libs/trading/src/grid/neutral.ts': 'the neutral engine: to styles/neutral/',
   'libs/trading/src/grid/spacing.ts': "the spacing of a neutral grid's lines",
   'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
   'libs/trading/src/runner/close-fills.ts': "the close of a neutral grid's position at a stop: to ask the style",
@@ -129,9 +123,9 @@ function isWordOf(identifier: string, words: readonly string[]): boolean {
 
 /** The non-fallback styles' names, from the three registries. */
 async function styleNames(): Promise<string[]> {
-  const { gridStyles, fallbackStyle } = await import('@gridrocket/trading/styles/registry');
-  const { backtestStyles } = await import('@gridrocket/backtest/domain/styles');
-  const { builtInStyleRules } = await import('@gridrocket/bots/domain/bot.rules');
+  const { gridStyles, fallbackStyle } = await import('@gridrocket/trading');
+  const { backtestStyles } = await import('@gridrocket/backtest');
+  const { builtInStyleRules } = await import('@gridrocket/bots');
   const ladder = new Set([fallbackStyle.name, 'long', 'short']);
   const all = [...gridStyles().map((s) => s.name), ...backtestStyles(), ...builtInStyleRules().map((r) => r.style)];
   return [...new Set(all)].filter((s) => !ladder.has(s));

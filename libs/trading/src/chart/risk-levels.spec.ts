@@ -1,6 +1,6 @@
 /** The chart's risk levels of a neutral grid (issue 32): those of the side it holds, not a long ladder's. */
 import { marginTiers } from '@gridrocket/exchanges/venues';
-import { neutralLiquidation, type NeutralGridConfig } from '../grid/neutral';
+import { neutralLiquidation, type NeutralGridConfig } from '../styles/neutral/neutral.engine';
 import { chartRisk } from './risk-levels';
 import type { GridConfig } from '../grid/grid.types';
 

@@ -6,7 +6,7 @@
  */
 import { riskPreview, type MaintenanceTier } from '../grid';
 import type { GridConfig } from '../grid/grid.types';
-import { neutralLiquidation, type NeutralGridConfig } from '../grid/neutral';
+import { neutralLiquidation, type NeutralGridConfig } from '../styles/neutral/neutral.engine';
 
 export interface ChartRisk {
   stopLoss: number | null;
@@ -45,7 +45,7 @@ export function heldPosition(events: ChartEvent[]): { amount: number; averageEnt
 /**
  * `neutral` (issue 32): the bot is a neutral grid. Its levels are those of the side it holds now (long
  * when flat): the stop below its lowest buy (or above its highest sell) and the liquidation of that side
- * once all its orders have filled (grid/neutral.ts neutralLiquidation), not a long ladder's from the entry.
+ * once all its orders have filled (styles/neutral/neutral.engine.ts neutralLiquidation), not a long ladder's from the entry.
  */
 export function chartRisk(events: ChartEvent[], config: GridConfig, tiers?: readonly MaintenanceTier[], neutral?: NeutralGridConfig): ChartRisk {
   if (neutral) {

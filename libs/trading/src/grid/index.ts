@@ -85,8 +85,8 @@ export {
   parseInfinityOrderId,
   processInfinityFill,
   stepOrders,
-} from './infinity.engine';
-export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from './infinity.engine';
+} from '../styles/infinity/infinity.engine';
+export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from '../styles/infinity/infinity.engine';
 export {
   applyNeutralFills,
   beginNeutralStopLoss,
@@ -101,7 +101,7 @@ export {
   neutralProblem,
   neutralStopLoss,
   processNeutralFill,
-} from './neutral';
-export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from './neutral';
+} from '../styles/neutral/neutral.engine';
+export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from '../styles/neutral/neutral.engine';
 export { stopsBeyondLiquidation, liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
 export type { StopBeyondLiquidation } from './liquidation-stops';

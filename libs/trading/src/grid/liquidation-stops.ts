@@ -19,7 +19,7 @@ import { ceilToStep, floorToStep, roundMoney } from './decimal';
 import { directionOf } from './direction';
 import { buildLadder } from './ladder';
 import { liquidationPrice, type MaintenanceTier } from './liquidation';
-import { neutralLiquidation, type NeutralGridConfig } from './neutral';
+import { neutralLiquidation, type NeutralGridConfig } from '../styles/neutral/neutral.engine';
 import type { GridConfig, MarketRules } from './grid.types';
 
 export interface StopBeyondLiquidation {

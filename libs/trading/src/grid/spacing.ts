@@ -59,7 +59,7 @@ export function spacingProblem(c: Pick<RungInput, 'interval' | 'spacing' | 'size
 }
 
 /**
- * Issue 32, neutral (libs/trading grid/neutral.ts): a neutral grid's two halves as the ladders the cost, the
+ * Issue 32, neutral (libs/trading styles/neutral/neutral.engine.ts): a neutral grid's two halves as the ladders the cost, the
  * checks and the money view know: its buys are the long ladder from one interval below the entry (its reference) down, its sells the
  * short ladder from one interval above it up. A long or short grid is its own one half.
  */

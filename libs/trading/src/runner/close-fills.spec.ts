@@ -1,6 +1,6 @@
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
 import { buyOrderId } from '../grid/client-order-id';
-import { initialNeutralState, processNeutralFill } from '../grid/neutral';
+import { initialNeutralState, processNeutralFill } from '../styles/neutral/neutral.engine';
 import { closeOnAverage } from '../grid/position-close';
 import { closeFillFacts, closeProfits } from './close-fills';
 

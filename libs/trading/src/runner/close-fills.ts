@@ -11,7 +11,7 @@
  */
 import type { TradingEvent } from '@gridrocket/bots';
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
-import { neutralClose, type NeutralState } from '../grid/neutral';
+import { neutralClose, type NeutralState } from '../styles/neutral/neutral.engine';
 import { closeOnAverage, type AverageHeld } from '../grid/position-close';
 import { netAmount } from './bot-workflow';
 

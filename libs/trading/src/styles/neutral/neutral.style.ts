@@ -1,12 +1,12 @@
 /**
- * The neutral futures grid (issue 32): its engine is grid/neutral.ts, its workflow neutral-workflow.ts.
+ * The neutral futures grid (issue 32): its engine is styles/neutral/neutral.engine.ts, its workflow neutral-workflow.ts.
  * A bot whose direction is 'neutral' runs it; its ladder config carries no risk settings (they are the
  * neutral engine's: a stop-loss below and above).
  */
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep, roundMoney } from '../../grid/decimal';
 import type { GridConfig } from '../../grid/grid.types';
-import { beginNeutralStopLoss, neutralIdsUsed, neutralLiquidation, neutralProblem, neutralStopLossDone, neutralStopLossOrder, type NeutralGridConfig, type NeutralState } from '../../grid/neutral';
+import { beginNeutralStopLoss, neutralIdsUsed, neutralLiquidation, neutralProblem, neutralStopLossDone, neutralStopLossOrder, type NeutralGridConfig, type NeutralState } from './neutral.engine';
 import { UnrecoverableError } from '../../runner/task-errors';
 import { DEFAULT_FEE_RATE, toGridConfig } from '../../runner/bot-workflow';
 import { marketClose, requireBalance } from '../../runner/close-steps';
@@ -86,7 +86,7 @@ export const neutralStyle: GridStyle<NeutralGridConfig, NeutralState> = {
 
   /**
    * A neutral grid at a start (issue 32): refused when either side's position would be liquidated before
-   * its last order fills (grid/neutral.ts neutralLiquidation), or when the margin of the orders it still
+   * its last order fills (styles/neutral/neutral.engine.ts neutralLiquidation), or when the margin of the orders it still
    * has to place, both halves and their maker fees, is more than the account has.
    */
   async checkFunds(task) {
