@@ -76,15 +76,11 @@ const KNOWN: Record<string, string> = {
   'libs/bots/src/domain/bot.view.ts': "the bot view's style and direction values (the API's field values)",
   'libs/bots/src/domain/capacity.ts': "the capacity figures count a neutral grid's two sides and an infinity grid's orders",
   'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
-  'libs/trading/src/chart/bot-chart.controller.ts': "the chart's neutral risk levels and workflow",
   'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
-  'libs/trading/src/chart/risk-levels.ts': "the neutral grid's risk levels: to the neutral style",
   'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
   'libs/trading/src/grid/liquidation-stops.ts': 'the liquidation stops of a neutral grid',
-  'libs/trading/src/grid/spacing.ts': "the spacing of a neutral grid's lines",
   'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
   'libs/trading/src/runner/close-fills.ts': "the close of a neutral grid's position at a stop: to ask the style",
-  'libs/trading/src/styles/ladder/ladder.style.ts': 'the ladder style leaves a neutral `direction` to the neutral style',
 };
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');

@@ -43,7 +43,8 @@ export {
   addClean,
   subClean,
 } from './decimal';
-export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, gridHalves, MAX_SIZE_SCALE } from './spacing';
+export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, MAX_SIZE_SCALE } from './spacing';
+export { gridHalves } from '../styles/neutral/neutral.halves';
 export type { RungInput } from './spacing';
 export {
   riskProblem,

@@ -11,6 +11,7 @@ import { UnrecoverableError } from '../../runner/task-errors';
 import { DEFAULT_FEE_RATE, toGridConfig } from '../../runner/bot-workflow';
 import { marketClose, requireBalance } from '../../runner/close-steps';
 import type { GridStyle, StyleTask } from '../grid-style';
+import { neutralChartRisk } from './neutral.risk-levels';
 import { decideNeutralConverge, decideNeutralFills, decideNeutralPrice, isNeutral, neutralActive, neutralFundsNeeded, replayNeutral, toNeutralConfig } from './neutral-workflow';
 
 /** A neutral grid's average entry of what it holds (its open lots on the held side). */
@@ -27,6 +28,7 @@ export const neutralStyle: GridStyle<NeutralGridConfig, NeutralState> = {
   name: 'neutral',
   runs: isNeutral,
   engineConfig: (c) => toNeutralConfig(c),
+  chartRisk: (events, config, tiers) => neutralChartRisk(events, config, tiers),
   taskConfig: (c, botType): GridConfig => toGridConfig({ ...c, stopLossPrice: undefined, direction: undefined }, botType),
   problem: neutralProblem,
   replay: replayNeutral,
