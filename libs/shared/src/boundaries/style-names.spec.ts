@@ -80,7 +80,6 @@ const KNOWN: Record<string, string> = {
   'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
   'libs/trading/src/grid/liquidation-stops.ts': 'the liquidation stops of a neutral grid',
   'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
-  'libs/trading/src/runner/close-fills.ts': "the close of a neutral grid's position at a stop: to ask the style",
 };
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');

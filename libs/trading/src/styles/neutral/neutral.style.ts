@@ -6,7 +6,7 @@
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep, roundMoney } from '../../grid/decimal';
 import type { GridConfig } from '../../grid/grid.types';
-import { beginNeutralStopLoss, neutralIdsUsed, neutralLiquidation, neutralProblem, neutralStopLossDone, neutralStopLossOrder, type NeutralGridConfig, type NeutralState } from './neutral.engine';
+import { beginNeutralStopLoss, neutralClose, neutralIdsUsed, neutralLiquidation, neutralProblem, neutralStopLossDone, neutralStopLossOrder, type NeutralGridConfig, type NeutralState } from './neutral.engine';
 import { UnrecoverableError } from '../../runner/task-errors';
 import { DEFAULT_FEE_RATE, toGridConfig } from '../../runner/bot-workflow';
 import { marketClose, requireBalance } from '../../runner/close-steps';
@@ -36,7 +36,7 @@ export const neutralStyle: GridStyle<NeutralGridConfig, NeutralState> = {
   active: (_config, _ladder, rules, s) => neutralActive(rules, s),
   held: (s) => ({ sign: s.position < 0 ? -1 : 1, amount: Math.abs(s.position) }),
   signedPosition: (s) => ({ amount: s.position, averageEntry: neutralAverage(s) }),
-  heldForClose: (s) => ({ kind: 'neutral', state: s }),
+  heldForClose: (s) => ({ kind: 'engine', state: s, close: neutralClose }),
   idsUsed: neutralIdsUsed,
   stopLossUnderWay: (s) => !!s.stopLoss,
   watchesPrice: (config) => config.stopLossPrice !== undefined || config.stopLossPriceAbove !== undefined,
