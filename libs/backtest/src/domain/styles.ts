@@ -21,7 +21,7 @@
  */
 import { stylePluginParts } from '@gridrocket/shared';
 import type { InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
-import { BACKTEST_STYLES, type BacktestStyle, type StyledBacktestResult, type StyledGrid, type StyledParams } from './styled.types';
+import { BACKTEST_STYLES, type BacktestStyle, type StyledBacktestResult, type StyledGrid, type StyledParams, type SweepBase } from './styled.types';
 import type { CandleSeries } from './candle';
 import type { BacktestWalk } from './walks/backtest-walk';
 import { infinityWalk } from './walks/infinity.walk';
@@ -65,6 +65,11 @@ export function backtestStyles(): string[] {
 /** The grid is an infinity grid (a sweep tries ladder settings and compares it through `styles`). */
 export function isInfinity(g: StyledGrid): g is InfinityConfig {
   return walkOf(g) === infinityWalk;
+}
+
+/** A sweep may start from the grid: it tries ladder settings, which every grid has but the infinity grid's. */
+export function sweepsFrom(g: StyledGrid): g is SweepBase {
+  return !isInfinity(g);
 }
 
 export function isNeutral(g: StyledGrid): g is NeutralGridConfig {
