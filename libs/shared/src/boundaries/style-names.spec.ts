@@ -78,7 +78,6 @@ const KNOWN: Record<string, string> = {
   'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
   'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
   'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
-  'libs/trading/src/grid/liquidation-stops.ts': 'the liquidation stops of a neutral grid',
   'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
 };
 

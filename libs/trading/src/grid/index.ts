@@ -104,5 +104,6 @@ export {
   processNeutralFill,
 } from '../styles/neutral/neutral.engine';
 export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from '../styles/neutral/neutral.engine';
-export { stopsBeyondLiquidation, liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
+export { liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
+export { stopsBeyondLiquidation } from '../styles/neutral/neutral.stops';
 export type { StopBeyondLiquidation } from './liquidation-stops';
