@@ -5,7 +5,7 @@ import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
 import { BotConfig, RISK_FIELDS, type BotConfigEdit, type RiskSettings } from './bot.events';
 import { checkedInRangeTerms } from './bot-range.rules';
-import { infinityBotConfig, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
+import { infinityBotConfig, infinityMarketProblem, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
 import { botNameField } from './bot-name.rules';
 import { MARGIN_MODES, MARGIN_MODE_SPOT_MESSAGE } from './bot-futures.rules';
 
@@ -398,7 +398,7 @@ function parseCreateLadderBody(input: unknown, options: CreateOptions): CreateBo
 
 /** The form's styles besides the ladder (BotStyleRules below; plug-ins add theirs through options.styleRules). */
 const BUILT_IN_STYLE_RULES: readonly BotStyleRules[] = [
-  { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity) },
+  { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity), marketProblem: infinityMarketProblem },
 ];
 
 /** The form's built-in styles besides the ladder (the style-names rule reads their names). */
@@ -666,6 +666,8 @@ export interface BotStyleRules {
    * errors). `ladder` parses a ladder's body with the form's rules, for a style made of a ladder's fields.
    */
   parseCreate(input: unknown, options: CreateOptions, ladder: (input: unknown, options: CreateOptions) => CreateBotInput): CreateBotInput;
+  /** The style's own check of a created bot against its market's rules (one field message, null: it trades); absent: the ladder's market checks. */
+  marketProblem?(config: BotConfig, rules: { priceStep: number; amountStep: number; minNotional: number; minAmount?: number }): FieldError | null;
 }
 
 /** The rules of the style a body names among `rules` (a plug-in's before the built-in ones); undefined for the ladder or an unknown style. */

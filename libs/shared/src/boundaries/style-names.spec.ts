@@ -66,7 +66,6 @@ const KNOWN: Record<string, string> = {
   'frontend/src/pages/AuditBotPage.tsx': "the audit page's neutral case (the dashboard is another helper's)",
   'frontend/src/pages/BotPage.tsx': "the bot page's neutral case (the dashboard is another helper's)",
   'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
-  'libs/bots/src/application/market-check.ts': "the infinity bot's market problem field: to ask the style's rules",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
   'libs/bots/src/domain/bot-infinity.rules.ts': "the infinity bot's form rules (the dashboard imports this path: to a styles/infinity/ folder with the dashboard)",
