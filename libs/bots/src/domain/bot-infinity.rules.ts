@@ -107,8 +107,8 @@ export function infinityMarketProblem(config: BotConfig, rules: Pick<MarketRules
   return problem ? { field: infinityProblemField(problem), message: problem } : null;
 }
 
-/** The field an infinity problem is about (infinity.engine.ts infinityProblem's messages). */
-function infinityProblemField(problem: string): string {
+/** The field an infinity problem is about (infinity.engine.ts infinityProblem's messages); pure, so the dashboard's form may import it (frontend/src/bots/infinity.ts restates it). */
+export function infinityProblemField(problem: string): string {
   if (problem.startsWith('The initial buy')) return 'initialQuote';
   if (problem.startsWith('Entry price')) return 'entryPrice';
   if (problem.startsWith('The lower price')) return 'lowerPrice';
