@@ -12,8 +12,11 @@
  * Pure code (domain folders, the grid engine, venue rules) imports no framework, no driver, no I/O.
  */
 
-/** Files of the context folders whose code must stay pure. $1 is the folder. */
-const PURE_FOLDERS = '^(libs/[^/]+/src/domain|libs/trading/src/grid|libs/exchanges/src/venues)/';
+/**
+ * Files of the context folders whose code must stay pure. $1 is the folder. A grid style's pure parts in
+ * its folder (libs/trading/src/styles/<style>/: its engine, its halves, its chart levels, its stops) are pure likewise.
+ */
+const PURE_FOLDERS = '^(libs/[^/]+/src/domain/|libs/trading/src/grid/|libs/exchanges/src/venues/|libs/trading/src/styles/[^/]+/[^/]+[.](engine|halves|risk-levels|stops)[.]ts$)';
 
 /** The sanctioned entries of every context (see above). */
 const ENTRIES = [

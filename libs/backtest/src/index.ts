@@ -17,8 +17,6 @@ export * from './backtest-list.projection';
 export * from './application/backtest.input';
 export * from './candles/upload-store';
 export * from './jobs/thread-priority';
-export * from './domain/infinity.backtest';
-export * from './domain/neutral-backtest';
 export * from './domain/styles';
 export * from './domain/equity-walk';
 export * from './domain/walks/backtest-walk';

@@ -20,7 +20,7 @@ import { MarketCheck } from './application/market-check';
 import { CapacityCheck, type CapacityView } from './application/capacity-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
-import { parseCreateBot, parseEditBot, type BotStyleRules } from './domain/bot.rules';
+import { builtInStyleRules, parseCreateBot, parseEditBot, styleRulesFor, type BotStyleRules } from './domain/bot.rules';
 import { hasRange, inRangeTerms } from './domain/bot-range.rules';
 import { investmentSizer } from './domain/bot-investment.rules';
 import { BotView, toBotView } from './domain/bot.view';
@@ -196,7 +196,9 @@ export class BotsController {
       const priceStep = rules && rules.priceStep > 0 ? rules.priceStep : undefined;
       const input = parseCreateBot(raw, { priceStep, sizeOrders: invested ? investmentSizer(rules, baseOf(raw.symbol)) : undefined, styleRules: stylePluginParts<BotStyleRules>('rules') });
       assertSameUser(ctx.userId, input.userId);
-      if (input.config.style === 'infinity') await this.market.assertInfinity(ctx, input.config); // issue 32: its own market check
+      // a style with a market check of its own (issue 32: the infinity grid's) is asked it instead of the ladder's
+      const ownCheck = styleRulesFor(input.config.style, [...stylePluginParts<BotStyleRules>('rules'), ...builtInStyleRules()])?.marketProblem;
+      if (ownCheck) await this.market.assertStyle(ctx, input.botType, input.config, (r) => ownCheck(input.config, r));
       else await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
       // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a
       // crash) finds the bot it created instead of creating a second.

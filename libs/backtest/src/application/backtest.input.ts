@@ -154,7 +154,7 @@ function periodOf(p: z.output<typeof backtestPeriodSchema>, now: number): Pick<B
 /**
  * A single backtest: the bot form's fields, plus `days` (1–365, default 30) and `timeframe` (default 1m).
  * Issue 32: the ladder long or short, or the neutral futures grid (`direction: 'neutral'`, its
- * neutral-backtest.ts; creating a neutral BOT stays refused by the bots controller); or, with
+ * walks/neutral.backtest.ts; creating a neutral BOT stays refused by the bots controller); or, with
  * `style: 'infinity'`, the infinity spot grid with its own fields (entryPrice, stepPercent, quoteValue,
  * lowerPrice, initialQuote: the infinity bot's rules and messages, bot-infinity.rules.ts) for backtests only.
  */

@@ -23,7 +23,7 @@ import { feeTermsOf } from '../domain/backtest.engine';
 import { backtestDecider } from '../domain/backtest.decider';
 import { backtestStream, type BacktestEvent, type BacktestRequest, type SweepPoint } from '../domain/backtest.events';
 import { bestCell, sweepEntries, type SweepCell } from '../domain/sweep';
-import { isInfinity } from '../domain/styles';
+import { sweepsFrom } from '../domain/styles';
 import { BACKTEST_COLLECTION, type BacktestDoc } from '../backtest-list.projection';
 import { CandleCache } from '../candles/candle-cache';
 import { CcxtCandleSource } from '../candles/ccxt.candles';
@@ -228,7 +228,7 @@ export class BacktestService implements OnApplicationBootstrap, OnApplicationShu
         if (!('result' in answer)) throw new Error('The backtest gave no result');
         data = { backtestId: id, terms, candles: series.length, history, result: answer.result };
       } else {
-        if (isInfinity(request.config)) throw new Error('A sweep tries ladder settings: compare the infinity grid with styles');
+        if (!sweepsFrom(request.config)) throw new Error('A sweep tries ladder settings: compare the infinity grid with styles');
         const configs = sweepEntries(request.config, request.sweep.ranges, request.sweep.styles);
         // the cap again on the candles really read (a request recorded before the cap counted rows, an exchange's answer)
         const tooLarge = sweepWorkProblem(configs.length, series.length);

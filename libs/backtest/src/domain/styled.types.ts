@@ -7,6 +7,9 @@ export const BACKTEST_STYLES = ['long', 'short', 'neutral', 'infinity'] as const
 /** A backtest style: a built-in one, or one of a walk of a plug-in style (libs/shared style-plugins.ts). */
 export type BacktestStyle = (typeof BACKTEST_STYLES)[number] | (string & {});
 
+/** A sweep's base: the ladder's settings (long, short) or the neutral grid's. */
+export type SweepBase = GridConfig | NeutralGridConfig;
+
 /** A grid of any style: the ladder's config (long, or direction short), the neutral one, the infinity one (or a registered style's). */
 export type StyledGrid = GridConfig | NeutralGridConfig | InfinityConfig;
 

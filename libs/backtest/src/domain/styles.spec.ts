@@ -1,7 +1,7 @@
 /**
  * Issue 32: every grid style through the one runner the route and the sweep use (styles.ts), on small
  * candle series whose fills are worked out by hand in test/neutral-grid-paper.spec.ts (neutral) and
- * libs/trading/src/grid/infinity.paper.spec.ts (infinity), with the paper venue's terms. The figures the
+ * libs/trading/src/styles/infinity/infinity.paper.spec.ts (infinity), with the paper venue's terms. The figures the
  * ladder's backtest also gives (capital, curve, drawdown, time in market, returns, buy and hold) are
  * worked out below from the same fills.
  */
@@ -9,8 +9,8 @@ import type { GridConfig, InfinityConfig, NeutralGridConfig } from '@gridrocket/
 import { paperTerms } from '../candles/paper.candles';
 import { runBacktest } from './backtest.engine';
 import { toSeries, type Candle } from './candle';
-import { runInfinityBacktest } from './infinity.backtest';
-import { runNeutralBacktest } from './neutral-backtest';
+import { runInfinityBacktest } from './walks/infinity.backtest';
+import { runNeutralBacktest } from './walks/neutral.backtest';
 import { infinityCapital, neutralCapital, runStyledBacktest } from './styles';
 import { bestCell, sweepCell, sweepEntries, sweepSize, styleGrid } from './sweep';
 
@@ -31,7 +31,7 @@ const NEUTRAL_CANDLES = candlesOf([
 ]);
 const futures = paperTerms({ exchange: 'Binance', market: 'futures', symbol: 'LTCUSDT' });
 
-// libs/trading/src/grid/infinity.paper.spec.ts: LTCUSDT spot on paper Binance (maker 0.1 %, the buy's fee in the coin);
+// libs/trading/src/styles/infinity/infinity.paper.spec.ts: LTCUSDT spot on paper Binance (maker 0.1 %, the buy's fee in the coin);
 // start at 100 buying 100 USDT of LTC, a step of 2 %, 20 USDT a step, no buy below 95.
 const INFINITY: InfinityConfig = { style: 'infinity', botType: 'Spot', entryPrice: 100, stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
 const INFINITY_CANDLES = candlesOf([

@@ -1,7 +1,7 @@
 /**
  * The grid styles a backtest and a sweep run (issue 32), on the same candles and with the same venue
- * model: the ladder long and short (backtest.engine.ts), the neutral futures grid (neutral-backtest.ts)
- * and the infinity spot grid (infinity.backtest.ts). Pure (the job pool runs it in worker threads).
+ * model: the ladder long and short (backtest.engine.ts), the neutral futures grid (walks/neutral.backtest.ts)
+ * and the infinity spot grid (walks/infinity.backtest.ts). Pure (the job pool runs it in worker threads).
  *
  * One result shape for all: the ladder's BacktestResult, which the page and the sweep read (the neutral
  * and infinity results add their `style`). Each style's walk is its own file (walks/<style>.walk.ts) in
@@ -21,7 +21,7 @@
  */
 import { stylePluginParts } from '@gridrocket/shared';
 import type { InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
-import { BACKTEST_STYLES, type BacktestStyle, type StyledBacktestResult, type StyledGrid, type StyledParams } from './styled.types';
+import { BACKTEST_STYLES, type BacktestStyle, type StyledBacktestResult, type StyledGrid, type StyledParams, type SweepBase } from './styled.types';
 import type { CandleSeries } from './candle';
 import type { BacktestWalk } from './walks/backtest-walk';
 import { infinityWalk } from './walks/infinity.walk';
@@ -30,6 +30,8 @@ import { neutralWalk } from './walks/neutral.walk';
 
 export * from './styled.types';
 export { infinityCapital } from './walks/infinity.walk';
+export * from './walks/infinity.backtest';
+export * from './walks/neutral.backtest';
 export { neutralCapital, neutralUnrealised } from './walks/neutral.walk';
 
 /** The walk table: one line per built-in style; the ladder is the fallback (a grid no other walk owns); plug-ins: libs/shared style-plugins.ts. */
@@ -63,6 +65,11 @@ export function backtestStyles(): string[] {
 /** The grid is an infinity grid (a sweep tries ladder settings and compares it through `styles`). */
 export function isInfinity(g: StyledGrid): g is InfinityConfig {
   return walkOf(g) === infinityWalk;
+}
+
+/** A sweep may start from the grid: it tries ladder settings, which every grid has but the infinity grid's. */
+export function sweepsFrom(g: StyledGrid): g is SweepBase {
+  return !isInfinity(g);
 }
 
 export function isNeutral(g: StyledGrid): g is NeutralGridConfig {

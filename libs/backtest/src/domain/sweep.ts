@@ -12,10 +12,10 @@
  * its lower price half an interval below the ladder's lowest rung, so it buys as many steps down as the
  * ladder has rungs; above the entry it keeps selling a step at a time where the ladder stops.
  */
-import type { GridConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
+import type { GridConfig } from '@gridrocket/trading/grid';
 import type { BacktestParams } from './backtest.engine';
 import type { CandleSeries } from './candle';
-import { runStyledBacktest, styleOf, walkNamed, type BacktestStyle, type StyledBacktestResult, type StyledGrid } from './styles';
+import { runStyledBacktest, styleOf, walkNamed, type BacktestStyle, type StyledBacktestResult, type SweepBase, type StyledGrid } from './styles';
 
 export interface NumberRange {
   from: number;
@@ -57,8 +57,6 @@ export interface SweepEntry {
   config: StyledGrid;
 }
 
-/** A sweep's base: the ladder's settings (long, short) or the neutral grid's. */
-export type SweepBase = GridConfig | NeutralGridConfig;
 
 const hasTakeProfit = (style: BacktestStyle) => walkNamed(style)?.hasTakeProfit(style) ?? false;
 

@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import type { ExchangeProvider, MarketRules } from '@gridrocket/exchanges';
-import { BOT_TYPES, EXCHANGES, ValidationError, correlated, normalSymbol, unlistedSymbolMessage, type CommandContext } from '@gridrocket/shared';
+import { BOT_TYPES, EXCHANGES, ValidationError, correlated, normalSymbol, unlistedSymbolMessage, type CommandContext, type FieldError } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { BotFormField, aboveMarket, aboveMarketError, gridHalves, marketFieldErrors, maximumErrors, type BotFieldErrors } from '../domain/bot-market.rules';
 import type { BotConfig } from '../domain/bot.events';
 import { defaultMakerRate } from '../domain/bot.rules';
 import { futuresRiskErrors } from '../domain/bot-futures.rules';
-import { infinityProblem, type InfinityConfig } from '@gridrocket/trading/grid';
 
 /** How long a create or edit waits for the market's rules before it goes on without them. */
 const RULES_TIMEOUT_MS = 3000;
@@ -128,26 +127,26 @@ export class MarketCheck {
   }
 
   /**
-   * An infinity bot (issue 32, docs/infinity.md) against its market: the engine's own check
-   * (infinity.engine.ts infinityProblem: the step against the price step, a step's value and the initial
-   * buy against the minimum order), one field message; skipped as above when the market cannot be asked.
+   * A bot of a style with a market check of its own (BotStyleRules.marketProblem: the infinity grid's,
+   * issue 32, docs/infinity.md) against its market: the style's one field message; skipped as above when
+   * the market cannot be asked.
    */
-  async assertInfinity({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, config: BotConfig): Promise<void> {
-    if (!this.exchanges || config.style !== 'infinity') return;
+  async assertStyle({ userId, correlationId }: Pick<CommandContext, 'userId' | 'correlationId'>, botType: BotType, config: BotConfig, problem: (rules: MarketRules) => FieldError | null): Promise<void> {
+    if (!this.exchanges) return;
+    const market = botType === 'Futures' ? 'futures' : 'spot';
     let rules;
     try {
-      const port = await this.exchanges.for({ userId, exchange: config.exchange, market: 'spot' });
+      const port = await this.exchanges.for({ userId, exchange: config.exchange, market });
       const timeout = () => new Promise<null>((resolve) => setTimeout(() => resolve(null), RULES_TIMEOUT_MS).unref());
       rules = await Promise.race([port.marketRules(config.symbol), timeout()]);
     } catch (err) {
-      this.refuseUnlisted(err, config.symbol, config.exchange, 'spot');
+      this.refuseUnlisted(err, config.symbol, config.exchange, market);
       this.logger.debug?.(correlated(`market rules of ${config.exchange} ${config.symbol} unavailable: ${(err as Error).message}`, correlationId));
       return;
     }
     if (!rules) return;
-    const engine: InfinityConfig = { style: 'infinity', botType: 'Spot', entryPrice: config.entryPrice, stepPercent: config.stepPercent ?? 0, quoteValue: config.quoteValue ?? 0, lowerPrice: config.lowerPrice ?? 0, initialQuote: config.initialQuote ?? 0 };
-    const problem = infinityProblem(engine, { priceStep: rules.priceStep, amountStep: rules.amountStep, minNotional: rules.minNotional, minAmount: rules.minAmount || undefined });
-    if (problem) throw new ValidationError([{ field: infinityProblemField(problem), message: problem }]);
+    const found = problem(rules);
+    if (found) throw new ValidationError([found]);
   }
 }
 
@@ -157,13 +156,4 @@ const UNKNOWN_SYMBOL = 'UNKNOWN_SYMBOL'; // exchange.errors.ts UnknownSymbolErro
 export function venueLabel(mode: string | undefined, exchange: string, market: 'spot' | 'futures'): string {
   if (mode === 'paper') return `the paper exchange's ${exchange} ${market}`;
   return mode === 'testnet' ? `${exchange} ${market} testnet` : `${exchange} ${market}`;
-}
-
-/** The field an infinity problem is about (infinity.engine.ts infinityProblem's messages). */
-function infinityProblemField(problem: string): string {
-  if (problem.startsWith('The initial buy')) return 'initialQuote';
-  if (problem.startsWith('Entry price')) return 'entryPrice';
-  if (problem.startsWith('The lower price')) return 'lowerPrice';
-  if (/^(The step|A step of [0-9.e+-]+ %)/.test(problem)) return 'stepPercent';
-  return 'quoteValue';
 }

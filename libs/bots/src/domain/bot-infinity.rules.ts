@@ -1,6 +1,6 @@
 /**
  * Input rules of an infinity grid bot (issue 32, docs/infinity.md; the engine: libs/trading
- * grid/infinity.engine.ts): `style: 'infinity'`, spot only, with its own fields. Bad input is a list of
+ * styles/infinity/infinity.engine.ts): `style: 'infinity'`, spot only, with its own fields. Bad input is a list of
  * field messages (ValidationError → 400), never a throw of anything else. The market's own limits (price
  * and amount steps, minimum order value) are checked where the market is known, by the engine's
  * `infinityProblem`.
@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { EXCHANGES, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol, type ExchangeName, type FieldError } from '@gridrocket/shared';
+import { infinityProblem, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
 import type { BotConfig } from './bot.events';
 
 export interface InfinityBotInput {
@@ -93,4 +94,24 @@ export function infinityBotConfig(v: InfinityBotInput): BotConfig {
     lowerPrice: v.lowerPrice,
     initialQuote: v.initialQuote,
   };
+}
+
+/**
+ * An infinity bot against its market (issue 32, docs/infinity.md): the engine's own check (infinity.engine.ts
+ * infinityProblem: the step against the price step, a step's value and the initial buy against the minimum
+ * order) as one field message, null when it trades. The server asks it at a create (BotStyleRules.marketProblem).
+ */
+export function infinityMarketProblem(config: BotConfig, rules: Pick<MarketRules, 'priceStep' | 'amountStep' | 'minNotional'> & { minAmount?: number }): FieldError | null {
+  const engine: InfinityConfig = { style: 'infinity', botType: 'Spot', entryPrice: config.entryPrice, stepPercent: config.stepPercent ?? 0, quoteValue: config.quoteValue ?? 0, lowerPrice: config.lowerPrice ?? 0, initialQuote: config.initialQuote ?? 0 };
+  const problem = infinityProblem(engine, { priceStep: rules.priceStep, amountStep: rules.amountStep, minNotional: rules.minNotional, minAmount: rules.minAmount || undefined });
+  return problem ? { field: infinityProblemField(problem), message: problem } : null;
+}
+
+/** The field an infinity problem is about (infinity.engine.ts infinityProblem's messages); pure, so the dashboard's form may import it (frontend/src/bots/infinity.ts restates it). */
+export function infinityProblemField(problem: string): string {
+  if (problem.startsWith('The initial buy')) return 'initialQuote';
+  if (problem.startsWith('Entry price')) return 'entryPrice';
+  if (problem.startsWith('The lower price')) return 'lowerPrice';
+  if (/^(The step|A step of [0-9.e+-]+ %)/.test(problem)) return 'stepPercent';
+  return 'quoteValue';
 }

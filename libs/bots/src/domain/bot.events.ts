@@ -23,13 +23,13 @@ export interface BotConfig {
   trailDownLimit?: number;
   /**
    * Issue 32 (libs/trading grid/direction.ts): 'short' on futures only; absent or 'long': the spec's long grid;
-   * 'neutral' (futures only, libs/trading grid/neutral.ts): buys below and sells above the entry as reference.
+   * 'neutral' (futures only, libs/trading styles/neutral/neutral.engine.ts): buys below and sells above the entry as reference.
    */
   direction?: 'long' | 'short' | 'neutral';
   /** Issue 32, neutral only: the stop-loss of its short side, a price above its highest sell (`stopLossPrice`: below its lowest buy). */
   stopLossPriceAbove?: number;
   /**
-   * Issue 32 (docs/infinity.md, libs/trading grid/infinity.engine.ts): 'infinity' is a spot infinity grid,
+   * Issue 32 (docs/infinity.md, libs/trading styles/infinity/infinity.engine.ts): 'infinity' is a spot infinity grid,
    * traded by its own engine with the four fields below; absent: a ladder (long, short or neutral).
    * An infinity bot keeps the ladder's fields, so every reader of a bot (list, view, the spec's GET, the
    * ledger) reads it unchanged: `entryPrice` is its start, `leverage` 1, and `numOfOrders`, `orderSize`,

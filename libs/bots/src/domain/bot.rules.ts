@@ -5,7 +5,7 @@ import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
 import { BotConfig, RISK_FIELDS, type BotConfigEdit, type RiskSettings } from './bot.events';
 import { checkedInRangeTerms } from './bot-range.rules';
-import { infinityBotConfig, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
+import { infinityBotConfig, infinityMarketProblem, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
 import { botNameField } from './bot-name.rules';
 import { MARGIN_MODES, MARGIN_MODE_SPOT_MESSAGE } from './bot-futures.rules';
 
@@ -139,7 +139,7 @@ export const direction = optionalChoice('direction', ['long', 'short', 'neutral'
 export const marginMode = optionalChoice('marginMode', MARGIN_MODES);
 export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only: a spot bot buys its ladder (long)';
 /**
- * Issue 32, neutral (libs/trading grid/neutral.ts): buys below and sells above the entry price as the
+ * Issue 32, neutral (libs/trading styles/neutral/neutral.engine.ts): buys below and sells above the entry price as the
  * reference, `numOfOrders` on each side, each fill answered by its opposite one interval away: futures only,
  * equal steps and sizes, no take-profit percentage of its own (each pair earns one interval).
  */
@@ -291,7 +291,7 @@ const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === '
 
 /**
  * Issue 40, "fields a style does not use are hidden or optional": the take profit is required of a long or
- * short grid, not of a neutral one (its pairs earn one interval each, libs/trading grid/neutral.ts); the
+ * short grid, not of a neutral one (its pairs earn one interval each, libs/trading styles/neutral/neutral.engine.ts); the
  * order size is required unless an investment sizes it (sizedByInvestment). `direction`: the grid's, the
  * stored one on an edit that does not change it.
  */
@@ -398,8 +398,13 @@ function parseCreateLadderBody(input: unknown, options: CreateOptions): CreateBo
 
 /** The form's styles besides the ladder (BotStyleRules below; plug-ins add theirs through options.styleRules). */
 const BUILT_IN_STYLE_RULES: readonly BotStyleRules[] = [
-  { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity) },
+  { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity), marketProblem: infinityMarketProblem },
 ];
+
+/** The form's built-in styles besides the ladder (the style-names rule reads their names). */
+export function builtInStyleRules(): readonly BotStyleRules[] {
+  return BUILT_IN_STYLE_RULES;
+}
 
 const infinityExtras = z.object({ userId, confirmAboveMarket, name: botNameField });
 
@@ -661,6 +666,8 @@ export interface BotStyleRules {
    * errors). `ladder` parses a ladder's body with the form's rules, for a style made of a ladder's fields.
    */
   parseCreate(input: unknown, options: CreateOptions, ladder: (input: unknown, options: CreateOptions) => CreateBotInput): CreateBotInput;
+  /** The style's own check of a created bot against its market's rules (one field message, null: it trades); absent: the ladder's market checks. */
+  marketProblem?(config: BotConfig, rules: { priceStep: number; amountStep: number; minNotional: number; minAmount?: number }): FieldError | null;
 }
 
 /** The rules of the style a body names among `rules` (a plug-in's before the built-in ones); undefined for the ladder or an unknown style. */

@@ -30,6 +30,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VENUE_REGISTRY } from '@gridrocket/exchanges/venues';
+import { withoutComments } from './testing/without-comments';
 
 const root = join(__dirname, '../../../..');
 const SCANNED = /^(libs|apps|frontend\/src)\/.*\.tsx?$/;
@@ -50,33 +51,6 @@ const KNOWN: Record<string, { reason: string; only?: string }> = {
   'frontend/src/pages/SecurityPage.tsx': { reason: "the key form asks a passphrase for 'Kucoin'; the dashboard was out of this change's reach: to read accountOf(exchange).passphrase", only: 'branch' },
   'frontend/src/bots/icons.ts': { reason: "the exchange's coin icon; the dashboard was out of this change's reach", only: 'branch' },
 };
-
-/** The code of a TypeScript source without its comments; string and template contents kept. */
-export function withoutComments(src: string): string {
-  let out = '';
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i];
-    const next = src[i + 1];
-    if (c === '/' && next === '/') {
-      while (i < src.length && src[i] !== '\n') i++;
-    } else if (c === '/' && next === '*') {
-      const end = src.indexOf('*/', i + 2);
-      i = end < 0 ? src.length : end + 2;
-      out += ' ';
-    } else if (c === "'" || c === '"' || c === '`') {
-      // a quote string ends at its line's end at the latest (a quote inside a regex literal opens none for long)
-      let j = i + 1;
-      while (j < src.length && src[j] !== c && (c === '`' || src[j] !== '\n')) j += src[j] === '\\' ? 2 : 1;
-      out += src.slice(i, j + 1);
-      i = j + 1;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 

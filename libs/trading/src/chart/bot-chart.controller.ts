@@ -14,7 +14,7 @@ import { BotFiguresReader } from './bot-figures.reader';
 import { PriceHistory } from './price-history';
 import { chartRisk, type ChartRisk } from './risk-levels';
 import { toGridConfig } from '../runner/bot-workflow';
-import { toNeutralConfig } from '../styles/neutral/neutral-workflow';
+import { styleFor } from '../styles/registry';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,7 +59,10 @@ export class BotChartController {
     // Issue 14: the stop-loss, trailing and liquidation levels (additive: `risk`).
     const config = doc.s.config!;
     const tiers = doc.s.botType === 'Futures' ? marginTiers(config.exchange, config.symbol).tiers : undefined;
-    return { ...buildGridChart(events, points), risk: chartRisk(events, toGridConfig(config, doc.s.botType), tiers, config.direction === 'neutral' ? toNeutralConfig(config) : undefined) };
+    // the bot's style draws its own levels where it has them (a neutral grid's side), else the ladder's
+    const style = styleFor(config);
+    const risk = style.chartRisk ? style.chartRisk(events, style.engineConfig(config, doc.s.botType), tiers) : chartRisk(events, toGridConfig(config, doc.s.botType), tiers);
+    return { ...buildGridChart(events, points), risk };
   }
 
   @Get('bots/:id/summary')

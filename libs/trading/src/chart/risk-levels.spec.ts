@@ -1,7 +1,8 @@
 /** The chart's risk levels of a neutral grid (issue 32): those of the side it holds, not a long ladder's. */
 import { marginTiers } from '@gridrocket/exchanges/venues';
-import { neutralLiquidation, type NeutralGridConfig } from '../grid/neutral';
+import { neutralLiquidation, type NeutralGridConfig } from '../styles/neutral/neutral.engine';
 import { chartRisk } from './risk-levels';
+import { neutralChartRisk } from '../styles/neutral/neutral.risk-levels';
 import type { GridConfig } from '../grid/grid.types';
 
 // reference 90, interval 2.7, 2 lines each side, 1 LTC, 20x: buys 87.3, 84.6 | sells 92.7, 95.4
@@ -14,16 +15,16 @@ describe('chart risk of a neutral grid', () => {
   const liq = neutralLiquidation(NEUTRAL, { priceStep: 0.01, amountStep: 1e-8, minNotional: 0 }, tiers);
 
   it('flat or long: the lower stop and the long side liquidation (after both buys), below its lowest buy, not the long ladder from the entry', () => {
-    const flat = chartRisk([], AS_LADDER, tiers, NEUTRAL);
+    const flat = neutralChartRisk([], NEUTRAL, tiers);
     expect(flat).toEqual({ stopLoss: 81, trailing: null, liquidation: Math.round(liq.long * 100) / 100 });
     expect(flat.liquidation!).toBeLessThan(84.6);
     // a long ladder from the entry 90 (90 and 87.3) would put it higher, above the lowest buy
     expect(chartRisk([], AS_LADDER, tiers).liquidation!).toBeGreaterThan(flat.liquidation!);
-    expect(chartRisk([fill('buy')], AS_LADDER, tiers, NEUTRAL)).toEqual(flat);
+    expect(neutralChartRisk([fill('buy')], NEUTRAL, tiers)).toEqual(flat);
   });
 
   it('short: the upper stop and the short side liquidation, above its highest sell', () => {
-    const short = chartRisk([fill('sell')], AS_LADDER, tiers, NEUTRAL);
+    const short = neutralChartRisk([fill('sell')], NEUTRAL, tiers);
     expect(short).toEqual({ stopLoss: 99, trailing: null, liquidation: Math.round(liq.short * 100) / 100 });
     expect(short.liquidation!).toBeGreaterThan(95.4);
   });

@@ -6,7 +6,6 @@
  */
 import { riskPreview, type MaintenanceTier } from '../grid';
 import type { GridConfig } from '../grid/grid.types';
-import { neutralLiquidation, type NeutralGridConfig } from '../grid/neutral';
 
 export interface ChartRisk {
   stopLoss: number | null;
@@ -14,13 +13,13 @@ export interface ChartRisk {
   liquidation: number | null;
 }
 
-interface ChartEvent {
+export interface ChartEvent {
   type: string;
   data: any;
 }
 
 /** The position the recorded fills of the bot's latest run hold (average cost). */
-export function heldPosition(events: ChartEvent[]): { amount: number; averageEntry: number } {
+export function heldPosition(events: readonly ChartEvent[]): { amount: number; averageEntry: number } {
   let run = -1;
   for (const e of events) if (typeof e.data?.run === 'number' && e.data.run > run) run = e.data.run;
   let amount = 0;
@@ -43,24 +42,10 @@ export function heldPosition(events: ChartEvent[]): { amount: number; averageEnt
 }
 
 /**
- * `neutral` (issue 32): the bot is a neutral grid. Its levels are those of the side it holds now (long
- * when flat): the stop below its lowest buy (or above its highest sell) and the liquidation of that side
- * once all its orders have filled (grid/neutral.ts neutralLiquidation), not a long ladder's from the entry.
+ * The ladder's levels (long, short). A style with levels of its own gives them through its GridStyle's
+ * `chartRisk` (the neutral grid's: styles/neutral/neutral.risk-levels.ts); the chart asks the bot's style.
  */
-export function chartRisk(events: ChartEvent[], config: GridConfig, tiers?: readonly MaintenanceTier[], neutral?: NeutralGridConfig): ChartRisk {
-  if (neutral) {
-    let run = -1;
-    for (const e of events) if (typeof e.data?.run === 'number' && e.data.run > run) run = e.data.run;
-    let signed = 0;
-    for (const e of events) {
-      if (e.data?.run !== run || !['OrderFilled', 'TakeProfitFilled', 'StopLossTriggered', 'PositionClosed'].includes(e.type)) continue;
-      signed += (e.data.side === 'sell' ? -1 : 1) * Number(e.data.amount || 0);
-    }
-    const short = signed < -1e-12;
-    const liq = tiers ? neutralLiquidation(neutral, { priceStep: 0.01, amountStep: 1e-8, minNotional: 0 }, tiers) : null;
-    const price = liq ? (short ? liq.short : liq.long) : 0;
-    return { stopLoss: (short ? neutral.stopLossPriceAbove : neutral.stopLossPrice) ?? null, trailing: null, liquidation: price > 0 ? Math.round(price * 100) / 100 : null };
-  }
+export function chartRisk(events: readonly ChartEvent[], config: GridConfig, tiers?: readonly MaintenanceTier[]): ChartRisk {
   const p = riskPreview(config, undefined, tiers, heldPosition(events));
   return {
     stopLoss: p.stopLoss,

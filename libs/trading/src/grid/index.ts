@@ -43,7 +43,8 @@ export {
   addClean,
   subClean,
 } from './decimal';
-export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, gridHalves, MAX_SIZE_SCALE } from './spacing';
+export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, MAX_SIZE_SCALE } from './spacing';
+export { gridHalves } from '../styles/neutral/neutral.halves';
 export type { RungInput } from './spacing';
 export {
   riskProblem,
@@ -85,8 +86,8 @@ export {
   parseInfinityOrderId,
   processInfinityFill,
   stepOrders,
-} from './infinity.engine';
-export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from './infinity.engine';
+} from '../styles/infinity/infinity.engine';
+export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from '../styles/infinity/infinity.engine';
 export {
   applyNeutralFills,
   beginNeutralStopLoss,
@@ -101,7 +102,8 @@ export {
   neutralProblem,
   neutralStopLoss,
   processNeutralFill,
-} from './neutral';
-export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from './neutral';
-export { stopsBeyondLiquidation, liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
+} from '../styles/neutral/neutral.engine';
+export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from '../styles/neutral/neutral.engine';
+export { liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
+export { stopsBeyondLiquidation } from '../styles/neutral/neutral.stops';
 export type { StopBeyondLiquidation } from './liquidation-stops';

@@ -1,5 +1,5 @@
 import { marginTiers } from '@gridrocket/exchanges/venues';
-import { stopsBeyondLiquidation } from './liquidation-stops';
+import { stopsBeyondLiquidation } from '../styles/neutral/neutral.stops';
 import type { GridConfig } from './grid.types';
 
 /**

@@ -11,15 +11,13 @@
  *    with `stopLossPercent` the stop follows the average of the rungs filled, so each stage k (rungs
  *    1…k filled) whose stop lies above rung k+1 (or k = n) is a position the stop can meet;
  *  - short: the mirror (rungs at or below the stop, the stop above them);
- *  - neutral: the lower stop lies below the lowest buy, so every buy has filled (long N × size); the
- *    upper stop above the highest sell (short N × size): neutralLiquidation's two worst cases.
+ *  - neutral: styles/neutral/neutral.stops.ts (its two worst cases), which asks this file for the others.
  * The stop is beyond the liquidation when it is at or below it (long) or at or above it (short).
  */
 import { ceilToStep, floorToStep, roundMoney } from './decimal';
 import { directionOf } from './direction';
 import { buildLadder } from './ladder';
 import { liquidationPrice, type MaintenanceTier } from './liquidation';
-import { neutralLiquidation, type NeutralGridConfig } from './neutral';
 import type { GridConfig, MarketRules } from './grid.types';
 
 export interface StopBeyondLiquidation {
@@ -42,17 +40,20 @@ function onStep(f: Pick<StopBeyondLiquidation, 'side' | 'liquidation'>, priceSte
   return f.side === 'long' ? ceilToStep(f.liquidation, priceStep) : floorToStep(f.liquidation, priceStep);
 }
 
-function message(f: Omit<StopBeyondLiquidation, 'message'>, leverage: number, what: string, priceStep: number): string {
+/** The field message of a stop beyond the liquidation price (`what`: the orders filled by then). */
+export function stopMessage(f: Omit<StopBeyondLiquidation, 'message'>, leverage: number, what: string, priceStep: number): string {
   const beyond = f.side === 'long' ? 'at or below' : 'at or above';
   const name = f.field === 'stopLossPercent' ? `The stop-loss (at ${shown(f.stop)})` : `${f.field} ${shown(f.stop)}`;
   const liq = shown(onStep(f, priceStep));
   return `${name} is ${beyond} the liquidation price ${liq}: at leverage ${leverage} the venue would liquidate the ${f.side} position (${what}: ${shown(f.amount)} at ${shown(f.averageEntry)} on average) before the stop-loss closes it. Set the stop-loss ${f.side === 'long' ? 'above' : 'below'} ${liq} or lower the leverage`;
 }
 
-/** The stops of a futures grid that lie beyond its liquidation price (empty when none; spot: never). */
-export function stopsBeyondLiquidation(config: GridConfig & { stopLossPriceAbove?: number }, rules: MarketRules, tiers: readonly MaintenanceTier[]): StopBeyondLiquidation[] {
-  if (config.botType !== 'Futures' || tiers.length === 0 || !(config.leverage >= 1)) return [];
-  if ((config.direction as string) === 'neutral') return neutralStops(config as unknown as NeutralGridConfig, rules, tiers);
+/** A futures grid on isolated margin whose stops may lie beyond its liquidation (spot: never). */
+export const liquidates = (config: Pick<GridConfig, 'botType' | 'leverage'>, tiers: readonly MaintenanceTier[]): boolean => config.botType === 'Futures' && tiers.length > 0 && config.leverage >= 1;
+
+/** The stops of a ladder (long, short) that lie beyond its liquidation price (empty when none; spot: never). */
+export function ladderStopsBeyondLiquidation(config: GridConfig, rules: MarketRules, tiers: readonly MaintenanceTier[]): StopBeyondLiquidation[] {
+  if (!liquidates(config, tiers)) return [];
   const direction = directionOf(config);
   const short = direction === 'short';
   const percent = typeof config.stopLossPercent === 'number' && config.stopLossPercent > 0 ? config.stopLossPercent : undefined;
@@ -74,32 +75,11 @@ export function stopsBeyondLiquidation(config: GridConfig & { stopLossPriceAbove
     const liquidation = liquidationPrice(direction, amount, average, cost / config.leverage, tiers);
     if (liquidation > 0 && (short ? stop >= liquidation : stop <= liquidation)) {
       const f = { field: percent !== undefined ? ('stopLossPercent' as const) : ('stopLossPrice' as const), side: direction as 'long' | 'short', stop, liquidation, amount: roundMoney(amount), averageEntry: roundMoney(average) };
-      return [{ ...f, message: message(f, config.leverage, k + 1 === ladder.length ? `every order of the ladder filled` : `orders 1 to ${k + 1} filled`, rules.priceStep) }];
+      return [{ ...f, message: stopMessage(f, config.leverage, k + 1 === ladder.length ? `every order of the ladder filled` : `orders 1 to ${k + 1} filled`, rules.priceStep) }];
     }
     if (fixed !== undefined) return []; // a fixed stop meets one position only
   }
   return [];
-}
-
-function neutralStops(config: NeutralGridConfig, rules: MarketRules, tiers: readonly MaintenanceTier[]): StopBeyondLiquidation[] {
-  const out: StopBeyondLiquidation[] = [];
-  const n = config.numOfOrders;
-  if (!(Number.isInteger(n) && n >= 1)) return out;
-  const liq = neutralLiquidation(config, rules, tiers);
-  const size = floorToStep(config.orderSize, rules.amountStep);
-  const avg = (prices: number[]) => roundMoney(prices.reduce((s, p) => s + p, 0) / prices.length);
-  const lines = Array.from({ length: n }, (_, i) => i + 1);
-  const below = lines.map((k) => floorToStep(config.entryPrice - k * config.interval, rules.priceStep));
-  const above = lines.map((k) => ceilToStep(config.entryPrice + k * config.interval, rules.priceStep));
-  if (typeof config.stopLossPrice === 'number' && config.stopLossPrice > 0 && liq.long > 0 && config.stopLossPrice <= liq.long) {
-    const f = { field: 'stopLossPrice' as const, side: 'long' as const, stop: config.stopLossPrice, liquidation: liq.long, amount: roundMoney(n * size), averageEntry: avg(below) };
-    out.push({ ...f, message: message(f, config.leverage, `every buy of the grid filled`, rules.priceStep) });
-  }
-  if (typeof config.stopLossPriceAbove === 'number' && config.stopLossPriceAbove > 0 && liq.short > 0 && config.stopLossPriceAbove >= liq.short) {
-    const f = { field: 'stopLossPriceAbove' as const, side: 'short' as const, stop: config.stopLossPriceAbove, liquidation: liq.short, amount: roundMoney(n * size), averageEntry: avg(above) };
-    out.push({ ...f, message: message(f, config.leverage, `every sell of the grid filled`, rules.priceStep) });
-  }
-  return out;
 }
 
 /** Issue 40: the bot warns (page, history, alert) when the price comes within this % of its position's liquidation price. */

@@ -38,7 +38,8 @@
  */
 import { quoteOf } from '@gridrocket/shared';
 import { addClean, roundMoney, subClean } from '../grid/decimal';
-import { gridHalves, rungPrice, rungSize, type RungInput } from '../grid/spacing';
+import { rungPrice, rungSize, type RungInput } from '../grid/spacing';
+import { gridHalves } from '../styles/neutral/neutral.halves';
 import { figureFactsOf, type FigureFact, type MoneyEntry, type StreamEvent } from './money-entries';
 
 const EPS = 1e-12;

@@ -1,6 +1,6 @@
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
 import { buyOrderId } from '../grid/client-order-id';
-import { initialNeutralState, processNeutralFill } from '../grid/neutral';
+import { initialNeutralState, neutralClose, processNeutralFill } from '../styles/neutral/neutral.engine';
 import { closeOnAverage } from '../grid/position-close';
 import { closeFillFacts, closeProfits } from './close-fills';
 
@@ -33,7 +33,7 @@ describe('what a stop\'s market close realises (issue 40)', () => {
     const s = processNeutralFill(start, { clientOrderId: buyOrderId('bot-n', start.lines[1].generation, 1), fillId: 'o1', price: 0.49, amount: 20, fee: 0.00196 }).state;
     expect({ position: s.position, lots: s.lots }).toEqual({ position: 20, lots: [{ side: 'long', line: 1, price: 0.49, amount: 20, fee: 0.00196 }] });
     // sold at 0.485 (fee 0.00485): (0.485 − 0.49) × 20 − 0.00196 − 0.00485
-    expect(closeProfits({ kind: 'neutral', state: s }, [fill('c', 'sell', 0.485, 20, 0.00485)])).toEqual([-0.10681]);
+    expect(closeProfits({ kind: 'engine', state: s, close: neutralClose }, [fill('c', 'sell', 0.485, 20, 0.00485)])).toEqual([-0.10681]);
   });
 
   it('the history facts: per fill a PositionClosed with its fee and what it realised, and its ProfitRealized, in the order the fills happened', () => {

@@ -11,21 +11,34 @@
  */
 import type { TradingEvent } from '@gridrocket/bots';
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
-import { neutralClose, type NeutralState } from '../grid/neutral';
 import { closeOnAverage, type AverageHeld } from '../grid/position-close';
 import { netAmount } from './bot-workflow';
 
-/** What the bot holds as its engine counts it, before the close (the close's fills are never in the engine). */
-export type HeldForClose = { kind: 'average'; held: AverageHeld; short: boolean } | { kind: 'neutral'; state: NeutralState };
+/** A fill of a close as the engines take it off. */
+export type CloseFill = Pick<ExchangeFill, 'side' | 'price' | 'amount' | 'fee'>;
+
+/**
+ * What the bot holds as its engine counts it, before the close (the close's fills are never in the engine):
+ * an average cost (the ladder's, the infinity grid's), or the style engine's own state with its own close
+ * (the neutral grid's lots: GridStyle.heldForClose).
+ */
+export type HeldForClose = { kind: 'average'; held: AverageHeld; short: boolean } | EngineHeld<any>;
+
+export interface EngineHeld<S> {
+  kind: 'engine';
+  state: S;
+  /** What the fill realises against the state, and the state after it. */
+  close(state: S, fill: CloseFill): { state: S; profit: number };
+}
 
 /** What each fill (in the order given) realises against `held`, the one before it taken off first. */
-export function closeProfits(held: HeldForClose, fills: readonly Pick<ExchangeFill, 'side' | 'price' | 'amount' | 'fee'>[]): number[] {
+export function closeProfits(held: HeldForClose, fills: readonly CloseFill[]): number[] {
   const out: number[] = [];
   let now = held;
   for (const f of fills) {
-    if (now.kind === 'neutral') {
-      const r = neutralClose(now.state, f);
-      now = { kind: 'neutral', state: r.state };
+    if (now.kind === 'engine') {
+      const r = now.close(now.state, f);
+      now = { ...now, state: r.state };
       out.push(r.profit);
     } else {
       const r = closeOnAverage(now.held, now.short, f);

@@ -23,6 +23,8 @@ import type { RunnerAction, WorkflowState } from '../runner/bot-workflow';
 import type { HeldForClose } from '../runner/close-fills';
 import type { ExchangePort, Order } from '@gridrocket/exchanges';
 import type { RiskTask } from '../runner/risk-steps';
+import type { ChartEvent, ChartRisk } from '../chart/risk-levels';
+import type { MaintenanceTier } from '../grid/liquidation';
 
 /** What a style's pure decisions read of the bot now (BotTask.styleView). */
 export interface StyleView<C, S> {
@@ -77,6 +79,8 @@ export interface GridStyle<C = any, S = any> {
   ownsOrderId?(clientOrderId: string): boolean;
   /** Why the grid cannot trade on the market (the bot fails to start with it), null when it can. */
   problem(config: C, rules: MarketRules): string | null;
+  /** The risk levels the bot's chart draws from its history (futures: with the market's margin tiers); absent: the ladder's (chart/risk-levels.ts). */
+  chartRisk?(events: readonly ChartEvent[], config: C, tiers?: readonly MaintenanceTier[]): ChartRisk;
   /** The engine from the bot's history, all runs. */
   replay(runs: readonly RunBook[], rules: MarketRules, engineId: string): S;
   /** The fill ids the engine has applied. */

@@ -1,7 +1,7 @@
 /** The infinity spot grid's backtest walk (infinity.backtest.ts; figures: styles.ts's comment). */
 import { floorToStep, roundMoney, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
 import { EquityWalk } from '../equity-walk';
-import { runInfinityBacktest } from '../infinity.backtest';
+import { runInfinityBacktest } from './infinity.backtest';
 import type { StyledGrid } from '../styled.types';
 import { feeTerms, type BacktestWalk } from './backtest-walk';
 

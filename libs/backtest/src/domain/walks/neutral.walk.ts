@@ -1,8 +1,8 @@
-/** The neutral futures grid's backtest walk (neutral-backtest.ts; figures: styles.ts's comment). */
+/** The neutral futures grid's backtest walk (neutral.backtest.ts; figures: styles.ts's comment). */
 import { floorToStep, neutralLinePrices, roundMoney, type MarketRules, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
 import { candleAt } from '../candle';
 import { EquityWalk } from '../equity-walk';
-import { runNeutralBacktest } from '../neutral-backtest';
+import { runNeutralBacktest } from './neutral.backtest';
 import type { StyledGrid } from '../styled.types';
 import { feeTerms, type BacktestWalk } from './backtest-walk';
 

@@ -1,6 +1,6 @@
 import type { BotConfig, RunBook } from '@gridrocket/bots';
 import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
-import { infinityOrderId } from '../../grid/infinity.engine';
+import { infinityOrderId } from './infinity.engine';
 import type { MarketRules } from '../../grid/grid.types';
 import { decideInfinityConverge, decideInfinityFills, infinityActive, infinityFundsNeeded, replayInfinity, toInfinityConfig } from './infinity-workflow';
 

@@ -1,5 +1,5 @@
 /**
- * The runner's decisions for an INFINITY spot grid (issue 32, docs/infinity.md, grid/infinity.engine.ts),
+ * The runner's decisions for an INFINITY spot grid (issue 32, docs/infinity.md, styles/infinity/infinity.engine.ts),
  * pure like bot-workflow.ts and neutral-workflow.ts: the engine from the bot's history, the history facts
  * of its fills, the orders that should rest, and the quote its buys need. BotTask executes them with the
  * same exchange steps as a ladder (place by client order id, adopt, cancel, record in one append).
@@ -17,7 +17,7 @@ import type { Fill as ExchangeFill } from '@gridrocket/exchanges';
 import { floorToStep, roundMoney } from '../../grid/decimal';
 import type { DesiredOrder, ExchangeOrderRef, MarketRules } from '../../grid/grid.types';
 import { reconcile } from '../../grid/grid.engine';
-import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from '../../grid/infinity.engine';
+import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from './infinity.engine';
 import { toEngineFill, type RunnerAction } from '../../runner/bot-workflow';
 
 export const isInfinity = (c: Pick<BotConfig, 'style'>): boolean => c.style === 'infinity';

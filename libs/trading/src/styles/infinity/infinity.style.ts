@@ -1,10 +1,10 @@
 /**
- * The infinity spot grid (issue 32, docs/infinity.md): its engine is grid/infinity.engine.ts, its workflow
+ * The infinity spot grid (issue 32, docs/infinity.md): its engine is infinity.engine.ts, its workflow
  * infinity-workflow.ts. A bot whose style is 'infinity' runs it; its ladder config is the bot's unused
  * ladder fields (0), never validated nor traded. No stop-loss, trailing or re-anchor: no price step.
  */
 import { roundMoney } from '../../grid/decimal';
-import { infinityProblem, parseInfinityOrderId, type InfinityConfig, type InfinityState } from '../../grid/infinity.engine';
+import { infinityProblem, parseInfinityOrderId, type InfinityConfig, type InfinityState } from './infinity.engine';
 import { DEFAULT_FEE_RATE, toGridConfig } from '../../runner/bot-workflow';
 import { marketClose, requireBalance } from '../../runner/close-steps';
 import type { GridStyle, StyleTask } from '../grid-style';

@@ -3,7 +3,6 @@
  * its engine is grid/grid.engine.ts, its workflow runner/bot-workflow.ts, its price step runner/risk-steps.ts.
  * The registry's fallback: a bot that names no other style runs it.
  */
-import type { BotConfig } from '@gridrocket/bots';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { MAX_REARMS, rearmOrder } from '../../grid/grid.engine';
 import type { GridConfig, GridState } from '../../grid/grid.types';
@@ -22,7 +21,8 @@ const view = (v: StyleView<GridConfig, GridState>): WorkflowState => ({ ...v, co
 
 export const ladderStyle: GridStyle<GridConfig, GridState> = {
   name: 'ladder',
-  runs: (c: BotConfig) => c.direction !== 'neutral' && c.style === undefined,
+  // the fallback: it runs every bot no other style runs (registry.ts asks the others first, never this one)
+  runs: () => true,
   engineConfig: (c, botType) => toGridConfig(c, botType),
   taskConfig: (c, botType) => toGridConfig(c, botType),
   problem: (config, rules) => {

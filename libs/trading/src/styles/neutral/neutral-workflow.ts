@@ -1,5 +1,5 @@
 /**
- * The runner's decisions for a NEUTRAL futures grid (issue 32, grid/neutral.ts), pure like
+ * The runner's decisions for a NEUTRAL futures grid (issue 32, styles/neutral/neutral.engine.ts), pure like
  * bot-workflow.ts: the engine from the bot's history, the history facts of its fills, the orders that
  * should rest, the margin its orders need, and its stop-loss. BotTask executes them with the same
  * exchange steps as a long or short ladder (place by client order id, adopt, cancel, record in one append).
@@ -30,7 +30,7 @@ import {
   restartNeutral,
   type NeutralGridConfig,
   type NeutralState,
-} from '../../grid/neutral';
+} from './neutral.engine';
 import { toEngineFill, type RunnerAction } from '../../runner/bot-workflow';
 
 export const isNeutral = (c: Pick<BotConfig, 'direction'>): boolean => c.direction === 'neutral';
@@ -53,7 +53,7 @@ export function toNeutralConfig(c: BotConfig): NeutralGridConfig {
 
 /**
  * The neutral engine from the bot's history: each run continues the grid, or restarts it from its
- * reference (grid/neutral.ts restartNeutral: ids above every earlier one), then applies the run's fills,
+ * reference (styles/neutral/neutral.engine.ts restartNeutral: ids above every earlier one), then applies the run's fills,
  * its stop-loss among them. Runs of another direction (before an edit to neutral) only number the ids.
  */
 export function replayNeutral(runs: readonly RunBook[], rules: MarketRules, engineId: string): NeutralState {

@@ -1,16 +1,17 @@
 /**
- * The neutral futures grid (issue 32): its engine is grid/neutral.ts, its workflow neutral-workflow.ts.
+ * The neutral futures grid (issue 32): its engine is styles/neutral/neutral.engine.ts, its workflow neutral-workflow.ts.
  * A bot whose direction is 'neutral' runs it; its ladder config carries no risk settings (they are the
  * neutral engine's: a stop-loss below and above).
  */
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { floorToStep, roundMoney } from '../../grid/decimal';
 import type { GridConfig } from '../../grid/grid.types';
-import { beginNeutralStopLoss, neutralIdsUsed, neutralLiquidation, neutralProblem, neutralStopLossDone, neutralStopLossOrder, type NeutralGridConfig, type NeutralState } from '../../grid/neutral';
+import { beginNeutralStopLoss, neutralClose, neutralIdsUsed, neutralLiquidation, neutralProblem, neutralStopLossDone, neutralStopLossOrder, type NeutralGridConfig, type NeutralState } from './neutral.engine';
 import { UnrecoverableError } from '../../runner/task-errors';
 import { DEFAULT_FEE_RATE, toGridConfig } from '../../runner/bot-workflow';
 import { marketClose, requireBalance } from '../../runner/close-steps';
 import type { GridStyle, StyleTask } from '../grid-style';
+import { neutralChartRisk } from './neutral.risk-levels';
 import { decideNeutralConverge, decideNeutralFills, decideNeutralPrice, isNeutral, neutralActive, neutralFundsNeeded, replayNeutral, toNeutralConfig } from './neutral-workflow';
 
 /** A neutral grid's average entry of what it holds (its open lots on the held side). */
@@ -27,6 +28,7 @@ export const neutralStyle: GridStyle<NeutralGridConfig, NeutralState> = {
   name: 'neutral',
   runs: isNeutral,
   engineConfig: (c) => toNeutralConfig(c),
+  chartRisk: (events, config, tiers) => neutralChartRisk(events, config, tiers),
   taskConfig: (c, botType): GridConfig => toGridConfig({ ...c, stopLossPrice: undefined, direction: undefined }, botType),
   problem: neutralProblem,
   replay: replayNeutral,
@@ -34,7 +36,7 @@ export const neutralStyle: GridStyle<NeutralGridConfig, NeutralState> = {
   active: (_config, _ladder, rules, s) => neutralActive(rules, s),
   held: (s) => ({ sign: s.position < 0 ? -1 : 1, amount: Math.abs(s.position) }),
   signedPosition: (s) => ({ amount: s.position, averageEntry: neutralAverage(s) }),
-  heldForClose: (s) => ({ kind: 'neutral', state: s }),
+  heldForClose: (s) => ({ kind: 'engine', state: s, close: neutralClose }),
   idsUsed: neutralIdsUsed,
   stopLossUnderWay: (s) => !!s.stopLoss,
   watchesPrice: (config) => config.stopLossPrice !== undefined || config.stopLossPriceAbove !== undefined,
@@ -86,7 +88,7 @@ export const neutralStyle: GridStyle<NeutralGridConfig, NeutralState> = {
 
   /**
    * A neutral grid at a start (issue 32): refused when either side's position would be liquidated before
-   * its last order fills (grid/neutral.ts neutralLiquidation), or when the margin of the orders it still
+   * its last order fills (styles/neutral/neutral.engine.ts neutralLiquidation), or when the margin of the orders it still
    * has to place, both halves and their maker fees, is more than the account has.
    */
   async checkFunds(task) {

@@ -24,9 +24,9 @@
  * position and profit, not the reference. A buy holds the net amount the account received (`netAmount`:
  * the fee taken in the coin on Binance spot). No I/O, no clock, no randomness.
  */
-import { botHash, clientOrderIdPrefix } from './client-order-id';
-import { addClean, ceilToStep, cleanNumber, floorToStep, roundMoney, subClean } from './decimal';
-import type { Fill, MarketRules } from './grid.types';
+import { botHash, clientOrderIdPrefix } from '../../grid/client-order-id';
+import { addClean, ceilToStep, cleanNumber, floorToStep, roundMoney, subClean } from '../../grid/decimal';
+import type { Fill, MarketRules } from '../../grid/grid.types';
 
 export interface InfinityConfig {
   style: 'infinity';

@@ -9,9 +9,9 @@
  */
 import { CsvReplayFeed, PaperExchangeProvider, PaperVenue, type ExchangePort } from '@gridrocket/exchanges';
 import { candlePath, paperTerms, runInfinityBacktest, toSeries, type Candle } from '@gridrocket/backtest';
-import { toEngineFill } from '../runner/bot-workflow';
+import { toEngineFill } from '../../runner/bot-workflow';
 import { infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityConfig, type InfinityState } from './infinity.engine';
-import type { MarketRules } from './grid.types';
+import type { MarketRules } from '../../grid/grid.types';
 
 const T0 = 1_700_000_000_000;
 const H = 3_600_000;

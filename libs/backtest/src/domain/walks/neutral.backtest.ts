@@ -14,9 +14,9 @@
  */
 import { initialNeutralState, neutralDesiredOrders, neutralProblem, processNeutralFill } from '@gridrocket/trading/grid';
 import type { MarketRules, NeutralDesiredOrder, NeutralGridConfig, NeutralState } from '@gridrocket/trading/grid';
-import { feeOf, type BacktestFill, type FeeTerms } from './backtest.engine';
-import { candlePath, type Candle } from './candle';
-import type { BacktestObserver } from './equity-walk';
+import { feeOf, type BacktestFill, type FeeTerms } from '../backtest.engine';
+import { candlePath, type Candle } from '../candle';
+import type { BacktestObserver } from '../equity-walk';
 
 export interface NeutralBacktestParams extends FeeTerms {
   config: NeutralGridConfig;

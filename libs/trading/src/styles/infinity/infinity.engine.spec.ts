@@ -1,6 +1,6 @@
 import { applyInfinityFills, infinityDesiredOrders, infinityInitialState, infinityOrderId, infinityProblem, processInfinityFill, type InfinityConfig, type InfinityState } from './infinity.engine';
-import { parseClientOrderId } from './client-order-id';
-import type { Fill, MarketRules } from './grid.types';
+import { parseClientOrderId } from '../../grid/client-order-id';
+import type { Fill, MarketRules } from '../../grid/grid.types';
 
 const rules: MarketRules = { priceStep: 0.01, amountStep: 0.001, minNotional: 5 };
 // start at 100 buying 100 USDT of coin; steps of 1 %, 20 USDT each; no buy below 95

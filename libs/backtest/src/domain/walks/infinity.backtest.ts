@@ -1,5 +1,5 @@
 /**
- * A backtest of an infinity grid (issue 32, libs/trading grid/infinity.engine.ts, docs/infinity.md):
+ * A backtest of an infinity grid (issue 32, libs/trading styles/infinity/infinity.engine.ts, docs/infinity.md):
  * the SAME pure engine over the candles' prints, the venue played exactly as backtest.engine.ts plays it
  * for the ladder (the paper exchange's model): each candle prints open → low → high → close when rising,
  * open → high → low → close when falling; a resting buy fills when a print is at or below its price, a
@@ -9,9 +9,9 @@
  */
 import { infinityDesiredOrders, infinityInitialState, infinityUnrealised, processInfinityFill } from '@gridrocket/trading/grid';
 import type { Fill, InfinityConfig, InfinityOrder, InfinityState, MarketRules } from '@gridrocket/trading/grid';
-import { coinFeeOf, feeOf, type BacktestFill, type FeeTerms } from './backtest.engine';
-import type { CandleSeries } from './candle';
-import type { BacktestObserver } from './equity-walk';
+import { coinFeeOf, feeOf, type BacktestFill, type FeeTerms } from '../backtest.engine';
+import type { CandleSeries } from '../candle';
+import type { BacktestObserver } from '../equity-walk';
 
 export interface InfinityBacktestParams extends FeeTerms {
   config: InfinityConfig;

@@ -43,10 +43,10 @@
  *     size × (sell price − buy price) − the buy's fee − the sell's fee
  * (a partial close realises its share). Opening lots and their fees wait in `lots` until closed.
  */
-import { botHash, buyOrderId, parseClientOrderId, stopLossOrderId } from './client-order-id';
-import { addClean, ceilToStep, floorToStep, roundMoney, roundToStep, subClean } from './decimal';
-import { liquidationPrice, type MaintenanceTier } from './liquidation';
-import type { Fill, GridConfig, MarketRules } from './grid.types';
+import { botHash, buyOrderId, parseClientOrderId, stopLossOrderId } from '../../grid/client-order-id';
+import { addClean, ceilToStep, floorToStep, roundMoney, roundToStep, subClean } from '../../grid/decimal';
+import { liquidationPrice, type MaintenanceTier } from '../../grid/liquidation';
+import type { Fill, GridConfig, MarketRules } from '../../grid/grid.types';
 
 /** A neutral grid's config: a futures GridConfig whose `entryPrice` is the reference price. */
 export interface NeutralGridConfig extends Omit<GridConfig, 'direction'> {

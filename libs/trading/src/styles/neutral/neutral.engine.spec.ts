@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { marginTiers } from '@gridrocket/exchanges/venues';
-import { buyOrderId } from './client-order-id';
-import { roundMoney } from './decimal';
-import { buildLadder } from './ladder';
-import { ladderLiquidation } from './liquidation';
+import { buyOrderId } from '../../grid/client-order-id';
+import { roundMoney } from '../../grid/decimal';
+import { buildLadder } from '../../grid/ladder';
+import { ladderLiquidation } from '../../grid/liquidation';
 import {
   applyNeutralFills,
   beginNeutralStopLoss,
@@ -25,8 +25,8 @@ import {
   type NeutralDesiredOrder,
   type NeutralGridConfig,
   type NeutralState,
-} from './neutral';
-import type { Fill, MarketRules } from './grid.types';
+} from './neutral.engine';
+import type { Fill, MarketRules } from '../../grid/grid.types';
 
 const BOT = 'bot-neutral-1';
 const rules: MarketRules = { priceStep: 0.01, amountStep: 0.001, minNotional: 5 };
