@@ -7,7 +7,7 @@
  */
 import { BOT_FIELD_LABELS, type BotFieldErrors, type BotFormField } from '@gridrocket/bots/domain/bot-market.rules';
 import type { FormProblem } from '../forms/saveReasons';
-import type { InfinityErrors } from './infinity';
+import type { InfinityErrors } from '../styles/infinity/form';
 import { INVESTMENT_LABEL } from './InvestmentSizing';
 
 const LADDER_ORDER: BotFormField[] = ['exchange', 'symbol', 'entryPrice', 'numOfOrders', 'orderSize', 'interval', 'takeProfit', 'leverage'];

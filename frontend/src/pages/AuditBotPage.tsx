@@ -7,6 +7,7 @@ import { useGetAuditBotQuery, useGetAuditMeQuery } from '../audit/auditApi';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
 import { compact, leverageText, percent, price } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
+import { wordsOf } from '../styles/registry';
 import '../audit/audit.css';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
@@ -102,7 +103,7 @@ export default function AuditBotPage({ id, Figures }: { id: string; Figures: Com
             <div><dt>Grid size</dt><dd>{view.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(view.ordersize)}</dd></div>
             <div><dt>Price interval</dt><dd>{price(view.interval)} USDT</dd></div>
-            {view.direction === 'neutral' ? null : <div><dt>Take profit</dt><dd>{percent(view.takeprofit)}</dd></div>}
+            {wordsOf(view.direction).takeProfit ? <div><dt>Take profit</dt><dd>{percent(view.takeprofit)}</dd></div> : null}
             {futures ? <div><dt>Direction</dt><dd>{view.direction ?? 'long'}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(view.leverage) ?? '—'}</dd></div> : null}
             <div><dt>Created</dt><dd>{new Date(row.createdat).toLocaleString()}</dd></div>

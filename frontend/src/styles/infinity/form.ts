@@ -6,7 +6,7 @@
  */
 import { parseInfinityBot } from '@gridrocket/bots/domain/bot-infinity.rules';
 import { floorToStep, infinityProblem, stepOrders, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
-import type { MarketRulesData } from '../api/types';
+import type { MarketRulesData } from '../../api/types';
 
 export type InfinityField = 'entryPrice' | 'stepPercent' | 'quoteValue' | 'lowerPrice' | 'initialQuote';
 export type InfinityValues = Record<InfinityField, string>;

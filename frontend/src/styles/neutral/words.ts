@@ -1,0 +1,23 @@
+/**
+ * The neutral grid's words: it buys below and sells above its reference, and its engine answers each fill one
+ * line away (libs/trading grid/neutral.ts), so its closing orders are answers and it has no take-profit.
+ */
+import type { StyleWords } from '../words';
+
+export const NEUTRAL_WORDS: StyleWords = {
+  direction: 'neutral',
+  label: 'Neutral',
+  describe: 'Neutral: buys below and sells above the entry, each fill answered one interval away',
+  takeProfit: false,
+  takeProfitTitle: '',
+  intervalNote: ': each fill is answered one interval away',
+  stopsBothSides: true,
+  opens: 'opening',
+  orders: { open: 'open buys and sells', filled: 'filled', closing: 'answers (each closes a pair)', closingShort: '' },
+  closingFill: { back: 'Answer (buy)', sold: 'Answer (sell)' },
+  closingPlaced: 'Answer order placed',
+  closingFilled: 'Answer filled',
+  closingNoun: 'answer',
+  level: 'line',
+  stopping: 'cancelling every order, closing the position at market',
+};
