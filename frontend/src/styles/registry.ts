@@ -5,6 +5,7 @@
  * (long, short) is the fallback.
  */
 import type { ComponentType } from 'react';
+import type { GridConfig, MaintenanceTier, MarketRules } from '@gridrocket/trading/grid';
 import type { Bot } from '../api/types';
 import { INFINITY_STYLE } from './infinity';
 import { LADDER, SHORT_LADDER } from './ladder';
@@ -29,6 +30,11 @@ export interface DashboardStyle {
   pageTag?: string;
   /** Whether the ladder's tools (templates, copy of settings, range setup, backtest) are for it. */
   ladderTools: boolean;
+  /**
+   * The liquidation prices of its worst cases before create (futures), when they are not the ladder's (one
+   * position, every order filled): its long and its short position's.
+   */
+  liquidation?: (config: GridConfig, rules: MarketRules, tiers: readonly MaintenanceTier[]) => { long?: number; short?: number };
   /** The bot card's facts, when the style has its own settings (else the ladder's facts with its words). */
   CardFacts?: ComponentType<{ bot: Bot; cur: string }>;
   /** The bot page's settings, when the style has its own. */

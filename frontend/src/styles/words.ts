@@ -35,6 +35,8 @@ export interface StyleWords {
   closingNoun: string;
   /** An opening order's place in the grid ("rung 1", "line 3"). */
   level: string;
+  /** After "Liquidation of the long position" / "… short position" in the futures risk panel. */
+  liquidationCase: { long: string; short: string };
   /** The history's line when a stop-loss starts. */
   stopping: string;
 }

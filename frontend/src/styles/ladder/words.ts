@@ -10,6 +10,7 @@ const LADDER = {
   closingFilled: 'Take profit filled',
   closingNoun: 'take-profit',
   level: 'rung',
+  liquidationCase: { long: ' (every order filled)', short: ' (every order filled)' },
 } as const;
 
 export const LONG_WORDS: StyleWords = {

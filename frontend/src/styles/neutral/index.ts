@@ -2,6 +2,7 @@
  * The neutral grid in the dashboard (issue 32, libs/trading grid/neutral.ts): a futures ladder direction that
  * buys below and sells above its reference, each fill answered one line away, with no take-profit.
  */
+import { neutralLiquidation } from '@gridrocket/trading/grid';
 import type { DashboardStyle } from '../registry';
 import { NEUTRAL_WORDS } from './words';
 
@@ -10,4 +11,9 @@ export const NEUTRAL_STYLE: DashboardStyle = {
   matches: (bot) => bot.direction === 'neutral',
   words: NEUTRAL_WORDS,
   ladderTools: true,
+  // both sides open: the long position with every buy filled, the short with every sell filled
+  liquidation: (config, rules, tiers) => {
+    const l = neutralLiquidation({ ...config, direction: 'neutral' } as never, rules, tiers);
+    return { long: l.long, short: l.short };
+  },
 };

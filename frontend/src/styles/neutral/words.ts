@@ -19,5 +19,6 @@ export const NEUTRAL_WORDS: StyleWords = {
   closingFilled: 'Answer filled',
   closingNoun: 'answer',
   level: 'line',
+  liquidationCase: { long: ' (every buy filled)', short: ' (every sell filled)' },
   stopping: 'cancelling every order, closing the position at market',
 };
