@@ -9,6 +9,7 @@ import { compact, leverageText, percent, price } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { wordsOf } from '../styles/registry';
 import '../audit/audit.css';
+import { PageLoading } from '../components/PageKit';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…', deleted: 'Deleted' };
@@ -43,10 +44,7 @@ export default function AuditBotPage({ id, Figures }: { id: string; Figures: Com
 
   if (me.isLoading || (auditor && audit.isLoading)) {
     return (
-      <div className="page-loading" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">Loading the bot…</span>
-      </div>
+      <PageLoading label="Loading the bot…" />
     );
   }
   if (!auditor || !row) return <NotFound />;

@@ -5,6 +5,7 @@ import { AUDIT_STATUSES, useGetAuditBotsQuery, useGetAuditMeQuery, type AuditBot
 import { describeError } from '../api/http';
 import { pairLabel } from '../bots/pairs';
 import '../audit/audit.css';
+import { HeadRow, PageLoading } from '../components/PageKit';
 
 export const AUDIT_PAGE_SIZE = 20;
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…', deleted: 'Deleted' };
@@ -86,10 +87,7 @@ export default function AuditPage() {
 
   if (me.isLoading) {
     return (
-      <div className="page-loading" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">Loading…</span>
-      </div>
+      <PageLoading />
     );
   }
   if (!me.data?.auditor) {
@@ -170,16 +168,7 @@ export default function AuditPage() {
         </p>
         {list.data && list.data.items.length > 0 ? (
           <table className="audit__table" aria-label="Bots to audit">
-            <thead>
-              <tr>
-                <th scope="col">Bot</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Venue</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Open</th>
-              </tr>
-            </thead>
+            <HeadRow columns={['Bot', 'Owner', 'Venue', 'Status', 'Created', 'Open']} />
             <tbody>
               {list.data.items.map((b) => (
                 <Row key={b.id} bot={b} />

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { LiquidationWarning } from '../bots/LiquidationWarning';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ArrowLeft, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
+import { Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
 import { botPhase, type Bot, type BotSummary } from '../api/types';
 import { styleOf } from '../styles/registry';
@@ -17,6 +17,7 @@ import { SignalPanel } from '../bots/SignalPanel';
 import { useUser } from '../store/hooks';
 import { quoteOf } from '../shims/shared';
 import { annualisedText, directionOf } from '../money/words';
+import { BackToBots, PageLoading } from '../components/PageKit';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
 // issue 40: another user's bot, read-only, for an auditor ("Bot not found" to anyone else)
@@ -57,10 +58,7 @@ export default function BotPage() {
 
   if (isLoading) {
     return (
-      <div className="page-loading" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">Loading the bot…</span>
-      </div>
+      <PageLoading label="Loading the bot…" />
     );
   }
   if (!bot) {
@@ -83,9 +81,7 @@ export default function BotPage() {
     <div className="page page--wide botpage" data-testid="bot-page" data-bot-id={bot.id} data-state={phase}>
       <div className="page__head botpage__head">
         <div>
-          <Link to="/bots" className="back-link" aria-label="Back to bots">
-            <ArrowLeft size={16} aria-hidden="true" /> Bots
-          </Link>
+          <BackToBots />
           <h1 className="botpage__title">
             <CoinIcon symbol={bot.symbol} size={32} /> {bot.name ? <span data-testid="bot-name">{bot.name}</span> : null} {bot.name ? <span className="muted botpage__pair">{pairLabel(bot.symbol)}</span> : pairLabel(bot.symbol)}
             <span className={`status status--${phase}`} role="status">
