@@ -32,6 +32,7 @@ import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
 import { LadderPreview } from './LadderPreview';
 import { NeutralPreview } from '../styles/neutral/Preview';
+import { NeutralStops, neutralStopErrors, neutralStopsBody } from '../styles/neutral/Stops';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { normalSymbol } from '../shims/shared';
 import { BacktestPanel } from '../backtest/BacktestPanel';
@@ -43,6 +44,7 @@ import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
 import { EMPTY_INFINITY, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from '../styles/infinity/form';
 import { InfinityPreview } from '../styles/infinity/Preview';
+import { InfinityFields } from '../styles/infinity/FormSection';
 import { CapacityPanel } from './CapacityPanel';
 import { FuturesRisk, leverageOf as typedLeverage, liquidationStopErrors, type FuturesValues } from './FuturesRisk';
 import type { CapacityQuery } from '../api/types';
@@ -505,12 +507,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
         {infinity ? (
           <>
-            <Field id={`${idp}-step`} label="Step" name="stepPercent" {...numeric} maxLength={6} unit="%" value={inf.stepPercent} onValue={(v) => setInfField('stepPercent', v)} onBlur={blur('stepPercent' as keyof Values)} error={shownInf('stepPercent')} hint="One step, in % of the last trade’s price" />
-            {invest.switcher}
-            {invest.field(submitted)}
-            <Field id={`${idp}-quote`} readOnly={invest.active} label="Value per step (USDT)" name="quoteValue" {...numeric} maxLength={12} value={inf.quoteValue} onValue={(v) => setInfField('quoteValue', v)} onBlur={blur('quoteValue' as keyof Values)} error={shownInf('quoteValue')} hint="Sold on each step up, bought on each step down" />
-            <Field id={`${idp}-lower`} label="Lower price" name="lowerPrice" {...numeric} maxLength={12} value={inf.lowerPrice} onValue={(v) => setInfField('lowerPrice', v)} onBlur={blur('lowerPrice' as keyof Values)} error={shownInf('lowerPrice')} hint="No buy below this price; sells go on" />
-            <Field id={`${idp}-initial`} label="Initial buy (USDT, optional)" name="initialQuote" {...numeric} maxLength={12} value={inf.initialQuote} onValue={(v) => setInfField('initialQuote', v)} onBlur={blur('initialQuote' as keyof Values)} error={shownInf('initialQuote')} hint="Spent on coin at the entry price when the bot starts" />
+            <InfinityFields idp={idp} values={inf} onField={setInfField} onBlur={(k) => blur(k as keyof Values)} shown={shownInf} invest={invest} submitted={submitted} />
           </>
         ) : (
           <>
@@ -571,11 +568,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </div>}
       {futures ? <FuturesRisk values={futuresRisk} onChange={setFuturesRisk} grid={futuresGrid} rules={rules} accountLeverage={leverage} editing={editing} /> : null}
       {infinity ? null : neutral ? (
-        <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
-          <legend>Stop-loss (optional)</legend>
-          <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...numeric} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => setStops((x) => ({ ...x, below: v }))} error={stopErrors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
-          <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...numeric} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => setStops((x) => ({ ...x, above: v }))} error={stopErrors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
-        </fieldset>
+        <NeutralStops idp={idp} stops={stops} onStops={setStops} errors={stopErrors} />
       ) : (
       <AdvancedSettings
         values={advanced}
@@ -616,39 +609,4 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </div>
     </form>
   );
-}
-
-/**
- * A neutral grid's stops (issue 32; the server's rule, bot.rules.ts): below the lowest buy
- * (entry − grid size × interval) and above the highest sell (entry + grid size × interval).
- */
-function neutralStopErrors(stops: { below: string; above: string }, v: { entryPrice: string; numOfOrders: string; interval: string }): { below?: string; above?: string } {
-  const out: { below?: string; above?: string } = {};
-  const entry = Number(v.entryPrice);
-  const n = Number(v.numOfOrders);
-  const step = Number(v.interval);
-  const known = [entry, n, step].every((x) => Number.isFinite(x) && x > 0);
-  const lowest = Number((entry - n * step).toPrecision(12));
-  const highest = Number((entry + n * step).toPrecision(12));
-  if (stops.below.trim() !== '') {
-    const x = Number(stops.below);
-    if (!(Number.isFinite(x) && x > 0)) out.below = 'Stop-loss below must be a price greater than 0';
-    else if (known && x >= lowest) out.below = `Stop-loss below must be below the lowest buy (${lowest})`;
-  }
-  if (stops.above.trim() !== '') {
-    const x = Number(stops.above);
-    if (!(Number.isFinite(x) && x > 0)) out.above = 'Stop-loss above must be a price greater than 0';
-    else if (known && x <= highest) out.above = `Stop-loss above must be above the highest sell (${highest})`;
-  }
-  return out;
-}
-
-/** The stops as the body sends them: set ones as numbers; one cleared in an edit as '' (turns it off). */
-function neutralStopsBody(stops: { below: string; above: string }, before: { below: string; above: string }): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
-  if (stops.below.trim() !== '') out.stopLossPrice = Number(stops.below);
-  else if (before.below !== '') out.stopLossPrice = '';
-  if (stops.above.trim() !== '') out.stopLossPriceAbove = Number(stops.above);
-  else if (before.above !== '') out.stopLossPriceAbove = '';
-  return out;
 }
