@@ -26,7 +26,7 @@ import {
 import { Link } from 'react-router-dom';
 import { describeError } from '../api/http';
 import type { Bot, BotType, Exchange } from '../api/types';
-import { Field, SelectField } from '../components/Field';
+import { Field, SelectField, NUMERIC_INPUT } from '../components/Field';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
@@ -86,6 +86,9 @@ interface Props {
  * minimums, the take-profit above the fees and the cost within the available balance. Errors show
  * once a field was left or a save was tried.
  */
+/** A typed pair as the venue lists it: no spaces, capitals. */
+const upperPair = (v: string) => v.trim().toUpperCase();
+
 export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
@@ -288,6 +291,16 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
+  /** The market fields' binding: a pick is set (written as `norm` says) and counts as touched at once. */
+  const pick = (k: 'exchange' | 'symbol', norm: (v: string) => string = (v) => v) => ({
+    name: k,
+    value: values[k],
+    onValue: (v: string) => {
+      set(k, norm(v));
+      setTouched((t) => ({ ...t, [k]: true }));
+    },
+    error: shown(k),
+  });
 
   const numbersOf = () => ({
       numOfOrders: Number(values.numOfOrders),
@@ -376,7 +389,6 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   );
 
   const idp = editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`;
-  const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
   // Issue 40, point 7: a disabled Save says why, field by field
   const blocked = (infinity ? infInvalid : invalid) || nameProblem !== null;
   const problems = botFormProblems({
@@ -403,15 +415,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <SelectField
           id={`${idp}-exchange`}
           label="Exchange"
-          name="exchange"
+          {...pick('exchange')}
           placeholder="Select Exchange"
-          value={values.exchange}
-          onValue={(v) => {
-            set('exchange', v);
-            setTouched((t) => ({ ...t, exchange: true }));
-          }}
           options={EXCHANGES.map((x) => ({ value: x, label: x }))}
-          error={shown('exchange')}
         />
         <div className="readout" aria-live="polite">
           <span className="readout__label">
@@ -429,17 +435,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             <Field
               id={`${idp}-symbol`}
               label="Pair"
-              name="symbol"
+              {...pick('symbol', upperPair)}
               placeholder="e.g. BTCUSDT"
               hint="Any pair your exchange lists"
               autoComplete="off"
               list={`${idp}-pairs`}
-              value={values.symbol}
-              onValue={(v) => {
-                set('symbol', v.trim().toUpperCase());
-                setTouched((t) => ({ ...t, symbol: true }));
-              }}
-              error={shown('symbol')}
               disabled={editing}
             />
             <datalist id={`${idp}-pairs`}>
@@ -452,15 +452,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <SelectField
             id={`${idp}-symbol`}
             label="Pair"
-            name="symbol"
+            {...pick('symbol')}
             placeholder="Select pair"
-            value={values.symbol}
-            onValue={(v) => {
-              set('symbol', v);
-              setTouched((t) => ({ ...t, symbol: true }));
-            }}
             options={PAIRS.map((p) => ({ value: p, label: pairLabel(p) }))}
-            error={shown('symbol')}
             disabled={editing}
           />
         )}
@@ -504,7 +498,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         ) : null}
         {neutral || infinity ? null : range.switcher}
         {neutral || infinity ? null : range.fields(submitted)}
-        <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
+        <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...NUMERIC_INPUT} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
         {infinity ? (
           <>
             <InfinityFields idp={idp} values={inf} onField={setInfField} onBlur={(k) => blur(k as keyof Values)} shown={shownInf} invest={invest} submitted={submitted} />
@@ -514,10 +508,10 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <Field id={`${idp}-orders`} readOnly={!neutral && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={neutral ? 'Orders on each side: that many buys below and sells above' : `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
         {invest.switcher}
         {invest.field(submitted)}
-        <Field id={`${idp}-size`} readOnly={invest.active} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={invest.active ? null : shown('orderSize')} hint={invest.active ? 'Sized by the investment' : rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
-        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
+        <Field id={`${idp}-size`} readOnly={invest.active} label="Order size" name="orderSize" {...NUMERIC_INPUT} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={invest.active ? null : shown('orderSize')} hint={invest.active ? 'Sized by the investment' : rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
+        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...NUMERIC_INPUT} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
         {/* a neutral grid has no take profit of its own (issue 40): the field is not its */}
-        {neutral ? null : <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />}
+        {neutral ? null : <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...NUMERIC_INPUT} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />}
           </>
         )}
         {futures ? (

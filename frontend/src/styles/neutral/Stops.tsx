@@ -1,18 +1,17 @@
 import type { Dispatch, SetStateAction } from 'react';
-import { Field } from '../../components/Field';
+import { Field, NUMERIC_INPUT } from '../../components/Field';
 
 /** A neutral grid's two stops as the form holds them (typed text; '' = none). */
 export type NeutralStopValues = { below: string; above: string };
 
-const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
 
 /** The neutral grid's stop-loss fields (its only advanced settings): below its lowest buy, above its highest sell. */
 export function NeutralStops({ idp, stops, onStops, errors }: { idp: string; stops: NeutralStopValues; onStops: Dispatch<SetStateAction<NeutralStopValues>>; errors: { below?: string; above?: string } }) {
   return (
     <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
       <legend>Stop-loss (optional)</legend>
-      <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...numeric} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => onStops((x) => ({ ...x, below: v }))} error={errors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
-      <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...numeric} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => onStops((x) => ({ ...x, above: v }))} error={errors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
+      <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...NUMERIC_INPUT} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => onStops((x) => ({ ...x, below: v }))} error={errors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
+      <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...NUMERIC_INPUT} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => onStops((x) => ({ ...x, above: v }))} error={errors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
     </fieldset>
   );
 }
