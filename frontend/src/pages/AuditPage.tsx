@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ChevronLeft, ChevronRight, History, ShieldCheck } from 'lucide-react';
 import { AUDIT_STATUSES, useGetAuditBotsQuery, useGetAuditMeQuery, type AuditBot } from '../audit/auditApi';
@@ -6,6 +6,7 @@ import { describeError } from '../api/http';
 import { pairLabel } from '../bots/pairs';
 import '../audit/audit.css';
 import { HeadRow, PageLoading } from '../components/PageKit';
+import { VENUES } from '../venues';
 
 export const AUDIT_PAGE_SIZE = 20;
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…', deleted: 'Deleted' };
@@ -117,37 +118,13 @@ export default function AuditPage() {
           <label htmlFor="audit-owner">Owner</label>
           <input {...field('owner')} placeholder="email or user id" autoComplete="off" />
         </div>
-        <div className="field">
-          <label htmlFor="audit-exchange">Exchange</label>
-          <select {...field('exchange')}>
-            <option value="">Any</option>
-            <option value="Binance">Binance</option>
-            <option value="Kucoin">Kucoin</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-botType">Market</label>
-          <select {...field('botType')}>
-            <option value="">Any</option>
-            <option value="Spot">Spot</option>
-            <option value="Futures">Futures</option>
-          </select>
-        </div>
+        <FilterSelect label="Exchange" {...field('exchange')} options={VENUES.map((v) => [v.exchange, v.exchange] as const)} />
+        <FilterSelect label="Market" {...field('botType')} options={[['Spot', 'Spot'], ['Futures', 'Futures']]} />
         <div className="field">
           <label htmlFor="audit-symbol">Pair</label>
           <input {...field('symbol')} placeholder="e.g. BTCUSDT" autoComplete="off" />
         </div>
-        <div className="field">
-          <label htmlFor="audit-status">Status</label>
-          <select {...field('status')}>
-            <option value="">Any</option>
-            {AUDIT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_TEXT[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect label="Status" {...field('status')} options={AUDIT_STATUSES.map((s) => [s, STATUS_TEXT[s]] as const)} />
         <div className="actions actions--start">
           <button type="submit" className="btn btn--primary btn--small">
             Filter
@@ -194,6 +171,23 @@ export default function AuditPage() {
           </button>
         </nav>
       ) : null}
+    </div>
+  );
+}
+
+/** A filter's select: "Any" first, then each option as [value, text]; `id`, `name`, `value` and `onChange` from the form's `field`. */
+function FilterSelect({ label, options, ...select }: { label: string; id: string; options: ReadonlyArray<readonly [string, string]> } & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={select.id}>{label}</label>
+      <select {...select}>
+        <option value="">Any</option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
