@@ -158,9 +158,9 @@ export function eventLabelOf(e: Pick<HistoryEvent, 'type' | 'data'>, words: BotW
     case 'OrderFilled':
       return sell ? 'Sell order filled' : 'Buy order filled';
     case 'TakeProfitPlaced':
-      return wordsOf(words.direction).closingPlaced;
+      return wordsOf(words.direction).history.placed;
     case 'TakeProfitFilled':
-      return wordsOf(words.direction).closingFilled;
+      return wordsOf(words.direction).history.filled;
     case 'StopLossTriggered':
       return d.side === 'buy' ? 'Stop-loss bought back' : 'Stop-loss sold';
     case 'PositionClosed':
@@ -281,8 +281,8 @@ function genericText(data: unknown): string {
 /** An order as placed, for the lines about it later: "buy 0.01 @ 94,000 · rung 1", "take-profit sell 0.03 @ 95,411.19" (a neutral grid's: "answer buy …", "… · line 3"). */
 function placedText(type: string, d: Data, words: BotWords = botWords(null)): string {
   const what = `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
-  if (type === 'TakeProfitPlaced') return `${wordsOf(words.direction).closingNoun} ${what}`;
-  return `${what}${typeof d.level === 'number' ? ` · ${wordsOf(words.direction).level} ${d.level + 1}` : ''}`;
+  if (type === 'TakeProfitPlaced') return `${wordsOf(words.direction).history.noun} ${what}`;
+  return `${what}${typeof d.level === 'number' ? ` · ${wordsOf(words.direction).history.level} ${d.level + 1}` : ''}`;
 }
 
 /** An amount of money with its sign and currency: "+1.2 USDT", "−0.35 USDC"; `plus` false: no sign on a gain. */
@@ -335,7 +335,7 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
     case 'ProfitRealized':
       return `${signedMoney(d.amount, cur)} · total ${signedMoney(d.totalProfit, cur, false)}${d.cycle !== undefined ? ` · cycle ${String(d.cycle)}` : ''}`;
     case 'OrderPlaced':
-      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · ${wordsOf(w.direction).level} ${d.level + 1}` : ''}`;
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · ${wordsOf(w.direction).history.level} ${d.level + 1}` : ''}`;
     case 'TakeProfitPlaced':
       return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
     case 'OrderFilled':

@@ -29,12 +29,11 @@ export interface StyleWords {
   orders: { open: string; filled: string; closing: string; closingShort: string };
   /** The trades list's closing fill, bought back or sold. */
   closingFill: { back: string; sold: string };
-  /** The history's closing order: placed, filled, and its noun in a line ("take-profit sell …"). */
-  closingPlaced: string;
-  closingFilled: string;
-  closingNoun: string;
-  /** An opening order's place in the grid ("rung 1", "line 3"). */
-  level: string;
+  /**
+   * The history's closing order: placed, filled, its noun in a line ("take-profit sell …"), and an opening
+   * order's place in the grid (`level`: "rung 1", "line 3").
+   */
+  history: { placed: string; filled: string; noun: string; level: string };
   /** After "Liquidation of the long position" / "… short position" in the futures risk panel. */
   liquidationCase: { long: string; short: string };
   /** The history's line when a stop-loss starts. */

@@ -6,10 +6,7 @@ const LADDER = {
   intervalNote: '',
   stopsBothSides: false,
   closingFill: { back: 'Take-profit (buy back)', sold: 'Take-profit' },
-  closingPlaced: 'Take-profit order placed',
-  closingFilled: 'Take profit filled',
-  closingNoun: 'take-profit',
-  level: 'rung',
+  history: { placed: 'Take-profit order placed', filled: 'Take profit filled', noun: 'take-profit', level: 'rung' },
   liquidationCase: { long: ' (every order filled)', short: ' (every order filled)' },
 } as const;
 

@@ -15,10 +15,7 @@ export const NEUTRAL_WORDS: StyleWords = {
   opens: 'opening',
   orders: { open: 'open buys and sells', filled: 'filled', closing: 'answers (each closes a pair)', closingShort: '' },
   closingFill: { back: 'Answer (buy)', sold: 'Answer (sell)' },
-  closingPlaced: 'Answer order placed',
-  closingFilled: 'Answer filled',
-  closingNoun: 'answer',
-  level: 'line',
+  history: { placed: 'Answer order placed', filled: 'Answer filled', noun: 'answer', level: 'line' },
   liquidationCase: { long: ' (every buy filled)', short: ' (every sell filled)' },
   stopping: 'cancelling every order, closing the position at market',
 };
