@@ -42,7 +42,7 @@ import { ModeBadge } from '../components/ModeBadge';
 import { useRangeSetup } from './RangeSetup';
 import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
-import { EMPTY_INFINITY, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from '../styles/infinity/form';
+import { EMPTY_INFINITY, INFINITY_FIELD_LABELS, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from '../styles/infinity/form';
 import { InfinityPreview } from '../styles/infinity/Preview';
 import { InfinityFields } from '../styles/infinity/FormSection';
 import { CapacityPanel } from './CapacityPanel';
@@ -391,8 +391,14 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const idp = editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`;
   // Issue 40, point 7: a disabled Save says why, field by field
   const blocked = (infinity ? infInvalid : invalid) || nameProblem !== null;
+  // what a style changes in the list of problems: its own fields, no take profit, its stops
+  const styleProblems = {
+    ownFields: infinity ? { labels: INFINITY_FIELD_LABELS, errors: infErrors, sized: 'quoteValue' } : null,
+    takeProfit: !neutral,
+    stopErrors: neutral ? stopErrors : null,
+  };
   const problems = botFormProblems({
-    nameProblem, infinity, neutral, errors, infErrors, advErrors: { ...advErrors, ...advLiqErrors }, stopErrors, rangeProblems: range.problems,
+    nameProblem, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems,
     leverageProblem: futures && futuresRisk.leverage.trim() !== '' && typedLeverage(futuresRisk) === null ? 'Leverage must be a whole number from 1 to 125' : null,
     confirm: needsConfirm && above ? (above.direction === 'short' ? BELOW_MARKET_CONFIRM_LABEL : ABOVE_MARKET_CONFIRM_LABEL) : null,
     investment: invest,
@@ -407,7 +413,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
         </p>
       ) : null}
-      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, infinity, neutral, errors, infErrors, advErrors: { ...advErrors, ...advLiqErrors }, stopErrors, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} />}
+      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} />}
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">
