@@ -2,7 +2,7 @@
  * The pieces the dashboard's pages and tables share (the audit, alerts, balances, history, performance and bot
  * pages): the loading spinner, the link back to the bot list and a table's column heads.
  */
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router-dom';
 
 /** The page's spinner while its data loads; `label` is read out ("Loading the history…"). */
@@ -36,5 +36,14 @@ export function HeadRow({ columns }: { columns: readonly string[] }) {
         ))}
       </tr>
     </thead>
+  );
+}
+
+/** A page's title with its icon before it ("🛡 Audit"). */
+export function IconTitle({ icon: Icon, title }: { icon: LucideIcon; title: string }) {
+  return (
+    <h1 className="with-icon">
+      <Icon size={26} aria-hidden="true" /> {title}
+    </h1>
   );
 }

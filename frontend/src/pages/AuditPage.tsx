@@ -5,7 +5,7 @@ import { AUDIT_STATUSES, useGetAuditBotsQuery, useGetAuditMeQuery, type AuditBot
 import { describeError } from '../api/http';
 import { pairLabel } from '../bots/pairs';
 import '../audit/audit.css';
-import { HeadRow, PageLoading } from '../components/PageKit';
+import { HeadRow, PageLoading, IconTitle } from '../components/PageKit';
 import { VENUES } from '../venues';
 
 export const AUDIT_PAGE_SIZE = 20;
@@ -107,9 +107,7 @@ export default function AuditPage() {
     <div className="page page--wide audit" data-testid="audit-page">
       <div className="page__head">
         <div>
-          <h1 className="with-icon">
-            <ShieldCheck size={26} aria-hidden="true" /> Audit
-          </h1>
+          <IconTitle icon={ShieldCheck} title="Audit" />
           <p className="muted">Every user’s bots, deleted ones included. Read-only: nothing here can start, stop, edit or delete a bot.</p>
         </div>
       </div>
