@@ -45,6 +45,7 @@ import type { TemplateSettings } from './templatesApi';
 import { EMPTY_INFINITY, INFINITY_FIELD_LABELS, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from '../styles/infinity/form';
 import { InfinityPreview } from '../styles/infinity/Preview';
 import { InfinityFields } from '../styles/infinity/FormSection';
+import { infinitySizing } from '../styles/infinity/sizing';
 import { CapacityPanel } from './CapacityPanel';
 import { FuturesRisk, leverageOf as typedLeverage, liquidationStopErrors, type FuturesValues } from './FuturesRisk';
 import type { CapacityQuery } from '../api/types';
@@ -264,9 +265,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const invest = useInvestment({
     idp: editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`,
     stored: bot?.investment,
-    style: infinity ? 'infinity' : 'ladder',
     ladder: infinity || fieldErrors.entryPrice || fieldErrors.numOfOrders || fieldErrors.interval ? null : { numOfOrders: Number(values.numOfOrders), interval: Number(values.interval), entryPrice: Number(values.entryPrice), leverage: leverageOf, ...(neutral ? {} : advancedGrid), ...(futures && direction !== 'long' ? { direction } : {}) },
-    infinity: !infinity || infErrors.entryPrice || infErrors.stepPercent || infErrors.lowerPrice || infErrors.initialQuote ? null : { entryPrice: Number(values.entryPrice), stepPercent: Number(inf.stepPercent), lowerPrice: Number(inf.lowerPrice), initialQuote: Number(inf.initialQuote || 0) },
+    own: infinity ? infinitySizing(!infinity || infErrors.entryPrice || infErrors.stepPercent || infErrors.lowerPrice || infErrors.initialQuote ? null : { entryPrice: Number(values.entryPrice), stepPercent: Number(inf.stepPercent), lowerPrice: Number(inf.lowerPrice), initialQuote: Number(inf.initialQuote || 0) }) : null,
     rules,
     base: values.symbol.replace(/USDT$|USDC$/, ''),
     futures,
