@@ -16,6 +16,7 @@ import { ResetPassword } from './pages/ResetPassword';
 import { Dashboard } from './pages/Dashboard';
 import { MyAccount } from './pages/MyAccount';
 import { PrivacyPolicy } from './pages/PrivacyPolicy';
+import { PageLoading } from './components/PageKit';
 
 // heavy or rarely opened screens are split from the landing route's bundle
 const BotsPage = lazy(() => import('./pages/BotsPage'));
@@ -31,10 +32,7 @@ const BalancesPage = lazy(() => import('./pages/BalancesPage'));
 
 function PageFallback() {
   return (
-    <div className="page-loading" role="status">
-      <div className="spinner" aria-hidden="true" />
-      <span className="sr-only">Loading…</span>
-    </div>
+    <PageLoading />
   );
 }
 

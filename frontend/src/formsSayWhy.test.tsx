@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket, formMarketRoutes } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -14,16 +14,7 @@ jest.setTimeout(30_000);
 
 freshSocketPerTest();
 
-// Binance spot BTCUSDT's rules (venues/markets.ts): amount step 0.00001, minimum 0.00001 BTC and 5 USDT
-const RULES = { priceStep: 0.01, amountStep: 0.00001, minNotional: 5, minAmount: 0.00001, makerFee: 0.001, takerFee: 0.001 };
-const exchangeRoutes = {
-  'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 5000, available: 5000 }],
-  'GET /api/priceSpot': 60000,
-  'GET /api/balanceFutures': [{ symbol: 'USDT', exchange: 'Binance', balance: 5000, available: 5000 }],
-  'GET /api/priceFutures': 100,
-  'GET /api/futuresPositionRisk': [{ symbol: 'BTCUSDT', leverage: 10 }],
-  'GET /api/market-rules': RULES,
-};
+const exchangeRoutes = formMarketRoutes({ spotPrice: 60000, spotBalance: 5000, futuresBalance: 5000 });
 const created = (init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n1', ...JSON.parse(String(init.body)) }) });
 function routes(bots: Bot[] = [], extra: Record<string, unknown> = {}) {
   return mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': () => bots, ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => created(init), ...extra });

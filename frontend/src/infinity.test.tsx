@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, SPOT_RULES, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket, formMarketRoutes } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -16,14 +16,7 @@ const EDIT_REFUSED = 'An infinity bot cannot be edited yet: stop it, delete it a
 const infinityBot = (over: Partial<Bot> = {}): Bot =>
   makeBot({ id: 'i1', style: 'infinity', entryprice: 100, steppercent: 2, quotevalue: 10, lowerprice: 90, initialquote: 50, numoforders: 0, ordersize: 0, interval: 0, takeprofit: 0, ...over });
 
-const exchangeRoutes = {
-  'GET /api/balanceSpot': [{ symbol: 'USDT', exchange: 'Binance', balance: 1000, available: 1000 }],
-  'GET /api/priceSpot': 100,
-  'GET /api/balanceFutures': [{ symbol: 'USDT', exchange: 'Binance', balance: 500, available: 500 }],
-  'GET /api/priceFutures': 100,
-  'GET /api/futuresPositionRisk': [{ symbol: 'BTCUSDT', leverage: 10 }],
-  'GET /api/market-rules': SPOT_RULES,
-};
+const exchangeRoutes = formMarketRoutes({ spotPrice: 100, spotBalance: 1000, futuresBalance: 500 });
 
 async function openSpotForm() {
   await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));

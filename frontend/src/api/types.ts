@@ -14,11 +14,6 @@ export type User = Schemas['User'];
 /** A bot as the server returns it (lowercase fields, spec section 3; `#/components/schemas/Bot`). */
 export type Bot = Schemas['Bot'];
 
-/** An infinity bot's settings are its own: the server refuses an edit of one (bot.rules.ts INFINITY_EDIT_MESSAGE). */
-export function isInfinity(bot: Pick<Bot, 'style'>): boolean {
-  return bot.style === 'infinity';
-}
-
 export type Credential = Schemas['Credential'];
 
 /** GET /api/balance{Spot,Futures}: per-asset records. */
@@ -29,7 +24,6 @@ export type ChartData = Omit<Schemas['Chart'], 'risk'> & { risk?: Schemas['Chart
 
 /** POST /api/bots: a ladder (long, short, neutral) or an infinity spot grid (issue 32). */
 export type CreateBotBody = Schemas['CreateBot'];
-export type CreateInfinityBotBody = Schemas['CreateInfinityBot'];
 /** Every body POST /api/bots takes (a ladder, its range form, an infinity grid). */
 export type CreateAnyBotBody = Body<'/api/bots', 'post'>;
 export type EditBotBody = Body<'/api/bots/{id}', 'put'>;

@@ -26,6 +26,7 @@ import {
   type Range,
   type UploadSummary,
 } from './backtestApi';
+import type { Direction } from '../styles/registry';
 import './backtest.css';
 
 export interface GridValues {
@@ -43,7 +44,7 @@ interface Props {
   values: GridValues;
   leverage?: number;
   /** Issue 32: a futures bot's direction (the backtest trades the grid the form describes). */
-  direction?: 'long' | 'short' | 'neutral';
+  direction?: Direction;
   /** The form is not valid yet: nothing to backtest. */
   disabled: boolean;
   onApply: (p: { interval: number; numOfOrders: number; takeProfit: number | null }) => void;
@@ -167,7 +168,7 @@ export function BacktestPanel({ botType, values, leverage, direction, disabled, 
     takeProfit: Number(values.takeProfit),
     ...(botType === 'Futures' && leverage ? { leverage } : {}),
     // (neutral is sent too: the server backtests the neutral grid, issue 32, never a long one in its place)
-    ...(botType === 'Futures' && (direction === 'short' || direction === 'neutral') ? { direction } : {}),
+    ...(botType === 'Futures' && direction !== undefined && direction !== 'long' ? { direction } : {}),
     days: 30,
   });
 

@@ -3,7 +3,7 @@ import { riskPreview, type GridConfig } from '@gridrocket/trading/grid';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { parseCreateBot } from '@gridrocket/bots/domain/bot.rules';
 import type { Exchange } from '../api/types';
-import { Field, SelectField } from '../components/Field';
+import { Field, SelectField, NUMERIC_INPUT, fieldBinder } from '../components/Field';
 import { compact, usdt } from './format';
 
 /**
@@ -148,7 +148,7 @@ interface Props {
 export function AdvancedSettings({ values, onChange, errors, grid, defaultOpen }: Props) {
   const idp = useId();
   const set = (k: keyof AdvancedValues, v: string) => onChange({ ...values, [k]: v });
-  const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
+  const bind = fieldBinder<keyof AdvancedValues>(values, set, (k) => errors[k]);
   const percent = values.spacing === 'percent';
   return (
     <details className="advanced" open={defaultOpen} data-testid="advanced">
@@ -158,38 +158,32 @@ export function AdvancedSettings({ values, onChange, errors, grid, defaultOpen }
         <SelectField
           id={`${idp}-spacing`}
           label="Spacing"
-          name="spacing"
+          {...bind('spacing')}
           placeholder="Absolute (USDT)"
-          value={values.spacing}
-          onValue={(v) => set('spacing', v)}
           options={[
             { value: 'absolute', label: 'Absolute (USDT)' },
             { value: 'percent', label: 'Percent (geometric)' },
           ]}
-          error={errors.spacing}
         />
-        <Field id={`${idp}-scale`} label="Size scale" name="sizeScale" {...numeric} maxLength={5} value={values.sizeScale} onValue={(v) => set('sizeScale', v)} error={errors.sizeScale} hint="Each order × this (1 = equal sizes)" />
-        <Field id={`${idp}-slp`} label="Stop-loss" name="stopLossPercent" {...numeric} maxLength={6} unit="%" value={values.stopLossPercent} onValue={(v) => set('stopLossPercent', v)} error={errors.stopLossPercent} hint="Sell everything at market this % below the average entry" />
-        <Field id={`${idp}-slprice`} label="Stop-loss price" name="stopLossPrice" {...numeric} maxLength={12} value={values.stopLossPrice} onValue={(v) => set('stopLossPrice', v)} error={errors.stopLossPrice} hint="…or at this price (when no % is set)" />
-        <Field id={`${idp}-trail`} label="Trailing take-profit" name="trailingDeviation" {...numeric} maxLength={6} unit="%" value={values.trailingDeviation} onValue={(v) => set('trailingDeviation', v)} error={errors.trailingDeviation} hint="Follow the price above the take-profit; sell when it falls back this %" />
+        <Field id={`${idp}-scale`} label="Size scale" {...bind('sizeScale')} {...NUMERIC_INPUT} maxLength={5} hint="Each order × this (1 = equal sizes)" />
+        <Field id={`${idp}-slp`} label="Stop-loss" {...bind('stopLossPercent')} {...NUMERIC_INPUT} maxLength={6} unit="%" hint="Sell everything at market this % below the average entry" />
+        <Field id={`${idp}-slprice`} label="Stop-loss price" {...bind('stopLossPrice')} {...NUMERIC_INPUT} maxLength={12} hint="…or at this price (when no % is set)" />
+        <Field id={`${idp}-trail`} label="Trailing take-profit" {...bind('trailingDeviation')} {...NUMERIC_INPUT} maxLength={6} unit="%" hint="Follow the price above the take-profit; sell when it falls back this %" />
         <SelectField
           id={`${idp}-reanchor`}
           label="Grid"
-          name="reanchor"
+          {...bind('reanchor')}
           placeholder="Fixed"
-          value={values.reanchor}
-          onValue={(v) => set('reanchor', v)}
           options={[
             { value: 'fixed', label: 'Fixed' },
             { value: 'follow', label: 'Follows the price' },
           ]}
-          error={errors.reanchor}
         />
         {values.reanchor === 'follow' ? (
-          <Field id={`${idp}-limit`} label="Follow up to" name="reanchorLimit" {...numeric} maxLength={12} value={values.reanchorLimit} onValue={(v) => set('reanchorLimit', v)} error={errors.reanchorLimit} hint="Never re-anchor above this price (optional)" />
+          <Field id={`${idp}-limit`} label="Follow up to" {...bind('reanchorLimit')} {...NUMERIC_INPUT} maxLength={12} hint="Never re-anchor above this price (optional)" />
         ) : null}
         {grid.direction !== 'short' ? (
-          <Field id={`${idp}-trail-down`} label="Trail down to" name="trailDownLimit" {...numeric} maxLength={12} value={values.trailDownLimit} onValue={(v) => set('trailDownLimit', v)} error={errors.trailDownLimit} hint="When every order has filled and the price falls on, move the grid down, never below this price; the position is kept (optional)" />
+          <Field id={`${idp}-trail-down`} label="Trail down to" {...bind('trailDownLimit')} {...NUMERIC_INPUT} maxLength={12} hint="When every order has filled and the price falls on, move the grid down, never below this price; the position is kept (optional)" />
         ) : null}
       </div>
       {percent ? <p className="muted">With percent spacing the price interval is a percentage: each order that % below the previous one.</p> : null}

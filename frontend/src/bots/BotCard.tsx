@@ -1,7 +1,8 @@
 import { ExternalLink, History, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/domain/bot.rules';
-import { botPhase, isInfinity, type Bot, type BotOverview } from '../api/types';
+import { botPhase, type Bot, type BotOverview } from '../api/types';
+import { Fact } from '../components/Facts';
+import { styleOf } from '../styles/registry';
 import { ModeBadge } from '../components/ModeBadge';
 import { CoinIcon, ExchangeIcon } from './CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, signedUsdt, usd, usdt } from './format';
@@ -33,8 +34,9 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
   const cur = live?.currency ?? quoteOf(bot.symbol) ?? 'USDT';
   const position = live?.position ?? 0;
   const leftOpen = ordersLeftOpenText(bot, phase === 'stopped');
-  // issue 32: an infinity grid's settings are its own (its ladder fields are 0), and the server refuses its edit
-  const infinity = isInfinity(bot);
+  // issue 32, 42: a style with settings of its own shows its facts, and the server may refuse its edit
+  const style = styleOf(bot);
+  const { words, CardFacts } = style;
   return (
     <article className={`bot-card bot-card--${phase}`} aria-label={label} data-testid="bot-card" data-bot-id={bot.id} data-state={phase}>
       <header className="bot-card__head">
@@ -77,27 +79,20 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
         </div>
       </div>
 
-      {infinity ? (
-        <dl className="bot-card__facts" data-testid="infinity-facts">
-          <Fact label="Style" value="Infinity" title="Sells a fixed value each step up, buys it each step down" />
-          <Fact label="Entry price" value={compact(bot.entryprice)} title={`In ${cur}`} />
-          <Fact label="Step" value={percent(bot.steppercent ?? 0)} />
-          <Fact label="Per step" value={`${compact(bot.quotevalue ?? 0)} ${cur}`} title="Value sold on each step up and bought on each step down" />
-          <Fact label="Lower price" value={compact(bot.lowerprice ?? 0)} title="No buy below this price" />
-          <Fact label="Initial buy" value={`${compact(bot.initialquote ?? 0)} ${cur}`} />
-        </dl>
+      {CardFacts ? (
+        <CardFacts bot={bot} cur={cur} />
       ) : (
       <dl className="bot-card__facts">
         <Fact label="Orders" value={compact(bot.numoforders)} title="Total orders of the grid" />
         <Fact label="Order size" value={compact(bot.ordersize)} />
         <Fact label="Entry price" value={futures ? usd(bot.entryprice) : compact(bot.entryprice)} title={`In ${cur}`} />
-        {/* a neutral grid has no take-profit: its engine answers each fill one interval away (issue 32, 40) */}
-        {bot.direction === 'neutral' ? null : (
-          <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title={bot.direction === 'short' ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'} />
-        )}
-        <Fact label="Interval" value={compact(bot.interval)} title={bot.direction === 'neutral' ? `In ${cur}: each fill is answered one interval away` : `In ${cur}`} />
+        {/* a grid that answers each fill one interval away has no take-profit (issue 32, 40) */}
+        {words.takeProfit ? (
+          <Fact label={futures ? 'T/P' : 'Take profit'} value={percent(bot.takeprofit)} title={words.takeProfitTitle} />
+        ) : null}
+        <Fact label="Interval" value={compact(bot.interval)} title={`In ${cur}${words.intervalNote}`} />
         {futures ? <Fact label="Leverage" value={leverageText(bot.leverage) ?? '—'} /> : null}
-        {futures ? <Fact label="Direction" value={bot.direction === 'short' ? 'Short' : bot.direction === 'neutral' ? 'Neutral' : 'Long'} /> : null}
+        {futures ? <Fact label="Direction" value={words.label} /> : null}
       </dl>
       )}
 
@@ -151,9 +146,9 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
           type="button"
           className="icon-btn icon-btn--small"
           onClick={() => onEdit(bot)}
-          disabled={running || infinity}
+          disabled={running || style.editRefusal !== undefined}
           aria-label={`Edit ${label}`}
-          title={infinity ? INFINITY_EDIT_MESSAGE : running ? 'Stop the bot to edit it' : 'Edit bot'}
+          title={style.editRefusal ?? (running ? 'Stop the bot to edit it' : 'Edit bot')}
         >
           <Pencil size={16} aria-hidden="true" />
         </button>
@@ -173,11 +168,3 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
 }
 
 /** One stat of the card; the full value is in the tooltip should the cell ever be too narrow. */
-function Fact({ label, value, title }: { label: string; value: string; title?: string }) {
-  return (
-    <div>
-      <dt title={title}>{label}</dt>
-      <dd title={title ? `${value} · ${title}` : value}>{value}</dd>
-    </div>
-  );
-}

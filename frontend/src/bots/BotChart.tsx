@@ -20,6 +20,7 @@ import { AdvancedSummary, riskLines, type ChartRisk } from './AdvancedLevels';
 import type { AdvancedView } from './AdvancedSettings';
 import { quoteOf } from '../shims/shared';
 import { directionOf, orderWords } from '../money/words';
+import { wordsOf } from '../styles/registry';
 
 export { ladderFromBot };
 
@@ -133,9 +134,9 @@ export default function BotChart({ bot, large }: { bot: Bot; large?: boolean }) 
   const direction = directionOf(bot);
   const words = orderWords(direction);
   // a neutral grid has answers, not one take-profit
-  const tpLevel = direction === 'neutral' ? undefined : levels.find((l) => l.kind === 'take-profit');
+  const tpLevel = wordsOf(direction).takeProfit ? levels.find((l) => l.kind === 'take-profit') : undefined;
   const cur = quoteOf(bot.symbol) ?? 'USDT';
-  const opens = direction === 'short' ? 'sell' : direction === 'neutral' ? 'opening' : 'buy';
+  const opens = wordsOf(direction).opens;
   if (isLoading) return <div className="chart-empty">Loading chart…</div>;
   if (points.length === 0) {
     return (

@@ -26,11 +26,13 @@ import {
 import { Link } from 'react-router-dom';
 import { describeError } from '../api/http';
 import type { Bot, BotType, Exchange } from '../api/types';
-import { Field, SelectField } from '../components/Field';
+import { Field, SelectField, NUMERIC_INPUT } from '../components/Field';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
-import { LadderPreview, NeutralPreview } from './LadderPreview';
+import { LadderPreview } from './LadderPreview';
+import { NeutralPreview } from '../styles/neutral/Preview';
+import { NeutralStops, neutralStopErrors, neutralStopsBody } from '../styles/neutral/Stops';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { normalSymbol } from '../shims/shared';
 import { BacktestPanel } from '../backtest/BacktestPanel';
@@ -40,8 +42,10 @@ import { ModeBadge } from '../components/ModeBadge';
 import { useRangeSetup } from './RangeSetup';
 import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
-import { EMPTY_INFINITY, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from './infinity';
-import { InfinityPreview } from './InfinityPreview';
+import { EMPTY_INFINITY, INFINITY_FIELD_LABELS, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from '../styles/infinity/form';
+import { InfinityPreview } from '../styles/infinity/Preview';
+import { InfinityFields } from '../styles/infinity/FormSection';
+import { infinitySizing } from '../styles/infinity/sizing';
 import { CapacityPanel } from './CapacityPanel';
 import { FuturesRisk, leverageOf as typedLeverage, liquidationStopErrors, type FuturesValues } from './FuturesRisk';
 import type { CapacityQuery } from '../api/types';
@@ -83,6 +87,9 @@ interface Props {
  * minimums, the take-profit above the fees and the cost within the available balance. Errors show
  * once a field was left or a save was tried.
  */
+/** A typed pair as the venue lists it: no spaces, capitals. */
+const upperPair = (v: string) => v.trim().toUpperCase();
+
 export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
@@ -258,9 +265,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const invest = useInvestment({
     idp: editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`,
     stored: bot?.investment,
-    style: infinity ? 'infinity' : 'ladder',
     ladder: infinity || fieldErrors.entryPrice || fieldErrors.numOfOrders || fieldErrors.interval ? null : { numOfOrders: Number(values.numOfOrders), interval: Number(values.interval), entryPrice: Number(values.entryPrice), leverage: leverageOf, ...(neutral ? {} : advancedGrid), ...(futures && direction !== 'long' ? { direction } : {}) },
-    infinity: !infinity || infErrors.entryPrice || infErrors.stepPercent || infErrors.lowerPrice || infErrors.initialQuote ? null : { entryPrice: Number(values.entryPrice), stepPercent: Number(inf.stepPercent), lowerPrice: Number(inf.lowerPrice), initialQuote: Number(inf.initialQuote || 0) },
+    own: infinity ? infinitySizing(!infinity || infErrors.entryPrice || infErrors.stepPercent || infErrors.lowerPrice || infErrors.initialQuote ? null : { entryPrice: Number(values.entryPrice), stepPercent: Number(inf.stepPercent), lowerPrice: Number(inf.lowerPrice), initialQuote: Number(inf.initialQuote || 0) }) : null,
     rules,
     base: values.symbol.replace(/USDT$|USDC$/, ''),
     futures,
@@ -285,6 +291,16 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
   const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
+  /** The market fields' binding: a pick is set (written as `norm` says) and counts as touched at once. */
+  const pick = (k: 'exchange' | 'symbol', norm: (v: string) => string = (v) => v) => ({
+    name: k,
+    value: values[k],
+    onValue: (v: string) => {
+      set(k, norm(v));
+      setTouched((t) => ({ ...t, [k]: true }));
+    },
+    error: shown(k),
+  });
 
   const numbersOf = () => ({
       numOfOrders: Number(values.numOfOrders),
@@ -373,11 +389,16 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   );
 
   const idp = editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`;
-  const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
   // Issue 40, point 7: a disabled Save says why, field by field
   const blocked = (infinity ? infInvalid : invalid) || nameProblem !== null;
+  // what a style changes in the list of problems: its own fields, no take profit, its stops
+  const styleProblems = {
+    ownFields: infinity ? { labels: INFINITY_FIELD_LABELS, errors: infErrors, sized: 'quoteValue' } : null,
+    takeProfit: !neutral,
+    stopErrors: neutral ? stopErrors : null,
+  };
   const problems = botFormProblems({
-    nameProblem, infinity, neutral, errors, infErrors, advErrors: { ...advErrors, ...advLiqErrors }, stopErrors, rangeProblems: range.problems,
+    nameProblem, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems,
     leverageProblem: futures && futuresRisk.leverage.trim() !== '' && typedLeverage(futuresRisk) === null ? 'Leverage must be a whole number from 1 to 125' : null,
     confirm: needsConfirm && above ? (above.direction === 'short' ? BELOW_MARKET_CONFIRM_LABEL : ABOVE_MARKET_CONFIRM_LABEL) : null,
     investment: invest,
@@ -392,7 +413,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
         </p>
       ) : null}
-      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, infinity, neutral, errors, infErrors, advErrors: { ...advErrors, ...advLiqErrors }, stopErrors, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} />}
+      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} />}
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">
@@ -400,15 +421,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <SelectField
           id={`${idp}-exchange`}
           label="Exchange"
-          name="exchange"
+          {...pick('exchange')}
           placeholder="Select Exchange"
-          value={values.exchange}
-          onValue={(v) => {
-            set('exchange', v);
-            setTouched((t) => ({ ...t, exchange: true }));
-          }}
           options={EXCHANGES.map((x) => ({ value: x, label: x }))}
-          error={shown('exchange')}
         />
         <div className="readout" aria-live="polite">
           <span className="readout__label">
@@ -426,17 +441,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             <Field
               id={`${idp}-symbol`}
               label="Pair"
-              name="symbol"
+              {...pick('symbol', upperPair)}
               placeholder="e.g. BTCUSDT"
               hint="Any pair your exchange lists"
               autoComplete="off"
               list={`${idp}-pairs`}
-              value={values.symbol}
-              onValue={(v) => {
-                set('symbol', v.trim().toUpperCase());
-                setTouched((t) => ({ ...t, symbol: true }));
-              }}
-              error={shown('symbol')}
               disabled={editing}
             />
             <datalist id={`${idp}-pairs`}>
@@ -449,15 +458,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <SelectField
             id={`${idp}-symbol`}
             label="Pair"
-            name="symbol"
+            {...pick('symbol')}
             placeholder="Select pair"
-            value={values.symbol}
-            onValue={(v) => {
-              set('symbol', v);
-              setTouched((t) => ({ ...t, symbol: true }));
-            }}
             options={PAIRS.map((p) => ({ value: p, label: pairLabel(p) }))}
-            error={shown('symbol')}
             disabled={editing}
           />
         )}
@@ -501,25 +504,20 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         ) : null}
         {neutral || infinity ? null : range.switcher}
         {neutral || infinity ? null : range.fields(submitted)}
-        <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...numeric} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
+        <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...NUMERIC_INPUT} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
         {infinity ? (
           <>
-            <Field id={`${idp}-step`} label="Step" name="stepPercent" {...numeric} maxLength={6} unit="%" value={inf.stepPercent} onValue={(v) => setInfField('stepPercent', v)} onBlur={blur('stepPercent' as keyof Values)} error={shownInf('stepPercent')} hint="One step, in % of the last trade’s price" />
-            {invest.switcher}
-            {invest.field(submitted)}
-            <Field id={`${idp}-quote`} readOnly={invest.active} label="Value per step (USDT)" name="quoteValue" {...numeric} maxLength={12} value={inf.quoteValue} onValue={(v) => setInfField('quoteValue', v)} onBlur={blur('quoteValue' as keyof Values)} error={shownInf('quoteValue')} hint="Sold on each step up, bought on each step down" />
-            <Field id={`${idp}-lower`} label="Lower price" name="lowerPrice" {...numeric} maxLength={12} value={inf.lowerPrice} onValue={(v) => setInfField('lowerPrice', v)} onBlur={blur('lowerPrice' as keyof Values)} error={shownInf('lowerPrice')} hint="No buy below this price; sells go on" />
-            <Field id={`${idp}-initial`} label="Initial buy (USDT, optional)" name="initialQuote" {...numeric} maxLength={12} value={inf.initialQuote} onValue={(v) => setInfField('initialQuote', v)} onBlur={blur('initialQuote' as keyof Values)} error={shownInf('initialQuote')} hint="Spent on coin at the entry price when the bot starts" />
+            <InfinityFields idp={idp} values={inf} onField={setInfField} onBlur={(k) => blur(k as keyof Values)} shown={shownInf} invest={invest} submitted={submitted} />
           </>
         ) : (
           <>
         <Field id={`${idp}-orders`} readOnly={!neutral && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={neutral ? 'Orders on each side: that many buys below and sells above' : `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
         {invest.switcher}
         {invest.field(submitted)}
-        <Field id={`${idp}-size`} readOnly={invest.active} label="Order size" name="orderSize" {...numeric} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={invest.active ? null : shown('orderSize')} hint={invest.active ? 'Sized by the investment' : rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
-        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...numeric} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
+        <Field id={`${idp}-size`} readOnly={invest.active} label="Order size" name="orderSize" {...NUMERIC_INPUT} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={invest.active ? null : shown('orderSize')} hint={invest.active ? 'Sized by the investment' : rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
+        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...NUMERIC_INPUT} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
         {/* a neutral grid has no take profit of its own (issue 40): the field is not its */}
-        {neutral ? null : <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...numeric} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />}
+        {neutral ? null : <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...NUMERIC_INPUT} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />}
           </>
         )}
         {futures ? (
@@ -570,11 +568,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </div>}
       {futures ? <FuturesRisk values={futuresRisk} onChange={setFuturesRisk} grid={futuresGrid} rules={rules} accountLeverage={leverage} editing={editing} /> : null}
       {infinity ? null : neutral ? (
-        <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
-          <legend>Stop-loss (optional)</legend>
-          <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...numeric} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => setStops((x) => ({ ...x, below: v }))} error={stopErrors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
-          <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...numeric} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => setStops((x) => ({ ...x, above: v }))} error={stopErrors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
-        </fieldset>
+        <NeutralStops idp={idp} stops={stops} onStops={setStops} errors={stopErrors} />
       ) : (
       <AdvancedSettings
         values={advanced}
@@ -615,39 +609,4 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </div>
     </form>
   );
-}
-
-/**
- * A neutral grid's stops (issue 32; the server's rule, bot.rules.ts): below the lowest buy
- * (entry − grid size × interval) and above the highest sell (entry + grid size × interval).
- */
-function neutralStopErrors(stops: { below: string; above: string }, v: { entryPrice: string; numOfOrders: string; interval: string }): { below?: string; above?: string } {
-  const out: { below?: string; above?: string } = {};
-  const entry = Number(v.entryPrice);
-  const n = Number(v.numOfOrders);
-  const step = Number(v.interval);
-  const known = [entry, n, step].every((x) => Number.isFinite(x) && x > 0);
-  const lowest = Number((entry - n * step).toPrecision(12));
-  const highest = Number((entry + n * step).toPrecision(12));
-  if (stops.below.trim() !== '') {
-    const x = Number(stops.below);
-    if (!(Number.isFinite(x) && x > 0)) out.below = 'Stop-loss below must be a price greater than 0';
-    else if (known && x >= lowest) out.below = `Stop-loss below must be below the lowest buy (${lowest})`;
-  }
-  if (stops.above.trim() !== '') {
-    const x = Number(stops.above);
-    if (!(Number.isFinite(x) && x > 0)) out.above = 'Stop-loss above must be a price greater than 0';
-    else if (known && x <= highest) out.above = `Stop-loss above must be above the highest sell (${highest})`;
-  }
-  return out;
-}
-
-/** The stops as the body sends them: set ones as numbers; one cleared in an edit as '' (turns it off). */
-function neutralStopsBody(stops: { below: string; above: string }, before: { below: string; above: string }): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
-  if (stops.below.trim() !== '') out.stopLossPrice = Number(stops.below);
-  else if (before.below !== '') out.stopLossPrice = '';
-  if (stops.above.trim() !== '') out.stopLossPriceAbove = Number(stops.above);
-  else if (before.above !== '') out.stopLossPriceAbove = '';
-  return out;
 }

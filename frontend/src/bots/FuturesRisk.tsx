@@ -1,10 +1,11 @@
 import { useId } from 'react';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { futuresRiskErrors } from '@gridrocket/bots/domain/bot-futures.rules';
-import { ladderLiquidation, neutralLiquidation, PREVIEW_RULES, buildLadder, type GridConfig } from '@gridrocket/trading/grid';
+import { ladderLiquidation, PREVIEW_RULES, buildLadder, type GridConfig } from '@gridrocket/trading/grid';
 import type { Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
 import { compact } from './format';
+import { styleOf, wordsOf, type Direction } from '../styles/registry';
 
 /**
  * Issue 40 (docs/risk.md "Futures risk"): a futures bot's leverage and margin mode, chosen in the form
@@ -22,7 +23,7 @@ export interface FuturesValues {
 export interface FuturesGrid {
   exchange: Exchange | '';
   symbol: string;
-  direction: 'long' | 'short' | 'neutral';
+  direction: Direction;
   numOfOrders: string;
   orderSize: string;
   interval: string;
@@ -80,10 +81,8 @@ export function liquidationPrices(g: FuturesGrid, leverage: number, rules?: { pr
   const r = rules && rules.priceStep > 0 && rules.amountStep > 0 ? { priceStep: rules.priceStep, amountStep: rules.amountStep, minNotional: rules.minNotional } : PREVIEW_RULES;
   const tiers = marginTiers(c.exchange, c.symbol).tiers;
   try {
-    if (g.direction === 'neutral') {
-      const l = neutralLiquidation({ ...c, direction: 'neutral' } as never, r, tiers);
-      return { long: l.long, short: l.short };
-    }
+    const own = styleOf({ direction: g.direction }).liquidation;
+    if (own) return own(c, r, tiers);
     const ladder = buildLadder(c, r).filter((x) => x.price > 0 && x.amount > 0);
     const full = ladderLiquidation(ladder, leverage, tiers, g.direction === 'short' ? 'short' : 'long').fullLadder;
     return g.direction === 'short' ? { short: full } : { long: full };
@@ -145,12 +144,12 @@ export function FuturesRisk({ values, onChange, grid, rules, accountLeverage }: 
           <>
             {prices.long !== undefined ? (
               <li>
-                Liquidation of the long position{grid.direction === 'neutral' ? ' (every buy filled)' : ' (every order filled)'}: <strong data-testid="liquidation-long">{shown(prices.long)}</strong>
+                Liquidation of the long position{wordsOf(grid.direction).liquidationCase.long}: <strong data-testid="liquidation-long">{shown(prices.long)}</strong>
               </li>
             ) : null}
             {prices.short !== undefined ? (
               <li>
-                Liquidation of the short position{grid.direction === 'neutral' ? ' (every sell filled)' : ' (every order filled)'}: <strong data-testid="liquidation-short">{shown(prices.short)}</strong>
+                Liquidation of the short position{wordsOf(grid.direction).liquidationCase.short}: <strong data-testid="liquidation-short">{shown(prices.short)}</strong>
               </li>
             ) : null}
             <li className="muted">

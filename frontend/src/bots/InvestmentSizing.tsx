@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { investmentField } from '@gridrocket/bots/domain/bot.rules';
-import { sizeInfinity, sizeLadder, type InfinitySizing, type InfinityToSize, type LadderSizing, type LadderToSize } from '@gridrocket/bots/domain/bot-investment.rules';
+import { sizeLadder, type LadderToSize, type SizingMarket } from '@gridrocket/bots/domain/bot-investment.rules';
 import type { MarketRulesData } from '../api/types';
 import { Field } from '../components/Field';
 import { usdt } from './format';
@@ -20,11 +20,10 @@ interface Options {
   idp: string;
   /** The stored investment of the bot being edited (the form opens on it). */
   stored?: number;
-  style: 'ladder' | 'infinity';
   /** The ladder's fields that place its orders, once each is valid; null until then. */
   ladder: LadderToSize | null;
-  /** An infinity grid's fields, once each is valid; null until then. */
-  infinity: InfinityToSize | null;
+  /** A style that sizes a field of its own in place of the ladder's order size (the infinity grid's value per step). */
+  own?: OwnSizing | null;
   rules: MarketRulesData | null | undefined;
   /** The coin (BTC), named with amounts. */
   base: string;
@@ -33,6 +32,23 @@ interface Options {
   current: string;
   /** Writes the sized order size (or value per step) into the form; '' while the investment sizes none. */
   onSized: (size: string) => void;
+}
+
+/** What an investment sizes: the sized field's value, said in a line, the grid's smallest investment, or why not. */
+export interface Sized {
+  size: number;
+  summary: string;
+  minimum: number;
+  problem: string | null;
+}
+
+/** A style's own sizing by investment (styles/<style>/): its words, and its sizer once its fields are valid (else null). */
+export interface OwnSizing {
+  /** The switch's choice of sizing by the field itself ("Each step’s value"). */
+  sizeLabel: string;
+  /** The investment field's hint (spot). */
+  hint: string;
+  size: ((investment: number, market: SizingMarket | undefined) => Sized) | null;
 }
 
 const fmt = (x: number) => String(Number(x.toPrecision(12)));
@@ -56,13 +72,16 @@ export function useInvestment(o: Options) {
   }, [text]);
 
   const market = o.rules ? { priceStep: o.rules.priceStep, amountStep: o.rules.amountStep, minNotional: o.rules.minNotional, minAmount: o.rules.minAmount } : undefined;
-  const sizing: LadderSizing | InfinitySizing | null = useMemo(() => {
+  const sizing: Sized | null = useMemo(() => {
     if (!active || parsed.value === null) return null;
-    if (o.style === 'infinity') return o.infinity ? sizeInfinity(o.infinity, parsed.value, market) : null;
-    return o.ladder ? sizeLadder(o.ladder, parsed.value, market, o.base) : null;
-  }, [active, parsed.value, o.style, o.infinity, o.ladder, market?.priceStep, market?.amountStep, market?.minNotional, market?.minAmount, o.base]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (o.own) return o.own.size ? o.own.size(parsed.value, market) : null;
+    if (!o.ladder) return null;
+    const l = sizeLadder(o.ladder, parsed.value, market, o.base);
+    const summary = `${fmt(l.orderSize)} ${o.base} per order × ${l.orders} orders: ${usdt(l.cost)} USDT ${o.futures ? 'of margin' : 'locked by the orders'}`;
+    return { size: l.orderSize, summary, minimum: l.minimum, problem: l.problem };
+  }, [active, parsed.value, o.own, o.ladder, market?.priceStep, market?.amountStep, market?.minNotional, market?.minAmount, o.base, o.futures]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const size = sizing && !sizing.problem ? fmt(sizing.style === 'ladder' ? sizing.orderSize : sizing.quoteValue) : '';
+  const size = sizing && !sizing.problem ? fmt(sizing.size) : '';
   // the sized order size (or value per step) is the form's, so every other check and preview reads it
   useEffect(() => {
     if (active && o.current !== size) o.onSized(size);
@@ -75,7 +94,7 @@ export function useInvestment(o: Options) {
     <fieldset className="setup-mode" data-testid="size-by">
       <legend>Size the orders by</legend>
       {([
-        ['size', o.style === 'infinity' ? 'Each step’s value' : 'Each order’s size'],
+        ['size', o.own?.sizeLabel ?? 'Each order’s size'],
         ['investment', 'Total investment (USDT)'],
       ] as const).map(([value, label]) => (
         <label key={value} className="setup-mode__option">
@@ -88,13 +107,7 @@ export function useInvestment(o: Options) {
   const minimums = o.rules
     ? `The market's minimums: amount step ${fmt(o.rules.amountStep)} ${o.base}${o.rules.minAmount ? `, minimum amount ${fmt(o.rules.minAmount)} ${o.base}` : ''}, minimum order value ${fmt(o.rules.minNotional)} USDT`
     : "The market's minimums are not known yet: the server sizes the orders at them when you save";
-  let summary: ReactNode = null;
-  if (sizing && !sizing.problem) {
-    summary =
-      sizing.style === 'ladder'
-        ? `${fmt(sizing.orderSize)} ${o.base} per order × ${sizing.orders} orders: ${usdt(sizing.cost)} USDT ${o.futures ? 'of margin' : 'locked by the orders'}`
-        : `${usdt(sizing.quoteValue)} USDT per step × ${sizing.steps} steps down to the lower price${(o.infinity?.initialQuote ?? 0) > 0 ? ', with the initial buy' : ''}: ${usdt(sizing.cost)} USDT`;
-  }
+  const summary: ReactNode = sizing && !sizing.problem ? sizing.summary : null;
 
   const field = (submitted: boolean) =>
     active ? (
@@ -111,7 +124,7 @@ export function useInvestment(o: Options) {
           onValue={setText}
           onBlur={() => setTouched(true)}
           error={submitted || touched ? problem : null}
-          hint={o.futures ? 'The margin all the orders lock together' : o.style === 'infinity' ? 'The initial buy and one value per step down to the lower price' : 'What all the orders cost together'}
+          hint={o.futures ? 'The margin all the orders lock together' : o.own?.hint ?? 'What all the orders cost together'}
         />
         <div className="readout investment__readout" aria-live="polite" data-testid="investment-readout">
           <span className="readout__label">Sized orders</span>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ladderToRange, rangeToLadder, rungPrice, type RangeField, type RangeKind, type RangeLadder } from '@gridrocket/trading/grid';
-import { Field, SelectField } from '../components/Field';
+import { Field, SelectField, NUMERIC_INPUT } from '../components/Field';
 import { plain, usdt } from './format';
 
 /**
@@ -88,7 +88,6 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
 
   const shown = (f: RangeField, submitted: boolean) => (submitted || touched[f] ? (problems[f] ?? null) : null);
   const blur = (f: RangeField) => () => setTouched((t) => ({ ...t, [f]: true }));
-  const numeric = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
 
   const short = direction === 'short';
   const last = made ? Math.max(0, rungPrice({ ...made, direction }, made.numOfOrders - 1)) : 0;
@@ -111,8 +110,8 @@ export function useRangeSetup({ idp, priceStep, ladder, onLadder, initialMode = 
   const fields = (submitted: boolean) =>
     mode === 'range' ? (
       <div className="range-setup" data-testid="range-setup">
-        <Field id={`${idp}-upper`} label={RANGE_LABELS.upper} name="upper" {...numeric} maxLength={10} value={range.upper} onValue={(v) => setRange((r) => ({ ...r, upper: v }))} onBlur={blur('upper')} error={shown('upper', submitted)} hint={short ? 'The last (highest) sell order' : 'The first (highest) buy order'} />
-        <Field id={`${idp}-lower`} label={RANGE_LABELS.lower} name="lower" {...numeric} maxLength={10} value={range.lower} onValue={(v) => setRange((r) => ({ ...r, lower: v }))} onBlur={blur('lower')} error={shown('lower', submitted)} hint={short ? 'The first (lowest) sell order' : 'The last (lowest) buy order'} />
+        <Field id={`${idp}-upper`} label={RANGE_LABELS.upper} name="upper" {...NUMERIC_INPUT} maxLength={10} value={range.upper} onValue={(v) => setRange((r) => ({ ...r, upper: v }))} onBlur={blur('upper')} error={shown('upper', submitted)} hint={short ? 'The last (highest) sell order' : 'The first (highest) buy order'} />
+        <Field id={`${idp}-lower`} label={RANGE_LABELS.lower} name="lower" {...NUMERIC_INPUT} maxLength={10} value={range.lower} onValue={(v) => setRange((r) => ({ ...r, lower: v }))} onBlur={blur('lower')} error={shown('lower', submitted)} hint={short ? 'The first (lowest) sell order' : 'The last (lowest) buy order'} />
         <Field id={`${idp}-levels`} label={RANGE_LABELS.levels} name="levels" inputMode="numeric" autoComplete="off" maxLength={2} value={range.levels} onValue={(v) => setRange((r) => ({ ...r, levels: v }))} onBlur={blur('levels')} error={shown('levels', submitted)} hint={`Number of ${short ? 'sell' : 'buy'} orders, 2 to 99`} />
         <SelectField
           id={`${idp}-kind`}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useGetBotsQuery } from '../api/api';
+import { styleOf } from '../styles/registry';
 import { describeError, type ApiError } from '../api/http';
 import type { Bot, BotType } from '../api/types';
 import { Field, SelectField } from '../components/Field';
@@ -85,7 +86,7 @@ export function TemplateBar({ idp, botType, editing, onApply, current, blockers 
 
   const ofType = templates.filter((t) => t.settings.botType === botType);
   // (an infinity bot, issue 32, has no ladder to copy: its ladder fields are 0; the bar is the ladder form's)
-  const copies = bots.filter((b) => b.bottype === botType && b.style !== 'infinity');
+  const copies = bots.filter((b) => b.bottype === botType && styleOf(b).ladderTools);
   const options = [
     { value: '', label: TEMPLATE_TEXTS.blank },
     ...ofType.map((t) => ({ value: `t:${t.id}`, label: `Template: ${t.name} (${pairLabel(t.settings.symbol)})` })),

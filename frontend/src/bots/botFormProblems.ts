@@ -7,11 +7,9 @@
  */
 import { BOT_FIELD_LABELS, type BotFieldErrors, type BotFormField } from '@gridrocket/bots/domain/bot-market.rules';
 import type { FormProblem } from '../forms/saveReasons';
-import type { InfinityErrors } from './infinity';
 import { INVESTMENT_LABEL } from './InvestmentSizing';
 
 const LADDER_ORDER: BotFormField[] = ['exchange', 'symbol', 'entryPrice', 'numOfOrders', 'orderSize', 'interval', 'takeProfit', 'leverage'];
-const INFINITY_LABELS = { exchange: 'Exchange', symbol: 'Pair', entryPrice: 'Entry Price', stepPercent: 'Step', quoteValue: 'Value per step (USDT)', lowerPrice: 'Lower price', initialQuote: 'Initial buy (USDT, optional)' } as const;
 
 /** A server message that starts with the API's field name, in the form's label ("stepPercent is required" → "Step is required"). */
 function worded(field: string, label: string, message: string): string {
@@ -20,12 +18,17 @@ function worded(field: string, label: string, message: string): string {
 
 export interface BotFormState {
   nameProblem: string | null;
-  infinity: boolean;
-  neutral: boolean;
+  /**
+   * A style with fields of its own in place of the ladder's (the infinity grid's): their labels in the form's
+   * order, their errors, and the one the investment sizes.
+   */
+  ownFields: { labels: Readonly<Record<string, string>>; errors: Partial<Record<string, string>>; sized: string } | null;
+  /** Whether the grid has a take profit of its own (a grid that answers each fill has none). */
+  takeProfit: boolean;
   errors: BotFieldErrors;
-  infErrors: InfinityErrors;
   advErrors: Partial<Record<string, string>>;
-  stopErrors: { below?: string; above?: string };
+  /** A two-sided grid's stops, its only advanced settings (else null: the advanced settings'). */
+  stopErrors: { below?: string; above?: string } | null;
   rangeProblems: Partial<Record<string, string>>;
   /** The bot's own leverage as typed, when it is not one the server takes (FuturesRisk.tsx). */
   leverageProblem: string | null;
@@ -40,21 +43,22 @@ export function botFormProblems(s: BotFormState): FormProblem[] {
   const invested = () => {
     if (s.investment.problem) out.push({ label: INVESTMENT_LABEL, message: s.investment.problem });
   };
-  if (s.infinity) {
-    for (const k of Object.keys(INFINITY_LABELS) as (keyof typeof INFINITY_LABELS)[]) {
-      // by investment, the value per step is the investment's: its problem is the investment's
-      if (k === 'quoteValue' && s.investment.active) {
+  if (s.ownFields) {
+    const { labels, errors, sized } = s.ownFields;
+    for (const [k, label] of Object.entries(labels)) {
+      // by investment, the sized field is the investment's: its problem is the investment's
+      if (k === sized && s.investment.active) {
         invested();
         continue;
       }
-      const m = s.infErrors[k];
-      if (m) out.push({ label: INFINITY_LABELS[k], message: worded(k, INFINITY_LABELS[k], m) });
+      const m = errors[k];
+      if (m) out.push({ label, message: worded(k, label, m) });
     }
     return out;
   }
   for (const m of Object.values(s.rangeProblems)) if (m) out.push({ label: 'Price range', message: m });
   for (const k of LADDER_ORDER) {
-    if (k === 'takeProfit' && s.neutral) continue; // not a neutral grid's (issue 40)
+    if (k === 'takeProfit' && !s.takeProfit) continue; // not the grid's (issue 40)
     const m = s.errors[k];
     if (k === 'orderSize' && s.investment.active) {
       invested();
@@ -65,7 +69,7 @@ export function botFormProblems(s: BotFormState): FormProblem[] {
     if (m) out.push({ label: BOT_FIELD_LABELS[k], message: m });
   }
   if (s.leverageProblem) out.push({ label: BOT_FIELD_LABELS.leverage, message: s.leverageProblem });
-  if (s.neutral) {
+  if (s.stopErrors) {
     if (s.stopErrors.below) out.push({ label: 'Stop-loss below', message: s.stopErrors.below });
     if (s.stopErrors.above) out.push({ label: 'Stop-loss above', message: s.stopErrors.above });
   } else {

@@ -2,6 +2,7 @@
  * What the bot page's price chart writes (issue 29, finding 9: the ladder lines had no labels and the time
  * axis repeated one label). Pure, so it is tested without a canvas; BotChart hands these to lightweight-charts.
  */
+import { wordsOf, type Direction } from '../styles/registry';
 
 /**
  * lightweight-charts' TickMarkType (typings.d.ts of lightweight-charts 5): the kind of boundary a time tick
@@ -66,9 +67,9 @@ const LABEL_PX = 22;
  * the buys every k-th from the highest, the lowest always, k chosen so the labels do not pile on top of each
  * other (the levels spread over about three quarters of the height, the autoscale's margins aside).
  */
-export function levelLines(levels: Level[], height: number, direction: 'long' | 'short' | 'neutral' = 'long'): LevelLine[] {
+export function levelLines(levels: Level[], height: number, direction: Direction = 'long'): LevelLine[] {
   // a neutral grid's answers are many, like its opening orders: labelled every k-th with them
-  const single = direction !== 'neutral';
+  const single = wordsOf(direction).takeProfit;
   const buys = levels.filter((l) => l.kind === 'buy' || !single).sort((a, b) => b.price - a.price);
   const room = Math.max(2, Math.floor((height * 0.76) / LABEL_PX) - (single ? 1 : 0)); // one place kept for the take-profit
   const every = Math.max(1, Math.ceil(buys.length / room));

@@ -1,4 +1,5 @@
 /** Coin and exchange images from the cryptocurrency-icons npm package (never the network). */
+import { venueOf } from '../venues';
 import i_btc from 'cryptocurrency-icons/svg/color/btc.svg';
 import i_eth from 'cryptocurrency-icons/svg/color/eth.svg';
 import i_usdt from 'cryptocurrency-icons/svg/color/usdt.svg';
@@ -125,9 +126,9 @@ export function coinIcon(symbolOrTicker: string): { src: string; known: boolean 
   return src ? { src, known: true } : { src: generic, known: false };
 }
 
-/** Binance by its BNB mark, Kucoin by its KCS mark, both from the same package. */
+/** The exchange's mark, from the dashboard's venue table (frontend/src/venues.ts). */
 export function exchangeIcon(exchange: string): string {
-  return exchange === 'Kucoin' ? i_kcs : i_bnb;
+  return venueOf(exchange).icon;
 }
 
 export const COIN_TICKERS = Object.keys(COINS);

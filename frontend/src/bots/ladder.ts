@@ -1,6 +1,7 @@
 import type { Bot, ChartData } from '../api/types';
 import { gridHalves, rungPrice } from '@gridrocket/trading/grid';
 import { takeProfitPrice } from './format';
+import { directionOf, wordsOf } from '../styles/registry';
 
 /**
  * The ladder and take-profit of a bot, from its own settings, for when the runner has no levels yet. The
@@ -11,7 +12,7 @@ import { takeProfitPrice } from './format';
  */
 export function ladderFromBot(bot: Bot): ChartData['levels'] {
   const n = Math.max(0, Math.min(99, Math.floor(Number(bot.numoforders))));
-  const direction = bot.direction === 'short' || bot.direction === 'neutral' ? bot.direction : 'long';
+  const direction = directionOf(bot);
   const spacing = (bot as { spacing?: 'absolute' | 'percent' }).spacing;
   const levels: ChartData['levels'] = [];
   for (const half of gridHalves({ entryPrice: Number(bot.entryprice), interval: Number(bot.interval), spacing, direction })) {
@@ -21,8 +22,8 @@ export function ladderFromBot(bot: Bot): ChartData['levels'] {
       if (price > 0) levels.push({ price, kind: 'buy', status: 'open', side: half.direction === 'short' ? 'sell' : 'buy' });
     }
   }
-  if (direction === 'neutral') return levels.sort((a, b) => b.price - a.price);
-  const tp = takeProfitPrice(bot.entryprice, bot.takeprofit, direction);
+  if (!wordsOf(direction).takeProfit) return levels.sort((a, b) => b.price - a.price);
+  const tp = takeProfitPrice(bot.entryprice, bot.takeprofit, direction === 'short' ? 'short' : 'long');
   if (levels.length > 0 && tp !== null) levels.push({ price: tp, kind: 'take-profit', status: 'open', side: direction === 'short' ? 'buy' : 'sell' });
   return levels;
 }

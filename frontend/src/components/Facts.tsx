@@ -13,3 +13,13 @@ export function Facts({ facts }: { facts: Array<{ term: string; value: ReactNode
     </dl>
   );
 }
+
+/** One fact of a bot card: its term and value, the title shown on both. */
+export function Fact({ label, value, title }: { label: string; value: string; title?: string }) {
+  return (
+    <div>
+      <dt title={title}>{label}</dt>
+      <dd title={title ? `${value} · ${title}` : value}>{value}</dd>
+    </div>
+  );
+}

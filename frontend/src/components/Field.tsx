@@ -11,6 +11,17 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChan
 }
 
 /** A labelled input whose error is announced and tied to it (aria-describedby). */
+/** A number typed in a form field: the decimal keyboard, no autocomplete, no spell check (every bot-form field). */
+export const NUMERIC_INPUT = { inputMode: 'decimal' as const, autoComplete: 'off', spellCheck: false };
+
+/**
+ * A form's binder of its fields: `bind('spacing')` gives the field its name, value, setter and shown error,
+ * the wiring every field of a form repeats.
+ */
+export function fieldBinder<K extends string>(values: Record<K, string>, set: (k: K, v: string) => void, error: (k: K) => string | null | undefined) {
+  return (k: K) => ({ name: k, value: values[k], onValue: (v: string) => set(k, v), error: error(k) ?? null });
+}
+
 export function Field({ label, value, onValue, error, hint, unit, id, className, ...rest }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;

@@ -9,6 +9,7 @@ import type { Bot } from '../api/types';
 import { compact, percent } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { quoteOf } from '../shims/shared';
+import { directionOf, wordsOf, type Direction } from '../styles/registry';
 
 /** One event of GET /api/bots/{id}/history (the document's HistoryEvent). */
 export type HistoryEvent = Schemas['HistoryEvent'];
@@ -134,15 +135,14 @@ export function eventLabel(type: string): string {
 
 /** What the bot's orders are: its direction and currency, from its settings (BotCreated / BotEdited data so far). */
 export interface BotWords {
-  direction: 'long' | 'short' | 'neutral';
+  direction: Direction;
   currency: string;
 }
 
 /** The words of the bot whose settings are `config` (absent: the spec's long bot in USDT). */
 export function botWords(config: Data | null | undefined): BotWords {
-  const d = config?.direction;
   const symbol = typeof config?.symbol === 'string' ? config.symbol : '';
-  return { direction: d === 'short' || d === 'neutral' ? d : 'long', currency: quoteOf(symbol) ?? 'USDT' };
+  return { direction: directionOf({ direction: typeof config?.direction === 'string' ? config.direction : undefined }), currency: quoteOf(symbol) ?? 'USDT' };
 }
 
 /**
@@ -158,9 +158,9 @@ export function eventLabelOf(e: Pick<HistoryEvent, 'type' | 'data'>, words: BotW
     case 'OrderFilled':
       return sell ? 'Sell order filled' : 'Buy order filled';
     case 'TakeProfitPlaced':
-      return words.direction === 'neutral' ? 'Answer order placed' : 'Take-profit order placed';
+      return wordsOf(words.direction).history.placed;
     case 'TakeProfitFilled':
-      return words.direction === 'neutral' ? 'Answer filled' : 'Take profit filled';
+      return wordsOf(words.direction).history.filled;
     case 'StopLossTriggered':
       return d.side === 'buy' ? 'Stop-loss bought back' : 'Stop-loss sold';
     case 'PositionClosed':
@@ -281,8 +281,8 @@ function genericText(data: unknown): string {
 /** An order as placed, for the lines about it later: "buy 0.01 @ 94,000 · rung 1", "take-profit sell 0.03 @ 95,411.19" (a neutral grid's: "answer buy …", "… · line 3"). */
 function placedText(type: string, d: Data, words: BotWords = botWords(null)): string {
   const what = `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
-  if (type === 'TakeProfitPlaced') return `${words.direction === 'neutral' ? 'answer' : 'take-profit'} ${what}`;
-  return `${what}${typeof d.level === 'number' ? ` · ${words.direction === 'neutral' ? 'line' : 'rung'} ${d.level + 1}` : ''}`;
+  if (type === 'TakeProfitPlaced') return `${wordsOf(words.direction).history.noun} ${what}`;
+  return `${what}${typeof d.level === 'number' ? ` · ${wordsOf(words.direction).history.level} ${d.level + 1}` : ''}`;
 }
 
 /** An amount of money with its sign and currency: "+1.2 USDT", "−0.35 USDC"; `plus` false: no sign on a gain. */
@@ -335,7 +335,7 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
     case 'ProfitRealized':
       return `${signedMoney(d.amount, cur)} · total ${signedMoney(d.totalProfit, cur, false)}${d.cycle !== undefined ? ` · cycle ${String(d.cycle)}` : ''}`;
     case 'OrderPlaced':
-      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · ${w.direction === 'neutral' ? 'line' : 'rung'} ${d.level + 1}` : ''}`;
+      return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${typeof d.level === 'number' ? ` · ${wordsOf(w.direction).history.level} ${d.level + 1}` : ''}`;
     case 'TakeProfitPlaced':
       return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}`;
     case 'OrderFilled':
@@ -348,7 +348,7 @@ export function describeEvent(e: Pick<HistoryEvent, 'type' | 'data'>, before: Da
       return `cycle ${String(d.cycle ?? '')} · profit ${signedMoney(d.profit, cur, false)}`;
     case 'StopLossStarted':
       return `price ${compact(d.price as number)} reached the stop level ${compact(d.level as number)}: ${
-        w.direction === 'short' ? 'cancelling the ladder, buying the short back at market' : w.direction === 'neutral' ? 'cancelling every order, closing the position at market' : 'cancelling the ladder, selling at market'
+        wordsOf(w.direction).stopping
       }`;
     case 'StopLossTriggered':
       return `${side(d)} ${compact(d.amount as number)} @ ${compact(d.price as number)}${d.fee !== undefined ? ` · fee ${compact(d.fee as number)} ${cur}` : ''} · loss ${compact(d.loss as number)} ${cur}`;

@@ -7,12 +7,13 @@
 import { MIN_RUNTIME_FOR_ANNUAL_DAYS } from '@gridrocket/trading/money/money';
 import { duration } from '../bots/format';
 import { percent2 } from './format';
+import { directionOf, wordsOf, type Direction } from '../styles/registry';
 
-export type Direction = 'long' | 'short' | 'neutral';
 export type FillRole = 'buy' | 'take-profit' | 'stop-loss' | 'liquidation' | 'close';
 
-/** The direction a bot's view says (absent: long, the spec's bot). */
-export const directionOf = (bot: { direction?: string } | undefined): Direction => (bot?.direction === 'short' || bot?.direction === 'neutral' ? bot.direction : 'long');
+/** The direction a bot's view says (absent: long, the spec's bot): the styles' registry's. */
+export { directionOf };
+export type { Direction };
 
 /**
  * A fill of the trades list: an opening fill by its side (a long's buy, a short's sell, a neutral grid's
@@ -25,8 +26,8 @@ export function fillLabel(role: FillRole | string, side: 'buy' | 'sell' | string
   if (role === 'liquidation') return back ? 'Liquidation (bought back)' : 'Liquidation (sold)';
   if (role === 'close') return back ? 'Stop: bought back at market' : 'Stop: sold at market';
   if (role === 'stop-loss') return back ? 'Stop-loss (buy back)' : 'Stop-loss';
-  if (direction === 'neutral') return back ? 'Answer (buy)' : 'Answer (sell)';
-  return back ? 'Take-profit (buy back)' : 'Take-profit';
+  const closing = wordsOf(direction).closingFill;
+  return back ? closing.back : closing.sold;
 }
 
 /**
@@ -42,7 +43,5 @@ export function annualisedText(percent: number | null | undefined, runtimeMs: nu
 
 /** The chart legend's words for a bot's orders. */
 export function orderWords(direction: Direction): { open: string; filled: string; closing: string; closingShort: string } {
-  if (direction === 'short') return { open: 'open sells', filled: 'filled sells', closing: 'take profit (TP, buys back)', closingShort: 'TP' };
-  if (direction === 'neutral') return { open: 'open buys and sells', filled: 'filled', closing: 'answers (each closes a pair)', closingShort: '' };
-  return { open: 'open buys', filled: 'filled buys', closing: 'take profit (TP)', closingShort: 'TP' };
+  return wordsOf(direction).orders;
 }

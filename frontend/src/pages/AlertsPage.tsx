@@ -5,6 +5,7 @@ import { describeError, request, type FieldError } from '../api/http';
 import { Field } from '../components/Field';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
+import { HeadRow } from '../components/PageKit';
 
 /** GET /api/alerts/:userId: secrets never come back, only whether one is set and its last 4 characters. */
 type AlertSettingsView = Answer<'/api/alerts/{userId}', 'get'>;
@@ -214,16 +215,7 @@ export default function AlertsPage() {
         ) : (
           <div className="table-card alerts-log">
             <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Code</th>
-                  <th scope="col">Attempts</th>
-                </tr>
-              </thead>
+              <HeadRow columns={['Time', 'Event', 'Channel', 'Status', 'Code', 'Attempts']} />
               <tbody>
                 {log.map((d) => (
                   <tr key={d.id}>

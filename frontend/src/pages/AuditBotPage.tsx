@@ -7,7 +7,9 @@ import { useGetAuditBotQuery, useGetAuditMeQuery } from '../audit/auditApi';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
 import { compact, leverageText, percent, price } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
+import { wordsOf } from '../styles/registry';
 import '../audit/audit.css';
+import { PageLoading } from '../components/PageKit';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…', deleted: 'Deleted' };
@@ -42,10 +44,7 @@ export default function AuditBotPage({ id, Figures }: { id: string; Figures: Com
 
   if (me.isLoading || (auditor && audit.isLoading)) {
     return (
-      <div className="page-loading" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">Loading the bot…</span>
-      </div>
+      <PageLoading label="Loading the bot…" />
     );
   }
   if (!auditor || !row) return <NotFound />;
@@ -102,7 +101,7 @@ export default function AuditBotPage({ id, Figures }: { id: string; Figures: Com
             <div><dt>Grid size</dt><dd>{view.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(view.ordersize)}</dd></div>
             <div><dt>Price interval</dt><dd>{price(view.interval)} USDT</dd></div>
-            {view.direction === 'neutral' ? null : <div><dt>Take profit</dt><dd>{percent(view.takeprofit)}</dd></div>}
+            {wordsOf(view.direction).takeProfit ? <div><dt>Take profit</dt><dd>{percent(view.takeprofit)}</dd></div> : null}
             {futures ? <div><dt>Direction</dt><dd>{view.direction ?? 'long'}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(view.leverage) ?? '—'}</dd></div> : null}
             <div><dt>Created</dt><dd>{new Date(row.createdat).toLocaleString()}</dd></div>

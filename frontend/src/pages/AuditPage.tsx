@@ -1,10 +1,12 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ChevronLeft, ChevronRight, History, ShieldCheck } from 'lucide-react';
 import { AUDIT_STATUSES, useGetAuditBotsQuery, useGetAuditMeQuery, type AuditBot } from '../audit/auditApi';
 import { describeError } from '../api/http';
 import { pairLabel } from '../bots/pairs';
 import '../audit/audit.css';
+import { HeadRow, PageLoading, IconTitle } from '../components/PageKit';
+import { VENUES } from '../venues';
 
 export const AUDIT_PAGE_SIZE = 20;
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…', deleted: 'Deleted' };
@@ -86,10 +88,7 @@ export default function AuditPage() {
 
   if (me.isLoading) {
     return (
-      <div className="page-loading" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">Loading…</span>
-      </div>
+      <PageLoading />
     );
   }
   if (!me.data?.auditor) {
@@ -108,9 +107,7 @@ export default function AuditPage() {
     <div className="page page--wide audit" data-testid="audit-page">
       <div className="page__head">
         <div>
-          <h1 className="with-icon">
-            <ShieldCheck size={26} aria-hidden="true" /> Audit
-          </h1>
+          <IconTitle icon={ShieldCheck} title="Audit" />
           <p className="muted">Every user’s bots, deleted ones included. Read-only: nothing here can start, stop, edit or delete a bot.</p>
         </div>
       </div>
@@ -119,37 +116,13 @@ export default function AuditPage() {
           <label htmlFor="audit-owner">Owner</label>
           <input {...field('owner')} placeholder="email or user id" autoComplete="off" />
         </div>
-        <div className="field">
-          <label htmlFor="audit-exchange">Exchange</label>
-          <select {...field('exchange')}>
-            <option value="">Any</option>
-            <option value="Binance">Binance</option>
-            <option value="Kucoin">Kucoin</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-botType">Market</label>
-          <select {...field('botType')}>
-            <option value="">Any</option>
-            <option value="Spot">Spot</option>
-            <option value="Futures">Futures</option>
-          </select>
-        </div>
+        <FilterSelect label="Exchange" {...field('exchange')} options={VENUES.map((v) => [v.exchange, v.exchange] as const)} />
+        <FilterSelect label="Market" {...field('botType')} options={[['Spot', 'Spot'], ['Futures', 'Futures']]} />
         <div className="field">
           <label htmlFor="audit-symbol">Pair</label>
           <input {...field('symbol')} placeholder="e.g. BTCUSDT" autoComplete="off" />
         </div>
-        <div className="field">
-          <label htmlFor="audit-status">Status</label>
-          <select {...field('status')}>
-            <option value="">Any</option>
-            {AUDIT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_TEXT[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect label="Status" {...field('status')} options={AUDIT_STATUSES.map((s) => [s, STATUS_TEXT[s]] as const)} />
         <div className="actions actions--start">
           <button type="submit" className="btn btn--primary btn--small">
             Filter
@@ -170,16 +143,7 @@ export default function AuditPage() {
         </p>
         {list.data && list.data.items.length > 0 ? (
           <table className="audit__table" aria-label="Bots to audit">
-            <thead>
-              <tr>
-                <th scope="col">Bot</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Venue</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Open</th>
-              </tr>
-            </thead>
+            <HeadRow columns={['Bot', 'Owner', 'Venue', 'Status', 'Created', 'Open']} />
             <tbody>
               {list.data.items.map((b) => (
                 <Row key={b.id} bot={b} />
@@ -205,6 +169,23 @@ export default function AuditPage() {
           </button>
         </nav>
       ) : null}
+    </div>
+  );
+}
+
+/** A filter's select: "Any" first, then each option as [value, text]; `id`, `name`, `value` and `onChange` from the form's `field`. */
+function FilterSelect({ label, options, ...select }: { label: string; id: string; options: ReadonlyArray<readonly [string, string]> } & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <div className="field">
+      <label htmlFor={select.id}>{label}</label>
+      <select {...select}>
+        <option value="">Any</option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

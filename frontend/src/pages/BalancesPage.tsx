@@ -6,6 +6,7 @@ import { ExchangeIcon } from '../bots/CoinIcon';
 import { compact } from '../bots/format';
 import { ModeBadge } from '../components/ModeBadge';
 import '../balances/balances.css';
+import { PageLoading, IconTitle } from '../components/PageKit';
 
 const MARKET = { spot: 'Spot', futures: 'Futures' } as const;
 const MODE_TEXT = { paper: 'Paper: simulated balances of the paper exchange', testnet: "Testnet: the venues' test networks", live: 'Live: your accounts on the venues' } as const;
@@ -69,9 +70,7 @@ export default function BalancesPage() {
     <div className="page page--wide balances" data-testid="balances-page">
       <div className="page__head">
         <div>
-          <h1 className="with-icon">
-            <Wallet size={26} aria-hidden="true" /> Balances
-          </h1>
+          <IconTitle icon={Wallet} title="Balances" />
           <p className="muted">
             {data ? MODE_TEXT[data.mode] : 'Your accounts on each exchange'} <ModeBadge />
           </p>
@@ -81,10 +80,7 @@ export default function BalancesPage() {
         </button>
       </div>
       {isLoading ? (
-        <div className="page-loading" role="status">
-          <div className="spinner" aria-hidden="true" />
-          <span className="sr-only">Loading the balances…</span>
-        </div>
+        <PageLoading label="Loading the balances…" />
       ) : error ? (
         <p className="error-text" role="alert">
           {describeError(error)}

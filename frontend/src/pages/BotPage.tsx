@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { LiquidationWarning } from '../bots/LiquidationWarning';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ArrowLeft, Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
+import { Pencil, Play, Square, Trash2, TriangleAlert } from 'lucide-react';
 import { useGetBotsQuery, useGetSummaryQuery } from '../api/api';
-import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/domain/bot.rules';
-import { botPhase, isInfinity, type Bot, type BotSummary } from '../api/types';
+import { botPhase, type Bot, type BotSummary } from '../api/types';
+import { styleOf } from '../styles/registry';
 import { BotTabs } from '../bots/BotTabs';
 import { CoinIcon, ExchangeIcon } from '../bots/CoinIcon';
 import { compact, leverageText, ordersLeftOpenText, percent, price, runtimeFigure, signedUsdt, rateLimitPauseText, streamFallbackText, usdt } from '../bots/format';
@@ -17,6 +17,7 @@ import { SignalPanel } from '../bots/SignalPanel';
 import { useUser } from '../store/hooks';
 import { quoteOf } from '../shims/shared';
 import { annualisedText, directionOf } from '../money/words';
+import { BackToBots, PageLoading } from '../components/PageKit';
 
 const BotChart = lazy(() => import('../bots/BotChart'));
 // issue 40: another user's bot, read-only, for an auditor ("Bot not found" to anyone else)
@@ -57,10 +58,7 @@ export default function BotPage() {
 
   if (isLoading) {
     return (
-      <div className="page-loading" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">Loading the bot…</span>
-      </div>
+      <PageLoading label="Loading the bot…" />
     );
   }
   if (!bot) {
@@ -73,7 +71,8 @@ export default function BotPage() {
   const futures = bot.bottype === 'Futures';
   const label = botLabel(bot); // issue 40: by its name, when it has one
   const running = phase !== 'stopped';
-  const infinity = isInfinity(bot); // issue 32: its own settings; the server refuses its edit
+  const style = styleOf(bot); // issue 32, 42: a style may have its own settings, and the server may refuse its edit
+  const { words, PageSettings } = style;
   const lastError = summary?.lastError ?? (phase === 'stopped' ? bot.lasterror : null) ?? null;
   // every amount of money in the pair's quote currency (issue 40, point 5)
   const cur = summary?.currency ?? quoteOf(bot.symbol) ?? 'USDT';
@@ -82,9 +81,7 @@ export default function BotPage() {
     <div className="page page--wide botpage" data-testid="bot-page" data-bot-id={bot.id} data-state={phase}>
       <div className="page__head botpage__head">
         <div>
-          <Link to="/bots" className="back-link" aria-label="Back to bots">
-            <ArrowLeft size={16} aria-hidden="true" /> Bots
-          </Link>
+          <BackToBots />
           <h1 className="botpage__title">
             <CoinIcon symbol={bot.symbol} size={32} /> {bot.name ? <span data-testid="bot-name">{bot.name}</span> : null} {bot.name ? <span className="muted botpage__pair">{pairLabel(bot.symbol)}</span> : pairLabel(bot.symbol)}
             <span className={`status status--${phase}`} role="status">
@@ -94,8 +91,8 @@ export default function BotPage() {
           </h1>
           <p className="muted with-icon">
             <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
-            {infinity ? ' · infinity grid' : ''}
-            {futures ? ` · ${bot.direction === 'short' || bot.direction === 'neutral' ? bot.direction : 'long'}` : ''}
+            {style.pageTag ?? ''}
+            {futures ? ` · ${directionOf(bot)}` : ''}
             {futures && leverageText(bot.leverage) ? ` · ${leverageText(bot.leverage)}` : ''} <ModeBadge exchange={bot.exchange} showFeed />
           </p>
         </div>
@@ -109,7 +106,7 @@ export default function BotPage() {
               <Play size={16} aria-hidden="true" /> {phase === 'stopped' ? 'Start' : PHASE_TEXT[phase]}
             </button>
           )}
-          <button type="button" className="btn btn--ghost" onClick={() => actions.edit(bot)} disabled={running || infinity} aria-label={`Edit ${label}`} title={infinity ? INFINITY_EDIT_MESSAGE : running ? 'Stop the bot to edit it' : 'Edit bot'}>
+          <button type="button" className="btn btn--ghost" onClick={() => actions.edit(bot)} disabled={running || style.editRefusal !== undefined} aria-label={`Edit ${label}`} title={style.editRefusal ?? (running ? 'Stop the bot to edit it' : 'Edit bot')}>
             <Pencil size={16} aria-hidden="true" /> Edit
           </button>
           <button type="button" className="btn btn--ghost btn--danger-ghost" onClick={() => actions.remove(bot)} disabled={running} aria-label={`Delete ${label}`} title={running ? 'Stop the bot to delete it' : 'Delete bot'}>
@@ -158,27 +155,19 @@ export default function BotPage() {
         <Ladder summary={summary} currency={cur} />
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>
-          {infinity ? (
-          <dl className="settings-facts" data-testid="infinity-settings">
-            <div><dt>Style</dt><dd>Infinity</dd></div>
-            <div><dt>Entry price</dt><dd>{price(bot.entryprice)} {cur}</dd></div>
-            <div><dt>Step</dt><dd>{percent(bot.steppercent ?? 0)}</dd></div>
-            <div><dt>Value per step</dt><dd>{usdt(bot.quotevalue ?? 0)} {cur}</dd></div>
-            <div><dt>Lower price</dt><dd>{price(bot.lowerprice ?? 0)} {cur}</dd></div>
-            <div><dt>Initial buy</dt><dd>{usdt(bot.initialquote ?? 0)} {cur}</dd></div>
-            <div className="settings-facts__wide"><dt>How it trades</dt><dd>Sells {usdt(bot.quotevalue ?? 0)} {cur} of coin each step up and buys as much each step down, with no buy below {price(bot.lowerprice ?? 0)} {cur}</dd></div>
-          </dl>
+          {PageSettings ? (
+          <PageSettings bot={bot} cur={cur} />
           ) : (
           <dl className="settings-facts">
             <div><dt>Entry price</dt><dd>{price(bot.entryprice)} {cur}</dd></div>
             <div><dt>Grid size</dt><dd>{bot.numoforders}</dd></div>
             <div><dt>Order size</dt><dd>{compact(bot.ordersize)}</dd></div>
             <div><dt>Price interval</dt><dd>{price(bot.interval)} {cur}</dd></div>
-            {/* a neutral grid's pairs earn one interval each: it has no take profit of its own (issue 32) */}
-            {bot.direction === 'neutral' ? null : <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div>}
-            {bot.direction === 'neutral' && bot.stoplossprice !== undefined ? <div><dt>Stop-loss below</dt><dd>{price(bot.stoplossprice)} {cur}</dd></div> : null}
-            {bot.direction === 'neutral' && bot.stoplosspriceabove !== undefined ? <div><dt>Stop-loss above</dt><dd>{price(bot.stoplosspriceabove)} {cur}</dd></div> : null}
-            {futures ? <div className="settings-facts__wide"><dt>Direction</dt><dd data-testid="direction">{bot.direction === 'short' ? 'Short: sells above the entry, buys back below the average' : bot.direction === 'neutral' ? 'Neutral: buys below and sells above the entry, each fill answered one interval away' : 'Long: buys below the entry, sells above the average'}</dd></div> : null}
+            {/* a grid whose pairs earn one interval each has no take profit of its own (issue 32) */}
+            {words.takeProfit ? <div><dt>Take profit</dt><dd>{percent(bot.takeprofit)}</dd></div> : null}
+            {words.stopsBothSides && bot.stoplossprice !== undefined ? <div><dt>Stop-loss below</dt><dd>{price(bot.stoplossprice)} {cur}</dd></div> : null}
+            {words.stopsBothSides && bot.stoplosspriceabove !== undefined ? <div><dt>Stop-loss above</dt><dd>{price(bot.stoplosspriceabove)} {cur}</dd></div> : null}
+            {futures ? <div className="settings-facts__wide"><dt>Direction</dt><dd data-testid="direction">{words.describe}</dd></div> : null}
             {futures ? <div><dt>Leverage</dt><dd>{leverageText(bot.leverage) ?? '—'}</dd></div> : null}
           </dl>
           )}

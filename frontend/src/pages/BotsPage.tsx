@@ -14,6 +14,7 @@ import { AccountPerformance, ACCOUNT_POLL_MS } from '../money/AccountPerformance
 import { useGetAccountPerformanceQuery } from '../money/moneyApi';
 import { useStatusPolling } from '../bots/useStatusPolling';
 import { useAppSelector, useUser } from '../store/hooks';
+import { PageLoading } from '../components/PageKit';
 
 const TABS: Array<{ type: BotType; label: string; param: string }> = [
   { type: 'Spot', label: 'Spot bots', param: 'spot' },
@@ -229,10 +230,7 @@ export default function BotsPage() {
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
         <h2 className="sr-only">{label}</h2>
         {isLoading ? (
-          <div className="page-loading" role="status">
-            <div className="spinner" aria-hidden="true" />
-            <span className="sr-only">Loading bots…</span>
-          </div>
+          <PageLoading label="Loading bots…" />
         ) : ofType.length === 0 ? (
           <div className="empty card">
             <Rocket size={40} aria-hidden="true" />

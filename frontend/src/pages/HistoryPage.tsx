@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import { ArrowLeft, Download, RefreshCw } from 'lucide-react';
+import { useParams } from 'react-router-dom';
+import { Download, RefreshCw } from 'lucide-react';
 import { leverageText, compact, percent, usdt } from '../bots/format';
 import { pairLabel } from '../bots/pairs';
 import { nameInHistory } from '../bots/botName';
@@ -20,6 +20,7 @@ import {
   type StateAt,
 } from '../history/events';
 import { exportUrl, useGetBotHistoryQuery, useGetBotStateAtQuery } from '../history/historyApi';
+import { BackToBots, PageLoading } from '../components/PageKit';
 
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' };
 
@@ -66,9 +67,7 @@ export default function HistoryPage() {
     <div className="page page--wide history">
       <div className="page__head">
         <div>
-          <Link to="/bots" className="back-link" aria-label="Back to bots">
-            <ArrowLeft size={16} aria-hidden="true" /> Bots
-          </Link>
+          <BackToBots />
           <h1>History</h1>
           <p className="muted history__sub">
             {title} <span className="mono history__id">{id}</span>
@@ -89,10 +88,7 @@ export default function HistoryPage() {
       <BotTabs id={id} current="history" />
 
       {isLoading ? (
-        <div className="page-loading" role="status">
-          <div className="spinner" aria-hidden="true" />
-          <span className="sr-only">Loading the history…</span>
-        </div>
+        <PageLoading label="Loading the history…" />
       ) : error ? (
         <div className="empty card" role="alert">
           <p>

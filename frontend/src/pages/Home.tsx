@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ExternalLink, KeyRound, LogIn, UserPlus, Bot } from 'lucide-react';
 import { useGetConfigQuery } from '../api/api';
@@ -42,39 +43,24 @@ export function Home() {
       <section className="how" aria-labelledby="how-title">
         <h2 id="how-title">How it works</h2>
         <ol className="steps">
-          <li className="step card">
-            <span className="step__num" aria-hidden="true">1</span>
-            <h3>Register with a supported exchange</h3>
-            <p>Open an account at one of the exchanges GridRocket trades on.</p>
-            <div className="step__links">
-              <a href={config?.exchangeSignup.binance} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
-                Sign up at Binance <ExternalLink size={14} aria-hidden="true" />
-              </a>
-              <a href={config?.exchangeSignup.kucoin} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
-                Sign up at Kucoin <ExternalLink size={14} aria-hidden="true" />
-              </a>
-            </div>
-          </li>
-          <li className="step card">
-            <span className="step__num" aria-hidden="true">2</span>
-            <h3>Sign in to GridRocket</h3>
-            <p>Use your email and a password, or Google or Facebook.</p>
-            <div className="step__links">
-              <Link to="/sign-in" className="btn btn--ghost btn--small">
-                <LogIn size={14} aria-hidden="true" /> Sign in
-              </Link>
-            </div>
-          </li>
-          <li className="step card">
-            <span className="step__num" aria-hidden="true">3</span>
-            <h3>Create API keys and add them</h3>
-            <p>Create API keys at the exchange and enter them on the security page. Then create your first bot.</p>
-            <div className="step__links">
-              <Link to="/security" className="btn btn--ghost btn--small">
-                <KeyRound size={14} aria-hidden="true" /> Security page
-              </Link>
-            </div>
-          </li>
+          <Step n={1} title="Register with a supported exchange" text="Open an account at one of the exchanges GridRocket trades on.">
+            <a href={config?.exchangeSignup.binance} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
+              Sign up at Binance <ExternalLink size={14} aria-hidden="true" />
+            </a>
+            <a href={config?.exchangeSignup.kucoin} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
+              Sign up at Kucoin <ExternalLink size={14} aria-hidden="true" />
+            </a>
+          </Step>
+          <Step n={2} title="Sign in to GridRocket" text="Use your email and a password, or Google or Facebook.">
+            <Link to="/sign-in" className="btn btn--ghost btn--small">
+              <LogIn size={14} aria-hidden="true" /> Sign in
+            </Link>
+          </Step>
+          <Step n={3} title="Create API keys and add them" text="Create API keys at the exchange and enter them on the security page. Then create your first bot.">
+            <Link to="/security" className="btn btn--ghost btn--small">
+              <KeyRound size={14} aria-hidden="true" /> Security page
+            </Link>
+          </Step>
         </ol>
       </section>
 
@@ -88,5 +74,17 @@ export function Home() {
         </section>
       )}
     </div>
+  );
+}
+
+/** One step of "How it works": its number, title, text and links. */
+function Step({ n, title, text, children }: { n: number; title: string; text: string; children: ReactNode }) {
+  return (
+    <li className="step card">
+      <span className="step__num" aria-hidden="true">{n}</span>
+      <h3>{title}</h3>
+      <p>{text}</p>
+      <div className="step__links">{children}</div>
+    </li>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import { ArrowLeft, Download } from 'lucide-react';
+import { useParams } from 'react-router-dom';
+import { Download } from 'lucide-react';
 import { BotTabs } from '../bots/BotTabs';
 import { EquityCurve } from '../backtest/EquityCurve';
 import { signedUsdt, usdt } from '../bots/format';
@@ -9,6 +9,7 @@ import { annualisedText, fillLabel } from '../money/words';
 import { compact } from '../bots/format';
 import { tradesCsvUrl, useGetBotPerformanceQuery, useGetBotTradesQuery } from '../money/moneyApi';
 import '../money/money.css';
+import { BackToBots } from '../components/PageKit';
 
 const PAGE = 20;
 const when = (ms: number) => new Date(ms).toLocaleString();
@@ -42,9 +43,7 @@ export default function PerformancePage() {
     <div className="page page--wide money">
       <div className="page__head">
         <div>
-          <Link to="/bots" className="back-link" aria-label="Back to bots">
-            <ArrowLeft size={16} aria-hidden="true" /> Bots
-          </Link>
+          <BackToBots />
           <h1>Performance</h1>
         </div>
         <a className="btn btn--ghost btn--small" href={tradesCsvUrl(id)} download aria-label="Export the trades as CSV (FIFO lots)">

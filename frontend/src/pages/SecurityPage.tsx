@@ -7,6 +7,7 @@ import { Field, SelectField } from '../components/Field';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { exchangeIcon } from '../bots/icons';
 import { EXCHANGES } from '../bots/pairs';
+import { venueOf } from '../venues';
 import { useForm } from '../forms/useForm';
 import { apiKeyRules } from '../forms/validation';
 import { useAppDispatch, useUser } from '../store/hooks';
@@ -17,25 +18,25 @@ const SECRET_INPUT = { type: 'password', autoComplete: 'off' } as const;
 
 const EMPTY = { exchange: '', apiKey: '', secretKey: '', passphrase: '' };
 
-/** The 'Add api keys' form {exchange, apiKey, secretKey, passphrase}; passphrase only for Kucoin. */
+/** The 'Add api keys' form {exchange, apiKey, secretKey, passphrase}; passphrase only for a venue whose keys have one (Kucoin). */
 export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSaved: () => void }) {
   const user = useUser()!;
   const dispatch = useAppDispatch();
   const [add] = useAddCredentialMutation();
   const [values, setValues] = useState(EMPTY);
   const rules = useMemo(
-    () => (values.exchange === 'Kucoin' ? apiKeyRules : { exchange: apiKeyRules.exchange, apiKey: apiKeyRules.apiKey, secretKey: apiKeyRules.secretKey }),
+    () => (venueOf(values.exchange).passphrase ? apiKeyRules : { exchange: apiKeyRules.exchange, apiKey: apiKeyRules.apiKey, secretKey: apiKeyRules.secretKey }),
     [values.exchange],
   );
   const f = useForm(EMPTY, rules);
-  // keep the local copy (for the Kucoin switch) in step with the form
+  // keep the local copy (for the passphrase switch) in step with the form
   const set = (k: keyof typeof EMPTY, v: string) => {
     f.set(k, v);
     setValues((s) => ({ ...s, [k]: v }));
   };
   /** A key field's name, value, setter and shown error. */
   const bind = (k: keyof typeof EMPTY) => ({ name: k, value: f.values[k], onValue: (v: string) => set(k, v), error: f.shown(k) });
-  const kucoin = f.values.exchange === 'Kucoin';
+  const asksPassphrase = venueOf(f.values.exchange).passphrase;
   /** The server's refusal of the key (issue 30: it can withdraw, cannot trade, the venue refused it): shown under the form. */
   const [refusal, setRefusal] = useState<string | null>(null);
 
@@ -46,7 +47,7 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
       exchange: v.exchange as Exchange,
       apiKey: v.apiKey.trim(),
       keySecret: v.secretKey.trim(),
-      passPhrase: kucoin ? v.passphrase : '',
+      passPhrase: asksPassphrase ? v.passphrase : '',
       userId: user.uid,
     });
     dispatch(ui.hideSpinner());
@@ -77,7 +78,7 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
       />
       <Field id="key-api" label="API Key" {...bind('apiKey')} autoComplete="off" spellCheck={false} maxLength={100} />
       <Field id="key-secret" label="Secret Key" {...bind('secretKey')} {...SECRET_INPUT} spellCheck={false} maxLength={100} hint="Stored encrypted; never shown again." />
-      {kucoin ? <Field id="key-passphrase" label="Passphrase" {...bind('passphrase')} {...SECRET_INPUT} maxLength={40} hint="The API passphrase you chose at Kucoin." /> : null}
+      {asksPassphrase ? <Field id="key-passphrase" label="Passphrase" {...bind('passphrase')} {...SECRET_INPUT} maxLength={40} hint={`The API passphrase you chose at ${f.values.exchange}.`} /> : null}
       {refusal ? (
         <p className="form-error key-refused" role="alert" data-testid="key-add-refusal">
           {refusal}

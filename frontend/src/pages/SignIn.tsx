@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router-dom';
 import { TwoFactorSignIn } from '../components/auth/TwoFactorSignIn';
 import { LoginForm, RegisterForm } from '../components/auth/AuthForms';
-import { ProviderButtons } from '../components/auth/ProviderButtons';
+import { LoginViaProviders } from '../components/auth/ProviderButtons';
 import { AuthPage } from '../components/auth/AuthPage';
 
 /** The sign-in / sign-up screen (/sign-in and /register-user). */
@@ -17,14 +17,7 @@ export function SignIn({ mode }: { mode: 'login' | 'register' }) {
   }
   return (
     <AuthPage titleId="auth-title" title="Create a free account!">
-      <ProviderButtons
-        before={<h2 className="subhead">Login via</h2>}
-        after={
-          <div className="divider" role="separator">
-            <span>or</span>
-          </div>
-        }
-      />
+      <LoginViaProviders heading="h2" />
       {mode === 'login' ? (
         <LoginForm
           footer={

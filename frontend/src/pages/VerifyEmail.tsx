@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CircleCheck, MailCheck } from 'lucide-react';
 import { useResendVerificationMutation, useVerifyEmailMutation } from '../api/api';
@@ -71,54 +71,26 @@ export function VerifyEmail() {
     <div className="auth-page">
       <section className="card auth-card" aria-labelledby="verify-title" aria-live="polite">
         {outcome === 'failed' && user?.emailVerified ? (
-          <>
-            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
-            <h1 id="verify-title">Your email address is already verified</h1>
-            <p>This link was used before, and there is nothing left to do: {user.email ? <strong>{user.email}</strong> : 'your address'} is confirmed.</p>
-            <div className="actions actions--start">
-              <Link to="/bots" className="btn btn--primary">
-                Go to my bots
-              </Link>
-            </div>
-          </>
+          <Confirmed title="Your email address is already verified" to="/bots" link="Go to my bots">
+              <p>This link was used before, and there is nothing left to do: {user.email ? <strong>{user.email}</strong> : 'your address'} is confirmed.</p>
+          </Confirmed>
         ) : outcome === 'verified' && otherUser ? (
-          <>
-            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
-            <h1 id="verify-title">Email address verified</h1>
-            <p data-testid="verified-other-account">
-              {verified?.email ? <strong>{verified.email}</strong> : 'That address'} is confirmed. You are signed in here as{' '}
-              <strong>{otherUser.email}</strong>, another account: sign out first to use the verified one in this browser.
-            </p>
-            <div className="actions actions--start">
-              <Link to="/bots" className="btn btn--primary">
-                Go to my bots
-              </Link>
-            </div>
-          </>
+          <Confirmed title="Email address verified" to="/bots" link="Go to my bots">
+              <p data-testid="verified-other-account">
+                {verified?.email ? <strong>{verified.email}</strong> : 'That address'} is confirmed. You are signed in here as{' '}
+                <strong>{otherUser.email}</strong>, another account: sign out first to use the verified one in this browser.
+              </p>
+          </Confirmed>
         ) : outcome === 'verified' && !user ? (
-          <>
-            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
-            <h1 id="verify-title">Email address verified</h1>
-            <p>
-              Thank you! {verified?.email ? <strong>{verified.email}</strong> : 'Your email address'} is confirmed. Sign in to launch your bots.
-            </p>
-            <div className="actions actions--start">
-              <Link to="/sign-in" className="btn btn--primary">
-                Sign in
-              </Link>
-            </div>
-          </>
+          <Confirmed title="Email address verified" to="/sign-in" link="Sign in">
+              <p>
+                Thank you! {verified?.email ? <strong>{verified.email}</strong> : 'Your email address'} is confirmed. Sign in to launch your bots.
+              </p>
+          </Confirmed>
         ) : outcome === 'verified' ? (
-          <>
-            <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
-            <h1 id="verify-title">Email address verified</h1>
-            <p>Thank you! Your email address is confirmed. Your bots are ready for launch.</p>
-            <div className="actions actions--start">
-              <Link to="/bots" className="btn btn--primary">
-                Go to my bots
-              </Link>
-            </div>
-          </>
+          <Confirmed title="Email address verified" to="/bots" link="Go to my bots">
+              <p>Thank you! Your email address is confirmed. Your bots are ready for launch.</p>
+          </Confirmed>
         ) : (
           <>
             <MailCheck size={48} className="big-icon" aria-hidden="true" />
@@ -147,5 +119,21 @@ export function VerifyEmail() {
         )}
       </section>
     </div>
+  );
+}
+
+/** A link's happy ending: the check mark, its title, what it means, and the one way on. */
+function Confirmed({ title, to, link, children }: { title: string; to: string; link: string; children: ReactNode }) {
+  return (
+    <>
+      <CircleCheck size={48} className="big-icon big-icon--ok" aria-hidden="true" />
+      <h1 id="verify-title">{title}</h1>
+      {children}
+      <div className="actions actions--start">
+        <Link to={to} className="btn btn--primary">
+          {link}
+        </Link>
+      </div>
+    </>
   );
 }

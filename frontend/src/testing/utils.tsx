@@ -124,6 +124,16 @@ export function spotMarketRoutes(price: number, balance = 100000): Record<string
   };
 }
 
+/** Both markets a bot-form suite may open: spotMarketRoutes, and the futures balance, a price of 100 and 10x on BTCUSDT. */
+export function formMarketRoutes({ spotPrice, spotBalance, futuresBalance }: { spotPrice: number; spotBalance: number; futuresBalance: number }): Record<string, unknown> {
+  return {
+    ...spotMarketRoutes(spotPrice, spotBalance),
+    'GET /api/balanceFutures': [{ symbol: 'USDT', exchange: 'Binance', balance: futuresBalance, available: futuresBalance }],
+    'GET /api/priceFutures': 100,
+    'GET /api/futuresPositionRisk': [{ symbol: 'BTCUSDT', leverage: 10 }],
+  };
+}
+
 /** In the create form `f`: picks the exchange and pair, and waits for the entry price the form fills in (`entry`). */
 export async function pickMarket(f: ReturnType<typeof within>, entry: string, { exchange = 'Binance', symbol = 'BTCUSDT' } = {}) {
   await userEvent.selectOptions(f.getByLabelText('Exchange'), exchange);

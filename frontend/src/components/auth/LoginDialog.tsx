@@ -2,7 +2,7 @@ import { Modal } from '../Modal';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { ui } from '../../store/uiSlice';
 import { ForgotForm, LoginForm, RegisterForm } from './AuthForms';
-import { ProviderButtons } from './ProviderButtons';
+import { LoginViaProviders } from './ProviderButtons';
 
 /** The login dialog: login (default), register and forgot-password panels, one at a time. */
 export function LoginDialog() {
@@ -16,14 +16,7 @@ export function LoginDialog() {
     <Modal title={title} onClose={close}>
       {panel !== 'forgot' ? (
         <>
-          <ProviderButtons
-            before={<h3 className="subhead">Login via</h3>}
-            after={
-              <div className="divider" role="separator">
-                <span>or</span>
-              </div>
-            }
-          />
+          <LoginViaProviders heading="h3" />
         </>
       ) : (
         <p className="muted">Please enter your email address to request a password reset.</p>

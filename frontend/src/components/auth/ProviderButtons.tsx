@@ -34,6 +34,23 @@ function FacebookMark() {
  * {type: 'gridrocket:auth', ok, error?} to us (our own origin only) and closes.
  */
 /** The configured sign-in providers, with `before` and `after` around them; nothing without one. */
+/**
+ * The sign-in forms' provider buttons: "Login via" as a heading of that level above them, an "or" divider
+ * below (the dialog's and the sign-in page's, one shape).
+ */
+export function LoginViaProviders({ heading: Heading }: { heading: 'h2' | 'h3' }) {
+  return (
+    <ProviderButtons
+      before={<Heading className="subhead">Login via</Heading>}
+      after={
+        <div className="divider" role="separator">
+          <span>or</span>
+        </div>
+      }
+    />
+  );
+}
+
 export function ProviderButtons({ before, after }: { before?: ReactNode; after?: ReactNode } = {}) {
   const { data: config } = useGetConfigQuery();
   const dispatch = useAppDispatch();

@@ -6,10 +6,12 @@
  */
 import { parseInfinityBot } from '@gridrocket/bots/domain/bot-infinity.rules';
 import { floorToStep, infinityProblem, stepOrders, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
-import type { MarketRulesData } from '../api/types';
+import type { MarketRulesData } from '../../api/types';
 
 export type InfinityField = 'entryPrice' | 'stepPercent' | 'quoteValue' | 'lowerPrice' | 'initialQuote';
 export type InfinityValues = Record<InfinityField, string>;
+/** The form's labels of the infinity grid's fields, in the form's order (what keeps Save disabled says them). */
+export const INFINITY_FIELD_LABELS = { exchange: 'Exchange', symbol: 'Pair', entryPrice: 'Entry Price', stepPercent: 'Step', quoteValue: 'Value per step (USDT)', lowerPrice: 'Lower price', initialQuote: 'Initial buy (USDT, optional)' } as const;
 export type InfinityErrors = Partial<Record<InfinityField | 'exchange' | 'symbol', string>>;
 
 export const EMPTY_INFINITY: Omit<InfinityValues, 'entryPrice'> = { stepPercent: '', quoteValue: '', lowerPrice: '', initialQuote: '' };

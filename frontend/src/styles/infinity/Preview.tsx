@@ -1,6 +1,6 @@
-import type { InfinityPreviewData } from './infinity';
-import { price } from './format';
-import { NoteRow, OrderRow, PreviewHint, PreviewSection, PreviewTable } from './PreviewTable';
+import type { InfinityPreviewData } from './form';
+import { price } from '../../bots/format';
+import { NoteRow, OrderRow, PreviewHint, PreviewSection, PreviewTable } from '../../bots/PreviewTable';
 
 /**
  * An infinity grid's first orders (issue 32, docs/infinity.md): the initial buy at the entry, then the
