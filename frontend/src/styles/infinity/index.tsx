@@ -8,7 +8,7 @@ import type { Bot } from '../../api/types';
 import { compact, percent, price, usdt } from '../../bots/format';
 import { Fact } from '../../components/Facts';
 import { LONG_WORDS } from '../ladder/words';
-import type { DashboardStyle } from '../registry';
+import type { DashboardStyle } from '../style';
 
 /** The bot card's facts of an infinity grid. */
 function CardFacts({ bot, cur }: { bot: Bot; cur: string }) {

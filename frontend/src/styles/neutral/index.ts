@@ -3,7 +3,7 @@
  * buys below and sells above its reference, each fill answered one line away, with no take-profit.
  */
 import { neutralLiquidation } from '@gridrocket/trading/grid';
-import type { DashboardStyle } from '../registry';
+import type { DashboardStyle } from '../style';
 import { NEUTRAL_WORDS } from './words';
 
 export const NEUTRAL_STYLE: DashboardStyle = {

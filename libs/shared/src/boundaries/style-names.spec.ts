@@ -41,30 +41,13 @@ const SCANNED = /^(libs|apps|frontend\/src)\/.*\.tsx?$/;
 /** The style whose folder holds the file (`styles/<style>/`, the backtest's `walks/<style>.<part>.ts`), if any. */
 const folderStyle = (p: string): string | undefined => /(?:^|\/)styles\/([\w-]+)\/|(?:^|\/)walks\/([\w-]+)\.[\w.-]+\.ts$/.exec(p)?.slice(1).find(Boolean);
 /** The tables (the walk table's shared types are a file of their own, styled.types.ts, so the walks import them without a cycle). */
-const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts'];
+const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
 const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(^|\/)testing\//];
 
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */
 const KNOWN: Record<string, string> = {
   'apps/api/src/openapi/contract.ts': "the contract's enums (`direction` 'neutral', `style` 'infinity'): the OpenAPI contract may not change; to be built from the registries' schemas",
-  'frontend/src/api/types.ts': "the dashboard's hand-written API types (the dashboard is another helper's: to be generated from the contract)",
-  'frontend/src/backtest/BacktestPanel.tsx': "the backtest panel's style choices (the dashboard is another helper's)",
-  'frontend/src/bots/BotCard.tsx': "the bot card's style words (the dashboard is another helper's)",
-  'frontend/src/bots/BotChart.tsx': "the chart's neutral lines (the dashboard is another helper's)",
-  'frontend/src/bots/BotForm.tsx': "the bot form's style choice and fields (the dashboard is another helper's)",
-  'frontend/src/bots/FuturesRisk.tsx': "the futures risk panel's neutral case (the dashboard is another helper's)",
-  'frontend/src/bots/InfinityPreview.tsx': "the infinity preview (the dashboard is another helper's: to a styles/infinity/ folder)",
-  'frontend/src/bots/InvestmentSizing.tsx': "the investment sizing of an infinity bot (the dashboard is another helper's)",
-  'frontend/src/bots/LadderPreview.tsx': "the ladder preview's neutral case (the dashboard is another helper's)",
-  'frontend/src/bots/TemplateBar.tsx': "the templates' infinity case (the dashboard is another helper's)",
-  'frontend/src/bots/botFormProblems.ts': "the form's problems import the infinity form (the dashboard is another helper's)",
-  'frontend/src/bots/chartLabels.ts': "the chart labels' neutral case (the dashboard is another helper's)",
-  'frontend/src/bots/infinity.ts': "the infinity form (the dashboard is another helper's: to a styles/infinity/ folder)",
-  'frontend/src/bots/ladder.ts': "the ladder form's neutral direction (the dashboard is another helper's)",
-  'frontend/src/history/events.ts': "the history's neutral wording (the dashboard is another helper's)",
-  'frontend/src/money/words.ts': "the money words' neutral case (the dashboard is another helper's)",
-  'frontend/src/pages/AuditBotPage.tsx': "the audit page's neutral case (the dashboard is another helper's)",
-  'frontend/src/pages/BotPage.tsx': "the bot page's neutral case (the dashboard is another helper's)",
+  'frontend/src/bots/BotForm.tsx': "the bot form's style choice, its infinity state, checks and body (the stops, the infinity fields and the sizing are in the styles' folders): to a form state per style",
   'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",

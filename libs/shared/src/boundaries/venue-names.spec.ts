@@ -48,8 +48,6 @@ const KNOWN: Record<string, { reason: string; only?: string }> = {
   'libs/shared/src/config.ts': { reason: "the spec's client-config field `exchangeSignup: { binance, kucoin }` (a product field name)", only: 'keyed by venue' },
   'apps/api/src/openapi/contract.ts': { reason: 'the API contract of that same client-config field `exchangeSignup: { binance, kucoin }`', only: 'keyed by venue' },
   'frontend/src/config.ts': { reason: 'the dashboard\'s default of that same client-config field `exchangeSignup: { binance, kucoin }`', only: 'keyed by venue' },
-  'frontend/src/pages/SecurityPage.tsx': { reason: "the key form asks a passphrase for 'Kucoin'; the dashboard was out of this change's reach: to read accountOf(exchange).passphrase", only: 'branch' },
-  'frontend/src/bots/icons.ts': { reason: "the exchange's coin icon; the dashboard was out of this change's reach", only: 'branch' },
 };
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
