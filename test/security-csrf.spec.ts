@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { useTraderApp } from './support/trader-app';
+import { ROUTES_OF_ISSUES_30_TO_32, SIGNAL_ROUTE, changingState } from './support/security-routes';
 
 /**
  * Issue 11, finding 1: CSRF was decided from `req.path` as spelled, while routing ignored case and
@@ -9,8 +10,6 @@ import { useTraderApp } from './support/trader-app';
  * cookie alone. Every route of the OpenAPI document that changes state is tried without the token in
  * several spellings: none may change anything.
  */
-/** The one route without CSRF (issue 32): a bot's signal webhook, signed with the bot's secret, no cookie read. */
-const SIGNAL_ROUTE = '/api/signals/{botId}';
 
 describe('security: CSRF cannot be dodged by spelling the path', () => {
   let keyId: string;
@@ -89,25 +88,8 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         { method: 'POST', path: '/api/api-credentials' },
         { method: 'POST', path: '/api/user' },
         { method: 'POST', path: '/api/auth/logout' },
-        // issue 30: the user's sessions
-        { method: 'POST', path: '/api/sessions/sign-out-others' },
-        { method: 'DELETE', path: '/api/sessions/{id}' },
-        // two-factor sign-in (issue 30)
-        { method: 'POST', path: '/api/auth/2fa/setup' },
-        { method: 'POST', path: '/api/auth/2fa/enable' },
-        { method: 'POST', path: '/api/auth/2fa/disable' },
-        { method: 'POST', path: '/api/auth/2fa/verify' },
-        // issue 31: personal access tokens
-        { method: 'POST', path: '/api/tokens' },
-        { method: 'DELETE', path: '/api/tokens/{id}' },
-        // issue 32: a bot's signal webhook, its settings and the webhook itself
-        { method: 'POST', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: '/api/bots/{id}/signals/rotate' },
-        { method: 'DELETE', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: SIGNAL_ROUTE },
-        // issue 32: bot templates
-        { method: 'POST', path: '/api/bot-templates' },
-        { method: 'DELETE', path: '/api/bot-templates/{id}' },
+        // issues 30 to 32: sessions, two-factor, tokens, signals, templates
+        ...changingState(ROUTES_OF_ISSUES_30_TO_32),
       ]),
     );
 
