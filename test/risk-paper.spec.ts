@@ -10,13 +10,11 @@ import { GridRunnerService } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import type { Client } from './support/http-client';
 import { signUpTrader, usePaperReplay } from './support/trader-app';
+import { H, T0, replayCsv } from './support/replay-csv';
 
 jest.setTimeout(90_000);
 
-const H = 3_600_000;
-const T0 = 1_700_000_000_000;
-const CSV = [
-  'ms,exchange,symbol,price',
+const CSV = replayCsv([
   // stop-loss (BTCUSDT spot): three buys fill, then the price falls through the stop level
   `${T0},Binance,BTCUSDT,61000`,
   `${T0 + 1 * H},Binance,BTCUSDT,59500`, // buy 0 (60000)
@@ -41,7 +39,7 @@ const CSV = [
   `${T0 + 14 * H},Binance,LINKUSDT,12.5`, // (the feed's clock is shared: this story runs after those above)
   // geometric spacing with scaling (LTCUSDT spot)
   `${T0},Binance,LTCUSDT,101`,
-].join('\n');
+]);
 
 describe('risk controls on the paper exchange (replayed CSV)', () => {
   const paper = usePaperReplay(CSV, T0);
