@@ -18,14 +18,12 @@ import { performance } from 'node:perf_hooks';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { EmbeddedOwnership } from '@gridrocket/streaming';
 import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { CsvReplayFeed } from '@gridrocket/exchanges';
 import { PAPER_FEE_BPS } from '@gridrocket/exchanges';
-import { GridRunner } from '@gridrocket/trading';
-import { directCommands } from '@gridrocket/trading/nest';
 import type { GridConfig, MarketRules } from '@gridrocket/trading/grid';
 import { candleAt, candlePath, randomWalkCandles, runBacktest, runSweep, sweepConfigs, type CandleSeries } from '@gridrocket/backtest';
+import { benchRunner } from './bench-support';
 import { Figure, round } from './stats';
 
 export interface BacktestBenchOptions {
@@ -74,14 +72,7 @@ async function runnerRate(series: CandleSeries): Promise<{ rate: number; fills: 
   const events = new SqliteEventStore(join(dir, 'events.sqlite'));
   const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
   venue.advanceTo(T0);
-  const runner = new GridRunner({
-    events,
-    reads,
-    commands: directCommands(events),
-    exchanges: provider,
-    ownership: new EmbeddedOwnership(),
-    logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
-  });
+  const runner = benchRunner(events, reads, provider);
   await runner.start();
   const userId = 'bench-user';
   const id = randomUUID();

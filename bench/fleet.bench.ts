@@ -21,11 +21,9 @@ import { writeFileSync } from 'node:fs';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
-import { EmbeddedOwnership } from '@gridrocket/streaming';
 import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { CsvReplayFeed } from '@gridrocket/exchanges';
-import { GridRunner } from '@gridrocket/trading';
-import { directCommands } from '@gridrocket/trading/nest';
+import { benchRunner } from './bench-support';
 import { Figure, percentile, round } from './stats';
 
 export interface FleetBenchOptions {
@@ -77,14 +75,8 @@ export async function fleetBench(options: FleetBenchOptions): Promise<Figure[]> 
   /** Bots with a fill not yet reacted to → time of the tick that filled it. */
   const filledAt = new Map<string, number>();
   const started = new Set<string>();
-  const runner = new GridRunner({
-    events,
-    reads,
-    commands: directCommands(events),
-    exchanges: provider,
-    ownership: new EmbeddedOwnership(),
+  const runner = benchRunner(events, reads, provider, {
     ...(process.env.FLEET_WAVE ? { reactionWave: Number(process.env.FLEET_WAVE) } : {}),
-    logger: { log: () => undefined, warn: () => undefined, error: (m) => console.error(m) },
     onConverged: (botId) => {
       if (!measuring) {
         started.add(botId);

@@ -3,24 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Socket } from 'socket.io-client';
 import { spotBot } from '../test/support/http-client';
 import { LightClient } from './light-client';
+import { statusPush } from './bench-support';
 import { spawnServer, stop } from '../test/support/server-process';
 import { Figure, percentile, round } from './stats';
 
-/** Resolves with the time at which the user's socket hears `bot:status` for the bot with the wanted botstatus. */
-function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<number> {
-  return new Promise((resolve) => {
-    const on = (p: { id: string; botstatus: boolean }) => {
-      if (p.id === id && p.botstatus === botstatus) {
-        socket.off('bot:status', on);
-        resolve(performance.now());
-      }
-    };
-    socket.on('bot:status', on);
-  });
-}
 
 /**
  * create + start + stop + delete over HTTP on the embedded stack, by `workers`

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { NewEvent, SqliteEventStore } from '@gridrocket/event-store';
-import type { Socket } from 'socket.io-client';
 import { spotBot } from '../test/support/http-client';
 import { spawnServer, stop } from '../test/support/server-process';
 import { LightClient } from './light-client';
+import { statusPush } from './bench-support';
 import { Figure, percentile, round } from './stats';
 
 /** A grid bot that ran for weeks: start/stop cycles with profits in between. */
@@ -29,17 +29,6 @@ export function longBotEvents(botId: string, count: number): NewEvent[] {
   return out;
 }
 
-function statusPush(socket: Socket, id: string, botstatus: boolean): Promise<number> {
-  return new Promise((resolve) => {
-    const on = (p: { id: string; botstatus: boolean }) => {
-      if (p.id === id && p.botstatus === botstatus) {
-        socket.off('bot:status', on);
-        resolve(performance.now());
-      }
-    };
-    socket.on('bot:status', on);
-  });
-}
 
 /** GET with the browser's Accept-Encoding; the body's bytes as sent (not decoded). */
 function getBytes(url: string, cookie: string, encoding: string): Promise<{ ms: number; bytes: number; status: number }> {
