@@ -55,3 +55,37 @@ export function useLiveStandInApp(o: { prefix: string; csv: string; startAt: num
     types: async (id: string) => ((await c.get(`/api/bots/${id}/history`)).body as Array<{ type: string }>).map((e) => e.type),
   };
 }
+
+/**
+ * The app live against one venue stand-in with no keys yet over an empty paper core (the suite adds the keys
+ * the venue knows), for a describe block; `env` beside EXCHANGE_MODE and EXCHANGE_API_ORIGIN. Closed after it.
+ */
+export function useStandInApp(prefix: string, exchange: 'Binance' | 'Kucoin', market: 'spot' | 'futures', env: Record<string, string> = {}) {
+  let dir: string;
+  let venue: PaperVenue;
+  let standIn: VenueStandIn;
+  let app: Awaited<ReturnType<typeof startTestApp>>;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    venue = PaperVenue.open({ dataDir: dir });
+    standIn = await startVenueStandIn(venue, exchange, market, []);
+    app = await startTestApp({ EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin, ...env });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await standIn?.close();
+    venue?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get venue() {
+      return venue;
+    },
+    get standIn() {
+      return standIn;
+    },
+    get app() {
+      return app;
+    },
+  };
+}
