@@ -3,12 +3,11 @@
  * progress and completion pushed to the owner's socket only, the result in the read store per user,
  * the events in a backtest-<id> stream; bad input gets field messages; session and CSRF apply.
  */
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { backtestOnce, signedUpClient } from './support/backtests';
 import { useTestApp } from './support/trader-app';
+import { readEventFile } from './support/event-file';
 
 jest.setTimeout(120_000);
 
@@ -51,12 +50,9 @@ describe('backtests over the API', () => {
     expect((await c.get('/api/backtests')).body.map((d: { id: string }) => d.id)).toEqual([id]);
     expect(leaked).toEqual([]);
 
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
+    await readEventFile(t.app.dataDir, async (store) => {
       expect((await store.readStream(`backtest-${id}`)).map((e) => e.type)).toEqual(['BacktestRequested', 'BacktestCompleted']);
-    } finally {
-      await store.close();
-    }
+    });
     socket.close();
     otherSocket.close();
   });

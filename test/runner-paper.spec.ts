@@ -3,14 +3,13 @@
  * (embedded runner), bots created and started over HTTP, the test moving the venue's feed one row
  * at a time and reading the exchange's open orders and the bot's profit.
  */
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { engineBotId } from '@gridrocket/trading';
 import type { Client } from './support/http-client';
 import { signUpTrader, usePaperReplay } from './support/trader-app';
 import { H, T0, replayCsv } from './support/replay-csv';
 import { until } from '@gridrocket/shared/testing/until';
+import { readEventFile } from './support/event-file';
 
 jest.setTimeout(60_000);
 
@@ -52,14 +51,7 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
     return (await c.get(`/api/bot-details/${id}`)).body;
   }
 
-  async function events(id: string) {
-    const store = new SqliteEventStore(join(paper.app.dataDir, 'events.sqlite'));
-    try {
-      return await store.readStream(`bot-${id}`);
-    } finally {
-      await store.close();
-    }
-  }
+  const events = (id: string) => readEventFile(paper.app.dataDir, (store) => store.readStream(`bot-${id}`));
 
   it('spot: ladder → price falls → buys fill → one take-profit → price rises → profit to the cent → next cycle', async () => {
     const { c, uid } = await user('spot@example.com');

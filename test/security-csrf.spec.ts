@@ -1,8 +1,7 @@
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { useTraderApp } from './support/trader-app';
 import { ROUTES_OF_ISSUES_30_TO_32, SIGNAL_ROUTE, changingState } from './support/security-routes';
+import { readEventFile } from './support/event-file';
 
 /**
  * Issue 11, finding 1: CSRF was decided from `req.path` as spelled, while routing ignored case and
@@ -28,14 +27,7 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     templateId = template.body.id;
   });
 
-  async function head(): Promise<bigint> {
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
-      return await store.headPosition();
-    } finally {
-      await store.close();
-    }
-  }
+  const head = (): Promise<bigint> => readEventFile(t.app.dataDir, (store) => store.headPosition());
 
   /** What an attacker's page makes the victim's browser send: the cookies ride along, no X-CSRF-Token. */
   function forged(method: string, url: string, body?: unknown) {
@@ -191,13 +183,10 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
       }
     }
     // refusals are recorded in the bot's history (bounded); the bot was not started
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
+    await readEventFile(t.app.dataDir, async (store) => {
       const written = await store.readAll({ fromPosition: before });
       expect([...new Set(written.map((e) => e.type))]).toEqual(['SignalRefused']);
-    } finally {
-      await store.close();
-    }
+    });
     expect((await t.c.get(`/api/bot-details/${t.botId}`)).body).toMatchObject({ botstatus: false });
     expect((await t.c.delete(`/api/bots/${t.botId}/signals`)).status).toBe(204);
   }, 60_000);
