@@ -39,6 +39,14 @@ export interface CrashBot {
   symbol: string;
 }
 
+/** The four venue markets with a stand-in (@gridrocket/exchanges/testing/standin). */
+export const STAND_IN_VENUES = [
+  { exchange: 'Binance', market: 'spot' },
+  { exchange: 'Binance', market: 'futures' },
+  { exchange: 'Kucoin', market: 'spot' },
+  { exchange: 'Kucoin', market: 'futures' },
+] as const;
+
 /** A bot of the ladder engine (long or short grids). */
 export interface GridCrashBot extends CrashBot {
   config: GridConfig;
