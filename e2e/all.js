@@ -14,8 +14,8 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
-// the walk of the whole product first: it is the longest, the others fill the second slot meanwhile
-const SCRIPTS = ['run.js', 'proxy.e2e.js', 'capacity.e2e.js', 'alerts.e2e.js', 'access.e2e.js', 'backtest-history.e2e.js', 'figures.e2e.js', 'forms.e2e.js'];
+// the two halves of the walk of the whole product first (run.js and walk-bots.e2e.js, the longest), side by side; the others follow
+const SCRIPTS = ['run.js', 'walk-bots.e2e.js', 'proxy.e2e.js', 'capacity.e2e.js', 'alerts.e2e.js', 'access.e2e.js', 'backtest-history.e2e.js', 'figures.e2e.js', 'forms.e2e.js'];
 
 const only = process.argv.slice(2).map((n) => (n.endsWith('.js') ? n : n === 'run' ? 'run.js' : `${n}.e2e.js`));
 const unknown = only.filter((n) => !SCRIPTS.includes(n));

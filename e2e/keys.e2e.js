@@ -1,5 +1,5 @@
 /**
- * Browser steps of issue 30, keys that cannot withdraw, called from e2e/run.js once the bots' timed steps
+ * Browser steps of issue 30, keys that cannot withdraw, called from e2e/walk-bots.e2e.js once the bots' timed steps
  * are done. The paper venue reads what a key may do from DATA_DIR/paper-key-permissions.json (its "API
  * Management page", docs/exchanges.md), so this file plays a withdraw-capable key and one without an IP
  * restriction: the first is refused with the venue's how-to under the form (the dialog stays open), the

@@ -1,5 +1,5 @@
 /**
- * Browser steps of issue 14 (docs/risk.md), called from e2e/run.js once bots can be created: a spot
+ * Browser steps of issue 14 (docs/risk.md), called from e2e/walk-bots.e2e.js once bots can be created: a spot
  * bot with every advanced setting (percent spacing, size scale, stop-loss %, trailing take-profit,
  * follow with a limit) and a futures bot with a stop-loss price are created through the form's
  * "Advanced" section, whose preview follows the settings live; each bot's page then shows its

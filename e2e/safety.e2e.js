@@ -1,5 +1,5 @@
 /**
- * Browser steps of issue 29's warnings before money moves, called from e2e/run.js once the Binance key
+ * Browser steps of issue 29's warnings before money moves, called from e2e/walk-bots.e2e.js once the Binance key
  * exists: a spot bot whose entry sits above the market (the warning with its numbers, Save only after the
  * confirmation), started so its crossing buys fill on the paper exchange, stopped without cancel-all (the
  * "orders still open" notice on its page and card, next to the Paper badge), started again (the dialog

@@ -1,5 +1,5 @@
 /**
- * Browser steps of issue 32's signed signals (docs/signals.md), called from e2e/run.js once the Binance key
+ * Browser steps of issue 32's signed signals (docs/signals.md), called from e2e/walk-bots.e2e.js once the Binance key
  * exists (not against the stub server, which has no signal routes): on a bot's page the Signals panel turns
  * the webhook on and shows the secret once; this test process then sends a signed start as a script would
  * (Node's HMAC-SHA256 over "<timestamp>.<body>", no cookie) and the page turns running without a reload;

@@ -1,5 +1,5 @@
 /**
- * Browser steps of issue 32 (docs/range-and-templates.md), called from e2e/run.js once bots can be
+ * Browser steps of issue 32 (docs/range-and-templates.md), called from e2e/walk-bots.e2e.js once bots can be
  * created (not against the stub server): a spot bot set by a price range (the ladder fields follow,
  * read-only, and the bot's card shows that ladder); the form saved as a template; a new bot started
  * from the template and from a copy of a bot (the form filled, today's market checks it); the template

@@ -1,5 +1,5 @@
 /**
- * Browser steps of issue 30's two-factor sign-in. Called from e2e/run.js at the end of the main walk, or
+ * Browser steps of issue 30's two-factor sign-in. Called from e2e/walk-bots.e2e.js (the second half of the main walk), or
  * run alone: `node e2e/two-factor.e2e.js` (after `npm run build`; it starts the built server as run.js does).
  *
  * A new account turns 2FA on from the account page (the setup key read off the page, codes computed from

@@ -8,6 +8,7 @@ import { ALERT_DELIVERY_STREAM_PREFIX, alertDeliveryStream } from '@gridrocket/a
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
+import { BOT_TOKEN, CHAT } from './support/alert-stand-ins';
 import { SmtpStandIn } from './support/smtp-stand-in';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
@@ -16,7 +17,6 @@ jest.setTimeout(60_000);
 
 const PUBLIC_URL = 'http://localhost:5173';
 const WEBHOOK_SECRET = 'whsec-mail-0123456789-abcdXYZ9';
-const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
 const ALICE = 'alice-mail@example.com';
 const BOB = 'bob-gone@example.com'; // no such mailbox on the mail server
 
@@ -48,7 +48,7 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
       kinds: ['cycle', 'drift', 'botFailed'],
       email: { enabled: true },
       webhook: { enabled: false, url: 'https://hooks.example.com/gridrocket', secret: WEBHOOK_SECRET },
-      telegram: { enabled: false, chatId: '987654321', botToken: BOT_TOKEN },
+      telegram: { enabled: false, chatId: CHAT, botToken: BOT_TOKEN },
     });
     expect(saved.status).toBe(200);
     return { client, uid, botId: bot.body.id as string };

@@ -23,17 +23,15 @@ import { READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
 import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
-import { TelegramStandIn, WebhookReceiver } from './support/alert-stand-ins';
+import { everyChannel, startAlertFarEnds, type AlertFarEnds, type TelegramStandIn, type WebhookReceiver } from './support/alert-stand-ins';
 import { Client, spotBot } from './support/http-client';
 import { kill9, spawnServer, stop } from './support/server-process';
-import { SmtpStandIn } from './support/smtp-stand-in';
+import type { SmtpStandIn } from './support/smtp-stand-in';
 import { startTestApp } from './support/test-app';
 
 jest.setTimeout(120_000);
 
 const WEBHOOK_SECRET = 'whsec-restart-0123456789-abXYZ9';
-const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
-const CHAT = '987654321';
 const EMAIL = 'restart-alerts@example.com';
 const PASSWORD = 'correct-horse-1';
 
@@ -42,6 +40,7 @@ describe('alerts across a restart of the API process (kill -9)', () => {
   let smtp: SmtpStandIn;
   let webhook: WebhookReceiver;
   let telegram: TelegramStandIn;
+  let far: AlertFarEnds;
   let server: Awaited<ReturnType<typeof spawnServer>> | null = null;
   let events: SqliteEventStore;
   let env: Record<string, string>;
@@ -49,9 +48,8 @@ describe('alerts across a restart of the API process (kill -9)', () => {
   let botId: string;
 
   beforeAll(async () => {
-    smtp = await new SmtpStandIn([EMAIL]).start();
-    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-    telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
+    far = await startAlertFarEnds(WEBHOOK_SECRET, [EMAIL]);
+    ({ smtp, webhook, telegram } = far);
     env = {
       EMBEDDED_RUNNER: 'false',
       SMTP_URL: smtp.url,
@@ -67,12 +65,7 @@ describe('alerts across a restart of the API process (kill -9)', () => {
     const bot = await client.post('/api/bots', { ...spotBot, userId: uid });
     expect(bot.status).toBe(201);
     botId = bot.body.id;
-    const saved = await client.put(`/api/alerts/${uid}`, {
-      kinds: ['cycle'],
-      email: { enabled: true },
-      webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
-      telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
-    });
+    const saved = await client.put(`/api/alerts/${uid}`, everyChannel(webhook, WEBHOOK_SECRET));
     expect(saved.status).toBe(200);
     events = new SqliteEventStore(join(dataDir, 'events.sqlite'));
   }, 60_000);
@@ -80,9 +73,7 @@ describe('alerts across a restart of the API process (kill -9)', () => {
   afterAll(async () => {
     if (server) await kill9(server.proc);
     await events?.close();
-    await smtp?.close();
-    await webhook?.close();
-    await telegram?.close();
+    await far?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -211,15 +202,15 @@ describe('a restarted alert dispatcher on the same stores', () => {
   let smtp: SmtpStandIn;
   let webhook: WebhookReceiver;
   let telegram: TelegramStandIn;
+  let far: AlertFarEnds;
   let app: Awaited<ReturnType<typeof startTestApp>>;
   let store: EventStore;
   let mailer: Mailer;
   const EMAIL2 = 'again-alerts@example.com';
 
   beforeAll(async () => {
-    smtp = await new SmtpStandIn([EMAIL2]).start();
-    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-    telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
+    far = await startAlertFarEnds(WEBHOOK_SECRET, [EMAIL2]);
+    ({ smtp, webhook, telegram } = far);
     app = await startTestApp({ SMTP_URL: smtp.url, ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '100' });
     store = app.app.get<EventStore>(EVENT_STORE);
   }, 60_000);
@@ -227,9 +218,7 @@ describe('a restarted alert dispatcher on the same stores', () => {
   afterAll(async () => {
     await mailer?.close?.();
     await app?.close();
-    await smtp?.close();
-    await webhook?.close();
-    await telegram?.close();
+    await far?.close();
   });
 
   /** A dispatcher built as the API builds one, on the app's stores and keys (AlertDispatcherLifecycle). */
@@ -250,22 +239,20 @@ describe('a restarted alert dispatcher on the same stores', () => {
     });
   }
 
+  /** A cycle of the bot completed, as the runner appends it; the event as recorded. */
+  async function appendCycle(userId: string, botId: string, cycle: number, profit: number, correlationId: string) {
+    const [e] = toNewEvents([{ type: 'CycleCompleted', data: { botId, run: 0, cycle, profit, nextCycle: cycle + 1 } }], { userId, correlationId });
+    await store.append(`bot-${botId}`, [e], 'any');
+    return (await store.readStream(`bot-${botId}`)).find((r) => r.id === e.id)!;
+  }
+
   it('sends what was not sent, once, and nothing that was, on each channel', async () => {
     const client = new Client(app.url);
     const uid = (await client.signUp(EMAIL2)).uid;
     await client.addKey(uid);
     const botId = (await client.post('/api/bots', { ...spotBot, userId: uid })).body.id as string;
-    expect((await client.put(`/api/alerts/${uid}`, {
-      kinds: ['cycle'],
-      email: { enabled: true },
-      webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
-      telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
-    })).status).toBe(200);
-    const cycle = async (n: number) => {
-      const [e] = toNewEvents([{ type: 'CycleCompleted', data: { botId, run: 0, cycle: n, profit: 1.5, nextCycle: n + 1 } }], { userId: uid, correlationId: `c-${n}` });
-      await store.append(`bot-${botId}`, [e], 'any');
-      return (await store.readStream(`bot-${botId}`)).find((r) => r.id === e.id)!;
-    };
+    expect((await client.put(`/api/alerts/${uid}`, everyChannel(webhook, WEBHOOK_SECRET))).status).toBe(200);
+    const cycle = (n: number) => appendCycle(uid, botId, n, 1.5, `c-${n}`);
     const sent = (id: string, n: number) => ({
       webhook: webhook.calls.filter((c) => JSON.parse(c.raw).id === `${id}:webhook`).length,
       telegram: telegram.calls.filter((c) => c.body.text.includes(`cycle ${n}:`)).length,
@@ -297,16 +284,9 @@ describe('a restarted alert dispatcher on the same stores', () => {
     const uid = (await client.signUp('twice-alerts@example.com')).uid;
     await client.addKey(uid);
     const botId = (await client.post('/api/bots', { ...spotBot, userId: uid })).body.id as string;
-    expect((await client.put(`/api/alerts/${uid}`, {
-      kinds: ['cycle'],
-      email: { enabled: false },
-      webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
-      telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
-    })).status).toBe(200);
+    expect((await client.put(`/api/alerts/${uid}`, everyChannel(webhook, WEBHOOK_SECRET, { email: { enabled: false } }))).status).toBe(200);
     await app.app.get(AlertDispatcherLifecycle).dispatcher.stop(); // (stopped already by the test above when run together)
-    const [e] = toNewEvents([{ type: 'CycleCompleted', data: { botId, run: 0, cycle: 7, profit: 2, nextCycle: 8 } }], { userId: uid, correlationId: 'c-7' });
-    await store.append(`bot-${botId}`, [e], 'any');
-    const event = (await store.readStream(`bot-${botId}`)).find((r) => r.id === e.id)!;
+    const event = await appendCycle(uid, botId, 7, 2, 'c-7');
 
     // the webhook's secret cannot be opened once (a failing key service); Telegram floods first (429, retry after 1 s)
     const real = app.app.get(AlertSecrets);
@@ -325,11 +305,11 @@ describe('a restarted alert dispatcher on the same stores', () => {
     const dispatcher = restartedDispatcher(flaky);
     await expect(dispatcher.handle(event)).rejects.toThrow('the key service did not answer');
     await dispatcher.handle(event); // the reactor's retry
-    await until('both channels recorded', async () => ((await store.readAll()).filter((r) => r.type === 'AlertDeliveryRecorded' && (r.data as { deliveryId: string }).deliveryId.startsWith(`${e.id}:`)).length === 2 ? true : undefined), 10_000);
+    await until('both channels recorded', async () => ((await store.readAll()).filter((r) => r.type === 'AlertDeliveryRecorded' && (r.data as { deliveryId: string }).deliveryId.startsWith(`${event.id}:`)).length === 2 ? true : undefined), 10_000);
     const tg = telegram.calls.slice(before).filter((c) => c.body.text.includes('cycle 7:'));
     expect(tg.length).toBe(2); // the 429, then the one that went through
     expect(telegram.delivered.filter((c) => c.body.text.includes('cycle 7:'))).toHaveLength(1);
-    expect(webhook.accepted.filter((c) => JSON.parse(c.raw).id === `${e.id}:webhook`)).toHaveLength(1);
+    expect(webhook.accepted.filter((c) => JSON.parse(c.raw).id === `${event.id}:webhook`)).toHaveLength(1);
     await dispatcher.stop();
   });
 });

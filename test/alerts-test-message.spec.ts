@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
-import { TelegramStandIn, WebhookReceiver } from './support/alert-stand-ins';
-import { SmtpStandIn } from './support/smtp-stand-in';
+import { CHAT, everyChannel, startAlertFarEnds, type AlertFarEnds, type TelegramStandIn, type WebhookReceiver } from './support/alert-stand-ins';
+import type { SmtpStandIn } from './support/smtp-stand-in';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -17,8 +17,6 @@ jest.setTimeout(60_000);
 
 const PUBLIC_URL = 'https://grid.example';
 const WEBHOOK_SECRET = 'whsec-test-0123456789-abcdXYZ9';
-const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
-const CHAT = '987654321';
 const ALICE = 'alice-test-alerts@example.com';
 const BOB = 'bob-no-mailbox@example.com'; // no such mailbox on the mail server
 
@@ -26,14 +24,14 @@ describe('"Send a test" per channel, and alerts that name the bot (issue 40)', (
   let telegram: TelegramStandIn;
   let webhook: WebhookReceiver;
   let smtp: SmtpStandIn;
+  let far: AlertFarEnds;
   let app: Awaited<ReturnType<typeof startTestApp>>;
   let alice: Client;
   let uid: string;
 
   beforeAll(async () => {
-    telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
-    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-    smtp = await new SmtpStandIn([ALICE]).start();
+    far = await startAlertFarEnds(WEBHOOK_SECRET, [ALICE]);
+    ({ smtp, webhook, telegram } = far);
     app = await startTestApp({
       PUBLIC_URL,
       SMTP_URL: smtp.url,
@@ -49,18 +47,10 @@ describe('"Send a test" per channel, and alerts that name the bot (issue 40)', (
 
   afterAll(async () => {
     await app?.close();
-    await telegram?.close();
-    await webhook?.close();
-    await smtp?.close();
+    await far?.close();
   });
 
-  const settings = (over: Record<string, unknown> = {}) => ({
-    kinds: ['cycle'],
-    email: { enabled: true },
-    webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
-    telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
-    ...over,
-  });
+  const settings = (over: Record<string, unknown> = {}) => everyChannel(webhook, WEBHOOK_SECRET, over);
   const test = (client: Client, id: string, channel: unknown) => client.post(`/api/alerts/${id}/test`, { channel });
 
   it('a channel that is not set up and saved is refused with a field message, and nothing is sent', async () => {

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { verifyByMail } from './support/mailbox';
 import { useTraderApp } from './support/trader-app';
+import { readEventFile } from './support/event-file';
 
 /** The auditor role: any bot's history and state, and 403 on every state-changing route. */
 describe('auditors', () => {
@@ -16,14 +15,7 @@ describe('auditors', () => {
     await verifyByMail(auditor, t.app.dataDir, 'audrey@example.com');
   });
 
-  async function head(): Promise<bigint> {
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
-      return await store.headPosition();
-    } finally {
-      await store.close();
-    }
-  }
+  const head = (): Promise<bigint> => readEventFile(t.app.dataDir, (store) => store.headPosition());
 
   it('reads any bot\'s history and state, in every format', async () => {
     const history = await auditor.get(`/api/bots/${t.botId}/history`);

@@ -3,11 +3,11 @@
  * progress and completion pushed to the owner's socket only, the result in the read store per user,
  * the events in a backtest-<id> stream; bad input gets field messages; session and CSRF apply.
  */
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
+import { backtestOnce, signedUpClient } from './support/backtests';
 import { useTestApp } from './support/trader-app';
+import { readEventFile } from './support/event-file';
 
 jest.setTimeout(120_000);
 
@@ -17,10 +17,8 @@ describe('backtests over the API', () => {
   const t = useTestApp();
 
   it('a backtest of the last 30 days: 202 + id, progress and done on the owner\'s socket, the result kept for the owner only', async () => {
-    const c = new Client(t.app.url);
-    await c.signUp('bt-owner@example.com');
-    const other = new Client(t.app.url);
-    await other.signUp('bt-other@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-owner@example.com');
+    const other = await signedUpClient(t.app.url, 'bt-other@example.com');
     const socket = await c.socket();
     const otherSocket = await other.socket();
     const pushed: Array<[string, any]> = [];
@@ -36,10 +34,7 @@ describe('backtests over the API', () => {
     expect(pushed.find(([e, p]) => e === 'backtest:done' && p.id === id)![1].status).toBe('done');
     expect(pushed.some(([e, p]) => e === 'backtest:progress' && p.id === id)).toBe(true);
 
-    const doc = await until('projected', async () => {
-      const r = await c.get(`/api/backtests/${id}`);
-      return r.body.status === 'done' && r.body;
-    });
+    const doc = await backtestOnce(c, id, 'projected', (d) => d.status === 'done');
     expect(doc.candles).toBe(43_200);
     expect(doc.request).toMatchObject({ exchange: 'Binance', symbol: 'SOLUSDT', timeframe: '1m', source: 'paper' });
     expect(doc.request.to - doc.request.from).toBe(30 * 86_400_000);
@@ -55,19 +50,15 @@ describe('backtests over the API', () => {
     expect((await c.get('/api/backtests')).body.map((d: { id: string }) => d.id)).toEqual([id]);
     expect(leaked).toEqual([]);
 
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
+    await readEventFile(t.app.dataDir, async (store) => {
       expect((await store.readStream(`backtest-${id}`)).map((e) => e.type)).toEqual(['BacktestRequested', 'BacktestCompleted']);
-    } finally {
-      await store.close();
-    }
+    });
     socket.close();
     otherSocket.close();
   });
 
   it('a sweep: every combination, the best by the measure, a heatmap\'s worth of points', async () => {
-    const c = new Client(t.app.url);
-    await c.signUp('bt-sweep@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-sweep@example.com');
     const res = await c.post('/api/backtests/sweep', {
       ...BOT,
       days: 5,
@@ -75,10 +66,7 @@ describe('backtests over the API', () => {
       measure: 'totalReturn',
     });
     expect(res.status).toBe(202);
-    const doc = await until('sweep done', async () => {
-      const r = await c.get(`/api/backtests/${res.body.id}`);
-      return r.body.status !== 'running' && r.body;
-    }, 60_000);
+    const doc = await backtestOnce(c, res.body.id, 'sweep done', undefined, 60_000);
     expect(doc.status).toBe('done');
     expect(doc.kind).toBe('sweep');
     expect(doc.sweep.points).toHaveLength(18);
@@ -87,8 +75,7 @@ describe('backtests over the API', () => {
   });
 
   it('bad input gets field messages, never a 5xx; sizes are bounded', async () => {
-    const c = new Client(t.app.url);
-    await c.signUp('bt-bad@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-bad@example.com');
     const bad = await c.post('/api/backtests', { ...BOT, numOfOrders: 'x', days: 1000, timeframe: '3m' });
     expect(bad.status).toBe(400);
     const fields = bad.body.errors.map((e: { field: string }) => e.field).sort();
@@ -102,17 +89,13 @@ describe('backtests over the API', () => {
     // a grid that cannot trade on the market fails with the engine's reason
     const invalid = await c.post('/api/backtests', { ...BOT, interval: 10, numOfOrders: 11 });
     expect(invalid.status).toBe(202);
-    const doc = await until('failed', async () => {
-      const r = await c.get(`/api/backtests/${invalid.body.id}`);
-      return r.body.status === 'failed' && r.body;
-    }, 30_000);
+    const doc = await backtestOnce(c, invalid.body.id, 'failed', (d) => d.status === 'failed', 30_000);
     // 140, 130, … 50 are worth at least 5; the 11th, 40, is worth 4
     expect(doc.error).toBe("Order 11 of 11 would be worth 4 (0.1 × 40), below the market's minimum order value of 5");
   });
 
   it('an uploaded CSV of candles: stored for its owner, backtested by id; bad files get the line', async () => {
-    const c = new Client(t.app.url);
-    await c.signUp('bt-csv@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-csv@example.com');
     // a falling then rising hour around 140
     const rows = ['time,open,high,low,close'];
     const T = Date.UTC(2026, 0, 1);
@@ -127,18 +110,14 @@ describe('backtests over the API', () => {
     // Kucoin spot: fees in quote (Binance spot takes a buy's fee in the coin on the venue-faithful paper exchange)
     const res = await c.post('/api/backtests', { ...BOT, exchange: 'Kucoin', numOfOrders: 3, candles: upload.candlesId });
     expect(res.status).toBe(202);
-    const doc = await until('csv backtest done', async () => {
-      const r = await c.get(`/api/backtests/${res.body.id}`);
-      return r.body.status !== 'running' && r.body;
-    }, 30_000);
+    const doc = await backtestOnce(c, res.body.id, 'csv backtest done', undefined, 30_000);
     expect(doc.status).toBe('done');
     expect(doc.candles).toBe(60);
     // 140, 139 and 138 bought on the way down, all sold at 139 × 1.01 = 140.39 on the way up:
     // 0.3 × 140.39 − 41.7 − buy fees 0.0417 − sell fee 0.042117
     expect(doc.result).toMatchObject({ fills: 4, cycles: 1, profit: 0.333183 });
 
-    const other = new Client(t.app.url);
-    await other.signUp('bt-csv-other@example.com');
+    const other = await signedUpClient(t.app.url, 'bt-csv-other@example.com');
     const stolen = await other.post('/api/backtests', { ...BOT, candles: upload.candlesId });
     expect(stolen.status).toBe(400);
     expect(stolen.body.errors).toEqual([{ field: 'candles', message: 'No uploaded CSV of candles with this id' }]);
@@ -150,8 +129,7 @@ describe('backtests over the API', () => {
   });
 
   it('at most 3 backtests of one user run at once: the 4th asked together is told to wait (429)', async () => {
-    const c = new Client(t.app.url);
-    await c.signUp('bt-many@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-many@example.com');
     const sweep = { ...BOT, ranges: { interval: { from: 0.5, to: 2, step: 0.5 }, numOfOrders: { from: 2, to: 10, step: 1 }, takeProfit: { from: 0.5, to: 2, step: 0.5 } } };
     const answers = await Promise.all([1, 2, 3, 4].map(() => c.post('/api/backtests/sweep', sweep)));
     expect(answers.map((a) => a.status).sort()).toEqual([202, 202, 202, 429]);
@@ -164,8 +142,7 @@ describe('backtests over the API', () => {
   it('needs a session and the CSRF token', async () => {
     const anonymous = new Client(t.app.url);
     expect((await anonymous.post('/api/backtests', BOT)).status).toBe(401);
-    const c = new Client(t.app.url);
-    await c.signUp('bt-csrf@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-csrf@example.com');
     expect((await c.post('/api/backtests', BOT, { csrf: false })).status).toBe(403);
   });
 });

@@ -8,6 +8,7 @@
 import { until } from '@gridrocket/shared/testing/until';
 import { BacktestService } from '@gridrocket/backtest/nest';
 import { Client } from './support/http-client';
+import { backtestOnce, signedUpClient } from './support/backtests';
 import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(180_000);
@@ -61,10 +62,8 @@ describe('backtests run in worker threads and can be cancelled', () => {
   });
 
   it('DELETE /api/backtests/{id}: the owner cancels a running sweep at once; others get 404; a finished one 409', async () => {
-    const c = new Client(t.app.url);
-    await c.signUp('bt-cancel@example.com');
-    const other = new Client(t.app.url);
-    await other.signUp('bt-cancel-other@example.com');
+    const c = await signedUpClient(t.app.url, 'bt-cancel@example.com');
+    const other = await signedUpClient(t.app.url, 'bt-cancel-other@example.com');
     const socket = await c.socket();
     const pushed: Array<[string, any]> = [];
     socket.onAny((event, payload) => pushed.push([event, payload]));
@@ -84,10 +83,7 @@ describe('backtests run in worker threads and can be cancelled', () => {
     await until('worker stopped', () => service.pool.stats().running === 0, 1000);
     expect(Date.now() - t0).toBeLessThan(1000);
     await until('cancel pushed', () => pushed.some(([e, p]) => e === 'backtest:done' && p.id === id && p.status === 'cancelled'), 5000);
-    const doc = await until('projected', async () => {
-      const r = await c.get(`/api/backtests/${id}`);
-      return r.body.status === 'cancelled' && r.body;
-    });
+    const doc = await backtestOnce(c, id, 'projected', (d) => d.status === 'cancelled');
     expect(doc).toMatchObject({ status: 'cancelled', finishedat: expect.any(String), sweep: null });
     expect((await c.get('/api/backtests')).body.find((d: { id: string }) => d.id === id).status).toBe('cancelled');
     expect((await c.delete(`/api/backtests/${id}`)).status).toBe(409);
@@ -105,8 +101,7 @@ describe('backtests run in worker threads and can be cancelled', () => {
   });
 
   it('an auditor cannot cancel (read-only), like every state-changing route', async () => {
-    const auditor = new Client(t.app.url);
-    await auditor.signUp('bt-auditor@example.com');
+    const auditor = await signedUpClient(t.app.url, 'bt-auditor@example.com');
     const res = await auditor.delete('/api/backtests/00000000-0000-4000-8000-000000000000');
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Auditors can read histories but cannot change anything');

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PaperVenue } from '@gridrocket/exchanges';
-import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useStandInApp } from './support/live-stand-in-app';
 import { useTestApp } from './support/trader-app';
 
 /**
@@ -68,28 +63,13 @@ describe('balances on the paper exchange', () => {
 });
 
 describe('balances through ccxt on the Binance spot stand-in (live mode)', () => {
-  let dir: string;
-  let venue: PaperVenue;
-  let standIn: VenueStandIn;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-balances-'));
-    venue = PaperVenue.open({ dataDir: dir });
-    standIn = await startVenueStandIn(venue, 'Binance', 'spot', []);
-    app = await startTestApp({ EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin, EGRESS_IP: '203.0.113.7' });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await standIn?.close();
-    venue?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const live = useStandInApp('gr-balances-', 'Binance', 'spot', { EGRESS_IP: '203.0.113.7' });
 
   it('reads GET /api/v3/account once for two page loads, says what it weighs, and names the exchange without a key', async () => {
-    const c = new Client(app.url);
+    const c = new Client(live.app.url);
     const { uid } = await c.signUp('bal-live@example.com');
     const apiKey = 'bal-live-key-000001';
-    standIn.addKey({ userId: 'venue-bal-live', apiKey, secret: '', permissions: {} });
+    live.standIn.addKey({ userId: 'venue-bal-live', apiKey, secret: '', permissions: {} });
     expect((await c.post('/api/api-credentials', { access: { exchange: 'Binance', apiKey, keySecret: 'bal-live-secret-000001', passPhrase: '', userId: uid } })).status).toBe(201);
     const from = Date.now();
     const first = (await c.get('/api/balances?exchange=Binance&market=spot')).body.accounts as Account[];
@@ -108,7 +88,7 @@ describe('balances through ccxt on the Binance spot stand-in (live mode)', () =>
     const second = (await c.get('/api/balances?exchange=Binance&market=spot')).body.accounts as Account[];
     expect(second[0].cached).toBe(true);
     // the venue counted one account read (weight 20) for the two loads
-    expect(standIn.meter.byRoute(from - 1000, Date.now() + 1000)['GET /api/v3/account']).toBe(20);
+    expect(live.standIn.meter.byRoute(from - 1000, Date.now() + 1000)['GET /api/v3/account']).toBe(20);
     // no Kucoin key: said so, and nothing asked of the venue
     const kucoin = (await c.get('/api/balances?exchange=Kucoin')).body.accounts as Account[];
     expect(kucoin.map((a) => [a.market, a.state, a.message])).toEqual([

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { readEventFile } from './support/event-file';
 
 /** PUT /api/bots/{id} with If-Match: an edit decided on a stale read is refused, not silently applied. */
 describe('editing a bot with If-Match (its stream revision, served as the ETag)', () => {
@@ -11,14 +10,7 @@ describe('editing a bot with If-Match (its stream revision, served as the ETag)'
   const edit = { exchange: 'Binance', numOfOrders: 3, orderSize: 1, interval: 10, entryPrice: 100, takeProfit: 1 };
   const putWith = (id: string, body: unknown, ifMatch?: string) =>
     c.raw('PUT', `/api/bots/${id}`, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }) } });
-  const streamLength = async (id: string) => {
-    const store = new SqliteEventStore(join(app.dataDir, 'events.sqlite'));
-    try {
-      return (await store.readStream(`bot-${id}`)).length;
-    } finally {
-      await store.close();
-    }
-  };
+  const streamLength = (id: string) => readEventFile(app.dataDir, async (store) => (await store.readStream(`bot-${id}`)).length);
 
   beforeAll(async () => {
     app = await startTestApp();

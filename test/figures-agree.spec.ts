@@ -13,13 +13,11 @@
 import { until } from '@gridrocket/shared/testing/until';
 import { GridRunnerService } from '@gridrocket/trading/nest';
 import { useTraderApp } from './support/trader-app';
+import { H, T0, replayCsv } from './support/replay-csv';
 
 jest.setTimeout(120_000);
 
-const H = 3_600_000;
-const T0 = 1_700_000_000_000;
-const CSV = [
-  'ms,exchange,symbol,price',
+const CSV = replayCsv([
   // stop-loss (BTCUSDT spot, the issue's bot): two buys of 0.001 fill, then the price falls through 57500
   `${T0},Binance,BTCUSDT,61000`,
   `${T0 + 1 * H},Binance,BTCUSDT,59500`, // buy 0 (60000)
@@ -40,7 +38,7 @@ const CSV = [
   `${T0},Binance,LTCUSDT,99`,
   `${T0 + 11 * H},Binance,LTCUSDT,100.5`, // sell 0 (100)
   `${T0 + 12 * H},Binance,LTCUSDT,97.5`, // buy back (100 × 0.98)
-].join('\n');
+]);
 
 /** The figures the three screens share (the card's answer carries the same fields as the page's). */
 const SHARED = ['position', 'fills', 'feesPaid', 'capitalInUse', 'capitalCommitted', 'realisedPnl', 'unrealisedPnl', 'totalPnl'] as const;

@@ -9,39 +9,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
-import { EVENT_STORE, EventStore, NewEvent } from '@gridrocket/event-store';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { allTopics, createKafka, defaultTopicMap, type ForwarderDelivery } from '@gridrocket/streaming';
 import { until } from '@gridrocket/shared/testing/until';
-import { startTestApp } from './support/test-app';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { KafkaBroker, brokerAvailability } = require('../scripts/kafka/broker') as {
-  KafkaBroker: { start(): Promise<Broker> };
-  brokerAvailability(): { ok: boolean; reason?: string };
-};
-
-interface Broker {
-  brokers: string[];
-  start(): Promise<unknown>;
-  stop(): Promise<void>;
-  kill(signal: string): void;
-  destroy(): Promise<void>;
-}
+import { ownBrokerAvailability, probeEvent, useOwnBrokerApp } from './support/own-broker';
 
 const OUTAGE_MS = Number(process.env.FORWARDER_OUTAGE_MS ?? 60_000);
 const STREAMS = 10;
 const BATCH = 500; // the forwarder's default batch size
 
-const availability: { ok: boolean; reason?: string } = process.env.KAFKA_TESTS === 'off' ? { ok: false, reason: 'KAFKA_TESTS=off' } : brokerAvailability();
+const availability = ownBrokerAvailability();
 const describeWithBroker = availability.ok ? describe : describe.skip;
 
-function ev(n: number): NewEvent {
-  return {
-    id: randomUUID(),
-    type: 'OutageProbe',
-    data: { n },
-    metadata: { userId: 'u', correlationId: `outage-${n}`, causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
-  };
-}
+const ev = (n: number) => probeEvent('OutageProbe', 'outage', n);
 
 interface Health {
   status: string;
@@ -60,30 +40,12 @@ const gauge = (text: string, name: string): number | null => {
 
 describeWithBroker(`forwarder through a ${OUTAGE_MS / 1000}-second broker outage (own broker${availability.ok ? '' : `: skipped, ${availability.reason}`})`, () => {
   jest.setTimeout(OUTAGE_MS + 240_000);
-  let broker: Broker;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
   let consumer: Consumer | null = null;
   const prefix = `outage-${randomUUID().slice(0, 8)}.`;
-  const saved = { prefix: process.env.KAFKA_TOPIC_PREFIX, partitions: process.env.KAFKA_PARTITIONS };
-
-  beforeAll(async () => {
-    broker = await KafkaBroker.start();
-    process.env.KAFKA_TOPIC_PREFIX = prefix;
-    process.env.KAFKA_PARTITIONS = '3';
-    app = await startTestApp({ KAFKA_BROKERS: broker.brokers.join(','), EMBEDDED_RUNNER: 'false', METRICS_PUBLIC: 'true' });
-  }, 180_000);
-
-  afterAll(async () => {
-    await consumer?.disconnect().catch(() => undefined);
-    await app?.close();
-    await broker?.destroy();
-    if (saved.prefix === undefined) delete process.env.KAFKA_TOPIC_PREFIX;
-    else process.env.KAFKA_TOPIC_PREFIX = saved.prefix;
-    if (saved.partitions === undefined) delete process.env.KAFKA_PARTITIONS;
-    else process.env.KAFKA_PARTITIONS = saved.partitions;
-  });
+  const own = useOwnBrokerApp(prefix, { EMBEDDED_RUNNER: 'false', METRICS_PUBLIC: 'true' }, { beforeClose: async () => void (await consumer?.disconnect().catch(() => undefined)) });
 
   it('says it is not delivering during the outage, holds one batch at most, and afterwards every event is out once (after de-duplication), in order per stream', async () => {
+    const { app, broker } = own;
     const events = app.app.get<EventStore>(EVENT_STORE);
     const streams = Array.from({ length: STREAMS }, () => `probe-${randomUUID()}`);
     const ids: string[] = [];

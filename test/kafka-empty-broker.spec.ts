@@ -13,63 +13,24 @@ import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_STORE, EventStore, NewEvent } from '@gridrocket/event-store';
+import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { allTopics, createKafka, defaultTopicMap, type ForwarderDelivery } from '@gridrocket/streaming';
 import { until } from '@gridrocket/shared/testing/until';
-import { startTestApp } from './support/test-app';
+import { ownBrokerAvailability, probeEvent, useOwnBrokerApp } from './support/own-broker';
 import { Client } from './support/http-client';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { KafkaBroker, brokerAvailability } = require('../scripts/kafka/broker') as {
-  KafkaBroker: { start(): Promise<Broker> };
-  brokerAvailability(): { ok: boolean; reason?: string };
-};
 
-interface Broker {
-  brokers: string[];
-  dir: string;
-  formatted: boolean;
-  start(): Promise<unknown>;
-  stop(): Promise<void>;
-  destroy(): Promise<void>;
-}
+const availability = ownBrokerAvailability();
 
-const availability: { ok: boolean; reason?: string } = process.env.KAFKA_TESTS === 'off' ? { ok: false, reason: 'KAFKA_TESTS=off' } : brokerAvailability();
-
-function ev(n: number): NewEvent {
-  return {
-    id: randomUUID(),
-    type: 'EmptyBrokerProbe',
-    data: { n },
-    metadata: { userId: 'u', correlationId: `empty-${n}`, causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 },
-  };
-}
+const ev = (n: number) => probeEvent('EmptyBrokerProbe', 'empty', n);
 
 (availability.ok ? describe : describe.skip)(`a broker that comes back empty (own broker${availability.ok ? '' : `: skipped, ${availability.reason}`})`, () => {
   jest.setTimeout(360_000);
-  let broker: Broker;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
   const prefix = `empty-${randomUUID().slice(0, 8)}.`;
-  const saved = { prefix: process.env.KAFKA_TOPIC_PREFIX, partitions: process.env.KAFKA_PARTITIONS };
-
-  beforeAll(async () => {
-    broker = await KafkaBroker.start();
-    process.env.KAFKA_TOPIC_PREFIX = prefix;
-    process.env.KAFKA_PARTITIONS = '3';
-    app = await startTestApp({ KAFKA_BROKERS: broker.brokers.join(','), METRICS_PUBLIC: 'true' });
-  }, 180_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await broker?.destroy();
-    if (saved.prefix === undefined) delete process.env.KAFKA_TOPIC_PREFIX;
-    else process.env.KAFKA_TOPIC_PREFIX = saved.prefix;
-    if (saved.partitions === undefined) delete process.env.KAFKA_PARTITIONS;
-    else process.env.KAFKA_PARTITIONS = saved.partitions;
-  });
+  const own = useOwnBrokerApp(prefix, { METRICS_PUBLIC: 'true' });
 
   /** The event ids on the topics now, read from the beginning by a fresh group. */
   async function idsOnKafka(expected: Set<string>, timeoutMs: number): Promise<Set<string>> {
-    const kafka = createKafka({ brokers: broker.brokers }, { level: 'silent' });
+    const kafka = createKafka({ brokers: own.broker.brokers }, { level: 'silent' });
     const topics = allTopics(defaultTopicMap(prefix));
     // the forwarder creates them (again) before it publishes
     await until('the topics on the broker', async () => {
@@ -94,6 +55,7 @@ function ev(n: number): NewEvent {
   }
 
   it('the forwarder delivers again within 60 s of the empty broker\'s return, says what is missing, and republish brings the topics to the full log', async () => {
+    const { app, broker } = own;
     const events = app.app.get<EventStore>(EVENT_STORE);
     const before = Array.from({ length: 20 }, (_, i) => ev(i));
     for (const e of before) await events.append(`probe-${randomUUID()}`, [e], 'any');

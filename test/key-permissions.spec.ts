@@ -17,9 +17,9 @@ import { SqliteEventStore } from '@gridrocket/event-store';
 import { EXCHANGE_PROVIDER } from '@gridrocket/credentials';
 import { KeyPermissionChecks } from '@gridrocket/credentials/nest';
 import { PaperVenue, type KeyPermissions, type MarketType, type PaperExchangeProvider } from '@gridrocket/exchanges';
-import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { useStandInApp } from './support/live-stand-in-app';
 
 jest.setTimeout(60_000);
 
@@ -215,23 +215,8 @@ describe.each<[Exchange, MarketType]>([
   ['Kucoin', 'spot'],
   ['Kucoin', 'futures'],
 ])('the %s %s stand-in (ccxt, live mode)', (exchange, market) => {
-  let dir: string;
-  let venue: PaperVenue;
-  let standIn: VenueStandIn;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gr-keyperm-'));
-    venue = PaperVenue.open({ dataDir: dir });
-    standIn = await startVenueStandIn(venue, exchange, market, []);
-    app = await startTestApp({ EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin, EGRESS_IP: EGRESS });
-  });
-  afterAll(async () => {
-    await app.close();
-    await standIn.close();
-    venue.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const live = useStandInApp('gr-keyperm-', exchange, market, { EGRESS_IP: EGRESS });
   // the key is created on the venue (stand-in default: trading-only, IP-restricted) with what the test says
-  const setup = () => ({ app, venue: { setKey: (apiKey: string, p: Partial<KeyPermissions>) => standIn.addKey({ userId: `venue-${apiKey}`, apiKey, secret: '', permissions: p }) } });
+  const setup = () => ({ app: live.app, venue: { setKey: (apiKey: string, p: Partial<KeyPermissions>) => live.standIn.addKey({ userId: `venue-${apiKey}`, apiKey, secret: '', permissions: p }) } });
   keyChecks(exchange, `the ${exchange} ${market} stand-in`, setup);
 });

@@ -3,20 +3,17 @@
  * the real Nest app (embedded runner), bots created and started over HTTP with the optional settings,
  * the test moving the venue's feed one row at a time. One symbol per story (the feed is shared).
  */
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, stopLossOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { GridRunnerService } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import type { Client } from './support/http-client';
 import { signUpTrader, usePaperReplay } from './support/trader-app';
+import { H, T0, replayCsv } from './support/replay-csv';
+import { readEventFile } from './support/event-file';
 
 jest.setTimeout(90_000);
 
-const H = 3_600_000;
-const T0 = 1_700_000_000_000;
-const CSV = [
-  'ms,exchange,symbol,price',
+const CSV = replayCsv([
   // stop-loss (BTCUSDT spot): three buys fill, then the price falls through the stop level
   `${T0},Binance,BTCUSDT,61000`,
   `${T0 + 1 * H},Binance,BTCUSDT,59500`, // buy 0 (60000)
@@ -41,7 +38,7 @@ const CSV = [
   `${T0 + 14 * H},Binance,LINKUSDT,12.5`, // (the feed's clock is shared: this story runs after those above)
   // geometric spacing with scaling (LTCUSDT spot)
   `${T0},Binance,LTCUSDT,101`,
-].join('\n');
+]);
 
 describe('risk controls on the paper exchange (replayed CSV)', () => {
   const paper = usePaperReplay(CSV, T0);
@@ -60,14 +57,7 @@ describe('risk controls on the paper exchange (replayed CSV)', () => {
     return id;
   }
   const details = async (c: Client, id: string) => (await c.get(`/api/bot-details/${id}`)).body;
-  async function events(id: string) {
-    const store = new SqliteEventStore(join(paper.app.dataDir, 'events.sqlite'));
-    try {
-      return await store.readStream(`bot-${id}`);
-    } finally {
-      await store.close();
-    }
-  }
+  const events = (id: string) => readEventFile(paper.app.dataDir, (store) => store.readStream(`bot-${id}`));
   const task = (id: string) => paper.app.app.get(GridRunnerService).runner.task(id);
 
   it('stop-loss: the ladder is cancelled, the coins are sold at market, the loss to the cent, the bot stopped with the reason', async () => {

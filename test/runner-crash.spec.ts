@@ -11,23 +11,19 @@
  * run of the same bots on the same price path without crashes.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@gridrocket/event-store';
+import type { SqliteEventStore } from '@gridrocket/event-store';
 import { SqliteReadStore } from '@gridrocket/read-store';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import { CsvReplayFeed } from '@gridrocket/exchanges';
-import { GridRunner, engineBotId, toGridRules } from '@gridrocket/trading';
+import { GridRunner, engineBotId, roundMoney } from '@gridrocket/trading';
 import { directCommands } from '@gridrocket/trading/nest';
-import { isOwnClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
 import { until } from '@gridrocket/shared/testing/until';
-import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
+import { CRASH_KEYS, CrashWorld, crashDirs, createAndStartBots, gridRulesOf, laddersConverged, type GridCrashBot } from './support/crash-harness';
 import { startCrashRunner } from './support/crash-runner';
 import { rng } from './support/seeded-random';
 import { kill9 } from './support/server-process';
@@ -52,14 +48,7 @@ function pricePath(): string {
   return rows.join('\n');
 }
 
-interface Bot {
-  id: string;
-  userId: string;
-  exchange: 'Binance' | 'Kucoin';
-  market: 'spot' | 'futures';
-  symbol: string;
-  config: GridConfig;
-}
+type Bot = GridCrashBot;
 
 const BOTS: Bot[] = [
   { id: randomUUID(), userId: 'alice', exchange: 'Binance', market: 'spot', symbol: 'BTCUSDT', config: { botType: 'Spot', numOfOrders: 4, orderSize: 0.01, interval: 500, entryPrice: 60500, takeProfit: 1, leverage: 1 } },
@@ -68,86 +57,33 @@ const BOTS: Bot[] = [
   { id: randomUUID(), userId: 'bob', exchange: 'Kucoin', market: 'futures', symbol: 'LTCUSDT', config: { botType: 'Futures', numOfOrders: 4, orderSize: 0.5, interval: 1, entryPrice: 90, takeProfit: 1.2, leverage: 3 } },
 ];
 
-async function createAndStart(events: SqliteEventStore, bots: Bot[] = BOTS) {
-  const cmd = new BotCommandRunner(events);
-  for (const b of bots) {
-    const ctx = { userId: b.userId, correlationId: randomUUID() };
-    const c = b.config;
-    await cmd.run({ type: 'CreateBot', botId: b.id, userId: b.userId, botType: c.botType, config: { exchange: b.exchange, symbol: b.symbol, numOfOrders: c.numOfOrders, orderSize: c.orderSize, interval: c.interval, entryPrice: c.entryPrice, takeProfit: c.takeProfit, leverage: c.leverage } }, ctx);
-    await cmd.run({ type: 'StartBot', botId: b.id, userId: b.userId }, ctx);
-  }
-}
+const createAndStart = (events: SqliteEventStore, bots: Bot[] = BOTS) =>
+  createAndStartBots(events, bots, ({ exchange, symbol, config: c }) => ({ botType: c.botType, config: { exchange, symbol, numOfOrders: c.numOfOrders, orderSize: c.orderSize, interval: c.interval, entryPrice: c.entryPrice, takeProfit: c.takeProfit, leverage: c.leverage } }));
 
 /** Waits here are long: the crash test runs several runners on a loaded machine. */
 const WAIT_MS = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Everything a run's world holds. */
-class World {
-  venue: PaperVenue;
-  provider: PaperExchangeProvider;
-  events: SqliteEventStore;
-  constructor(
-    readonly dir: string,
-    readonly bots: Bot[] = BOTS,
-    csv = pricePath(),
-    clock?: () => number,
-  ) {
-    this.venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(csv), clock });
-    this.provider = new PaperExchangeProvider(this.venue);
-    this.events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
+/** Everything a run's world holds (the venue on its own clock unless `clock` is given). */
+class World extends CrashWorld<Bot> {
+  constructor(dir: string, bots: Bot[] = BOTS, csv = pricePath(), clock: (() => number) | null = null) {
+    super(dir, csv, bots, clock);
   }
 
-  async rules(b: Bot) {
-    return toGridRules(await (await this.provider.for(b)).marketRules(b.symbol));
+  rules(b: Bot) {
+    return gridRulesOf(this, b);
   }
 
   /** Every bot: exchange open orders == engine's desired orders from the exchange's fills, and the
    *  runner has recorded every one of those fills. */
-  async converged(): Promise<boolean> {
-    for (const b of this.bots) {
-      const port = await this.provider.for(b);
-      const check = await checkGridOnPort(port, b.symbol, b.config, await this.rules(b), engineBotId(b.id, 1));
-      if (!check.ok) return false;
-      const fills = (await port.recentFills(b.symbol, 0)).filter((f) => isOwnClientOrderId(engineBotId(b.id, 1), f.clientOrderId));
-      const recorded = (await this.events.readStream(`bot-${b.id}`)).filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled');
-      if (recorded.length !== fills.length) return false;
-    }
-    return true;
-  }
-
-  async started(): Promise<boolean> {
-    for (const b of this.bots) {
-      const s = await this.events.readStream(`bot-${b.id}`);
-      if (!s.some((e) => e.type === 'BotStarted')) return false;
-    }
-    return true;
-  }
-
-  async profits(): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const b of this.bots) {
-      const s = await this.events.readStream(`bot-${b.id}`);
-      const last = s.filter((e) => e.type === 'ProfitRealized').pop();
-      out[b.id] = last ? (last.data as any).totalProfit : 0;
-    }
-    return out;
-  }
-
-  async close() {
-    await this.events.close();
-    this.venue.close();
+  converged(): Promise<boolean> {
+    return laddersConverged(this);
   }
 }
 
 describe('grid runner crash safety (SIGKILL at random moments)', () => {
-  const dirs: string[] = [];
-  const tmp = () => {
-    const d = mkdtempSync(join(tmpdir(), 'gr-crash-'));
-    dirs.push(d);
-    return d;
-  };
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tmp, cleanup } = crashDirs('gr-crash-');
+  afterAll(cleanup);
 
   it(`${KILLS} kills during a scripted price path: no duplicate, no orphan, same profit as without crashes`, async () => {
     // 1. The reference: the same bots on the same path, one runner that never crashes (in-process).
@@ -279,19 +215,11 @@ const CCXT_BOTS: Bot[] = [
   { id: randomUUID(), userId: 'bob', exchange: 'Kucoin', market: 'futures', symbol: 'LTCUSDT', config: { botType: 'Futures', numOfOrders: 4, orderSize: 0.5, interval: 1, entryPrice: 90, takeProfit: 1.2, leverage: 3 } },
 ];
 
-const KEYS: StandInKey[] = [
-  { apiKey: 'alice-key-0001', secret: 'alice-secret-0001', passphrase: 'alice-pass', userId: 'alice' },
-  { apiKey: 'bob-key-0002', secret: 'bob-secret-0002', passphrase: 'bob-pass', userId: 'bob' },
-];
+const KEYS = CRASH_KEYS;
 
 describe('grid runner crash safety on the ccxt adapter against the four venue stand-ins', () => {
-  const dirs: string[] = [];
-  const tmp = () => {
-    const d = mkdtempSync(join(tmpdir(), 'gr-crash-ccxt-'));
-    dirs.push(d);
-    return d;
-  };
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const { tmp, cleanup } = crashDirs('gr-crash-ccxt-');
+  afterAll(cleanup);
 
   it(`${CCXT_KILLS} kills, then stop without cancel-all / start / cancel-all: nothing locked, profit = Σ realised = the account's move`, async () => {
     // 1. reference: the same bots and path, in-process on the paper exchange, never crashed

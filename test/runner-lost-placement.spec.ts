@@ -5,19 +5,10 @@
  * Without it the history held a fill of an order it never said was placed (test/neutral-grid-crash.spec.ts
  * seed 32033 found it: a reduce-only close with no placement at all).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { SqliteEventStore } from '@gridrocket/event-store';
-import { SqliteReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots/nest';
-import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import { GridRunner, engineBotId, toEngineFill, toGridRules } from '@gridrocket/trading';
+import { engineBotId, toEngineFill, toGridRules } from '@gridrocket/trading';
 import { applyFills, desiredOrders, initialState, type GridConfig } from '@gridrocket/trading/grid';
-import { directCommands } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
+import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(30_000);
 
@@ -25,35 +16,18 @@ jest.setTimeout(30_000);
 const CSV = ['ms,exchange,symbol,price', '1000,Binance,BTCUSDT,61000', '2000,Binance,BTCUSDT,59900', '3000,Binance,BTCUSDT,61000'].join('\n');
 
 describe('runner: a placement lost in a crash reaches the history before its fill', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-lost-placement-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const world = new RunnerWorld(CSV, 1000);
+  afterAll(() => world.close());
 
   it('given a take-profit placed on the venue but not recorded, filled while the runner was down, when a runner resumes, then TakeProfitPlaced, then its fill, once each', async () => {
-    const venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(CSV) });
-    venue.advanceTo(1000);
-    const provider = new PaperExchangeProvider(venue);
-    const events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
-    const reads = new SqliteReadStore(join(dir, 'read.sqlite'));
-    const runner = () =>
-      new GridRunner({
-        events,
-        reads,
-        commands: directCommands(events),
-        exchanges: provider,
-        ownership: new EmbeddedOwnership(),
-        logger: { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) },
-      });
-    const history = async (id: string) => events.readStream(`bot-${id}`);
+    const { venue, paper: provider } = world;
+    const history = (id: string) => world.history(id);
 
-    const first = runner();
-    await first.start();
-    const botId = randomUUID();
+    const first = await world.runner();
     const userId = 'user-1';
-    const cmd = new BotCommandRunner(events);
-    const ctx = { userId, correlationId: randomUUID() };
     const config = { numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
-    await cmd.run({ type: 'CreateBot', botId, userId, botType: 'Spot', config: { exchange: 'Binance', symbol: 'BTCUSDT', ...config } }, ctx);
-    await cmd.run({ type: 'StartBot', botId, userId }, ctx);
+    const botId = await world.create(userId, 'Spot', { exchange: 'Binance', symbol: 'BTCUSDT', ...config });
+    await world.run({ type: 'StartBot', botId, userId }, userId);
     await until('bot started', async () => (await history(botId)).some((e) => e.type === 'BotStarted'));
     await first.stop();
 
@@ -73,8 +47,7 @@ describe('runner: a placement lost in a crash reaches the history before its fil
     expect((await port.recentFills('BTCUSDT', 1)).filter((f) => f.clientOrderId === tp.clientOrderId).length).toBeGreaterThan(0);
     expect((await history(botId)).some((e) => (e.data as { clientOrderId?: string }).clientOrderId === tp.clientOrderId)).toBe(false);
 
-    const second = runner();
-    await second.start();
+    const second = await world.runner();
     await until('the take-profit fill recorded', async () => (await history(botId)).some((e) => e.type === 'TakeProfitFilled'));
     await second.stop();
 
@@ -88,8 +61,5 @@ describe('runner: a placement lost in a crash reaches the history before its fil
     const types = stream.map((e) => e.type);
     expect(types.filter((t) => t === 'OrderFilled')).toHaveLength(1);
     expect(types.indexOf('OrderFilled')).toBeLessThan(types.indexOf('TakeProfitPlaced'));
-    await events.close();
-    await reads.close();
-    venue.close();
   });
 });

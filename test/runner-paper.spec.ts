@@ -3,22 +3,19 @@
  * (embedded runner), bots created and started over HTTP, the test moving the venue's feed one row
  * at a time and reading the exchange's open orders and the bot's profit.
  */
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { buyOrderId, takeProfitOrderId } from '@gridrocket/trading';
 import { engineBotId } from '@gridrocket/trading';
 import type { Client } from './support/http-client';
 import { signUpTrader, usePaperReplay } from './support/trader-app';
+import { H, T0, replayCsv } from './support/replay-csv';
 import { until } from '@gridrocket/shared/testing/until';
+import { readEventFile } from './support/event-file';
 
 jest.setTimeout(60_000);
 
-const H = 3_600_000;
-const T0 = 1_700_000_000_000;
 // Rows an hour apart: the app's feed driver (wall-clock elapsed time) never reaches the next row by
 // itself; the test moves the feed with venue.advanceTo.
-const CSV = [
-  'ms,exchange,symbol,price',
+const CSV = replayCsv([
   `${T0},Binance,BTCUSDT,61000`,
   `${T0 + 1 * H},Binance,BTCUSDT,59500`, // buy 0 (60000) fills
   `${T0 + 2 * H},Binance,BTCUSDT,58500`, // buy 1 (59000) fills
@@ -29,7 +26,7 @@ const CSV = [
   `${T0 + 6 * H},Binance,LTCUSDT,91`, // take-profit (90.78) fills
   `${T0},Kucoin,SOLUSDT,150`,
   `${T0 + 7 * H},Kucoin,SOLUSDT,139.5`, // buy 0 (140) fills
-].join('\n');
+]);
 
 describe('grid runner on the paper exchange (replayed CSV)', () => {
   const paper = usePaperReplay(CSV, T0);
@@ -54,14 +51,7 @@ describe('grid runner on the paper exchange (replayed CSV)', () => {
     return (await c.get(`/api/bot-details/${id}`)).body;
   }
 
-  async function events(id: string) {
-    const store = new SqliteEventStore(join(paper.app.dataDir, 'events.sqlite'));
-    try {
-      return await store.readStream(`bot-${id}`);
-    } finally {
-      await store.close();
-    }
-  }
+  const events = (id: string) => readEventFile(paper.app.dataDir, (store) => store.readStream(`bot-${id}`));
 
   it('spot: ladder → price falls → buys fill → one take-profit → price rises → profit to the cent → next cycle', async () => {
     const { c, uid } = await user('spot@example.com');

@@ -36,12 +36,13 @@ import { CsvReplayFeed, PaperExchangeProvider, PaperVenue, type ExchangePort } f
 import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { allTopics, botPartitionOf, createKafka, defaultTopicMap } from '@gridrocket/streaming';
 import { loadConfig } from '@gridrocket/shared/runtime';
-import { engineBotId, isOwnClientOrderId, parseClientOrderId, toGridRules, type GridConfig } from '@gridrocket/trading';
+import { engineBotId, isOwnClientOrderId, parseClientOrderId, toGridRules } from '@gridrocket/trading';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { servePaperRpc, type PaperRpcServer } from '@gridrocket/trading/testing/paper-rpc';
 import { until } from '@gridrocket/shared/testing/until';
 import { startApp, type RunningApp } from '../apps/api/src/bootstrap';
 import { RunnerProcess } from './support/scale-runner';
+import type { GridCrashBot } from './support/crash-harness';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { KafkaBroker, brokerAvailability } = require('../scripts/kafka/broker');
@@ -77,14 +78,8 @@ function pricePath(steps: number): string {
   return rows.join('\n');
 }
 
-interface Bot {
-  id: string;
-  userId: string;
-  exchange: 'Binance' | 'Kucoin';
-  market: 'spot' | 'futures';
-  symbol: string;
+interface Bot extends GridCrashBot {
   partition: number;
-  config: GridConfig;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
-import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { useTraderApp } from './support/trader-app';
+import { ROUTES_OF_ISSUES_30_TO_32, SIGNAL_ROUTE, changingState } from './support/security-routes';
+import { readEventFile } from './support/event-file';
 
 /**
  * Issue 11, finding 1: CSRF was decided from `req.path` as spelled, while routing ignored case and
@@ -9,8 +9,6 @@ import { useTraderApp } from './support/trader-app';
  * cookie alone. Every route of the OpenAPI document that changes state is tried without the token in
  * several spellings: none may change anything.
  */
-/** The one route without CSRF (issue 32): a bot's signal webhook, signed with the bot's secret, no cookie read. */
-const SIGNAL_ROUTE = '/api/signals/{botId}';
 
 describe('security: CSRF cannot be dodged by spelling the path', () => {
   let keyId: string;
@@ -29,14 +27,7 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
     templateId = template.body.id;
   });
 
-  async function head(): Promise<bigint> {
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
-      return await store.headPosition();
-    } finally {
-      await store.close();
-    }
-  }
+  const head = (): Promise<bigint> => readEventFile(t.app.dataDir, (store) => store.headPosition());
 
   /** What an attacker's page makes the victim's browser send: the cookies ride along, no X-CSRF-Token. */
   function forged(method: string, url: string, body?: unknown) {
@@ -89,25 +80,8 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
         { method: 'POST', path: '/api/api-credentials' },
         { method: 'POST', path: '/api/user' },
         { method: 'POST', path: '/api/auth/logout' },
-        // issue 30: the user's sessions
-        { method: 'POST', path: '/api/sessions/sign-out-others' },
-        { method: 'DELETE', path: '/api/sessions/{id}' },
-        // two-factor sign-in (issue 30)
-        { method: 'POST', path: '/api/auth/2fa/setup' },
-        { method: 'POST', path: '/api/auth/2fa/enable' },
-        { method: 'POST', path: '/api/auth/2fa/disable' },
-        { method: 'POST', path: '/api/auth/2fa/verify' },
-        // issue 31: personal access tokens
-        { method: 'POST', path: '/api/tokens' },
-        { method: 'DELETE', path: '/api/tokens/{id}' },
-        // issue 32: a bot's signal webhook, its settings and the webhook itself
-        { method: 'POST', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: '/api/bots/{id}/signals/rotate' },
-        { method: 'DELETE', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: SIGNAL_ROUTE },
-        // issue 32: bot templates
-        { method: 'POST', path: '/api/bot-templates' },
-        { method: 'DELETE', path: '/api/bot-templates/{id}' },
+        // issues 30 to 32: sessions, two-factor, tokens, signals, templates
+        ...changingState(ROUTES_OF_ISSUES_30_TO_32),
       ]),
     );
 
@@ -209,13 +183,10 @@ describe('security: CSRF cannot be dodged by spelling the path', () => {
       }
     }
     // refusals are recorded in the bot's history (bounded); the bot was not started
-    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
-    try {
+    await readEventFile(t.app.dataDir, async (store) => {
       const written = await store.readAll({ fromPosition: before });
       expect([...new Set(written.map((e) => e.type))]).toEqual(['SignalRefused']);
-    } finally {
-      await store.close();
-    }
+    });
     expect((await t.c.get(`/api/bot-details/${t.botId}`)).body).toMatchObject({ botstatus: false });
     expect((await t.c.delete(`/api/bots/${t.botId}/signals`)).status).toBe(204);
   }, 60_000);

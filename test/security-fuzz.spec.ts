@@ -5,6 +5,7 @@ import { MAIL_DELIVERY_STREAM_PREFIX } from '@gridrocket/identity';
 import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
 import { Client, spotBot } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { ROUTES_OF_ISSUES_30_TO_32, SIGNAL_ROUTE } from './support/security-routes';
 
 /**
  * Issue 11, "Done when": generated bodies, query strings and path spellings against every route of the
@@ -18,8 +19,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 
 type Op = { method: string; path: string };
 
-/** The signal webhook (issue 32): no session; a refused signal is recorded in the bot's history (bounded). */
-const SIGNAL_ROUTE = '/api/signals/{botId}';
+// The signal webhook (SIGNAL_ROUTE, issue 32): no session; a refused signal is recorded in the bot's history (bounded).
 
 /** Percent-encodes (surrogates become U+FFFD: encodeURIComponent throws on a lone one). */
 const enc = (s: string) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
@@ -66,25 +66,7 @@ describe('security: fuzzing every route of the OpenAPI document', () => {
     // issue 30: the user's sessions and the two-factor routes are among the routes fuzzed
     expect(ops).toEqual(
       expect.arrayContaining([
-        { method: 'GET', path: '/api/sessions' },
-        { method: 'POST', path: '/api/sessions/sign-out-others' },
-        { method: 'DELETE', path: '/api/sessions/{id}' },
-        // issue 31: personal access tokens
-        { method: 'GET', path: '/api/tokens' },
-        { method: 'POST', path: '/api/tokens' },
-        { method: 'DELETE', path: '/api/tokens/{id}' },
-        // issue 32: signed signals, the settings and the webhook
-        { method: 'GET', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: '/api/bots/{id}/signals/rotate' },
-        { method: 'DELETE', path: '/api/bots/{id}/signals' },
-        { method: 'POST', path: SIGNAL_ROUTE },
-        // issue 32: bot templates
-        { method: 'GET', path: '/api/bot-templates' },
-        { method: 'POST', path: '/api/bot-templates' },
-        { method: 'GET', path: '/api/bot-templates/{id}' },
-        { method: 'DELETE', path: '/api/bot-templates/{id}' },
-        ...['GET /api/auth/2fa', 'POST /api/auth/2fa/setup', 'POST /api/auth/2fa/enable', 'POST /api/auth/2fa/disable', 'POST /api/auth/2fa/verify'].map((s) => ({ method: s.split(' ')[0], path: s.split(' ')[1] })),
+        ...ROUTES_OF_ISSUES_30_TO_32,
       ]),
     );
   }, 60_000);

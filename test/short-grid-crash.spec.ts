@@ -12,10 +12,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SqliteEventStore } from '@gridrocket/event-store';
-import { engineBotId, toGridRules, isOwnClientOrderId, parseClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
-import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
+import { parseClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
 import { until } from '@gridrocket/shared/testing/until';
-import { CrashWorld, GRID_FILL_TYPES, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, stopAndStartAgain, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
+import { CrashWorld, GRID_FILL_TYPES, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, laddersConverged, referenceProfits, sidesOf, stopAndStartAgain, stopClosingAll, usdtOf, withCrashRun, type CrashScenario, type GridCrashBot } from './support/crash-harness';
 
 jest.setTimeout(150_000);
 
@@ -27,9 +26,8 @@ const STEPS = 24;
 const pricePath = () =>
   crashPricePath({ seed: 13, symbol: 'LTCUSDT', exchanges: ['Binance', 'Kucoin'], steps: STEPS, first: 88, step: (i, r) => 91 + 3 * Math.sin(i * 0.6 + 1) + (r() - 0.5) * 1.2, last: 84 }); // the last: after the restart, every buy-back fills
 
-interface Bot extends CrashBot {
+interface Bot extends GridCrashBot {
   market: 'futures';
-  config: GridConfig;
 }
 
 const SHORT: GridConfig = { botType: 'Futures', numOfOrders: 4, orderSize: 0.5, interval: 1, entryPrice: 90, takeProfit: 1.2, leverage: 3, direction: 'short' };
@@ -42,20 +40,9 @@ const createAndStart = (events: SqliteEventStore) =>
   createAndStartBots(events, BOTS, ({ exchange, symbol, config: c }) => ({ botType: c.botType, config: { exchange, symbol, numOfOrders: c.numOfOrders, orderSize: c.orderSize, interval: c.interval, entryPrice: c.entryPrice, takeProfit: c.takeProfit, leverage: c.leverage, direction: 'short' as const } }));
 
 class ShortWorld extends CrashWorld<Bot> {
-  async rules(b: Bot) {
-    return toGridRules(await (await this.provider.for(b)).marketRules(b.symbol));
-  }
   /** Each bot's open orders are what the engine wants from the venue's fills, and every fill is recorded. */
-  async converged(): Promise<boolean> {
-    for (const b of this.bots) {
-      const port = await this.provider.for(b);
-      const check = await checkGridOnPort(port, b.symbol, b.config, await this.rules(b), engineBotId(b.id, 1));
-      if (!check.ok) return false;
-      const fills = (await port.recentFills(b.symbol, 0)).filter((f) => isOwnClientOrderId(engineBotId(b.id, 1), f.clientOrderId));
-      const recorded = (await this.stream(b)).filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled');
-      if (recorded.length !== fills.length) return false;
-    }
-    return true;
+  converged(): Promise<boolean> {
+    return laddersConverged(this);
   }
   scenario(): CrashScenario {
     return { steps: STEPS, createAndStart, converged: () => this.converged() };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
 import { Authenticator } from './support/authenticator';
 import { Client } from './support/http-client';
+import { mailsTo } from './support/mailbox';
 import { useTestApp } from './support/trader-app';
 
 /**
@@ -25,16 +26,7 @@ describe('two-factor sign-in that a session thief cannot take (issue 38)', () =>
   const t = useTestApp({ AUTH_THROTTLE: 'off' });
 
   /** The mails sent to `to` so far (embedded mail: .eml files under DATA_DIR/mail): their subjects. */
-  const subjects = (to: string): string[] => {
-    const dir = join(t.app.dataDir, 'mail');
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.eml'))
-      .sort()
-      .map((f) => readFileSync(join(dir, f), 'utf8'))
-      .filter((raw) => (/^To: (.*)$/m.exec(raw)?.[1] ?? '').toLowerCase() === to.toLowerCase())
-      .map((raw) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? '');
-  };
+  const subjects = (to: string): string[] => mailsTo(t.app.dataDir, to).map((raw) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? '');
 
   async function enrolled(email: string) {
     const c = new Client(t.app.url);

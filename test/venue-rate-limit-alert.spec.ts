@@ -10,17 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
-import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
-import { READ_STORE, SqliteVenueFigureStore, type ReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots/nest';
+import type { EventStore } from '@gridrocket/event-store';
+import { SqliteVenueFigureStore } from '@gridrocket/read-store';
 import type { BotConfig } from '@gridrocket/bots';
 import { CcxtExchangeProvider, CsvReplayFeed, PaperVenue, sharedBudgets } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { EmbeddedOwnership } from '@gridrocket/streaming';
-import { GridRunner } from '@gridrocket/trading';
-import { directCommands } from '@gridrocket/trading/nest';
+import type { GridRunner } from '@gridrocket/trading';
 import { WebhookReceiver } from './support/alert-stand-ins';
+import { createAndStartSpotBot, eventsOf, startRunnerBeside } from './support/runner-beside-app';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -54,7 +52,7 @@ describe("a venue's rate-limit pause, told to the trader and the operator", () =
     app = await startTestApp({ EMBEDDED_RUNNER: 'false', EXCHANGE_MODE: 'live', EXCHANGE_API_ORIGIN: standIn.origin, ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_RETRY_BASE_MS: '50', METRICS_PUBLIC: 'true' });
     alice = new Client(app.url);
     uid = (await alice.signUp('paused@example.com')).uid;
-    events = app.app.get<EventStore>(EVENT_STORE);
+    events = eventsOf(app);
     figures = new SqliteVenueFigureStore(join(app.dataDir, 'limits.sqlite'));
     provider = new CcxtExchangeProvider({
       mode: 'live',
@@ -67,19 +65,7 @@ describe("a venue's rate-limit pause, told to the trader and the operator", () =
       budgetSyncMs: 100,
       venueLimits: { binance: { limit: 6000, windowMs: WINDOW_MS } },
     });
-    runner = new GridRunner({
-      events,
-      reads: app.app.get<ReadStore>(READ_STORE),
-      commands: directCommands(events),
-      exchanges: provider,
-      ownership: new EmbeddedOwnership(),
-      pollMs: 300,
-      retryBaseMs: 50,
-      retryMaxMs: 200,
-      watchdogMs: 200,
-      logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
-    });
-    await runner.start();
+    runner = await startRunnerBeside(app, provider, { pollMs: 300, retryBaseMs: 50, retryMaxMs: 200, watchdogMs: 200 });
   }, 60_000);
 
   afterAll(async () => {
@@ -99,9 +85,7 @@ describe("a venue's rate-limit pause, told to the trader and the operator", () =
     const saved = await alice.put(`/api/alerts/${uid}`, { kinds: ['notTrading'], email: { enabled: false }, webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET } });
     expect(saved.status).toBe(200);
     const botId = randomUUID();
-    const cmd = new BotCommandRunner(events);
-    await cmd.run({ type: 'CreateBot', botId, userId: uid, botType: 'Spot', config: bot }, { userId: uid, correlationId: randomUUID() });
-    await cmd.run({ type: 'StartBot', botId, userId: uid }, { userId: uid, correlationId: randomUUID() });
+    await createAndStartSpotBot(events, uid, botId, bot);
     await until('started', async () => (await types(botId)).includes('BotStarted'), 20_000);
 
     // the operator sees the venue's use in the install's figure

@@ -14,7 +14,7 @@ import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { botDecider, toBotView, type BotConfig, type BotEvent, type LiveBot } from '@gridrocket/bots';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { until } from '@gridrocket/shared/testing/until';
-import { CRASH_KEYS, CrashWorld, crashDirs, type CrashBot } from './support/crash-harness';
+import { CRASH_KEYS, CrashWorld, STAND_IN_VENUES, crashDirs, type CrashBot } from './support/crash-harness';
 import { startCrashRunner } from './support/crash-runner';
 import { kill9 } from './support/server-process';
 
@@ -23,12 +23,7 @@ jest.setTimeout(180_000);
 const PATH = ['ms,exchange,symbol,price', ...['Binance', 'Kucoin'].flatMap((e) => [`1000,${e},BTCUSDT,61000`, `2000,${e},BTCUSDT,59500`, `3000,${e},BTCUSDT,58500`, `4000,${e},BTCUSDT,57500`, `5000,${e},BTCUSDT,56500`])].join('\n');
 const KEY = CRASH_KEYS[0];
 
-const VENUES = [
-  { exchange: 'Binance', market: 'spot' },
-  { exchange: 'Binance', market: 'futures' },
-  { exchange: 'Kucoin', market: 'spot' },
-  { exchange: 'Kucoin', market: 'futures' },
-] as const;
+const VENUES = STAND_IN_VENUES;
 
 describe.each(VENUES)('a runner killed while its venue stream is down ($exchange $market)', ({ exchange, market }) => {
   const dirs = crashDirs('gr-stream-crash-');

@@ -23,6 +23,7 @@ import { until } from '@gridrocket/shared/testing/until';
 import { CsvReplayFeed, PaperVenue, STANDIN_SYMBOLS } from '@gridrocket/exchanges';
 import { join } from 'node:path';
 import { RunnerWorld } from './support/runner-world';
+import { STAND_IN_VENUES } from './support/crash-harness';
 
 const WATCHDOG_MS = 60_000;
 const MEASURE_MS = 120_000;
@@ -109,12 +110,7 @@ async function idleFleet(exchange: ExchangeName, market: MarketType, n: number, 
   return { venue: `${exchange} ${market}`, bots: n, pools, byRoute: meter.byRoute(from, to), refusals: meter.refusals.length, streamDowns, symbols: standIn.subscriptions().market };
 }
 
-const VENUES = [
-  { exchange: 'Binance', market: 'spot' },
-  { exchange: 'Binance', market: 'futures' },
-  { exchange: 'Kucoin', market: 'spot' },
-  { exchange: 'Kucoin', market: 'futures' },
-] as const;
+const VENUES = STAND_IN_VENUES;
 
 describe('idle bots on each venue\'s stand-in: weight a minute', () => {
   const close: Array<() => Promise<void>> = [];

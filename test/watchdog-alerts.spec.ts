@@ -12,18 +12,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
-import { EVENT_STORE, type EventStore } from '@gridrocket/event-store';
-import { READ_STORE, type ReadStore } from '@gridrocket/read-store';
-import { BotCommandRunner } from '@gridrocket/bots/nest';
+import type { EventStore } from '@gridrocket/event-store';
 import type { BotConfig, DriftEventData } from '@gridrocket/bots';
 import { CcxtExchange, CsvReplayFeed, PaperExchangeProvider, PaperVenue, type ExchangeProvider } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { EmbeddedOwnership, MetricsService } from '@gridrocket/streaming';
-import { GridRunner } from '@gridrocket/trading';
-import { directCommands } from '@gridrocket/trading/nest';
+import { MetricsService } from '@gridrocket/streaming';
+import type { GridRunner } from '@gridrocket/trading';
 import { TelegramStandIn, WebhookReceiver, type TelegramCall, type WebhookCall } from './support/alert-stand-ins';
 import { deafTo } from './support/deaf-provider';
+import { createAndStartSpotBot, eventsOf, startRunnerBeside } from './support/runner-beside-app';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
 
@@ -63,7 +61,7 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
     app = await startTestApp({ EMBEDDED_RUNNER: 'false', ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '50' });
     alice = new Client(app.url);
     uid = (await alice.signUp(`drift-${venueName.split(' ')[0]}@example.com`)).uid;
-    events = app.app.get<EventStore>(EVENT_STORE);
+    events = eventsOf(app);
 
     venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(CSV) });
     venue.advanceTo(T - 5000);
@@ -81,21 +79,14 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
       );
     }
     // the runner beside the API, on its stores; the fill poller (ccxt) polls once an hour: only the watchdog finds what the bot missed
-    runner = new GridRunner({
-      events,
-      reads: app.app.get<ReadStore>(READ_STORE),
-      commands: directCommands(events),
-      exchanges: provider,
-      ownership: new EmbeddedOwnership(),
+    runner = await startRunnerBeside(app, provider, {
       pollMs: 3_600_000,
       retryBaseMs: 10,
       retryMaxMs: 50,
       watchdogMs: WATCHDOG_MS,
       metrics: app.app.get(MetricsService),
       now: () => Date.now() + skewMs,
-      logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
     });
-    await runner.start();
   }, 60_000);
 
   afterAll(async () => {
@@ -114,12 +105,7 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
   const hookOf = (pred: (body: any) => boolean) => () => webhook.accepted.find((c) => pred(JSON.parse(c.raw)));
   const tgOf = (pred: (text: string) => boolean) => () => telegram.delivered.find((c) => pred(c.body.text));
   /** Created and started as the API's commands do (the bot decider through the command runner). */
-  async function startBot(botId: string, config: BotConfig) {
-    const cmd = new BotCommandRunner(events);
-    const ctx = () => ({ userId: uid, correlationId: randomUUID() });
-    await cmd.run({ type: 'CreateBot', botId, userId: uid, botType: 'Spot', config }, ctx());
-    await cmd.run({ type: 'StartBot', botId, userId: uid }, ctx());
-  }
+  const startBot = (botId: string, config: BotConfig) => createAndStartSpotBot(events, uid, botId, config);
 
   it('a fill missed and a buy cancelled behind the bot\'s back: drift events, the fill applied, the buy placed again, and one alert per channel for each', async () => {
     // the trader turns drift alerts on, with a webhook and Telegram, in the dashboard (its API)

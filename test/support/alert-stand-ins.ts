@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SmtpStandIn } from './smtp-stand-in';
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -148,3 +149,40 @@ export class WebhookReceiver {
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** The Telegram bot token and chat id the alert suites use (their Telegram stand-in knows them). */
+export const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
+export const CHAT = '987654321';
+
+/** Every alert channel's far end, started: an SMTP server with `mailboxes`, a webhook receiver checking `secret`, Telegram. */
+export interface AlertFarEnds {
+  smtp: SmtpStandIn;
+  webhook: WebhookReceiver;
+  telegram: TelegramStandIn;
+  close(): Promise<void>;
+}
+
+export async function startAlertFarEnds(secret: string, mailboxes: string[]): Promise<AlertFarEnds> {
+  const smtp = await new SmtpStandIn(mailboxes).start();
+  const webhook = await new WebhookReceiver(secret).start();
+  const telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
+  return {
+    smtp,
+    webhook,
+    telegram,
+    close: async () => {
+      await smtp.close();
+      await webhook.close();
+      await telegram.close();
+    },
+  };
+}
+
+/** Alert settings for cycles with every channel on, pointed at the far ends (`over` replaces parts of them). */
+export const everyChannel = (webhook: WebhookReceiver, secret: string, over: Record<string, unknown> = {}) => ({
+  kinds: ['cycle'],
+  email: { enabled: true },
+  webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret },
+  telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
+  ...over,
+});

@@ -16,7 +16,8 @@ import { SqliteReadStore } from '@gridrocket/read-store';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { EmbeddedOwnership } from '@gridrocket/streaming';
 import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
-import { GridRunner, roundMoney } from '@gridrocket/trading';
+import { GridRunner, engineBotId, isOwnClientOrderId, roundMoney, toGridRules, type GridConfig } from '@gridrocket/trading';
+import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { directCommands } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
 import { startVenueStandIn, type StandInKey, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
@@ -38,6 +39,19 @@ export interface CrashBot {
   symbol: string;
 }
 
+/** The four venue markets with a stand-in (@gridrocket/exchanges/testing/standin). */
+export const STAND_IN_VENUES = [
+  { exchange: 'Binance', market: 'spot' },
+  { exchange: 'Binance', market: 'futures' },
+  { exchange: 'Kucoin', market: 'spot' },
+  { exchange: 'Kucoin', market: 'futures' },
+] as const;
+
+/** A bot of the ladder engine (long or short grids). */
+export interface GridCrashBot extends CrashBot {
+  config: GridConfig;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Temporary directories of one test file, removed after it. */
@@ -53,7 +67,10 @@ export function crashDirs(prefix: string): { tmp(): string; cleanup(): void } {
   };
 }
 
-/** One run's venue (its price path replayed on the wall clock), provider and event store, on `dir`. */
+/**
+ * One run's venue (its price path replayed on the wall clock, or on the venue's own clock when `clock` is
+ * null), provider and event store, on `dir`.
+ */
 export class CrashWorld<B extends CrashBot> {
   readonly venue: PaperVenue;
   readonly provider: PaperExchangeProvider;
@@ -62,8 +79,9 @@ export class CrashWorld<B extends CrashBot> {
     readonly dir: string,
     pricePath: string,
     readonly bots: readonly B[],
+    clock: (() => number) | null = Date.now,
   ) {
-    this.venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(pricePath), clock: Date.now });
+    this.venue = new PaperVenue({ store: join(dir, 'paper.sqlite'), feed: new CsvReplayFeed(pricePath), clock: clock ?? undefined });
     this.provider = new PaperExchangeProvider(this.venue);
     this.events = new SqliteEventStore(join(dir, 'events.sqlite'), 20);
   }
@@ -90,6 +108,24 @@ export class CrashWorld<B extends CrashBot> {
     await this.events.close();
     this.venue.close();
   }
+}
+
+/** The ladder engine's market rules for the bot, from its venue. */
+export async function gridRulesOf(world: CrashWorld<GridCrashBot>, b: GridCrashBot) {
+  return toGridRules(await (await world.provider.for(b)).marketRules(b.symbol));
+}
+
+/** Each ladder bot's open orders are what the engine wants from the venue's fills, and every one of those fills is recorded. */
+export async function laddersConverged(world: CrashWorld<GridCrashBot>): Promise<boolean> {
+  for (const b of world.bots) {
+    const port = await world.provider.for(b);
+    const check = await checkGridOnPort(port, b.symbol, b.config, await gridRulesOf(world, b), engineBotId(b.id, 1));
+    if (!check.ok) return false;
+    const fills = (await port.recentFills(b.symbol, 0)).filter((f) => isOwnClientOrderId(engineBotId(b.id, 1), f.clientOrderId));
+    const recorded = (await world.stream(b)).filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled');
+    if (recorded.length !== fills.length) return false;
+  }
+  return true;
 }
 
 export interface CrashScenario {

@@ -8,15 +8,20 @@ function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** The verification tokens mailed to `to` (embedded mail: .eml files under DATA_DIR/mail), oldest first. */
-export function verifyTokens(dataDir: string, to: string): string[] {
+/** The mails sent to `to` so far (embedded mail: .eml files under DATA_DIR/mail), raw, oldest first. */
+export function mailsTo(dataDir: string, to: string): string[] {
   const dir = join(dataDir, 'mail');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.eml'))
     .sort()
     .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .filter((raw) => (/^To: (.*)$/m.exec(raw)?.[1] ?? '').toLowerCase() === to.toLowerCase())
+    .filter((raw) => (/^To: (.*)$/m.exec(raw)?.[1] ?? '').toLowerCase() === to.toLowerCase());
+}
+
+/** The verification tokens mailed to `to`, oldest first. */
+export function verifyTokens(dataDir: string, to: string): string[] {
+  return mailsTo(dataDir, to)
     .flatMap((raw) => decodeQuotedPrintable(raw).match(/\/verify-email-address\?token=([A-Za-z0-9_-]+)/g) ?? [])
     .map((link) => link.slice(link.indexOf('=') + 1));
 }
