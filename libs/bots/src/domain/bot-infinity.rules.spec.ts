@@ -1,17 +1,8 @@
-import { ValidationError } from '@gridrocket/shared';
+import { fieldErrors } from '../testing/spec-helpers';
 import { INFINITY_SPOT_MESSAGE, parseInfinityBot } from './bot-infinity.rules';
 import { EDIT_STYLE_MESSAGE, INFINITY_EDIT_MESSAGE, parseCreateBot, parseEditBot } from './bot.rules';
 
 const body = { style: 'infinity', exchange: 'Binance', symbol: 'ltcusdt', botType: 'Spot', entryPrice: '100', stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
-function fieldErrors(fn: () => unknown) {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ValidationError) return e.errors;
-    throw e;
-  }
-  return [];
-}
 
 describe('infinity bot input rules', () => {
   it('given a spot infinity bot, then its fields are numbers and the initial buy defaults to 0', () => {

@@ -1,20 +1,10 @@
 /** Issue 32: a bot's direction in the API's rules and the decider (futures only; absent = long). */
-import { ValidationError } from '@gridrocket/shared';
-import { botDecider, decideBot, positionStartMessage, type BotState, type LiveBot } from './bot.decider';
+import { fieldErrors } from '../testing/spec-helpers';
+import { decideBot, positionStartMessage, type LiveBot } from './bot.decider';
 import { parseCreateBot, parseEditBot } from './bot.rules';
+import { foldBot as fold, futuresBody as futures } from './bot.rules.fixtures';
 import { toBotView, botSummary } from './bot.view';
 import type { BotEvent } from './bot.events';
-
-const futures = { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures', numOfOrders: 3, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 5 };
-const fieldErrors = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ValidationError) return e.errors;
-    throw e;
-  }
-  return [];
-};
 
 describe('direction in the bot rules', () => {
   it('a futures bot may be short; without a direction it is the spec\'s long bot (nothing stored)', () => {
@@ -53,7 +43,6 @@ describe('direction in the bot rules', () => {
 
 describe('direction in the bot decider', () => {
   const ctx = { userId: 'u1' };
-  const fold = (events: BotEvent[]): BotState => events.reduce(botDecider.evolve, botDecider.initialState);
   const created = (direction?: 'short'): BotEvent => ({ type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Futures', ...parseCreateBot({ ...futures, ...(direction ? { direction } : {}) }).config } });
 
   it('the view shows a short bot\'s direction; an edit to long while flat is recorded and the bot is long again', () => {

@@ -2,26 +2,15 @@
  * Issue 40: forms that say why (point 7: a neutral grid needs no take profit), bot names, and the
  * investment-based form, in the server's bot rules (bot.rules.ts, bot-name.rules.ts) and the decider.
  */
-import { ValidationError } from '@gridrocket/shared';
-import { botDecider, type BotState } from './bot.decider';
+import { fieldErrors as errorsOf } from '../testing/spec-helpers';
+import { botDecider } from './bot.decider';
 import type { BotEvent } from './bot.events';
 import { investmentSizer } from './bot-investment.rules';
 import { INVESTMENT_NOT_HERE, parseCreateBot, parseEditBot } from './bot.rules';
-import { botSummary, toBotView } from './bot.view';
+import { foldBot as fold, futuresBody, viewOfBot as viewOf } from './bot.rules.fixtures';
 
-const futures = { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures', numOfOrders: 3, orderSize: 0.01, interval: 100, entryPrice: 60000, leverage: 5 };
+const { takeProfit: _tp, ...futures } = futuresBody;
 const spot = { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Spot', numOfOrders: 5, orderSize: 0.001, interval: 1000, entryPrice: 60000, takeProfit: 1 };
-const errorsOf = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ValidationError) return e.errors;
-    throw e;
-  }
-  return [];
-};
-const fold = (events: BotEvent[]): BotState => events.reduce(botDecider.evolve, botDecider.initialState);
-const viewOf = (events: BotEvent[]) => toBotView(botSummary(fold(events) as never));
 
 describe('point 7: a neutral grid has no take profit of its own', () => {
   it('is created without one (absent or empty): its take profit is stored as 0, as an infinity grid\'s unused fields', () => {

@@ -1,22 +1,13 @@
 /** Issue 32, neutral: the API's rules and the decider accept `direction: 'neutral'` for futures bots only. */
-import { ValidationError } from '@gridrocket/shared';
-import { botDecider, decideBot, type BotState } from './bot.decider';
+import { fieldErrors } from '../testing/spec-helpers';
+import { decideBot } from './bot.decider';
 import { gridHalves } from './bot-market.rules';
 import { parseCreateBot, parseEditBot } from './bot.rules';
+import { foldBot as fold, futuresBody as futures } from './bot.rules.fixtures';
 import { botSummary, toBotView } from './bot.view';
 import type { BotEvent } from './bot.events';
 
-const futures = { exchange: 'Binance', symbol: 'BTCUSDT', botType: 'Futures', numOfOrders: 3, orderSize: 0.01, interval: 100, entryPrice: 60000, takeProfit: 1, leverage: 5 };
 const NEUTRAL_SPOT = 'direction neutral applies to futures bots only: a spot bot buys its ladder (long)';
-const fieldErrors = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ValidationError) return e.errors;
-    throw e;
-  }
-  return [];
-};
 
 describe('a neutral direction in the bot rules', () => {
   it('a futures bot may be neutral, and it is stored so', () => {
@@ -49,7 +40,6 @@ describe('a neutral direction in the bot rules', () => {
 });
 
 describe('a neutral direction in the bot decider', () => {
-  const fold = (events: BotEvent[]): BotState => events.reduce(botDecider.evolve, botDecider.initialState);
   it('the bot page shows it; a spot bot cannot be edited to neutral', () => {
     const created: BotEvent = { type: 'BotCreated', data: { botId: 'b1', userId: 'u1', botType: 'Futures', ...parseCreateBot({ ...futures, direction: 'neutral' }).config } };
     expect(toBotView(botSummary(fold([created]) as never)).direction).toBe('neutral');

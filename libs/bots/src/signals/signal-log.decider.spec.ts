@@ -1,3 +1,4 @@
+import { stateAfter, thrown } from '../testing/spec-helpers';
 import type { SignalLogCommand, SignalLogEvent, SignalLogState } from './signal-log.decider';
 import { decideSignalLog, evolveSignalLog, initialSignalLog } from './signal-log.decider';
 import { SignalRateLimiter } from './signal-rate.limiter';
@@ -9,15 +10,7 @@ const given = (...events: SignalLogEvent[]): SignalLogState => events.reduce(evo
 const take = (signalId: string, at: number): SignalLogCommand => ({ type: 'TakeSignal', botId, signalId, action: 'start', auth: 'signature', signedAt: at, at });
 const refusal = (at: number, suppressed = 0): SignalLogCommand => ({ type: 'RecordSignalRefusal', botId, reason: 'bad-signature', status: 401, message: 'no', signalId: null, suppressed, at });
 /** Decides, then folds what was decided: the state after the command. */
-const then = (state: SignalLogState, command: SignalLogCommand) => decideSignalLog(command, state).reduce(evolveSignalLog, state);
-const thrown = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  return null;
-};
+const then = stateAfter(decideSignalLog, evolveSignalLog);
 
 describe('signal log decider (issue 32)', () => {
   it('given a bot, when a signal is taken, then SignalReceived; when its id comes again, then a replay (409)', () => {

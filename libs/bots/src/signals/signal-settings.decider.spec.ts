@@ -1,15 +1,8 @@
-import { decideSignalSettings, evolveSignalSettings, initialSignalSettings, SignalSettingsCommand, SignalSettingsState } from './signal-settings.decider';
+import { stateAfter, thrown } from '../testing/spec-helpers';
+import { decideSignalSettings, evolveSignalSettings, initialSignalSettings } from './signal-settings.decider';
 
 const secret = (generation: number) => ({ botId: 'b1', userId: 'u1', generation, sealedSecret: `v1.sealed-${generation}`, secretLast4: `000${generation}`, allowBodySecret: false });
-const then = (state: SignalSettingsState, command: SignalSettingsCommand) => decideSignalSettings(command, state).reduce(evolveSignalSettings, state);
-const thrown = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  return null;
-};
+const then = stateAfter(decideSignalSettings, evolveSignalSettings);
 
 describe('signal webhook settings decider (issue 32)', () => {
   it('enable (generation 1), rotate (2), disable: the secret of each generation replaces the last, and disabling drops it', () => {
