@@ -1,17 +1,10 @@
-import type { ExchangeName, MarketType } from '@gridrocket/exchanges';
+import type { BacktestHistory } from '../domain/backtest.events';
 import type { MarketRules } from '@gridrocket/trading/grid';
-import type { CandleSeries, Timeframe } from '../domain/candle';
+import type { CandleSeries } from '../domain/candle';
 import type { FeeTerms } from '../domain/backtest.engine';
 
-export interface CandleQuery {
-  exchange: ExchangeName;
-  market: MarketType;
-  symbol: string;
-  timeframe: Timeframe;
-  /** [from, to): open times in ms. */
-  from: number;
-  to: number;
-}
+/** The candles of one market and timeframe whose open times are in [from, to) (ms): what a backtest's history names. */
+export type CandleQuery = Pick<BacktestHistory, 'exchange' | 'market' | 'symbol' | 'timeframe' | 'from' | 'to'>;
 
 /** The venue's trading rules and fee for a backtest, and where the fee comes from. */
 export interface VenueTerms extends FeeTerms {

@@ -294,6 +294,15 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
   const short = sim.s === -1;
   let below = short ? tpPrice : nextBuy;
   let above = short ? nextBuy : tpPrice;
+  /** Takes the sim's position and the two watched prices after a print (long: below is the next buy or the trail-down trigger). */
+  const sync = () => {
+    nextBuy = sim.nextBuy;
+    tpPrice = sim.tpPrice;
+    base = sim.base;
+    amount = sim.amount;
+    below = short ? tpPrice : sim.lowWatch;
+    above = short ? nextBuy : tpPrice;
+  };
   /** One print's equity on the drawdown: the peak first, then the fall from it. */
   const visit = (e: number) => {
     if (e > peak) peak = e;
@@ -303,12 +312,7 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
   };
 
   sim.print(open[0], time[0], true); // the ladder is placed at the first open
-  nextBuy = sim.nextBuy;
-  tpPrice = sim.tpPrice;
-  base = sim.base;
-  amount = sim.amount;
-  below = short ? tpPrice : sim.lowWatch;
-  above = short ? nextBuy : tpPrice;
+  sync();
 
   for (let i = 0; i < n; i++) {
     const l = low[i];
@@ -337,18 +341,9 @@ export function runBacktest(series: CandleSeries, params: BacktestParams): Backt
       for (let k = 0; k < 4; k++) {
         const p = k === 0 ? o : k === 1 ? p1 : k === 2 ? p2 : c;
         sim.print(p, t);
-        const e = sim.base + sim.amount * p;
-        if (e > peak) peak = e;
-        const dd = peak - e;
-        if (dd > maxDd) maxDd = dd;
-        if (dd / peak > maxDdPct) maxDdPct = dd / peak;
+        visit(sim.base + sim.amount * p);
       }
-      nextBuy = sim.nextBuy;
-      tpPrice = sim.tpPrice;
-      base = sim.base;
-      amount = sim.amount;
-      below = short ? tpPrice : sim.lowWatch;
-      above = short ? nextBuy : tpPrice;
+      sync();
       if (amount !== 0) inMarket++;
     }
     if (countdown-- === 0) {
