@@ -88,22 +88,7 @@ export {
   stepOrders,
 } from '../styles/infinity/infinity.engine';
 export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from '../styles/infinity/infinity.engine';
-export {
-  applyNeutralFills,
-  beginNeutralStopLoss,
-  initialNeutralState,
-  neutralIdsUsed,
-  neutralStopLossDone,
-  neutralStopLossOrder,
-  restartNeutral,
-  neutralDesiredOrders,
-  neutralLinePrices,
-  neutralLiquidation,
-  neutralProblem,
-  neutralStopLoss,
-  processNeutralFill,
-} from '../styles/neutral/neutral.engine';
-export type { NeutralDesiredOrder, NeutralFillEffect, NeutralGridConfig, NeutralLine, NeutralLiquidation, NeutralLot, NeutralState, NeutralStopLossState } from '../styles/neutral/neutral.engine';
+export * from '../styles/neutral/neutral.engine';
 export { liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
 export { stopsBeyondLiquidation } from '../styles/neutral/neutral.stops';
 export type { StopBeyondLiquidation } from './liquidation-stops';

@@ -110,6 +110,17 @@ export type FigureFact = MoneyEntry | FigureOrder | FigureConfig;
 
 const ROLE = { OrderFilled: 'buy', TakeProfitFilled: 'take-profit', StopLossTriggered: 'stop-loss', PositionClosed: 'close' } as const;
 
+/** What every fill entry takes alike from its event: its place in the stream, its time and the fill's ids. */
+function fillHead(d: Record<string, any>, seq: number, at: number) {
+  return {
+    kind: 'fill' as const,
+    seq,
+    at: typeof d.at === 'number' ? d.at : at,
+    fillId: String(d.fillId),
+    ...(typeof d.clientOrderId === 'string' ? { clientOrderId: d.clientOrderId } : {}),
+  };
+}
+
 /** The money entry an event of the bot's stream makes (`seq`: its revision; `at`: when it was recorded, ms), or null. */
 export function moneyEntryFrom(type: string, data: unknown, seq: number, at: number): MoneyEntry | null {
   const d = (data && typeof data === 'object' ? data : {}) as Record<string, any>;
@@ -119,11 +130,7 @@ export function moneyEntryFrom(type: string, data: unknown, seq: number, at: num
     case 'StopLossTriggered':
     case 'PositionClosed':
       return {
-        kind: 'fill',
-        seq,
-        at: typeof d.at === 'number' ? d.at : at,
-        fillId: String(d.fillId),
-        ...(typeof d.clientOrderId === 'string' ? { clientOrderId: d.clientOrderId } : {}),
+        ...fillHead(d, seq, at),
         role: ROLE[type],
         side: d.side === 'sell' ? 'sell' : 'buy',
         price: Number(d.price),
@@ -139,11 +146,7 @@ export function moneyEntryFrom(type: string, data: unknown, seq: number, at: num
       // the venue's close of the whole position: a closing fill without a fee of its own (the venue's
       // liquidation charge is in what the margin lost), realised on what the position cost (`profit`)
       return {
-        kind: 'fill',
-        seq,
-        at: typeof d.at === 'number' ? d.at : at,
-        fillId: String(d.fillId),
-        ...(typeof d.clientOrderId === 'string' ? { clientOrderId: d.clientOrderId } : {}),
+        ...fillHead(d, seq, at),
         role: 'liquidation',
         side: d.side === 'sell' ? 'sell' : 'buy',
         price: Number(d.price),
