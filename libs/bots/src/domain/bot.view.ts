@@ -1,7 +1,15 @@
 import type { BotStatus, LiveBot } from './bot.decider';
+import { RISK_FIELDS, type RiskSettings } from './bot.events';
 
-/** The bot as the spec's REST calls return it: lowercase fields (spec section 3). */
-export interface BotView {
+/** The optional settings of issue 14 as the view names them: the config's names in lowercase (sizeScale: sizescale). */
+type RiskView = { [K in keyof RiskSettings as Lowercase<K>]: RiskSettings[K] };
+
+/**
+ * The bot as the spec's REST calls return it: lowercase fields (spec section 3). Beyond the spec (issue 14,
+ * docs/risk.md; issue 32 the trail-down limit and a neutral grid's stop-loss above): the risk settings
+ * (RiskView), present only when set.
+ */
+export interface BotView extends RiskView {
   id: string;
   bottype: 'Spot' | 'Futures';
   userid: string;
@@ -21,18 +29,6 @@ export interface BotView {
   /** Beyond the spec: the lifecycle step and the last failure, so the dashboard can explain. */
   state: BotStatus;
   lasterror: string | null;
-  // Beyond the spec (issue 14, docs/risk.md): present only when set.
-  spacing?: 'absolute' | 'percent';
-  sizescale?: number;
-  stoplosspercent?: number;
-  stoplossprice?: number;
-  trailingdeviation?: number;
-  reanchor?: 'fixed' | 'follow';
-  reanchorlimit?: number;
-  /** Beyond the spec (issue 32, trail-down): the long grid trails down, never below this price. */
-  traildownlimit?: number;
-  /** Beyond the spec (issue 32, neutral grid): the stop-loss of its short side, above its highest sell. */
-  stoplosspriceabove?: number;
   /** Beyond the spec (issue 32): 'short' or 'long' when set; absent: long (the spec's bot). */
   direction?: 'long' | 'short' | 'neutral';
   /**
@@ -99,15 +95,7 @@ export function toBotView(state: BotSummary): BotView {
   };
   if (state.botType === 'Futures') view.leverage = c.leverage;
   if (state.botType === 'Futures' && c.marginMode !== undefined) view.marginmode = c.marginMode;
-  if (c.spacing !== undefined) view.spacing = c.spacing;
-  if (c.sizeScale !== undefined) view.sizescale = c.sizeScale;
-  if (c.stopLossPercent !== undefined) view.stoplosspercent = c.stopLossPercent;
-  if (c.stopLossPrice !== undefined) view.stoplossprice = c.stopLossPrice;
-  if (c.trailingDeviation !== undefined) view.trailingdeviation = c.trailingDeviation;
-  if (c.reanchor !== undefined) view.reanchor = c.reanchor;
-  if (c.reanchorLimit !== undefined) view.reanchorlimit = c.reanchorLimit;
-  if (c.trailDownLimit !== undefined) view.traildownlimit = c.trailDownLimit;
-  if (c.stopLossPriceAbove !== undefined) view.stoplosspriceabove = c.stopLossPriceAbove;
+  for (const key of RISK_FIELDS) if (c[key] !== undefined) Object.assign(view, { [key.toLowerCase()]: c[key] });
   if (c.direction !== undefined) view.direction = c.direction;
   if (c.style === 'infinity') {
     view.style = 'infinity';
