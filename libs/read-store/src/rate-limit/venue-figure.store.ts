@@ -65,11 +65,8 @@ export class SqliteVenueFigureStore implements VenueFigureStore {
   }
 }
 
-interface FigureDoc {
-  _id: string;
-  figure: unknown;
-  v: number;
-}
+/** A venue's figure under its version. */
+type FigureDoc = { _id: string; figure: unknown; v: number };
 
 /** Across hosts: one document per venue, updated under its version (compare-and-set, retried on a race). */
 export class MongoVenueFigureStore extends MongoCollectionStore<FigureDoc> implements VenueFigureStore {
