@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationBootstrap, OnApplicationSh
 import { join } from 'node:path';
 import { EVENT_STORE, EventStore, KurrentDbEventStore, ResilientEventStore, SqliteEventStore } from '@gridrocket/event-store';
 import { MongoReadStore, Projector, READ_STORE, ReadStore, SqliteReadStore } from '@gridrocket/read-store';
+import { EventSourcedPorts } from '@gridrocket/read-store/nest';
 import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring } from '@gridrocket/shared/runtime';
 import { EVENT_SINK_WRAPPER } from '@gridrocket/streaming/nest';
 import { type EventSink } from '@gridrocket/streaming';
@@ -69,8 +70,9 @@ export class InfrastructureModule {
             new Projector(events, reads, [], (err) => logger.error(err.stack ?? err.message)),
         },
         ProjectorLifecycle,
+        EventSourcedPorts,
       ],
-      exports: [APP_CONFIG, KEYRING_TOKEN, EVENT_STORE, READ_STORE, Projector, EVENT_SINK_WRAPPER],
+      exports: [APP_CONFIG, KEYRING_TOKEN, EVENT_STORE, READ_STORE, Projector, EventSourcedPorts, EVENT_SINK_WRAPPER],
     };
   }
 }

@@ -1,9 +1,7 @@
-import { Controller, Get, Inject, Optional } from '@nestjs/common';
+import { Controller, Get, Optional } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { hostname } from 'node:os';
-import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig } from '@gridrocket/shared/runtime';
+import { EventSourcedPorts } from '@gridrocket/read-store/nest';
 import { MailOutboxLifecycle } from '@gridrocket/identity/nest';
 import { AlertDispatcherLifecycle } from '@gridrocket/alerts/nest';
 import { Forwarder, noPauses, type FleetSummary } from '@gridrocket/streaming';
@@ -16,10 +14,7 @@ import type { RunnerHealth } from '@gridrocket/trading';
 @Controller()
 export class SystemController {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly projector: Projector,
+    private readonly ports: EventSourcedPorts,
     @Optional() private readonly forwarder?: Forwarder,
     @Optional() private readonly mail?: MailOutboxLifecycle,
     @Optional() private readonly alerts?: AlertDispatcherLifecycle,
@@ -30,12 +25,12 @@ export class SystemController {
 
   @Get('health')
   async health() {
-    const head = await this.events.headPosition();
-    const projection = this.projector.health();
+    const head = await this.ports.events.headPosition();
+    const projection = this.ports.projector.health();
     // projector, reactors (runner, …) and forwarder: live, catching up or retrying, with lag and last error
-    const consumers = await consumerStatuses(this.config.projections ? this.projector : null, this.forwarder ?? null, this.reads);
+    const consumers = await consumerStatuses(this.ports.config.projections ? this.ports.projector : null, this.forwarder ?? null, this.ports.reads);
     // whether events get out to the stream: not while publishes fail or hang (the broker away), with how long
-    const forwarder = this.forwarder && this.config.forwarder ? await this.forwarder.delivery() : null;
+    const forwarder = this.forwarder && this.ports.config.forwarder ? await this.forwarder.delivery() : null;
     // the mail outbox (issue 31): mails waiting (not yet taken by the mail server), the oldest one's age, and
     // whether the server is failing them now (retrying); 'off' in a process that does not send the mail
     const mail = this.mail?.outbox.status() ?? null;
@@ -57,8 +52,8 @@ export class SystemController {
       (mail === null || mail.state !== 'retrying');
     return {
       status: ok ? 'ok' : 'degraded',
-      eventStore: this.events.kind,
-      readStore: this.reads.kind,
+      eventStore: this.ports.events.kind,
+      readStore: this.ports.reads.kind,
       headPosition: head.toString(),
       projectionPosition: projection.position.toString(),
       projectionLag: (head - projection.position).toString(),
@@ -79,10 +74,10 @@ export class SystemController {
   @Get('config')
   clientConfig() {
     return {
-      contactEmail: this.config.contactEmail,
-      social: this.config.social,
-      exchangeSignup: this.config.exchangeSignup,
-      providers: { google: this.config.oauth.google !== null, facebook: this.config.oauth.facebook !== null },
+      contactEmail: this.ports.config.contactEmail,
+      social: this.ports.config.social,
+      exchangeSignup: this.ports.config.exchangeSignup,
+      providers: { google: this.ports.config.oauth.google !== null, facebook: this.ports.config.oauth.facebook !== null },
     };
   }
 }

@@ -1,9 +1,8 @@
-import { Body, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
+import { Body, Get, HttpCode, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
+import { EventSourcedPorts } from '@gridrocket/read-store/nest';
 import { CommandContext, ValidationError } from '@gridrocket/shared';
 import { RefusedDestinationError, checkedDestination } from '@gridrocket/shared/net';
-import { APP_CONFIG, AppConfig, executeCommand, loadState, wouldDecide } from '@gridrocket/shared/runtime';
+import { executeCommand, loadState, wouldDecide } from '@gridrocket/shared/runtime';
 import { AppRequest, Ctx, assertSameUser } from '@gridrocket/shared/http';
 import { CurrentPasswordGuard, FreshCodeGuard, confirmFreshCode, SessionController } from '@gridrocket/identity/nest';
 import { ALERT_DELIVERIES_COLLECTION, AlertDeliveryDoc, AlertDeliveryView, publicDelivery } from './alert-deliveries.projection';
@@ -23,10 +22,7 @@ import { ALERT_CHANNELS, AlertChannel } from './domain/alert.kinds';
 @SessionController('alerts')
 export class AlertsController {
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly projector: Projector,
+    private readonly ports: EventSourcedPorts,
     private readonly secrets: AlertSecrets,
     private readonly lifecycle: AlertDispatcherLifecycle,
   ) {}
@@ -34,7 +30,7 @@ export class AlertsController {
   @Get(':userId')
   async get(@Param('userId') userId: string, @Ctx() ctx: CommandContext): Promise<AlertSettingsView> {
     assertSameUser(ctx.userId, userId);
-    const s = await loadState(this.events, alertSettingsStream(ctx.userId), alertSettingsDecider);
+    const s = await loadState(this.ports.events, alertSettingsStream(ctx.userId), alertSettingsDecider);
     return alertSettingsView(s?.state ?? initialAlertSettings);
   }
 
@@ -45,7 +41,7 @@ export class AlertsController {
   @UseGuards(CurrentPasswordGuard, FreshCodeGuard)
   async save(@Param('userId') userId: string, @Body() body: unknown, @Ctx() ctx: CommandContext, @Req() req: AppRequest): Promise<AlertSettingsView> {
     assertSameUser(ctx.userId, userId);
-    const input = parseAlertSettings(body, { allowPrivateUrls: this.config.alerts.allowPrivateUrls });
+    const input = parseAlertSettings(body, { allowPrivateUrls: this.ports.config.alerts.allowPrivateUrls });
     if (input.webhook.url) await this.assertReachableFromOutside(input.webhook.url);
     const uid = ctx.userId;
     const command = {
@@ -68,9 +64,9 @@ export class AlertsController {
         },
       },
     };
-    await wouldDecide(this.events, alertSettingsStream(uid), alertSettingsDecider, command);
+    await wouldDecide(this.ports.events, alertSettingsStream(uid), alertSettingsDecider, command);
     await confirmFreshCode(req);
-    const { state } = await executeCommand(this.events, alertSettingsStream(uid), alertSettingsDecider, command, ctx);
+    const { state } = await executeCommand(this.ports.events, alertSettingsStream(uid), alertSettingsDecider, command, ctx);
     return alertSettingsView(state);
   }
 
@@ -80,7 +76,7 @@ export class AlertsController {
    */
   private async assertReachableFromOutside(url: string): Promise<void> {
     try {
-      await checkedDestination(new URL(url), { allowPrivate: this.config.alerts.allowPrivateUrls });
+      await checkedDestination(new URL(url), { allowPrivate: this.ports.config.alerts.allowPrivateUrls });
     } catch (err) {
       if (err instanceof RefusedDestinationError) throw new ValidationError([{ field: 'webhook.url', message: MESSAGES.urlPrivate }]);
     }
@@ -107,7 +103,7 @@ export class AlertsController {
   async deliveries(@Param('userId') userId: string, @Query('limit') limit: string | undefined, @Ctx() ctx: CommandContext): Promise<AlertDeliveryView[]> {
     assertSameUser(ctx.userId, userId);
     const n = Math.min(200, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
-    const docs = await this.reads.find<AlertDeliveryDoc>(ALERT_DELIVERIES_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'at', direction: 'desc' }, limit: n });
+    const docs = await this.ports.reads.find<AlertDeliveryDoc>(ALERT_DELIVERIES_COLLECTION, { userid: ctx.userId }, { orderBy: { field: 'at', direction: 'desc' }, limit: n });
     return docs.map(publicDelivery);
   }
 }

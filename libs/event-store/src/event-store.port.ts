@@ -91,6 +91,18 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+/** The subscription of a generator: `close()` runs `stop` (which ends what the generator waits on), then ends the generator. */
+export function subscriptionOf(gen: AsyncGenerator<RecordedEvent>, stop: () => void | Promise<void>): Subscription {
+  return {
+    [Symbol.asyncIterator]: () => gen,
+    async close() {
+      const stopping = stop();
+      if (stopping) await stopping;
+      await gen.return(undefined);
+    },
+  };
+}
+
 export interface EventStore {
   readonly kind: string;
   /**

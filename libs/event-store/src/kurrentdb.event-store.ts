@@ -1,6 +1,6 @@
 import type * as Kurrent from '@kurrent/kurrentdb-client';
 import type { AllStreamResolvedEvent, Filter, KurrentDBClient, Position, ResolvedEvent } from '@kurrent/kurrentdb-client';
-import { AppendOptions, AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamDeletedError, StreamNotFoundError, SubscribeOptions, Subscription, SubscriptionFilter, WrongExpectedVersionError, matchesFilter, streamPartition } from './event-store.port';
+import { AppendOptions, AppendResult, EventMetadata, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamDeletedError, StreamNotFoundError, SubscribeOptions, Subscription, SubscriptionFilter, WrongExpectedVersionError, matchesFilter, streamPartition, subscriptionOf } from './event-store.port';
 import { Fence, FencedError } from './fence';
 
 /**
@@ -309,16 +309,11 @@ export class KurrentDbEventStore implements EventStore {
         waiting?.resolve();
       }
     }
-    const gen = iterate();
-    return {
-      [Symbol.asyncIterator]: () => gen,
-      async close() {
-        closed = true;
-        waiting?.resolve();
-        await sub.unsubscribe();
-        await gen.return(undefined);
-      },
-    };
+    return subscriptionOf(iterate(), async () => {
+      closed = true;
+      waiting?.resolve();
+      await sub.unsubscribe();
+    });
   }
 
   async close(): Promise<void> {

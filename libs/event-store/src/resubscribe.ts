@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent, SubscriptionFilter, Subscription } from './event-store.port';
+import { subscriptionOf, type EventStore, type RecordedEvent, type SubscriptionFilter, type Subscription } from './event-store.port';
 
 export interface ResubscribeOptions {
   /** Exclusive start; 'end' is resolved to the head once, so a drop before the first event loses nothing. */
@@ -78,14 +78,9 @@ export function resubscribing(store: EventStore, options: ResubscribeOptions = {
       }
     }
   }
-  const gen = iterate();
-  return {
-    [Symbol.asyncIterator]: () => gen,
-    async close() {
-      closed = true;
-      wake?.();
-      await inner?.close().catch(() => undefined);
-      await gen.return(undefined);
-    },
-  };
+  return subscriptionOf(iterate(), async () => {
+    closed = true;
+    wake?.();
+    await inner?.close().catch(() => undefined);
+  });
 }

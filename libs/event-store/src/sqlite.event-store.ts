@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamNotFoundError, SubscribeOptions, Subscription, SubscriptionFilter, WrongExpectedVersionError } from './event-store.port';
+import { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, StreamNotFoundError, SubscribeOptions, Subscription, SubscriptionFilter, WrongExpectedVersionError, subscriptionOf } from './event-store.port';
 import type { Fence } from './fence';
 import { SqliteWriterThread, WireAppend, WireOutcome, makeAppender, outcomeToResult, toWireEvents } from './sqlite-append';
 import { LiveReader, RawRow, SqliteTail, rawToRecorded, rowMatcher } from './sqlite-tail';
@@ -315,15 +315,10 @@ export class SqliteEventStore implements EventStore {
         store.tail.detach(reader);
       }
     }
-    const gen = iterate();
-    return {
-      [Symbol.asyncIterator]: () => gen,
-      async close() {
-        stopped = true;
-        wake?.();
-        await gen.return(undefined);
-      },
-    };
+    return subscriptionOf(iterate(), () => {
+      stopped = true;
+      wake?.();
+    });
   }
 
   async close(): Promise<void> {

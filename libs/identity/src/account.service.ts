@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
+import { EventSourcedPorts } from '@gridrocket/read-store/nest';
+import { KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
 import { CommandContext, ConflictError, correlated, NotFoundError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { RESET_LINK_INVALID, UserCommand, VERIFY_LINK_INVALID, userDecider, type LinkRequest } from './domain/user.decider';
 import { OAuthProvider, PasswordResetReason, userStream } from './domain/user.events';
@@ -34,24 +33,21 @@ export class AccountService {
   private readonly tokens: LinkTokens;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly ports: EventSourcedPorts,
     @Inject(KEYRING_TOKEN) keyring: Keyring,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly projector: Projector,
     private readonly sessions: SessionService,
   ) {
     this.tokens = linkTokensOf(keyring);
   }
 
   private async run(uid: string, command: UserCommand, ctx: Ctx) {
-    const r = await executeCommand(this.events, userStream(uid), userDecider, command, { ...ctx, userId: uid });
-    await this.projector.waitFor(r.position);
+    const r = await executeCommand(this.ports.events, userStream(uid), userDecider, command, { ...ctx, userId: uid });
+    await this.ports.projector.waitFor(r.position);
     return r;
   }
 
   private async user(uid: string): Promise<UserDoc> {
-    const user = await this.reads.get<UserDoc>(USERS, uid);
+    const user = await this.ports.reads.get<UserDoc>(USERS, uid);
     if (!user) throw new NotFoundError('No such user');
     return user;
   }
@@ -65,7 +61,7 @@ export class AccountService {
    */
   async sendVerification(uid: string, ctx: Ctx): Promise<boolean> {
     const { digest, seed } = this.tokens.issueSeeded();
-    const ttl = this.config.tokenTtl.verifyEmailSeconds;
+    const ttl = this.ports.config.tokenTtl.verifyEmailSeconds;
     const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
     const r = await this.run(uid, { type: 'RequestEmailVerification', tokenDigest: digest, expiresAt, tokenSeed: seed }, ctx);
     return r.events.length > 0;
@@ -81,12 +77,12 @@ export class AccountService {
       const { digest, seed } = this.tokens.issueSeeded();
       return { tokenDigest: digest, expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString(), tokenSeed: seed };
     };
-    return { verification: link(this.config.tokenTtl.verifyEmailSeconds), reset: link(this.config.tokenTtl.resetPasswordSeconds) };
+    return { verification: link(this.ports.config.tokenTtl.verifyEmailSeconds), reset: link(this.ports.config.tokenTtl.resetPasswordSeconds) };
   }
 
   private async requestReset(uid: string, reason: PasswordResetReason, ctx: Ctx): Promise<void> {
     const { digest, seed } = this.tokens.issueSeeded();
-    const ttl = this.config.tokenTtl.resetPasswordSeconds;
+    const ttl = this.ports.config.tokenTtl.resetPasswordSeconds;
     const expiresAt = new Date(Date.now() + ttl * 1000).toISOString();
     await this.run(uid, { type: 'RequestPasswordReset', tokenDigest: digest, expiresAt, tokenSeed: seed, reason }, ctx);
   }
@@ -106,7 +102,7 @@ export class AccountService {
    * Once this returns, the mail is not lost, not even to a kill -9 right after the 202.
    */
   async requestPasswordReset(email: string, ctx: Ctx): Promise<void> {
-    await recordResetAsk(this.events, this.sessions.uidFor(email), ctx);
+    await recordResetAsk(this.ports.events, this.sessions.uidFor(email), ctx);
   }
 
   async resetPassword(token: string, password: string, ctx: Ctx): Promise<void> {
@@ -116,7 +112,7 @@ export class AccountService {
   }
 
   private async lookup(token: string, purpose: UserTokenDoc['purpose'], invalid: string): Promise<UserTokenDoc> {
-    const doc = LINK_TOKEN_PATTERN.test(token) ? await this.reads.get<UserTokenDoc>(USER_TOKENS, this.tokens.digest(token)) : null;
+    const doc = LINK_TOKEN_PATTERN.test(token) ? await this.ports.reads.get<UserTokenDoc>(USER_TOKENS, this.tokens.digest(token)) : null;
     if (!doc || doc.purpose !== purpose) throw new ValidationError([{ field: 'token', message: invalid }], invalid);
     return doc;
   }

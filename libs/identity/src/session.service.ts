@@ -1,8 +1,9 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { EVENT_STORE, EventStore, StreamNotFoundError } from '@gridrocket/event-store';
-import { AppliedChange, Projector, READ_STORE, ReadStore } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
+import { StreamNotFoundError } from '@gridrocket/event-store';
+import { AppliedChange } from '@gridrocket/read-store';
+import { EventSourcedPorts } from '@gridrocket/read-store/nest';
+import { AppConfig, KEYRING_TOKEN, Keyring, executeCommand } from '@gridrocket/shared/runtime';
 import { CommandContext, ConflictError, NotFoundError, UnauthorizedError, fold } from '@gridrocket/shared';
 import { SessionUser } from '@gridrocket/shared/http';
 import { INVALID_CREDENTIALS, userDecider, type LinkRequest } from './domain/user.decider';
@@ -74,20 +75,17 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   private off: (() => void) | null = null;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly ports: EventSourcedPorts,
     @Inject(KEYRING_TOKEN) keyring: Keyring,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly projector: Projector,
   ) {
     this.hasher = new PasswordHasher(keyring);
     this.idKey = keyring.deriveKey('user-id');
     this.publicIdKey = keyring.deriveKey('session-public-id');
-    this.keepsRecent = config.projections && config.readStore.kind === 'sqlite';
+    this.keepsRecent = ports.config.projections && ports.config.readStore.kind === 'sqlite';
   }
 
   onModuleInit() {
-    if (this.keepsRecent) this.off = this.projector.onChange((change) => this.forget(change));
+    if (this.keepsRecent) this.off = this.ports.projector.onChange((change) => this.forget(change));
   }
 
   onModuleDestroy() {
@@ -126,7 +124,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     const token = randomBytes(32).toString('base64url');
     const session = {
       sessionId: sessionIdOf(token),
-      expiresAt: new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString(),
+      expiresAt: new Date(Date.now() + this.ports.config.sessionDays * 86_400_000).toISOString(),
       browser: summariseUserAgent(client.userAgent),
       address: addressOf(client.ip),
     };
@@ -135,16 +133,16 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     let notifyOwner = false;
     try {
       // the account and its first session in one append
-      position = (await executeCommand(this.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash, session, ...(links ? { verification: links.verification } : {}) }, { ...ctx, userId: uid })).position;
+      position = (await executeCommand(this.ports.events, userStream(uid), userDecider, { type: 'Register', uid, email, passwordHash, session, ...(links ? { verification: links.verification } : {}) }, { ...ctx, userId: uid })).position;
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       created = false;
-      const noted = await executeCommand(this.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt', now: new Date().toISOString(), ...(links ? { reset: links.reset } : {}) }, { ...ctx, userId: uid });
+      const noted = await executeCommand(this.ports.events, userStream(uid), userDecider, { type: 'NoteRegistrationAttempt', now: new Date().toISOString(), ...(links ? { reset: links.reset } : {}) }, { ...ctx, userId: uid });
       position = noted.position;
       notifyOwner = noted.events.some((e) => e.type === 'RegistrationAttempted' && e.data.mailed);
     }
-    await this.projector.waitFor(position);
-    const found = await this.reads.get<UserDoc>(USERS, uid); // read on both paths alike
+    await this.ports.projector.waitFor(position);
+    const found = await this.ports.reads.get<UserDoc>(USERS, uid); // read on both paths alike
     if (created) {
       if (!found) throw new UnauthorizedError();
       return { created, token, user: found, notifyOwner };
@@ -168,9 +166,9 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   async openSession(uid: string, method: SignInMethod, ctx: Omit<CommandContext, 'userId'>, checkedPasswordHash?: string | null, client: SignInClient = {}, secondFactor?: SecondFactorProof | null, pendingSignIn?: string) {
     const token = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
-    const expiresAt = new Date(Date.now() + this.config.sessionDays * 86_400_000).toISOString();
+    const expiresAt = new Date(Date.now() + this.ports.config.sessionDays * 86_400_000).toISOString();
     const r = await executeCommand(
-      this.events,
+      this.ports.events,
       userStream(uid),
       userDecider,
       // QUOTA_SESSIONS is decided on the user's stream (issue 28), not counted on the read model
@@ -180,7 +178,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
         expiresAt,
         method,
         checkedPasswordHash,
-        maxSessions: this.config.quotas.sessions,
+        maxSessions: this.ports.config.quotas.sessions,
         now: new Date().toISOString(),
         browser: summariseUserAgent(client.userAgent),
         address: addressOf(client.ip),
@@ -189,15 +187,15 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
       },
       { ...ctx, userId: uid },
     );
-    await this.projector.waitFor(r.position);
-    const user = await this.reads.get<UserDoc>(USERS, uid);
+    await this.ports.projector.waitFor(r.position);
+    const user = await this.ports.reads.get<UserDoc>(USERS, uid);
     if (!user) throw new UnauthorizedError();
     return { token, user };
   }
 
   async logout(user: SessionUser, ctx: CommandContext): Promise<void> {
-    const r = await executeCommand(this.events, userStream(user.uid), userDecider, { type: 'SignOut', sessionId: user.sessionId }, ctx);
-    await this.projector.waitFor(r.position);
+    const r = await executeCommand(this.ports.events, userStream(user.uid), userDecider, { type: 'SignOut', sessionId: user.sessionId }, ctx);
+    await this.ports.projector.waitFor(r.position);
   }
 
   // ---- the user's sessions (issue 30) ------------------------------------------------------------
@@ -209,7 +207,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
 
   private async liveSessionsOf(uid: string): Promise<SessionDoc[]> {
     const now = Date.now();
-    const docs = await this.reads.find<SessionDoc>(SESSIONS, { uid });
+    const docs = await this.ports.reads.find<SessionDoc>(SESSIONS, { uid });
     return docs.filter((d) => Date.parse(d.expiresAt) > now);
   }
 
@@ -232,14 +230,14 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     const doc = /^[A-Za-z0-9_-]{22}$/.test(publicId) ? (await this.liveSessionsOf(user.uid)).find((d) => this.publicIdOf(d.id) === publicId) : undefined;
     if (!doc) throw new NotFoundError('No such session');
     const reason = doc.id === user.sessionId ? 'logout' : 'revoked';
-    const r = await executeCommand(this.events, userStream(user.uid), userDecider, { type: 'SignOut', sessionId: doc.id, reason }, ctx);
-    await this.projector.waitFor(r.position);
+    const r = await executeCommand(this.ports.events, userStream(user.uid), userDecider, { type: 'SignOut', sessionId: doc.id, reason }, ctx);
+    await this.ports.projector.waitFor(r.position);
   }
 
   /** "Sign out everywhere": every other session of the user ends (their sockets with them). Returns how many. */
   async signOutOthers(user: SessionUser, ctx: CommandContext): Promise<number> {
-    const r = await executeCommand(this.events, userStream(user.uid), userDecider, { type: 'SignOutOthers', keep: user.sessionId, now: new Date().toISOString() }, ctx);
-    await this.projector.waitFor(r.position);
+    const r = await executeCommand(this.ports.events, userStream(user.uid), userDecider, { type: 'SignOutOthers', keep: user.sessionId, now: new Date().toISOString() }, ctx);
+    await this.ports.projector.waitFor(r.position);
     return r.events.filter((e) => e.type === 'UserSignedOut').length;
   }
 
@@ -255,7 +253,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     if (this.seeing.size >= RECENT_MAX) this.seeing.delete(this.seeing.keys().next().value as string);
     this.seeing.set(sessionId, now);
     const address = addressOf(ip);
-    executeCommand(this.events, userStream(uid), userDecider, { type: 'RecordSessionSeen', sessionId, address }, { userId: uid, correlationId: `seen-${randomBytes(6).toString('hex')}` }).catch(
+    executeCommand(this.ports.events, userStream(uid), userDecider, { type: 'RecordSessionSeen', sessionId, address }, { userId: uid, correlationId: `seen-${randomBytes(6).toString('hex')}` }).catch(
       () => this.seeing.delete(sessionId), // a lost "last seen" is no error of the request; the next request tries again
     );
   }
@@ -277,10 +275,10 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
       if (hit && now - hit.at < RECENT_MS && hit.resolved.expiresAt > now) return { ...hit.resolved, session: { ...hit.resolved.session } };
     }
     const seen = this.changes;
-    const session = await this.reads.get<SessionDoc>(SESSIONS, sessionId);
+    const session = await this.ports.reads.get<SessionDoc>(SESSIONS, sessionId);
     const expiresAt = session ? Date.parse(session.expiresAt) : 0;
     if (!session || expiresAt <= Date.now()) return null;
-    const user = await this.reads.get<UserDoc>(USERS, session.uid);
+    const user = await this.ports.reads.get<UserDoc>(USERS, session.uid);
     if (!user) return null;
     const resolved = {
       session: { uid: user.uid, email: user.email, sessionId, emailVerified: user.emailVerified === true, ...(session.createdAt ? { signedInAt: Date.parse(session.createdAt) } : {}) },
@@ -315,7 +313,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
 
   async loadUser(uid: string) {
     try {
-      const events = await this.events.readStream(userStream(uid));
+      const events = await this.ports.events.readStream(userStream(uid));
       return fold(userDecider, events.map((e) => ({ type: e.type, data: e.data }) as UserEvent));
     } catch (err) {
       if (err instanceof StreamNotFoundError) return null;

@@ -3,6 +3,7 @@ export * from './sqlite.read-store';
 export * from './mongo.read-store';
 export * from './mongo.batching';
 export * from './mongo.errors';
+export * from './mongo.collection-store';
 export * from './consumer-health';
 export * from './projector';
 export * from './reactor';

@@ -6,11 +6,22 @@ import type { MetricsService } from './metrics.service';
 
 export { createLogger } from './pino-logger';
 
-/** Nest's LoggerService on pino: `new Logger('Context').log(...)` becomes a JSON line. */
-export class PinoNestLogger implements LoggerService {
-  constructor(private readonly logger: Logger) {}
+type PinoLevel = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal';
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]) {
+/** Nest's logger methods and the pino level each one writes at. */
+const PINO_LEVEL_OF = { log: 'info', error: 'error', warn: 'warn', debug: 'debug', verbose: 'trace', fatal: 'fatal' } as const;
+type NestLogMethods = Record<keyof typeof PINO_LEVEL_OF, (message: unknown, ...params: unknown[]) => void>;
+
+/** Nest's LoggerService on pino: `new Logger('Context').log(...)` becomes a JSON line. */
+export interface PinoNestLogger extends NestLogMethods {}
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {
+    for (const [method, level] of Object.entries(PINO_LEVEL_OF) as [keyof NestLogMethods, PinoLevel][]) {
+      this[method] = (message, ...params) => this.write(level, message, params);
+    }
+  }
+
+  private write(level: PinoLevel, message: unknown, params: unknown[]) {
     if (!this.logger.isLevelEnabled(level)) return;
     const rest = [...params];
     const context = rest.length && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
@@ -28,25 +39,6 @@ export class PinoNestLogger implements LoggerService {
     } else {
       this.logger[level](fields, String(message));
     }
-  }
-
-  log(message: unknown, ...params: unknown[]) {
-    this.write('info', message, params);
-  }
-  error(message: unknown, ...params: unknown[]) {
-    this.write('error', message, params);
-  }
-  warn(message: unknown, ...params: unknown[]) {
-    this.write('warn', message, params);
-  }
-  debug(message: unknown, ...params: unknown[]) {
-    this.write('debug', message, params);
-  }
-  verbose(message: unknown, ...params: unknown[]) {
-    this.write('trace', message, params);
-  }
-  fatal(message: unknown, ...params: unknown[]) {
-    this.write('fatal', message, params);
   }
 }
 

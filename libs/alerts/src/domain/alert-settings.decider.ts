@@ -1,4 +1,4 @@
-import { Decider, ValidationError } from '@gridrocket/shared';
+import { deciderOf, evolveByType, ValidationError } from '@gridrocket/shared';
 import type { AlertKind } from './alert.kinds';
 import { AlertSettingsEvent, AlertSettingsSavedData } from './alert-settings.events';
 import { MESSAGES } from './alert-settings.rules';
@@ -35,39 +35,31 @@ export function decideAlertSettings(command: AlertSettingsCommand, state: AlertS
   return [{ type: 'AlertSettingsSaved', data: d }];
 }
 
-export function evolveAlertSettings(state: AlertSettingsState, event: AlertSettingsEvent): AlertSettingsState {
-  switch (event.type) {
-    case 'AlertSettingsSaved': {
-      const d = event.data;
-      return {
-        exists: true,
-        userId: d.userId,
-        kinds: d.kinds,
-        email: { enabled: d.email.enabled },
-        webhook: {
-          enabled: d.webhook.enabled,
-          url: d.webhook.url,
-          sealedSecret: d.webhook.sealedSecret ?? state.webhook.sealedSecret,
-          secretLast4: d.webhook.sealedSecret ? d.webhook.secretLast4 : state.webhook.secretLast4,
-        },
-        telegram: {
-          enabled: d.telegram.enabled,
-          chatId: d.telegram.chatId,
-          sealedBotToken: d.telegram.sealedBotToken ?? state.telegram.sealedBotToken,
-          botTokenLast4: d.telegram.sealedBotToken ? d.telegram.botTokenLast4 : state.telegram.botTokenLast4,
-        },
-      };
-    }
-    default:
-      return state;
-  }
-}
+export const evolveAlertSettings = evolveByType<AlertSettingsEvent, AlertSettingsState>({
+  AlertSettingsSaved: (state, event) => {
+    const d = event.data;
+    return {
+      exists: true,
+      userId: d.userId,
+      kinds: d.kinds,
+      email: { enabled: d.email.enabled },
+      webhook: {
+        enabled: d.webhook.enabled,
+        url: d.webhook.url,
+        sealedSecret: d.webhook.sealedSecret ?? state.webhook.sealedSecret,
+        secretLast4: d.webhook.sealedSecret ? d.webhook.secretLast4 : state.webhook.secretLast4,
+      },
+      telegram: {
+        enabled: d.telegram.enabled,
+        chatId: d.telegram.chatId,
+        sealedBotToken: d.telegram.sealedBotToken ?? state.telegram.sealedBotToken,
+        botTokenLast4: d.telegram.sealedBotToken ? d.telegram.botTokenLast4 : state.telegram.botTokenLast4,
+      },
+    };
+  },
+});
 
-export const alertSettingsDecider: Decider<AlertSettingsCommand, AlertSettingsEvent, AlertSettingsState> = {
-  initialState: initialAlertSettings,
-  decide: decideAlertSettings,
-  evolve: evolveAlertSettings,
-};
+export const alertSettingsDecider = deciderOf<AlertSettingsCommand, AlertSettingsEvent, AlertSettingsState>(initialAlertSettings, decideAlertSettings, evolveAlertSettings);
 
 /** What the API returns: no ciphertext, no secret, only whether one is set and its last 4 characters. */
 export interface AlertSettingsView {

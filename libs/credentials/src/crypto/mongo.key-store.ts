@@ -1,4 +1,5 @@
-import { MongoClient, MongoServerError, type Collection } from 'mongodb';
+import { MongoServerError } from 'mongodb';
+import { MongoCollectionStore } from '@gridrocket/read-store';
 import type { Sealed } from '@gridrocket/shared/runtime';
 import { KeyStore } from './key-store.port';
 
@@ -20,19 +21,9 @@ interface DataKey {
  * the oplog rolls over, and in backups. Size the oplog window and the backup retention accordingly,
  * or keep the key store on the embedded adapter where a TRUNCATE checkpoint removes it from disk.
  */
-export class MongoKeyStore implements KeyStore {
-  readonly kind = 'mongodb';
-  private readonly client: MongoClient;
-  private col!: Collection<DataKey>;
-
-  constructor(private readonly url: string, private readonly dbName = 'gridrocket_keys') {
-    this.client = new MongoClient(url, { writeConcern: { w: 'majority' }, readConcern: { level: 'majority' } });
-  }
-
-  async connect(): Promise<this> {
-    await this.client.connect();
-    this.col = this.client.db(this.dbName).collection<DataKey>('data_keys');
-    return this;
+export class MongoKeyStore extends MongoCollectionStore<DataKey> implements KeyStore {
+  constructor(url: string, dbName = 'gridrocket_keys') {
+    super(url, dbName, 'data_keys', { writeConcern: { w: 'majority' }, readConcern: { level: 'majority' } });
   }
 
   async put(keyId: string, wrapped: Sealed): Promise<boolean> {
@@ -54,9 +45,5 @@ export class MongoKeyStore implements KeyStore {
   async destroy(keyId: string): Promise<boolean> {
     if (!KEY_ID.test(keyId)) return false;
     return (await this.col.deleteOne({ _id: keyId })).deletedCount === 1;
-  }
-
-  async close(): Promise<void> {
-    await this.client.close();
   }
 }

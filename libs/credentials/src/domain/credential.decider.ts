@@ -1,4 +1,4 @@
-import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridrocket/shared';
+import { ConflictError, deciderOf, evolveByType, NotFoundError, ValidationError } from '@gridrocket/shared';
 import type { ExchangeName } from '@gridrocket/shared';
 import { CredentialAddedData, CredentialEvent, CredentialPermissionsCheckedData } from './credential.events';
 import { KeyCheckFailure, KeyPermissionFacts, keyRefusal } from './key-permissions.rules';
@@ -73,39 +73,30 @@ export function decideCredential(command: CredentialCommand, state: CredentialSt
   }
 }
 
-export function evolveCredential(state: CredentialState, event: CredentialEvent): CredentialState {
-  switch (event.type) {
-    case 'CredentialAdded': {
-      const d = event.data;
-      return {
-        exists: true,
-        removed: false,
-        credentialId: d.credentialId,
-        userId: d.userId,
-        exchange: d.exchange,
-        apiKeyId: d.apiKeyId,
-        sealedSecret: d.sealedSecret,
-        sealedPassphrase: d.sealedPassphrase,
-        keyId: d.keyId,
-        permissions: null,
-        checkFailure: null,
-        lastCheckedAt: null,
-      };
-    }
-    case 'CredentialPermissionsChecked': {
-      const d = event.data;
-      // A failed check keeps the facts of the last good one.
-      return { ...state, permissions: d.permissions ?? state.permissions, checkFailure: d.permissions ? null : d.failure, lastCheckedAt: d.checkedAt };
-    }
-    case 'CredentialRemoved':
-      return { ...state, removed: true };
-    default:
-      return state;
-  }
-}
+export const evolveCredential = evolveByType<CredentialEvent, CredentialState>({
+  CredentialAdded: (state, event) => {
+    const d = event.data;
+    return {
+      exists: true,
+      removed: false,
+      credentialId: d.credentialId,
+      userId: d.userId,
+      exchange: d.exchange,
+      apiKeyId: d.apiKeyId,
+      sealedSecret: d.sealedSecret,
+      sealedPassphrase: d.sealedPassphrase,
+      keyId: d.keyId,
+      permissions: null,
+      checkFailure: null,
+      lastCheckedAt: null,
+    };
+  },
+  CredentialPermissionsChecked: (state, event) => {
+    const d = event.data;
+    // A failed check keeps the facts of the last good one.
+    return { ...state, permissions: d.permissions ?? state.permissions, checkFailure: d.permissions ? null : d.failure, lastCheckedAt: d.checkedAt };
+  },
+  CredentialRemoved: (state) => ({ ...state, removed: true }),
+});
 
-export const credentialDecider: Decider<CredentialCommand, CredentialEvent, CredentialState> = {
-  initialState: initialCredentialState,
-  decide: decideCredential,
-  evolve: evolveCredential,
-};
+export const credentialDecider = deciderOf<CredentialCommand, CredentialEvent, CredentialState>(initialCredentialState, decideCredential, evolveCredential);

@@ -1,4 +1,4 @@
-import { ConflictError, Decider } from '@gridrocket/shared';
+import { ConflictError, deciderOf, evolveByType } from '@gridrocket/shared';
 
 /**
  * Who uses a user's API keys of one exchange (issue 29, Found 5), event-sourced in
@@ -75,27 +75,18 @@ export function decideKeyUse(command: KeyUseCommand, state: KeyUseState): KeyUse
   }
 }
 
-export function evolveKeyUse(state: KeyUseState, event: KeyUseEvent): KeyUseState {
-  switch (event.type) {
-    case 'KeyUseClaimed': {
-      const claims = new Map(state.claims);
-      claims.set(event.data.botId, { ...event.data });
-      return { ...state, claims };
-    }
-    case 'KeyUseReleased': {
-      const claims = new Map(state.claims);
-      claims.delete(event.data.botId);
-      return { ...state, claims };
-    }
-    case 'KeyRemovalRecorded':
-      return { ...state, removing: new Set(state.removing).add(event.data.credentialId) };
-    default:
-      return state;
-  }
-}
+export const evolveKeyUse = evolveByType<KeyUseEvent, KeyUseState>({
+  KeyUseClaimed: (state, event) => {
+    const claims = new Map(state.claims);
+    claims.set(event.data.botId, { ...event.data });
+    return { ...state, claims };
+  },
+  KeyUseReleased: (state, event) => {
+    const claims = new Map(state.claims);
+    claims.delete(event.data.botId);
+    return { ...state, claims };
+  },
+  KeyRemovalRecorded: (state, event) => ({ ...state, removing: new Set(state.removing).add(event.data.credentialId) }),
+});
 
-export const keyUseDecider: Decider<KeyUseCommand, KeyUseEvent, KeyUseState> = {
-  initialState: initialKeyUseState,
-  decide: decideKeyUse,
-  evolve: evolveKeyUse,
-};
+export const keyUseDecider = deciderOf<KeyUseCommand, KeyUseEvent, KeyUseState>(initialKeyUseState, decideKeyUse, evolveKeyUse);

@@ -1,4 +1,4 @@
-import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, ReadStreamOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
+import { subscriptionOf, type AppendOptions, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent, type SubscribeOptions, type Subscription } from '../event-store.port';
 import { FaultSchedule } from './fault-schedule';
 import { deadlineExceeded, readUnavailable, unavailable } from './kurrentdb-errors';
 
@@ -110,15 +110,10 @@ export class FaultyEventStore implements EventStore {
         await inner.close();
       }
     }
-    const gen = iterate();
-    return {
-      [Symbol.asyncIterator]: () => gen,
-      async close() {
-        cleanup();
-        await inner.close();
-        await gen.return(undefined);
-      },
-    };
+    return subscriptionOf(iterate(), async () => {
+      cleanup();
+      await inner.close();
+    });
   }
 
   /** Drops every live subscription now. */

@@ -1,5 +1,5 @@
 // Over 400 lines: one aggregate (the user's stream) decides registration, sign-in, sessions, mailed links and the hooks into two-factor and access tokens, whose own rules live in their folders.
-import { ConflictError, Decider, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
+import { ConflictError, deciderOf, evolveByType, NotFoundError, QuotaExceededError, UnauthorizedError, ValidationError } from '@gridrocket/shared';
 import { OAuthProvider, PasswordResetReason, SignInMethod, UserEvent } from './user.events';
 import {
   SecondFactorNeededError,
@@ -361,54 +361,42 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
   }
 }
 
+const evolveAccount = evolveByType<UserEvent, UserState>({
+  UserRegistered: (state, event) => ({
+    ...state,
+    exists: true,
+    uid: event.data.uid,
+    email: event.data.email,
+    displayName: event.data.displayName,
+    photoURL: event.data.photoURL,
+    passwordHash: event.data.passwordHash,
+  }),
+  UserSignedIn: (state, event) => {
+    const next = { ...state, sessions: new Map(state.sessions).set(event.data.sessionId, event.data.expiresAt) };
+    if (!event.data.pendingSignIn) return next;
+    // kept while such a cookie could still be presented (its expiry is in its id), bounded
+    const used = new Set([...(state.usedPendingSignIns ?? [])].slice(-PENDING_SIGN_INS_KEPT));
+    used.add(event.data.pendingSignIn);
+    return { ...next, usedPendingSignIns: used };
+  },
+  UserSignedOut: (state, event) => {
+    const sessions = new Map(state.sessions);
+    sessions.delete(event.data.sessionId);
+    return { ...state, sessions };
+  },
+  EmailVerificationRequested: (state, event) => ({ ...state, pendingVerification: { ...event.data } }),
+  EmailVerified: (state) => ({ ...state, emailVerified: true, pendingVerification: null }),
+  PasswordResetRequested: (state, event) => ({ ...state, pendingReset: { ...event.data } }),
+  PasswordChanged: (state, event) => ({ ...state, passwordHash: event.data.passwordHash, pendingReset: null }),
+  ProfileUpdated: (state, event) => ({ ...state, displayName: event.data.displayName, photoURL: event.data.photoURL }),
+  RegistrationAttempted: (state, event) => (event.data.mailed ? { ...state, registrationNoticeAt: event.data.at } : state),
+  ProviderLinked: (state, event) => ({ ...state, providers: { ...state.providers, [event.data.provider]: event.data.subject } }),
+});
+
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   if (isTwoFactorEvent(event)) return { ...state, twoFactor: evolveTwoFactor(state.twoFactor, event) };
   if (isAccessTokenEvent(event)) return { ...state, accessTokens: evolveAccessTokens(state.accessTokens, event) };
-  switch (event.type) {
-    case 'UserRegistered':
-      return {
-        ...state,
-        exists: true,
-        uid: event.data.uid,
-        email: event.data.email,
-        displayName: event.data.displayName,
-        photoURL: event.data.photoURL,
-        passwordHash: event.data.passwordHash,
-      };
-    case 'UserSignedIn': {
-      const next = { ...state, sessions: new Map(state.sessions).set(event.data.sessionId, event.data.expiresAt) };
-      if (!event.data.pendingSignIn) return next;
-      // kept while such a cookie could still be presented (its expiry is in its id), bounded
-      const used = new Set([...(state.usedPendingSignIns ?? [])].slice(-PENDING_SIGN_INS_KEPT));
-      used.add(event.data.pendingSignIn);
-      return { ...next, usedPendingSignIns: used };
-    }
-    case 'UserSignedOut': {
-      const sessions = new Map(state.sessions);
-      sessions.delete(event.data.sessionId);
-      return { ...state, sessions };
-    }
-    case 'EmailVerificationRequested':
-      return { ...state, pendingVerification: { ...event.data } };
-    case 'EmailVerified':
-      return { ...state, emailVerified: true, pendingVerification: null };
-    case 'PasswordResetRequested':
-      return { ...state, pendingReset: { ...event.data } };
-    case 'PasswordChanged':
-      return { ...state, passwordHash: event.data.passwordHash, pendingReset: null };
-    case 'ProfileUpdated':
-      return { ...state, displayName: event.data.displayName, photoURL: event.data.photoURL };
-    case 'RegistrationAttempted':
-      return event.data.mailed ? { ...state, registrationNoticeAt: event.data.at } : state;
-    case 'ProviderLinked':
-      return { ...state, providers: { ...state.providers, [event.data.provider]: event.data.subject } };
-    default:
-      return state;
-  }
+  return evolveAccount(state, event);
 }
 
-export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
-  initialState: initialUserState,
-  decide: decideUser,
-  evolve: evolveUser,
-};
+export const userDecider = deciderOf<UserCommand, UserEvent, UserState>(initialUserState, decideUser, evolveUser);

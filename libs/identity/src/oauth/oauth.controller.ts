@@ -14,6 +14,14 @@ import { TwoFactorService } from '../two-factor/two-factor.service';
 import { AUTHORIZE_OPTIONS, createPassport } from './oauth.strategies';
 import { popupPage } from './popup-page';
 
+const OAUTH_PROVIDERS: OAuthProvider[] = ['google', 'facebook'];
+
+/** The provider of the route `req` came by: `<provider>` or `<provider>/callback`. */
+const providerOf = (req: AppRequest): OAuthProvider => {
+  const segments = String(req.route?.path ?? req.path).split('/');
+  return OAUTH_PROVIDERS.find((provider) => segments.includes(provider)) as OAuthProvider;
+};
+
 /**
  * Google and Facebook sign-in, run in a popup: `GET /api/auth/<provider>`
  * redirects to the provider, the provider comes back to `/callback`, which
@@ -38,28 +46,16 @@ export class OAuthController {
     this.configured = providers;
   }
 
-  @Get('google')
+  @Get(OAUTH_PROVIDERS)
   @ApiExcludeEndpoint()
-  google(@Req() req: AppRequest, @Res() res: Response) {
-    this.start('google', req, res);
+  begin(@Req() req: AppRequest, @Res() res: Response) {
+    this.start(providerOf(req), req, res);
   }
 
-  @Get('google/callback')
+  @Get(OAUTH_PROVIDERS.map((provider) => `${provider}/callback`))
   @ApiExcludeEndpoint()
-  googleCallback(@Req() req: AppRequest, @Res() res: Response) {
-    return this.callback('google', req, res);
-  }
-
-  @Get('facebook')
-  @ApiExcludeEndpoint()
-  facebook(@Req() req: AppRequest, @Res() res: Response) {
-    this.start('facebook', req, res);
-  }
-
-  @Get('facebook/callback')
-  @ApiExcludeEndpoint()
-  facebookCallback(@Req() req: AppRequest, @Res() res: Response) {
-    return this.callback('facebook', req, res);
+  providerCallback(@Req() req: AppRequest, @Res() res: Response) {
+    return this.callback(providerOf(req), req, res);
   }
 
   private start(provider: OAuthProvider, req: AppRequest, res: Response) {

@@ -24,6 +24,35 @@ interface PassportProfile {
   photos?: { value: string }[];
 }
 
+type ProviderEmail = NonNullable<PassportProfile['emails']>[number];
+
+/** What both strategies are given: the app's client at `provider`, its endpoints and the state cookie. */
+function clientOf(config: AppConfig, provider: OAuthProvider, client: NonNullable<AppConfig['oauth'][OAuthProvider]>) {
+  return {
+    clientID: client.clientId,
+    clientSecret: client.clientSecret,
+    callbackURL: callbackUrl(config, provider),
+    authorizationURL: client.authorizationUrl,
+    tokenURL: client.tokenUrl,
+    store: new CookieStateStore(OAUTH_STATE_COOKIE(provider), config.cookieSecure),
+  };
+}
+
+/** The verify callback of `provider`: its answer as a ProviderProfile, the email verified as `emailVerified` reads the provider. */
+function profileOf(provider: OAuthProvider, emailVerified: (email: ProviderEmail | undefined) => boolean) {
+  return (_accessToken: string, _refreshToken: string, profile: PassportProfile, done: Verified): void => {
+    const email = profile.emails?.[0];
+    done(null, {
+      provider,
+      subject: String(profile.id),
+      email: email?.value ?? null,
+      emailVerified: emailVerified(email),
+      displayName: profile.displayName ?? '',
+      photoURL: profile.photos?.[0]?.value ?? null,
+    });
+  };
+}
+
 /**
  * A private passport instance with the configured providers (none when no
  * client id is set). The strategies only turn a provider's answer into a
@@ -34,64 +63,15 @@ export function createPassport(config: AppConfig): { passport: InstanceType<type
   const passport = new Passport();
   const google = config.oauth.google;
   if (google) {
-    passport.use(
-      'google',
-      new GoogleStrategy(
-        {
-          clientID: google.clientId,
-          clientSecret: google.clientSecret,
-          callbackURL: callbackUrl(config, 'google'),
-          authorizationURL: google.authorizationUrl,
-          tokenURL: google.tokenUrl,
-          userProfileURL: google.profileUrl,
-          store: new CookieStateStore(OAUTH_STATE_COOKIE('google'), config.cookieSecure),
-          pkce: 'S256',
-        } as unknown as GoogleOptions,
-        (_accessToken: string, _refreshToken: string, profile: PassportProfile, done: Verified): void => {
-          const email = profile.emails?.[0];
-          done(null, {
-            provider: 'google',
-            subject: String(profile.id),
-            email: email?.value ?? null,
-            // Google's userinfo says email_verified (true or "true").
-            emailVerified: email?.verified === true || email?.verified === 'true',
-            displayName: profile.displayName ?? '',
-            photoURL: profile.photos?.[0]?.value ?? null,
-          });
-        },
-      ),
-    );
+    const options = { ...clientOf(config, 'google', google), userProfileURL: google.profileUrl, pkce: 'S256' };
+    // Google's userinfo says email_verified (true or "true").
+    passport.use('google', new GoogleStrategy(options as unknown as GoogleOptions, profileOf('google', (email) => email?.verified === true || email?.verified === 'true')));
   }
   const facebook = config.oauth.facebook;
   if (facebook) {
-    passport.use(
-      'facebook',
-      new FacebookStrategy(
-        {
-          clientID: facebook.clientId,
-          clientSecret: facebook.clientSecret,
-          callbackURL: callbackUrl(config, 'facebook'),
-          authorizationURL: facebook.authorizationUrl,
-          tokenURL: facebook.tokenUrl,
-          profileURL: facebook.profileUrl,
-          profileFields: ['id', 'displayName', 'photos', 'email'],
-          enableProof: true,
-          store: new CookieStateStore(OAUTH_STATE_COOKIE('facebook'), config.cookieSecure),
-        } as unknown as FacebookOptions,
-        (_accessToken: string, _refreshToken: string, profile: PassportProfile, done: Verified): void => {
-          const email = profile.emails?.[0];
-          done(null, {
-            provider: 'facebook',
-            subject: String(profile.id),
-            email: email?.value ?? null,
-            // Facebook only returns an email address its owner has confirmed.
-            emailVerified: Boolean(email?.value),
-            displayName: profile.displayName ?? '',
-            photoURL: profile.photos?.[0]?.value ?? null,
-          });
-        },
-      ),
-    );
+    const options = { ...clientOf(config, 'facebook', facebook), profileURL: facebook.profileUrl, profileFields: ['id', 'displayName', 'photos', 'email'], enableProof: true };
+    // Facebook only returns an email address its owner has confirmed.
+    passport.use('facebook', new FacebookStrategy(options as unknown as FacebookOptions, profileOf('facebook', (email) => Boolean(email?.value))));
   }
   return { passport, providers: { google: Boolean(google), facebook: Boolean(facebook) } };
 }

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
-import { Projector } from '@gridrocket/read-store';
-import { APP_CONFIG, AppConfig, KEYRING_TOKEN, Keyring, executeCommand, loadState } from '@gridrocket/shared/runtime';
+import { EventSourcedPorts } from '@gridrocket/read-store/nest';
+import { KEYRING_TOKEN, Keyring, executeCommand, loadState } from '@gridrocket/shared/runtime';
 import { CommandContext, TooManyRequestsError, UnauthorizedError } from '@gridrocket/shared';
 import { UserCommand, UserState, userDecider } from '../domain/user.decider';
 import { userStream } from '../domain/user.events';
@@ -63,10 +62,8 @@ export class TwoFactorService {
   private readonly rememberKey: Buffer;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly ports: EventSourcedPorts,
     @Inject(KEYRING_TOKEN) private readonly keyring: Keyring,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly projector: Projector,
     private readonly sessions: SessionService,
     private readonly throttle: AuthThrottle,
   ) {
@@ -76,14 +73,14 @@ export class TwoFactorService {
   }
 
   private async state(uid: string): Promise<UserState> {
-    const s = await loadState(this.events, userStream(uid), userDecider);
+    const s = await loadState(this.ports.events, userStream(uid), userDecider);
     if (!s || !s.state.exists) throw new UnauthorizedError();
     return s.state;
   }
 
   private async run(uid: string, command: UserCommand, ctx: Ctx) {
-    const r = await executeCommand(this.events, userStream(uid), userDecider, command, { ...ctx, userId: uid });
-    await this.projector.waitFor(r.position);
+    const r = await executeCommand(this.ports.events, userStream(uid), userDecider, command, { ...ctx, userId: uid });
+    await this.ports.projector.waitFor(r.position);
     return r;
   }
 
@@ -225,7 +222,7 @@ export class TwoFactorService {
     res.cookie(PENDING_COOKIE, signPending(this.pendingKey, pending), {
       httpOnly: true,
       sameSite: 'lax',
-      secure: this.config.cookieSecure,
+      secure: this.ports.config.cookieSecure,
       path: '/api/auth',
       maxAge: PENDING_TTL_MS,
     });
@@ -264,7 +261,7 @@ export class TwoFactorService {
       res.cookie(REMEMBER_COOKIE, signRemembered(this.rememberKey, pending.uid, state.twoFactor.enrolmentId, expiresAt), {
         httpOnly: true,
         sameSite: 'lax',
-        secure: this.config.cookieSecure,
+        secure: this.ports.config.cookieSecure,
         path: '/api/auth',
         maxAge: REMEMBER_DAYS * 86_400_000,
       });

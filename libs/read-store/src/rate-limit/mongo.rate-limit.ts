@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Db } from 'mongodb';
+import { MongoCollectionStore } from '../mongo.collection-store';
 import { RateLimitStore } from './rate-limit.port';
 
 interface Slot {
@@ -14,22 +14,13 @@ interface Slot {
  * findOneAndUpdate with an aggregation-pipeline update (atomic per document), on the server's clock
  * ($$NOW), so that the runners' clocks do not matter. A TTL index drops idle keys.
  */
-export class MongoRateLimitStore implements RateLimitStore {
-  readonly kind = 'mongodb';
-  private readonly client: MongoClient;
-  private db!: Db;
-  private col!: Collection<Slot>;
-
-  constructor(private readonly url: string, private readonly dbName = 'gridrocket') {
-    this.client = new MongoClient(url);
+export class MongoRateLimitStore extends MongoCollectionStore<Slot> implements RateLimitStore {
+  constructor(url: string, dbName = 'gridrocket') {
+    super(url, dbName, 'rate_limits');
   }
 
-  async connect(): Promise<this> {
-    await this.client.connect();
-    this.db = this.client.db(this.dbName);
-    this.col = this.db.collection<Slot>('rate_limits');
+  protected async prepare(): Promise<void> {
     await this.col.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-    return this;
   }
 
   async reserve(key: string, capacity: number, perSecond: number): Promise<number> {
@@ -46,9 +37,5 @@ export class MongoRateLimitStore implements RateLimitStore {
     );
     if (!slot) throw new Error(`rate limit ${key}: no document returned`);
     return Math.max(0, Number(slot.base) - tolerance - Number(slot.now));
-  }
-
-  async close(): Promise<void> {
-    await this.client.close();
   }
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MongoClient, type Collection } from 'mongodb';
+import { MongoCollectionStore } from '../mongo.collection-store';
 
 /**
  * The venues' own counters, one figure per venue for the whole install (issue 39), beside the per-user
@@ -65,26 +65,13 @@ export class SqliteVenueFigureStore implements VenueFigureStore {
   }
 }
 
-interface FigureDoc {
-  _id: string;
-  figure: unknown;
-  v: number;
-}
+/** A venue's figure under its version. */
+type FigureDoc = { _id: string; figure: unknown; v: number };
 
 /** Across hosts: one document per venue, updated under its version (compare-and-set, retried on a race). */
-export class MongoVenueFigureStore implements VenueFigureStore {
-  readonly kind = 'mongodb';
-  private readonly client: MongoClient;
-  private col!: Collection<FigureDoc>;
-
-  constructor(private readonly url: string, private readonly dbName = 'gridrocket') {
-    this.client = new MongoClient(url);
-  }
-
-  async connect(): Promise<this> {
-    await this.client.connect();
-    this.col = this.client.db(this.dbName).collection<FigureDoc>('venue_budgets');
-    return this;
+export class MongoVenueFigureStore extends MongoCollectionStore<FigureDoc> implements VenueFigureStore {
+  constructor(url: string, dbName = 'gridrocket') {
+    super(url, dbName, 'venue_budgets');
   }
 
   async update<T>(venue: string, fn: (current: T | undefined) => T): Promise<T> {
@@ -114,9 +101,5 @@ export class MongoVenueFigureStore implements VenueFigureStore {
   async all<T>(): Promise<Array<{ venue: string; figure: T }>> {
     const docs = await this.col.find({}).sort({ _id: 1 }).toArray();
     return docs.map((d) => ({ venue: d._id, figure: d.figure as T }));
-  }
-
-  async close(): Promise<void> {
-    await this.client.close();
   }
 }
