@@ -29,7 +29,7 @@
 const path = require('node:path');
 const { atBothWidths, nothingCutOff, equityCurveProblems, WIDE, NARROW } = require('./layout');
 const { ARTIFACTS, T, findMailLink, launchBrowser, log } = require('./support/harness');
-const { registerInForm } = require('./support/account-form');
+const { registerInForm, signInInForm, addKeyInForm } = require('./support/account-form');
 const { runWalk, pricePathStep } = require('./support/walk');
 
 runWalk('GridRocket e2e', {}, async (w) => {
@@ -300,12 +300,7 @@ runWalk('GridRocket e2e', {}, async (w) => {
     if ((await c.getAttribute('data-state')) !== 'stopped') throw new Error(`the refused bot is ${await c.getAttribute('data-state')}`);
     await c.getByRole('link', { name: 'Add a key' }).click();
     await expectPath('/security');
-    await page.getByRole('button', { name: 'Add API Keys' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add api keys' });
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('API Key', { exact: true }).fill('e2e-binance-public-key');
-    await dialog.getByLabel('Secret Key', { exact: true }).fill('e2e-binance-secret-0123456789');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await addKeyInForm(page, { apiKey: 'e2e-binance-public-key', secret: 'e2e-binance-secret-0123456789' });
     await toast('API Key successfully added!');
     await page.locator('table td', { hasText: 'e2e-binance-public-key' }).first().waitFor();
   });
@@ -558,10 +553,7 @@ runWalk('GridRocket e2e', {}, async (w) => {
     await expectPath('/sign-in');
   });
   await step('email login goes to /bots', async () => {
-    const form = page.getByRole('form', { name: 'Login' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(password);
-    await form.getByRole('button', { name: 'Login' }).click();
+    await signInInForm(page, email, password);
     await expectPath('/bots');
     await page.getByRole('tab', { name: /Futures bots/ }).click();
     await page.getByTestId('bot-card').first().waitFor();
