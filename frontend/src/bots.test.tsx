@@ -2,7 +2,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fake, freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket, openCreateForm, typeLadder } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -99,9 +99,7 @@ describe('bot form: validation, price, cost', () => {
     await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
     expect(f.getByTestId('current-price')).toHaveTextContent('100.00 USDT');
 
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '2');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await typeLadder(f, { grid: '3', size: '2', interval: '10' });
     // 2×100 + 2×90 + 2×80
     expect(f.getByTestId('total-cost')).toHaveTextContent('540.00 USDT');
     expect(save).toBeDisabled();
@@ -132,8 +130,7 @@ describe('bot form: validation, price, cost', () => {
   it('field lengths follow the spec (grid size 1 to 2 characters); order size up to 12, the market\'s amount step decides (issue 29)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     expect(f.getByLabelText('Grid size')).toHaveAttribute('maxLength', '2');
     expect(f.getByLabelText('Order size')).toHaveAttribute('maxLength', '12');
     expect(f.getByLabelText('Entry Price')).toHaveAttribute('maxLength', '10');
@@ -149,8 +146,7 @@ describe('bot form: validation, price, cost', () => {
   async function openBtcForm() {
     const fetch = routesWith([], { ...btcRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n2', ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await pickMarket(f, '95447');
     return { f, fetch };
   }
@@ -182,18 +178,14 @@ describe('bot form: validation, price, cost', () => {
       'GET /api/market-rules': { priceStep: 0.0001, amountStep: 0.1, minNotional: 5, minAmount: 0.1, makerFee: 0.001, takerFee: 0.001, maxAmount: 900000, ruleNames: { maxAmount: 'LOT_SIZE maxQty' } },
     });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
     await waitFor(() => expect(f.getByRole('combobox', { name: 'Pair' })).toHaveAttribute('list'));
     await userEvent.type(f.getByLabelText('Pair'), 'adausdt');
     expect(f.getByLabelText('Pair')).toHaveValue('ADAUSDT');
     await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('0.35'));
     expect(asked.every((s) => /^[A-Z0-9]{2,16}(USDT|USDC)$/.test(s))).toBe(true); // half-typed pairs are not asked
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '1000000');
-    await userEvent.type(f.getByLabelText('Price interval'), '0.001');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '3', size: '1000000', interval: '0.001', takeProfit: '1' });
     await userEvent.tab();
     expect(f.getByText("Order size 1000000 ADA is above Binance's maximum of 900000 ADA per order (LOT_SIZE maxQty)", { selector: '.field__error' })).toBeInTheDocument();
   });
@@ -202,10 +194,7 @@ describe('bot form: validation, price, cost', () => {
     const { f, fetch } = await openBtcForm();
     await userEvent.clear(f.getByLabelText('Entry Price'));
     await userEvent.type(f.getByLabelText('Entry Price'), '190000');
-    await userEvent.type(f.getByLabelText('Grid size'), '5');
-    await userEvent.type(f.getByLabelText('Order size'), '0.01');
-    await userEvent.type(f.getByLabelText('Price interval'), '500');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '5', size: '0.01', interval: '500', takeProfit: '1' });
     const warning = f.getByTestId('above-market-warning');
     // every rung (190000 … 188000) is above 95447: 0.05 BTC at about 95447 = 4772.35 USDT, taker fee 0.1 %
     expect(warning).toHaveTextContent(
@@ -234,10 +223,7 @@ describe('bot form: validation, price, cost', () => {
     const { f } = await openBtcForm();
     await userEvent.clear(f.getByLabelText('Entry Price'));
     await userEvent.type(f.getByLabelText('Entry Price'), '95900'); // 0.47 % above
-    await userEvent.type(f.getByLabelText('Grid size'), '5');
-    await userEvent.type(f.getByLabelText('Order size'), '0.01');
-    await userEvent.type(f.getByLabelText('Price interval'), '500');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '5', size: '0.01', interval: '500', takeProfit: '1' });
     expect(f.queryByTestId('above-market-warning')).toBeNull();
     expect(f.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
@@ -245,35 +231,21 @@ describe('bot form: validation, price, cost', () => {
   it('futures: leverage as Nx divides the cost; minimum hint 60 USDT', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(f.getByText('Minimum: 60 USDT')).toBeInTheDocument();
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '2');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await pickMarket(f, '100', { leverage: '10.00x' });
+    await typeLadder(f, { grid: '3', size: '2', interval: '10' });
     expect(f.getByTestId('total-cost')).toHaveTextContent('54.00 USDT');
   });
 
   it('futures short (issue 32): a small Direction select; the ladder sells above the entry, the take-profit buys back below; Save sends direction short; the card says Short', async () => {
     const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 's1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(f.getByLabelText('Direction')).toHaveValue('long'); // absent = the spec's long grid
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await pickMarket(f, '100', { leverage: '10.00x' });
     await userEvent.selectOptions(f.getByLabelText('Direction'), 'short');
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '2');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await typeLadder(f, { grid: '3', size: '2', interval: '10' });
     // sells at 100, 110, 120: (2×100 + 2×110 + 2×120) ÷ 10 = 66
     expect(f.getByTestId('total-cost')).toHaveTextContent('66.00 USDT');
     await userEvent.type(f.getByLabelText('Take profit'), '1.5');
@@ -290,14 +262,9 @@ describe('bot form: validation, price, cost', () => {
   it('futures neutral (issue 32): the Direction select offers Long, Short and Neutral; a neutral grid previews its sells above and buys below, costs both halves, takes its two stops (checked against its lines) and Save sends them', async () => {
     const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)', 'Neutral (buys and sells)']);
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await pickMarket(f, '100', { leverage: '10.00x' });
     // a neutral grid is set by its reference, lines and interval: no range setup, no advanced ladder settings
     expect(f.getByTestId('advanced')).toBeInTheDocument(); // (long: the Advanced section and the range setup)
     expect(f.getByRole('group', { name: 'Set the grid by' })).toBeInTheDocument();
@@ -305,9 +272,7 @@ describe('bot form: validation, price, cost', () => {
     expect(f.queryByTestId('advanced')).toBeNull();
     expect(f.queryByRole('group', { name: 'Set the grid by' })).toBeNull();
     expect(f.getByLabelText('Grid size')).toHaveAccessibleDescription('Orders on each side: that many buys below and sells above');
-    await userEvent.type(f.getByLabelText('Grid size'), '2');
-    await userEvent.type(f.getByLabelText('Order size'), '1');
-    await userEvent.type(f.getByLabelText('Price interval'), '5');
+    await typeLadder(f, { grid: '2', size: '1', interval: '5' });
     // issue 40, point 7: a neutral grid has no take profit of its own: no field asks for one
     expect(f.queryByLabelText('Take profit')).toBeNull();
     // sells 110, 105 | reference 100 | buys 95, 90
@@ -337,8 +302,7 @@ describe('bot form: validation, price, cost', () => {
   it('spot: no Direction select (a spot bot is long)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     expect(f.queryByLabelText('Direction')).toBeNull();
   });
 

@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket, typeLadder } from './testing/utils';
 import type { Bot } from './api/types';
 import { settingsOfBot } from './bots/TemplateBar';
 
@@ -186,10 +186,7 @@ describe('templates and copies in the bot form (issue 32)', () => {
     await pickBtc(f);
     await userEvent.clear(f.getByLabelText('Entry Price'));
     await userEvent.type(f.getByLabelText('Entry Price'), '95000');
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '0.001');
-    await userEvent.type(f.getByLabelText('Price interval'), '100');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '3', size: '0.001', interval: '100', takeProfit: '1' });
     await userEvent.click(f.getByRole('button', { name: 'Make a template' }));
     await userEvent.type(f.getByLabelText('Template name'), 'BTC high');
     await userEvent.click(f.getByRole('button', { name: 'Create template' }));
