@@ -20,6 +20,7 @@ const path = require('node:path');
 const { findNginx, hasOpenssl, startNginx } = require('./nginx');
 const { ARTIFACTS, CHROMIUM, T, freePort, launchBrowser, log, startServer, steps } = require('./support/harness');
 const { registerInForm, signInInForm, addKeyInForm } = require('./support/account-form');
+const { startOnItsPage } = require('./support/bot-form');
 
 const NGINX_FROM = '127.0.0.4';
 
@@ -122,12 +123,7 @@ async function main() {
       await page.locator(`[data-bot-id="${botId}"]`).getByRole('link', { name: /^Details of / }).click();
       await page.waitForURL((u) => new URL(u).pathname === `/bots/${botId}`, { timeout: T });
       await page.getByTestId('bot-page').waitFor();
-      await page.evaluate(() => {
-        window.__e2eNoReload = true;
-      });
-      await page.getByRole('button', { name: /^Start / }).click();
-      await toast('Bot successfully started!');
-      await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+      await startOnItsPage(page, T);
       // the ladder's orders appear as the runner places them: pushed, not fetched by a reload
       await page.getByRole('table', { name: 'Ladder orders' }).locator('tr[data-kind="buy"]').first().waitFor({ timeout: T });
       if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');

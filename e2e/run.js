@@ -31,6 +31,7 @@ const { atBothWidths, nothingCutOff, equityCurveProblems, WIDE, NARROW } = requi
 const { ARTIFACTS, T, findMailLink, launchBrowser, log } = require('./support/harness');
 const { registerInForm, signInInForm, addKeyInForm } = require('./support/account-form');
 const { runWalk, pricePathStep } = require('./support/walk');
+const { startOnItsPage } = require('./support/bot-form');
 
 runWalk('GridRocket e2e', {}, async (w) => {
   const { base, dataDir, page, step, go, expectPath, toast, shot, heading, fillBot, consoleLog, requests, closingSteps } = w;
@@ -310,12 +311,7 @@ runWalk('GridRocket e2e', {}, async (w) => {
     await expectPath(`/bots/${botId}`);
     await page.getByTestId('bot-page').waitFor();
     await page.getByText('No orders placed yet: start the bot and its ladder appears here.').waitFor();
-    await page.evaluate(() => {
-      window.__e2eNoReload = true;
-    });
-    await page.getByRole('button', { name: /^Start / }).click();
-    await toast('Bot successfully started!');
-    await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+    await startOnItsPage(page, T);
     // issue 29: the page says the money is simulated (the e2e server runs the paper exchange)
     const badge = page.getByTestId('bot-page').getByTestId('mode-badge');
     await badge.waitFor();
