@@ -154,3 +154,8 @@ export async function typeLadder(f: ReturnType<typeof within>, ladder: { grid?: 
   const fields = [['Grid size', ladder.grid], ['Order size', ladder.size], ['Price interval', ladder.interval], ['Take profit', ladder.takeProfit]] as const;
   for (const [label, text] of fields) if (text !== undefined) await userEvent.type(f.getByLabelText(label), text);
 }
+
+/** The text of each element named in `ids` (a name → its test id), by name: what a screen shows, to compare with another's. */
+export function textsOf<K extends string>(ids: Record<K, string>): Record<K, string | null> {
+  return Object.fromEntries(Object.entries<string>(ids).map(([name, id]) => [name, screen.getByTestId(id).textContent])) as Record<K, string | null>;
+}
