@@ -520,13 +520,18 @@ describe('live status', () => {
             : { status: 409, body: { statusCode: 409, message: held } },
       });
 
-    it('the refusal is shown in a confirmation; "Start anyway" starts again with confirmPosition=true', async () => {
-      const bot = makeBot({ id: 'p1' });
-      const fetch = routes(bot);
+    /** The bots page with its one card, whose Start is clicked: the confirmation that opens. */
+    const startFromCard = async () => {
       renderApp('/bots', { user: USER });
       await waitFor(() => expect(cards()).toHaveLength(1));
       await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
-      const dlg = await screen.findByRole('alertdialog', { name: 'Start Bot' });
+      return screen.findByRole('alertdialog', { name: 'Start Bot' });
+    };
+
+    it('the refusal is shown in a confirmation; "Start anyway" starts again with confirmPosition=true', async () => {
+      const bot = makeBot({ id: 'p1' });
+      const fetch = routes(bot);
+      const dlg = await startFromCard();
       expect(within(dlg).getByText(/The bot holds 0\.03 BTC \(bought for 1,797\.00 USDT\)\. Starting it places its ladder again: up to 0\.05 BTC more for 2,990\.00 USDT\./)).toBeInTheDocument();
       expect(dlg).not.toHaveTextContent('confirmPosition');
       expect(screen.queryByText('Failed to start the bot.')).not.toBeInTheDocument();
@@ -544,10 +549,7 @@ describe('live status', () => {
     it('"Cancel" starts nothing', async () => {
       const bot = makeBot({ id: 'p2' });
       const fetch = routes(bot);
-      renderApp('/bots', { user: USER });
-      await waitFor(() => expect(cards()).toHaveLength(1));
-      await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
-      const dlg = await screen.findByRole('alertdialog', { name: 'Start Bot' });
+      const dlg = await startFromCard();
       await userEvent.click(within(dlg).getByRole('button', { name: 'Cancel' }));
       expect(screen.queryByRole('alertdialog', { name: 'Start Bot' })).not.toBeInTheDocument();
       expect(startParams(fetch)).toHaveLength(1);
