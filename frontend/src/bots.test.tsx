@@ -11,6 +11,13 @@ freshSocketPerTest();
 
 const cards = () => screen.queryAllByTestId('bot-card');
 
+/** Once the tab shows its one card: that card's Stop clicked, and the dialog it opens. */
+async function stopFromCard() {
+  await waitFor(() => expect(cards()).toHaveLength(1));
+  await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+  return screen.getByRole('alertdialog', { name: 'Stop Bot' });
+}
+
 function routesWith(bots: Bot[], extra: Record<string, unknown> = {}) {
   return mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': () => bots, ...extra });
 }
@@ -426,9 +433,7 @@ describe('live status', () => {
       'GET /api/bot-details/b4': { ...bot, botstatus: false, state: 'stopped', pid: -1 },
     });
     renderApp('/bots', { user: USER });
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    const dlg = await stopFromCard();
     expect(within(dlg).getByText('Are you sure you want to stop the Bot?')).toBeInTheDocument();
     await userEvent.click(within(dlg).getByLabelText('Cancel all orders'));
     await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
@@ -451,9 +456,7 @@ describe('live status', () => {
     const stopParams = () =>
       fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/stopBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
     renderApp('/bots', { user: USER });
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    let dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    let dlg = await stopFromCard();
     expect(within(dlg).queryByLabelText('Close the position at market')).not.toBeInTheDocument();
     await userEvent.click(within(dlg).getByRole('button', { name: 'No' }));
 
@@ -473,9 +476,7 @@ describe('live status', () => {
     const fetch = routesWith([fut], { 'GET /api/stopBot': { status: 202, body: { ...fut, state: 'stopping' } } });
     renderApp('/bots', { user: USER });
     await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    const dlg = await stopFromCard();
     await userEvent.click(within(dlg).getByLabelText('Close the position at market'));
     await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).startsWith('/api/stopBot'))).toBe(true));
@@ -491,9 +492,7 @@ describe('live status', () => {
     const stopParams = () =>
       fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/stopBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
     renderApp('/bots', { user: USER });
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    const dlg = await stopFromCard();
     expect(within(dlg).getByText('Are you sure you want to stop the Bot?')).toBeInTheDocument();
     expect(within(dlg).getByLabelText('Cancel all orders')).not.toBeChecked();
     const sell = within(dlg).getByLabelText('Sell what the bot holds at market');

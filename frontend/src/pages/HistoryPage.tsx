@@ -20,7 +20,7 @@ import {
   type StateAt,
 } from '../history/events';
 import { exportUrl, useGetBotHistoryQuery, useGetBotStateAtQuery } from '../history/historyApi';
-import { BackToBots, PageLoading } from '../components/PageKit';
+import { BotSubpageHead, PageLoading } from '../components/PageKit';
 
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' };
 
@@ -65,26 +65,27 @@ export default function HistoryPage() {
 
   return (
     <div className="page page--wide history">
-      <div className="page__head">
-        <div>
-          <BackToBots />
-          <h1>History</h1>
+      <BotSubpageHead
+        title="History"
+        sub={
           <p className="muted history__sub">
             {title} <span className="mono history__id">{id}</span>
           </p>
-        </div>
-        <div className="history__exports" role="group" aria-label="Download the history">
-          <a className="btn btn--ghost btn--small" href={exportUrl(id, 'csv')} download aria-label="Download the history as CSV">
-            <Download size={16} aria-hidden="true" /> CSV
-          </a>
-          <a className="btn btn--ghost btn--small" href={exportUrl(id, 'ndjson')} download aria-label="Download the history as NDJSON">
-            <Download size={16} aria-hidden="true" /> NDJSON
-          </a>
-          <button type="button" className="icon-btn icon-btn--small" onClick={() => void refetch()} aria-label="Refresh the history" title="Refresh" disabled={historyFetching}>
-            <RefreshCw size={16} aria-hidden="true" />
-          </button>
-        </div>
-      </div>
+        }
+        actions={
+          <div className="history__exports" role="group" aria-label="Download the history">
+            <a className="btn btn--ghost btn--small" href={exportUrl(id, 'csv')} download aria-label="Download the history as CSV">
+              <Download size={16} aria-hidden="true" /> CSV
+            </a>
+            <a className="btn btn--ghost btn--small" href={exportUrl(id, 'ndjson')} download aria-label="Download the history as NDJSON">
+              <Download size={16} aria-hidden="true" /> NDJSON
+            </a>
+            <button type="button" className="icon-btn icon-btn--small" onClick={() => void refetch()} aria-label="Refresh the history" title="Refresh" disabled={historyFetching}>
+              <RefreshCw size={16} aria-hidden="true" />
+            </button>
+          </div>
+        }
+      />
       <BotTabs id={id} current="history" />
 
       {isLoading ? (
