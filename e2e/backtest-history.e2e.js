@@ -67,6 +67,14 @@ runPaperScript('backtest-history', { prepare, lines: 10 }, async ({ base, contex
     await dialog.getByLabel('Take profit').fill('1');
     return { dialog, price: p };
   };
+  /** Opens the form on `exchange`'s BTC/USDT, backtests the last 30 days and waits for the result and its history note. */
+  const backtest = async (exchange) => {
+    const { dialog } = await openForm(exchange);
+    await dialog.getByRole('button', { name: 'Backtest last 30 days' }).click();
+    const result = dialog.getByTestId('backtest-result');
+    await result.waitFor({ state: 'visible', timeout: Math.max(T, 90000) });
+    return { dialog, result, note: result.getByTestId('backtest-history') };
+  };
   const closeForm = async (dialog) => {
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.waitFor({ state: 'detached', timeout: T });
@@ -83,11 +91,7 @@ runPaperScript('backtest-history', { prepare, lines: 10 }, async ({ base, contex
     });
   };
   await step("Binance: \"Backtest last 30 days\" names the venue's candles and the period (no badge)", async () => {
-    const { dialog } = await openForm('Binance');
-    await dialog.getByRole('button', { name: 'Backtest last 30 days' }).click();
-    const result = dialog.getByTestId('backtest-result');
-    await result.waitFor({ state: 'visible', timeout: Math.max(T, 90000) });
-    const note = result.getByTestId('backtest-history');
+    const { dialog, result, note } = await backtest('Binance');
     const text = ((await note.textContent()) || '').trim();
     if (!/^History Binance spot BTCUSDT, 1m candles from Binance's market data, \d{4}-\d\d-\d\d 00:00 → \d{4}-\d\d-\d\d 00:00 UTC$/.test(text)) throw new Error(`the history note says "${text}"`);
     if (await note.getByText('Simulated', { exact: true }).count()) throw new Error('a venue history carries the Simulated badge');
@@ -98,11 +102,7 @@ runPaperScript('backtest-history', { prepare, lines: 10 }, async ({ base, contex
   });
 
   await step('KuCoin not reached: the simulated history, with a "Simulated" badge and why', async () => {
-    const { dialog } = await openForm('Kucoin');
-    await dialog.getByRole('button', { name: 'Backtest last 30 days' }).click();
-    const result = dialog.getByTestId('backtest-result');
-    await result.waitFor({ state: 'visible', timeout: Math.max(T, 90000) });
-    const note = result.getByTestId('backtest-history');
+    const { dialog, result, note } = await backtest('Kucoin');
     await note.getByText('Simulated', { exact: true }).waitFor();
     const label = ((await note.locator('.backtest__history-label').textContent()) || '').trim();
     if (!/^Simulated history, not market prices: a fixed, seeded random walk from BTCUSDT's catalogue price \(95,000\), 1m candles, .* UTC\. Kucoin could not be reached\.$/.test(label)) throw new Error(`the label says "${label}"`);

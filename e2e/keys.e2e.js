@@ -9,6 +9,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { addKeyInForm } = require('./support/account-form');
 
 async function keySteps({ page, step, shot, T, dataDir }) {
   const url = (p) => new URL(p, page.url()).toString();
@@ -23,14 +24,7 @@ async function keySteps({ page, step, shot, T, dataDir }) {
   );
   const addKey = async (apiKey) => {
     await page.goto(url('/security'), { waitUntil: 'domcontentloaded' });
-    await page.getByRole('button', { name: 'Add API Keys' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add api keys' });
-    await dialog.waitFor();
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('API Key', { exact: true }).fill(apiKey);
-    await dialog.getByLabel('Secret Key', { exact: true }).fill('e2e-binance-secret-0123456789');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    return dialog;
+    return addKeyInForm(page, { apiKey, secret: 'e2e-binance-secret-0123456789' });
   };
 
   await step('a key that can withdraw is refused, with how to make a trading-only key under the form (issue 30)', async () => {

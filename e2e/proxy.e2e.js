@@ -19,6 +19,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { findNginx, hasOpenssl, startNginx } = require('./nginx');
 const { ARTIFACTS, CHROMIUM, T, freePort, launchBrowser, log, startServer, steps } = require('./support/harness');
+const { registerInForm, signInInForm, addKeyInForm } = require('./support/account-form');
+const { startOnItsPage } = require('./support/bot-form');
 
 const NGINX_FROM = '127.0.0.4';
 
@@ -66,14 +68,9 @@ async function main() {
     const password = 'Launch-2025-pad';
 
     const registered = await step('register over https through nginx: Secure, HttpOnly session cookie and HSTS', async () => {
-      const first = await go('/register-user');
+      const first = await registerInForm(page, go, email, password);
       const hsts = (await first.allHeaders())['strict-transport-security'] || '';
       if (!/max-age=\d+/.test(hsts)) throw new Error(`no HSTS header through nginx: ${hsts}`);
-      const form = page.getByRole('form', { name: 'Register' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password', { exact: true }).fill(password);
-      await form.getByLabel('Repeat password').fill(password);
-      await form.getByRole('button', { name: 'Register' }).click();
       await page.waitForURL((u) => new URL(u).pathname === '/myaccount', { timeout: T });
       const cookies = await context.cookies(base);
       if (!cookies.length) throw new Error('no cookies');
@@ -88,21 +85,13 @@ async function main() {
     await step('sign out and sign in again through nginx', async () => {
       await context.clearCookies();
       await go('/sign-in');
-      const form = page.getByRole('form', { name: 'Login' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password').fill(password);
-      await form.getByRole('button', { name: 'Login' }).click();
+      await signInInForm(page, email, password);
       await page.waitForURL((u) => new URL(u).pathname === '/bots', { timeout: T });
     });
 
     await step('add a Binance key', async () => {
       await go('/security');
-      await page.getByRole('button', { name: 'Add API Keys' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Add api keys' });
-      await dialog.getByLabel('Exchange').selectOption('Binance');
-      await dialog.getByLabel('API Key', { exact: true }).fill('e2e-proxy-public-key');
-      await dialog.getByLabel('Secret Key', { exact: true }).fill('e2e-proxy-secret-0123456789');
-      await dialog.getByRole('button', { name: 'Save' }).click();
+      await addKeyInForm(page, { apiKey: 'e2e-proxy-public-key', secret: 'e2e-proxy-secret-0123456789' });
       await toast('API Key successfully added!');
     });
 
@@ -134,12 +123,7 @@ async function main() {
       await page.locator(`[data-bot-id="${botId}"]`).getByRole('link', { name: /^Details of / }).click();
       await page.waitForURL((u) => new URL(u).pathname === `/bots/${botId}`, { timeout: T });
       await page.getByTestId('bot-page').waitFor();
-      await page.evaluate(() => {
-        window.__e2eNoReload = true;
-      });
-      await page.getByRole('button', { name: /^Start / }).click();
-      await toast('Bot successfully started!');
-      await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+      await startOnItsPage(page, T);
       // the ladder's orders appear as the runner places them: pushed, not fetched by a reload
       await page.getByRole('table', { name: 'Ladder orders' }).locator('tr[data-kind="buy"]').first().waitFor({ timeout: T });
       if (!(await page.evaluate(() => window.__e2eNoReload === true))) throw new Error('the page reloaded');

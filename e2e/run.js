@@ -29,8 +29,9 @@
 const path = require('node:path');
 const { atBothWidths, nothingCutOff, equityCurveProblems, WIDE, NARROW } = require('./layout');
 const { ARTIFACTS, T, findMailLink, launchBrowser, log } = require('./support/harness');
-const { registerInForm } = require('./support/account-form');
+const { registerInForm, signInInForm, addKeyInForm } = require('./support/account-form');
 const { runWalk, pricePathStep } = require('./support/walk');
+const { startOnItsPage } = require('./support/bot-form');
 
 runWalk('GridRocket e2e', {}, async (w) => {
   const { base, dataDir, page, step, go, expectPath, toast, shot, heading, fillBot, consoleLog, requests, closingSteps } = w;
@@ -300,12 +301,7 @@ runWalk('GridRocket e2e', {}, async (w) => {
     if ((await c.getAttribute('data-state')) !== 'stopped') throw new Error(`the refused bot is ${await c.getAttribute('data-state')}`);
     await c.getByRole('link', { name: 'Add a key' }).click();
     await expectPath('/security');
-    await page.getByRole('button', { name: 'Add API Keys' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add api keys' });
-    await dialog.getByLabel('Exchange').selectOption('Binance');
-    await dialog.getByLabel('API Key', { exact: true }).fill('e2e-binance-public-key');
-    await dialog.getByLabel('Secret Key', { exact: true }).fill('e2e-binance-secret-0123456789');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await addKeyInForm(page, { apiKey: 'e2e-binance-public-key', secret: 'e2e-binance-secret-0123456789' });
     await toast('API Key successfully added!');
     await page.locator('table td', { hasText: 'e2e-binance-public-key' }).first().waitFor();
   });
@@ -315,12 +311,7 @@ runWalk('GridRocket e2e', {}, async (w) => {
     await expectPath(`/bots/${botId}`);
     await page.getByTestId('bot-page').waitFor();
     await page.getByText('No orders placed yet: start the bot and its ladder appears here.').waitFor();
-    await page.evaluate(() => {
-      window.__e2eNoReload = true;
-    });
-    await page.getByRole('button', { name: /^Start / }).click();
-    await toast('Bot successfully started!');
-    await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+    await startOnItsPage(page, T);
     // issue 29: the page says the money is simulated (the e2e server runs the paper exchange)
     const badge = page.getByTestId('bot-page').getByTestId('mode-badge');
     await badge.waitFor();
@@ -558,10 +549,7 @@ runWalk('GridRocket e2e', {}, async (w) => {
     await expectPath('/sign-in');
   });
   await step('email login goes to /bots', async () => {
-    const form = page.getByRole('form', { name: 'Login' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(password);
-    await form.getByRole('button', { name: 'Login' }).click();
+    await signInInForm(page, email, password);
     await expectPath('/bots');
     await page.getByRole('tab', { name: /Futures bots/ }).click();
     await page.getByTestId('bot-card').first().waitFor();

@@ -5,6 +5,7 @@
  * the other, whose next page asks to sign in. Screenshots at 1280 and 375 px.
  */
 'use strict';
+const { signInInForm } = require('./support/account-form');
 
 const OTHER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
@@ -16,10 +17,7 @@ async function sessionsSteps({ page, step, shot, T, base, email, password, newBr
       other = await newBrowser({ userAgent: OTHER_UA });
       const p = other.page;
       await p.goto(url('/sign-in'), { waitUntil: 'domcontentloaded' });
-      const form = p.getByRole('form', { name: 'Login' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password').fill(password);
-      await form.getByRole('button', { name: 'Login' }).click();
+      await signInInForm(p, email, password);
       await p.waitForURL((u) => new URL(u).pathname === '/bots', { timeout: T });
 
       await page.goto(url('/myaccount'), { waitUntil: 'domcontentloaded' });

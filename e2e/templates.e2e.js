@@ -26,6 +26,15 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     await dialog.waitFor();
     return dialog;
   };
+  /** Saves the create form, waits for it to close and for the new LTC card that says `style`; resolves with that card. */
+  const saveAndFindCard = async (dialog, style) => {
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast('Bot successfully added!');
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: style }).first();
+    await card.waitFor({ timeout: T });
+    return card;
+  };
   /** Binance LTC/USDT chosen; resolves with the entry field once today's price has filled it, and that price. */
   const pickLtc = async (dialog) => {
     await dialog.getByLabel('Exchange').selectOption('Binance');
@@ -146,11 +155,7 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     if (!(prices[3] <= upper)) throw new Error(`the last sell ${prices[3]} is above the upper price ${upper}`);
     await noCutOff(dialog, ['range-setup', 'setup-mode']);
     await shot('bots-short-range-form');
-    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast('Bot successfully added!');
-    await dialog.waitFor({ state: 'detached' });
-    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Short' }).first();
-    await card.waitFor({ timeout: T });
+    const card = await saveAndFindCard(dialog, 'Short');
     await shot('bots-short-card');
   });
 
@@ -173,11 +178,7 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     if (sides.length !== 5 || sides[0] !== 'Sell' || sides[1] !== 'Sell' || !/^Reference .*: no order$/.test(sides[2]) || sides[3] !== 'Buy' || sides[4] !== 'Buy') throw new Error(`the preview rows are ${sides.join(', ')}`);
     await noCutOff(dialog, ['neutral-preview', 'neutral-stops']);
     await shot('bots-neutral-form');
-    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast('Bot successfully added!');
-    await dialog.waitFor({ state: 'detached' });
-    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Neutral' }).first();
-    await card.waitFor({ timeout: T });
+    const card = await saveAndFindCard(dialog, 'Neutral');
     const id = await card.getAttribute('data-bot-id');
     await card.getByRole('button', { name: /^Start / }).click();
     await toast('Bot successfully started!');
@@ -205,11 +206,7 @@ async function rangeTemplateSteps({ page, step, shot, T }) {
     if (JSON.stringify(rows) !== JSON.stringify(['Initial buy', 'Sell one step up', 'Buy one step down'])) throw new Error(`the infinity preview rows are ${rows.join(', ')}`);
     await noCutOff(dialog, ['infinity-preview', 'infinity-note']);
     await shot('bots-infinity-form');
-    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast('Bot successfully added!');
-    await dialog.waitFor({ state: 'detached' });
-    const card = page.getByTestId('bot-card').filter({ hasText: /LTC/ }).filter({ hasText: 'Infinity' }).first();
-    await card.waitFor({ timeout: T });
+    const card = await saveAndFindCard(dialog, 'Infinity');
     if (!(await card.getByRole('button', { name: /^Edit / }).isDisabled())) throw new Error('the Edit button of an infinity bot is enabled (the server refuses its edit)');
     await shot('bots-infinity-card');
   });

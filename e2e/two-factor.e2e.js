@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { WIDE, NARROW } = require('./layout');
 const { ROOT, ARTIFACTS, T, launchBrowser, log, startServer, steps } = require('./support/harness');
-const { registerInForm } = require('./support/account-form');
+const { registerInForm, signInInForm, addKeyInForm } = require('./support/account-form');
 
 /** The server's own TOTP (RFC 6238) module, as built. */
 function totpModule() {
@@ -77,10 +77,7 @@ async function twoFactorSteps({ base, step, T, launch }) {
     };
     const signIn = async (on) => {
       await on.goto(base + '/sign-in', { waitUntil: 'domcontentloaded' });
-      const form = on.getByRole('form', { name: 'Login' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password').fill(password);
-      await form.getByRole('button', { name: 'Login' }).click();
+      await signInInForm(on, email, password);
     };
     const logout = async () => {
       await page.getByRole('button', { name: 'Logout' }).click();
@@ -129,12 +126,7 @@ async function twoFactorSteps({ base, step, T, launch }) {
 
     await step('2FA: adding an exchange key asks for a fresh code', async () => {
       await go('/security');
-      await page.getByRole('button', { name: 'Add API Keys' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Add api keys' });
-      await dialog.getByLabel('Exchange').selectOption('Binance');
-      await dialog.getByLabel('API Key', { exact: true }).fill('e2e-2fa-binance-key-01');
-      await dialog.getByLabel('Secret Key', { exact: true }).fill('e2e-2fa-binance-secret-0123456789');
-      await dialog.getByRole('button', { name: 'Save' }).click();
+      await addKeyInForm(page, { apiKey: 'e2e-2fa-binance-key-01', secret: 'e2e-2fa-binance-secret-0123456789' });
       const prompt = page.getByRole('dialog', { name: 'Confirm with your code' });
       await prompt.getByText('Two-factor sign-in is on: enter a current code from your authenticator app to confirm this').waitFor();
       await shot('code-prompt');

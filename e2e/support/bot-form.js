@@ -25,6 +25,19 @@ async function pickMarket(page, dialog, { exchange = 'Binance', symbol = 'BTCUSD
   return entry;
 }
 
+/**
+ * On a stopped bot's page: marks the page (window.__e2eNoReload, gone after a reload), clicks Start, and waits for
+ * the toast and the page turned to running; the caller checks the mark to prove the change was pushed.
+ */
+async function startOnItsPage(page, T) {
+  await page.evaluate(() => {
+    window.__e2eNoReload = true;
+  });
+  await page.getByRole('button', { name: /^Start / }).click();
+  await page.locator('.toast').filter({ hasText: 'Bot successfully started!' }).first().waitFor({ state: 'visible', timeout: T });
+  await page.locator('[data-testid="bot-page"][data-state="running"]').waitFor({ timeout: T });
+}
+
 /** On a running bot's page: Stop with "Cancel all orders", the toast, and the page turned to stopped. */
 async function stopWithCancelAll(page, T) {
   await page.getByRole('button', { name: /^Stop / }).click();
@@ -35,4 +48,4 @@ async function stopWithCancelAll(page, T) {
   await page.locator('[data-testid="bot-page"][data-state="stopped"]').waitFor({ timeout: T });
 }
 
-module.exports = { openCreateForm, pickMarket, stopWithCancelAll };
+module.exports = { openCreateForm, pickMarket, startOnItsPage, stopWithCancelAll };

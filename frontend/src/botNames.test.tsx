@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket, openCreateForm, typeLadder } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -30,14 +30,10 @@ describe('bot names (issue 40)', () => {
       },
     });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await userEvent.type(f.getByLabelText('Name (optional)'), '  Night grid ');
     await pickMarket(f, '100');
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '0.1');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '3', size: '0.1', interval: '10', takeProfit: '1' });
     await userEvent.click(f.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
     expect(bodyOf(fetch, 'POST').name).toBe('Night grid');
@@ -49,8 +45,7 @@ describe('bot names (issue 40)', () => {
   it('a name too long or with a control character keeps Save disabled, and says why', async () => {
     routes([]);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await userEvent.type(f.getByLabelText('Name (optional)'), 'x'.repeat(61));
     expect(f.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription(/Name must be at most 60 characters/);
     await userEvent.clear(f.getByLabelText('Name (optional)'));

@@ -2,7 +2,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fake, freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket, openCreateForm, typeLadder } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -10,6 +10,13 @@ jest.mock('./api/socket', () => socketModuleMock());
 freshSocketPerTest();
 
 const cards = () => screen.queryAllByTestId('bot-card');
+
+/** Once the tab shows its one card: that card's Stop clicked, and the dialog it opens. */
+async function stopFromCard() {
+  await waitFor(() => expect(cards()).toHaveLength(1));
+  await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
+  return screen.getByRole('alertdialog', { name: 'Stop Bot' });
+}
 
 function routesWith(bots: Bot[], extra: Record<string, unknown> = {}) {
   return mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': () => bots, ...extra });
@@ -99,9 +106,7 @@ describe('bot form: validation, price, cost', () => {
     await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
     expect(f.getByTestId('current-price')).toHaveTextContent('100.00 USDT');
 
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '2');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await typeLadder(f, { grid: '3', size: '2', interval: '10' });
     // 2×100 + 2×90 + 2×80
     expect(f.getByTestId('total-cost')).toHaveTextContent('540.00 USDT');
     expect(save).toBeDisabled();
@@ -132,8 +137,7 @@ describe('bot form: validation, price, cost', () => {
   it('field lengths follow the spec (grid size 1 to 2 characters); order size up to 12, the market\'s amount step decides (issue 29)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     expect(f.getByLabelText('Grid size')).toHaveAttribute('maxLength', '2');
     expect(f.getByLabelText('Order size')).toHaveAttribute('maxLength', '12');
     expect(f.getByLabelText('Entry Price')).toHaveAttribute('maxLength', '10');
@@ -149,8 +153,7 @@ describe('bot form: validation, price, cost', () => {
   async function openBtcForm() {
     const fetch = routesWith([], { ...btcRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n2', ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await pickMarket(f, '95447');
     return { f, fetch };
   }
@@ -182,18 +185,14 @@ describe('bot form: validation, price, cost', () => {
       'GET /api/market-rules': { priceStep: 0.0001, amountStep: 0.1, minNotional: 5, minAmount: 0.1, makerFee: 0.001, takerFee: 0.001, maxAmount: 900000, ruleNames: { maxAmount: 'LOT_SIZE maxQty' } },
     });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
     await waitFor(() => expect(f.getByRole('combobox', { name: 'Pair' })).toHaveAttribute('list'));
     await userEvent.type(f.getByLabelText('Pair'), 'adausdt');
     expect(f.getByLabelText('Pair')).toHaveValue('ADAUSDT');
     await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('0.35'));
     expect(asked.every((s) => /^[A-Z0-9]{2,16}(USDT|USDC)$/.test(s))).toBe(true); // half-typed pairs are not asked
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '1000000');
-    await userEvent.type(f.getByLabelText('Price interval'), '0.001');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '3', size: '1000000', interval: '0.001', takeProfit: '1' });
     await userEvent.tab();
     expect(f.getByText("Order size 1000000 ADA is above Binance's maximum of 900000 ADA per order (LOT_SIZE maxQty)", { selector: '.field__error' })).toBeInTheDocument();
   });
@@ -202,10 +201,7 @@ describe('bot form: validation, price, cost', () => {
     const { f, fetch } = await openBtcForm();
     await userEvent.clear(f.getByLabelText('Entry Price'));
     await userEvent.type(f.getByLabelText('Entry Price'), '190000');
-    await userEvent.type(f.getByLabelText('Grid size'), '5');
-    await userEvent.type(f.getByLabelText('Order size'), '0.01');
-    await userEvent.type(f.getByLabelText('Price interval'), '500');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '5', size: '0.01', interval: '500', takeProfit: '1' });
     const warning = f.getByTestId('above-market-warning');
     // every rung (190000 … 188000) is above 95447: 0.05 BTC at about 95447 = 4772.35 USDT, taker fee 0.1 %
     expect(warning).toHaveTextContent(
@@ -234,10 +230,7 @@ describe('bot form: validation, price, cost', () => {
     const { f } = await openBtcForm();
     await userEvent.clear(f.getByLabelText('Entry Price'));
     await userEvent.type(f.getByLabelText('Entry Price'), '95900'); // 0.47 % above
-    await userEvent.type(f.getByLabelText('Grid size'), '5');
-    await userEvent.type(f.getByLabelText('Order size'), '0.01');
-    await userEvent.type(f.getByLabelText('Price interval'), '500');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '5', size: '0.01', interval: '500', takeProfit: '1' });
     expect(f.queryByTestId('above-market-warning')).toBeNull();
     expect(f.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
@@ -245,35 +238,21 @@ describe('bot form: validation, price, cost', () => {
   it('futures: leverage as Nx divides the cost; minimum hint 60 USDT', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(f.getByText('Minimum: 60 USDT')).toBeInTheDocument();
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '2');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await pickMarket(f, '100', { leverage: '10.00x' });
+    await typeLadder(f, { grid: '3', size: '2', interval: '10' });
     expect(f.getByTestId('total-cost')).toHaveTextContent('54.00 USDT');
   });
 
   it('futures short (issue 32): a small Direction select; the ladder sells above the entry, the take-profit buys back below; Save sends direction short; the card says Short', async () => {
     const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 's1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(f.getByLabelText('Direction')).toHaveValue('long'); // absent = the spec's long grid
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await pickMarket(f, '100', { leverage: '10.00x' });
     await userEvent.selectOptions(f.getByLabelText('Direction'), 'short');
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '2');
-    await userEvent.type(f.getByLabelText('Price interval'), '10');
+    await typeLadder(f, { grid: '3', size: '2', interval: '10' });
     // sells at 100, 110, 120: (2×100 + 2×110 + 2×120) ÷ 10 = 66
     expect(f.getByTestId('total-cost')).toHaveTextContent('66.00 USDT');
     await userEvent.type(f.getByLabelText('Take profit'), '1.5');
@@ -290,14 +269,9 @@ describe('bot form: validation, price, cost', () => {
   it('futures neutral (issue 32): the Direction select offers Long, Short and Neutral; a neutral grid previews its sells above and buys below, costs both halves, takes its two stops (checked against its lines) and Save sends them', async () => {
     const fetch = routesWith([], { ...exchangeRoutes, 'POST /api/bots': (_u: URL, init: RequestInit) => ({ status: 201, body: makeBot({ id: 'n1', bottype: 'Futures', leverage: 10, ...JSON.parse(String(init.body)) }) }) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(within(f.getByLabelText('Direction')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Long (buys below the entry)', 'Short (sells above the entry)', 'Neutral (buys and sells)']);
-    await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
-    await userEvent.selectOptions(f.getByLabelText('Pair'), 'BTCUSDT');
-    await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent('10.00x'));
-    await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue('100'));
+    await pickMarket(f, '100', { leverage: '10.00x' });
     // a neutral grid is set by its reference, lines and interval: no range setup, no advanced ladder settings
     expect(f.getByTestId('advanced')).toBeInTheDocument(); // (long: the Advanced section and the range setup)
     expect(f.getByRole('group', { name: 'Set the grid by' })).toBeInTheDocument();
@@ -305,9 +279,7 @@ describe('bot form: validation, price, cost', () => {
     expect(f.queryByTestId('advanced')).toBeNull();
     expect(f.queryByRole('group', { name: 'Set the grid by' })).toBeNull();
     expect(f.getByLabelText('Grid size')).toHaveAccessibleDescription('Orders on each side: that many buys below and sells above');
-    await userEvent.type(f.getByLabelText('Grid size'), '2');
-    await userEvent.type(f.getByLabelText('Order size'), '1');
-    await userEvent.type(f.getByLabelText('Price interval'), '5');
+    await typeLadder(f, { grid: '2', size: '1', interval: '5' });
     // issue 40, point 7: a neutral grid has no take profit of its own: no field asks for one
     expect(f.queryByLabelText('Take profit')).toBeNull();
     // sells 110, 105 | reference 100 | buys 95, 90
@@ -337,8 +309,7 @@ describe('bot form: validation, price, cost', () => {
   it('spot: no Direction select (a spot bot is long)', async () => {
     routesWith([], exchangeRoutes);
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     expect(f.queryByLabelText('Direction')).toBeNull();
   });
 
@@ -462,9 +433,7 @@ describe('live status', () => {
       'GET /api/bot-details/b4': { ...bot, botstatus: false, state: 'stopped', pid: -1 },
     });
     renderApp('/bots', { user: USER });
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    const dlg = await stopFromCard();
     expect(within(dlg).getByText('Are you sure you want to stop the Bot?')).toBeInTheDocument();
     await userEvent.click(within(dlg).getByLabelText('Cancel all orders'));
     await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
@@ -487,9 +456,7 @@ describe('live status', () => {
     const stopParams = () =>
       fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/stopBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
     renderApp('/bots', { user: USER });
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    let dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    let dlg = await stopFromCard();
     expect(within(dlg).queryByLabelText('Close the position at market')).not.toBeInTheDocument();
     await userEvent.click(within(dlg).getByRole('button', { name: 'No' }));
 
@@ -509,9 +476,7 @@ describe('live status', () => {
     const fetch = routesWith([fut], { 'GET /api/stopBot': { status: 202, body: { ...fut, state: 'stopping' } } });
     renderApp('/bots', { user: USER });
     await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    const dlg = await stopFromCard();
     await userEvent.click(within(dlg).getByLabelText('Close the position at market'));
     await userEvent.click(within(dlg).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).startsWith('/api/stopBot'))).toBe(true));
@@ -527,9 +492,7 @@ describe('live status', () => {
     const stopParams = () =>
       fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/stopBot')).map(([u]) => Object.fromEntries(new URL(String(u), 'http://x').searchParams));
     renderApp('/bots', { user: USER });
-    await waitFor(() => expect(cards()).toHaveLength(1));
-    await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Stop / }));
-    const dlg = screen.getByRole('alertdialog', { name: 'Stop Bot' });
+    const dlg = await stopFromCard();
     expect(within(dlg).getByText('Are you sure you want to stop the Bot?')).toBeInTheDocument();
     expect(within(dlg).getByLabelText('Cancel all orders')).not.toBeChecked();
     const sell = within(dlg).getByLabelText('Sell what the bot holds at market');
@@ -556,13 +519,18 @@ describe('live status', () => {
             : { status: 409, body: { statusCode: 409, message: held } },
       });
 
-    it('the refusal is shown in a confirmation; "Start anyway" starts again with confirmPosition=true', async () => {
-      const bot = makeBot({ id: 'p1' });
-      const fetch = routes(bot);
+    /** The bots page with its one card, whose Start is clicked: the confirmation that opens. */
+    const startFromCard = async () => {
       renderApp('/bots', { user: USER });
       await waitFor(() => expect(cards()).toHaveLength(1));
       await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
-      const dlg = await screen.findByRole('alertdialog', { name: 'Start Bot' });
+      return screen.findByRole('alertdialog', { name: 'Start Bot' });
+    };
+
+    it('the refusal is shown in a confirmation; "Start anyway" starts again with confirmPosition=true', async () => {
+      const bot = makeBot({ id: 'p1' });
+      const fetch = routes(bot);
+      const dlg = await startFromCard();
       expect(within(dlg).getByText(/The bot holds 0\.03 BTC \(bought for 1,797\.00 USDT\)\. Starting it places its ladder again: up to 0\.05 BTC more for 2,990\.00 USDT\./)).toBeInTheDocument();
       expect(dlg).not.toHaveTextContent('confirmPosition');
       expect(screen.queryByText('Failed to start the bot.')).not.toBeInTheDocument();
@@ -580,10 +548,7 @@ describe('live status', () => {
     it('"Cancel" starts nothing', async () => {
       const bot = makeBot({ id: 'p2' });
       const fetch = routes(bot);
-      renderApp('/bots', { user: USER });
-      await waitFor(() => expect(cards()).toHaveLength(1));
-      await userEvent.click(within(cards()[0]).getByRole('button', { name: /^Start / }));
-      const dlg = await screen.findByRole('alertdialog', { name: 'Start Bot' });
+      const dlg = await startFromCard();
       await userEvent.click(within(dlg).getByRole('button', { name: 'Cancel' }));
       expect(screen.queryByRole('alertdialog', { name: 'Start Bot' })).not.toBeInTheDocument();
       expect(startParams(fetch)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { capacityAnswer, capacityRefusal } from '@gridrocket/bots/domain/capacity';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, mockFetch, renderApp, USER, spotMarketRoutes } from './testing/utils';
+import { baseRoutes, mockFetch, renderApp, USER, spotMarketRoutes, openCreateForm } from './testing/utils';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
@@ -25,8 +25,7 @@ describe('the capacity answer on the create form (issue 39)', () => {
     const asked: URLSearchParams[] = [];
     mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [], ...exchangeRoutes, 'GET /api/bot-capacity': capacityRoute(asked) });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     const panel = within(f.getByTestId('capacity'));
     expect(panel.getByText('Choose the exchange, the pair and the grid size to see what your key can carry.')).toBeInTheDocument();
 

@@ -7,7 +7,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { buildBotSummary, type SummaryEvent } from '@gridrocket/trading/chart/bot-summary';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, textsOf } from './testing/utils';
 import { eventLabelOf, labelAll, describeAll, type HistoryEvent } from './history/events';
 import { levelLines } from './bots/chartLabels';
 import { fillLabel, orderWords } from './money/words';
@@ -54,15 +54,7 @@ describe('after a stop-loss the bot page, the card and the performance view writ
     mockFetch(routes);
     renderApp(`/bots/${BOT}`, { user: USER });
     await waitFor(() => expect(screen.getByTestId('figure-fills')).toHaveTextContent('3'), { timeout: 5000 });
-    const page = {
-      position: screen.getByTestId('figure-position').textContent,
-      fills: screen.getByTestId('figure-fills').textContent,
-      fees: screen.getByTestId('figure-fees').textContent,
-      capital: screen.getByTestId('figure-capital').textContent,
-      realised: screen.getByTestId('figure-realised').textContent,
-      unrealised: screen.getByTestId('figure-unrealised').textContent,
-      total: screen.getByTestId('figure-total').textContent,
-    };
+    const page = textsOf({ position: 'figure-position', fills: 'figure-fills', fees: 'figure-fees', capital: 'figure-capital', realised: 'figure-realised', unrealised: 'figure-unrealised', total: 'figure-total' });
     // the truth the issue names, as the page writes it: the rest 0.000008 bought at 59500 is worth 57100 now (−0.02)
     expect(page).toEqual({ position: '0.000008 BTC', fills: '3', fees: '0.23 USDT', capital: '0.48 USDT', realised: '−5.21 USDT', unrealised: '−0.02 USDT', total: '−5.23 USDT' });
     cleanup();
@@ -77,15 +69,8 @@ describe('after a stop-loss the bot page, the card and the performance view writ
 
     mockFetch(routes);
     renderApp(`/bots/${BOT}/performance`, { user: USER });
-    const shown = {
-      position: (await screen.findByTestId('position')).textContent,
-      fills: screen.getByTestId('fills').textContent,
-      fees: screen.getByTestId('fees').textContent,
-      capital: screen.getByTestId('capital-in-use').textContent,
-      realised: screen.getByTestId('realised-pnl').textContent,
-      unrealised: screen.getByTestId('unrealised-pnl').textContent,
-      total: screen.getByTestId('total-pnl').textContent,
-    };
+    await screen.findByTestId('position');
+    const shown = textsOf({ position: 'position', fills: 'fills', fees: 'fees', capital: 'capital-in-use', realised: 'realised-pnl', unrealised: 'unrealised-pnl', total: 'total-pnl' });
     expect(shown).toEqual(page);
   });
 });

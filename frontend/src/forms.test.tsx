@@ -7,29 +7,31 @@ jest.mock('./api/socket', () => socketModuleMock());
 
 afterEach(() => window.localStorage.clear());
 
-const form = (name: string) => screen.getByRole('form', { name });
+/** Renders `route` signed out and returns its form named `name`. */
+const openSignedOut = (route: string, name: string) => {
+  renderApp(route, { user: null });
+  return within(screen.getByRole('form', { name }));
+};
 
 describe('login form (spec section 5)', () => {
   beforeEach(() => mockFetch(baseRoutes(null)));
 
   it('shows nothing before a submit, then the required messages', async () => {
-    renderApp('/sign-in', { user: null });
-    const f = form('Login');
-    expect(within(f).queryByText('Email is required')).not.toBeInTheDocument();
-    await userEvent.click(within(f).getByRole('button', { name: 'Login' }));
-    expect(within(f).getByText('Email is required')).toBeInTheDocument();
-    expect(within(f).getByText('Password is required')).toBeInTheDocument();
-    expect(within(f).getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    const f = openSignedOut('/sign-in', 'Login');
+    expect(f.queryByText('Email is required')).not.toBeInTheDocument();
+    await userEvent.click(f.getByRole('button', { name: 'Login' }));
+    expect(f.getByText('Email is required')).toBeInTheDocument();
+    expect(f.getByText('Password is required')).toBeInTheDocument();
+    expect(f.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('shows the minimum-length messages', async () => {
-    renderApp('/sign-in', { user: null });
-    const f = form('Login');
-    await userEvent.type(within(f).getByLabelText('Email'), 'a@b');
-    await userEvent.type(within(f).getByLabelText('Password'), 'short');
-    await userEvent.click(within(f).getByRole('button', { name: 'Login' }));
-    expect(within(f).getByText('Email must be at least 5 characters')).toBeInTheDocument();
-    expect(within(f).getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    const f = openSignedOut('/sign-in', 'Login');
+    await userEvent.type(f.getByLabelText('Email'), 'a@b');
+    await userEvent.type(f.getByLabelText('Password'), 'short');
+    await userEvent.click(f.getByRole('button', { name: 'Login' }));
+    expect(f.getByText('Email must be at least 5 characters')).toBeInTheDocument();
+    expect(f.getByText('Password must be at least 8 characters')).toBeInTheDocument();
   });
 });
 
@@ -37,32 +39,30 @@ describe('register form', () => {
   beforeEach(() => mockFetch(baseRoutes(null)));
 
   it('requires every field and the same password twice', async () => {
-    renderApp('/register-user', { user: null });
-    const f = form('Register');
-    expect(within(f).queryByText('Passwords must match')).not.toBeInTheDocument();
-    await userEvent.click(within(f).getByRole('button', { name: 'Register' }));
-    expect(within(f).getByText('Email is required')).toBeInTheDocument();
-    expect(within(f).getAllByText('Password is required')).toHaveLength(2);
-    await userEvent.type(within(f).getByLabelText('Email'), 'ada@example.com');
-    await userEvent.type(within(f).getByLabelText('Password'), 'correct-horse');
-    await userEvent.type(within(f).getByLabelText('Repeat password'), 'correct-hors');
-    expect(within(f).getByText('Passwords must match')).toBeInTheDocument();
-    await userEvent.type(within(f).getByLabelText('Repeat password'), 'e');
-    expect(within(f).queryByText('Passwords must match')).not.toBeInTheDocument();
+    const f = openSignedOut('/register-user', 'Register');
+    expect(f.queryByText('Passwords must match')).not.toBeInTheDocument();
+    await userEvent.click(f.getByRole('button', { name: 'Register' }));
+    expect(f.getByText('Email is required')).toBeInTheDocument();
+    expect(f.getAllByText('Password is required')).toHaveLength(2);
+    await userEvent.type(f.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(f.getByLabelText('Password'), 'correct-horse');
+    await userEvent.type(f.getByLabelText('Repeat password'), 'correct-hors');
+    expect(f.getByText('Passwords must match')).toBeInTheDocument();
+    await userEvent.type(f.getByLabelText('Repeat password'), 'e');
+    expect(f.queryByText('Passwords must match')).not.toBeInTheDocument();
   });
 });
 
 describe('forgot-password form', () => {
   it('validates and then alerts that the mail was sent', async () => {
     const fetch = mockFetch({ ...baseRoutes(null), 'POST /api/auth/forgot-password': { status: 202 } });
-    renderApp('/forgot-password', { user: null });
-    const f = form('Reset Password');
-    await userEvent.click(within(f).getByRole('button', { name: 'Reset Password' }));
-    expect(within(f).getByText('Email is required')).toBeInTheDocument();
-    await userEvent.type(within(f).getByLabelText('Email'), 'a@b');
-    expect(within(f).getByText('Email must be at least 5 characters')).toBeInTheDocument();
-    await userEvent.type(within(f).getByLabelText('Email'), '.co');
-    await userEvent.click(within(f).getByRole('button', { name: 'Reset Password' }));
+    const f = openSignedOut('/forgot-password', 'Reset Password');
+    await userEvent.click(f.getByRole('button', { name: 'Reset Password' }));
+    expect(f.getByText('Email is required')).toBeInTheDocument();
+    await userEvent.type(f.getByLabelText('Email'), 'a@b');
+    expect(f.getByText('Email must be at least 5 characters')).toBeInTheDocument();
+    await userEvent.type(f.getByLabelText('Email'), '.co');
+    await userEvent.click(f.getByRole('button', { name: 'Reset Password' }));
     expect(await screen.findByTestId('alert-message')).toHaveTextContent('Password reset email sent, check your inbox.');
     expect(fetch.mock.calls.some(([u]) => String(u) === '/api/auth/forgot-password')).toBe(true);
     expect(screen.getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/sign-in');
@@ -72,16 +72,15 @@ describe('forgot-password form', () => {
 describe('reset-password screen', () => {
   it('checks the new password and posts it with the token', async () => {
     const fetch = mockFetch({ ...baseRoutes(null), 'POST /api/auth/reset-password': {} });
-    renderApp('/reset-password?token=tok123', { user: null });
-    const f = form('Choose a new password');
-    await userEvent.click(within(f).getByRole('button', { name: 'Save new password' }));
-    expect(within(f).getAllByText('Password is required')).toHaveLength(2);
-    await userEvent.type(within(f).getByLabelText('New password'), 'brand-new-pass');
-    await userEvent.type(within(f).getByLabelText('Repeat new password'), 'brand-new-pasS');
-    expect(within(f).getByText('Passwords must match')).toBeInTheDocument();
-    await userEvent.clear(within(f).getByLabelText('Repeat new password'));
-    await userEvent.type(within(f).getByLabelText('Repeat new password'), 'brand-new-pass');
-    await userEvent.click(within(f).getByRole('button', { name: 'Save new password' }));
+    const f = openSignedOut('/reset-password?token=tok123', 'Choose a new password');
+    await userEvent.click(f.getByRole('button', { name: 'Save new password' }));
+    expect(f.getAllByText('Password is required')).toHaveLength(2);
+    await userEvent.type(f.getByLabelText('New password'), 'brand-new-pass');
+    await userEvent.type(f.getByLabelText('Repeat new password'), 'brand-new-pasS');
+    expect(f.getByText('Passwords must match')).toBeInTheDocument();
+    await userEvent.clear(f.getByLabelText('Repeat new password'));
+    await userEvent.type(f.getByLabelText('Repeat new password'), 'brand-new-pass');
+    await userEvent.click(f.getByRole('button', { name: 'Save new password' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/sign-in'));
     const call = fetch.mock.calls.find(([u]) => String(u) === '/api/auth/reset-password')!;
     expect(JSON.parse(String(call[1]!.body))).toEqual({ token: 'tok123', password: 'brand-new-pass' });

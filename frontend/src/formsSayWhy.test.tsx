@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket, formMarketRoutes } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket, formMarketRoutes, typeLadder } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -41,9 +41,7 @@ describe('a disabled Save says why (issue 40, point 7)', () => {
     routes();
     const f = await openCreate();
     await pickMarket(f, '60000');
-    await userEvent.type(f.getByLabelText('Grid size'), '5');
-    await userEvent.type(f.getByLabelText('Order size'), '0.000015');
-    await userEvent.type(f.getByLabelText('Price interval'), '1000');
+    await typeLadder(f, { grid: '5', size: '0.000015', interval: '1000' });
     await waitFor(() => expect(f.getByTestId('save-reasons')).toHaveTextContent(/^Save is disabled:Fill in: Take profit$/));
     // (the market's checks come once every field is valid on its own)
     await userEvent.type(f.getByLabelText('Take profit'), '1');
@@ -61,9 +59,7 @@ describe('a disabled Save says why (issue 40, point 7)', () => {
     await userEvent.selectOptions(f.getByLabelText('Direction'), 'neutral');
     expect(f.queryByLabelText('Take profit')).toBeNull();
     expect(f.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription(/Fill in: Grid size, Order size, Price interval$/);
-    await userEvent.type(f.getByLabelText('Grid size'), '2');
-    await userEvent.type(f.getByLabelText('Order size'), '0.1');
-    await userEvent.type(f.getByLabelText('Price interval'), '5');
+    await typeLadder(f, { grid: '2', size: '0.1', interval: '5' });
     await waitFor(() => expect(f.getByRole('button', { name: 'Save' })).toBeEnabled());
     await userEvent.click(f.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Bot successfully added!')).toBeInTheDocument();
@@ -86,9 +82,7 @@ describe('the investment-based form (issue 40)', () => {
   async function ladder(f: ReturnType<typeof within>) {
     await pickMarket(f, '60000');
     // rungs 60000 … 56000: Σ 290000 USDT per coin of each order
-    await userEvent.type(f.getByLabelText('Grid size'), '5');
-    await userEvent.type(f.getByLabelText('Price interval'), '1000');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '5', interval: '1000', takeProfit: '1' });
     await userEvent.click(f.getByLabelText('Total investment (USDT)'));
   }
 

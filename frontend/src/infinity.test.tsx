@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket, formMarketRoutes } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, pickMarket, formMarketRoutes, openCreateForm } from './testing/utils';
 import type { Bot } from './api/types';
 
 jest.mock('./api/socket', () => socketModuleMock());
@@ -129,9 +129,7 @@ describe('infinity grid on the create form (issue 32)', () => {
   it('futures: no Style select (an infinity grid is spot only)', async () => {
     mockFetch({ ...baseRoutes(), 'GET /api/bots/u-1': [], ...exchangeRoutes });
     renderApp('/bots', { user: USER });
-    await userEvent.click(await screen.findByRole('tab', { name: /Futures bots/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm(/Futures bots/);
     expect(f.getByLabelText('Direction')).toBeInTheDocument();
     expect(f.queryByLabelText('Style')).toBeNull();
   });

@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, openCreateForm } from './testing/utils';
 
 jest.mock('./api/socket', () => socketModuleMock());
 jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data-testid="chart-stub" /> }));
@@ -31,8 +31,7 @@ describe('paper / testnet / live badge', () => {
     await waitFor(() => expect(cards()).toHaveLength(2));
     for (const card of cards()) expect(await within(card).findByTestId('mode-badge')).toHaveTextContent(/^Paper$/);
 
-    await userEvent.click(screen.getByRole('button', { name: 'Create bot' }));
-    const f = within(screen.getByRole('dialog', { name: 'Create new bot' }));
+    const f = await openCreateForm();
     await userEvent.selectOptions(f.getByLabelText('Exchange'), 'Binance');
     await waitFor(() => expect(f.getByTestId('balance')).toHaveTextContent('10,000.00 USDT'));
     const readout = f.getByTestId('balance').closest('.readout') as HTMLElement;

@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { freshSocketPerTest, socketModuleMock } from './testing/fakeSocket';
-import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket } from './testing/utils';
+import { baseRoutes, makeBot, mockFetch, renderApp, USER, spotMarketRoutes, pickMarket, typeLadder } from './testing/utils';
 import type { Bot } from './api/types';
 import { settingsOfBot } from './bots/TemplateBar';
 
@@ -52,15 +52,20 @@ async function pickBtc(f: ReturnType<typeof within>) {
   await pickMarket(f, '95447');
 }
 
+/** In the create form `f`: "Price range" chosen, and its upper price (in place of the one filled in), lower price and levels typed. */
+async function typeRange(f: ReturnType<typeof within>, upper: string, lower: string, levels: string) {
+  await userEvent.click(f.getByRole('radio', { name: 'Price range' }));
+  await userEvent.clear(f.getByLabelText('Upper price'));
+  await userEvent.type(f.getByLabelText('Upper price'), upper);
+  await userEvent.type(f.getByLabelText('Lower price'), lower);
+  await userEvent.type(f.getByLabelText('Levels'), levels);
+}
+
 describe('the bot form in range mode (issue 32)', () => {
   it('90,000 to 95,000 in 7 arithmetic levels fills the ladder fields (read-only), the cost follows, and the request carries that ladder', async () => {
     const { f, fetch } = await openForm();
     await pickBtc(f);
-    await userEvent.click(f.getByRole('radio', { name: 'Price range' }));
-    await userEvent.clear(f.getByLabelText('Upper price'));
-    await userEvent.type(f.getByLabelText('Upper price'), '95000');
-    await userEvent.type(f.getByLabelText('Lower price'), '90000');
-    await userEvent.type(f.getByLabelText('Levels'), '7');
+    await typeRange(f, '95000', '90000', '7');
     // (95000 − 90000) ÷ 6 = 833.333… → 833.33 at the price step of 0.01; last rung 95000 − 6 × 833.33 = 90000.02
     expect(f.getByLabelText('Entry Price')).toHaveValue('95000');
     expect(f.getByLabelText('Grid size')).toHaveValue('7');
@@ -80,11 +85,7 @@ describe('the bot form in range mode (issue 32)', () => {
   it('geometric: 80,000 to 95,000 in 4 levels sends percent spacing with the ratio that puts the last rung at 80,000', async () => {
     const { f, fetch } = await openForm();
     await pickBtc(f);
-    await userEvent.click(f.getByRole('radio', { name: 'Price range' }));
-    await userEvent.clear(f.getByLabelText('Upper price'));
-    await userEvent.type(f.getByLabelText('Upper price'), '95000');
-    await userEvent.type(f.getByLabelText('Lower price'), '80000');
-    await userEvent.type(f.getByLabelText('Levels'), '4');
+    await typeRange(f, '95000', '80000', '4');
     await userEvent.selectOptions(f.getByLabelText('Steps'), 'geometric');
     // (1 − (80000 ÷ 95000)^(1/3)) × 100 = (1 − 0.9443264) × 100 = 5.5673608…% → 5.56736
     expect(f.getByLabelText('Price interval')).toHaveValue('5.56736');
@@ -99,11 +100,7 @@ describe('the bot form in range mode (issue 32)', () => {
   it('a bad range says so under its fields and Save stays disabled', async () => {
     const { f } = await openForm();
     await pickBtc(f);
-    await userEvent.click(f.getByRole('radio', { name: 'Price range' }));
-    await userEvent.clear(f.getByLabelText('Upper price'));
-    await userEvent.type(f.getByLabelText('Upper price'), '90000');
-    await userEvent.type(f.getByLabelText('Lower price'), '95000');
-    await userEvent.type(f.getByLabelText('Levels'), '1');
+    await typeRange(f, '90000', '95000', '1');
     await userEvent.tab();
     await userEvent.click(f.getByLabelText('Upper price'));
     await userEvent.tab();
@@ -186,10 +183,7 @@ describe('templates and copies in the bot form (issue 32)', () => {
     await pickBtc(f);
     await userEvent.clear(f.getByLabelText('Entry Price'));
     await userEvent.type(f.getByLabelText('Entry Price'), '95000');
-    await userEvent.type(f.getByLabelText('Grid size'), '3');
-    await userEvent.type(f.getByLabelText('Order size'), '0.001');
-    await userEvent.type(f.getByLabelText('Price interval'), '100');
-    await userEvent.type(f.getByLabelText('Take profit'), '1');
+    await typeLadder(f, { grid: '3', size: '0.001', interval: '100', takeProfit: '1' });
     await userEvent.click(f.getByRole('button', { name: 'Make a template' }));
     await userEvent.type(f.getByLabelText('Template name'), 'BTC high');
     await userEvent.click(f.getByRole('button', { name: 'Create template' }));

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Copy, KeySquare, Plus, Trash2 } from 'lucide-react';
 import { describeError } from '../api/http';
 import { Field, SelectField } from '../components/Field';
+import { FormRefusal } from '../components/Feedback';
 import { ConfirmDialog } from '../components/Modal';
 import { useAppDispatch } from '../store/hooks';
 import { ui } from '../store/uiSlice';
@@ -143,18 +144,10 @@ export function AccessTokensSection() {
                 <small className="muted">— {s.hint}</small>
               </label>
             ))}
-            {errors.scopes ? (
-              <p className="form-error" id="token-scopes-error" role="alert">
-                {errors.scopes}
-              </p>
-            ) : null}
+            <FormRefusal message={errors.scopes} id="token-scopes-error" />
           </fieldset>
           <SelectField id="token-expiry" label="Expires after" name="expiresInDays" value={days} onValue={setDays} options={EXPIRIES.map((d) => ({ value: String(d), label: d === 365 ? '1 year' : `${d} days` }))} error={errors.expiresInDays ?? null} />
-          {refusal ? (
-            <p className="form-error" role="alert" data-testid="token-refusal">
-              {refusal}
-            </p>
-          ) : null}
+          <FormRefusal message={refusal} testId="token-refusal" />
           <div className="actions actions--start">
             <button type="submit" className="btn btn--primary" disabled={creating.isLoading}>
               Create token

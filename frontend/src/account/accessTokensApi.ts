@@ -1,5 +1,6 @@
 /** The user's personal access tokens (issue 31), injected into the one RTK Query api. */
 import { api } from '../api/api';
+import { listOf, removeById } from '../api/collection';
 import { apiPath, type Answer, type Body, type Schemas } from '../api/contract';
 
 export type AccessTokenView = Schemas['AccessToken'];
@@ -14,19 +15,12 @@ const tagged = api.enhanceEndpoints({ addTagTypes: ['AccessTokens'] });
 
 export const accessTokensApi = tagged.injectEndpoints({
   endpoints: (b) => ({
-    getAccessTokens: b.query<AccessTokenView[], void>({
-      query: () => ({ url: apiPath('/api/tokens') }),
-      transformResponse: (raw: Answer<'/api/tokens', 'get'> | null) => raw?.tokens ?? [],
-      providesTags: ['AccessTokens'],
-    }),
+    getAccessTokens: b.query<AccessTokenView[], void>(listOf<AccessTokenView, 'AccessTokens'>('/api/tokens', 'tokens', 'AccessTokens')),
     createAccessToken: b.mutation<CreatedAccessToken, NewAccessToken>({
       query: (body) => ({ url: apiPath('/api/tokens'), method: 'POST', body }),
       invalidatesTags: ['AccessTokens'],
     }),
-    revokeAccessToken: b.mutation<Answer<'/api/tokens/{id}', 'delete'>, string>({
-      query: (id) => ({ url: apiPath('/api/tokens/{id}', { id }), method: 'DELETE' }),
-      invalidatesTags: ['AccessTokens'],
-    }),
+    revokeAccessToken: b.mutation<Answer<'/api/tokens/{id}', 'delete'>, string>(removeById('/api/tokens/{id}', 'AccessTokens')),
   }),
 });
 

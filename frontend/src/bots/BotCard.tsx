@@ -11,8 +11,8 @@ import { botLabel } from './botName';
 import { Sparkline } from './Sparkline';
 import { quoteOf } from '../shims/shared';
 import { isNoKeyRefusal } from './useBotActions';
+import { PHASE_TEXT, PhaseStatus } from './PhaseStatus';
 
-const PHASE_TEXT = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' } as const;
 
 interface Props {
   bot: Bot;
@@ -47,10 +47,7 @@ export function BotCard({ bot, live, onStart, onStop, onEdit, onDelete }: Props)
           </span>
           <ModeBadge exchange={bot.exchange} />
         </span>
-        <span className={`status status--${phase}`} role="status">
-          <span className="status__dot" aria-hidden="true" />
-          {PHASE_TEXT[phase]}
-        </span>
+        <PhaseStatus phase={phase} />
       </header>
 
       <div className="bot-card__symbol">

@@ -39,6 +39,7 @@ import { BacktestPanel } from '../backtest/BacktestPanel';
 import { rungPrice } from '@gridrocket/trading/grid';
 import { AdvancedSettings, advancedBody, advancedConfig, advancedErrors, advancedFromBot, type AdvancedView } from './AdvancedSettings';
 import { ModeBadge } from '../components/ModeBadge';
+import { FormRefusal } from '../components/Feedback';
 import { useRangeSetup } from './RangeSetup';
 import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
@@ -326,6 +327,17 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   /** Issue 40: the name as the body sends it: set, or '' to remove the one an edited bot has. */
   const nameBody = name.trim() !== '' ? { name: name.trim() } : bot?.name ? { name: '' } : {};
 
+  /** Ends a save the spinner covered: the server's refusal as an error toast (false), or `success` (true). */
+  const answered = (res: object, failure: string, success: string) => {
+    dispatch(ui.hideSpinner());
+    if ('error' in res && res.error) {
+      dispatch(ui.toast('error', failure, describeError(res.error)));
+      return false;
+    }
+    dispatch(ui.toast('success', success));
+    return true;
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
@@ -335,13 +347,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       const numbers = infinityNumbers(infValues) as { entryPrice: number; stepPercent: number; quoteValue?: number; lowerPrice: number };
       if (invest.active) delete numbers.quoteValue; // the server sizes it from the investment
       const res = await createBot({ userId: user.uid, style: 'infinity', exchange: values.exchange as Exchange, symbol: values.symbol, botType: 'Spot', ...numbers, ...invest.body(), ...nameBody });
-      dispatch(ui.hideSpinner());
-      if ('error' in res && res.error) {
-        dispatch(ui.toast('error', 'Error creating bot!', describeError(res.error)));
-        return;
-      }
-      dispatch(ui.toast('success', 'Bot successfully added!'));
-      onDone();
+      if (answered(res, 'Error creating bot!', 'Bot successfully added!')) onDone();
       return;
     }
     if (invalid) return;
@@ -351,12 +357,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
     dispatch(ui.showSpinner());
     if (bot) {
       const res = await editBot({ id: bot.id, userId: user.uid, body: { exchange: values.exchange as Exchange, ...numbers } });
-      dispatch(ui.hideSpinner());
-      if ('error' in res && res.error) {
-        dispatch(ui.toast('error', 'Error editing bot!', describeError(res.error)));
-        return;
-      }
-      dispatch(ui.toast('success', 'Bot successfully edited!'));
+      if (!answered(res, 'Error editing bot!', 'Bot successfully edited!')) return;
     } else {
       const res = await createBot({
         userId: user.uid,
@@ -367,12 +368,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         botType,
         pid: -1,
       });
-      dispatch(ui.hideSpinner());
-      if ('error' in res && res.error) {
-        dispatch(ui.toast('error', 'Error creating bot!', describeError(res.error)));
-        return;
-      }
-      dispatch(ui.toast('success', 'Bot successfully added!'));
+      if (!answered(res, 'Error creating bot!', 'Bot successfully added!')) return;
     }
     onDone();
   };
@@ -593,9 +589,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       </aside>
       </div>
       {(infinity ? infInvalid : invalid) && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k)) || (infinity && (Object.keys(inf) as InfinityField[]).some((k) => shownInf(k)))) ? (
-        <p className="form-error" role="alert">
-          Missing form values!
-        </p>
+        <FormRefusal message="Missing form values!" />
       ) : null}
       <div className="actions bot-form__actions">
         {/* (in the sticky bar, beside the button it explains: issue 40) */}

@@ -5,6 +5,7 @@ import { ALERT_CHANNEL_LABELS, ALERT_CHANNELS } from '@gridrocket/alerts/domain/
 import { apiPath, type Answer, type Body } from '../api/contract';
 import { describeError, request } from '../api/http';
 import { describeEvent, eventLabel, eventTime, formatTime, ordered, type HistoryEvent } from '../history/events';
+import { FormRefusal } from '../components/Feedback';
 
 /** GET /api/bots/{id}/signals (docs/signals.md): never the secret, only its last 4 characters. */
 export type SignalSettings = Answer<'/api/bots/{id}/signals', 'get'>;
@@ -233,11 +234,7 @@ export function SignalPanel({ botId, userId }: { botId: string; userId?: string 
           </div>
         </>
       ) : null}
-      {refusal ? (
-        <p className="form-error" role="alert">
-          {refusal}
-        </p>
-      ) : null}
+      <FormRefusal message={refusal} />
       {copied ? (
         <p className="muted" role="status">
           {copied}

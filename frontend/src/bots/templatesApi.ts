@@ -1,5 +1,6 @@
 /** Bot templates (issue 32, docs/range-and-templates.md), injected into the one RTK Query api. */
 import { api } from '../api/api';
+import { listOf, removeById } from '../api/collection';
 import { apiPath, type Answer, type Body, type Schemas } from '../api/contract';
 
 export type BotTemplate = Schemas['BotTemplate'];
@@ -14,19 +15,12 @@ const tagged = api.enhanceEndpoints({ addTagTypes: ['Templates'] });
 
 export const templatesApi = tagged.injectEndpoints({
   endpoints: (b) => ({
-    getTemplates: b.query<BotTemplate[], void>({
-      query: () => ({ url: apiPath('/api/bot-templates') }),
-      transformResponse: (raw: Answer<'/api/bot-templates', 'get'> | null) => raw?.templates ?? [],
-      providesTags: ['Templates'],
-    }),
+    getTemplates: b.query<BotTemplate[], void>(listOf<BotTemplate, 'Templates'>('/api/bot-templates', 'templates', 'Templates')),
     saveTemplate: b.mutation<Answer<'/api/bot-templates', 'post'>, Body<'/api/bot-templates', 'post'>>({
       query: (body) => ({ url: apiPath('/api/bot-templates'), method: 'POST', body }),
       invalidatesTags: ['Templates'],
     }),
-    deleteTemplate: b.mutation<Answer<'/api/bot-templates/{id}', 'delete'>, string>({
-      query: (id) => ({ url: apiPath('/api/bot-templates/{id}', { id }), method: 'DELETE' }),
-      invalidatesTags: ['Templates'],
-    }),
+    deleteTemplate: b.mutation<Answer<'/api/bot-templates/{id}', 'delete'>, string>(removeById('/api/bot-templates/{id}', 'Templates')),
   }),
 });
 

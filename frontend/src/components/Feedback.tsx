@@ -67,3 +67,16 @@ export function AlertDialog() {
     </Modal>
   );
 }
+
+/**
+ * A form's refusal under it (the server's words or a rule's), read out at once; nothing while there is none
+ * (issue 42: the key, token, signal and bot forms each wrote this paragraph).
+ */
+export function FormRefusal({ message, className, id, testId }: { message: string | null | undefined | false; className?: string; id?: string; testId?: string }) {
+  if (!message) return null;
+  return (
+    <p className={className ? `form-error ${className}` : 'form-error'} id={id} role="alert" data-testid={testId}>
+      {message}
+    </p>
+  );
+}

@@ -3,6 +3,7 @@
  * pages): the loading spinner, the link back to the bot list and a table's column heads.
  */
 import { ArrowLeft, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 /** The page's spinner while its data loads; `label` is read out ("Loading the history…"). */
@@ -21,6 +22,20 @@ export function BackToBots() {
     <Link to="/bots" className="back-link" aria-label="Back to bots">
       <ArrowLeft size={16} aria-hidden="true" /> Bots
     </Link>
+  );
+}
+
+/** The head of a bot's sub-page (history, performance): back to the bots, its title and `sub` under it, `actions` beside. */
+export function BotSubpageHead({ title, sub, actions }: { title: string; sub?: ReactNode; actions: ReactNode }) {
+  return (
+    <div className="page__head">
+      <div>
+        <BackToBots />
+        <h1>{title}</h1>
+        {sub}
+      </div>
+      {actions}
+    </div>
   );
 }
 

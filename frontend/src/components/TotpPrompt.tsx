@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { setTotpAsker, type PromptKind } from '../api/totpPrompt';
 import { Field } from './Field';
 import { Modal } from './Modal';
@@ -49,67 +49,60 @@ export function TotpPrompt() {
     setAsk(null);
   };
   if (ask.kind === 'password') {
-    const valid = code.length > 0;
     return (
-      <Modal title="Confirm with your password" onClose={() => finish(null)}>
-        <form
-          noValidate
-          aria-label="Confirm with your password"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (valid) finish(code);
-          }}
-        >
-          <p className="muted">{ask.message}</p>
-          <Field id="password-prompt" label="Current password" type="password" value={code} onValue={setCode} autoComplete="current-password" maxLength={200} data-autofocus />
-          <div className="actions">
-            <button type="button" className="btn btn--ghost" onClick={() => finish(null)}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={!valid} aria-describedby={valid ? undefined : 'password-prompt-reasons'}>
-              Confirm
-            </button>
-          </div>
-          {/* issue 40: a disabled button says why */}
-          <SaveReasons id="password-prompt-reasons" action="Confirm" reasons={valid ? [] : ['Enter your current password']} />
-        </form>
-      </Modal>
+      <PromptDialog title="Confirm with your password" formLabel="Confirm with your password" message={ask.message} value={code.length > 0 ? code : null} onFinish={finish} reasonsId="password-prompt-reasons" reason="Enter your current password">
+        <Field id="password-prompt" label="Current password" type="password" value={code} onValue={setCode} autoComplete="current-password" maxLength={200} data-autofocus />
+      </PromptDialog>
     );
   }
   const clean = code.replace(/\s/g, '');
   const valid = /^\d{6}$/.test(clean);
   return (
-    <Modal title="Confirm with your code" onClose={() => finish(null)}>
+    <PromptDialog title="Confirm with your code" formLabel="Two-factor code" message={ask.message} value={valid ? clean : null} onFinish={finish} reasonsId="totp-prompt-reasons" reason="Enter the 6-digit code from your authenticator app">
+      <Field
+        id="totp-prompt-code"
+        label="6-digit code"
+        value={code}
+        onValue={setCode}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={7}
+        error={code && !valid ? 'The code is 6 digits' : null}
+        data-autofocus
+      />
+    </PromptDialog>
+  );
+}
+
+/**
+ * The prompt's dialog around its one field: Cancel, and Confirm while `value` (what the field gives) is
+ * there, with the reason it is disabled otherwise (issue 40).
+ */
+function PromptDialog(props: { title: string; formLabel: string; message: string; value: string | null; onFinish: (value: string | null) => void; reasonsId: string; reason: string; children: ReactNode }) {
+  const { title, formLabel, message, value, onFinish, reasonsId, reason, children } = props;
+  const valid = value !== null;
+  return (
+    <Modal title={title} onClose={() => onFinish(null)}>
       <form
         noValidate
-        aria-label="Two-factor code"
+        aria-label={formLabel}
         onSubmit={(e) => {
           e.preventDefault();
-          if (valid) finish(clean);
+          if (valid) onFinish(value);
         }}
       >
-        <p className="muted">{ask.message}</p>
-        <Field
-          id="totp-prompt-code"
-          label="6-digit code"
-          value={code}
-          onValue={setCode}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
-          error={code && !valid ? 'The code is 6 digits' : null}
-          data-autofocus
-        />
+        <p className="muted">{message}</p>
+        {children}
         <div className="actions">
-          <button type="button" className="btn btn--ghost" onClick={() => finish(null)}>
+          <button type="button" className="btn btn--ghost" onClick={() => onFinish(null)}>
             Cancel
           </button>
-          <button type="submit" className="btn btn--primary" disabled={!valid} aria-describedby={valid ? undefined : 'totp-prompt-reasons'}>
+          <button type="submit" className="btn btn--primary" disabled={!valid} aria-describedby={valid ? undefined : reasonsId}>
             Confirm
           </button>
         </div>
         {/* issue 40: a disabled button says why */}
-        <SaveReasons id="totp-prompt-reasons" action="Confirm" reasons={valid ? [] : ['Enter the 6-digit code from your authenticator app']} />
+        <SaveReasons id={reasonsId} action="Confirm" reasons={valid ? [] : [reason]} />
       </form>
     </Modal>
   );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { ArrowLeft, Eye } from 'lucide-react';
 import { useGetSummaryQuery } from '../api/api';
@@ -10,8 +10,8 @@ import { pairLabel } from '../bots/pairs';
 import { wordsOf } from '../styles/registry';
 import '../audit/audit.css';
 import { PageLoading } from '../components/PageKit';
+import { BotChartCard } from '../bots/BotChartCard';
 
-const BotChart = lazy(() => import('../bots/BotChart'));
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…', deleted: 'Deleted' };
 
 type FiguresProps = { bot: Bot; summary: BotSummary | undefined; running: boolean };
@@ -85,14 +85,7 @@ export default function AuditBotPage({ id, Figures }: { id: string; Figures: Com
         </NavLink>
       </nav>
       {view && !deleted ? <Figures bot={view} summary={summary} running={row.status === 'running'} /> : null}
-      {view && !deleted ? (
-        <section className="card botpage__chart" aria-labelledby="chart-title">
-          <h2 id="chart-title">Price and grid</h2>
-          <Suspense fallback={<div className="chart-empty">Loading chart…</div>}>
-            <BotChart bot={view} large />
-          </Suspense>
-        </section>
-      ) : null}
+      {view && !deleted ? <BotChartCard bot={view} /> : null}
       {view ? (
         <section className="card" aria-labelledby="settings-title">
           <h2 id="settings-title">Settings</h2>

@@ -18,12 +18,12 @@ import { useUser } from '../store/hooks';
 import { quoteOf } from '../shims/shared';
 import { annualisedText, directionOf } from '../money/words';
 import { BackToBots, PageLoading } from '../components/PageKit';
+import { PHASE_TEXT, PhaseStatus } from '../bots/PhaseStatus';
+import { BotChartCard } from '../bots/BotChartCard';
 
-const BotChart = lazy(() => import('../bots/BotChart'));
 // issue 40: another user's bot, read-only, for an auditor ("Bot not found" to anyone else)
 const AuditBotPage = lazy(() => import('./AuditBotPage'));
 
-const PHASE_TEXT = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' } as const;
 const STATE_TEXT = { open: 'Open', filled: 'Filled', cancelled: 'Cancelled' } as const;
 /** While running, the figures are read again this often (the price moves between fills too). */
 const REFRESH_MS = 3000;
@@ -84,10 +84,7 @@ export default function BotPage() {
           <BackToBots />
           <h1 className="botpage__title">
             <CoinIcon symbol={bot.symbol} size={32} /> {bot.name ? <span data-testid="bot-name">{bot.name}</span> : null} {bot.name ? <span className="muted botpage__pair">{pairLabel(bot.symbol)}</span> : pairLabel(bot.symbol)}
-            <span className={`status status--${phase}`} role="status">
-              <span className="status__dot" aria-hidden="true" />
-              {PHASE_TEXT[phase]}
-            </span>
+            <PhaseStatus phase={phase} />
           </h1>
           <p className="muted with-icon">
             <ExchangeIcon exchange={bot.exchange} /> {bot.exchange} {futures ? 'futures' : 'spot'}
@@ -119,37 +116,17 @@ export default function BotPage() {
 
       {lastError ? <LastError message={lastError} at={summary?.lastErrorAt ?? null} /> : null}
       <LiquidationWarning bot={bot} summary={summary} />
-      {ordersLeftOpenText(bot, phase === 'stopped') ? (
-        <div className="notice" role="note" data-testid="orders-left-open">
-          <TriangleAlert size={18} aria-hidden="true" />
-          <div>{ordersLeftOpenText(bot, phase === 'stopped')}</div>
-        </div>
-      ) : null}
+      <Notice role="note" testId="orders-left-open" text={ordersLeftOpenText(bot, phase === 'stopped')} />
 
-      {phase === 'running' && rateLimitPauseText(bot) ? (
-        <div className="notice" role="status" data-testid="rate-limit-pause">
-          <TriangleAlert size={18} aria-hidden="true" />
-          <div>{rateLimitPauseText(bot)}</div>
-        </div>
-      ) : null}
+      <Notice role="status" testId="rate-limit-pause" text={phase === 'running' ? rateLimitPauseText(bot) : null} />
 
-      {phase === 'running' && streamFallbackText(bot) ? (
-        <div className="notice" role="status" data-testid="stream-fallback">
-          <TriangleAlert size={18} aria-hidden="true" />
-          <div>{streamFallbackText(bot)}</div>
-        </div>
-      ) : null}
+      <Notice role="status" testId="stream-fallback" text={phase === 'running' ? streamFallbackText(bot) : null} />
 
       {phase === 'running' ? <CheckNow key={bot.id} botId={bot.id} /> : null}
 
       <Figures bot={bot} summary={summary} running={phase === 'running'} />
 
-      <section className="card botpage__chart" aria-labelledby="chart-title">
-        <h2 id="chart-title">Price and grid</h2>
-        <Suspense fallback={<div className="chart-empty">Loading chart…</div>}>
-          <BotChart bot={bot} large />
-        </Suspense>
-      </section>
+      <BotChartCard bot={bot} />
 
       <div className="botpage__cols">
         <Ladder summary={summary} currency={cur} />
@@ -175,6 +152,17 @@ export default function BotPage() {
       </div>
       <SignalPanel key={`signals-${bot.id}`} botId={bot.id} userId={user.uid} />
       {actions.dialogs}
+    </div>
+  );
+}
+
+/** A warning under the bot's head (orders left open, a rate-limit pause, polling instead of the stream); nothing without `text`. */
+function Notice({ role, testId, text }: { role: 'note' | 'status'; testId: string; text: string | null | undefined }) {
+  if (!text) return null;
+  return (
+    <div className="notice" role={role} data-testid={testId}>
+      <TriangleAlert size={18} aria-hidden="true" />
+      <div>{text}</div>
     </div>
   );
 }

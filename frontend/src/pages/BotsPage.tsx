@@ -205,26 +205,8 @@ export default function BotsPage() {
             <option value="Kucoin">Kucoin</option>
           </select>
         </label>
-        <label>
-          <span>Status</span>
-          <select value={status} onChange={(e) => set({ status: e.target.value === 'all' ? null : e.target.value, page: null })}>
-            {Object.entries(STATUS_FILTERS).map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span>Sort by</span>
-          <select value={sort} onChange={(e) => set({ sort: e.target.value === 'created' ? null : e.target.value })}>
-            {Object.entries(SORTS).map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label="Status" value={status} choices={STATUS_FILTERS} onValue={(v) => set({ status: v === 'all' ? null : v, page: null })} />
+        <ChoiceFilter label="Sort by" value={sort} choices={SORTS} onValue={(v) => set({ sort: v === 'created' ? null : v })} />
       </div>
 
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
@@ -261,5 +243,21 @@ export default function BotsPage() {
       ) : null}
       {actions.dialogs}
     </div>
+  );
+}
+
+/** One of the list's filters: a labelled select of `choices` (value → words). */
+function ChoiceFilter({ label, value, choices, onValue }: { label: string; value: string; choices: Record<string, string>; onValue: (value: string) => void }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <select value={value} onChange={(e) => onValue(e.target.value)}>
+        {Object.entries(choices).map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

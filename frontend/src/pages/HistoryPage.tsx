@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import { Download, RefreshCw } from 'lucide-react';
 import { leverageText, compact, percent, usdt } from '../bots/format';
@@ -20,7 +20,7 @@ import {
   type StateAt,
 } from '../history/events';
 import { exportUrl, useGetBotHistoryQuery, useGetBotStateAtQuery } from '../history/historyApi';
-import { BackToBots, PageLoading } from '../components/PageKit';
+import { BotSubpageHead, PageLoading } from '../components/PageKit';
 
 const STATUS_TEXT: Record<string, string> = { stopped: 'Stopped', starting: 'Starting…', running: 'Running', stopping: 'Stopping…' };
 
@@ -65,26 +65,27 @@ export default function HistoryPage() {
 
   return (
     <div className="page page--wide history">
-      <div className="page__head">
-        <div>
-          <BackToBots />
-          <h1>History</h1>
+      <BotSubpageHead
+        title="History"
+        sub={
           <p className="muted history__sub">
             {title} <span className="mono history__id">{id}</span>
           </p>
-        </div>
-        <div className="history__exports" role="group" aria-label="Download the history">
-          <a className="btn btn--ghost btn--small" href={exportUrl(id, 'csv')} download aria-label="Download the history as CSV">
-            <Download size={16} aria-hidden="true" /> CSV
-          </a>
-          <a className="btn btn--ghost btn--small" href={exportUrl(id, 'ndjson')} download aria-label="Download the history as NDJSON">
-            <Download size={16} aria-hidden="true" /> NDJSON
-          </a>
-          <button type="button" className="icon-btn icon-btn--small" onClick={() => void refetch()} aria-label="Refresh the history" title="Refresh" disabled={historyFetching}>
-            <RefreshCw size={16} aria-hidden="true" />
-          </button>
-        </div>
-      </div>
+        }
+        actions={
+          <div className="history__exports" role="group" aria-label="Download the history">
+            <a className="btn btn--ghost btn--small" href={exportUrl(id, 'csv')} download aria-label="Download the history as CSV">
+              <Download size={16} aria-hidden="true" /> CSV
+            </a>
+            <a className="btn btn--ghost btn--small" href={exportUrl(id, 'ndjson')} download aria-label="Download the history as NDJSON">
+              <Download size={16} aria-hidden="true" /> NDJSON
+            </a>
+            <button type="button" className="icon-btn icon-btn--small" onClick={() => void refetch()} aria-label="Refresh the history" title="Refresh" disabled={historyFetching}>
+              <RefreshCw size={16} aria-hidden="true" />
+            </button>
+          </div>
+        }
+      />
       <BotTabs id={id} current="history" />
 
       {isLoading ? (
@@ -286,36 +287,28 @@ function TimelineItem({ event: e, index, summary, label, causeLabel, me, selecte
         <details className="timeline__details">
           <summary>Details</summary>
           <dl>
-            <div>
-              <dt>Revision / position</dt>
-              <dd className="mono">
-                {e.revision} / {e.position}
-              </dd>
-            </div>
-            <div>
-              <dt>Event id</dt>
-              <dd className="mono">{e.id}</dd>
-            </div>
-            <div>
-              <dt>Correlation</dt>
-              <dd className="mono">{String(e.metadata.correlationId ?? '—')}</dd>
-            </div>
-            <div>
-              <dt>Caused by</dt>
-              <dd className="mono">{String(e.metadata.causationId ?? '—')}</dd>
-            </div>
-            <div>
-              <dt>User</dt>
-              <dd className="mono">{String(e.metadata.userId ?? '—')}</dd>
-            </div>
-            <div>
-              <dt>Stored</dt>
-              <dd className="mono">{e.created}</dd>
-            </div>
+            <MonoFact term="Revision / position">
+              {e.revision} / {e.position}
+            </MonoFact>
+            <MonoFact term="Event id">{e.id}</MonoFact>
+            <MonoFact term="Correlation">{String(e.metadata.correlationId ?? '—')}</MonoFact>
+            <MonoFact term="Caused by">{String(e.metadata.causationId ?? '—')}</MonoFact>
+            <MonoFact term="User">{String(e.metadata.userId ?? '—')}</MonoFact>
+            <MonoFact term="Stored">{e.created}</MonoFact>
           </dl>
           <pre className="timeline__data">{JSON.stringify(e.data, null, 2)}</pre>
         </details>
       </div>
     </li>
+  );
+}
+
+/** A line of an event's details: its term and a value in monospace. */
+function MonoFact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd className="mono">{children}</dd>
+    </div>
   );
 }

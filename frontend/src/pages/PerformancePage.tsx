@@ -9,7 +9,7 @@ import { annualisedText, fillLabel } from '../money/words';
 import { compact } from '../bots/format';
 import { tradesCsvUrl, useGetBotPerformanceQuery, useGetBotTradesQuery } from '../money/moneyApi';
 import '../money/money.css';
-import { BackToBots } from '../components/PageKit';
+import { BotSubpageHead } from '../components/PageKit';
 
 const PAGE = 20;
 const when = (ms: number) => new Date(ms).toLocaleString();
@@ -41,15 +41,14 @@ export default function PerformancePage() {
   const annual = annualisedText(perf?.annualisedPercent, perf?.runtimeMs);
   return (
     <div className="page page--wide money">
-      <div className="page__head">
-        <div>
-          <BackToBots />
-          <h1>Performance</h1>
-        </div>
-        <a className="btn btn--ghost btn--small" href={tradesCsvUrl(id)} download aria-label="Export the trades as CSV (FIFO lots)">
-          <Download size={16} aria-hidden="true" /> Export CSV
-        </a>
-      </div>
+      <BotSubpageHead
+        title="Performance"
+        actions={
+          <a className="btn btn--ghost btn--small" href={tradesCsvUrl(id)} download aria-label="Export the trades as CSV (FIFO lots)">
+            <Download size={16} aria-hidden="true" /> Export CSV
+          </a>
+        }
+      />
       <BotTabs id={id} current="performance" />
       {perf && (
         <section aria-label="Performance" className="money__figures">

@@ -4,6 +4,7 @@ import { useAddCredentialMutation, useDeleteCredentialMutation, useGetCredential
 import { describeError } from '../api/http';
 import type { Credential, Exchange } from '../api/types';
 import { Field, SelectField } from '../components/Field';
+import { FormRefusal } from '../components/Feedback';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { exchangeIcon } from '../bots/icons';
 import { EXCHANGES } from '../bots/pairs';
@@ -79,11 +80,7 @@ export function ApiKeyForm({ onCancel, onSaved }: { onCancel: () => void; onSave
       <Field id="key-api" label="API Key" {...bind('apiKey')} autoComplete="off" spellCheck={false} maxLength={100} />
       <Field id="key-secret" label="Secret Key" {...bind('secretKey')} {...SECRET_INPUT} spellCheck={false} maxLength={100} hint="Stored encrypted; never shown again." />
       {asksPassphrase ? <Field id="key-passphrase" label="Passphrase" {...bind('passphrase')} {...SECRET_INPUT} maxLength={40} hint={`The API passphrase you chose at ${f.values.exchange}.`} /> : null}
-      {refusal ? (
-        <p className="form-error key-refused" role="alert" data-testid="key-add-refusal">
-          {refusal}
-        </p>
-      ) : null}
+      <FormRefusal message={refusal} className="key-refused" testId="key-add-refusal" />
       <div className="actions">
         <button type="button" className="btn btn--ghost" onClick={onCancel}>
           Cancel
@@ -133,11 +130,7 @@ export default function SecurityPage() {
         </button>
       </div>
       <section className="card table-card" aria-label="API keys">
-        {refusal && keys.some((k) => k.id === refusal.id) ? (
-          <p className="form-error" role="alert" data-testid="key-refusal">
-            {refusal.message}
-          </p>
-        ) : null}
+        <FormRefusal message={refusal && keys.some((k) => k.id === refusal.id) ? refusal.message : null} testId="key-refusal" />
         {isLoading ? (
           <p className="muted">Loading your keys…</p>
         ) : keys.length === 0 ? (

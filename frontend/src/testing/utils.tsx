@@ -1,4 +1,4 @@
-import { render, waitFor, type within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router-dom';
@@ -135,8 +135,27 @@ export function formMarketRoutes({ spotPrice, spotBalance, futuresBalance }: { s
 }
 
 /** In the create form `f`: picks the exchange and pair, and waits for the entry price the form fills in (`entry`). */
-export async function pickMarket(f: ReturnType<typeof within>, entry: string, { exchange = 'Binance', symbol = 'BTCUSDT' } = {}) {
+export async function pickMarket(f: ReturnType<typeof within>, entry: string, { exchange = 'Binance', symbol = 'BTCUSDT', leverage }: { exchange?: string; symbol?: string; leverage?: string } = {}) {
   await userEvent.selectOptions(f.getByLabelText('Exchange'), exchange);
   await userEvent.selectOptions(f.getByLabelText('Pair'), symbol);
+  if (leverage !== undefined) await waitFor(() => expect(f.getByTestId('leverage')).toHaveTextContent(leverage));
   await waitFor(() => expect(f.getByLabelText('Entry Price')).toHaveValue(entry));
+}
+
+/** On the bots page: clicks the tab named `tab` first (e.g. /Futures bots/) where given, opens "Create bot" and returns its form. */
+export async function openCreateForm(tab?: RegExp) {
+  if (tab) await userEvent.click(await screen.findByRole('tab', { name: tab }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Create bot' }));
+  return within(screen.getByRole('dialog', { name: 'Create new bot' }));
+}
+
+/** In the create form `f`: types the ladder's fields that are given (grid size, order size, price interval, take profit), in that order. */
+export async function typeLadder(f: ReturnType<typeof within>, ladder: { grid?: string; size?: string; interval?: string; takeProfit?: string }) {
+  const fields = [['Grid size', ladder.grid], ['Order size', ladder.size], ['Price interval', ladder.interval], ['Take profit', ladder.takeProfit]] as const;
+  for (const [label, text] of fields) if (text !== undefined) await userEvent.type(f.getByLabelText(label), text);
+}
+
+/** The text of each element named in `ids` (a name → its test id), by name: what a screen shows, to compare with another's. */
+export function textsOf<K extends string>(ids: Record<K, string>): Record<K, string | null> {
+  return Object.fromEntries(Object.entries<string>(ids).map(([name, id]) => [name, screen.getByTestId(id).textContent])) as Record<K, string | null>;
 }

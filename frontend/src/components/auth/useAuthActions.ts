@@ -19,6 +19,21 @@ export function useAuthActions() {
   const [forgotCall] = useForgotPasswordMutation();
   const [logoutCall] = useLogoutMutation();
 
+  /** Runs `call` under the spinner; its refusal (or `failure`) in the alert dialog and null, else `{ data }`. */
+  const answered = useCallback(
+    async <T,>(call: Promise<{ data: T } | { error: unknown }>, failure: string): Promise<{ data: T } | null> => {
+      dispatch(ui.showSpinner());
+      const res = await call;
+      dispatch(ui.hideSpinner());
+      if ('error' in res && res.error) {
+        dispatch(ui.showAlert(describeError(res.error) || failure));
+        return null;
+      }
+      return res as { data: T };
+    },
+    [dispatch],
+  );
+
   /** Sets the user and moves on in one render, so the sign-in guard never sends to dashboard. */
   const signedIn = useCallback(
     (user: User, to: string) => {
@@ -33,13 +48,8 @@ export function useAuthActions() {
 
   const login = useCallback(
     async (email: string, password: string) => {
-      dispatch(ui.showSpinner());
-      const res = await loginCall({ email, password });
-      dispatch(ui.hideSpinner());
-      if ('error' in res && res.error) {
-        dispatch(ui.showAlert(describeError(res.error) || 'Login failed.'));
-        return false;
-      }
+      const res = await answered(loginCall({ email, password }), 'Login failed.');
+      if (!res) return false;
       // two-factor sign-in is on (issue 30): 202 "code needed", the code step is next
       if ((res.data as { twoFactorRequired?: boolean }).twoFactorRequired) {
         flushSync(() => {
@@ -51,38 +61,27 @@ export function useAuthActions() {
       signedIn(res.data as User, '/bots');
       return true;
     },
-    [dispatch, loginCall, navigate, signedIn],
+    [answered, dispatch, loginCall, navigate, signedIn],
   );
 
   const register = useCallback(
     async (email: string, password: string) => {
-      dispatch(ui.showSpinner());
-      const res = await registerCall({ email, password });
-      dispatch(ui.hideSpinner());
-      if ('error' in res && res.error) {
-        dispatch(ui.showAlert(describeError(res.error) || 'Registration failed.'));
-        return false;
-      }
+      const res = await answered(registerCall({ email, password }), 'Registration failed.');
+      if (!res) return false;
       signedIn(res.data as User, '/myaccount');
       dispatch(ui.toast('info', 'Verification email sent', `Check ${email} and click the link to verify your address.`));
       return true;
     },
-    [dispatch, registerCall, signedIn],
+    [answered, dispatch, registerCall, signedIn],
   );
 
   const forgot = useCallback(
     async (email: string) => {
-      dispatch(ui.showSpinner());
-      const res = await forgotCall({ email });
-      dispatch(ui.hideSpinner());
-      if ('error' in res && res.error) {
-        dispatch(ui.showAlert(describeError(res.error) || 'Password reset failed.'));
-        return false;
-      }
+      if (!(await answered(forgotCall({ email }), 'Password reset failed.'))) return false;
       dispatch(ui.showAlert('Password reset email sent, check your inbox.'));
       return true;
     },
-    [dispatch, forgotCall],
+    [answered, dispatch, forgotCall],
   );
 
   const logout = useCallback(async () => {
