@@ -10,7 +10,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
-import { TelegramStandIn, WebhookReceiver } from './support/alert-stand-ins';
+import { useTelegramAndWebhook } from './support/alert-stand-ins';
 import { Client, spotBot } from './support/http-client';
 import { useTraderApp } from './support/trader-app';
 
@@ -29,24 +29,14 @@ const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
 const CHAT = '987654321';
 
 describe('signals and a bot that holds a position (issue 40)', () => {
-  let telegram: TelegramStandIn;
-  let webhook: WebhookReceiver;
-  beforeAll(async () => {
-    telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
-    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-  });
+  const ends = useTelegramAndWebhook(WEBHOOK_SECRET, BOT_TOKEN, [CHAT]);
   const t = useTraderApp('signals-held@example.com', {
     replay: { csv: CSV, at: T0 },
-    env: () => ({ PUBLIC_URL: 'https://grid.example', ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '200' }),
+    env: () => ({ PUBLIC_URL: 'https://grid.example', ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: ends.telegram.url, ALERTS_RETRY_BASE_MS: '200' }),
     key: 'Binance',
   });
   let botId: string;
   let secret: string;
-
-  afterAll(async () => {
-    await telegram?.close();
-    await webhook?.close();
-  });
 
   /**
    * A signal as a script sends it: X-Signature = sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>, no
@@ -92,7 +82,7 @@ describe('signals and a bot that holds a position (issue 40)', () => {
     secret = on.body.secret;
     // the choice is shown with the settings: refuse unless the owner chose otherwise
     expect(on.body.heldPosition).toBe('refuse');
-    expect((await t.c.put(`/api/alerts/${t.uid}`, { kinds: ['signalRefused'], webhook: { enabled: true, url: `${webhook.url}/hooks`, secret: WEBHOOK_SECRET }, telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN } })).status).toBe(200);
+    expect((await t.c.put(`/api/alerts/${t.uid}`, { kinds: ['signalRefused'], webhook: { enabled: true, url: `${ends.webhook.url}/hooks`, secret: WEBHOOK_SECRET }, telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN } })).status).toBe(200);
 
     expect((await t.c.get(`/api/startBot?userId=${t.uid}&id=${botId}`)).status).toBe(202);
     await settles('running');
@@ -110,13 +100,13 @@ describe('signals and a bot that holds a position (issue 40)', () => {
     expect(res.body.message).toMatch(/^The bot holds 0\.00999 BTC \(bought for 600\.00 USDT\)/);
     expect(await state()).toBe('stopped');
 
-    const hook = await until('the webhook alert', () => webhook.accepted.map((c) => JSON.parse(c.raw)).find((b) => b.kind === 'signalRefused' && b.details.signalId === res.id), 20_000);
+    const hook = await until('the webhook alert', () => ends.webhook.accepted.map((c) => JSON.parse(c.raw)).find((b) => b.kind === 'signalRefused' && b.details.signalId === res.id), 20_000);
     const label = `bot ${botId.slice(0, 8)} (BTCUSDT, Binance spot)`;
     expect(hook.title).toBe(`Signal refused: ${label}`);
     expect(hook.text).toMatch(new RegExp(`^A start signal for your ${label.replace(/[()]/g, '\\$&')} was refused \\(409\\): The bot holds 0\\.00999 BTC \\(bought for 600\\.00 USDT\\)`));
     expect(hook.text).toContain('choose "start with the position" or "sell it first" under Signals');
     expect(hook.bot).toMatchObject({ id: botId, url: `https://grid.example/bots/${botId}` });
-    const tg = await until('the Telegram alert', () => telegram.delivered.find((c) => c.body.text.startsWith(`Signal refused: ${label}`)), 20_000);
+    const tg = await until('the Telegram alert', () => ends.telegram.delivered.find((c) => c.body.text.startsWith(`Signal refused: ${label}`)), 20_000);
     expect(tg.body.text).toContain('was refused (409): The bot holds 0.00999 BTC');
     expect(tg.body.text).toContain(`https://grid.example/bots/${botId}`);
     expect(tg.body.text).not.toContain(secret);
