@@ -8,7 +8,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import { usePaperReplay } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
@@ -18,14 +18,12 @@ const CSV = ['ms,exchange,symbol,price', `${T0},Binance,BTCUSDT,61000`].join('\n
 type HistoryEvent = { type: string; data: Record<string, unknown> };
 
 describe('Check now', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
   const before = process.env.WATCHDOG_PERIOD_MS;
-  beforeAll(async () => {
+  beforeAll(() => {
     process.env.WATCHDOG_PERIOD_MS = '0'; // no scheduled check: only Check now can find the difference
-    replay = await startPaperReplayApp(CSV, T0);
   });
-  afterAll(async () => {
-    await replay.close();
+  const replay = usePaperReplay(CSV, T0);
+  afterAll(() => {
     if (before === undefined) delete process.env.WATCHDOG_PERIOD_MS;
     else process.env.WATCHDOG_PERIOD_MS = before;
   });

@@ -5,7 +5,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import { usePaperReplay } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
@@ -13,11 +13,7 @@ const T0 = 1_700_000_000_000;
 const CSV = ['ms,exchange,symbol,price', `${T0},Binance,BTCUSDT,61000`].join('\n');
 
 describe('orders left open by a stop without cancel-all', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  beforeAll(async () => {
-    replay = await startPaperReplayApp(CSV, T0);
-  });
-  afterAll(() => replay.close());
+  const replay = usePaperReplay(CSV, T0);
 
   it('are counted on the bot and in the list until the next start; a cancel-all stop leaves none', async () => {
     const c = new Client(replay.app.url);
