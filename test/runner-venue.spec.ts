@@ -9,7 +9,8 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig } from '@gridrocket/bots';
-import type { ExchangePort, ExchangeProvider, PositionMode } from '@gridrocket/exchanges';
+import type { PositionMode } from '@gridrocket/exchanges';
+import { providerWith } from './support/port-proxy';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);
@@ -29,27 +30,14 @@ interface Faults {
 function liveLike(world: RunnerWorld, faults: Faults) {
   const fills: Array<{ since: number; at: number }> = [];
   const leverage: Array<{ symbol: string; leverage: number; marginMode?: string }> = [];
-  const provider: ExchangeProvider = {
-    mode: 'testnet',
-    prices: world.paper.prices,
-    forget: () => undefined,
-    close: async () => undefined,
-    async for(ref) {
-      const port = await world.paper.for(ref);
-      return new Proxy(port, {
-        get(target, prop) {
-          if (prop === 'watchOrders') return undefined;
-          if (prop === 'recentFills') return (symbol: string, since: number) => (fills.push({ since, at: Date.now() }), target.recentFills(symbol, since));
-          if (prop === 'setLeverage') return (symbol: string, lev: number, marginMode?: 'isolated' | 'cross') => (leverage.push({ symbol, leverage: lev, marginMode }), target.setLeverage(symbol, lev, marginMode));
-          if (prop === 'positionMode') return async () => faults.positionMode ?? 'oneway';
-          if (prop === 'balances' && faults.balances) return async () => Promise.reject(faults.balances);
-          if (prop === 'openOrders' && faults.openOrders) return async () => Promise.reject(faults.openOrders);
-          const v = (target as any)[prop];
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
-      }) as ExchangePort;
-    },
-  };
+  const provider = providerWith({ mode: 'testnet', prices: world.paper.prices, forget: () => undefined, close: async () => undefined }, (ref) => world.paper.for(ref), (target) => ({
+    watchOrders: undefined,
+    recentFills: (symbol: string, since: number) => (fills.push({ since, at: Date.now() }), target.recentFills(symbol, since)),
+    setLeverage: (symbol: string, lev: number, marginMode?: 'isolated' | 'cross') => (leverage.push({ symbol, leverage: lev, marginMode }), target.setLeverage(symbol, lev, marginMode)),
+    positionMode: async () => faults.positionMode ?? 'oneway',
+    ...(faults.balances ? { balances: async () => Promise.reject(faults.balances) } : {}),
+    ...(faults.openOrders ? { openOrders: async () => Promise.reject(faults.openOrders) } : {}),
+  }));
   return { provider, fills, leverage };
 }
 
