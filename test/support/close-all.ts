@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** What a suite's teardown ends: a runner or a feed (`stop`), a store, app, stand-in or venue (`close`), or a temporary folder. */
 export type Closable = { stop(): unknown } | { close(): unknown } | string | null | undefined;
@@ -15,4 +17,11 @@ export async function closeAll(...things: Closable[]): Promise<void> {
     else if ('stop' in thing) await thing.stop();
     else await thing.close();
   }
+}
+
+/** A temporary folder `<tmp>/<prefix>XXXXXX` for a describe block: made now, removed with what is in it after its tests. */
+export function useTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
