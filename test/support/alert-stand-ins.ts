@@ -204,3 +204,20 @@ export function useTelegramAndWebhook(secret: string, token = BOT_TOKEN, chats =
   });
   return ends;
 }
+
+/**
+ * Every alert channel's far end (startAlertFarEnds) for a describe block: started before its tests (an
+ * app's env function, e.g. useTraderApp's, can read their addresses), closed after them.
+ */
+export function useAlertFarEnds(secret: string, mailboxes: string[]): AlertFarEnds {
+  const world = {} as AlertFarEnds;
+  let far: AlertFarEnds | undefined;
+  beforeAll(async () => {
+    far = await startAlertFarEnds(secret, mailboxes);
+    Object.assign(world, far);
+  });
+  afterAll(async () => {
+    await far?.close();
+  });
+  return world;
+}
