@@ -20,7 +20,7 @@ import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/test
 import { loadConfig } from '@gridrocket/shared/runtime';
 import { startApp, type RunningApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
-import { backtestDone } from './support/backtests';
+import { backtestDone, signedUpClient } from './support/backtests';
 import { freePort } from './support/free-port';
 
 jest.setTimeout(180_000);
@@ -82,8 +82,7 @@ describe('the same backtest request gives the same result, and names its history
     let second: any;
     let sweep: any;
     try {
-      const c = new Client(app.url);
-      await c.signUp('history-offline@example.com');
+      const c = await signedUpClient(app.url, 'history-offline@example.com');
       first = await backtest(c, BOT);
       second = await backtest(c, BOT);
       sweep = await backtest(c, { ...BOT, days: 2, ranges: { interval: { from: 1, to: 2, step: 1 }, numOfOrders: { from: 5, to: 5, step: 1 }, takeProfit: { from: 1, to: 1, step: 1 } } }, '/api/backtests/sweep');
@@ -133,8 +132,7 @@ describe('the same backtest request gives the same result, and names its history
     let first: any;
     let second: any;
     try {
-      const c = new Client(app.url);
-      await c.signUp('history-venue@example.com');
+      const c = await signedUpClient(app.url, 'history-venue@example.com');
       first = await backtest(c, BOT);
       const asked = standIn.stub.calls('GET', '/api/v3/klines').length;
       expect(asked).toBe(44); // 43,200 candles, 1,000 a page
