@@ -55,6 +55,12 @@ describe('the runner on a live-like venue', () => {
     const s = await world.state(id);
     return s.kind === 'live' ? s : null;
   };
+  /** The bot once its start has failed: stopped, with the reason (within `timeoutMs`, until's 10 s by default). */
+  const startFailed = (id: string, timeoutMs?: number) =>
+    until('start failed', async () => {
+      const x = await status(id);
+      return x && x.status === 'stopped' && x.lastError ? x : null;
+    }, timeoutMs);
 
   it('finding 1: fills are asked from the run\'s start, never since 0, and the cursor moves with time without fills', async () => {
     await world.runner({ exchanges: spy.provider, name: 'r1', pid: 1111 });
@@ -91,10 +97,7 @@ describe('the runner on a live-like venue', () => {
     try {
       const id = await world.create('u3', 'Futures', futures);
       await world.run({ type: 'StartBot', botId: id, userId: 'u3' }, 'u3');
-      const s = await until('start failed', async () => {
-        const x = await status(id);
-        return x && x.status === 'stopped' && x.lastError ? x : null;
-      });
+      const s = await startFailed(id);
       expect(s.lastError).toMatch(/hedge mode: GridRocket trades in one-way mode only/);
       expect(await (await world.paper.for({ userId: 'u3', exchange: 'Binance', market: 'futures' })).openOrders('LTCUSDT')).toEqual([]);
     } finally {
@@ -107,10 +110,7 @@ describe('the runner on a live-like venue', () => {
     try {
       const id = await world.create('u4', 'Spot', spot);
       await world.run({ type: 'StartBot', botId: id, userId: 'u4' }, 'u4');
-      const s = await until('start failed', async () => {
-        const x = await status(id);
-        return x && x.status === 'stopped' && x.lastError ? x : null;
-      }, 20_000);
+      const s = await startFailed(id, 20_000);
       expect(s.lastError).toMatch(/Infinity cannot be converted to a BigInt/);
       expect(await world.types(id)).toContain('BotStartFailed');
     } finally {
