@@ -9,9 +9,9 @@ import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
 import { BOT_TOKEN, CHAT } from './support/alert-stand-ins';
-import { SmtpStandIn } from './support/smtp-stand-in';
+import { useSmtpStandIn } from './support/smtp-stand-in';
 import { Client, spotBot } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { useTestApp } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
@@ -21,25 +21,14 @@ const ALICE = 'alice-mail@example.com';
 const BOB = 'bob-gone@example.com'; // no such mailbox on the mail server
 
 describe('alerts by e-mail, over SMTP to a local mail server', () => {
-  let smtp: SmtpStandIn;
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let events: EventStore;
-
-  beforeAll(async () => {
-    smtp = await new SmtpStandIn([ALICE]).start();
-    // the sink tries twice (200 ms apart); then the dispatcher's reactor tries again after 400, 800, 1000, 1000… ms
-    app = await startTestApp({ PUBLIC_URL, SMTP_URL: smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', ALERTS_RETRY_BASE_MS: '200', ALERTS_MAX_ATTEMPTS: '2', MAIL_RETRY_BASE_MS: '400', MAIL_RETRY_MAX_MS: '1000' });
-    events = app.app.get<EventStore>(EVENT_STORE);
-  }, 60_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await smtp?.close();
-  });
+  const far = useSmtpStandIn([ALICE]);
+  // the sink tries twice (200 ms apart); then the dispatcher's reactor tries again after 400, 800, 1000, 1000… ms
+  const world = useTestApp(() => ({ PUBLIC_URL, SMTP_URL: far.smtp.url, MAIL_FROM: 'GridRocket <robot@gridrocket.test>', ALERTS_RETRY_BASE_MS: '200', ALERTS_MAX_ATTEMPTS: '2', MAIL_RETRY_BASE_MS: '400', MAIL_RETRY_MAX_MS: '1000' }));
+  const events = () => world.app.app.get<EventStore>(EVENT_STORE);
 
   /** A trader with a bot and e-mail alerts on (the webhook and Telegram secrets stored but switched off). */
   async function trader(email: string) {
-    const client = new Client(app.url);
+    const client = new Client(world.app.url);
     const uid = (await client.signUp(email)).uid;
     await client.addKey(uid);
     const bot = await client.post('/api/bots', { ...spotBot, userId: uid });
@@ -56,11 +45,11 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
 
   async function append(uid: string, botId: string, type: string, data: Record<string, unknown>) {
     const [e] = toNewEvents([{ type, data: { botId, ...data } }], { userId: uid, correlationId: `${type}-${Date.now()}` });
-    await events.append(`bot-${botId}`, [e], 'any');
+    await events().append(`bot-${botId}`, [e], 'any');
     return e.id;
   }
 
-  const alertsTo = (address: string) => smtp.to(address).filter((m) => m.headers.subject?.startsWith('GridRocket: '));
+  const alertsTo = (address: string) => far.smtp.to(address).filter((m) => m.headers.subject?.startsWith('GridRocket: '));
   const logOf = (client: Client, uid: string, pred: (d: any) => boolean) =>
     until('the delivery in the log', async () => ((await client.get(`/api/alerts/${uid}/deliveries`)).body as any[]).find(pred), 20_000);
 
@@ -110,13 +99,13 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
 
   it('a mail server answering 451 (transient) gets the alert again with growing waits, and it arrives once', async () => {
     const { uid, botId, client } = alice;
-    smtp.tempFailures = 2;
-    const before = smtp.transactions.length;
+    far.smtp.tempFailures = 2;
+    const before = far.smtp.transactions.length;
     const id = await append(uid, botId, 'CycleCompleted', { run: 0, cycle: 2, profit: 6.1, nextCycle: 3 });
     const logId = alertDeliveryStream(`${id}:email`).slice(ALERT_DELIVERY_STREAM_PREFIX.length);
     const entry = await logOf(client, uid, (e) => e.id === logId);
     expect(entry).toMatchObject({ channel: 'email', status: 'delivered', attempts: 3, code: 250, kind: 'cycle' });
-    const tries = smtp.transactions.slice(before).filter((t) => t.to.includes(ALICE));
+    const tries = far.smtp.transactions.slice(before).filter((t) => t.to.includes(ALICE));
     expect(tries.map((t) => t.code)).toEqual([451, 451, 250]);
     // back-off: base 200 ms, then 400 ms (lower bounds only)
     expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(190);
@@ -126,11 +115,11 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
 
   it('a mail server refusing connections (421 greeting) is tried again until it takes the alert', async () => {
     const { uid, botId, client } = alice;
-    smtp.refuseConnections = true;
-    const before = smtp.transactions.length;
+    far.smtp.refuseConnections = true;
+    const before = far.smtp.transactions.length;
     const id = await append(uid, botId, 'CycleCompleted', { run: 0, cycle: 3, profit: 6.2, nextCycle: 4 });
-    await until('a refused connection', () => smtp.transactions.slice(before).find((t) => t.code === 421), 10_000);
-    smtp.refuseConnections = false;
+    await until('a refused connection', () => far.smtp.transactions.slice(before).find((t) => t.code === 421), 10_000);
+    far.smtp.refuseConnections = false;
     const mail = await until('the alert mail', () => alertsTo(ALICE).find((m) => m.headers['x-gridrocket-delivery'] === `${id}:email`), 20_000);
     expect(mail.text).toContain('completed cycle 3');
     const logId = alertDeliveryStream(`${id}:email`).slice(ALERT_DELIVERY_STREAM_PREFIX.length); // a log entry's id
@@ -142,18 +131,18 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
 
   it('a mail server down for longer than the sink tries: the alert mail waits (in health), is tried on, and arrives once when the server is back', async () => {
     const { uid, botId, client } = alice;
-    smtp.refuseConnections = true;
-    const before = smtp.transactions.length;
+    far.smtp.refuseConnections = true;
+    const before = far.smtp.transactions.length;
     const id = await append(uid, botId, 'CycleCompleted', { run: 0, cycle: 4, profit: 6.3, nextCycle: 5 });
     // more refused connections than the sink's own 2 tries: the alert was handed back, not given up
-    await until('five refused connections', () => smtp.transactions.slice(before).filter((t) => t.code === 421).length >= 5 || undefined, 20_000);
+    await until('five refused connections', () => far.smtp.transactions.slice(before).filter((t) => t.code === 421).length >= 5 || undefined, 20_000);
     const health = (await client.get('/api/health')).body;
     expect(health.alerts).toMatchObject({ waiting: 1 });
     expect(health.alerts.lastError).toMatch(/421|connect/i);
     expect(health.consumers.find((c: any) => c.name === 'alert-dispatcher')).toMatchObject({ state: 'retrying' });
     const logId = alertDeliveryStream(`${id}:email`).slice(ALERT_DELIVERY_STREAM_PREFIX.length);
     expect(((await client.get(`/api/alerts/${uid}/deliveries`)).body as any[]).find((e) => e.id === logId)).toBeUndefined();
-    smtp.refuseConnections = false;
+    far.smtp.refuseConnections = false;
     const entry = await logOf(client, uid, (e) => e.id === logId);
     expect(entry).toMatchObject({ channel: 'email', status: 'delivered', code: 250 });
     expect(entry.attempts).toBeGreaterThanOrEqual(6);
@@ -164,12 +153,12 @@ describe('alerts by e-mail, over SMTP to a local mail server', () => {
   it('a mailbox the server refuses (550 to RCPT TO, permanent) is one try, logged as failed with the code', async () => {
     const bob = await trader(BOB);
     // the sign-up's verification mail is refused first; count from after it
-    await until('the verification mail refused', () => smtp.transactions.find((t) => t.to.includes(BOB)));
-    const before = smtp.transactions.length;
+    await until('the verification mail refused', () => far.smtp.transactions.find((t) => t.to.includes(BOB)));
+    const before = far.smtp.transactions.length;
     await append(bob.uid, bob.botId, 'CycleCompleted', { run: 0, cycle: 1, profit: 1, nextCycle: 2 });
     const entry = await logOf(bob.client, bob.uid, (e) => e.channel === 'email');
     expect(entry).toMatchObject({ status: 'failed', code: 550, attempts: 1, error: 'The mail server refused the message (550)' });
-    expect(smtp.transactions.slice(before).filter((t) => t.to.includes(BOB)).map((t) => t.code)).toEqual([550]);
+    expect(far.smtp.transactions.slice(before).filter((t) => t.to.includes(BOB)).map((t) => t.code)).toEqual([550]);
     expect(alertsTo(BOB)).toEqual([]);
   });
 });

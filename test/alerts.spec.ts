@@ -1,7 +1,7 @@
 import { EVENT_STORE, EventStore } from '@gridrocket/event-store';
 import { toNewEvents } from '@gridrocket/shared';
 import { until } from '@gridrocket/shared/testing/until';
-import { TelegramStandIn, WebhookReceiver } from './support/alert-stand-ins';
+import { useTelegramAndWebhook } from './support/alert-stand-ins';
 import { Client, spotBot } from './support/http-client';
 import { useTraderApp } from './support/trader-app';
 
@@ -10,19 +10,9 @@ const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
 const CHAT = '987654321';
 
 describe('alerts: settings, and a bot event reaching the webhook and Telegram stand-ins', () => {
-  let telegram: TelegramStandIn;
-  let webhook: WebhookReceiver;
-  beforeAll(async () => {
-    telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
-    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-  });
+  const ends = useTelegramAndWebhook(WEBHOOK_SECRET, BOT_TOKEN, [CHAT]);
   // Loopback stand-ins: tests allow private webhook addresses (off by default).
-  const t = useTraderApp('alice-alerts@example.com', { env: () => ({ ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '200' }), key: true, bot: spotBot });
-  afterAll(async () => {
-    await telegram?.close();
-    await webhook?.close();
-  });
-
+  const t = useTraderApp('alice-alerts@example.com', { env: () => ({ ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: ends.telegram.url, ALERTS_RETRY_BASE_MS: '200' }), key: true, bot: spotBot });
   /** What the runner appends when a take-profit completes a cycle. */
   async function completeCycle(cycle: number) {
     const events = t.app.app.get<EventStore>(EVENT_STORE);
@@ -34,7 +24,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
   const settings = () => ({
     kinds: ['cycle', 'stopLoss', 'botFailed'],
     email: { enabled: false },
-    webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
+    webhook: { enabled: true, url: `${ends.webhook.url}/hooks/gridrocket`, secret: WEBHOOK_SECRET },
     telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
   });
 
@@ -63,11 +53,11 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
       expect(res.text).not.toContain(WEBHOOK_SECRET);
       expect(res.text).not.toContain(BOT_TOKEN);
       expect(res.text).not.toContain('secretPartOfTheToken');
-      expect(res.body.webhook).toEqual({ enabled: true, url: `${webhook.url}/hooks/gridrocket`, secretSet: true, secretLast4: 'XYZ9' });
+      expect(res.body.webhook).toEqual({ enabled: true, url: `${ends.webhook.url}/hooks/gridrocket`, secretSet: true, secretLast4: 'XYZ9' });
       expect(res.body.telegram).toEqual({ enabled: true, chatId: CHAT, botTokenSet: true, botTokenLast4: 'KLMN' });
     }
     // Saving again without the secrets keeps them.
-    const again = await t.c.put(`/api/alerts/${t.uid}`, { ...settings(), webhook: { enabled: true, url: `${webhook.url}/hooks/gridrocket` }, telegram: { enabled: true, chatId: CHAT } });
+    const again = await t.c.put(`/api/alerts/${t.uid}`, { ...settings(), webhook: { enabled: true, url: `${ends.webhook.url}/hooks/gridrocket` }, telegram: { enabled: true, chatId: CHAT } });
     expect(again.status).toBe(200);
     expect(again.body.webhook.secretSet).toBe(true);
     expect(again.body.telegram.botTokenLast4).toBe('KLMN');
@@ -78,7 +68,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
     await bob.signUp('bob-alerts@example.com');
     const read = await bob.get(`/api/alerts/${t.uid}`);
     expect(read.status).toBe(403);
-    expect(read.text).not.toContain(webhook.url);
+    expect(read.text).not.toContain(ends.webhook.url);
     expect((await bob.put(`/api/alerts/${t.uid}`, settings())).status).toBe(403);
     expect((await bob.get(`/api/alerts/${t.uid}/deliveries`)).status).toBe(403);
     expect((await new Client(t.app.url).get(`/api/alerts/${t.uid}`)).status).toBe(401);
@@ -86,12 +76,12 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
 
   it('a completed cycle reaches the webhook (signature verified) and Telegram, without a secret in either, and shows in the delivery log', async () => {
     const eventId = await completeCycle(1);
-    const hook = await until('the webhook call', () => webhook.accepted.find((c) => JSON.parse(c.raw).id === `${eventId}:webhook`), 20_000);
+    const hook = await until('the webhook call', () => ends.webhook.accepted.find((c) => JSON.parse(c.raw).id === `${eventId}:webhook`), 20_000);
     expect(hook.verified).toBe(true);
     const body = JSON.parse(hook.raw);
     expect(body).toMatchObject({ kind: 'cycle', event: 'CycleCompleted', bot: { id: t.botId, symbol: 'BTCUSDT', exchange: 'Binance' }, details: { cycle: 1, profit: 6.02 } });
     expect(hook.headers['x-gridrocket-delivery']).toBe(`${eventId}:webhook`);
-    const tg = await until('the Telegram message', () => telegram.delivered.find((c) => c.body.text.includes('cycle 1')), 20_000);
+    const tg = await until('the Telegram message', () => ends.telegram.delivered.find((c) => c.body.text.includes('cycle 1')), 20_000);
     expect(tg.body.chat_id).toBe(Number(CHAT));
     expect(tg.body.text).toContain('BTCUSDT');
     for (const text of [hook.raw, tg.body.text]) {
@@ -110,11 +100,11 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
   }, 30_000);
 
   it('a webhook answering 500 is retried with growing waits until it takes the alert', async () => {
-    webhook.failures = 2;
-    const before = webhook.calls.length;
+    ends.webhook.failures = 2;
+    const before = ends.webhook.calls.length;
     const eventId = await completeCycle(2);
-    await until('the webhook accepted cycle 2', () => webhook.accepted.find((c) => JSON.parse(c.raw).id === `${eventId}:webhook`), 20_000);
-    const calls = webhook.calls.slice(before).filter((c) => JSON.parse(c.raw).id === `${eventId}:webhook`);
+    await until('the webhook accepted cycle 2', () => ends.webhook.accepted.find((c) => JSON.parse(c.raw).id === `${eventId}:webhook`), 20_000);
+    const calls = ends.webhook.calls.slice(before).filter((c) => JSON.parse(c.raw).id === `${eventId}:webhook`);
     expect(calls.map((c) => c.status)).toEqual([500, 500, 200]);
     // Back-off: base 200 ms, then 400 ms (lower bounds only).
     expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(190);
@@ -129,11 +119,11 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
   }, 30_000);
 
   it("Telegram's 429 is honoured: the next try waits retry_after seconds", async () => {
-    telegram.floods = { count: 1, retryAfter: 1 };
-    const before = telegram.calls.length;
+    ends.telegram.floods = { count: 1, retryAfter: 1 };
+    const before = ends.telegram.calls.length;
     await completeCycle(3);
-    await until('the Telegram message of cycle 3', () => telegram.delivered.find((c) => c.body.text.includes('cycle 3')), 20_000);
-    const calls = telegram.calls.slice(before).filter((c) => c.body.text.includes('cycle 3'));
+    await until('the Telegram message of cycle 3', () => ends.telegram.delivered.find((c) => c.body.text.includes('cycle 3')), 20_000);
+    const calls = ends.telegram.calls.slice(before).filter((c) => c.body.text.includes('cycle 3'));
     expect(calls).toHaveLength(2);
     expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(1000);
     const log = await until('the log entry', async () => {
@@ -146,7 +136,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
   it('a wrong chat id is a failed delivery that says why (no retry, no token in the log)', async () => {
     const saved = await t.c.put(`/api/alerts/${t.uid}`, { ...settings(), webhook: { enabled: false }, telegram: { enabled: true, chatId: '111' } });
     expect(saved.status).toBe(200);
-    const before = telegram.calls.length;
+    const before = ends.telegram.calls.length;
     await completeCycle(4);
     const log = await until('the failed delivery', async () => {
       const res = await t.c.get(`/api/alerts/${t.uid}/deliveries`);
@@ -154,7 +144,7 @@ describe('alerts: settings, and a bot event reaching the webhook and Telegram st
     }, 20_000);
     const failed = log.body.find((d: any) => d.channel === 'telegram' && d.status === 'failed');
     expect(failed).toMatchObject({ code: 400, attempts: 1, error: 'Telegram answered 400: Bad Request: chat not found' });
-    expect(telegram.calls.length - before).toBe(1);
+    expect(ends.telegram.calls.length - before).toBe(1);
     expect(log.text).not.toContain('secretPartOfTheToken');
   }, 30_000);
 });

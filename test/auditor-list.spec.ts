@@ -1,7 +1,7 @@
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
 import { verifyByMail } from './support/mailbox';
-import { startTestApp } from './support/test-app';
+import { signUpTrader, useTestApp, type Trader } from './support/trader-app';
 
 /**
  * Issue 40, point 11: an auditor had no list of bots to audit, and a bot's overview said "Bot not found" to
@@ -13,42 +13,31 @@ import { startTestApp } from './support/test-app';
 jest.setTimeout(120_000);
 
 describe("the auditors' list of bots (issue 40, point 11)", () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
+  const world = useTestApp({ AUDITOR_EMAILS: 'audit@example.com, second-audit@example.com' });
   let auditor: Client;
-  let ann: Client;
-  let bob: Client;
-  let annUid: string;
-  let bobUid: string;
+  let ann: Trader;
+  let bob: Trader;
   const bots: Record<string, string> = {};
 
   beforeAll(async () => {
-    app = await startTestApp({ AUDITOR_EMAILS: 'audit@example.com, second-audit@example.com' });
-    ann = new Client(app.url);
-    annUid = (await ann.signUp('ann@example.com')).uid;
-    await ann.addKey(annUid);
-    bob = new Client(app.url);
-    bobUid = (await bob.signUp('bob@example.com')).uid;
-    await bob.addKey(bobUid, 'Kucoin');
+    ann = await signUpTrader(world.app.url, 'ann@example.com', { key: true });
+    bob = await signUpTrader(world.app.url, 'bob@example.com', { key: 'Kucoin' });
     const make = async (c: Client, uid: string, over: Record<string, unknown>) => {
       const res = await c.post('/api/bots', { ...spotBot, userId: uid, ...over });
       expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
       return res.body.id as string;
     };
-    bots.annBtc = await make(ann, annUid, { entryPrice: 50000 });
-    bots.annEth = await make(ann, annUid, { symbol: 'ETHUSDT', entryPrice: 2000, interval: 10 });
-    bots.annGone = await make(ann, annUid, { symbol: 'SOLUSDT', entryPrice: 100, interval: 1, orderSize: '0.1' });
-    bots.bobKucoin = await make(bob, bobUid, { exchange: 'Kucoin', entryPrice: 50000 });
-    expect((await ann.delete(`/api/bots/${bots.annGone}`)).status).toBe(204);
-    expect((await ann.get(`/api/startBot?id=${bots.annBtc}&userId=${annUid}`)).status).toBe(202);
-    await until('running', async () => (await ann.get(`/api/bot-details/${bots.annBtc}`)).body.state === 'running', 20_000);
-    auditor = new Client(app.url);
+    bots.annBtc = await make(ann.c, ann.uid, { entryPrice: 50000 });
+    bots.annEth = await make(ann.c, ann.uid, { symbol: 'ETHUSDT', entryPrice: 2000, interval: 10 });
+    bots.annGone = await make(ann.c, ann.uid, { symbol: 'SOLUSDT', entryPrice: 100, interval: 1, orderSize: '0.1' });
+    bots.bobKucoin = await make(bob.c, bob.uid, { exchange: 'Kucoin', entryPrice: 50000 });
+    expect((await ann.c.delete(`/api/bots/${bots.annGone}`)).status).toBe(204);
+    expect((await ann.c.get(`/api/startBot?id=${bots.annBtc}&userId=${ann.uid}`)).status).toBe(202);
+    await until('running', async () => (await ann.c.get(`/api/bot-details/${bots.annBtc}`)).body.state === 'running', 20_000);
+    auditor = new Client(world.app.url);
     await auditor.signUp('audit@example.com');
-    await verifyByMail(auditor, app.dataDir, 'audit@example.com');
+    await verifyByMail(auditor, world.app.dataDir, 'audit@example.com');
   });
-  afterAll(async () => {
-    await app?.close();
-  });
-
   const ids = (body: { items: { id: string }[] }) => body.items.map((b) => b.id).sort();
 
   it('lists every user\'s bots, deleted ones included, with their owners, newest first', async () => {
@@ -57,15 +46,15 @@ describe("the auditors' list of bots (issue 40, point 11)", () => {
     expect(res.body.total).toBe(4);
     expect(res.body.items.map((b: { id: string }) => b.id)).toEqual([bots.bobKucoin, bots.annGone, bots.annEth, bots.annBtc]);
     const byId = Object.fromEntries(res.body.items.map((b: { id: string }) => [b.id, b]));
-    expect(byId[bots.annBtc]).toMatchObject({ userid: annUid, owner: 'ann@example.com', exchange: 'Binance', symbol: 'BTCUSDT', bottype: 'Spot', status: 'running', deletedat: null });
+    expect(byId[bots.annBtc]).toMatchObject({ userid: ann.uid, owner: 'ann@example.com', exchange: 'Binance', symbol: 'BTCUSDT', bottype: 'Spot', status: 'running', deletedat: null });
     expect(byId[bots.annGone]).toMatchObject({ owner: 'ann@example.com', symbol: 'SOLUSDT', status: 'deleted', deletedat: expect.any(String) });
-    expect(byId[bots.bobKucoin]).toMatchObject({ userid: bobUid, owner: 'bob@example.com', exchange: 'Kucoin', status: 'stopped' });
+    expect(byId[bots.bobKucoin]).toMatchObject({ userid: bob.uid, owner: 'bob@example.com', exchange: 'Kucoin', status: 'stopped' });
     expect((await auditor.get('/api/audit/me')).body).toEqual({ auditor: true, auditorAddress: true });
   });
 
   it('filters by owner (address or id), exchange, market type, pair and status, and pages', async () => {
     expect(ids((await auditor.get('/api/audit/bots?owner=ANN@example.com')).body)).toEqual([bots.annBtc, bots.annEth, bots.annGone].sort());
-    expect(ids((await auditor.get(`/api/audit/bots?owner=${bobUid}`)).body)).toEqual([bots.bobKucoin]);
+    expect(ids((await auditor.get(`/api/audit/bots?owner=${bob.uid}`)).body)).toEqual([bots.bobKucoin]);
     expect((await auditor.get('/api/audit/bots?owner=nobody@example.com')).body).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
     expect(ids((await auditor.get('/api/audit/bots?exchange=Kucoin')).body)).toEqual([bots.bobKucoin]);
     expect(ids((await auditor.get('/api/audit/bots?symbol=ethusdt')).body)).toEqual([bots.annEth]);
@@ -86,7 +75,7 @@ describe("the auditors' list of bots (issue 40, point 11)", () => {
     const one = await auditor.get(`/api/audit/bots/${bots.annBtc}`);
     expect(one.status).toBe(200);
     expect(one.body.bot).toMatchObject({ id: bots.annBtc, owner: 'ann@example.com', status: 'running' });
-    expect(one.body.view).toMatchObject({ id: bots.annBtc, userid: annUid, symbol: 'BTCUSDT', numoforders: 5, state: 'running' });
+    expect(one.body.view).toMatchObject({ id: bots.annBtc, userid: ann.uid, symbol: 'BTCUSDT', numoforders: 5, state: 'running' });
     const gone = await auditor.get(`/api/audit/bots/${bots.annGone}`);
     expect(gone.body.bot.status).toBe('deleted');
     expect(gone.body.view).toMatchObject({ id: bots.annGone, symbol: 'SOLUSDT' });
@@ -108,12 +97,12 @@ describe("the auditors' list of bots (issue 40, point 11)", () => {
       await auditor.post(`/api/bots/${bots.annEth}/signals`, {}),
     ];
     expect(refused.map((r) => [r.status, r.body.message])).toEqual(refused.map(() => [403, 'Auditors can read histories but cannot change anything']));
-    expect((await ann.get(`/api/bot-details/${bots.annBtc}`)).body.state).toBe('running');
-    expect((await ann.get(`/api/bot-details/${bots.annEth}`)).body.numoforders).toBe(5);
+    expect((await ann.c.get(`/api/bot-details/${bots.annBtc}`)).body.state).toBe('running');
+    expect((await ann.c.get(`/api/bot-details/${bots.annEth}`)).body.numoforders).toBe(5);
   });
 
   it('shows nothing secret: no key, no secret, no signal secret', async () => {
-    expect((await ann.post(`/api/bots/${bots.annEth}/signals`, {})).status).toBe(201);
+    expect((await ann.c.post(`/api/bots/${bots.annEth}/signals`, {})).status).toBe(201);
     const texts = [
       (await auditor.get('/api/audit/bots')).text,
       (await auditor.get(`/api/audit/bots/${bots.annEth}`)).text,
@@ -124,17 +113,17 @@ describe("the auditors' list of bots (issue 40, point 11)", () => {
   });
 
   it('is for auditors only: a trader and an unverified auditor address get 403, and read no one else\'s figures', async () => {
-    const trader = await ann.get('/api/audit/bots');
+    const trader = await ann.c.get('/api/audit/bots');
     expect(trader.status).toBe(403);
     expect(trader.body.message).toBe("Only auditors can list every user's bots");
-    expect((await ann.get(`/api/audit/bots/${bots.bobKucoin}`)).status).toBe(403);
-    expect((await ann.get('/api/audit/me')).body).toEqual({ auditor: false, auditorAddress: false });
-    expect((await bob.get(`/api/bots/${bots.annBtc}/summary`)).status).toBe(404);
-    expect((await bob.get(`/api/bots/${bots.annBtc}/chart`)).status).toBe(404);
-    const squatter = new Client(app.url);
+    expect((await ann.c.get(`/api/audit/bots/${bots.bobKucoin}`)).status).toBe(403);
+    expect((await ann.c.get('/api/audit/me')).body).toEqual({ auditor: false, auditorAddress: false });
+    expect((await bob.c.get(`/api/bots/${bots.annBtc}/summary`)).status).toBe(404);
+    expect((await bob.c.get(`/api/bots/${bots.annBtc}/chart`)).status).toBe(404);
+    const squatter = new Client(world.app.url);
     await squatter.signUp('Second-Audit@Example.com'); // never verified
     expect((await squatter.get('/api/audit/bots')).status).toBe(403);
     expect((await squatter.get('/api/audit/me')).body).toEqual({ auditor: false, auditorAddress: true });
-    expect((await new Client(app.url).get('/api/audit/bots')).status).toBe(401);
+    expect((await new Client(world.app.url).get('/api/audit/bots')).status).toBe(401);
   });
 });

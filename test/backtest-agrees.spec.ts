@@ -11,7 +11,7 @@ import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { candlePath, paperTerms, runBacktest, toSeries, type Candle } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startPaperApp, type PaperApp } from './support/paper-app';
+import { fourHourCandles, startPaperApp, type PaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -31,8 +31,7 @@ const SOL: Array<[number, number, number, number]> = [
 ];
 const LTC = SOL.map((c) => c.map((p) => Math.round((p * 90) / 140 * 100) / 100) as [number, number, number, number]);
 
-const toCandles = (rows: Array<[number, number, number, number]>): Candle[] =>
-  rows.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
+const toCandles = (rows: Array<[number, number, number, number]>): Candle[] => fourHourCandles(rows, T0);
 
 /** One CSV row per print of each candle's path, an hour apart (the app's own feed driver never gets there). */
 function csvRows(symbol: string, candles: Candle[]): string[] {

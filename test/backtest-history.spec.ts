@@ -12,16 +12,16 @@
  *   `history.source: 'venue'`; the stand-in then closed, the app restarted: the identical result from
  *   the candle store.
  */
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CsvReplayFeed, PaperVenue } from '@gridrocket/exchanges';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
 import { loadConfig } from '@gridrocket/shared/runtime';
-import { until } from '@gridrocket/shared/testing/until';
 import { startApp, type RunningApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
+import { backtestDone, signedUpClient } from './support/backtests';
+import { freePort } from './support/free-port';
 
 jest.setTimeout(180_000);
 
@@ -38,26 +38,11 @@ function solPast(symbol: string, t: number, step: number) {
   return { open, close, high: Math.max(open, close) + 0.05, low: Math.min(open, close) - 0.05, volume: 10 };
 }
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
 function start(dataDir: string, env: Record<string, string>): Promise<RunningApp> {
   return startApp(loadConfig({ BACKTEST_HISTORY: 'venue', ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', WEB_DIST: join(dataDir, 'no-web') }));
 }
 
-async function backtest(c: Client, body: object, path = '/api/backtests') {
-  const res = await c.post(path, body);
-  expect(res.status).toBe(202);
-  return until('backtest done', async () => {
-    const r = await c.get(`/api/backtests/${res.body.id}`);
-    return r.body.status !== 'running' && r.body;
-  }, 120_000);
-}
+const backtest = (c: Client, body: object, path = '/api/backtests') => backtestDone(c, path, body, 'backtest done', 120_000);
 
 /** What a re-run must give again: the period, the terms, the history and every figure (curve included). */
 const outcome = (doc: any) => ({ status: doc.status, error: doc.error, request: doc.request, terms: doc.terms, candles: doc.candles, history: doc.history, result: doc.result, sweep: doc.sweep });
@@ -91,14 +76,13 @@ describe('the same backtest request gives the same result, and names its history
 
   it('no venue reachable: the simulated history, labelled so, the same result twice, after a restart and at another minute', async () => {
     const dataDir = fresh();
-    const env = { BACKTEST_CANDLES_ORIGIN: `http://127.0.0.1:${await closedPort()}` };
+    const env = { BACKTEST_CANDLES_ORIGIN: `http://127.0.0.1:${await freePort()}` };
     let app = await start(dataDir, env);
     let first: any;
     let second: any;
     let sweep: any;
     try {
-      const c = new Client(app.url);
-      await c.signUp('history-offline@example.com');
+      const c = await signedUpClient(app.url, 'history-offline@example.com');
       first = await backtest(c, BOT);
       second = await backtest(c, BOT);
       sweep = await backtest(c, { ...BOT, days: 2, ranges: { interval: { from: 1, to: 2, step: 1 }, numOfOrders: { from: 5, to: 5, step: 1 }, takeProfit: { from: 1, to: 1, step: 1 } } }, '/api/backtests/sweep');
@@ -148,8 +132,7 @@ describe('the same backtest request gives the same result, and names its history
     let first: any;
     let second: any;
     try {
-      const c = new Client(app.url);
-      await c.signUp('history-venue@example.com');
+      const c = await signedUpClient(app.url, 'history-venue@example.com');
       first = await backtest(c, BOT);
       const asked = standIn.stub.calls('GET', '/api/v3/klines').length;
       expect(asked).toBe(44); // 43,200 candles, 1,000 a page

@@ -4,12 +4,10 @@
  * about 0.9 s on a quiet machine, against 20.6 s before) and the sweep shows `interrupted`. A SIGTERM during a sweep: the worker threads are terminated and the process
  * exits within 5 s.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { kill9, spawnServer, stop } from './support/server-process';
+import { useTempDir } from './support/close-all';
 
 jest.setTimeout(180_000);
 
@@ -29,8 +27,7 @@ async function sweepRunning(c: Client): Promise<string> {
 }
 
 describe('backtests across a kill -9 and a SIGTERM of the built server', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gr-bt-restart-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = useTempDir('gr-bt-restart-');
 
   it('kill -9 during a sweep: the next start answers /api/health as soon as a start with nothing interrupted, and the sweep is interrupted, not re-run', async () => {
     let server = await spawnServer(dataDir);

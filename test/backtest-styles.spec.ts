@@ -7,15 +7,14 @@
  */
 import { paperTerms, runNeutralBacktest, type Candle } from '@gridrocket/backtest';
 import type { NeutralGridConfig } from '@gridrocket/trading/grid';
-import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
-import { startTestApp } from './support/test-app';
+import { backtestDone } from './support/backtests';
+import { useTraderApp } from './support/trader-app';
+import { fourHourCandles } from './support/paper-app';
 
 jest.setTimeout(120_000);
 
-const H = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
-const candlesOf = (rows: Array<[number, number, number, number]>): Candle[] => rows.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
+const candlesOf = (rows: Array<[number, number, number, number]>): Candle[] => fourHourCandles(rows, T0);
 const csvOf = (candles: Candle[]) => ['time,open,high,low,close', ...candles.map((c) => `${new Date(c.time).toISOString()},${c.open},${c.high},${c.low},${c.close}`)].join('\n');
 
 // the candles of test/neutral-grid-paper.spec.ts ([open, high, low, close]; see its hand-worked fills)
@@ -39,30 +38,14 @@ const NEUTRAL_BODY = { exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Futures
 const INFINITY_BODY = { style: 'infinity', exchange: 'Binance', symbol: 'LTCUSDT', botType: 'Spot', entryPrice: 100, stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
 
 describe('backtests of each grid style over the API', () => {
-  let app: Awaited<ReturnType<typeof startTestApp>>;
-  let c: Client;
-  beforeAll(async () => {
-    app = await startTestApp();
-    c = new Client(app.url);
-    await c.signUp('bt-styles@example.com');
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const t = useTraderApp('bt-styles@example.com');
 
   async function upload(candles: Candle[]): Promise<string> {
-    const up = await c.raw('POST', '/api/backtests/candles', { body: csvOf(candles), headers: { 'content-type': 'text/csv' } });
+    const up = await t.c.raw('POST', '/api/backtests/candles', { body: csvOf(candles), headers: { 'content-type': 'text/csv' } });
     expect(up.status).toBe(201);
     return JSON.parse(up.text).candlesId;
   }
-  async function finished(path: string, body: object) {
-    const res = await c.post(path, body);
-    expect(res.status).toBe(202);
-    return until('backtest finished', async () => {
-      const r = await c.get(`/api/backtests/${res.body.id}`);
-      return r.body.status !== 'running' && r.body;
-    }, 60_000);
-  }
+  const finished = (path: string, body: object) => backtestDone(t.c, path, body, 'backtest finished', 60_000);
 
   it('a neutral futures grid: the hand-worked fills and profit, the same as runNeutralBacktest on the same candles, and the ladder\'s figures', async () => {
     const doc = await finished('/api/backtests', { ...NEUTRAL_BODY, candles: await upload(NEUTRAL_CANDLES) });
@@ -117,26 +100,26 @@ describe('backtests of each grid style over the API', () => {
   });
 
   it('bad input: infinity on futures, neutral on spot, a style the market does not trade: 400 with field messages, nothing run', async () => {
-    const before = (await c.get('/api/backtests')).body.length;
-    const infinityFutures = await c.post('/api/backtests', { ...INFINITY_BODY, botType: 'Futures' });
+    const before = (await t.c.get('/api/backtests')).body.length;
+    const infinityFutures = await t.c.post('/api/backtests', { ...INFINITY_BODY, botType: 'Futures' });
     expect(infinityFutures.status).toBe(400);
     expect(infinityFutures.body.errors).toEqual([{ field: 'botType', message: 'style infinity applies to spot bots only: an infinity grid sells and buys the coin itself' }]);
-    const neutralSpot = await c.post('/api/backtests', { ...NEUTRAL_BODY, botType: 'Spot', leverage: 1 });
+    const neutralSpot = await t.c.post('/api/backtests', { ...NEUTRAL_BODY, botType: 'Spot', leverage: 1 });
     expect(neutralSpot.status).toBe(400);
     expect(neutralSpot.body.errors).toEqual([{ field: 'direction', message: 'direction neutral applies to futures bots only: a spot bot buys its ladder (long)' }]);
-    const badInfinity = await c.post('/api/backtests', { ...INFINITY_BODY, lowerPrice: 120, days: 0 });
+    const badInfinity = await t.c.post('/api/backtests', { ...INFINITY_BODY, lowerPrice: 120, days: 0 });
     expect(badInfinity.status).toBe(400);
     expect(badInfinity.body.errors).toEqual([
       { field: 'lowerPrice', message: 'lowerPrice must be below the entry price' },
       { field: 'days', message: 'days must be from 1 to 365' },
     ]);
     const ranges = { interval: { from: 2, to: 2, step: 1 }, numOfOrders: { from: 2, to: 2, step: 1 }, takeProfit: { from: 1, to: 1, step: 1 } };
-    const sweep = await c.post('/api/backtests/sweep', { ...NEUTRAL_BODY, ranges, styles: ['neutral', 'infinity'] });
+    const sweep = await t.c.post('/api/backtests/sweep', { ...NEUTRAL_BODY, ranges, styles: ['neutral', 'infinity'] });
     expect(sweep.status).toBe(400);
     expect(sweep.body.errors).toEqual([{ field: 'styles', message: 'style infinity applies to spot only: an infinity grid sells and buys the coin itself' }]);
-    const sweepInfinity = await c.post('/api/backtests/sweep', { ...INFINITY_BODY, ranges });
+    const sweepInfinity = await t.c.post('/api/backtests/sweep', { ...INFINITY_BODY, ranges });
     expect(sweepInfinity.status).toBe(400);
     expect(sweepInfinity.body.errors[0].field).toBe('style');
-    expect((await c.get('/api/backtests')).body.length).toBe(before);
+    expect((await t.c.get('/api/backtests')).body.length).toBe(before);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import { traderWithBot, usePaperReplay } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
@@ -18,23 +18,18 @@ const CSV = ['ms,exchange,symbol,price', `${T0},Binance,BTCUSDT,61000`].join('\n
 type HistoryEvent = { type: string; data: Record<string, unknown> };
 
 describe('Check now', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
   const before = process.env.WATCHDOG_PERIOD_MS;
-  beforeAll(async () => {
+  beforeAll(() => {
     process.env.WATCHDOG_PERIOD_MS = '0'; // no scheduled check: only Check now can find the difference
-    replay = await startPaperReplayApp(CSV, T0);
   });
-  afterAll(async () => {
-    await replay.close();
+  const replay = usePaperReplay(CSV, T0);
+  afterAll(() => {
     if (before === undefined) delete process.env.WATCHDOG_PERIOD_MS;
     else process.env.WATCHDOG_PERIOD_MS = before;
   });
 
   it('finds a difference with the exchange at once; one check at a time; 409 for a stopped bot, 404 for another user\'s', async () => {
-    const c = new Client(replay.app.url);
-    const { uid } = await c.signUp('checker@example.com');
-    await c.addKey(uid, 'Binance');
-    const id = (await c.post('/api/bots', { ...spotBot, entryPrice: 60000, userId: uid })).body.id as string;
+    const { c, uid, botId: id } = await traderWithBot(replay.app.url, 'checker@example.com', { ...spotBot, entryPrice: 60000 });
     const details = async () => (await c.get(`/api/bot-details/${id}`)).body as { state: string; checkrequestedat?: number };
     const history = async () => (await c.get(`/api/bots/${id}/history`)).body as HistoryEvent[];
     const port = await replay.provider.for({ userId: uid, exchange: 'Binance', market: 'spot' });

@@ -4,7 +4,7 @@ import { exchangeFixture, STUB_KEY, verifySignature } from '@gridrocket/exchange
 import { ExchangeStub } from '@gridrocket/exchanges/testing/exchange-stub.server';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
-import { useTestApp } from './support/trader-app';
+import { signUpTrader, useTestApp } from './support/trader-app';
 
 const binanceKey = { exchange: 'Binance', apiKey: 'binance-public-key-1', keySecret: 'binance-secret-value-1', passPhrase: '' };
 const kucoinKey = { exchange: 'Kucoin', apiKey: 'kucoin-public-key-1', keySecret: 'kucoin-secret-value-1', passPhrase: 'kucoin-pass' };
@@ -144,8 +144,7 @@ describe('exchange routes, paper mode (default)', () => {
   const t = useTestApp();
 
   it('serves balances, prices and futures leverage from the user\'s paper account', async () => {
-    const hank = new Client(t.app.url);
-    const { uid } = await hank.signUp('hank@example.com');
+    const { c: hank, uid } = await signUpTrader(t.app.url, 'hank@example.com');
     for (const market of ['Spot', 'Futures']) {
       for (const exchange of ['Binance', 'Kucoin']) {
         const res = await hank.get(`/api/balance${market}?userId=${uid}&exchange=${exchange}`);

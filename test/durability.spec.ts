@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client, spotBot } from './support/http-client';
 import { kill9, spawnServer } from './support/server-process';
+import { useTempDir } from './support/close-all';
 
 jest.setTimeout(60_000);
 
 describe('durability: kill -9 while 200 creates are in flight', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gr-kill-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = useTempDir('gr-kill-');
 
   it('keeps every acknowledged bot, once, in the event store and the read model', async () => {
     const first = await spawnServer(dataDir);

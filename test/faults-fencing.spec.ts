@@ -10,7 +10,7 @@
  * have nothing to append, so nothing would meet the fence: the runner records through
  * executeCommand, which appends only what the decider accepts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +26,7 @@ import { GridRunner, engineBotId } from '@gridrocket/trading';
 import { directCommands } from '@gridrocket/trading/nest';
 import { isOwnClientOrderId } from '@gridrocket/trading/grid';
 import { until } from '@gridrocket/shared/testing/until';
+import { closeAll } from './support/close-all';
 
 jest.setTimeout(90_000);
 
@@ -180,12 +181,7 @@ describe('fencing: a deposed runner with an exchange call in flight', () => {
     expect([...placed].sort()).toEqual(open.map((o) => o.clientOrderId).sort());
     const fenced = watchA.log.filter((x) => x.outcome === 'fenced');
 
-    await a.stop();
-    await b.stop();
-    await events.close();
-    await reads.close();
-    venue.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeAll(a, b, events, reads, venue, dir);
     return { fenced, aLog: watchA.log };
   }
 

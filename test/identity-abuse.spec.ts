@@ -1,5 +1,6 @@
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
@@ -108,16 +109,7 @@ describe('identity: throttling can be switched off', () => {
 });
 
 describe('identity: bad input on every auth route gets a 4xx with the spec messages', () => {
-  let app: App;
-  let signedIn: Client;
-  beforeAll(async () => {
-    app = await startTestApp();
-    signedIn = new Client(app.url);
-    await signedIn.signUp('valid@example.com');
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const t = useTraderApp('valid@example.com');
 
   const longEmail = `${'a'.repeat(40)}@example.com`; // 52 characters
   const emailCases: [string, unknown, string][] = [
@@ -140,7 +132,7 @@ describe('identity: bad input on every auth route gets a 4xx with the spec messa
     ['too long', 'x'.repeat(201), 'Token must be at most 200 characters'],
   ];
 
-  async function expectFieldError(path: string, body: Record<string, unknown>, field: string, message: string, client = new Client(app.url), summary = 'Invalid input') {
+  async function expectFieldError(path: string, body: Record<string, unknown>, field: string, message: string, client = new Client(t.app.url), summary = 'Invalid input') {
     const res = await client.post(path, body);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ statusCode: 400, message: summary });
@@ -161,7 +153,7 @@ describe('identity: bad input on every auth route gets a 4xx with the spec messa
     it.each(passwordCases)('password %s', (_, password, message) => expectFieldError('/api/auth/reset-password', { token: 'A'.repeat(43), password }, 'password', message));
     it('an unknown token', () => {
       const m = 'This password reset link is invalid or has already been used';
-      return expectFieldError('/api/auth/reset-password', { token: 'A'.repeat(43), password: 'correct-horse-1' }, 'token', m, new Client(app.url), m);
+      return expectFieldError('/api/auth/reset-password', { token: 'A'.repeat(43), password: 'correct-horse-1' }, 'token', m, new Client(t.app.url), m);
     });
   });
 
@@ -169,35 +161,35 @@ describe('identity: bad input on every auth route gets a 4xx with the spec messa
     it.each(tokenCases)('token %s', (_, token, message) => expectFieldError('/api/auth/verify-email', { token }, 'token', message));
     it('a malformed token', () => {
       const m = 'This verification link is invalid or has already been used';
-      return expectFieldError('/api/auth/verify-email', { token: 'not a token' }, 'token', m, new Client(app.url), m);
+      return expectFieldError('/api/auth/verify-email', { token: 'not a token' }, 'token', m, new Client(t.app.url), m);
     });
   });
 
   describe('/api/user', () => {
     it('too long, wrong type, bad URL', async () => {
-      await expectFieldError('/api/user', { username: 'x'.repeat(101) }, 'username', 'Username must be at most 100 characters', signedIn);
-      await expectFieldError('/api/user', { lastname: 42 }, 'lastname', 'Last name must be text', signedIn);
-      await expectFieldError('/api/user', { picurl: 'ftp://example.com/p.png' }, 'picurl', 'Picture URL must be an http or https address', signedIn);
+      await expectFieldError('/api/user', { username: 'x'.repeat(101) }, 'username', 'Username must be at most 100 characters', t.c);
+      await expectFieldError('/api/user', { lastname: 42 }, 'lastname', 'Last name must be text', t.c);
+      await expectFieldError('/api/user', { picurl: 'ftp://example.com/p.png' }, 'picurl', 'Picture URL must be an http or https address', t.c);
     });
   });
 
   const routes = ['/api/auth/register', '/api/auth/login', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/verify-email', '/api/auth/resend-verification', '/api/user'];
 
   it.each(routes)('%s: broken JSON → 400 with a clear message', async (path) => {
-    const res = await signedIn.raw('POST', path, { body: '{"email": "a@b.c", ', headers: { 'content-type': 'application/json' } });
+    const res = await t.c.raw('POST', path, { body: '{"email": "a@b.c", ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, message: 'Malformed JSON body', errors: [{ field: 'body', message: 'The body is not valid JSON' }] });
   });
 
   it.each(routes.filter((r) => r !== '/api/auth/resend-verification'))('%s: a JSON array or an oversized body is a 4xx, never a 5xx', async (path) => {
-    const arr = await signedIn.raw('POST', path, { body: '[1,2]', headers: { 'content-type': 'application/json' } });
+    const arr = await t.c.raw('POST', path, { body: '[1,2]', headers: { 'content-type': 'application/json' } });
     expect(arr.status).toBe(400);
-    const big = await signedIn.raw('POST', path, { body: JSON.stringify({ email: 'x'.repeat(100_000) }), headers: { 'content-type': 'application/json' } });
+    const big = await t.c.raw('POST', path, { body: JSON.stringify({ email: 'x'.repeat(100_000) }), headers: { 'content-type': 'application/json' } });
     expect(big.status).toBe(413);
   });
 
   it('the spec messages stand alone when several fields are wrong', async () => {
-    const res = await new Client(app.url).post('/api/auth/register', {});
+    const res = await new Client(t.app.url).post('/api/auth/register', {});
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
       { field: 'email', message: 'Email is required' },

@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OAuth2Server } from 'oauth2-mock-server';
@@ -9,19 +8,8 @@ import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { Client } from './support/http-client';
 import { until } from '@gridrocket/shared/testing/until';
+import { freePort } from './support/free-port';
 import { useTestApp } from './support/trader-app';
-
-/** The provider redirects back to PUBLIC_URL, so the app needs its port before it starts. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A browser tab: a cookie jar, redirects one hop at a time. */
 class Browser {

@@ -1,43 +1,17 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { mailFiles, type MailFile } from './support/mailbox';
 import { until } from '@gridrocket/shared/testing/until';
 
 const PUBLIC_URL = 'http://localhost:5173';
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
-/** Quoted-printable (RFC 2045) as nodemailer writes long lines. */
-function decodeQuotedPrintable(s: string): string {
-  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-}
-
-interface Mail {
-  file: string;
-  raw: string;
-  to: string;
-  subject: string;
-  links: string[];
-}
+type Mail = Omit<MailFile, 'text'> & { links: string[] };
 
 function mailbox(app: App): Mail[] {
-  const dir = join(app.dataDir, 'mail');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((file) => {
-      const raw = readFileSync(join(dir, file), 'utf8');
-      const text = decodeQuotedPrintable(raw);
-      return {
-        file,
-        raw,
-        to: /^To: (.*)$/m.exec(raw)?.[1] ?? '',
-        subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
-        links: [...new Set(text.match(/https?:\/\/[^\s"<>]+\?token=[A-Za-z0-9_-]+/g) ?? [])],
-      };
-    });
+  return mailFiles(app.dataDir).map(({ file, raw, text, to, subject }) => ({ file, raw, to, subject, links: [...new Set(text.match(/https?:\/\/[^\s"<>]+\?token=[A-Za-z0-9_-]+/g) ?? [])] }));
 }
 
 /** Waits for the n-th message to `to` whose link goes to `path`; returns its token. */

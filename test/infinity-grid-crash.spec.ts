@@ -14,8 +14,7 @@ import type { SqliteEventStore } from '@gridrocket/event-store';
 import type { Fill } from '@gridrocket/exchanges';
 import { engineBotId, toEngineFill, toGridRules, roundMoney } from '@gridrocket/trading';
 import { botHash, infinityDesiredOrders, infinityInitialState, parseInfinityOrderId, processInfinityFill, type InfinityConfig, type InfinityState } from '@gridrocket/trading/grid';
-import { until } from '@gridrocket/shared/testing/until';
-import { CrashWorld, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, stopAndStartAgain, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
+import { CrashWorld, crashDirs, engineConverged, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, restartThenLastRow, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
 
 jest.setTimeout(150_000);
 
@@ -61,17 +60,12 @@ class InfinityWorld extends CrashWorld<Bot> {
   async ltc(b: Bot): Promise<number> {
     return (await (await this.provider.for(b)).balances()).find((x) => x.symbol === 'LTC')?.balance ?? 0;
   }
-  async converged(): Promise<boolean> {
-    for (const b of this.bots) {
-      const port = await this.provider.for(b);
+  converged(): Promise<boolean> {
+    const want = async (b: Bot) => {
       const { rules, state } = await this.engine(b);
-      const want = infinityDesiredOrders(rules, state).map(show).sort();
-      const open = (await port.openOrders(b.symbol)).filter((o) => ownStep(b, o.clientOrderId)).map(show).sort();
-      if (JSON.stringify(want) !== JSON.stringify(open)) return false;
-      const recorded = (await this.stream(b)).filter((e) => FILL_TYPES.includes(e.type));
-      if (recorded.length !== (await this.fills(b)).length) return false;
-    }
-    return true;
+      return infinityDesiredOrders(rules, state);
+    };
+    return engineConverged(this, { want, own: ownStep, show, fills: (b) => this.fills(b), fillTypes: FILL_TYPES });
   }
   scenario(): CrashScenario {
     return { steps: STEPS, createAndStart, converged: () => this.converged() };
@@ -108,9 +102,7 @@ describe('infinity grid crash safety on the ccxt adapter against the Binance spo
       }
 
       // 3. stop without cancel-all, start again (it continues), the price falls to 86, stop with cancel-all + close position
-      await stopAndStartAgain(world, () => world.converged());
-      world.venue.advanceTo(1000 + (STEPS + 1) * 1000);
-      await until('buys filled and recorded', () => world.converged(), 60_000);
+      await restartThenLastRow(world, () => world.converged(), STEPS, 'buys filled and recorded');
       const atStop = new Map<string, InfinityState>();
       for (const b of BOTS) {
         const { state } = await world.engine(b);

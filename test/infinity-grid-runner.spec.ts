@@ -9,7 +9,7 @@ import { infinityDesiredOrders, infinityInitialState, processInfinityFill, type 
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { paperTerms, runInfinityBacktest, toSeries } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
-import { candleRows, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
+import { candleRows, expectRecordedProfit, expectVenueFills, paperTrader, usePaperApp } from './support/paper-app';
 import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_HELD, EXPECTED_PROFIT, H, INFINITY, LTC, SYMBOL, T0 } from './support/infinity-example';
 
 jest.setTimeout(180_000);
@@ -20,8 +20,7 @@ describe('an infinity spot grid run by the app on the paper exchange', () => {
   const paper = usePaperApp(candleRows(candles, 'Binance', SYMBOL, H), T0);
 
   it('buys at the start, sells a step up and buys a step down, none below the lower price: the hand-computed fills, fees, balances, profit and history; the backtest agrees; a stop sells the coin', async () => {
-    const { venue, provider } = paper();
-    const { c, uid } = await traderWithKey(paper().app.url, 'infinity-runner@example.com');
+    const { venue, provider, c, uid } = await paperTrader(paper, 'infinity-runner@example.com');
     // an infinity grid trades spot only; a ladder field in its body is refused; a step below the market's minimum order is refused
     const futures = await c.post('/api/bots', { ...body, botType: 'Futures' });
     expect(futures.status).toBe(400);

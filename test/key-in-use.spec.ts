@@ -4,8 +4,8 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import { Client, spotBot } from './support/http-client';
-import { startPaperReplayApp, startTestApp } from './support/test-app';
-import { useTestApp } from './support/trader-app';
+import { startTestApp } from './support/test-app';
+import { usePaperReplay, useTestApp } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
@@ -57,11 +57,7 @@ describe('a start refused because the bot holds a position (issue 29)', () => {
   const H = 3_600_000;
   const T0 = 1_700_000_000_000;
   const CSV = ['ms,exchange,symbol,price', `${T0},Binance,BTCUSDT,61000`, `${T0 + H},Binance,BTCUSDT,59500`].join('\n');
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  beforeAll(async () => {
-    replay = await startPaperReplayApp(CSV, T0);
-  });
-  afterAll(() => replay.close());
+  const replay = usePaperReplay(CSV, T0);
 
   it('claims no key: the key can be deleted at once', async () => {
     const c = new Client(replay.app.url);

@@ -6,13 +6,13 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@gridrocket/shared/runtime';
 import { RunningApp, startApp } from '../apps/api/src/bootstrap';
 import { until } from '@gridrocket/shared/testing/until';
+import { freePort } from './support/free-port';
 import { Client, spotBot } from './support/http-client';
 
 const promtool = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => spawnSync(p, ['--version']).status === 0) ?? null;
@@ -22,18 +22,6 @@ if (!promtool) console.warn(`metrics-alerting: the promtool checks skip: ${PROMT
 const prometheus = ['/usr/bin/prometheus', '/usr/local/bin/prometheus'].find((p) => spawnSync(p, ['--version']).status === 0) ?? null;
 const withPrometheus = prometheus ? describe : describe.skip;
 if (!prometheus) console.warn('metrics-alerting: the real-Prometheus check skips: prometheus not found (the same Debian package as promtool)');
-
-/** A port free right now (for a server that must keep its port across a restart, and for Prometheus). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The value of one series in a scrape (null when the series is absent). */
 function sample(scrape: string, series: string): number | null {

@@ -6,7 +6,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import { usePaperReplay } from './support/trader-app';
 
 jest.setTimeout(90_000);
 
@@ -16,11 +16,7 @@ const PATH = [30.5, 29.9, 30.4, 29.5, 28.9, 30.0, 29.9, 30.4];
 const CSV = ['ms,exchange,symbol,price', ...PATH.map((p, i) => `${T0 + i * H},Binance,AVAXUSDT,${p}`)].join('\n');
 
 describe('the money view of a bot with several cycles (paper exchange)', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  beforeAll(async () => {
-    replay = await startPaperReplayApp(CSV, T0);
-  });
-  afterAll(() => replay.close());
+  const replay = usePaperReplay(CSV, T0);
 
   it('lists each fill, exports FIFO lots that reconcile with the realised profit, and is private to the owner', async () => {
     const { app, venue } = replay;

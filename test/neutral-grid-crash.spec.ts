@@ -15,7 +15,7 @@ import type { SqliteEventStore } from '@gridrocket/event-store';
 import type { Fill } from '@gridrocket/exchanges';
 import { engineBotId, toEngineFill, toGridRules, isOwnClientOrderId, roundMoney } from '@gridrocket/trading';
 import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
-import { CrashWorld, GRID_FILL_TYPES, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, stopAndStartAgain, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
+import { CrashWorld, GRID_FILL_TYPES, crashDirs, engineConverged, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, restartThenLastRow, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
 import { until } from '@gridrocket/shared/testing/until';
 
 jest.setTimeout(150_000);
@@ -54,17 +54,13 @@ class NeutralWorld extends CrashWorld<Bot> {
     return { rules, state: applyNeutralFills(initialNeutralState(b.config, rules, engineBotId(b.id)), (await this.fills(b)).map((f) => toEngineFill(f))) };
   }
   /** Each bot's open orders are what the engine wants from the venue's fills, and every fill is recorded. */
-  async converged(): Promise<boolean> {
-    for (const b of this.bots) {
-      const port = await this.provider.for(b);
+  converged(): Promise<boolean> {
+    const want = async (b: Bot) => {
       const { rules, state } = await this.engine(b);
-      const want = neutralDesiredOrders(rules, state).map(show).sort();
-      const open = (await port.openOrders(b.symbol)).filter((o) => isOwnClientOrderId(engineBotId(b.id), o.clientOrderId)).map(show).sort();
-      if (JSON.stringify(want) !== JSON.stringify(open)) return false;
-      const recorded = (await this.stream(b)).filter((e) => e.type === 'OrderFilled' || e.type === 'TakeProfitFilled');
-      if (recorded.length !== (await this.fills(b)).length) return false;
-    }
-    return true;
+      return neutralDesiredOrders(rules, state);
+    };
+    const own = (b: Bot, clientOrderId: string) => isOwnClientOrderId(engineBotId(b.id), clientOrderId);
+    return engineConverged(this, { want, own, show, fills: (b) => this.fills(b), fillTypes: ['OrderFilled', 'TakeProfitFilled'] });
   }
   scenario(): CrashScenario {
     return { steps: STEPS, createAndStart, converged: () => this.converged() };
@@ -107,9 +103,7 @@ describe('neutral grid crash safety on the ccxt adapter against the Binance and 
       }
 
       // 3. stop without cancel-all, start again (it continues), the price falls through every buy, stop with cancel-all + close position
-      await stopAndStartAgain(world, () => world.converged());
-      world.venue.advanceTo(1000 + (STEPS + 1) * 1000);
-      await until('buys filled and recorded', () => world.converged(), 60_000);
+      await restartThenLastRow(world, () => world.converged(), STEPS, 'buys filled and recorded');
       const atStop = new Map<string, NeutralState>();
       for (const b of BOTS) {
         const { state } = await world.engine(b);

@@ -8,7 +8,7 @@ import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type Mark
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
-import { candleRows, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
+import { candleRows, expectRecordedProfit, expectVenueFills, paperTrader, usePaperApp } from './support/paper-app';
 import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_PROFIT, H, LTC, NEUTRAL, SYMBOL, T0 } from './support/neutral-example';
 
 jest.setTimeout(180_000);
@@ -19,8 +19,7 @@ describe('a neutral futures grid run by the app on the paper exchange', () => {
   const paper = usePaperApp(candleRows(candles, 'Binance', SYMBOL, H), T0);
 
   it('buys below and sells above the reference, each fill answered one line away, the closes reduce-only: the hand-computed fills, fees, position, profit and history; the backtest agrees; a stop closes the position', async () => {
-    const { venue, provider } = paper();
-    const { c, uid } = await traderWithKey(paper().app.url, 'neutral-runner@example.com');
+    const { venue, provider, c, uid } = await paperTrader(paper, 'neutral-runner@example.com');
     // a spot bot cannot be neutral; the short side's stop must lie above the highest sell (92 + 2 × 2 = 96)
     const spot = await c.post('/api/bots', { ...body, botType: 'Spot', leverage: 1 });
     expect(spot.status).toBe(400);
@@ -96,8 +95,7 @@ describe('a neutral grid whose price falls through its lower stop', () => {
   const paper = usePaperApp([92.5, 89.5, 87.5, 84].map((p, k) => `${T0 + k * H},Binance,${SYMBOL},${p}`), T0);
 
   it('records the stop-loss first, cancels every order, sells the long at market reduce-only, and stops the bot saying what it lost', async () => {
-    const { venue, provider } = paper();
-    const { c, uid } = await traderWithKey(paper().app.url, 'neutral-stop@example.com');
+    const { venue, provider, c, uid } = await paperTrader(paper, 'neutral-stop@example.com');
     const created = await c.post('/api/bots', { ...body, stopLossPrice: 85 });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ direction: 'neutral', stoplossprice: 85 });

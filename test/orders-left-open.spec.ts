@@ -4,8 +4,8 @@
  * leaves none. On the paper exchange with a replayed price (the real app, over HTTP).
  */
 import { until } from '@gridrocket/shared/testing/until';
-import { Client, spotBot } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import { spotBot } from './support/http-client';
+import { traderWithBot, usePaperReplay } from './support/trader-app';
 
 jest.setTimeout(60_000);
 
@@ -13,17 +13,10 @@ const T0 = 1_700_000_000_000;
 const CSV = ['ms,exchange,symbol,price', `${T0},Binance,BTCUSDT,61000`].join('\n');
 
 describe('orders left open by a stop without cancel-all', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  beforeAll(async () => {
-    replay = await startPaperReplayApp(CSV, T0);
-  });
-  afterAll(() => replay.close());
+  const replay = usePaperReplay(CSV, T0);
 
   it('are counted on the bot and in the list until the next start; a cancel-all stop leaves none', async () => {
-    const c = new Client(replay.app.url);
-    const { uid } = await c.signUp('leaver@example.com');
-    await c.addKey(uid, 'Binance');
-    const id = (await c.post('/api/bots', { ...spotBot, entryPrice: 60000, userId: uid })).body.id as string;
+    const { c, uid, botId: id } = await traderWithBot(replay.app.url, 'leaver@example.com', { ...spotBot, entryPrice: 60000 });
     const details = async () => (await c.get(`/api/bot-details/${id}`)).body as { state: string; ordersleftopen?: number };
     const listed = async () => ((await c.get(`/api/bots/${uid}`)).body as { id: string; ordersleftopen?: number }[]).find((b) => b.id === id)!;
     const port = await replay.provider.for({ userId: uid, exchange: 'Binance', market: 'spot' });

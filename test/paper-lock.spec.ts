@@ -5,18 +5,18 @@
  * as the API would. A lock left by a killed process (kill -9) is taken over.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { writeFileSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { lockPaperExchange, PaperExchangeInUseError } from '@gridrocket/exchanges';
+import { useTempDir } from './support/close-all';
 
 jest.setTimeout(60_000);
 
 const ROOT = join(__dirname, '..');
 
 describe("one process runs a paper exchange's folder (issue 41)", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-paper-lock-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('gr-paper-lock-');
 
   it('a paper-mode runner on the folder of a running paper exchange exits at once, saying why and what to do', async () => {
     const release = lockPaperExchange(join(dir, 'paper-exchange.sqlite.lock'));

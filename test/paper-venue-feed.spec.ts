@@ -7,7 +7,7 @@
  * OrderFilled in the bot's history. While the stream is down, the paper exchange keeps the last price
  * and says so; when it is back, prices flow again.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CsvReplayFeed, openPaperExchange, PaperVenue, type ExchangeName, type PaperExchangeSetup } from '@gridrocket/exchanges';
@@ -15,6 +15,7 @@ import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/test
 import type { BotConfig } from '@gridrocket/bots';
 import { until } from '@gridrocket/shared/testing/until';
 import { RunnerWorld } from './support/runner-world';
+import { closeAll } from './support/close-all';
 
 jest.setTimeout(90_000);
 
@@ -49,11 +50,7 @@ describe.each(VENUES)('a paper bot on the prices of $id\'s public stream', ({ ex
     await world.runner();
   });
   afterAll(async () => {
-    await paper.stop();
-    await world.close();
-    await standIn.close();
-    real.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeAll(paper, world, standIn, real, dir);
   });
 
   it('fills the bot\'s buy rung when the stand-in\'s price crosses it; keeps the last price while the stream is down', async () => {

@@ -1,4 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SqliteEventStore } from '@gridrocket/event-store';
@@ -6,6 +5,7 @@ import { until } from '@gridrocket/shared/testing/until';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
 import { useTestApp } from './support/trader-app';
+import { mailFiles } from './support/mailbox';
 
 /**
  * Issue 30: registering an address that has an account answered 409 "An account with this email already
@@ -16,22 +16,9 @@ const PUBLIC_URL = 'http://localhost:5173';
 const PASSWORD = 'correct-horse-1';
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
-function decodeQuotedPrintable(s: string): string {
-  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
-}
-
 /** The .eml files the embedded mailer wrote (DATA_DIR/mail), oldest first. */
 function mailbox(app: TestApp) {
-  const dir = join(app.dataDir, 'mail');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .sort()
-    .map((f) => {
-      const raw = readFileSync(join(dir, f), 'utf8');
-      const text = decodeQuotedPrintable(raw);
-      return { to: /^To: (.*)$/m.exec(raw)?.[1] ?? '', subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '', text, links: text.match(/https?:\/\/[^\s"<>]+\?token=[A-Za-z0-9_-]+/g) ?? [] };
-    });
+  return mailFiles(app.dataDir).map(({ to, subject, text }) => ({ to, subject, text, links: text.match(/https?:\/\/[^\s"<>]+\?token=[A-Za-z0-9_-]+/g) ?? [] }));
 }
 
 /** What a registration answers, less what differs by nature between any two answers (values of cookies, dates). */

@@ -8,9 +8,8 @@
  * what to finish. After the restart each finishes exactly once: one stop-loss sell, the coins sold, no
  * order left open, the bot stopped with the reason; one re-anchor, the new ladder and nothing of the old.
  */
-import type { BotConfig } from '@gridrocket/bots';
 import { buyOrderId, roundMoney, stopLossOrderId, takeProfitOrderId, takeProfitPrice, isOwnClientOrderId } from '@gridrocket/trading';
-import { SlowPaperCrash, sleep, until } from './support/slow-paper-crash';
+import { sleep, until, useSlowPaperCrash } from './support/slow-paper-crash';
 
 jest.setTimeout(120_000);
 
@@ -31,41 +30,32 @@ const PATH = [
 ].join('\n');
 
 describe('risk controls survive SIGKILL', () => {
-  let w: SlowPaperCrash;
-  beforeEach(async () => {
-    w = await SlowPaperCrash.start('gr-risk-crash-', PATH);
-  });
-  afterEach(() => w.close());
-
-  const createAndStart = (userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) => w.createAndStart(userId, config);
-  const stream = (id: string) => w.stream(id);
-  const port = (userId: string) => w.port(userId);
-  const own = (userId: string, id: string, symbol: string) => w.own(userId, id, symbol);
+  const w = useSlowPaperCrash('gr-risk-crash-', PATH);
 
   async function stopLossStory(killWhen: 'recorded' | 'sell-on-exchange') {
     const userId = `sl-${killWhen}`;
-    const id = await createAndStart(userId, { symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 1000, entryPrice: 60000, takeProfit: 1, stopLossPercent: 5 });
+    const id = await w.createAndStart(userId, { symbol: 'BTCUSDT', numOfOrders: 3, orderSize: 0.01, interval: 1000, entryPrice: 60000, takeProfit: 1, stopLossPercent: 5 });
     for (const [ms, left] of [[2000, 2], [3000, 1], [4000, 0]] as const) {
       w.venue.advanceTo(ms);
       await until(`buys left ${left}`, async () => {
-        const fills = (await stream(id)).filter((e) => e.type === 'OrderFilled').length;
-        const tp = (await own(userId, id, 'BTCUSDT')).some((o) => o.side === 'sell' && o.amount === roundMoney(0.00999 * (3 - left)));
+        const fills = (await w.stream(id)).filter((e) => e.type === 'OrderFilled').length;
+        const tp = (await w.own(userId, id, 'BTCUSDT')).some((o) => o.side === 'sell' && o.amount === roundMoney(0.00999 * (3 - left)));
         return fills === 3 - left && tp;
       });
     }
     w.venue.advanceTo(5000); // 56000 ≤ 56050: the stop-loss begins
     const sl = stopLossOrderId(id, 1);
-    if (killWhen === 'recorded') await until('StopLossStarted', async () => (await stream(id)).some((e) => e.type === 'StopLossStarted'), 30_000, 1);
-    else await until('stop-loss sell on the exchange', async () => (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null, 30_000, 1);
+    if (killWhen === 'recorded') await until('StopLossStarted', async () => (await w.stream(id)).some((e) => e.type === 'StopLossStarted'), 30_000, 1);
+    else await until('stop-loss sell on the exchange', async () => (await (await w.port(userId)).orderByClientId('BTCUSDT', sl)) !== null, 30_000, 1);
     await w.kill();
-    const history = await stream(id);
+    const history = await w.stream(id);
     const halfDone = !history.some((e) => e.type === 'BotFailed');
-    const soldBeforeKill = (await (await port(userId)).orderByClientId('BTCUSDT', sl)) !== null;
+    const soldBeforeKill = (await (await w.port(userId)).orderByClientId('BTCUSDT', sl)) !== null;
     w.venue.advanceTo(6000); // the price recovers above the stop level while the runner is down (58000)
     await w.restart();
-    const failed = await until('stopped by the stop-loss', async () => (await stream(id)).find((e) => e.type === 'BotFailed'));
-    const after = await stream(id);
-    const p = await port(userId);
+    const failed = await until('stopped by the stop-loss', async () => (await w.stream(id)).find((e) => e.type === 'BotFailed'));
+    const after = await w.stream(id);
+    const p = await w.port(userId);
     const fills = (await p.recentFills('BTCUSDT', 0)).filter((f) => f.clientOrderId === sl);
     expect(fills).toHaveLength(1); // sold once, never twice
     // sold at 56000 when the sell was on the exchange before the kill, else at the market after the restart (58000)
@@ -77,7 +67,7 @@ describe('risk controls survive SIGKILL', () => {
     expect(after.filter((e) => e.type === 'BotFailed')).toHaveLength(1);
     const loss = 0.00999 * (60000 + 59000 + 58000) + (0.6 + 0.59 + 0.58) + 0.02997 * at * 0.001 - 0.02997 * at;
     expect((failed.data as { reason: string }).reason).toBe(`Stop-loss triggered at 56000 (stop level 56050): the position was sold at market, loss ${roundMoney(loss)} USDT`);
-    expect(await own(userId, id, 'BTCUSDT')).toEqual([]); // nothing left open
+    expect(await w.own(userId, id, 'BTCUSDT')).toEqual([]); // nothing left open
     expect((await p.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0).toBeLessThan(0.00001);
     return halfDone;
   }
@@ -92,16 +82,16 @@ describe('risk controls survive SIGKILL', () => {
 
   it('killed as soon as a re-anchor is recorded: after the restart the new ladder stands once and nothing of the old one', async () => {
     const userId = 'follow';
-    const id = await createAndStart(userId, { symbol: 'SOLUSDT', numOfOrders: 3, orderSize: 1, interval: 5, entryPrice: 140, takeProfit: 1, reanchor: 'follow' });
-    await until('ladder', async () => (await own(userId, id, 'SOLUSDT')).length === 3);
+    const id = await w.createAndStart(userId, { symbol: 'SOLUSDT', numOfOrders: 3, orderSize: 1, interval: 5, entryPrice: 140, takeProfit: 1, reanchor: 'follow' });
+    await until('ladder', async () => (await w.own(userId, id, 'SOLUSDT')).length === 3);
     w.venue.advanceTo(7000); // 146
-    await until('GridReanchored', async () => (await stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
+    await until('GridReanchored', async () => (await w.stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
     await w.kill();
-    const left = await own(userId, id, 'SOLUSDT');
+    const left = await w.own(userId, id, 'SOLUSDT');
     const halfDone = left.some((o) => o.clientOrderId === buyOrderId(id, 1, 0)) || !left.some((o) => o.clientOrderId === buyOrderId(id, 2, 2));
     w.venue.advanceTo(8000); // 143: no second re-anchor (not above 146 + 5), and buy 0 at 146 is no longer at the market
     await w.restart();
-    const p = await port(userId);
+    const p = await w.port(userId);
     const line = (o: { side: string; clientOrderId: string; price: number; amount: number }) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`;
     // The new first rung (146) fills once: at 146 when it was placed before the kill, else at the market
     // it crosses after the restart (143); its take-profit covers it, the other rungs wait below.
@@ -111,10 +101,10 @@ describe('risk controls survive SIGKILL', () => {
       `buy ${buyOrderId(id, 2, 2)} 136 1`,
       `sell ${takeProfitOrderId(id, 2, 1)} ${takeProfitPrice(first.price, 1, 0.01)} 0.999`,
     ].sort();
-    await until('new ladder', async () => JSON.stringify((await own(userId, id, 'SOLUSDT')).map(line).sort()) === JSON.stringify(expected));
+    await until('new ladder', async () => JSON.stringify((await w.own(userId, id, 'SOLUSDT')).map(line).sort()) === JSON.stringify(expected));
     await sleep(500); // nothing else happens afterwards
-    expect((await own(userId, id, 'SOLUSDT')).map(line).sort()).toEqual(expected);
-    const after = await stream(id);
+    expect((await w.own(userId, id, 'SOLUSDT')).map(line).sort()).toEqual(expected);
+    const after = await w.stream(id);
     expect(after.filter((e) => e.type === 'GridReanchored').map((e) => e.data)).toEqual([expect.objectContaining({ from: 140, to: 146, cycle: 2 })]);
     const buys = (await p.recentFills('SOLUSDT', 0)).filter((f) => isOwnClientOrderId(id, f.clientOrderId));
     expect(buys.map((f) => f.clientOrderId)).toEqual([buyOrderId(id, 2, 0)]); // the new first rung, once

@@ -36,6 +36,14 @@ describe('a bot across runs (stop, start again)', () => {
     return (await port.openOrders(symbol)).map((o) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`).sort();
   };
   const started = (botId: string, n: number) => until(`started ${n}×`, async () => (await count(botId, 'BotStarted')) >= n, 20_000);
+  /** A bot of `user` on `config`, started, until (`what`) a buy of it has filled and that buy's take-profit rests. */
+  const holdingBot = async (user: string, botType: 'Spot' | 'Futures', config: BotConfig, what: string) => {
+    const id = await world.create(user, botType, config);
+    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
+    await started(id, 1);
+    await until(what, async () => (await openOf(user, botType === 'Spot' ? 'spot' : 'futures', config.symbol)).some((o) => o.startsWith('sell')));
+    return id;
+  };
   const stopped = (botId: string, n: number) => until(`stopped ${n}×`, async () => (await count(botId, 'BotStopped')) >= n, 20_000);
 
   it('spot: a stop without cancel-all, then a start, continues the bot; cancel-all then cancels the orders of every run', async () => {
@@ -79,10 +87,7 @@ describe('a bot across runs (stop, start again)', () => {
   it('spot: a start after a cancel-all stop covers the coins the bot still holds with a take-profit', async () => {
     world.venue.advanceTo(3000);
     const user = 'holder';
-    const id = await world.create(user, 'Spot', { ...btc, entryPrice: 60800, takeProfit: 2 });
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
-    await started(id, 1);
-    await until('buy at 60800 filled, take-profit placed', async () => (await openOf(user, 'spot', 'BTCUSDT')).some((o) => o.startsWith('sell')));
+    const id = await holdingBot(user, 'Spot', { ...btc, entryPrice: 60800, takeProfit: 2 }, 'buy at 60800 filled, take-profit placed');
     await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: true }, user);
     await stopped(id, 1);
     expect(await openOf(user, 'spot', 'BTCUSDT')).toEqual([]);
@@ -105,10 +110,7 @@ describe('a bot across runs (stop, start again)', () => {
 
   it('futures: a stop without cancel-all, then a start, does not double the position', async () => {
     const user = 'futures-user';
-    const id = await world.create(user, 'Futures', ltc);
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
-    await started(id, 1);
-    await until('LTC buy filled, take-profit placed', async () => (await openOf(user, 'futures', 'LTCUSDT')).some((o) => o.startsWith('sell')));
+    const id = await holdingBot(user, 'Futures', ltc, 'LTC buy filled, take-profit placed');
     const before = await openOf(user, 'futures', 'LTCUSDT');
     await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: false }, user);
     await stopped(id, 1);
@@ -121,10 +123,7 @@ describe('a bot across runs (stop, start again)', () => {
 
   it('futures: a stop with cancel-all and "close the position at market" leaves nothing open and no position', async () => {
     const user = 'closer';
-    const id = await world.create(user, 'Futures', ltc);
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
-    await started(id, 1);
-    await until('LTC buy filled, take-profit placed', async () => (await openOf(user, 'futures', 'LTCUSDT')).some((o) => o.startsWith('sell')));
+    const id = await holdingBot(user, 'Futures', ltc, 'LTC buy filled, take-profit placed');
     const port = (await world.paper.for({ userId: user, exchange: 'Binance', market: 'futures' })) as unknown as { position(s: string): { qty: number } };
     expect(port.position('LTCUSDT').qty).toBeCloseTo(0.5, 8);
     await world.run({ type: 'StopBot', botId: id, userId: user, cancelAllOrders: true, closePosition: true }, user);
@@ -138,10 +137,7 @@ describe('a bot across runs (stop, start again)', () => {
     // at 61600 fills at once, the others (61100, 60600) rest
     world.venue.advanceTo(4000);
     const user = 'spot-closer';
-    const id = await world.create(user, 'Spot', { ...btc, entryPrice: 61600, takeProfit: 2 });
-    await world.run({ type: 'StartBot', botId: id, userId: user }, user);
-    await started(id, 1);
-    await until('buy at 61600 filled, take-profit placed', async () => (await openOf(user, 'spot', 'BTCUSDT')).some((o) => o.startsWith('sell')));
+    const id = await holdingBot(user, 'Spot', { ...btc, entryPrice: 61600, takeProfit: 2 }, 'buy at 61600 filled, take-profit placed');
     const port = await world.paper.for({ userId: user, exchange: 'Binance', market: 'spot' });
     const btcHeld = async () => (await port.balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0;
     expect(await btcHeld()).toBeGreaterThan(0.009);

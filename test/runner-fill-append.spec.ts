@@ -3,8 +3,6 @@
  * in ONE append to the bot's stream (issue 16: half the appends on the fleet's tick path), and the
  * history it leaves is the same as before: the fill, then the take-profit placed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BotCommandRunner } from '@gridrocket/bots/nest';
 import { SqliteEventStore, type NewEvent } from '@gridrocket/event-store';
@@ -14,14 +12,14 @@ import { CsvReplayFeed, PaperExchangeProvider, PaperVenue } from '@gridrocket/ex
 import { GridRunner } from '@gridrocket/trading';
 import { directCommands } from '@gridrocket/trading/nest';
 import { until } from '@gridrocket/shared/testing/until';
+import { useTempDir } from './support/close-all';
 
 jest.setTimeout(60_000);
 
 const T0 = 1_700_000_000_000;
 
 describe('grid runner: one append for a fill and its take-profit', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gr-fill-append-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('gr-fill-append-');
 
   it('appends the buy fill and the take-profit placed for it together, in that order', async () => {
     const venue = new PaperVenue({

@@ -4,7 +4,7 @@
  * change hands (also while prices move in the middle of a hand-over) with no duplicate and no
  * orphaned order, and every exchange fill is recorded exactly once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +19,7 @@ import { isOwnClientOrderId, type GridConfig } from '@gridrocket/trading';
 import { MovableOwnership, handOver } from '@gridrocket/trading/testing/movable-ownership';
 import { checkGridOnPort } from '@gridrocket/trading/testing/grid-invariants';
 import { until } from '@gridrocket/shared/testing/until';
+import { closeAll } from './support/close-all';
 
 jest.setTimeout(60_000);
 
@@ -47,12 +48,7 @@ describe('scale-out: two runners hand running bots over through the ownership po
     b = new GridRunner({ ...common, ownership: ownB, name: 'runner-b', pid: 1002 });
   });
   afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    await events.close();
-    await reads.close();
-    venue.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeAll(a, b, events, reads, venue, dir);
   });
 
   it('moves partitions back and forth while prices move; no duplicate, no orphan, every fill recorded once', async () => {

@@ -9,7 +9,8 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig } from '@gridrocket/bots';
-import type { ExchangePort, ExchangeProvider, PositionMode } from '@gridrocket/exchanges';
+import type { PositionMode } from '@gridrocket/exchanges';
+import { providerWith } from './support/port-proxy';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);
@@ -29,27 +30,14 @@ interface Faults {
 function liveLike(world: RunnerWorld, faults: Faults) {
   const fills: Array<{ since: number; at: number }> = [];
   const leverage: Array<{ symbol: string; leverage: number; marginMode?: string }> = [];
-  const provider: ExchangeProvider = {
-    mode: 'testnet',
-    prices: world.paper.prices,
-    forget: () => undefined,
-    close: async () => undefined,
-    async for(ref) {
-      const port = await world.paper.for(ref);
-      return new Proxy(port, {
-        get(target, prop) {
-          if (prop === 'watchOrders') return undefined;
-          if (prop === 'recentFills') return (symbol: string, since: number) => (fills.push({ since, at: Date.now() }), target.recentFills(symbol, since));
-          if (prop === 'setLeverage') return (symbol: string, lev: number, marginMode?: 'isolated' | 'cross') => (leverage.push({ symbol, leverage: lev, marginMode }), target.setLeverage(symbol, lev, marginMode));
-          if (prop === 'positionMode') return async () => faults.positionMode ?? 'oneway';
-          if (prop === 'balances' && faults.balances) return async () => Promise.reject(faults.balances);
-          if (prop === 'openOrders' && faults.openOrders) return async () => Promise.reject(faults.openOrders);
-          const v = (target as any)[prop];
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
-      }) as ExchangePort;
-    },
-  };
+  const provider = providerWith({ mode: 'testnet', prices: world.paper.prices, forget: () => undefined, close: async () => undefined }, (ref) => world.paper.for(ref), (target) => ({
+    watchOrders: undefined,
+    recentFills: (symbol: string, since: number) => (fills.push({ since, at: Date.now() }), target.recentFills(symbol, since)),
+    setLeverage: (symbol: string, lev: number, marginMode?: 'isolated' | 'cross') => (leverage.push({ symbol, leverage: lev, marginMode }), target.setLeverage(symbol, lev, marginMode)),
+    positionMode: async () => faults.positionMode ?? 'oneway',
+    ...(faults.balances ? { balances: async () => Promise.reject(faults.balances) } : {}),
+    ...(faults.openOrders ? { openOrders: async () => Promise.reject(faults.openOrders) } : {}),
+  }));
   return { provider, fills, leverage };
 }
 
@@ -67,6 +55,12 @@ describe('the runner on a live-like venue', () => {
     const s = await world.state(id);
     return s.kind === 'live' ? s : null;
   };
+  /** The bot once its start has failed: stopped, with the reason (within `timeoutMs`, until's 10 s by default). */
+  const startFailed = (id: string, timeoutMs?: number) =>
+    until('start failed', async () => {
+      const x = await status(id);
+      return x && x.status === 'stopped' && x.lastError ? x : null;
+    }, timeoutMs);
 
   it('finding 1: fills are asked from the run\'s start, never since 0, and the cursor moves with time without fills', async () => {
     await world.runner({ exchanges: spy.provider, name: 'r1', pid: 1111 });
@@ -103,10 +97,7 @@ describe('the runner on a live-like venue', () => {
     try {
       const id = await world.create('u3', 'Futures', futures);
       await world.run({ type: 'StartBot', botId: id, userId: 'u3' }, 'u3');
-      const s = await until('start failed', async () => {
-        const x = await status(id);
-        return x && x.status === 'stopped' && x.lastError ? x : null;
-      });
+      const s = await startFailed(id);
       expect(s.lastError).toMatch(/hedge mode: GridRocket trades in one-way mode only/);
       expect(await (await world.paper.for({ userId: 'u3', exchange: 'Binance', market: 'futures' })).openOrders('LTCUSDT')).toEqual([]);
     } finally {
@@ -119,10 +110,7 @@ describe('the runner on a live-like venue', () => {
     try {
       const id = await world.create('u4', 'Spot', spot);
       await world.run({ type: 'StartBot', botId: id, userId: 'u4' }, 'u4');
-      const s = await until('start failed', async () => {
-        const x = await status(id);
-        return x && x.status === 'stopped' && x.lastError ? x : null;
-      }, 20_000);
+      const s = await startFailed(id, 20_000);
       expect(s.lastError).toMatch(/Infinity cannot be converted to a BigInt/);
       expect(await world.types(id)).toContain('BotStartFailed');
     } finally {

@@ -28,9 +28,19 @@ function open(app: { url: string }, c: Client, origin?: string, headers: Record<
 
 type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
-/** The app of a describe block, started before its tests, and the sockets they open (closed after). */
+type SocketCtx = { app: TestApp; sockets: Socket[]; open(c: Client, origin?: string, headers?: Record<string, string>): ReturnType<typeof open> };
+
+/** The app of a describe block, started before its tests, and the sockets they open with `ctx.open` (closed after). */
 function appFor(env: Record<string, string>) {
-  const ctx = { app: null as unknown as TestApp, sockets: [] as Socket[] };
+  const ctx: SocketCtx = {
+    app: null as unknown as TestApp,
+    sockets: [],
+    async open(c, origin, headers) {
+      const opened = await open(ctx.app, c, origin, headers);
+      ctx.sockets.push(opened.socket);
+      return opened;
+    },
+  };
   beforeAll(async () => {
     ctx.app = await startTestApp(env);
   }, 60_000);
@@ -53,18 +63,16 @@ function listen(socket: Socket) {
  * A user signed up with a socket open, and a second session of the same user with its own socket,
  * signed in `secondAfterMs` later.
  */
-async function twoSessions(ctx: { app: TestApp; sockets: Socket[] }, email: string, secondAfterMs = 0) {
+async function twoSessions(ctx: SocketCtx, email: string, secondAfterMs = 0) {
   const c = new Client(ctx.app.url);
   const { uid } = await c.signUp(email);
-  const first = await open(ctx.app, c);
-  ctx.sockets.push(first.socket);
+  const first = await ctx.open(c);
   expect(first.ready).toBe(true);
   const heard = listen(first.socket);
   if (secondAfterMs > 0) await new Promise((r) => setTimeout(r, secondAfterMs));
   const other = new Client(ctx.app.url);
   expect((await other.post('/api/auth/login', { email, password: 'correct-horse-1' })).status).toBe(200);
-  const second = await open(ctx.app, other);
-  ctx.sockets.push(second.socket);
+  const second = await ctx.open(other);
   return { uid, c, socket: first.socket, heard, other, otherSocket: second.socket, otherHeard: listen(second.socket) };
 }
 
@@ -83,17 +91,13 @@ describe('security: live connections', () => {
   it('a foreign Origin is refused; the public URL\'s origin and the server\'s own are admitted', async () => {
     const c = new Client(ctx.app.url);
     await c.signUp('origin@example.com');
-    const evil = await open(ctx.app, c, 'https://evil.example');
-    ctx.sockets.push(evil.socket);
+    const evil = await ctx.open(c, 'https://evil.example');
     expect(evil.ready).toBe(false);
-    const lookalike = await open(ctx.app, c, 'http://localhost:5173.evil.example');
-    ctx.sockets.push(lookalike.socket);
+    const lookalike = await ctx.open(c, 'http://localhost:5173.evil.example');
     expect(lookalike.ready).toBe(false);
-    const good = await open(ctx.app, c, PUBLIC_URL);
-    ctx.sockets.push(good.socket);
+    const good = await ctx.open(c, PUBLIC_URL);
     expect(good.ready).toBe(true);
-    const self = await open(ctx.app, c, ctx.app.url);
-    ctx.sockets.push(self.socket);
+    const self = await ctx.open(c, ctx.app.url);
     expect(self.ready).toBe(true);
     good.socket.close();
     self.socket.close();
@@ -104,18 +108,15 @@ describe('security: live connections', () => {
     await c.signUp('origin-scheme@example.com');
     const port = new URL(ctx.app.url).port;
     for (const origin of [`https://127.0.0.1:${port}`, `http://127.0.0.1:${Number(port) + 1}`, 'http://127.0.0.1']) {
-      const other = await open(ctx.app, c, origin);
-      ctx.sockets.push(other.socket);
+      const other = await ctx.open(c, origin);
       expect({ origin, ready: other.ready }).toEqual({ origin, ready: false });
     }
     // behind a proxy on loopback (trusted by default): the origin the browser addressed, from X-Forwarded-Proto/Host
     const proxied = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'dash.example.net:8443' };
-    const viaProxy = await open(ctx.app, c, 'https://dash.example.net:8443', proxied);
-    ctx.sockets.push(viaProxy.socket);
+    const viaProxy = await ctx.open(c, 'https://dash.example.net:8443', proxied);
     expect(viaProxy.ready).toBe(true);
     viaProxy.socket.close();
-    const plainPage = await open(ctx.app, c, 'http://dash.example.net:8443', proxied);
-    ctx.sockets.push(plainPage.socket);
+    const plainPage = await ctx.open(c, 'http://dash.example.net:8443', proxied);
     expect(plainPage.ready).toBe(false);
   }, 60_000);
 
@@ -149,8 +150,7 @@ describe('security: live connections', () => {
   it('a password change (reset link) disconnects every socket of the user', async () => {
     const c = new Client(ctx.app.url);
     await c.signUp('reset-socket@example.com');
-    const { socket, ready } = await open(ctx.app, c);
-    ctx.sockets.push(socket);
+    const { socket, ready } = await ctx.open(c);
     expect(ready).toBe(true);
     // The reset signs out every session: the socket goes with them.
     const { readdirSync, readFileSync } = await import('node:fs');
@@ -176,13 +176,11 @@ describe('security: live connections', () => {
     await c.signUp('many-sockets@example.com');
     const opened = [];
     for (let i = 0; i < 3; i++) {
-      const s = await open(ctx.app, c);
-      ctx.sockets.push(s.socket);
+      const s = await ctx.open(c);
       opened.push(s.ready);
     }
     expect(opened).toEqual([true, true, true]);
-    const fourth = await open(ctx.app, c);
-    ctx.sockets.push(fourth.socket);
+    const fourth = await ctx.open(c);
     expect(fourth.ready).toBe(false);
     expect(fourth.error).toMatch(/at most 3 open live connections/);
   }, 60_000);
@@ -194,11 +192,9 @@ describe('security: live connections with TRUST_PROXY=false', () => {
   it('X-Forwarded-Proto/Host from a peer that is not trusted do not make a foreign Origin the server\'s own', async () => {
     const c = new Client(ctx.app.url);
     await c.signUp('untrusted-forwarded@example.com');
-    const forged = await open(ctx.app, c, 'https://dash.example.net', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'dash.example.net' });
-    ctx.sockets.push(forged.socket);
+    const forged = await ctx.open(c, 'https://dash.example.net', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'dash.example.net' });
     expect(forged.ready).toBe(false);
-    const self = await open(ctx.app, c, ctx.app.url);
-    ctx.sockets.push(self.socket);
+    const self = await ctx.open(c, ctx.app.url);
     expect(self.ready).toBe(true);
     self.socket.close();
   }, 60_000);

@@ -13,8 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteEventStore } from '@gridrocket/event-store';
 import { parseClientOrderId, roundMoney, type GridConfig } from '@gridrocket/trading';
-import { until } from '@gridrocket/shared/testing/until';
-import { CrashWorld, GRID_FILL_TYPES, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, laddersConverged, referenceProfits, sidesOf, stopAndStartAgain, stopClosingAll, usdtOf, withCrashRun, type CrashScenario, type GridCrashBot } from './support/crash-harness';
+import { CrashWorld, GRID_FILL_TYPES, crashDirs, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, laddersConverged, referenceProfits, sidesOf, restartThenLastRow, stopClosingAll, usdtOf, withCrashRun, type CrashScenario, type GridCrashBot } from './support/crash-harness';
 
 jest.setTimeout(150_000);
 
@@ -84,9 +83,7 @@ describe('short grid crash safety on the ccxt adapter against the Binance and Ku
       }
 
       // 3. stop without cancel-all, start again (it continues), the price falls through every buy-back, stop with cancel-all + close position
-      await stopAndStartAgain(world, () => world.converged());
-      world.venue.advanceTo(1000 + (STEPS + 1) * 1000);
-      await until('buy-backs filled and recorded', () => world.converged(), 60_000);
+      await restartThenLastRow(world, () => world.converged(), STEPS, 'buy-backs filled and recorded');
       await stopClosingAll(world);
 
       for (const b of BOTS) {

@@ -9,7 +9,7 @@ import { applyFills, desiredOrders, initialState, type GridConfig, type MarketRu
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import type { Candle } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';
-import { candleRows, expectLadderBacktestAgrees, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
+import { candleRows, expectLadderBacktestAgrees, expectRecordedProfit, expectVenueFills, fourHourCandles, paperTrader, usePaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -61,14 +61,13 @@ const EXPECTED_FILLS = [
 const EXPECTED_FEES = 0.1156805;
 const EXPECTED_PROFIT = 4.5785195;
 
-const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
+const candles: Candle[] = fourHourCandles(LTC, T0);
 
 describe('a short futures grid on the paper exchange', () => {
   const paper = usePaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
 
   it('sells its ladder above the entry, buys back reduce-only below the average: the hand-computed fills, fees, position and profit, and the backtest agrees', async () => {
-    const { venue, provider } = paper();
-    const { c, uid } = await traderWithKey(paper().app.url, 'short@example.com');
+    const { venue, provider, c, uid } = await paperTrader(paper, 'short@example.com');
     // a spot bot cannot be short: 400 with the field's message, nothing created
     const spot = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...SHORT, botType: 'Spot', leverage: 1 });
     expect(spot.status).toBe(400);

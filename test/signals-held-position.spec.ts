@@ -9,11 +9,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
-import type { PaperExchangeProvider, PaperVenue } from '@gridrocket/exchanges';
 import { until } from '@gridrocket/shared/testing/until';
-import { TelegramStandIn, WebhookReceiver } from './support/alert-stand-ins';
+import { useTelegramAndWebhook } from './support/alert-stand-ins';
 import { Client, spotBot } from './support/http-client';
-import { startPaperReplayApp } from './support/test-app';
+import { useTraderApp } from './support/trader-app';
 
 jest.setTimeout(90_000);
 
@@ -30,30 +29,14 @@ const BOT_TOKEN = '123456789:AAE-secretPartOfTheToken_abcdefghijKLMN';
 const CHAT = '987654321';
 
 describe('signals and a bot that holds a position (issue 40)', () => {
-  let replay: Awaited<ReturnType<typeof startPaperReplayApp>>;
-  let venue: PaperVenue;
-  let provider: PaperExchangeProvider;
-  let telegram: TelegramStandIn;
-  let webhook: WebhookReceiver;
-  let alice: Client;
-  let uid: string;
+  const ends = useTelegramAndWebhook(WEBHOOK_SECRET, BOT_TOKEN, [CHAT]);
+  const t = useTraderApp('signals-held@example.com', {
+    replay: { csv: CSV, at: T0 },
+    env: () => ({ PUBLIC_URL: 'https://grid.example', ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: ends.telegram.url, ALERTS_RETRY_BASE_MS: '200' }),
+    key: 'Binance',
+  });
   let botId: string;
   let secret: string;
-
-  beforeAll(async () => {
-    telegram = await new TelegramStandIn(BOT_TOKEN, [CHAT]).start();
-    webhook = await new WebhookReceiver(WEBHOOK_SECRET).start();
-    replay = await startPaperReplayApp(CSV, T0, { PUBLIC_URL: 'https://grid.example', ALERTS_ALLOW_PRIVATE_URLS: 'true', ALERTS_TELEGRAM_API: telegram.url, ALERTS_RETRY_BASE_MS: '200' });
-    ({ venue, provider } = replay);
-    alice = new Client(replay.app.url);
-    uid = (await alice.signUp('signals-held@example.com')).uid;
-    await alice.addKey(uid, 'Binance');
-  }, 60_000);
-  afterAll(async () => {
-    await replay?.close();
-    await telegram?.close();
-    await webhook?.close();
-  });
 
   /**
    * A signal as a script sends it: X-Signature = sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>, no
@@ -68,17 +51,17 @@ describe('signals and a bot that holds a position (issue 40)', () => {
     const ts = String(lastStamp);
     const id = randomUUID();
     const sig = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
-    const res = await fetch(`${replay.app.url}/api/signals/${botId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signal-timestamp': ts, 'x-signal-id': id, 'x-signature': `sha256=${sig}` }, body });
+    const res = await fetch(`${t.app.url}/api/signals/${botId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signal-timestamp': ts, 'x-signal-id': id, 'x-signature': `sha256=${sig}` }, body });
     const text = await res.text();
     return { id, status: res.status, body: text ? JSON.parse(text) : undefined };
   }
-  const state = async () => (await alice.get(`/api/bot-details/${botId}`)).body.state as string;
+  const state = async () => (await t.c.get(`/api/bot-details/${botId}`)).body.state as string;
   const settles = (want: string) => until(`the bot ${want}`, async () => ((await state()) === want ? want : undefined), 20_000);
-  const port = () => provider.for({ userId: uid, exchange: 'Binance', market: 'spot' });
+  const port = () => t.provider.for({ userId: t.uid, exchange: 'Binance', market: 'spot' });
   const openOrders = async () => (await (await port()).openOrders('BTCUSDT')).map((o) => `${o.side} ${o.price} ${o.amount}`).sort();
   const btcHeld = async () => (await (await port()).balances()).find((b) => b.symbol === 'BTC')?.balance ?? 0;
   async function history(): Promise<Array<{ type: string; data: any }>> {
-    const store = new SqliteEventStore(join(replay.app.dataDir, 'events.sqlite'));
+    const store = new SqliteEventStore(join(t.app.dataDir, 'events.sqlite'));
     try {
       return (await store.readStream(`bot-${botId}`)).map((e) => ({ type: e.type, data: e.data }));
     } finally {
@@ -86,27 +69,27 @@ describe('signals and a bot that holds a position (issue 40)', () => {
     }
   }
   const stop = async () => {
-    expect((await alice.get(`/api/stopBot?userId=${uid}&id=${botId}&cancelAllOrders=false`)).status).toBeLessThan(300);
+    expect((await t.c.get(`/api/stopBot?userId=${t.uid}&id=${botId}&cancelAllOrders=false`)).status).toBeLessThan(300);
     await settles('stopped');
   };
 
   it('the bot trades: it buys 0.00999 BTC and stops holding it', async () => {
-    const made = await alice.post('/api/bots', { ...spotBot, numOfOrders: 3, interval: 500, userId: uid });
+    const made = await t.c.post('/api/bots', { ...spotBot, numOfOrders: 3, interval: 500, userId: t.uid });
     expect(made.status).toBe(201);
     botId = made.body.id;
-    const on = await alice.post(`/api/bots/${botId}/signals`, {});
+    const on = await t.c.post(`/api/bots/${botId}/signals`, {});
     expect(on.status).toBe(201);
     secret = on.body.secret;
     // the choice is shown with the settings: refuse unless the owner chose otherwise
     expect(on.body.heldPosition).toBe('refuse');
-    expect((await alice.put(`/api/alerts/${uid}`, { kinds: ['signalRefused'], webhook: { enabled: true, url: `${webhook.url}/hooks`, secret: WEBHOOK_SECRET }, telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN } })).status).toBe(200);
+    expect((await t.c.put(`/api/alerts/${t.uid}`, { kinds: ['signalRefused'], webhook: { enabled: true, url: `${ends.webhook.url}/hooks`, secret: WEBHOOK_SECRET }, telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN } })).status).toBe(200);
 
-    expect((await alice.get(`/api/startBot?userId=${uid}&id=${botId}`)).status).toBe(202);
+    expect((await t.c.get(`/api/startBot?userId=${t.uid}&id=${botId}`)).status).toBe(202);
     await settles('running');
     await until('the ladder placed', async () => ((await openOrders()).length === 3 ? true : undefined), 20_000);
-    venue.advanceTo(T0 + H);
+    t.venue.advanceTo(T0 + H);
     await until('the take-profit placed', async () => ((await openOrders()).some((o) => o.startsWith('sell')) ? true : undefined), 20_000);
-    venue.advanceTo(T0 + 2 * H);
+    t.venue.advanceTo(T0 + 2 * H);
     await stop();
     expect(await btcHeld()).toBeCloseTo(0.00999, 8);
   });
@@ -117,13 +100,13 @@ describe('signals and a bot that holds a position (issue 40)', () => {
     expect(res.body.message).toMatch(/^The bot holds 0\.00999 BTC \(bought for 600\.00 USDT\)/);
     expect(await state()).toBe('stopped');
 
-    const hook = await until('the webhook alert', () => webhook.accepted.map((c) => JSON.parse(c.raw)).find((b) => b.kind === 'signalRefused' && b.details.signalId === res.id), 20_000);
+    const hook = await until('the webhook alert', () => ends.webhook.accepted.map((c) => JSON.parse(c.raw)).find((b) => b.kind === 'signalRefused' && b.details.signalId === res.id), 20_000);
     const label = `bot ${botId.slice(0, 8)} (BTCUSDT, Binance spot)`;
     expect(hook.title).toBe(`Signal refused: ${label}`);
     expect(hook.text).toMatch(new RegExp(`^A start signal for your ${label.replace(/[()]/g, '\\$&')} was refused \\(409\\): The bot holds 0\\.00999 BTC \\(bought for 600\\.00 USDT\\)`));
     expect(hook.text).toContain('choose "start with the position" or "sell it first" under Signals');
     expect(hook.bot).toMatchObject({ id: botId, url: `https://grid.example/bots/${botId}` });
-    const tg = await until('the Telegram alert', () => telegram.delivered.find((c) => c.body.text.startsWith(`Signal refused: ${label}`)), 20_000);
+    const tg = await until('the Telegram alert', () => ends.telegram.delivered.find((c) => c.body.text.startsWith(`Signal refused: ${label}`)), 20_000);
     expect(tg.body.text).toContain('was refused (409): The bot holds 0.00999 BTC');
     expect(tg.body.text).toContain(`https://grid.example/bots/${botId}`);
     expect(tg.body.text).not.toContain(secret);
@@ -133,19 +116,19 @@ describe('signals and a bot that holds a position (issue 40)', () => {
   });
 
   it('the choice is the owner\'s only, and checked', async () => {
-    const bad = await alice.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'yolo' }), headers: { 'content-type': 'application/json' } });
+    const bad = await t.c.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'yolo' }), headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([{ field: 'heldPosition', message: 'heldPosition must be one of: refuse, resume, sell (refuse the start, start with the position, or sell it first)' }]);
-    const bob = new Client(replay.app.url);
+    const bob = new Client(t.app.url);
     await bob.signUp('signals-held-bob@example.com');
     const other = await bob.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'sell' }), headers: { 'content-type': 'application/json' } });
     expect(other.status).toBe(404);
-    expect((await alice.get(`/api/bots/${botId}/signals`)).body.heldPosition).toBe('refuse');
+    expect((await t.c.get(`/api/bots/${botId}/signals`)).body.heldPosition).toBe('refuse');
   });
 
   it('resume: a start signal starts the bot with its position (its take-profit kept, no second ladder)', async () => {
     const before = await openOrders();
-    const chosen = await alice.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'resume' }), headers: { 'content-type': 'application/json' } });
+    const chosen = await t.c.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'resume' }), headers: { 'content-type': 'application/json' } });
     expect(chosen.status).toBe(200);
     expect(chosen.body).toMatchObject({ enabled: true, heldPosition: 'resume' });
     const res = await signal('start');
@@ -158,7 +141,7 @@ describe('signals and a bot that holds a position (issue 40)', () => {
   });
 
   it('sell it first: a start signal cancels the bot\'s orders, sells what it holds at market, then starts a fresh ladder', async () => {
-    expect((await alice.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'sell' }), headers: { 'content-type': 'application/json' } })).body.heldPosition).toBe('sell');
+    expect((await t.c.raw('PATCH', `/api/bots/${botId}/signals`, { body: JSON.stringify({ heldPosition: 'sell' }), headers: { 'content-type': 'application/json' } })).body.heldPosition).toBe('sell');
     const res = await signal('start');
     expect({ status: res.status, message: res.body.message }).toEqual({ status: 202, message: undefined });
     expect(res.body).toMatchObject({ action: 'start', outcome: 'requested', heldPosition: 'sold-first', state: 'stopping' });

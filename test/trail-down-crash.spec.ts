@@ -7,9 +7,8 @@
  * After the restart the move is finished once: the position kept, one take-profit for all of it under the
  * new cycle's id, the new ladder's rungs once, nothing of the old cycle open, no second move.
  */
-import type { BotConfig } from '@gridrocket/bots';
 import { buyOrderId, takeProfitOrderId, isOwnClientOrderId } from '@gridrocket/trading';
-import { SlowPaperCrash, sleep, until } from './support/slow-paper-crash';
+import { sleep, until, useSlowPaperCrash } from './support/slow-paper-crash';
 
 jest.setTimeout(120_000);
 
@@ -24,29 +23,20 @@ const PATH = [
 ].join('\n');
 
 describe('trailing down survives SIGKILL', () => {
-  let w: SlowPaperCrash;
-  beforeEach(async () => {
-    w = await SlowPaperCrash.start('gr-trail-crash-', PATH);
-  });
-  afterEach(() => w.close());
-
-  const createAndStart = (userId: string, config: Omit<BotConfig, 'exchange' | 'leverage'>) => w.createAndStart(userId, config);
-  const stream = (id: string) => w.stream(id);
-  const port = (userId: string) => w.port(userId);
-  const own = (userId: string, id: string, symbol: string) => w.own(userId, id, symbol);
+  const w = useSlowPaperCrash('gr-trail-crash-', PATH);
 
   it('killed as soon as the trail down is recorded: after the restart the position is kept, one take-profit for it, the new rungs once, nothing of the old cycle', async () => {
     const userId = 'trail-down';
-    const id = await createAndStart(userId, { symbol: 'LTCUSDT', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2, trailDownLimit: 80 });
-    await until('ladder', async () => (await own(userId, id, 'LTCUSDT')).length === 2);
+    const id = await w.createAndStart(userId, { symbol: 'LTCUSDT', numOfOrders: 2, orderSize: 0.5, interval: 2, entryPrice: 90, takeProfit: 2, trailDownLimit: 80 });
+    await until('ladder', async () => (await w.own(userId, id, 'LTCUSDT')).length === 2);
     w.venue.advanceTo(2000); // 87.5: both buys fill; held 2 × 0.4995 = 0.999 for 90 × 0.4995 + 88 × 0.4995 = 88.911, average 89
     const oldTp = takeProfitOrderId(id, 1, 2); // defined after the second buy fill
-    await until('take-profit of the ladder', async () => (await own(userId, id, 'LTCUSDT')).some((o) => o.clientOrderId === oldTp));
+    await until('take-profit of the ladder', async () => (await w.own(userId, id, 'LTCUSDT')).some((o) => o.clientOrderId === oldTp));
     w.venue.advanceTo(3000); // 83 < 88 − 2: trail down to 83
-    await until('GridReanchored', async () => (await stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
+    await until('GridReanchored', async () => (await w.stream(id)).some((e) => e.type === 'GridReanchored'), 30_000, 1);
     await w.kill();
-    const p = await port(userId);
-    const oldTpOpenAtKill = (await own(userId, id, 'LTCUSDT')).some((o) => o.clientOrderId === oldTp);
+    const p = await w.port(userId);
+    const oldTpOpenAtKill = (await w.own(userId, id, 'LTCUSDT')).some((o) => o.clientOrderId === oldTp);
     w.venue.advanceTo(4000); // 84 while the runner is down
     await w.restart();
     const line = (o: { side: string; clientOrderId: string; price: number; amount: number }) => `${o.side} ${o.clientOrderId} ${o.price} ${o.amount}`;
@@ -59,10 +49,10 @@ describe('trailing down survives SIGKILL', () => {
       ? [`buy ${buyOrderId(id, 2, 1)} 81 0.5`, `sell ${takeProfitOrderId(id, 2, 2)} 88.74 1.498`]
       : [`buy ${buyOrderId(id, 2, 0)} 83 0.5`, `buy ${buyOrderId(id, 2, 1)} 81 0.5`, `sell ${takeProfitOrderId(id, 2, 1)} 90.78 0.999`]
     ).sort();
-    await until('the trailed grid', async () => JSON.stringify((await own(userId, id, 'LTCUSDT')).map(line).sort()) === JSON.stringify(expected));
+    await until('the trailed grid', async () => JSON.stringify((await w.own(userId, id, 'LTCUSDT')).map(line).sort()) === JSON.stringify(expected));
     await sleep(500); // nothing else happens afterwards
-    expect((await own(userId, id, 'LTCUSDT')).map(line).sort()).toEqual(expected);
-    const after = await stream(id);
+    expect((await w.own(userId, id, 'LTCUSDT')).map(line).sort()).toEqual(expected);
+    const after = await w.stream(id);
     expect(after.filter((e) => e.type === 'GridReanchored').map((e) => e.data)).toEqual([expect.objectContaining({ from: 90, to: 83, cycle: 2, trailDown: true })]);
     const fills = (await p.recentFills('LTCUSDT', 0)).filter((f) => isOwnClientOrderId(id, f.clientOrderId));
     // the two old buys, and the new first rung at most once; the position was never sold. Which of the two

@@ -12,7 +12,7 @@ import type { Candle } from '@gridrocket/backtest';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gridrocket/event-store';
 import { until } from '@gridrocket/shared/testing/until';
-import { candleRows, expectLadderBacktestAgrees, expectRecordedProfit, expectVenueFills, traderWithKey, usePaperApp } from './support/paper-app';
+import { candleRows, expectLadderBacktestAgrees, expectRecordedProfit, expectVenueFills, fourHourCandles, paperTrader, usePaperApp } from './support/paper-app';
 
 jest.setTimeout(180_000);
 
@@ -75,14 +75,13 @@ const OPEN_AFTER: string[][] = (() => {
   return [start, start, held1, held1, held1, held1, trailed, trailed, trailed, trailed, held2, held2, held2, held2, atLimit, atLimit, atLimit, atLimit, sold, sold];
 })();
 
-const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
+const candles: Candle[] = fourHourCandles(LTC, T0);
 
 describe('a long grid trailing down on the paper exchange', () => {
   const paper = usePaperApp(candleRows(candles, 'Binance', 'LTCUSDT', H), T0);
 
   it('moves the ladder down twice (the second time to its limit) keeping the position and its take-profit: the hand-computed fills, fees and profit, and the backtest agrees', async () => {
-    const { venue, provider } = paper();
-    const { c, uid } = await traderWithKey(paper().app.url, 'trail-down@example.com');
+    const { venue, provider, c, uid } = await paperTrader(paper, 'trail-down@example.com');
     // the limit must be below the entry: 400 with the field's message, nothing created
     const above = await c.post('/api/bots', { exchange: 'Binance', symbol: 'LTCUSDT', ...LONG, trailDownLimit: 95 });
     expect(above.status).toBe(400);

@@ -8,9 +8,8 @@
  *  - a paper account keeps its catalogue: ADAUSDT and PEPEUSDT are refused there.
  */
 import { until } from '@gridrocket/shared/testing/until';
-import { Client } from './support/http-client';
 import { useLiveStandInApp } from './support/live-stand-in-app';
-import { useTestApp } from './support/trader-app';
+import { signUpTrader, useTestApp } from './support/trader-app';
 
 jest.setTimeout(90_000);
 
@@ -84,8 +83,7 @@ describe('a paper account keeps the paper catalogue (issue 39)', () => {
   const t = useTestApp();
 
   it('ADAUSDT and PEPEUSDT, which the venues list, are refused on symbol by the paper exchange', async () => {
-    const c = new Client(t.app.url);
-    const { uid } = await c.signUp('paper-pairs@example.com');
+    const { c, uid } = await signUpTrader(t.app.url, 'paper-pairs@example.com');
     for (const symbol of ['ADAUSDT', 'PEPEUSDT']) {
       const refused = await c.post('/api/bots', bot(uid, { symbol }));
       expect({ status: refused.status, errors: refused.body.errors }).toEqual({

@@ -6,7 +6,7 @@
  * signed), health and /metrics show the pause and the used share; when it ends the bot resumes by itself.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
@@ -21,6 +21,7 @@ import { WebhookReceiver } from './support/alert-stand-ins';
 import { createAndStartSpotBot, eventsOf, startRunnerBeside } from './support/runner-beside-app';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { closeAll } from './support/close-all';
 
 jest.setTimeout(90_000);
 
@@ -69,14 +70,7 @@ describe("a venue's rate-limit pause, told to the trader and the operator", () =
   }, 60_000);
 
   afterAll(async () => {
-    await runner?.stop();
-    await provider?.close();
-    await figures?.close();
-    await app?.close();
-    await standIn?.close();
-    await webhook?.close();
-    venue?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeAll(runner, provider, figures, app, standIn, webhook, venue, dir);
   });
 
   const types = async (botId: string) => (await events.readStream(`bot-${botId}`)).map((e) => e.type);

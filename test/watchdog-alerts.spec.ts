@@ -8,7 +8,7 @@
  * hidden orders lost (test/support/deaf-provider.ts). The trader saves alert settings through the API.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '@gridrocket/shared/testing/until';
@@ -24,6 +24,7 @@ import { deafTo } from './support/deaf-provider';
 import { createAndStartSpotBot, eventsOf, startRunnerBeside } from './support/runner-beside-app';
 import { Client } from './support/http-client';
 import { startTestApp } from './support/test-app';
+import { closeAll } from './support/close-all';
 
 jest.setTimeout(90_000);
 
@@ -90,12 +91,7 @@ describe.each(VENUES)('the watchdog alerts the trader on %s', (venueName) => {
   }, 60_000);
 
   afterAll(async () => {
-    await runner?.stop();
-    await app?.close();
-    await standIn?.close();
-    await telegram?.close();
-    await webhook?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeAll(runner, app, standIn, telegram, webhook, dir);
   });
 
   const history = () => (botId: string) => events.readStream(`bot-${botId}`);

@@ -6,7 +6,7 @@
  */
 import { until } from '@gridrocket/shared/testing/until';
 import type { BotConfig } from '@gridrocket/bots';
-import type { ExchangePort, ExchangeProvider } from '@gridrocket/exchanges';
+import { providerWith } from './support/port-proxy';
 import { RunnerWorld } from './support/runner-world';
 
 jest.setTimeout(60_000);
@@ -25,30 +25,15 @@ describe('the watchdog against a venue slower than its period', () => {
     let slow = false;
     let checks = 0;
     // the venue: each open-orders lookup (one per check) takes 300 ms once the bot runs
-    const provider: ExchangeProvider = {
-      mode: 'paper',
-      prices: { subscribe: () => () => undefined, activeCount: () => 0 },
-      forget: () => undefined,
-      close: async () => undefined,
-      async for(ref) {
-        const port = await world.paper.for(ref);
-        return new Proxy(port, {
-          get(target, prop) {
-            if (prop === 'openOrders') {
-              return async (symbol: string) => {
-                if (slow) {
-                  checks++;
-                  await new Promise((r) => setTimeout(r, SLOW_MS));
-                }
-                return target.openOrders(symbol);
-              };
-            }
-            const v = (target as any)[prop];
-            return typeof v === 'function' ? v.bind(target) : v;
-          },
-        }) as ExchangePort;
+    const provider = providerWith({ mode: 'paper', prices: { subscribe: () => () => undefined, activeCount: () => 0 }, forget: () => undefined, close: async () => undefined }, (ref) => world.paper.for(ref), (target) => ({
+      openOrders: async (symbol: string) => {
+        if (slow) {
+          checks++;
+          await new Promise((r) => setTimeout(r, SLOW_MS));
+        }
+        return target.openOrders(symbol);
       },
-    };
+    }));
     // the period (50 ms) is a sixth of one check (300 ms)
     const runner = await world.runner({ exchanges: provider, watchdogMs: 50, pollMs: 3_600_000 });
     const user = 'backlog-user';

@@ -186,3 +186,38 @@ export const everyChannel = (webhook: WebhookReceiver, secret: string, over: Rec
   telegram: { enabled: true, chatId: CHAT, botToken: BOT_TOKEN },
   ...over,
 });
+
+/**
+ * The Telegram stand-in (knowing `token` and `chats`) and a webhook receiver checking `secret`, of a describe
+ * block: started before its tests (so that an app's env function, e.g. useTraderApp's, can read their
+ * addresses), closed after them. Read `ends.telegram` and `ends.webhook` in the tests.
+ */
+export function useTelegramAndWebhook(secret: string, token = BOT_TOKEN, chats = [CHAT]): { telegram: TelegramStandIn; webhook: WebhookReceiver } {
+  const ends = {} as { telegram: TelegramStandIn; webhook: WebhookReceiver };
+  beforeAll(async () => {
+    ends.telegram = await new TelegramStandIn(token, chats).start();
+    ends.webhook = await new WebhookReceiver(secret).start();
+  });
+  afterAll(async () => {
+    await ends.telegram?.close();
+    await ends.webhook?.close();
+  });
+  return ends;
+}
+
+/**
+ * Every alert channel's far end (startAlertFarEnds) for a describe block: started before its tests (an
+ * app's env function, e.g. useTraderApp's, can read their addresses), closed after them.
+ */
+export function useAlertFarEnds(secret: string, mailboxes: string[]): AlertFarEnds {
+  const world = {} as AlertFarEnds;
+  let far: AlertFarEnds | undefined;
+  beforeAll(async () => {
+    far = await startAlertFarEnds(secret, mailboxes);
+    Object.assign(world, far);
+  });
+  afterAll(async () => {
+    await far?.close();
+  });
+  return world;
+}

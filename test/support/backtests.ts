@@ -20,3 +20,10 @@ export function backtestOnce(c: Client, id: string, what: string, settled: (doc:
     timeoutMs,
   );
 }
+
+/** The backtest of `body` posted to `path` (answered 202), as `c` reads it once it no longer runs. */
+export async function backtestDone(c: Client, path: string, body: object, what: string, timeoutMs: number) {
+  const res = await c.post(path, body);
+  expect(res.status).toBe(202);
+  return backtestOnce(c, res.body.id, what, undefined, timeoutMs);
+}

@@ -128,6 +128,39 @@ export async function laddersConverged(world: CrashWorld<GridCrashBot>): Promise
   return true;
 }
 
+/**
+ * Step 3 of the style crash suites: stop without cancel-all and start again (stopAndStartAgain: it continues),
+ * then the path's last row (after `steps` rows), and wait (`what`) until `converged` holds again.
+ */
+export async function restartThenLastRow<B extends CrashBot>(world: CrashWorld<B>, converged: () => Promise<boolean>, steps: number, what: string): Promise<void> {
+  await stopAndStartAgain(world, converged);
+  world.venue.advanceTo(1000 + (steps + 1) * 1000);
+  await until(what, converged, 60_000);
+}
+
+/** An order as a converged check writes it (its client order id, side, price, amount, reduce-only). */
+type ShownOrder = { clientOrderId: string; side: string; price: number; amount: number; reduceOnly?: boolean };
+
+/**
+ * Each bot's open orders on the venue (those `own` says are its), as `show` writes them, are the ones `want`
+ * says its engine wants, and each of the venue's fills of it (`fills`) is recorded (an event of `fillTypes`).
+ * The style crash suites' `converged` (issue 42: each wrote this loop).
+ */
+export async function engineConverged<B extends CrashBot>(
+  world: CrashWorld<B>,
+  o: { want(b: B): Promise<ShownOrder[]>; own(b: B, clientOrderId: string): boolean; show(order: ShownOrder): string; fills(b: B): Promise<unknown[]>; fillTypes: readonly string[] },
+): Promise<boolean> {
+  for (const b of world.bots) {
+    const port = await world.provider.for(b);
+    const want = (await o.want(b)).map(o.show).sort();
+    const open = (await port.openOrders(b.symbol)).filter((x) => o.own(b, x.clientOrderId)).map(o.show).sort();
+    if (JSON.stringify(want) !== JSON.stringify(open)) return false;
+    const recorded = (await world.stream(b)).filter((e) => o.fillTypes.includes(e.type));
+    if (recorded.length !== (await o.fills(b)).length) return false;
+  }
+  return true;
+}
+
 export interface CrashScenario {
   steps: number;
   createAndStart(events: SqliteEventStore): Promise<void>;

@@ -5,6 +5,7 @@
  */
 import type { InfinityConfig } from '@gridrocket/trading/grid';
 import type { Candle } from '@gridrocket/backtest';
+import { fourHourCandles } from './paper-app';
 
 export const H = 3_600_000;
 export const T0 = 1_700_000_000_000;
@@ -51,4 +52,4 @@ export const EXPECTED_PROFIT = 0.08806608;
 export const EXPECTED_FEES = 0.2198449;
 export const EXPECTED_HELD = 1.009387;
 
-export const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
+export const candles: Candle[] = fourHourCandles(LTC, T0);

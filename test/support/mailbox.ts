@@ -8,6 +8,28 @@ function decodeQuotedPrintable(s: string): string {
   return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 }
 
+/** A mail the embedded mailer wrote: its file, raw and decoded text, To and Subject. */
+export interface MailFile {
+  file: string;
+  raw: string;
+  text: string;
+  to: string;
+  subject: string;
+}
+
+/** Every mail written so far (embedded mail: the .eml files under DATA_DIR/mail), oldest first. */
+export function mailFiles(dataDir: string): MailFile[] {
+  const dir = join(dataDir, 'mail');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((file) => {
+      const raw = readFileSync(join(dir, file), 'utf8');
+      return { file, raw, text: decodeQuotedPrintable(raw), to: /^To: (.*)$/m.exec(raw)?.[1] ?? '', subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '' };
+    });
+}
+
 /** The mails sent to `to` so far (embedded mail: .eml files under DATA_DIR/mail), raw, oldest first. */
 export function mailsTo(dataDir: string, to: string): string[] {
   const dir = join(dataDir, 'mail');

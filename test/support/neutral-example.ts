@@ -4,6 +4,7 @@
  */
 import type { NeutralGridConfig } from '@gridrocket/trading/grid';
 import type { Candle } from '@gridrocket/backtest';
+import { fourHourCandles } from './paper-app';
 
 export const H = 3_600_000;
 export const T0 = 1_700_000_000_000;
@@ -51,5 +52,5 @@ export const EXPECTED_FILLS = [
 export const EXPECTED_FEES = 0.0736;
 export const EXPECTED_PROFIT = 2.9442;
 
-export const candles: Candle[] = LTC.map(([open, high, low, close], i) => ({ time: T0 + i * 4 * H, open, high, low, close }));
+export const candles: Candle[] = fourHourCandles(LTC, T0);
 

@@ -39,6 +39,11 @@ export async function startPaperApp(rows: readonly string[], startAt: number): P
   };
 }
 
+/** Candles of [open, high, low, close] rows, one every 4 hours from `t0`: the hand-made paths of the style and backtest suites. */
+export function fourHourCandles(rows: ReadonlyArray<readonly [number, number, number, number]>, t0: number): Candle[] {
+  return rows.map(([open, high, low, close], i) => ({ time: t0 + i * 4 * 3_600_000, open, high, low, close }));
+}
+
 /** One row per print of each candle's path (backtest candlePath), `stepMs` apart: what the backtest of the same candles walks. */
 export function candleRows(candles: readonly Candle[], exchange: string, symbol: string, stepMs: number): string[] {
   return candles.flatMap((c) => candlePath(c).map((p, k) => `${c.time + k * stepMs},${exchange},${symbol},${p}`));
@@ -52,6 +57,12 @@ export function usePaperApp(rows: readonly string[], startAt: number): () => Pap
   });
   afterAll(() => paper?.close());
   return () => paper!;
+}
+
+/** On the describe block's paper app (usePaperApp's answer): its venue and provider, and a trader `email` signed up there with a Binance key (traderWithKey). */
+export async function paperTrader(paper: () => PaperApp, email: string): Promise<{ venue: PaperVenue; provider: PaperExchangeProvider; c: Client; uid: string }> {
+  const { venue, provider, app } = paper();
+  return { venue, provider, ...(await traderWithKey(app.url, email)) };
 }
 
 /** A signed-up trader with a (paper) Binance key, on the app at `url`. */

@@ -125,3 +125,21 @@ export class SlowPaperCrash {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A SlowPaperCrash of `prefix` on `path` for each test of a describe block: started before the test, closed
+ * after it. What it returns reads the running test's one (its venue, kill, restart, createAndStart, own, …).
+ */
+export function useSlowPaperCrash(prefix: string, path: string): SlowPaperCrash {
+  let current: SlowPaperCrash | undefined;
+  beforeEach(async () => {
+    current = await SlowPaperCrash.start(prefix, path);
+  });
+  afterEach(() => current!.close());
+  return new Proxy({} as SlowPaperCrash, {
+    get(_, prop) {
+      const v = (current as any)[prop];
+      return typeof v === 'function' ? v.bind(current) : v;
+    },
+  });
+}

@@ -169,3 +169,18 @@ export class SmtpStandIn {
     return new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/**
+ * The SMTP stand-in of a describe block, with `mailboxes`: started before its tests (an app's env function,
+ * e.g. useTestApp's, can read its address), closed after them. Read `mail.smtp` in the tests.
+ */
+export function useSmtpStandIn(mailboxes: string[]): { smtp: SmtpStandIn } {
+  const mail = {} as { smtp: SmtpStandIn };
+  beforeAll(async () => {
+    mail.smtp = await new SmtpStandIn(mailboxes).start();
+  });
+  afterAll(async () => {
+    await mail.smtp?.close();
+  });
+  return mail;
+}

@@ -56,6 +56,15 @@ export async function signUpTrader(url: string, email: string, { key, bot }: Tra
   return { c, uid, botId };
 }
 
+/** A trader `email` on the app at `url` with a Binance paper key and the bot `bot` (`userId` added), made as it is posted (the answer not checked): the id of the bot. */
+export async function traderWithBot(url: string, email: string, bot: Record<string, unknown>): Promise<Trader> {
+  const c = new Client(url);
+  const { uid } = await c.signUp(email);
+  await c.addKey(uid, 'Binance');
+  const botId = (await c.post('/api/bots', { ...bot, userId: uid })).body.id as string;
+  return { c, uid, botId };
+}
+
 /** The app of a describe block with no user yet: started before its tests, closed after them. */
 export function useTestApp(env: TraderAppOptions['env'] = {}): { app: TestApp } {
   const world = {} as { app: TestApp };
