@@ -8,7 +8,8 @@
  */
 import nodeModule from 'node:module';
 import type * as CcxtModule from 'ccxt';
-import { CcxtExchange, ccxtExchangeId, mapCcxtError, toCcxtSymbol, type ExchangeName, type MarketType } from '@gridrocket/exchanges';
+import { CcxtExchange, mapCcxtError, toCcxtSymbol, type ExchangeName, type MarketType } from '@gridrocket/exchanges';
+import { venueOf } from '@gridrocket/exchanges/venues';
 import { TIMEFRAMES, toSeries, type Candle, type CandleSeries } from '../domain/candle';
 import { CandleCache } from './candle-cache';
 import { MAX_CANDLES, type CandleQuery, type CandleSource, type VenueTerms } from './candle-source.port';
@@ -44,20 +45,17 @@ export class CcxtCandleSource implements CandleSource {
   constructor(private readonly options: CcxtCandleOptions) {}
 
   private instance(exchange: ExchangeName, market: MarketType): CcxtModule.Exchange {
-    const id = ccxtExchangeId(exchange, market);
+    const venue = venueOf(exchange, market);
+    const id = venue.ccxt.id;
     let ex = this.instances.get(id);
     if (!ex) {
       const Ctor = (ccxt as any)[id] as new (config: object) => CcxtModule.Exchange;
       ex = new Ctor({ enableRateLimit: true, timeout: this.options.timeoutMs ?? 15_000 });
       const origin = this.options.apiOrigin?.(exchange, market);
       if (origin) ex.urls.api = rewriteOrigin(ex.urls.api, origin.replace(/\/$/, ''));
-      if (id === 'binance') {
-        ex.options.fetchMarkets = { ...(ex.options.fetchMarkets ?? {}), types: ['spot'] };
-        ex.options.fetchMargins = false;
-      }
-      if (id === 'kucoin') ex.options.fetchMarkets = { ...(ex.options.fetchMarkets ?? {}), types: ['spot'], fetchTickersFees: false };
+      // the venue's own options (only the market type traded), as the exchange adapter sets them
+      venue.ccxt.configure(ex);
       ex.has.fetchCurrencies = false;
-      if (market === 'futures') ex.options.defaultType = 'swap';
       this.instances.set(id, ex);
     }
     return ex;

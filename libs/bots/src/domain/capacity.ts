@@ -16,95 +16,16 @@
  *     nothing once subscribed: BENCHMARKS.md "What idle bots cost the venue (issue 39)", 2 idle bots 32,
  *     50 idle bots 100 a minute on Binance spot) against the install's share of the venue's weight limit.
  * The dashboard's form shows the answer; a start that would pass a limit is refused with `capacityRefusal`.
+ * Each venue's figures, with their sources, are its folder's (libs/exchanges venues/<venue>-<market>/capacity.ts),
+ * read through the venue registry (`venueOf(...).capacity`, '@gridrocket/exchanges/venues': pure data).
  */
 import type { BotType, ExchangeName } from '@gridrocket/shared';
+import { venueOf, type CapacityLimit, type CcxtId, type OrderWindowLimit, type Venue, type VenueCapacity } from '@gridrocket/exchanges/venues';
 
-export type CapacityVenueId = 'binance' | 'binanceusdm' | 'kucoin' | 'kucoinfutures';
+/** The venue's ccxt id: what its capacity figures and the install's budget are kept under (the venue registry's). */
+export type CapacityVenueId = CcxtId;
 
-export interface CapacityLimit {
-  /** The venue's name for the rule (MAX_NUM_ORDERS, ORDERS, REQUEST_WEIGHT, …). */
-  rule: string;
-  limit: number;
-  /** Where the figure is documented. */
-  source: string;
-}
-
-export interface OrderWindowLimit extends CapacityLimit {
-  windowMs: number;
-  /** "10 s", "1 min", "1 day". */
-  label: string;
-}
-
-export interface VenueCapacity {
-  /** As a trader reads it: "Binance spot". */
-  name: string;
-  maxOpenPerSymbol: CapacityLimit;
-  /** The venue's order-count windows per account (none: KuCoin counts orders in its resource pool). */
-  orderWindows: readonly OrderWindowLimit[];
-  /** The weight (or resource) limit the install's budget is a share of. */
-  weight: CapacityLimit & { windowMs: number; label: string };
-  /** What one watchdog round reads per account (docs/runner.md "Venue streams and what they cost"). */
-  reads: { openOrdersPerSymbol: number; openOrdersAll: number | null; accountReads: number; source: string };
-}
-
-const BINANCE_SPOT_LIMITS = 'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/limits';
-const BINANCE_SPOT_ORDER_COUNT = 'https://developers.binance.com/docs/binance-spot-api-docs/faqs/order_count_decrement';
-const BINANCE_USDM_INFO = 'https://developers.binance.com/docs/derivatives/usds-margined-futures/general-info';
-const KUCOIN_ORDER_CAPS = 'https://www.kucoin.com/docs-new/rest/ua/place-order';
-const KUCOIN_RATE_LIMIT = 'https://www.kucoin.com/docs-new/rate-limit';
-
-/** The venues' limits, each with its source (docs/exchanges.md "Streams and rate limits"). */
-export const VENUE_CAPACITY: Readonly<Record<CapacityVenueId, VenueCapacity>> = {
-  binance: {
-    name: 'Binance spot',
-    maxOpenPerSymbol: {
-      rule: 'MAX_NUM_ORDERS',
-      limit: 200,
-      // "the maximum number of orders an account is allowed to have open on a symbol"; BTCUSDT's exchangeInfo: 200
-      source: 'https://developers.binance.com/docs/binance-spot-api-docs/filters (MAX_NUM_ORDERS; exchangeInfo of BTCUSDT: 200)',
-    },
-    orderWindows: [
-      { rule: 'ORDERS', label: '10 s', windowMs: 10_000, limit: 100, source: `exchangeInfo rateLimits ORDERS SECOND 10; ${BINANCE_SPOT_ORDER_COUNT}` },
-      { rule: 'ORDERS', label: '1 day', windowMs: 86_400_000, limit: 200_000, source: `exchangeInfo rateLimits ORDERS DAY 1; ${BINANCE_SPOT_ORDER_COUNT}` },
-    ],
-    weight: { rule: 'REQUEST_WEIGHT', label: '1 min', windowMs: 60_000, limit: 6000, source: `exchangeInfo rateLimits REQUEST_WEIGHT MINUTE 1, per IP; ${BINANCE_SPOT_LIMITS}` },
-    // GET /api/v3/openOrders 6 with a symbol, 80 without; GET /api/v3/account 20
-    reads: { openOrdersPerSymbol: 6, openOrdersAll: 80, accountReads: 20, source: 'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/account-endpoints (openOrders, account weights)' },
-  },
-  binanceusdm: {
-    name: 'Binance USDⓈ-M',
-    maxOpenPerSymbol: {
-      rule: 'MAX_NUM_ORDERS',
-      limit: 200,
-      source: 'https://developers.binance.com/docs/derivatives/usds-margined-futures/market-data/rest-api/Exchange-Information (filter MAX_NUM_ORDERS, limit 200)',
-    },
-    orderWindows: [
-      { rule: 'ORDERS', label: '10 s', windowMs: 10_000, limit: 300, source: `exchangeInfo rateLimits ORDERS SECOND 10; ${BINANCE_USDM_INFO}` },
-      { rule: 'ORDERS', label: '1 min', windowMs: 60_000, limit: 1200, source: `exchangeInfo rateLimits ORDERS MINUTE 1; ${BINANCE_USDM_INFO}` },
-    ],
-    weight: { rule: 'REQUEST_WEIGHT', label: '1 min', windowMs: 60_000, limit: 2400, source: `exchangeInfo rateLimits REQUEST_WEIGHT MINUTE 1, per IP; ${BINANCE_USDM_INFO}` },
-    // GET /fapi/v1/openOrders 1 with a symbol, 40 without; GET /fapi/v2/account 5 and positionRisk 5
-    reads: { openOrdersPerSymbol: 1, openOrdersAll: 40, accountReads: 10, source: 'https://developers.binance.com/docs/derivatives/usds-margined-futures/trade/rest-api/Current-All-Open-Orders (weights)' },
-  },
-  kucoin: {
-    name: 'KuCoin spot',
-    // classic account: 200 active orders per trading pair (and 2,000 per UID)
-    maxOpenPerSymbol: { rule: 'active orders per trading pair', limit: 200, source: `${KUCOIN_ORDER_CAPS} (classic account, spot)` },
-    orderWindows: [],
-    weight: { rule: 'Spot resource pool (VIP 0)', label: '30 s', windowMs: 30_000, limit: 4000, source: KUCOIN_RATE_LIMIT },
-    // HF open orders 2 a symbol (no all-symbols read is used), the account list 5 (the weights ccxt 4.5 records for KuCoin)
-    reads: { openOrdersPerSymbol: 2, openOrdersAll: null, accountReads: 5, source: `${KUCOIN_RATE_LIMIT}; ccxt kucoin.js costs hf/orders/active 2, accounts 5` },
-  },
-  kucoinfutures: {
-    name: 'KuCoin futures',
-    // classic account: 100 limit orders per contract per UID
-    maxOpenPerSymbol: { rule: 'limit orders per contract', limit: 100, source: `${KUCOIN_ORDER_CAPS} (classic account, futures)` },
-    orderWindows: [],
-    weight: { rule: 'Futures resource pool (VIP 0)', label: '30 s', windowMs: 30_000, limit: 2000, source: KUCOIN_RATE_LIMIT },
-    // open orders 2 a contract, account overview 5, positions 2 (ccxt kucoinfutures.js: "2FW", "5FW", "2FW")
-    reads: { openOrdersPerSymbol: 2, openOrdersAll: null, accountReads: 7, source: `${KUCOIN_RATE_LIMIT}; ccxt kucoinfutures.js costs orders 2FW, account-overview 5FW, positions 2FW` },
-  },
-};
+export type { CapacityLimit, OrderWindowLimit, VenueCapacity };
 
 /** The runner's pace per user and exchange (libs/trading runner/exchange-calls.ts, grid-runner.service.ts). */
 export const RUNNER_PACE = { burst: 10, perSecond: 8 } as const;
@@ -113,9 +34,13 @@ export const RECONCILE_PERIOD_MS = 60_000;
 /** The install's default share of each venue limit (venue-budget.ts, issue 39). */
 export const DEFAULT_BUDGET_SHARE = 0.5;
 
+/** The venue of an exchange's market a bot type trades on (the venue registry's; its figures are `venue.capacity`). */
+function capacityVenue(exchange: ExchangeName, botType: BotType): Venue {
+  return venueOf(exchange, botType === 'Futures' ? 'futures' : 'spot');
+}
+
 export function capacityVenueOf(exchange: ExchangeName, botType: BotType): CapacityVenueId {
-  if (exchange === 'Kucoin') return botType === 'Futures' ? 'kucoinfutures' : 'kucoin';
-  return botType === 'Futures' ? 'binanceusdm' : 'binance';
+  return capacityVenue(exchange, botType).ccxt.id;
 }
 
 /** What of a bot's config decides its orders. */
@@ -193,7 +118,7 @@ export interface CapacityAnswer {
 
 /** The capacity answer (see the file's comment). */
 export function capacityAnswer(input: CapacityInput): CapacityAnswer {
-  const venue = VENUE_CAPACITY[capacityVenueOf(input.exchange, input.botType)];
+  const { name, capacity: venue } = capacityVenue(input.exchange, input.botType);
   const pace = input.pace ?? RUNNER_PACE;
   const symbol = input.symbol.toUpperCase();
   const start = ordersAtStart(input.bot);
@@ -236,7 +161,7 @@ export function capacityAnswer(input: CapacityInput): CapacityAnswer {
     ...(weight.exceeded ? [weight.rule] : []),
   ];
   return {
-    venue: venue.name,
+    venue: name,
     symbol,
     ordersAtStart: start,
     placingSeconds: Math.max(0, Math.ceil((start - pace.burst) / pace.perSecond)),

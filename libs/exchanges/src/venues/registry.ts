@@ -62,4 +62,4 @@ export function parseExchangeName(value: string): ExchangeName | undefined {
   return exchangeNamed(String(value));
 }
 
-export type { CcxtId, CcxtInstanceLike, ExchangeAccount, Venue } from './venue';
+export type { CapacityLimit, CcxtId, CcxtInstanceLike, ExchangeAccount, OrderWindowLimit, Venue, VenueCapacity } from './venue';

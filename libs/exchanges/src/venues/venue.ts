@@ -55,6 +55,32 @@ export interface ExchangeAccount {
   keyPermissions: { call: string; ask(ex: CcxtInstanceLike): Promise<unknown>; parse(body: unknown): KeyPermissions | null };
 }
 
+/** One of a venue's limits that a start is checked against (issue 39), with where it is documented. */
+export interface CapacityLimit {
+  /** The venue's name for the rule (MAX_NUM_ORDERS, ORDERS, REQUEST_WEIGHT, …). */
+  rule: string;
+  limit: number;
+  /** Where the figure is documented. */
+  source: string;
+}
+
+export interface OrderWindowLimit extends CapacityLimit {
+  windowMs: number;
+  /** "10 s", "1 min", "1 day". */
+  label: string;
+}
+
+/** What a key can carry before a start (issue 39): the figures libs/bots domain/capacity.ts checks a start against. */
+export interface VenueCapacity {
+  maxOpenPerSymbol: CapacityLimit;
+  /** The venue's order-count windows per account (none: KuCoin counts orders in its resource pool). */
+  orderWindows: readonly OrderWindowLimit[];
+  /** The weight (or resource) limit the install's budget is a share of. */
+  weight: CapacityLimit & { windowMs: number; label: string };
+  /** What one watchdog round reads per account (docs/runner.md "Venue streams and what they cost"). */
+  reads: { openOrdersPerSymbol: number; openOrdersAll: number | null; accountReads: number; source: string };
+}
+
 export interface Venue {
   id: VenueId;
   exchange: ExchangeName;
@@ -99,6 +125,8 @@ export interface Venue {
     /** Futures hedge mode: reduceOnly may be sent along with positionSide. */
     reduceOnlyWithPositionSide?: boolean;
   };
+  /** The limits a start is checked against, with sources (./<venue>/capacity.ts; docs/exchanges.md "Streams and rate limits"). */
+  capacity: VenueCapacity;
   /** The user-data stream under ccxt pro (docs/exchanges.md "Streams"). */
   streams: {
     /** How the venue's user data arrives, in its words. */

@@ -41,10 +41,6 @@ const NAMES = [...new Set([...CCXT_IDS, ...VENUE_REGISTRY.flatMap((v) => [v.exch
 
 /** Files that still name a venue, with why they are not through the registry yet (`only`: the one kind allowed there). */
 const KNOWN: Record<string, { reason: string; only?: string }> = {
-  'libs/bots/src/domain/capacity.ts': {
-    reason: 'the capacity figures per ccxt id (issue 39); libs/bots/src/domain is being refactored by another helper (issue 42, styles): to move into each venue folder\'s `rest`',
-  },
-  'libs/backtest/src/candles/ccxt.candles.ts': { reason: 'the candle source sets ccxt options per venue; libs/backtest was out of this change\'s reach: to use venueOf(...).ccxt.configure' },
   'libs/shared/src/config.ts': { reason: "the spec's client-config field `exchangeSignup: { binance, kucoin }` (a product field name)", only: 'keyed by venue' },
   'apps/api/src/openapi/contract.ts': { reason: 'the API contract of that same client-config field `exchangeSignup: { binance, kucoin }`', only: 'keyed by venue' },
   'frontend/src/config.ts': { reason: 'the dashboard\'s default of that same client-config field `exchangeSignup: { binance, kucoin }`', only: 'keyed by venue' },

@@ -7,6 +7,7 @@ import { BINANCE_SPOT_MAXIMUMS } from './maximums';
 import { BINANCE_SPOT_MARKETS, binanceSpotFromCatalogue } from './markets';
 import { BINANCE_ACCOUNT } from './account';
 import { BINANCE_SPOT } from './rules';
+import { BINANCE_SPOT_CAPACITY } from './capacity';
 
 /**
  * The user data rides a WebSocket API subscription (userDataStream.subscribe.signature) that ccxt marks in
@@ -48,6 +49,7 @@ export const BINANCE_SPOT_VENUE: Venue = {
     balanceParams: {},
     balanceRead: { call: 'GET /api/v3/account', weight: 20, pool: 'REQUEST_WEIGHT 6,000 a minute per IP', source: 'https://developers.binance.com/docs/binance-spot-api-docs/rest-api/account-endpoints#account-information-user_data' },
   },
+  capacity: BINANCE_SPOT_CAPACITY,
   streams: {
     userData: "the WebSocket API's userDataStream.subscribe.signature (ccxt pro binance)",
     userDataOpen: binanceSpotSubscribed,

@@ -9,6 +9,7 @@ import { BINANCE_USDM_MARKETS, binanceUsdmFromCatalogue } from './markets';
 import { BINANCE_USDM_MARGIN_TIERS } from './margin-tiers';
 import { BINANCE_ACCOUNT } from '../binance-spot/account';
 import { BINANCE_USDM } from './rules';
+import { BINANCE_USDM_CAPACITY } from './capacity';
 
 export const BINANCE_USDM_VENUE: Venue = {
   id: 'binance-usdm',
@@ -39,6 +40,7 @@ export const BINANCE_USDM_VENUE: Venue = {
     // hedge mode: reduceOnly must not be sent with positionSide (-1106)
     reduceOnlyWithPositionSide: false,
   },
+  capacity: BINANCE_USDM_CAPACITY,
   streams: {
     userData: 'a listenKey stream (POST /fapi/v1/listenKey) kept alive by ccxt pro binanceusdm',
     // ccxt keeps a listenKey 20 minutes before it asks again: after a failure (an expired key,

@@ -9,6 +9,7 @@ import { KUCOIN_FUTURES_MARKETS, kucoinFuturesFromCatalogue } from './markets';
 import { KUCOIN_FUTURES_MARGIN_TIERS } from './margin-tiers';
 import { KUCOIN_ACCOUNT } from '../kucoin-spot/account';
 import { KUCOIN_FUTURES } from './rules';
+import { KUCOIN_FUTURES_CAPACITY } from './capacity';
 
 export const KUCOIN_FUTURES_VENUE: Venue = {
   id: 'kucoin-futures',
@@ -42,6 +43,7 @@ export const KUCOIN_FUTURES_VENUE: Venue = {
     setLeverage: 'cross',
     reduceOnlyWithPositionSide: true,
   },
+  capacity: KUCOIN_FUTURES_CAPACITY,
   streams: { userData: 'bullet-private tokens (POST /api/v1/bullet-private), ccxt pro kucoinfutures' },
   marginTiers: KUCOIN_FUTURES_MARGIN_TIERS,
   markets: { rows: KUCOIN_FUTURES_MARKETS, fromCatalogue: kucoinFuturesFromCatalogue },

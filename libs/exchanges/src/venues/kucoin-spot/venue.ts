@@ -7,6 +7,7 @@ import { KUCOIN_SPOT_MAXIMUMS } from './maximums';
 import { KUCOIN_SPOT_MARKETS, kucoinSpotFromCatalogue } from './markets';
 import { KUCOIN_ACCOUNT } from './account';
 import { KUCOIN_SPOT } from './rules';
+import { KUCOIN_SPOT_CAPACITY } from './capacity';
 
 export const KUCOIN_SPOT_VENUE: Venue = {
   id: 'kucoin-spot',
@@ -38,6 +39,7 @@ export const KUCOIN_SPOT_VENUE: Venue = {
     balanceParams: {},
     balanceRead: { call: 'GET /api/v1/accounts', weight: 5, pool: 'Management 2,000 per 30 s per account (VIP 0)', source: 'https://www.kucoin.com/docs-new/rate-limit' },
   },
+  capacity: KUCOIN_SPOT_CAPACITY,
   streams: { userData: 'bullet-private tokens (POST /api/v1/bullet-private), ccxt pro kucoin' },
   markets: { rows: KUCOIN_SPOT_MARKETS, fromCatalogue: kucoinSpotFromCatalogue },
   standin: {
