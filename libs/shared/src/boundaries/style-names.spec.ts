@@ -41,7 +41,7 @@ const SCANNED = /^(libs|apps|frontend\/src)\/.*\.tsx?$/;
 /** The style whose folder holds the file (`styles/<style>/`, the backtest's `walks/<style>.<part>.ts`), if any. */
 const folderStyle = (p: string): string | undefined => /(?:^|\/)styles\/([\w-]+)\/|(?:^|\/)walks\/([\w-]+)\.[\w.-]+\.ts$/.exec(p)?.slice(1).find(Boolean);
 /** The tables (the walk table's shared types are a file of their own, styled.types.ts, so the walks import them without a cycle). */
-const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
+const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
 const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(^|\/)testing\//];
 
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */

@@ -1,0 +1,9 @@
+/** The infinity spot grid as the bots context knows it (issue 32, docs/infinity.md; libs/trading styles/infinity/). */
+import type { BotStyle } from '../bot-style';
+
+export const infinityBotStyle: BotStyle = {
+  style: 'infinity',
+  namedBy: 'style',
+  // TODO(issue 42, form work): the infinity create rules move here from domain/bot.rules.ts BUILT_IN_STYLE_RULES
+  parseCreate: (input, options, ladder) => ladder(input, options),
+};
