@@ -1,4 +1,5 @@
 import type { Answer } from './api/contract';
+import { signupKey, VENUES } from './venues';
 
 /**
  * Runtime configuration. Never read from build-time env (jest loads this as CommonJS):
@@ -10,7 +11,7 @@ export type AppConfig = Answer<'/api/config', 'get'>;
 export const defaultConfig: AppConfig = {
   contactEmail: 'support@gridrocket.local',
   social: { twitter: 'https://x.com/', telegram: 'https://t.me/', github: 'https://github.com/' },
-  exchangeSignup: { binance: 'https://www.binance.com/en/register', kucoin: 'https://www.kucoin.com/ucenter/signup' },
+  exchangeSignup: Object.fromEntries(VENUES.map((v) => [signupKey(v), v.signupUrl])) as AppConfig['exchangeSignup'],
   providers: { google: false, facebook: false },
 };
 

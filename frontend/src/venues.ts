@@ -14,12 +14,19 @@ export interface DashboardVenue {
   passphrase: boolean;
   /** Its mark, from the cryptocurrency-icons package (never the network). */
   icon: string;
+  /** Where a trader opens an account (the home page's link), until GET /api/config answers with the server's. */
+  signupUrl: string;
 }
 
 export const VENUES: readonly DashboardVenue[] = [
-  { exchange: 'Binance', passphrase: false, icon: i_bnb },
-  { exchange: 'Kucoin', passphrase: true, icon: i_kcs },
+  { exchange: 'Binance', passphrase: false, icon: i_bnb, signupUrl: 'https://www.binance.com/en/register' },
+  { exchange: 'Kucoin', passphrase: true, icon: i_kcs, signupUrl: 'https://www.kucoin.com/ucenter/signup' },
 ];
+
+/** The key of an exchange in the client config's `exchangeSignup` (the spec's: its name in lower case). */
+export function signupKey(v: DashboardVenue): string {
+  return v.exchange.toLowerCase();
+}
 
 /** The venue of that exchange name; the first venue's row for a name it does not know (the old icon fallback). */
 export function venueOf(exchange: string): DashboardVenue {

@@ -9,6 +9,7 @@ import { consumerStatuses, FleetWatch } from '@gridrocket/streaming/nest';
 import { ExchangeAccess } from '@gridrocket/credentials/nest';
 import { GridRunnerService } from '@gridrocket/trading/nest';
 import type { RunnerHealth } from '@gridrocket/trading';
+import { signupLinks } from '@gridrocket/exchanges/venues';
 
 @ApiTags('system')
 @Controller()
@@ -76,7 +77,7 @@ export class SystemController {
     return {
       contactEmail: this.ports.config.contactEmail,
       social: this.ports.config.social,
-      exchangeSignup: this.ports.config.exchangeSignup,
+      exchangeSignup: signupLinks(this.ports.config.exchangeSignup),
       providers: { google: this.ports.config.oauth.google !== null, facebook: this.ports.config.oauth.facebook !== null },
     };
   }

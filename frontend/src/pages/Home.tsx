@@ -6,6 +6,7 @@ import { HeroArt } from '../components/Art';
 import { ProviderButtons } from '../components/auth/ProviderButtons';
 import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
+import { signupKey, VENUES } from '../venues';
 
 export function Home() {
   const dispatch = useAppDispatch();
@@ -44,12 +45,11 @@ export function Home() {
         <h2 id="how-title">How it works</h2>
         <ol className="steps">
           <Step n={1} title="Register with a supported exchange" text="Open an account at one of the exchanges GridRocket trades on.">
-            <a href={config?.exchangeSignup.binance} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
-              Sign up at Binance <ExternalLink size={14} aria-hidden="true" />
-            </a>
-            <a href={config?.exchangeSignup.kucoin} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
-              Sign up at Kucoin <ExternalLink size={14} aria-hidden="true" />
-            </a>
+            {VENUES.map((v) => (
+              <a key={v.exchange} href={(config?.exchangeSignup as Record<string, string> | undefined)?.[signupKey(v)]} target="_blank" rel="noopener noreferrer" className="btn btn--ghost btn--small">
+                Sign up at {v.exchange} <ExternalLink size={14} aria-hidden="true" />
+              </a>
+            ))}
           </Step>
           <Step n={2} title="Sign in to GridRocket" text="Use your email and a password, or Google or Facebook.">
             <Link to="/sign-in" className="btn btn--ghost btn--small">

@@ -25,7 +25,8 @@ export interface AppConfig {
   projections: boolean;
   logLevel: string;
   contactEmail: string;
-  exchangeSignup: { binance: string; kucoin: string };
+  /** Operators' sign-up links by exchange (`<NAME>_SIGNUP_URL`, the name in lower case); the venues' own otherwise (libs/exchanges signupLinks). */
+  exchangeSignup: Record<string, string>;
   social: { twitter: string; telegram: string; github: string };
   /** Outgoing mail: `.eml` files under DATA_DIR/mail unless SMTP_URL is set. */
   mail: MailConfig;
@@ -241,10 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     projections: env.PROJECTIONS !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
     contactEmail: env.CONTACT_EMAIL ?? 'hello@gridrocket.example',
-    exchangeSignup: {
-      binance: env.BINANCE_SIGNUP_URL ?? 'https://accounts.binance.com/register',
-      kucoin: env.KUCOIN_SIGNUP_URL ?? 'https://www.kucoin.com/ucenter/signup',
-    },
+    exchangeSignup: Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (/^[A-Z]+_SIGNUP_URL$/.test(k) && v ? [[k.slice(0, -'_SIGNUP_URL'.length).toLowerCase(), v]] : []))),
     social: {
       twitter: env.SOCIAL_TWITTER ?? 'https://x.com/gridrocket',
       telegram: env.SOCIAL_TELEGRAM ?? 'https://t.me/gridrocket',

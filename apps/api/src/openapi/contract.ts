@@ -5,6 +5,7 @@ import { BACKTEST_STYLES, TIMEFRAMES, backtestPeriodSchema, sweepSchema } from '
 import { ALERT_CHANNELS, ALERT_KINDS } from '@gridrocket/alerts';
 import { RANGE_SETS, SIGNAL_HELD_POSITION_CHOICES, createBotSchema, editBotSchema, heldPositionSchema, rangeSchema, saveTemplateSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
 import { addCredentialSchema } from '@gridrocket/credentials';
+import { exchangeAccounts } from '@gridrocket/exchanges/venues';
 import {
   createTokenSchema,
   credentialsSchema,
@@ -586,7 +587,7 @@ const OPERATIONS: Record<string, OpExtra> = {
     ),
     errors: [],
   },
-  SystemController_clientConfig: { public: true, ok: closed({ contactEmail: str, social: closed({ twitter: str, telegram: str, github: str }), exchangeSignup: closed({ binance: str, kucoin: str }), providers: closed({ google: bool, facebook: bool }) }), errors: [] },
+  SystemController_clientConfig: { public: true, ok: closed({ contactEmail: str, social: closed({ twitter: str, telegram: str, github: str }), exchangeSignup: closed(Object.fromEntries(exchangeAccounts().map((a) => [a.exchange.toLowerCase(), str]))), providers: closed({ google: bool, facebook: bool }) }), errors: [] },
   AuthController_csrf: { public: true, ok: closed({ token: str }), errors: [] },
   AuthController_register: { public: true, body: 'Register', ok: ref('User'), errors: [400, 403, 409, 429] },
   AuthController_login: { public: true, body: 'Credentials', ok: ref('User'), also: { '202': ref('TwoFactorRequired') }, errors: [400, 401, 403, 429] },

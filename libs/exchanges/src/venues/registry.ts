@@ -43,6 +43,19 @@ export function accountOf(exchange: ExchangeName): ExchangeAccount {
   return v.account;
 }
 
+/** The accounts of the registry's exchanges, once each, in its order. */
+export function exchangeAccounts(): ExchangeAccount[] {
+  return [...new Set(VENUE_REGISTRY.map((v) => v.account))];
+}
+
+/**
+ * The client config's `exchangeSignup` (the spec's GET /api/config): each exchange's sign-up link, keyed by
+ * its name in lower case, an operator's override (config.exchangeSignup, from `<NAME>_SIGNUP_URL`) first.
+ */
+export function signupLinks(overrides: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return Object.fromEntries(exchangeAccounts().map((a) => [a.exchange.toLowerCase(), overrides[a.exchange.toLowerCase()] ?? a.signupUrl]));
+}
+
 /** The exchange a user or a CLI typed ('binance', 'KUCOIN'…), or undefined. */
 export function exchangeNamed(value: string): ExchangeName | undefined {
   const v = value.trim().toLowerCase();

@@ -53,6 +53,11 @@ export interface ExchangeAccount {
    * parser of its answer (null: an answer without the documented fields). Sources in docs/exchanges.md.
    */
   keyPermissions: { call: string; ask(ex: CcxtInstanceLike): Promise<unknown>; parse(body: unknown): KeyPermissions | null };
+  /**
+   * Where a trader opens an account (the home page's "Sign up at …" link, the client config's `exchangeSignup`,
+   * keyed by the exchange's name in lower case as the spec spells it; `<NAME>_SIGNUP_URL` overrides it).
+   */
+  signupUrl: string;
 }
 
 /** One of a venue's limits that a start is checked against (issue 39), with where it is documented. */

@@ -40,11 +40,7 @@ const CCXT_IDS = [...new Set(VENUE_REGISTRY.map((v) => v.ccxt.id))];
 const NAMES = [...new Set([...CCXT_IDS, ...VENUE_REGISTRY.flatMap((v) => [v.exchange, ...v.account.aliases])])];
 
 /** Files that still name a venue, with why they are not through the registry yet (`only`: the one kind allowed there). */
-const KNOWN: Record<string, { reason: string; only?: string }> = {
-  'libs/shared/src/config.ts': { reason: "the spec's client-config field `exchangeSignup: { binance, kucoin }` (a product field name)", only: 'keyed by venue' },
-  'apps/api/src/openapi/contract.ts': { reason: 'the API contract of that same client-config field `exchangeSignup: { binance, kucoin }`', only: 'keyed by venue' },
-  'frontend/src/config.ts': { reason: 'the dashboard\'s default of that same client-config field `exchangeSignup: { binance, kucoin }`', only: 'keyed by venue' },
-};
+const KNOWN: Record<string, { reason: string; only?: string }> = {};
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 

@@ -11,6 +11,7 @@ export const BINANCE_ACCOUNT: ExchangeAccount = {
   displayName: 'Binance',
   passphrase: false,
   aliases: ['binance'],
+  signupUrl: 'https://accounts.binance.com/register',
   permissionNames: { read: '"Enable Reading"', spot: '"Enable Spot & Margin Trading"', futures: '"Enable Futures"' },
   tradingOnlyHowTo:
     'On Binance, open Account → API Management, edit the key (or create a new one) and tick only "Enable Reading" and "Enable Spot & Margin Trading" (plus "Enable Futures" for futures bots); leave "Enable Withdrawals" unticked.',

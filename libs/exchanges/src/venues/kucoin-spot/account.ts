@@ -11,6 +11,7 @@ export const KUCOIN_ACCOUNT: ExchangeAccount = {
   displayName: 'KuCoin',
   passphrase: true,
   aliases: ['kucoin'],
+  signupUrl: 'https://www.kucoin.com/ucenter/signup',
   permissionNames: { read: 'General', spot: 'Spot', futures: 'Futures' },
   tradingOnlyHowTo:
     'On KuCoin, open Account → API Management and create a key with only the General and Spot permissions (plus Futures for futures bots); leave Withdrawal (Transfer) unticked.',
