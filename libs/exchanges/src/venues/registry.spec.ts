@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXCHANGES } from '../exchange.port';
 import { VENUE_LIMITS } from '../venue-budget';
-import { loadConfig } from '@gridrocket/shared/runtime';
 import { VENUE_REGISTRY, accountOf, exchangeNamed, signupLinks, venueByCcxtId, venueById, venueOf } from './registry';
 
 describe('the venue registry (issue 42: a venue is one folder plus a registry line)', () => {
@@ -52,9 +51,8 @@ describe('the venue registry (issue 42: a venue is one folder plus a registry li
   });
 
   it("gives the client config's sign-up links (the spec's `exchangeSignup: { binance, kucoin }`) from the venues, an operator's <NAME>_SIGNUP_URL first", () => {
-    expect(signupLinks(loadConfig({}).exchangeSignup)).toEqual({ binance: 'https://accounts.binance.com/register', kucoin: 'https://www.kucoin.com/ucenter/signup' });
-    const env = { KUCOIN_SIGNUP_URL: 'https://www.kucoin.com/r/rf/GRIDROCKET', OKX_SIGNUP_URL: 'https://okx.example/ref', SIGNUP_URL: 'x' };
-    // an exchange no venue trades is not offered (the contract's object is closed)
-    expect(signupLinks(loadConfig(env).exchangeSignup)).toEqual({ binance: 'https://accounts.binance.com/register', kucoin: 'https://www.kucoin.com/r/rf/GRIDROCKET' });
+    expect(signupLinks()).toEqual({ binance: 'https://accounts.binance.com/register', kucoin: 'https://www.kucoin.com/ucenter/signup' });
+    // as loadConfig reads KUCOIN_SIGNUP_URL and OKX_SIGNUP_URL (libs/shared config.spec.ts); an exchange no venue trades is not offered (the contract's object is closed)
+    expect(signupLinks({ kucoin: 'https://www.kucoin.com/r/rf/GRIDROCKET', okx: 'https://okx.example/ref' })).toEqual({ binance: 'https://accounts.binance.com/register', kucoin: 'https://www.kucoin.com/r/rf/GRIDROCKET' });
   });
 });
