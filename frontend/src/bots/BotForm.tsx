@@ -1,4 +1,4 @@
-// Over 400 lines: the one bot form of every style and market (fields, live checks, preview); to split when the styles move behind one interface (issue 42).
+// Over 400 lines: the one bot form of every style and market (fields, live checks, preview); what a style changes in it is the style's (styles/form.ts, issue 42).
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   ABOVE_MARKET_CONFIRM_LABEL,
@@ -7,7 +7,6 @@ import {
   aboveMarket,
   aboveMarketMessage,
   botFieldErrors,
-  gridHalves,
   ladderCostOf,
   marketFieldErrors,
   type BotFieldErrors,
@@ -31,8 +30,6 @@ import { useAppDispatch, useUser } from '../store/hooks';
 import { ui } from '../store/uiSlice';
 import { leverageText, plain, priceForField, takeProfitPrice, usdt } from './format';
 import { LadderPreview } from './LadderPreview';
-import { NeutralPreview } from '../styles/neutral/Preview';
-import { NeutralStops, neutralStopErrors, neutralStopsBody } from '../styles/neutral/Stops';
 import { EXCHANGES, PAIRS, pairLabel } from './pairs';
 import { normalSymbol } from '../shims/shared';
 import { BacktestPanel } from '../backtest/BacktestPanel';
@@ -43,10 +40,6 @@ import { FormRefusal } from '../components/Feedback';
 import { useRangeSetup } from './RangeSetup';
 import { TemplateBar } from './TemplateBar';
 import type { TemplateSettings } from './templatesApi';
-import { EMPTY_INFINITY, INFINITY_FIELD_LABELS, infinityErrors, infinityNumbers, infinityPreview, type InfinityErrors, type InfinityField } from '../styles/infinity/form';
-import { InfinityPreview } from '../styles/infinity/Preview';
-import { InfinityFields } from '../styles/infinity/FormSection';
-import { infinitySizing } from '../styles/infinity/sizing';
 import { CapacityPanel } from './CapacityPanel';
 import { FuturesRisk, leverageOf as typedLeverage, liquidationStopErrors, type FuturesValues } from './FuturesRisk';
 import type { CapacityQuery } from '../api/types';
@@ -55,6 +48,8 @@ import { SaveReasons } from '../components/SaveReasons';
 import { saveReasons, type FormProblem } from '../forms/saveReasons';
 import { INVESTMENT_LABEL, useInvestment } from './InvestmentSizing';
 import { botFormProblems } from './botFormProblems';
+import { STYLES, directionOf, formOffers, styleOf, type DashboardStyle, type Direction, type StyleValues } from '../styles/registry';
+import type { LadderChanges } from '../styles/form';
 
 /** A market step as a trader reads it: 0.00001, not 1e-5. */
 const stepText = (x: number) => Number(x.toPrecision(12)).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 8 });
@@ -91,6 +86,13 @@ interface Props {
 /** A typed pair as the venue lists it: no spaces, capitals. */
 const upperPair = (v: string) => v.trim().toUpperCase();
 
+/** Whether a price range can set the style's grid (RangeSetup.tsx). */
+const ranged = (s: DashboardStyle) => s.ladderTools && s.form?.ladder?.range !== false;
+/** The ladders a grid's orders make (a style's may be more than one, LadderChanges.ladders). */
+const laddersOf = (changes: LadderChanges | undefined, g: GridNumbers) => changes?.ladders?.(g) ?? [g];
+/** Each style's own values in the form (its fields, its stops), by style name: an edited bot's, else a new bot's. */
+const styleValuesOf = (bot?: Bot): Record<string, StyleValues> => Object.fromEntries(STYLES.flatMap((s) => (s.form?.values ? [[s.name, s.form.values.of(bot)]] : [])));
+
 export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const editing = Boolean(bot);
   const user = useUser()!;
@@ -102,11 +104,11 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   // Issue 14: the optional advanced settings (AdvancedSettings.tsx); empty = the spec's bot.
   const advancedBefore = useMemo(() => advancedFromBot(bot as AdvancedView | undefined), [bot]);
   const [advanced, setAdvanced] = useState(advancedBefore);
-  // Issue 32 (futures only): long (the spec's ladder of buys) or short (a ladder of sells above the entry)
-  const [direction, setDirection] = useState<'long' | 'short' | 'neutral'>(bot?.direction === 'short' || bot?.direction === 'neutral' ? bot.direction : 'long');
-  // a neutral grid's stops (issue 32): below its lowest buy, above its highest sell (its only advanced settings)
-  const stopsBefore = useMemo(() => ({ below: bot?.stoplossprice !== undefined ? String(bot.stoplossprice) : '', above: bot?.stoplosspriceabove !== undefined ? String(bot.stoplosspriceabove) : '' }), [bot]);
-  const [stops, setStops] = useState(stopsBefore);
+  // Issue 32 (futures only): long (the spec's ladder of buys), short (a ladder of sells above the entry) or a style's
+  const [direction, setDirection] = useState<Direction>(() => directionOf(bot));
+  // the styles' own values (their fields, their stops): kept while another style is chosen
+  const valuesBefore = useMemo(() => styleValuesOf(bot), [bot]);
+  const [styleValues, setStyleValues] = useState(valuesBefore);
   const advancedGrid = useMemo(() => {
     const c = advancedConfig(advanced);
     return { ...(c.spacing ? { spacing: c.spacing } : {}), ...(c.sizeScale !== undefined && Number.isFinite(c.sizeScale) && c.sizeScale >= 1 ? { sizeScale: c.sizeScale } : {}) };
@@ -116,13 +118,21 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const [createBot] = useCreateBotMutation();
   const [editBot] = useEditBotMutation();
   const futures = botType === 'Futures';
-  const neutral = futures && direction === 'neutral';
   const exchange = values.exchange as Exchange | '';
-  // Issue 32 (docs/infinity.md): a new SPOT bot is a ladder (the spec's) or an infinity grid, with its own
-  // fields (infinity.ts: the server's messages); an infinity bot is not edited (the server refuses it)
-  const [style, setStyle] = useState<'ladder' | 'infinity'>('ladder');
-  const infinity = !futures && !editing && style === 'infinity';
-  const [inf, setInf] = useState(EMPTY_INFINITY);
+  // Issue 32, 42: a new spot bot is a ladder (the spec's) or a style the Style select offers, maybe with its own
+  // fields; a futures bot's style is its direction's. An edited spot bot is a ladder (the server refuses other edits).
+  const [spotStyle, setSpotStyle] = useState(styleOf(null).name);
+  const chosen = futures || editing ? styleOf({ direction }) : (formOffers('spot').find((s) => s.name === spotStyle) ?? styleOf(null));
+  const own = chosen.form?.fields;
+  const changes = chosen.form?.ladder;
+  const stopsForm = changes?.stops;
+  const tpOwn = chosen.words.takeProfit;
+  const offersRange = ranged(chosen);
+  const spotNote = chosen.form?.offer.spot?.note;
+  const GridPreview = changes?.Preview ?? LadderPreview;
+  // the chosen style's own values (its fields or its stops; none for the ladder)
+  const mine = useMemo(() => styleValues[chosen.name] ?? {}, [styleValues, chosen.name]);
+  const setMine = (k: string, v: string) => setStyleValues((s) => ({ ...s, [chosen.name]: { ...s[chosen.name], [k]: v } }));
 
   const { data: balance, isFetching: balanceLoading } = useGetBalanceQuery(
     { botType, userId: user.uid, exchange: exchange as Exchange },
@@ -172,15 +182,20 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       setAdvanced((a) => ({ ...a, spacing: l.spacing === 'absolute' && a.spacing === '' ? '' : l.spacing }));
     },
   });
+  /** A style chosen in a select: one a price range cannot set is set by its fields (its entry price typed). */
+  const choose = (next: DashboardStyle) => {
+    if (!ranged(next)) range.setMode('ladder');
+    return next;
+  };
   /** Issue 32: a template's or a copied bot's settings fill the form; today's market checks them like typed values. */
   const applySettings = (t: TemplateSettings) => {
     prefilledFor.current = `${t.exchange}:${t.symbol}`; // the template's entry price stands (the warnings say where it is against today's price)
     range.setMode('ladder');
     setValues({ exchange: t.exchange, symbol: t.symbol, entryPrice: plain(t.entryPrice), numOfOrders: plain(t.numOfOrders), orderSize: plain(t.orderSize), interval: plain(t.interval), takeProfit: t.takeProfit !== undefined && t.takeProfit > 0 ? plain(t.takeProfit) : '' });
     setAdvanced(advancedFromBot({ spacing: t.spacing, sizescale: t.sizeScale, stoplosspercent: t.stopLossPercent, stoplossprice: t.stopLossPrice, trailingdeviation: t.trailingDeviation, reanchor: t.reanchor, reanchorlimit: t.reanchorLimit, traildownlimit: t.trailDownLimit }));
-    // a short or neutral bot's template or copy is one too
-    setDirection(t.direction === 'short' || t.direction === 'neutral' ? t.direction : 'long');
-    setStops({ below: t.direction === 'neutral' && t.stopLossPrice !== undefined ? plain(t.stopLossPrice) : '', above: t.stopLossPriceAbove !== undefined ? plain(t.stopLossPriceAbove) : '' });
+    // a short or another direction's template or copy is one too, with that style's values
+    setDirection(directionOf(t));
+    setStyleValues((s) => ({ ...s, ...Object.fromEntries(STYLES.flatMap((st) => (st.form?.values?.fromTemplate ? [[st.name, st.form.values.fromTemplate(t)]] : []))) }));
     setTouched({ exchange: true, symbol: true, entryPrice: true, numOfOrders: true, orderSize: true, interval: true, takeProfit: true });
   };
   const fieldErrors = useMemo(
@@ -204,94 +219,74 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
       leverage: leverageOf,
-      // (a neutral grid has equal steps and sizes: the advanced spacing and scale are not its)
-      ...(neutral ? {} : advancedGrid),
+      // (a grid with its own stops has equal steps and sizes: the advanced spacing and scale are not its)
+      ...(stopsForm ? {} : advancedGrid),
       ...(futures && direction === 'short' ? { direction: 'short' as const } : {}),
     };
-  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction, neutral]);
+  }, [fieldErrors, values.entryPrice, values.numOfOrders, values.orderSize, values.interval, leverageOf, advancedGrid, futures, direction, stopsForm]);
   /** Every number, once every field is valid on its own. */
   const grid: GridNumbers | null = useMemo(
-    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: neutral ? 0 : Number(values.takeProfit) } : null),
-    [ladder, fieldErrors.takeProfit, values.takeProfit, neutral],
+    () => (ladder && !fieldErrors.takeProfit ? { ...ladder, takeProfit: tpOwn ? Number(values.takeProfit) : 0 } : null),
+    [ladder, fieldErrors.takeProfit, values.takeProfit, tpOwn],
   );
   const available = balance ? balance.available : null;
-  // a neutral grid (issue 32) is checked as its two halves, the buys below and the sells above the reference (as the server does)
-  const halves = useMemo(() => (grid ? (neutral ? gridHalves({ ...grid, direction: 'neutral' as const }) : [grid]) : []), [grid, neutral]);
   const errors: BotFieldErrors = useMemo(() => {
-    // (a neutral grid's take profit is not its own: not held to the fees, issue 40, as the server's market check)
-    const limits = rules ? (neutral ? { ...rules, makerFee: undefined } : rules) : { priceStep: 0, amountStep: 0, minNotional: 0 };
+    const limits = rules ?? { priceStep: 0, amountStep: 0, minNotional: 0 };
     // (the venue's maximums name the venue and coin, issue 39; its price band is the server's, after the entry's warning)
     const context = { exchange: values.exchange || undefined, symbol: values.symbol || undefined };
-    const market = halves.map((h) => marketFieldErrors(h, limits, neutral ? null : available, context)).reduceRight((a, b) => ({ ...a, ...b }), {} as BotFieldErrors);
-    if (neutral && grid && !market.entryPrice) {
-      const step = limits.priceStep;
-      const k = step > 0 ? grid.entryPrice / step : 0;
-      if (step > 0 && Math.abs(k - Math.round(k)) > 1e-9 * Math.max(1, k)) market.entryPrice = `Entry Price must be a multiple of ${step} (the market's price step)`;
-    }
-    if (neutral && available !== null && available !== undefined && halves.length === 2 && !market.numOfOrders) {
-      const both = halves.reduce((t, h) => t + ladderCostOf(h), 0);
-      if (both > available) market.numOfOrders = `The grid's buys and sells cost ${Number(both.toPrecision(12))} USDT, more than the ${usdt(available)} USDT available`;
-    }
+    const market = !grid ? {} : changes?.marketErrors ? changes.marketErrors(grid, limits, available, context) : marketFieldErrors(grid, limits, available, context);
     return { ...market, ...fieldErrors };
-  }, [halves, rules, available, fieldErrors, neutral, grid]);
+  }, [rules, available, fieldErrors, changes, grid, values.exchange, values.symbol]);
   // Issue 29 finding 3: an entry more than 0.5 % above the current price buys rungs at once; Save needs a confirmation.
-  // (neutral: its buys above or its sells below the market would fill at once)
+  // (of each of its ladders: a two-sided grid's buys above or its sells below the market would fill at once)
   const above = useMemo(() => {
     if (!ladder || errors.entryPrice) return null;
-    if (!neutral) return aboveMarket(ladder, price, rules?.takerFee ?? 0);
-    for (const h of gridHalves({ ...ladder, direction: 'neutral' as const })) {
+    for (const h of laddersOf(changes, { ...ladder, takeProfit: 1 })) {
       const a = aboveMarket(h, price, rules?.takerFee ?? 0);
       if (a) return a;
     }
     return null;
-  }, [ladder, errors.entryPrice, price, rules?.takerFee, neutral]);
+  }, [ladder, errors.entryPrice, price, rules?.takerFee, changes]);
   const aboveKey = above ? `${values.entryPrice}|${above.rungs}|${above.amount}` : null;
   const [confirmedAbove, setConfirmedAbove] = useState<string | null>(null);
   const needsConfirm = above !== null && confirmedAbove !== aboveKey;
   // issue 40: a stop-loss beyond the liquidation price is the server's refusal (bot-futures.rules.ts), shown on its field
-  const futuresGrid = useMemo(() => ({ exchange, symbol: values.symbol, direction: futures ? direction : 'long' as const, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, ...(neutral ? { stopLossPrice: stops.below, stopLossPriceAbove: stops.above } : { stopLossPrice: advanced.stopLossPrice, stopLossPercent: advanced.stopLossPercent, ...advancedGrid }) }), [exchange, values, futures, direction, neutral, stops, advanced, advancedGrid]);
+  const futuresGrid = useMemo(() => ({ exchange, symbol: values.symbol, direction: futures ? direction : 'long' as const, numOfOrders: values.numOfOrders, orderSize: values.orderSize, interval: values.interval, entryPrice: values.entryPrice, takeProfit: values.takeProfit, ...(stopsForm ? stopsForm.grid(mine) : { stopLossPrice: advanced.stopLossPrice, stopLossPercent: advanced.stopLossPercent, ...advancedGrid }) }), [exchange, values, futures, direction, stopsForm, mine, advanced, advancedGrid]);
   const liqErrors = useMemo(() => (futures ? liquidationStopErrors(futuresGrid, { ...futuresRisk, leverage: String(leverageOf) }, rules) : {}), [futures, futuresGrid, futuresRisk, leverageOf, rules]);
-  const stopErrors = useMemo(() => (neutral ? { ...neutralStopErrors(stops, values), ...(liqErrors.stopLossPrice ? { below: liqErrors.stopLossPrice } : {}), ...(liqErrors.stopLossPriceAbove ? { above: liqErrors.stopLossPriceAbove } : {}) } : {}), [neutral, stops, values, liqErrors]);
-  const advLiqErrors = neutral ? {} : { ...(liqErrors.stopLossPrice && !advErrors.stopLossPrice ? { stopLossPrice: liqErrors.stopLossPrice } : {}), ...(liqErrors.stopLossPercent && !advErrors.stopLossPercent ? { stopLossPercent: liqErrors.stopLossPercent } : {}) };
-  const invalid = Object.values(errors).some(Boolean) || (!neutral && Object.values({ ...advErrors, ...advLiqErrors }).some(Boolean)) || Object.values(stopErrors).some(Boolean) || needsConfirm || (!neutral && range.invalid) || (futures && futuresRisk.leverage.trim() !== '' && typedLeverage(futuresRisk) === null);
+  const stopErrors = useMemo(() => (stopsForm ? stopsForm.errors(mine, values, liqErrors) : {}), [stopsForm, mine, values, liqErrors]);
+  const advLiqErrors = stopsForm ? {} : { ...(liqErrors.stopLossPrice && !advErrors.stopLossPrice ? { stopLossPrice: liqErrors.stopLossPrice } : {}), ...(liqErrors.stopLossPercent && !advErrors.stopLossPercent ? { stopLossPercent: liqErrors.stopLossPercent } : {}) };
+  const invalid = Object.values(errors).some(Boolean) || (!stopsForm && Object.values({ ...advErrors, ...advLiqErrors }).some(Boolean)) || Object.values(stopErrors).some(Boolean) || needsConfirm || (offersRange && range.invalid) || (futures && futuresRisk.leverage.trim() !== '' && typedLeverage(futuresRisk) === null);
   const lowest = ladder ? rungPrice(ladder, Math.floor(ladder.numOfOrders) - 1) : 0;
-  const cost = ladder && lowest > 0 ? (neutral ? gridHalves({ ...ladder, takeProfit: 1, direction: 'neutral' as const }).reduce((t, h) => t + ladderCostOf(h), 0) : ladderCostOf({ ...ladder, takeProfit: 1 })) : null;
-  const infValues = useMemo(() => ({ ...inf, entryPrice: values.entryPrice }), [inf, values.entryPrice]);
-  const infErrors: InfinityErrors = useMemo(
-    () => (infinity ? infinityErrors({ ...infValues, exchange: values.exchange, symbol: values.symbol }, rules) : {}),
-    [infinity, infValues, values.exchange, values.symbol, rules],
-  );
-  const infInvalid = Object.values(infErrors).some(Boolean);
+  const cost = ladder && lowest > 0 ? laddersOf(changes, { ...ladder, takeProfit: 1 }).reduce((t, h) => t + ladderCostOf(h), 0) : null;
+  // a style's own fields with the market's (issue 32: the infinity grid's, its checks the server's)
+  const ownValues = useMemo(() => ({ ...mine, entryPrice: values.entryPrice, exchange: values.exchange, symbol: values.symbol }), [mine, values.entryPrice, values.exchange, values.symbol]);
+  const ownErrors = useMemo(() => (own ? own.errors(ownValues, rules) : {}), [own, ownValues, rules]);
+  const ownInvalid = Object.values(ownErrors).some(Boolean);
   // Issue 40: the orders sized by a total investment (InvestmentSizing.tsx, the server's sizing)
   const invest = useInvestment({
     idp: editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`,
     stored: bot?.investment,
-    ladder: infinity || fieldErrors.entryPrice || fieldErrors.numOfOrders || fieldErrors.interval ? null : { numOfOrders: Number(values.numOfOrders), interval: Number(values.interval), entryPrice: Number(values.entryPrice), leverage: leverageOf, ...(neutral ? {} : advancedGrid), ...(futures && direction !== 'long' ? { direction } : {}) },
-    own: infinity ? infinitySizing(!infinity || infErrors.entryPrice || infErrors.stepPercent || infErrors.lowerPrice || infErrors.initialQuote ? null : { entryPrice: Number(values.entryPrice), stepPercent: Number(inf.stepPercent), lowerPrice: Number(inf.lowerPrice), initialQuote: Number(inf.initialQuote || 0) }) : null,
+    ladder: own || fieldErrors.entryPrice || fieldErrors.numOfOrders || fieldErrors.interval ? null : { numOfOrders: Number(values.numOfOrders), interval: Number(values.interval), entryPrice: Number(values.entryPrice), leverage: leverageOf, ...(stopsForm ? {} : advancedGrid), ...(futures && direction !== 'long' ? { direction } : {}) },
+    own: own ? own.sizing(ownValues, ownErrors) : null,
     rules,
     base: values.symbol.replace(/USDT$|USDC$/, ''),
     futures,
-    current: infinity ? inf.quoteValue : values.orderSize,
-    onSized: (size) => (infinity ? setInf((x) => ({ ...x, quoteValue: size })) : setValues((v) => ({ ...v, orderSize: size }))),
+    current: own ? mine[own.sized] : values.orderSize,
+    onSized: (size) => (own ? setMine(own.sized, size) : setValues((v) => ({ ...v, orderSize: size }))),
   });
-  const infPreview = useMemo(() => {
-    if (!infinity || (['entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice', 'initialQuote'] as const).some((k) => infErrors[k])) return null;
-    return infinityPreview(infValues, rules);
-  }, [infinity, infErrors, infValues, rules]);
   // Issue 39: what the key can carry (CapacityPanel): asked once the pair and the grid size are set
   const capacityQuery: CapacityQuery | null = useMemo(() => {
     if (!exchange || !values.symbol) return null;
     const base = { exchange, symbol: values.symbol, botType, ...(editing ? { id: bot!.id } : {}) };
-    if (infinity) return { ...base, style: 'infinity' as const, initialQuote: infErrors.initialQuote ? '' : inf.initialQuote };
+    if (own) return { ...base, ...own.capacity(mine, ownErrors) };
     if (fieldErrors.numOfOrders || values.numOfOrders.trim() === '') return null;
     return { ...base, numOfOrders: values.numOfOrders.trim(), ...(futures ? { direction } : {}) };
-  }, [exchange, values.symbol, values.numOfOrders, botType, editing, bot, infinity, infErrors.initialQuote, inf.initialQuote, fieldErrors.numOfOrders, futures, direction]);
-  const shown = (k: keyof Values) => (submitted || touched[k] ? ((infinity ? infErrors[k as InfinityField | 'exchange' | 'symbol'] : errors[k]) ?? null) : null);
-  const shownInf = (k: InfinityField) => (submitted || touched[k] ? (infErrors[k] ?? null) : null);
-  const setInfField = (k: Exclude<InfinityField, 'entryPrice'>, v: string) => setInf((s) => ({ ...s, [k]: v }));
+  }, [exchange, values.symbol, values.numOfOrders, botType, editing, bot, own, mine, ownErrors, fieldErrors.numOfOrders, futures, direction]);
+  const shown = (k: keyof Values) => (submitted || touched[k] ? ((own ? ownErrors[k] : errors[k]) ?? null) : null);
+  const shownOwn = (k: string) => (submitted || touched[k] ? (ownErrors[k] ?? null) : null);
 
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
-  const blur = (k: keyof Values) => () => setTouched((t) => ({ ...t, [k]: true }));
+  const blur = (k: string) => () => setTouched((t) => ({ ...t, [k]: true }));
   /** The market fields' binding: a pick is set (written as `norm` says) and counts as touched at once. */
   const pick = (k: 'exchange' | 'symbol', norm: (v: string) => string = (v) => v) => ({
     name: k,
@@ -308,13 +303,13 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       orderSize: Number(values.orderSize),
       interval: Number(values.interval),
       entryPrice: Number(values.entryPrice),
-      // (a neutral grid needs none: an empty one is left out, issue 40)
+      // (a grid without a take profit of its own needs none: an empty one is left out, issue 40)
       ...(values.takeProfit.trim() !== '' ? { takeProfit: Number(values.takeProfit) } : {}),
       ...(futures && chosenLeverage ? { leverage: chosenLeverage } : {}),
       ...(futures ? { marginMode: futuresRisk.marginMode } : {}),
-      ...(neutral ? neutralStopsBody(stops, stopsBefore) : advancedBody(advanced, advancedBefore)),
+      ...(stopsForm ? stopsForm.body(mine, valuesBefore[chosen.name] ?? {}) : advancedBody(advanced, advancedBefore)),
       ...(above ? { confirmAboveMarket: true } : {}),
-      // sent when short or neutral, or when an edit turns such a bot back to long (absent keeps the bot's)
+      // sent when not long, or when an edit turns such a bot back to long (absent keeps the bot's)
       ...(futures && (direction !== 'long' || (bot?.direction !== undefined && bot.direction !== 'long')) ? { direction } : {}),
     });
   /** The form's settings as a create body (what a template keeps), or null while the form is not valid. */
@@ -341,12 +336,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    if (infinity) {
-      if (infInvalid || nameProblem) return;
+    if (own) {
+      if (ownInvalid || nameProblem) return;
       dispatch(ui.showSpinner());
-      const numbers = infinityNumbers(infValues) as { entryPrice: number; stepPercent: number; quoteValue?: number; lowerPrice: number };
-      if (invest.active) delete numbers.quoteValue; // the server sizes it from the investment
-      const res = await createBot({ userId: user.uid, style: 'infinity', exchange: values.exchange as Exchange, symbol: values.symbol, botType: 'Spot', ...numbers, ...invest.body(), ...nameBody });
+      const fields = own.body(ownValues);
+      if (invest.active) delete fields[own.sized]; // the server sizes it from the investment
+      const res = await createBot({ userId: user.uid, exchange: values.exchange as Exchange, symbol: values.symbol, ...fields, ...invest.body(), ...nameBody } as Parameters<typeof createBot>[0]);
       if (answered(res, 'Error creating bot!', 'Bot successfully added!')) onDone();
       return;
     }
@@ -375,9 +370,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   const short = futures && direction === 'short';
   const tpPrice = errors.takeProfit || errors.entryPrice ? null : takeProfitPrice(values.entryPrice, values.takeProfit, short ? 'short' : 'long');
-  const tpHint = neutral ? (
-    <>Not used by a neutral grid: each pair earns one interval (kept for a switch back to long or short)</>
-  ) : (
+  const tpHint = (
     <>
       {short ? 'Bought back at the average entry price − this %' : 'Sold at the average entry price + this %'}
       {tpPrice !== null ? <span className="field__hint-extra"> (after the first fill: {usdt(tpPrice)} USDT)</span> : null}
@@ -386,12 +379,12 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
 
   const idp = editing ? `edit-${bot!.id}` : `new-${botType.toLowerCase()}`;
   // Issue 40, point 7: a disabled Save says why, field by field
-  const blocked = (infinity ? infInvalid : invalid) || nameProblem !== null;
+  const blocked = (own ? ownInvalid : invalid) || nameProblem !== null;
   // what a style changes in the list of problems: its own fields, no take profit, its stops
   const styleProblems = {
-    ownFields: infinity ? { labels: INFINITY_FIELD_LABELS, errors: infErrors, sized: 'quoteValue' } : null,
-    takeProfit: !neutral,
-    stopErrors: neutral ? stopErrors : null,
+    ownFields: own ? { labels: own.labels, errors: ownErrors, sized: own.sized } : null,
+    takeProfit: tpOwn,
+    stopErrors: stopsForm ? stopErrors : null,
   };
   const problems = botFormProblems({
     nameProblem, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems,
@@ -409,7 +402,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           <Link to="/security">add a key on the Security page</Link> (in paper mode too: the key opens the paper exchange).
         </p>
       ) : null}
-      {infinity ? null : <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} />}
+      {chosen.ladderTools ? <TemplateBar idp={idp} botType={botType} editing={editing} onApply={applySettings} current={currentSettings} blockers={() => saveReasons(botFormProblems({ nameProblem: null, ...styleProblems, errors, advErrors: { ...advErrors, ...advLiqErrors }, rangeProblems: range.problems, leverageProblem: null, confirm: null, investment: invest }))} /> : null}
       <div className="bot-form__layout">
       <div className="bot-form__main">
       <div className="bot-form__grid">
@@ -476,44 +469,31 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             id={`${idp}-style`}
             label="Style"
             name="style"
-            value={style}
-            onValue={(v) => {
-              const next = v === 'infinity' ? 'infinity' : 'ladder';
-              if (next === 'infinity') range.setMode('ladder'); // an infinity grid has no range: its entry price is typed
-              setStyle(next);
-            }}
-            options={[
-              { value: 'ladder', label: 'Ladder (buys below the entry, one take profit)' },
-              { value: 'infinity', label: 'Infinity (sells each step up, buys each step down)' },
-            ]}
+            value={spotStyle}
+            onValue={(v) => setSpotStyle(choose(formOffers('spot').find((s) => s.name === v) ?? styleOf(null)).name)}
+            options={formOffers('spot').map((s) => ({ value: s.name, label: s.form!.offer.spot!.label }))}
           />
         ) : null}
         {/* (beside the Style select, so the fields below keep their pairs in the two columns) */}
-        {infinity ? (
-          <p className="readout readout__sub" data-testid="infinity-note">
-            The range setup, advanced settings, templates and backtest are for ladder bots only. An infinity bot cannot be edited: delete it and create another.
-          </p>
-        ) : !futures && !editing ? (
-          <p className="readout readout__sub" data-testid="ladder-note">
-            A ladder buys below the entry and sells all at the take profit; an infinity grid sells each step up and buys each step down, with no upper price.
+        {!futures && !editing && spotNote ? (
+          <p className="readout readout__sub" data-testid={spotNote.testId}>
+            {spotNote.text}
           </p>
         ) : null}
-        {neutral || infinity ? null : range.switcher}
-        {neutral || infinity ? null : range.fields(submitted)}
-        <Field id={`${idp}-entry`} readOnly={!neutral && !infinity && range.mode === 'range'} label="Entry Price" name="entryPrice" {...NUMERIC_INPUT} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={neutral ? 'The reference: buys below it, sells above it' : infinity ? 'The initial buy’s price and the first reference' : undefined} />
-        {infinity ? (
-          <>
-            <InfinityFields idp={idp} values={inf} onField={setInfField} onBlur={(k) => blur(k as keyof Values)} shown={shownInf} invest={invest} submitted={submitted} />
-          </>
+        {offersRange ? range.switcher : null}
+        {offersRange ? range.fields(submitted) : null}
+        <Field id={`${idp}-entry`} readOnly={offersRange && range.mode === 'range'} label="Entry Price" name="entryPrice" {...NUMERIC_INPUT} maxLength={10} value={values.entryPrice} onValue={(v) => set('entryPrice', v)} onBlur={blur('entryPrice')} error={shown('entryPrice')} hint={chosen.form?.entryHint} />
+        {own ? (
+          <own.Section idp={idp} values={mine} onField={setMine} onBlur={blur} shown={shownOwn} invest={invest} submitted={submitted} />
         ) : (
           <>
-        <Field id={`${idp}-orders`} readOnly={!neutral && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={neutral ? 'Orders on each side: that many buys below and sells above' : `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
+        <Field id={`${idp}-orders`} readOnly={offersRange && range.mode === 'range'} label="Grid size" name="numOfOrders" inputMode="numeric" autoComplete="off" maxLength={2} value={values.numOfOrders} onValue={(v) => set('numOfOrders', v)} onBlur={blur('numOfOrders')} error={shown('numOfOrders')} hint={changes?.hints?.numOfOrders ?? `Number of ${futures && direction === 'short' ? 'sell' : 'buy'} orders`} />
         {invest.switcher}
         {invest.field(submitted)}
         <Field id={`${idp}-size`} readOnly={invest.active} label="Order size" name="orderSize" {...NUMERIC_INPUT} maxLength={12} value={values.orderSize} onValue={(v) => set('orderSize', v)} onBlur={blur('orderSize')} error={invest.active ? null : shown('orderSize')} hint={invest.active ? 'Sized by the investment' : rules && rules.amountStep > 0 ? `Coins per order, in steps of ${stepText(rules.amountStep)}` : 'Coins per order'} />
-        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...NUMERIC_INPUT} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={neutral ? 'USDT between lines: a fill is answered one line away' : advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders'} />
-        {/* a neutral grid has no take profit of its own (issue 40): the field is not its */}
-        {neutral ? null : <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...NUMERIC_INPUT} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} />}
+        <Field id={`${idp}-interval`} readOnly={range.mode === 'range'} label="Price interval" name="interval" {...NUMERIC_INPUT} maxLength={10} value={values.interval} onValue={(v) => set('interval', v)} onBlur={blur('interval')} error={shown('interval')} hint={changes?.hints?.interval ?? (advanced.spacing === 'percent' ? `% ${futures && direction === 'short' ? 'above' : 'below'} the previous order (percent spacing)` : 'USDT between orders')} />
+        {/* a grid that answers each fill has no take profit of its own (issue 40): the field is not its */}
+        {tpOwn ? <Field id={`${idp}-tp`} label="Take profit" name="takeProfit" {...NUMERIC_INPUT} maxLength={10} value={values.takeProfit} onValue={(v) => set('takeProfit', v)} onBlur={blur('takeProfit')} error={shown('takeProfit')} unit="%" hint={tpHint} /> : null}
           </>
         )}
         {futures ? (
@@ -522,16 +502,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
             label="Direction"
             name="direction"
             value={direction}
-            onValue={(v) => {
-              const next = v === 'short' || v === 'neutral' ? v : 'long';
-              if (next === 'neutral') range.setMode('ladder'); // a neutral grid is set by its reference, lines and interval
-              setDirection(next);
-            }}
-            options={[
-              { value: 'long', label: 'Long (buys below the entry)' },
-              { value: 'short', label: 'Short (sells above the entry)' },
-              { value: 'neutral', label: 'Neutral (buys and sells)' },
-            ]}
+            onValue={(v) => setDirection(choose(formOffers('futures').find((s) => s.words.direction === v) ?? styleOf(null)).words.direction)}
+            options={formOffers('futures').map((s) => ({ value: s.words.direction, label: s.form!.offer.futures!.label }))}
           />
         ) : null}
         {futures ? (
@@ -544,7 +516,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         ) : null}
       </div>
 
-      {above && !infinity ? (
+      {above && !own ? (
         <div className="form-warning" role="alert" data-testid="above-market-warning">
           <p>{aboveMarketMessage(above, values.symbol.replace(/USDT$|USDC$/, ''))}.</p>
           <label className="checkbox">
@@ -553,7 +525,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
           </label>
         </div>
       ) : null}
-      {infinity ? null : <div className="cost" aria-live="polite">
+      {own ? null : <div className="cost" aria-live="polite">
         <div>
           <span className="cost__label">Total cost</span>
           <span className="cost__value" data-testid="total-cost">
@@ -563,8 +535,8 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         <span className="cost__hint">{futures ? 'Minimum: 60 USDT' : 'Minimum: 20 USDT'}</span>
       </div>}
       {futures ? <FuturesRisk values={futuresRisk} onChange={setFuturesRisk} grid={futuresGrid} rules={rules} accountLeverage={leverage} editing={editing} /> : null}
-      {infinity ? null : neutral ? (
-        <NeutralStops idp={idp} stops={stops} onStops={setStops} errors={stopErrors} />
+      {own ? null : stopsForm ? (
+        <stopsForm.Section idp={idp} values={mine} onField={setMine} errors={stopErrors} />
       ) : (
       <AdvancedSettings
         values={advanced}
@@ -576,9 +548,9 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
       )}
       </div>
       <aside className="bot-form__side" aria-label="Preview">
-        {infinity ? <InfinityPreview preview={infPreview} /> : neutral ? <NeutralPreview grid={grid} available={available} /> : <LadderPreview grid={grid} available={available} />}
+        {own ? <own.Preview values={ownValues} errors={ownErrors} rules={rules} /> : <GridPreview grid={grid} available={available} />}
         <CapacityPanel query={capacityQuery} />
-        {infinity ? null : <BacktestPanel
+        {!chosen.ladderTools ? null : <BacktestPanel
           botType={botType}
           values={values}
           leverage={chosenLeverage}
@@ -588,7 +560,7 @@ export function BotForm({ botType, bot, onCancel, onDone }: Props) {
         />}
       </aside>
       </div>
-      {(infinity ? infInvalid : invalid) && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k)) || (infinity && (Object.keys(inf) as InfinityField[]).some((k) => shownInf(k)))) ? (
+      {(own ? ownInvalid : invalid) && (submitted || (Object.keys(values) as (keyof Values)[]).some((k) => shown(k)) || (own && Object.keys(mine).some((k) => shownOwn(k)))) ? (
         <FormRefusal message="Missing form values!" />
       ) : null}
       <div className="actions bot-form__actions">

@@ -14,12 +14,22 @@ export type { Direction, StyleWords } from './words';
 
 export type { DashboardStyle, StyledBot } from './style';
 
+export type { StyleValues } from './form';
+
 /** The styles, looked up in this order (the fallback last). */
 export const STYLES: readonly DashboardStyle[] = [INFINITY_STYLE, NEUTRAL_STYLE, SHORT_LADDER, LADDER];
 
 /** The style of a bot (absent: the spec's long ladder). */
 export function styleOf(bot: StyledBot | null | undefined): DashboardStyle {
   return STYLES.find((s) => bot && s.matches(bot)) ?? LADDER;
+}
+
+/**
+ * The styles the bot form offers in one of its selects, the fallback first (the lookup order reversed): the
+ * Style select of a new spot bot, the Direction select of a futures bot.
+ */
+export function formOffers(where: 'spot' | 'futures'): DashboardStyle[] {
+  return [...STYLES].reverse().filter((s) => s.form?.offer[where]);
 }
 
 /** The directions a bot's grid can trade, each with its words. */

@@ -2,6 +2,7 @@
 import type { ComponentType } from 'react';
 import type { GridConfig, MaintenanceTier, MarketRules } from '@gridrocket/trading/grid';
 import type { Bot } from '../api/types';
+import type { StyleForm } from './form';
 import type { StyleWords } from './words';
 
 /** What a bot's style looks like, as far as the screens read it. */
@@ -29,4 +30,6 @@ export interface DashboardStyle {
   CardFacts?: ComponentType<{ bot: Bot; cur: string }>;
   /** The bot page's settings, when the style has its own. */
   PageSettings?: ComponentType<{ bot: Bot; cur: string }>;
+  /** Where the bot form offers it and what it changes there (styles/form.ts); absent, the form does not offer it. */
+  form?: StyleForm;
 }

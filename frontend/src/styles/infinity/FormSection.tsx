@@ -1,21 +1,8 @@
 /** The infinity grid's own fields in the bot form (after the entry price): its step, value per step, floor and initial buy. */
-import type { ReactNode } from 'react';
 import { Field, NUMERIC_INPUT } from '../../components/Field';
-import type { InfinityField, InfinityValues } from './form';
+import type { OwnSectionProps } from '../form';
 
-
-interface Props {
-  idp: string;
-  values: Omit<InfinityValues, 'entryPrice'>;
-  onField: (k: Exclude<InfinityField, 'entryPrice'>, v: string) => void;
-  onBlur: (k: InfinityField) => () => void;
-  shown: (k: InfinityField) => string | null;
-  /** The investment sizing (InvestmentSizing.tsx): its switch, its field, and whether it sizes the value per step. */
-  invest: { switcher: ReactNode; field: (submitted: boolean) => ReactNode; active: boolean };
-  submitted: boolean;
-}
-
-export function InfinityFields({ idp, values: inf, onField, onBlur, shown, invest, submitted }: Props) {
+export function InfinityFields({ idp, values: inf, onField, onBlur, shown, invest, submitted }: OwnSectionProps) {
   return (
     <>
       <Field id={`${idp}-step`} label="Step" name="stepPercent" {...NUMERIC_INPUT} maxLength={6} unit="%" value={inf.stepPercent} onValue={(v) => onField('stepPercent', v)} onBlur={onBlur('stepPercent')} error={shown('stepPercent')} hint="One step, in % of the last trade’s price" />

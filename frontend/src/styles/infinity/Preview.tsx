@@ -1,12 +1,18 @@
-import type { InfinityPreviewData } from './form';
+import { useMemo } from 'react';
+import { infinityPreview, type InfinityFormValues } from './form';
 import { price } from '../../bots/format';
 import { NoteRow, OrderRow, PreviewHint, PreviewSection, PreviewTable } from '../../bots/PreviewTable';
+import type { OwnPreviewProps } from '../form';
 
 /**
  * An infinity grid's first orders (issue 32, docs/infinity.md): the initial buy at the entry, then the
  * sell one step up and the buy one step down around it, and the floor below which it buys no more.
  */
-export function InfinityPreview({ preview }: { preview: InfinityPreviewData | null }) {
+export function InfinityPreview({ values, errors, rules }: OwnPreviewProps) {
+  const preview = useMemo(() => {
+    if ((['entryPrice', 'stepPercent', 'quoteValue', 'lowerPrice', 'initialQuote'] as const).some((k) => errors[k])) return null;
+    return infinityPreview(values as InfinityFormValues, rules);
+  }, [errors, values, rules]);
   if (!preview) return <PreviewHint title="Infinity grid preview" hint="Fill in the entry price, step, value per step and lower price to see its first orders." />;
   const row = (label: string, o: { price: number; amount: number }) => <OrderRow key={label} name={label} order={{ price: o.price, size: o.amount }} />;
   return (

@@ -10,6 +10,8 @@ import type { MarketRulesData } from '../../api/types';
 
 export type InfinityField = 'entryPrice' | 'stepPercent' | 'quoteValue' | 'lowerPrice' | 'initialQuote';
 export type InfinityValues = Record<InfinityField, string>;
+/** With the form's market fields (what its checks read). */
+export type InfinityFormValues = InfinityValues & { exchange: string; symbol: string };
 /** The form's labels of the infinity grid's fields, in the form's order (what keeps Save disabled says them). */
 export const INFINITY_FIELD_LABELS = { exchange: 'Exchange', symbol: 'Pair', entryPrice: 'Entry Price', stepPercent: 'Step', quoteValue: 'Value per step (USDT)', lowerPrice: 'Lower price', initialQuote: 'Initial buy (USDT, optional)' } as const;
 export type InfinityErrors = Partial<Record<InfinityField | 'exchange' | 'symbol', string>>;
@@ -24,7 +26,7 @@ export function infinityNumbers(v: InfinityValues): Record<string, number> {
 }
 
 /** The server's field messages (parseInfinityBot), one per field; then the market's limits (infinityProblem) once the fields are valid. */
-export function infinityErrors(v: InfinityValues & { exchange: string; symbol: string }, rules: MarketRulesData | null | undefined): InfinityErrors {
+export function infinityErrors(v: InfinityFormValues, rules: MarketRulesData | null | undefined): InfinityErrors {
   const body = { style: 'infinity', botType: 'Spot', exchange: v.exchange || undefined, symbol: v.symbol || undefined, entryPrice: v.entryPrice, stepPercent: v.stepPercent, quoteValue: v.quoteValue, lowerPrice: v.lowerPrice, ...(v.initialQuote.trim() !== '' ? { initialQuote: v.initialQuote } : {}) }; // (as the body: an empty initial buy is left out)
   let parsed;
   try {

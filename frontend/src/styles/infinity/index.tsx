@@ -9,6 +9,7 @@ import { compact, percent, price, usdt } from '../../bots/format';
 import { Fact } from '../../components/Facts';
 import { LONG_WORDS } from '../ladder/words';
 import type { DashboardStyle } from '../style';
+import { INFINITY_FORM } from './botForm';
 
 /** The bot card's facts of an infinity grid. */
 function CardFacts({ bot, cur }: { bot: Bot; cur: string }) {
@@ -48,4 +49,5 @@ export const INFINITY_STYLE: DashboardStyle = {
   ladderTools: false,
   CardFacts,
   PageSettings,
+  form: INFINITY_FORM,
 };

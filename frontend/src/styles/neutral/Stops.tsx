@@ -1,17 +1,16 @@
-import type { Dispatch, SetStateAction } from 'react';
 import { Field, NUMERIC_INPUT } from '../../components/Field';
+import type { StopsForm, StopsSectionProps, StyleValues } from '../form';
 
 /** A neutral grid's two stops as the form holds them (typed text; '' = none). */
 export type NeutralStopValues = { below: string; above: string };
 
-
 /** The neutral grid's stop-loss fields (its only advanced settings): below its lowest buy, above its highest sell. */
-export function NeutralStops({ idp, stops, onStops, errors }: { idp: string; stops: NeutralStopValues; onStops: Dispatch<SetStateAction<NeutralStopValues>>; errors: { below?: string; above?: string } }) {
+function NeutralStops({ idp, values: stops, onField, errors }: StopsSectionProps) {
   return (
     <fieldset className="bot-form__stops" aria-label="Stop-loss of a neutral grid" data-testid="neutral-stops">
       <legend>Stop-loss (optional)</legend>
-      <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...NUMERIC_INPUT} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => onStops((x) => ({ ...x, below: v }))} error={errors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
-      <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...NUMERIC_INPUT} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => onStops((x) => ({ ...x, above: v }))} error={errors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
+      <Field id={`${idp}-sl-below`} label="Stop-loss below" name="stopLossPrice" {...NUMERIC_INPUT} maxLength={12} unit="USDT" value={stops.below} onValue={(v) => onField('below', v)} error={errors.below ?? null} hint="With a long position, the price at or below this closes it at market and stops the bot" />
+      <Field id={`${idp}-sl-above`} label="Stop-loss above" name="stopLossPriceAbove" {...NUMERIC_INPUT} maxLength={12} unit="USDT" value={stops.above} onValue={(v) => onField('above', v)} error={errors.above ?? null} hint="With a short position, the price at or above this closes it at market and stops the bot" />
     </fieldset>
   );
 }
@@ -50,3 +49,13 @@ export function neutralStopsBody(stops: { below: string; above: string }, before
   else if (before.above !== '') out.stopLossPriceAbove = '';
   return out;
 }
+
+const asStops = (v: StyleValues) => v as NeutralStopValues;
+
+/** The bot form's stops of a neutral grid, in place of the advanced settings (styles/form.ts StopsForm). */
+export const NEUTRAL_STOPS: StopsForm = {
+  Section: NeutralStops,
+  errors: (v, ladder, liq) => ({ ...neutralStopErrors(asStops(v), ladder), ...(liq.stopLossPrice ? { below: liq.stopLossPrice } : {}), ...(liq.stopLossPriceAbove ? { above: liq.stopLossPriceAbove } : {}) }),
+  grid: (v) => ({ stopLossPrice: v.below, stopLossPriceAbove: v.above }),
+  body: (v, before) => neutralStopsBody(asStops(v), asStops(before)),
+};

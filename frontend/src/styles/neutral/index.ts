@@ -4,6 +4,7 @@
  */
 import { neutralLiquidation } from '@gridrocket/trading/grid';
 import type { DashboardStyle } from '../style';
+import { NEUTRAL_FORM } from './botForm';
 import { NEUTRAL_WORDS } from './words';
 
 export const NEUTRAL_STYLE: DashboardStyle = {
@@ -16,4 +17,5 @@ export const NEUTRAL_STYLE: DashboardStyle = {
     const l = neutralLiquidation({ ...config, direction: 'neutral' } as never, rules, tiers);
     return { long: l.long, short: l.short };
   },
+  form: NEUTRAL_FORM,
 };

@@ -47,7 +47,6 @@ const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */
 const KNOWN: Record<string, string> = {
   'apps/api/src/openapi/contract.ts': "the contract's enums (`direction` 'neutral', `style` 'infinity'): the OpenAPI contract may not change; to be built from the registries' schemas",
-  'frontend/src/bots/BotForm.tsx': "the bot form's style choice, its infinity state, checks and body (the stops, the infinity fields and the sizing are in the styles' folders): to a form state per style",
   'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
