@@ -118,7 +118,8 @@ module.exports = {
       // documented-as.ts: a WeakMap by which the shared bot rules name their JSON type for the API contract (issue 31)
       // bot-summary.ts: the bot page's figures as a pure function (it imports only the grid engine's decimals);
       // money/money.ts: the money view's figures and types (issue 29), pure likewise (grid decimals and spacing)
-      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market|documented-as)\\.ts$', '^libs/trading/src/chart/bot-summary\\.ts$', '^libs/trading/src/money/money\\.ts$'] },
+      // style-plugins.ts: the plug-in styles' table that the bots registry asks (issue 42; its loader runs on the server only)
+      to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market|documented-as|style-plugins)\\.ts$', '^libs/trading/src/chart/bot-summary\\.ts$', '^libs/trading/src/money/money\\.ts$'] },
     },
   ],
   options: {

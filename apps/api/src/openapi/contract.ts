@@ -3,7 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { EXCHANGES } from '@gridrocket/shared';
 import { BACKTEST_STYLES, TIMEFRAMES, backtestPeriodSchema, sweepSchema } from '@gridrocket/backtest';
 import { ALERT_CHANNELS, ALERT_KINDS } from '@gridrocket/alerts';
-import { RANGE_SETS, SIGNAL_HELD_POSITION_CHOICES, createBotSchema, editBotSchema, heldPositionSchema, rangeSchema, saveTemplateSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
+import { BOT_DIRECTIONS, BOT_STYLE_NAMES, RANGE_SETS, SIGNAL_HELD_POSITION_CHOICES, botStyles, createBotSchema, editBotSchema, heldPositionSchema, rangeSchema, saveTemplateSchema, signalBodySchema, signalSettingsSchema, SIGNAL_WINDOW_SECONDS } from '@gridrocket/bots';
 import { addCredentialSchema } from '@gridrocket/credentials';
 import { exchangeAccounts } from '@gridrocket/exchanges/venues';
 import {
@@ -46,7 +46,10 @@ const arr = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
 /** An answer whose every field is listed: a field the server adds without documenting it fails the contract test. */
 const closed = (properties: Record<string, SchemaObject>, required: string[] = Object.keys(properties)): SchemaObject => ({ ...obj(properties, required), additionalProperties: false });
 const numOrNull = nullable({ type: 'number' });
-const DIRECTION: SchemaObject = { type: 'string', enum: ['long', 'short', 'neutral'] };
+/** Issue 42: a bot's direction and style values are the bots context's registry's (libs/bots styles/registry.ts). */
+const DIRECTION: SchemaObject = { type: 'string', enum: [...BOT_DIRECTIONS] };
+/** Issue 42: the styles' parts of the document (their bodies: libs/bots styles/<style>/, BotStyle.apiSchemas), in the registry's order. */
+const styleApis = () => botStyles().flatMap((s) => (s.apiSchemas ? [s.apiSchemas()] : []));
 /** Issue 42: the venues a bot, a key or a backtest names (the dashboard is typed by this document). */
 const EXCHANGE: SchemaObject = { type: 'string', enum: [...EXCHANGES] };
 /** Issue 42: a free-form object (an event's data): every key a value of any kind, as openapi-typescript reads it. */
@@ -211,8 +214,8 @@ const SCHEMAS: Record<string, SchemaObject> = {
       reanchorlimit: num,
       traildownlimit: num,
       stoplosspriceabove: num,
-      direction: { type: 'string', enum: ['long', 'short', 'neutral'] },
-      style: { type: 'string', enum: ['infinity'], description: 'issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder' },
+      direction: { type: 'string', enum: [...BOT_DIRECTIONS] },
+      style: { type: 'string', enum: [...BOT_STYLE_NAMES], description: 'issue 32: an infinity spot grid (docs/infinity.md); its numoforders, ordersize, interval and takeprofit are 0; absent: a ladder' },
       steppercent: num,
       quotevalue: num,
       lowerprice: num,
@@ -448,6 +451,7 @@ function requestSchemas(): Record<string, SchemaObject> {
   const spec = { status: { type: 'boolean', enum: [false], description: "the spec's (a new bot is stopped); not read" }, pid: { type: 'integer', enum: [-1], description: "the spec's (no process yet); not read" } };
   const created = zodToSchema(createBotSchema) as SchemaObject & { properties: Record<string, SchemaObject> };
   const createBot = { ...created, properties: { ...created.properties, ...spec } };
+  const styles = styleApis();
   return {
     Register: zodToSchema(registerSchema),
     Credentials: zodToSchema(credentialsSchema),
@@ -469,45 +473,14 @@ function requestSchemas(): Record<string, SchemaObject> {
       properties: { access: zodToSchema(addCredentialSchema) },
       required: ['access'],
     },
-    // issue 32: the ladder's body (long, short, or the neutral grid with direction neutral), or an infinity grid's
+    // issue 32: the ladder's body (long, short, or the neutral grid with direction neutral), or a style's own (an infinity grid's: BotStyle.apiSchemas)
     BacktestRequest: {
       oneOf: [
         { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema)] },
-        { allOf: [ref('InfinityBacktest'), zodToSchema(backtestPeriodSchema), { type: 'object', properties: { quoteValue: { type: 'number', description: 'required of a backtest' } }, required: ['quoteValue'] }] },
+        ...styles.flatMap((api) => (api.backtestBody ? [api.backtestBody(zodToSchema(backtestPeriodSchema))] : [])),
       ],
     },
-    CreateInfinityBot: {
-      allOf: [
-        ref('InfinityBacktest'),
-        {
-          type: 'object',
-          properties: {
-            userId: { type: 'string', maxLength: 128 },
-            confirmAboveMarket: { type: 'boolean' },
-            name: { type: 'string', maxLength: 60, description: "issue 40: the bot's name (trimmed, no control characters)" },
-            investment: { type: 'number', description: 'issue 40: the initial buy plus one value per step on every step down to the lower price, in USDT, in place of quoteValue: the server sizes quoteValue from it and stores it' },
-          },
-        },
-      ],
-      description: 'Issue 32: an infinity spot grid bot (docs/infinity.md); a ladder field in its body is refused (400); issue 40: quoteValue or investment',
-    },
-    InfinityBacktest: {
-      type: 'object',
-      description: 'Issue 32: an infinity spot grid, for a bot (CreateInfinityBot) or a backtest (docs/infinity.md; its rules and messages: libs/bots/src/domain/bot-infinity.rules.ts; described here by hand, that zod schema is not exported)',
-      properties: {
-        style: { type: 'string', enum: ['infinity'] },
-        exchange: { type: 'string', enum: ['Binance', 'Kucoin'] },
-        symbol: str,
-        botType: { type: 'string', enum: ['Spot'], description: 'an infinity grid trades spot only' },
-        entryPrice: { type: 'number', description: 'the initial buy\'s limit price and the first reference price (> 0)' },
-        stepPercent: { type: 'number', description: 'one step, in % of the reference price (0 < p < 50)' },
-        quoteValue: { type: 'number', description: 'USDT sold on each step up and bought on each step down (> 0)' },
-        lowerPrice: { type: 'number', description: 'no buy below this price (0 < lowerPrice < entryPrice)' },
-        initialQuote: { type: 'number', description: 'USDT spent on coin at the start (≥ 0, default 0)' },
-      },
-      // (quoteValue: a backtest's is required; a bot's may be sized from an investment instead, issue 40)
-      required: ['style', 'exchange', 'symbol', 'botType', 'entryPrice', 'stepPercent', 'lowerPrice'],
-    },
+    ...Object.assign({}, ...styles.map((api) => api.schemas)),
     SweepRequest: { allOf: [ref('CreateBot'), zodToSchema(backtestPeriodSchema), zodToSchema(sweepSchema)] },
     Signal: { ...zodToSchema(signalBodySchema), description: 'libs/bots/src/signals/signal.rules.ts: with X-Signature only action (and cancelAllOrders) is read; without, id, timestamp and secret are needed too (the bot must allow the secret in the body)' },
     SignalSettingsInput: zodToSchema(signalSettingsSchema),
@@ -616,7 +589,7 @@ const OPERATIONS: Record<string, OpExtra> = {
   TwoFactorController_verify: { public: true, body: 'SecondFactor', ok: ref('User'), errors: [400, 401, 403, 429] },
   BotsController_list: { ok: arr(ref('Bot')), errors: [] },
   BotsController_page: { ok: ref('BotPage'), errors: [400], query: pageQ },
-  BotsController_create: { body: { type: 'application/json', schema: { oneOf: [ref('CreateBot'), ref('CreateBotRange'), ref('CreateInfinityBot')] } }, ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
+  BotsController_create: { body: { type: 'application/json', schema: { oneOf: [ref('CreateBot'), ref('CreateBotRange'), ...styleApis().flatMap((api) => api.createBodies.map(ref))] } }, ok: ref('Bot'), errors: [400, 409, 422, 429], headers: [idempotencyH] },
   BotsController_details: { ok: ref('Bot'), okHeaders: etagH, errors: [404] },
   BotsController_edit: {
     body: { type: 'application/json', schema: { oneOf: [ref('EditBot'), ref('EditBotRange')] } },
@@ -649,8 +622,8 @@ const OPERATIONS: Record<string, OpExtra> = {
       symbolQ,
       q('botType', false, { type: 'string', enum: ['Spot', 'Futures'] }, 'default Spot'),
       q('numOfOrders', false, int, 'the grid size (a ladder; a neutral grid: orders on each side); not for an infinity grid'),
-      q('direction', false, { type: 'string', enum: ['long', 'short', 'neutral'] }, 'futures: short or neutral; default long'),
-      q('style', false, { type: 'string', enum: ['ladder', 'infinity'] }, 'default ladder'),
+      q('direction', false, { type: 'string', enum: [...BOT_DIRECTIONS] }, 'futures: short or neutral; default long'),
+      q('style', false, { type: 'string', enum: ['ladder', ...BOT_STYLE_NAMES] }, 'default ladder'),
       q('initialQuote', false, num, 'an infinity grid: its initial buy in USDT (0: none)'),
       q('id', false, uuid, 'the bot being edited: not counted among the others (another user\'s bot: 404)'),
     ],

@@ -2,8 +2,8 @@ import { ConflictError, Decider, NotFoundError, ValidationError } from '@gridroc
 import type { BotType } from '@gridrocket/shared';
 import { BotConfig, BotConfigEdit, BotEvent, BotEventType } from './bot.events';
 import { gridHalves, ladderCostOf, ladderPreview } from './bot-market.rules';
-import { INFINITY_EDIT_MESSAGE, NEUTRAL_SPOT_MESSAGE } from './bot.rules';
 import { TradingEvent, TradingLedger, beginRun, decideTrading, emptyLedger, evolveTrading, isTradingEvent, noteLifecycle, unclosedAfter } from './bot-trading';
+import { botStyleOf } from '../styles/registry';
 
 export type BotStatus = 'stopped' | 'starting' | 'running' | 'stopping';
 
@@ -131,25 +131,20 @@ function symbolParts(symbol: string): { base: string; quote: string } {
 export function positionStartMessage(bot: LiveBot): string {
   const held = heldPosition(bot);
   const { base, quote } = symbolParts(bot.config.symbol);
-  const c = bot.config;
-  if (c.style === 'infinity') {
-    // issue 32: an infinity grid has no ladder; after a cancel-all stop its start buys again (docs/infinity.md)
-    return (
-      `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it trades its infinity grid again: ` +
-      `${c.initialQuote ? `an initial buy of ${fmtMoney(c.initialQuote)} ${quote} if its orders were cancelled, then ` : ''}${fmtMoney(c.quoteValue ?? 0)} ${quote} bought on each step down to ${c.lowerPrice}. ` +
-      `Confirm the start to go on (confirmPosition=true).`
-    );
-  }
-  // a neutral grid (issue 32): both halves, its buys and its sells
+  const holds = `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). `;
+  const confirm = `Confirm the start to go on (confirmPosition=true).`;
+  // issue 32: a style's own start (an infinity grid has no ladder: styles/<style>/, BotStyle.heldStartText)
+  const styled = botStyleOf({ style: bot.config.style })?.heldStartText;
+  if (styled) return holds + styled(bot.config, quote, fmtMoney) + confirm;
+  // a ladder, a neutral grid both halves (issue 32): its buys and its sells
   const adds = gridHalves(bot.config).reduce((t, half) => t + ladderPreview(half, 1000).reduce((s, r) => s + r.size, 0), 0);
   const cost = gridHalves(bot.config).reduce((t, half) => t + ladderCostOf(half), 0);
   return (
     (bot.config.direction === 'short'
       ? `The bot is short ${fmtAmount(held.amount)} ${base} (sold for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
         `up to ${fmtAmount(adds)} ${base} more sold short, ${fmtMoney(cost)} ${quote} of margin. `
-      : `The bot holds ${fmtAmount(held.amount)} ${base} (bought for ${fmtMoney(held.cost)} ${quote}). Starting it places its ladder again: ` +
-        `up to ${fmtAmount(adds)} ${base} more for ${fmtMoney(cost)} ${quote}. `) +
-    `Confirm the start to go on (confirmPosition=true).`
+      : holds + `Starting it places its ladder again: up to ${fmtAmount(adds)} ${base} more for ${fmtMoney(cost)} ${quote}. `) +
+    confirm
   );
 }
 
@@ -168,8 +163,9 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
     case 'EditBot': {
       const bot = owned(state, command.userId);
       if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
-      // issue 32: an infinity bot's settings are its own (bot.events.ts): an edit, made of a ladder's fields, is refused
-      if (bot.config.style === 'infinity') throw new ValidationError([{ field: 'style', message: INFINITY_EDIT_MESSAGE }]);
+      // issue 32: a style may refuse edits (an infinity bot's settings are its own: BotStyle.editRefusal)
+      const refused = botStyleOf({ style: bot.config.style })?.editRefusal?.(bot.config);
+      if (refused) throw new ValidationError([refused]);
       if (bot.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
         throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
       }
@@ -179,14 +175,15 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       const now = bot.config.direction ?? 'long';
       const next = turned === null || turned === '' ? 'long' : turned;
       if (turned !== undefined && next !== now && heldPosition(bot).amount > 0) {
-        throw new ValidationError([{ field: 'direction', message: `direction cannot change while the bot holds a ${nowShort ? 'short' : now === 'neutral' ? 'neutral grid' : 'long'} position: stop it with "close position" first` }]);
+        const word = nowShort ? 'short' : (botStyleOf({ direction: now })?.positionWord ?? 'long');
+        throw new ValidationError([{ field: 'direction', message: `direction cannot change while the bot holds a ${word} position: stop it with "close position" first` }]);
       }
       if (bot.botType === 'Spot' && (command.config as { direction?: string | null }).direction === 'short') {
         throw new ValidationError([{ field: 'direction', message: 'direction short applies to futures bots only: a spot bot buys its ladder (long)' }]);
       }
-      if (bot.botType === 'Spot' && (command.config as { direction?: string | null }).direction === 'neutral') {
-        throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
-      }
+      // a style named by a direction may trade futures only (the neutral grid: BotStyle.spotRefusal)
+      const futuresOnly = bot.botType === 'Spot' ? botStyleOf({ direction: turned })?.spotRefusal?.() : undefined;
+      if (futuresOnly) throw new ValidationError([futuresOnly]);
       return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: bot.botType === 'Futures' ? (command.config.leverage ?? bot.config.leverage) : 1 } }];
     }
     case 'StartBot': {

@@ -1,6 +1,8 @@
 import type { BotType, ExchangeName } from '@gridrocket/shared';
+import type { BotDirection, BotStyleName, StyleConfigFields } from '../styles/registry.types';
 
-export interface BotConfig {
+/** A bot's settings as BotCreated persists them: the ladder's, and the styles' own (StyleConfigFields, each in its style's folder). */
+export interface BotConfig extends StyleConfigFields {
   exchange: ExchangeName;
   symbol: string;
   numOfOrders: number;
@@ -24,27 +26,18 @@ export interface BotConfig {
   /**
    * Issue 32 (libs/trading grid/direction.ts): 'short' on futures only; absent or 'long': the spec's long grid;
    * 'neutral' (futures only, libs/trading styles/neutral/neutral.engine.ts): buys below and sells above the entry as reference.
+   * Its stop-loss above (`stopLossPriceAbove`) is its own field (styles/neutral/neutral.fields.ts).
    */
-  direction?: 'long' | 'short' | 'neutral';
-  /** Issue 32, neutral only: the stop-loss of its short side, a price above its highest sell (`stopLossPrice`: below its lowest buy). */
-  stopLossPriceAbove?: number;
+  direction?: BotDirection;
   /**
    * Issue 32 (docs/infinity.md, libs/trading styles/infinity/infinity.engine.ts): 'infinity' is a spot infinity grid,
-   * traded by its own engine with the four fields below; absent: a ladder (long, short or neutral).
+   * traded by its own engine with its four fields (styles/infinity/infinity.fields.ts); absent: a ladder (long, short or neutral).
    * An infinity bot keeps the ladder's fields, so every reader of a bot (list, view, the spec's GET, the
    * ledger) reads it unchanged: `entryPrice` is its start, `leverage` 1, and `numOfOrders`, `orderSize`,
    * `interval` and `takeProfit` are 0 (it has no ladder: no rungs, no take-profit of its own).
+   * Issue 42: or a plug-in style's name (libs/shared style-plugins.ts), run by that style.
    */
-  /** Issue 42: or a plug-in style's name (libs/shared style-plugins.ts), run by that style. */
-  style?: 'infinity' | (string & {});
-  /** Infinity: one step, in % of the reference price (0 < p < 50). */
-  stepPercent?: number;
-  /** Infinity: the quote value (USDT) sold on each step up and bought on each step down. */
-  quoteValue?: number;
-  /** Infinity: no buy below this price (below `entryPrice`). */
-  lowerPrice?: number;
-  /** Infinity: quote spent on coin at the start (0: none). */
-  initialQuote?: number;
+  style?: BotStyleName;
   /** Issue 40: the name its owner gave it (bot-name.rules.ts: trimmed, at most 60 characters, no control characters). */
   name?: string;
   /**

@@ -1,5 +1,11 @@
 import type { BotStatus, LiveBot } from './bot.decider';
 import { RISK_FIELDS, type RiskSettings } from './bot.events';
+import { botStyleOf, type BotDirection, type BotStyleName, type StyleViewFields } from '../styles/registry';
+
+// The API's values of `direction` and `style` and the styles' parts of the API contract (apps/api openapi/contract.ts
+// builds its enums and style schemas from them), through this context's index until it exports the registry itself
+export { BOT_DIRECTIONS, BOT_STYLE_NAMES, botStyles } from '../styles/registry';
+export type { ApiSchema, BotStyleApi } from '../styles/bot-style';
 
 /** The optional settings of issue 14 as the view names them: the config's names in lowercase (sizeScale: sizescale). */
 type RiskView = { [K in keyof RiskSettings as Lowercase<K>]: RiskSettings[K] };
@@ -9,7 +15,7 @@ type RiskView = { [K in keyof RiskSettings as Lowercase<K>]: RiskSettings[K] };
  * docs/risk.md; issue 32 the trail-down limit and a neutral grid's stop-loss above): the risk settings
  * (RiskView), present only when set.
  */
-export interface BotView extends RiskView {
+export interface BotView extends RiskView, StyleViewFields {
   id: string;
   bottype: 'Spot' | 'Futures';
   userid: string;
@@ -30,17 +36,13 @@ export interface BotView extends RiskView {
   state: BotStatus;
   lasterror: string | null;
   /** Beyond the spec (issue 32): 'short' or 'long' when set; absent: long (the spec's bot). */
-  direction?: 'long' | 'short' | 'neutral';
+  direction?: BotDirection;
   /**
    * Beyond the spec (issue 32, docs/infinity.md): 'infinity' for an infinity spot grid, with its four
-   * settings below (its numoforders, ordersize, interval and takeprofit are then 0: it has no ladder;
-   * entryprice is its start); absent: a ladder.
+   * settings (StyleViewFields: styles/infinity/infinity.fields.ts; its numoforders, ordersize, interval and
+   * takeprofit are then 0: it has no ladder; entryprice is its start); absent: a ladder.
    */
-  style?: 'infinity' | (string & {});
-  steppercent?: number;
-  quotevalue?: number;
-  lowerprice?: number;
-  initialquote?: number;
+  style?: BotStyleName;
   /** Issue 40: the name its owner gave it (absent: none; the dashboard names it by its pair). */
   name?: string;
   /** Issue 40: the total investment in USDT (futures: margin) that sized its orders (absent: the order size was given). */
@@ -97,14 +99,10 @@ export function toBotView(state: BotSummary): BotView {
   if (state.botType === 'Futures' && c.marginMode !== undefined) view.marginmode = c.marginMode;
   for (const key of RISK_FIELDS) if (c[key] !== undefined) Object.assign(view, { [key.toLowerCase()]: c[key] });
   if (c.direction !== undefined) view.direction = c.direction;
-  if (c.style === 'infinity') {
-    view.style = 'infinity';
-    if (c.stepPercent !== undefined) view.steppercent = c.stepPercent;
-    if (c.quoteValue !== undefined) view.quotevalue = c.quoteValue;
-    if (c.lowerPrice !== undefined) view.lowerprice = c.lowerPrice;
-    if (c.initialQuote !== undefined) view.initialquote = c.initialQuote;
-  }
-  else if (c.style !== undefined) view.style = c.style; // issue 42: a plug-in style says its name
+  // a style's own fields (issue 32: the infinity grid's settings) are its folder's; a plug-in style says its name (issue 42)
+  const styled = botStyleOf({ style: c.style })?.viewFields;
+  if (styled) Object.assign(view, styled(c));
+  else if (c.style !== undefined) view.style = c.style;
   if (c.name) view.name = c.name;
   if (c.investment !== undefined) view.investment = c.investment;
   if (state.ordersLeftOpen && state.status === 'stopped') view.ordersleftopen = state.ordersLeftOpen;

@@ -21,6 +21,7 @@
  */
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { venueOf, type CapacityLimit, type CcxtId, type OrderWindowLimit, type Venue, type VenueCapacity } from '@gridrocket/exchanges/venues';
+import { botStyleOf, type BotDirection, type BotStyleName } from '../styles/registry';
 
 /** The venue's ccxt id: what its capacity figures and the install's budget are kept under (the venue registry's). */
 export type CapacityVenueId = CcxtId;
@@ -46,31 +47,37 @@ export function capacityVenueOf(exchange: ExchangeName, botType: BotType): Capac
 /** What of a bot's config decides its orders. */
 export interface CapacityBot {
   numOfOrders: number;
-  direction?: 'long' | 'short' | 'neutral';
-  style?: 'infinity' | (string & {});
+  direction?: BotDirection;
+  style?: BotStyleName;
   initialQuote?: number;
 }
 
+/** The counts of the bot's style (its `style`'s, else its `direction`'s: the registry's BotStyle.capacity); undefined: the ladder's. */
+function styleCounts(bot: CapacityBot) {
+  return [botStyleOf({ style: bot.style }), botStyleOf({ direction: bot.direction })].find((s) => s?.capacity)?.capacity;
+}
+
+/** The grid size: its rungs (a ladder's; each side's of a style with two). */
+const rungsOf = (bot: CapacityBot) => Math.max(0, Math.floor(bot.numOfOrders));
+
 /**
- * The orders a start places at once: a ladder its rungs (grid.engine.ts desiredOrders), a neutral grid
- * both halves (neutral.ts: N buys below and N sells above the reference), an infinity grid its initial
- * buy, or without one its first pair of step orders (infinity.engine.ts infinityInitialState).
+ * The orders a start places at once: a ladder its rungs (grid.engine.ts desiredOrders); a style its own
+ * count (styles/<style>/: a neutral grid both halves, an infinity grid its initial buy or its first pair of
+ * step orders).
  */
 export function ordersAtStart(bot: CapacityBot): number {
-  if (bot.style === 'infinity') return (bot.initialQuote ?? 0) > 0 ? 1 : 2;
-  const n = Math.max(0, Math.floor(bot.numOfOrders));
-  return bot.direction === 'neutral' ? 2 * n : n;
+  const counts = styleCounts(bot);
+  return counts ? counts.ordersAtStart(bot, rungsOf(bot)) : rungsOf(bot);
 }
 
 /**
  * The most orders the bot rests at once on its symbol: a ladder its rungs and, while a rung is partly
- * filled, its take-profit beside them (N + 1); a neutral grid 2N (its cursor line holds none); an infinity
- * grid its pair of step orders.
+ * filled, its take-profit beside them (N + 1); a style its own count (a neutral grid 2N, its cursor line
+ * holds none; an infinity grid its pair of step orders).
  */
 export function mostResting(bot: CapacityBot): number {
-  if (bot.style === 'infinity') return 2;
-  const n = Math.max(0, Math.floor(bot.numOfOrders));
-  return bot.direction === 'neutral' ? 2 * n : n + 1;
+  const counts = styleCounts(bot);
+  return counts ? counts.mostResting(bot, rungsOf(bot)) : rungsOf(bot) + 1;
 }
 
 export interface CapacityInput {

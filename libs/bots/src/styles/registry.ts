@@ -3,8 +3,8 @@
  * name. A built-in style is one line below; a plug-in style (libs/shared style-plugins.ts, part `rules`)
  * is asked first. The ladder (long, short) is the fallback: a bot that no style claims.
  *
- * The type unions below are the persisted and API values (bot.events.ts, bot.view.ts, the OpenAPI
- * contract): a built-in style adds its name here, with its folder.
+ * The persisted and API values (bot.events.ts, bot.view.ts, the OpenAPI contract) are registry.types.ts's,
+ * re-exported here: a built-in style adds its name there, and its line below, with its folder.
  */
 import { stylePluginParts } from '@gridrocket/shared';
 import { claims, type BotStyle } from './bot-style';
@@ -16,14 +16,7 @@ const builtIn: readonly BotStyle[] = [
   infinityBotStyle,
 ];
 
-/** The ladder's own directions. */
-export const LADDER_DIRECTIONS = ['long', 'short'] as const;
-/** Every `direction` a bot may have: the ladder's, then the styles named by a direction. */
-export const BOT_DIRECTIONS = ['long', 'short', 'neutral'] as const;
-export type BotDirection = (typeof BOT_DIRECTIONS)[number];
-/** The built-in styles named by a bot's `style` field (a plug-in's name is any other string). */
-export const BOT_STYLE_NAMES = ['infinity'] as const;
-export type BotStyleName = (typeof BOT_STYLE_NAMES)[number] | (string & {});
+export { BOT_DIRECTIONS, BOT_STYLE_NAMES, LADDER_DIRECTIONS, type BotDirection, type BotStyleName, type StyleConfigFields, type StyleViewFields } from './registry.types';
 
 /** Every style: the plug-ins (newest first), then the built-in ones. */
 export function botStyles(): readonly BotStyle[] {

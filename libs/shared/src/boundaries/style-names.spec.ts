@@ -40,23 +40,21 @@ const root = join(__dirname, '../../../..');
 const SCANNED = /^(libs|apps|frontend\/src)\/.*\.tsx?$/;
 /** The style whose folder holds the file (`styles/<style>/`, the backtest's `walks/<style>.<part>.ts`), if any. */
 const folderStyle = (p: string): string | undefined => /(?:^|\/)styles\/([\w-]+)\/|(?:^|\/)walks\/([\w-]+)\.[\w.-]+\.ts$/.exec(p)?.slice(1).find(Boolean);
-/** The tables (the walk table's shared types are a file of their own, styled.types.ts, so the walks import them without a cycle). */
-const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
+/**
+ * The tables (the walk table's shared types are a file of their own, styled.types.ts, so the walks import them without a cycle;
+ * likewise the bots registry's values and types, registry.types.ts, which the persisted and API shapes import).
+ */
+const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/bots/src/styles/registry.types.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
 const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(^|\/)testing\//];
 
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */
 const KNOWN: Record<string, string> = {
-  'apps/api/src/openapi/contract.ts': "the contract's enums (`direction` 'neutral', `style` 'infinity'): the OpenAPI contract may not change; to be built from the registries' schemas",
   'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
   'libs/bots/src/domain/bot-infinity.rules.ts': "the infinity bot's form rules (the dashboard imports this path: to a styles/infinity/ folder with the dashboard)",
   'libs/bots/src/domain/bot-investment.rules.ts': 'sizing by investment per style (the neutral direction, the infinity quote value)',
-  'libs/bots/src/domain/bot.decider.ts': "the decider's start and edit checks of a neutral and an infinity bot",
-  'libs/bots/src/domain/bot.events.ts': "the persisted event shapes (`direction: 'neutral'`, `style: 'infinity'`): history replays, they may not change",
   'libs/bots/src/domain/bot.rules.ts': "the form rules: the neutral direction's checks and the built-in style table (BUILT_IN_STYLE_RULES)",
-  'libs/bots/src/domain/bot.view.ts': "the bot view's style and direction values (the API's field values)",
-  'libs/bots/src/domain/capacity.ts': "the capacity figures count a neutral grid's two sides and an infinity grid's orders",
   'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
   'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
   'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
