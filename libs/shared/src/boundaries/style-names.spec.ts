@@ -2,7 +2,8 @@
  * Issue 42: "no file outside a style's folder names a style". What is checked, exactly:
  *
  * Styles: the non-fallback styles of the registries, i.e. the names of the runner's styles
- * (libs/trading/src/styles/registry.ts `gridStyles()` but `fallbackStyle`), of the backtest walks
+ * (libs/trading/src/styles/registry.ts `gridStyles()` but `fallbackStyle`; its pure parts' table for the
+ * figures and the grid checks, styles/pure-registry.ts, lists some of them), of the backtest walks
  * (libs/backtest/src/domain/styles.ts `backtestStyles()` but the ladder's 'long' and 'short') and of the bot
  * form's styles (libs/bots BotStyleRules): today 'neutral' and 'infinity'. The ladder is the fallback: its
  * own options (`direction` 'long' / 'short', `trailDown`, 'ladder') are the ladder's configuration, which
@@ -41,14 +42,13 @@ const SCANNED = /^(libs|apps|frontend\/src)\/.*\.tsx?$/;
 /** The style whose folder holds the file (`styles/<style>/`, the backtest's `walks/<style>.<part>.ts`), if any. */
 const folderStyle = (p: string): string | undefined => /(?:^|\/)styles\/([\w-]+)\/|(?:^|\/)walks\/([\w-]+)\.[\w.-]+\.ts$/.exec(p)?.slice(1).find(Boolean);
 /** The tables (the walk table's shared types are a file of their own, styled.types.ts, so the walks import them without a cycle). */
-const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
+const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/trading/src/styles/pure-registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
 const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(^|\/)testing\//];
 
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */
 const KNOWN: Record<string, string> = {
   'apps/api/src/openapi/contract.ts': "the contract's enums (`direction` 'neutral', `style` 'infinity'): the OpenAPI contract may not change; to be built from the registries' schemas",
   'frontend/src/bots/BotForm.tsx': "the bot form's style choice, its infinity state, checks and body (the stops, the infinity fields and the sizing are in the styles' folders): to a form state per style",
-  'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
   'libs/bots/src/domain/bot-infinity.rules.ts': "the infinity bot's form rules (the dashboard imports this path: to a styles/infinity/ folder with the dashboard)",
@@ -59,9 +59,7 @@ const KNOWN: Record<string, string> = {
   'libs/bots/src/domain/bot.view.ts': "the bot view's style and direction values (the API's field values)",
   'libs/bots/src/domain/capacity.ts': "the capacity figures count a neutral grid's two sides and an infinity grid's orders",
   'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
-  'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
-  'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
-  'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
+  'libs/trading/src/grid/index.ts': "re-exports infinityProblem and InfinityConfig for libs/bots' infinity rules (bot-infinity.rules.ts imports them from @gridrocket/trading/grid): to @gridrocket/trading/styles/infinity once those rules are in their style's folder",
 };
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
