@@ -8,15 +8,18 @@
  *   libs/shared/src/runtime.ts      server plumbing (executeCommand, keyring, config): loads drivers
  *   libs/shared/src/http/index.ts   the shared Nest HTTP layer (filter, request context, decorators)
  *   libs/trading/src/grid/index.ts  the pure grid engine alone
+ *   libs/trading/src/styles/<style>/index.ts  a grid style's pure engine
  *   libs/<ctx>/src/testing/**       test helpers, for tests only
  * Pure code (domain folders, the grid engine, venue rules) imports no framework, no driver, no I/O.
  */
 
 /**
  * Files of the context folders whose code must stay pure. $1 is the folder. A grid style's pure parts in
- * its folder (libs/trading/src/styles/<style>/: its engine, its halves, its chart levels, its stops) are pure likewise.
+ * its folder (libs/trading/src/styles/<style>/: its engine, its halves, its chart levels, its stops, its parts
+ * and its entry index.ts) are pure likewise, and so are the styles' pure registry and the parts' interface.
  */
-const PURE_FOLDERS = '^(libs/[^/]+/src/domain/|libs/trading/src/grid/|libs/exchanges/src/venues/|libs/trading/src/styles/[^/]+/[^/]+[.](engine|halves|risk-levels|stops)[.]ts$)';
+const PURE_FOLDERS =
+  '^(libs/[^/]+/src/domain/|libs/trading/src/grid/|libs/exchanges/src/venues/|libs/trading/src/styles/[^/]+/([^/]+[.](engine|halves|risk-levels|stops|parts)|index)[.]ts$|libs/trading/src/styles/(pure-registry|style-parts)[.]ts$)';
 
 /** The sanctioned entries of every context (see above). */
 const ENTRIES = [
@@ -24,6 +27,9 @@ const ENTRIES = [
   // The pure grid engine on its own (`@gridrocket/trading/grid`), for pure code of other contexts and the
   // dashboard: `@gridrocket/trading` also carries the runner, which loads the stores.
   '^libs/trading/src/grid/index\\.ts$',
+  // A grid style's pure entry (`@gridrocket/trading/styles/<style>`: its engine), for the backtest's walks of
+  // that style, the dashboard and the tests (issue 42: the grid engine's entry names no style).
+  '^libs/trading/src/styles/[^/]+/index\\.ts$',
   // The venues' rules on their own (`@gridrocket/exchanges/venues`), for pure code (bot validation, the
   // dashboard): `@gridrocket/exchanges` also carries the ccxt adapter.
   '^libs/exchanges/src/venues/index\\.ts$',

@@ -28,6 +28,7 @@ function sanctioned(spec, file) {
   const [, c, p] = m; if (!p) return false;
   if (['nest','runtime','http'].includes(p) || p.startsWith('testing/')) return true;
   if (c === 'trading' && p === 'grid') return true; // the pure grid engine's own entry
+  if (c === 'trading' && /^styles\/[^/]+$/.test(p)) return true; // a grid style's pure entry (its engine)
   if (c === 'exchanges' && p === 'venues') return true; // the venues' rules' own pure entry
   if (file.startsWith('frontend/')) return true; // the dashboard imports pure files directly (see .dependency-cruiser.js)
   return false;

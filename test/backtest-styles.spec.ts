@@ -6,7 +6,7 @@
  * messages. Creating a neutral or infinity BOT stays refused (test/neutral-grid-paper.spec.ts checks it).
  */
 import { paperTerms, runNeutralBacktest, type Candle } from '@gridrocket/backtest';
-import type { NeutralGridConfig } from '@gridrocket/trading/grid';
+import type { NeutralGridConfig } from '@gridrocket/trading/styles/neutral';
 import { backtestDone } from './support/backtests';
 import { useTraderApp } from './support/trader-app';
 import { fourHourCandles } from './support/paper-app';

@@ -13,7 +13,8 @@ import { randomUUID } from 'node:crypto';
 import type { SqliteEventStore } from '@gridrocket/event-store';
 import type { Fill } from '@gridrocket/exchanges';
 import { engineBotId, toEngineFill, toGridRules, roundMoney } from '@gridrocket/trading';
-import { botHash, infinityDesiredOrders, infinityInitialState, parseInfinityOrderId, processInfinityFill, type InfinityConfig, type InfinityState } from '@gridrocket/trading/grid';
+import { botHash } from '@gridrocket/trading/grid';
+import { infinityDesiredOrders, infinityInitialState, parseInfinityOrderId, processInfinityFill, type InfinityConfig, type InfinityState } from '@gridrocket/trading/styles/infinity';
 import { CrashWorld, crashDirs, engineConverged, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, restartThenLastRow, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
 
 jest.setTimeout(150_000);

@@ -5,7 +5,8 @@
  * balances, the bot's profit and its history are the hand-computed ones, the infinity backtest of the same
  * candles agrees to the cent, and a stop with closePosition sells the coin at market.
  */
-import { infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityState, type MarketRules } from '@gridrocket/trading/grid';
+import type { MarketRules } from '@gridrocket/trading/grid';
+import { infinityDesiredOrders, infinityInitialState, processInfinityFill, type InfinityState } from '@gridrocket/trading/styles/infinity';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { paperTerms, runInfinityBacktest, toSeries } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';

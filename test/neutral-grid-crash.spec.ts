@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqliteEventStore } from '@gridrocket/event-store';
 import type { Fill } from '@gridrocket/exchanges';
 import { engineBotId, toEngineFill, toGridRules, isOwnClientOrderId, roundMoney } from '@gridrocket/trading';
-import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
+import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/styles/neutral';
 import { CrashWorld, GRID_FILL_TYPES, crashDirs, engineConverged, crashPricePath, createAndStartBots, expectNothingLeft, expectRecordedOnce, referenceProfits, sidesOf, restartThenLastRow, stopClosingAll, usdtOf, withCrashRun, type CrashBot, type CrashScenario } from './support/crash-harness';
 import { until } from '@gridrocket/shared/testing/until';
 

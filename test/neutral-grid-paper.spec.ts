@@ -18,7 +18,8 @@
 import { CcxtExchange, CsvReplayFeed, PaperExchangeProvider, PaperVenue, splitSymbol, type ExchangePort } from '@gridrocket/exchanges';
 import { STUB_KEY } from '@gridrocket/exchanges/testing/ccxt.fixtures';
 import { startVenueStandIn, type VenueStandIn } from '@gridrocket/exchanges/testing/standin/venue-standin';
-import { initialNeutralState, neutralDesiredOrders, processNeutralFill, type MarketRules, type NeutralState } from '@gridrocket/trading/grid';
+import type { MarketRules } from '@gridrocket/trading/grid';
+import { initialNeutralState, neutralDesiredOrders, processNeutralFill, type NeutralState } from '@gridrocket/trading/styles/neutral';
 import { toEngineFill } from '@gridrocket/trading';
 import { candlePath, paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
 import { candles, EXPECTED_FEES, EXPECTED_FILLS, EXPECTED_PROFIT, H, LTC, NEUTRAL, SYMBOL, T0 } from './support/neutral-example';

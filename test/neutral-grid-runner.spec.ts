@@ -4,7 +4,8 @@
  * started and stopped through the API. The venue's fills, fees and position, the bot's profit and its
  * history are the hand-computed ones, and the neutral backtest of the same candles agrees to the cent.
  */
-import { applyNeutralFills, initialNeutralState, neutralDesiredOrders, type MarketRules } from '@gridrocket/trading/grid';
+import type { MarketRules } from '@gridrocket/trading/grid';
+import { applyNeutralFills, initialNeutralState, neutralDesiredOrders } from '@gridrocket/trading/styles/neutral';
 import { engineBotId, toEngineFill } from '@gridrocket/trading';
 import { paperTerms, runNeutralBacktest } from '@gridrocket/backtest';
 import { until } from '@gridrocket/shared/testing/until';

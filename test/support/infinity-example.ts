@@ -3,7 +3,7 @@
  * libs/trading/src/grid/infinity.paper.spec.ts, where the engine and the paper venue trade it with a small
  * driver), shared by the runner's tests (test/infinity-grid-runner.spec.ts, test/infinity-grid-crash.spec.ts).
  */
-import type { InfinityConfig } from '@gridrocket/trading/grid';
+import type { InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import type { Candle } from '@gridrocket/backtest';
 import { fourHourCandles } from './paper-app';
 

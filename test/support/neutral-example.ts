@@ -2,7 +2,7 @@
  * The neutral futures grid example of issue 32 (LTCUSDT on Binance USDⓈ-M, worked out by hand), shared by
  * the engine-and-venue test (test/neutral-grid-paper.spec.ts) and the runner's (test/neutral-grid-runner.spec.ts).
  */
-import type { NeutralGridConfig } from '@gridrocket/trading/grid';
+import type { NeutralGridConfig } from '@gridrocket/trading/styles/neutral';
 import type { Candle } from '@gridrocket/backtest';
 import { fourHourCandles } from './paper-app';
 

@@ -5,7 +5,8 @@
  * so the form says what the server would refuse and shows the orders the runner would place.
  */
 import { parseInfinityBot } from '@gridrocket/bots/domain/bot-infinity.rules';
-import { floorToStep, infinityProblem, stepOrders, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
+import { floorToStep, type MarketRules } from '@gridrocket/trading/grid';
+import { infinityProblem, stepOrders, type InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import type { MarketRulesData } from '../../api/types';
 
 export type InfinityField = 'entryPrice' | 'stepPercent' | 'quoteValue' | 'lowerPrice' | 'initialQuote';

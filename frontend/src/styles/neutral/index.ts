@@ -2,7 +2,7 @@
  * The neutral grid in the dashboard (issue 32, libs/trading grid/neutral.ts): a futures ladder direction that
  * buys below and sells above its reference, each fill answered one line away, with no take-profit.
  */
-import { neutralLiquidation } from '@gridrocket/trading/grid';
+import { neutralLiquidation } from '@gridrocket/trading/styles/neutral';
 import type { DashboardStyle } from '../style';
 import { NEUTRAL_FORM } from './botForm';
 import { NEUTRAL_WORDS } from './words';

@@ -94,6 +94,7 @@ describe('a sweep comparing styles', () => {
       { field: 'styles', message: 'style short applies to futures only: a spot grid buys the coin it sells' },
     ]);
     expect(errorsOf(() => parseSweepRequest({ ...body, ranges, styles: ['long', 'long'] }, NOW, 'paper'))).toEqual([{ field: 'styles', message: 'styles must not repeat a style' }]);
+    expect(errorsOf(() => parseSweepRequest({ ...body, ranges, styles: 'long' }, NOW, 'paper'))).toEqual([{ field: 'styles', message: 'styles must be a list, e.g. ["long", "neutral"]' }]);
     expect(errorsOf(() => parseSweepRequest({ ...body, ranges, styles: ['grid'] }, NOW, 'paper'))).toEqual([{ field: 'styles.0', message: 'styles must be some of long, short, neutral, infinity' }]);
     expect(errorsOf(() => parseSweepRequest({ ...INFINITY, ranges }, NOW, 'paper'))).toEqual([
       { field: 'style', message: "A sweep tries the ladder's settings (interval, numOfOrders, takeProfit): send the ladder's fields and compare the infinity grid with styles, e.g. ['long', 'infinity']" },

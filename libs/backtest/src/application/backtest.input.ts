@@ -3,15 +3,14 @@
  * (same rules and messages as creating a bot); the rest bounds what a request may cost.
  */
 import { z } from 'zod';
-import { botFieldProblem, parseCreateBot, parseInfinityBot, toFieldErrors, type BotStyleRules, type SweptBotField } from '@gridrocket/bots';
+import { botFieldProblem, parseCreateBot, toFieldErrors, type BotStyleRules, type SweptBotField } from '@gridrocket/bots';
 import { documentedAs, stylePluginParts, ValidationError, type FieldError } from '@gridrocket/shared';
-import type { InfinityConfig } from '@gridrocket/trading/grid';
 import { TIMEFRAMES, type Timeframe } from '../domain/candle';
 import type { BacktestRequest } from '../domain/backtest.events';
 import { MAX_CANDLES } from '../candles/candle-source.port';
 import { SWEEP_MEASURES, expandRange, sweepSize, type SweepRanges } from '../domain/sweep';
-import { BACKTEST_STYLES, backtestStyles, isInfinity, styleMarketProblem, styleOf, walkNamed, type BacktestStyle, type StyledGrid } from '../domain/styles';
-import type { BacktestWalk } from '../domain/walks/backtest-walk';
+import { BACKTEST_STYLES, backtestStyles, bodyStyles, bodyWalk, ladderBodyGrid, stylesListExample, styleMarketProblem, styleOf, sweepsFrom, walkNamed, type BacktestStyle, type StyledGrid } from '../domain/styles';
+import type { BacktestWalk, BodyGrid } from '../domain/walks/backtest-walk';
 
 /** Most combinations of one sweep over the API, and most candle-runs (combinations × candles). */
 export const MAX_API_SWEEP = 2000;
@@ -96,7 +95,7 @@ export const sweepSchema = z.object({
         }).transform((v) => v as BacktestStyle),
         { type: 'string', enum: [...BACKTEST_STYLES] },
       ),
-      { invalid_type_error: 'styles must be a list, e.g. ["long", "neutral"]' },
+      { invalid_type_error: `styles must be a list, e.g. [${stylesListExample().map((s) => `"${s}"`).join(', ')}]` },
     )
     .min(1, 'styles must name at least one style')
     .max(BACKTEST_STYLES.length, `styles has at most ${BACKTEST_STYLES.length} styles`)
@@ -114,8 +113,12 @@ export interface ParsedBacktest {
   request: BacktestRequest;
 }
 
-/** Issue 32: the `style` of a backtest body: the ladder (absent, or 'ladder': long, short or neutral by `direction`) or 'infinity'. */
-export const BACKTEST_STYLE_MESSAGE = 'style must be ladder or infinity';
+/**
+ * Issue 32: the `style` of a backtest body: the ladder's fields (absent, or 'ladder'; a walk may claim the bot
+ * by its `direction`, BacktestWalk.fromLadderBot) or a walk's own body (BacktestWalk.body): the message lists
+ * them from the walk table ('style must be ladder or infinity' today).
+ */
+const styleMessage = (): string => `style must be ${bodyStyles().join(' or ')}`;
 
 function styleField(body: unknown): unknown {
   return body && typeof body === 'object' ? (body as Record<string, unknown>).style : undefined;
@@ -153,39 +156,32 @@ function periodOf(p: z.output<typeof backtestPeriodSchema>, now: number): Pick<B
 
 /**
  * A single backtest: the bot form's fields, plus `days` (1–365, default 30) and `timeframe` (default 1m).
- * Issue 32: the ladder long or short, or the neutral futures grid (`direction: 'neutral'`, its
- * walks/neutral.backtest.ts; creating a neutral BOT stays refused by the bots controller); or, with
- * `style: 'infinity'`, the infinity spot grid with its own fields (entryPrice, stepPercent, quoteValue,
- * lowerPrice, initialQuote: the infinity bot's rules and messages, bot-infinity.rules.ts) for backtests only.
+ * Issue 32: the ladder long or short, or a style of the ladder's fields by its `direction` (the neutral
+ * futures grid: its walk claims it, walks/neutral.walk.ts; creating a neutral BOT stays refused by the
+ * bots controller); or, with `style` naming a walk's own body, that style's fields (the infinity spot grid's:
+ * the infinity bot's rules and messages) for backtests only; or a plug-in style's bot body.
  */
 export function parseBacktestRequest(body: unknown, now: number, source: 'paper' | 'exchange'): BacktestRequest {
   const style = styleField(body);
   const plugin = typeof style === 'string' ? walkNamed(style) : undefined;
   if (plugin?.fromBot) return pluginBacktest(plugin.fromBot, body, now, source);
-  if (style !== undefined && style !== null && style !== '' && style !== 'ladder' && style !== 'infinity') {
-    throw new ValidationError([{ field: 'style', message: BACKTEST_STYLE_MESSAGE }]);
+  const own = bodyWalk(style)?.body;
+  if (!own && style !== undefined && style !== null && style !== '' && style !== 'ladder') {
+    throw new ValidationError([{ field: 'style', message: styleMessage() }]);
   }
   const errors: FieldError[] = [];
-  const infinity = style === 'infinity' ? collect(errors, () => parseInfinityBot(body)) : null;
-  // (a body without the style is the ladder's: its style field is dropped, as the bot form's)
-  const bot = style === 'infinity' ? null : collect(errors, () => parseCreateBot(body && typeof body === 'object' ? { ...(body as object), style: undefined } : body));
+  const grid = collect(errors, () => (own ? own.parse(body) : ladderBody(body)));
   const p = collect(errors, () => parseWith(backtestPeriodSchema, body)) ?? {};
-  if (errors.length || !(bot || infinity)) throw new ValidationError(errors);
+  if (errors.length || !grid) throw new ValidationError(errors);
   const period = periodOf(p, now);
   const candles = p.candles ? { candlesId: p.candles.toLowerCase() } : {};
-  if (infinity) {
-    const config: InfinityConfig = {
-      style: 'infinity',
-      botType: 'Spot',
-      entryPrice: infinity.entryPrice,
-      stepPercent: infinity.stepPercent,
-      quoteValue: infinity.quoteValue,
-      lowerPrice: infinity.lowerPrice,
-      initialQuote: infinity.initialQuote,
-    };
-    return { exchange: infinity.exchange, market: 'spot', symbol: infinity.symbol, config, ...period, source, ...candles };
-  }
-  const b = bot!;
+  return { ...grid, ...period, source, ...candles };
+}
+
+/** A body of the ladder's fields: the bot form's (its rules and messages), the grid of the walk that claims the bot. */
+function ladderBody(body: unknown): BodyGrid<StyledGrid> {
+  // (a body without the style is the ladder's: its style field is dropped, as the bot form's)
+  const b = parseCreateBot(body && typeof body === 'object' ? { ...(body as object), style: undefined } : body);
   const core = {
     botType: b.botType,
     numOfOrders: b.config.numOfOrders,
@@ -195,26 +191,7 @@ export function parseBacktestRequest(body: unknown, now: number, source: 'paper'
     takeProfit: b.config.takeProfit,
     leverage: b.config.leverage,
   };
-  let config: StyledGrid;
-  if (b.config.direction === 'neutral') {
-    // issue 32: the neutral grid's own backtest (its rules refused what it has not: parseCreateBot's neutralProblems)
-    config = { ...core, direction: 'neutral' };
-  } else {
-    config = {
-      ...core,
-      ...(b.config.direction === 'short' ? { direction: 'short' as const } : {}), // issue 32
-      ...(b.config.trailDownLimit !== undefined ? { trailDownLimit: b.config.trailDownLimit } : {}), // issue 32: trailing down is traded by the backtest too
-    };
-  }
-  return {
-    exchange: b.config.exchange,
-    market: b.botType === 'Futures' ? 'futures' : 'spot',
-    symbol: b.config.symbol,
-    config,
-    ...period,
-    source,
-    ...candles,
-  };
+  return { exchange: b.config.exchange, market: b.botType === 'Futures' ? 'futures' : 'spot', symbol: b.config.symbol, config: ladderBodyGrid(b.config, core) };
 }
 
 /** Issue 42: a plug-in style's backtest: its bot's create body (its own rules: libs/bots bot.rules.ts BotStyleRules), its walk's grid of it. */
@@ -228,18 +205,17 @@ function pluginBacktest(fromBot: NonNullable<BacktestWalk['fromBot']>, body: unk
   return { exchange: bot.config.exchange, market, symbol: bot.config.symbol, config: fromBot(bot.config, bot.botType), ...periodOf(p, now), source, ...candles };
 }
 
-/** A sweep compares grid styles with `styles`; its base body is the ladder's. */
-export const SWEEP_INFINITY_MESSAGE = "A sweep tries the ladder's settings (interval, numOfOrders, takeProfit): send the ladder's fields and compare the infinity grid with styles, e.g. ['long', 'infinity']";
-
 /**
  * A sweep: a single backtest's body plus `ranges` {interval, numOfOrders, takeProfit: {from, to, step}},
- * `measure`, and (issue 32) `styles`, the grid styles to compare on the same candles (long, short and
- * neutral on futures; long and infinity on spot; domain/sweep.ts says how each reads the ranges).
+ * `measure`, and (issue 32) `styles`, the grid styles to compare on the same candles (each on its markets:
+ * the walks' marketProblem; domain/sweep.ts says how each reads the ranges). Its base body is the ladder's
+ * fields: a body of a style a sweep cannot start from gets that walk's message (its body's sweepProblem).
  * `rowsOf` counts the candles the request will run over (an upload's rows); by default the period's.
  */
 export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 'exchange', rowsOf: (request: BacktestRequest) => number = periodCandles): BacktestRequest {
   const errors: FieldError[] = [];
-  if (styleField(body) === 'infinity') errors.push({ field: 'style', message: SWEEP_INFINITY_MESSAGE });
+  const refused = bodyWalk(styleField(body))?.body?.sweepProblem;
+  if (refused) errors.push({ field: 'style', message: refused });
   const base = errors.length ? null : collect(errors, () => parseBacktestRequest(body, now, source));
   const sweep = collect(errors, () => parseWith(sweepSchema, body));
   if (base && sweep?.styles) {
@@ -248,7 +224,7 @@ export function parseSweepRequest(body: unknown, now: number, source: 'paper' | 
       if (problem) errors.push({ field: 'styles', message: problem });
     }
   }
-  if (errors.length || !base || !sweep || isInfinity(base.config)) throw new ValidationError(errors);
+  if (errors.length || !base || !sweep || !sweepsFrom(base.config)) throw new ValidationError(errors);
   const rangeErrors = sweepRangeProblems(sweep.ranges, { exchange: base.exchange, botType: base.config.botType });
   if (rangeErrors.length) throw new ValidationError(rangeErrors);
   const size = sweepSize(sweep.ranges, sweep.styles ?? [styleOf(base.config)]);

@@ -1,5 +1,7 @@
 /** The shapes every backtest walk shares (styles.ts's table, walks/<style>.walk.ts): the grid, its parameters and its result. */
-import type { GridConfig, InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
+import type { GridConfig } from '@gridrocket/trading/grid';
+import type { NeutralGridConfig } from '@gridrocket/trading/styles/neutral';
+import type { InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import type { BacktestParams, BacktestResult } from './backtest.engine';
 
 /** The built-in styles a backtest and a sweep take (the OpenAPI document's enum); styles.ts backtestStyles() adds the plug-ins'. */

@@ -5,7 +5,9 @@
  * ladder's backtest also gives (capital, curve, drawdown, time in market, returns, buy and hold) are
  * worked out below from the same fills.
  */
-import type { GridConfig, InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
+import type { GridConfig } from '@gridrocket/trading/grid';
+import type { NeutralGridConfig } from '@gridrocket/trading/styles/neutral';
+import type { InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import { paperTerms } from '../candles/paper.candles';
 import { runBacktest } from './backtest.engine';
 import { toSeries, type Candle } from './candle';

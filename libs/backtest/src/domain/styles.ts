@@ -19,13 +19,15 @@
  *  - `position`: the neutral grid's is signed (> 0 long, < 0 short); `trails` is 0 (the ladder's
  *    trailing down only).
  */
+import type { BotConfig } from '@gridrocket/bots';
 import { stylePluginParts } from '@gridrocket/shared';
-import type { InfinityConfig, NeutralGridConfig } from '@gridrocket/trading/grid';
+import type { NeutralGridConfig } from '@gridrocket/trading/styles/neutral';
+import type { InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import { BACKTEST_STYLES, type BacktestStyle, type StyledBacktestResult, type StyledGrid, type StyledParams, type SweepBase } from './styled.types';
 import type { CandleSeries } from './candle';
-import type { BacktestWalk } from './walks/backtest-walk';
+import type { BacktestWalk, LadderCore } from './walks/backtest-walk';
 import { infinityWalk } from './walks/infinity.walk';
-import { ladderWalk } from './walks/ladder.walk';
+import { ladderGrid, ladderWalk } from './walks/ladder.walk';
 import { neutralWalk } from './walks/neutral.walk';
 
 export * from './styled.types';
@@ -60,6 +62,30 @@ export function walkNamed(style: string): BacktestWalk | undefined {
 export function backtestStyles(): string[] {
   const named = [fallbackWalk, ...allWalks()].flatMap((w) => w.styles);
   return [...BACKTEST_STYLES.filter((s) => named.includes(s)), ...named.filter((s) => !(BACKTEST_STYLES as readonly string[]).includes(s))];
+}
+
+/** The walk whose backtest body names this `style` and has fields of its own (BacktestWalk.body); undefined for the ladder's body and an unknown style. */
+export function bodyWalk(style: unknown): BacktestWalk | undefined {
+  return allWalks().find((w) => w.body !== undefined && w.body.style === style);
+}
+
+/** The `style` values a backtest body takes, as its field message says them: the ladder's ('ladder', or none), then each walk's with a body of its own. */
+export function bodyStyles(): string[] {
+  return ['ladder', ...allWalks().flatMap((w) => (w.body ? [w.body.style] : []))];
+}
+
+/** The grid of a backtest body of the ladder's fields: the walk's that claims its bot (a neutral grid's), else the ladder's. */
+export function ladderBodyGrid(bot: BotConfig, core: LadderCore): StyledGrid {
+  for (const w of allWalks()) {
+    const grid = w.fromLadderBot?.(bot, core);
+    if (grid) return grid;
+  }
+  return ladderGrid(bot, core);
+}
+
+/** The example of a sweep's `styles` list in its field message: a long and a neutral grid compared. */
+export function stylesListExample(): string[] {
+  return [ladderWalk.styles[0], neutralWalk.styles[0]];
 }
 
 /** The grid is an infinity grid (a sweep tries ladder settings and compares it through `styles`). */

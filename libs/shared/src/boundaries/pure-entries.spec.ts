@@ -16,6 +16,9 @@ const DECIDERS = {
   credentials: '@gridrocket/credentials/domain/credential.decider',
   identity: '@gridrocket/identity/domain/user.decider',
   'trading (grid engine)': '@gridrocket/trading/grid',
+  // issue 42: a grid style's pure entry (its engine), which the backtest's walks, the dashboard and the tests import
+  'trading (neutral grid engine)': '@gridrocket/trading/styles/neutral',
+  'trading (infinity grid engine)': '@gridrocket/trading/styles/infinity',
 };
 
 const probe = `

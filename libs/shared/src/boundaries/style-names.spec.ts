@@ -2,7 +2,8 @@
  * Issue 42: "no file outside a style's folder names a style". What is checked, exactly:
  *
  * Styles: the non-fallback styles of the registries, i.e. the names of the runner's styles
- * (libs/trading/src/styles/registry.ts `gridStyles()` but `fallbackStyle`), of the backtest walks
+ * (libs/trading/src/styles/registry.ts `gridStyles()` but `fallbackStyle`; its pure parts' table for the
+ * figures and the grid checks, styles/pure-registry.ts, lists some of them), of the backtest walks
  * (libs/backtest/src/domain/styles.ts `backtestStyles()` but the ladder's 'long' and 'short') and of the bot
  * form's styles (libs/bots BotStyleRules): today 'neutral' and 'infinity'. The ladder is the fallback: its
  * own options (`direction` 'long' / 'short', `trailDown`, 'ladder') are the ladder's configuration, which
@@ -44,21 +45,18 @@ const folderStyle = (p: string): string | undefined => /(?:^|\/)styles\/([\w-]+)
  * The tables (the walk table's shared types are a file of their own, styled.types.ts, so the walks import them without a cycle;
  * likewise the bots registry's values and types, registry.types.ts, which the persisted and API shapes import).
  */
-const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/bots/src/styles/registry.types.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
+const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/trading/src/styles/pure-registry.ts', 'libs/bots/src/styles/registry.ts', 'libs/bots/src/styles/registry.types.ts', 'libs/backtest/src/domain/styles.ts', 'libs/backtest/src/domain/styled.types.ts', 'frontend/src/styles/registry.ts'];
 const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(^|\/)testing\//];
 
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */
 const KNOWN: Record<string, string> = {
-  'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
   'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
   'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
   'libs/bots/src/domain/bot-infinity.rules.ts': "the infinity bot's form rules (the dashboard imports this path: to a styles/infinity/ folder with the dashboard)",
   'libs/bots/src/domain/bot-investment.rules.ts': 'sizing by investment per style (the neutral direction, the infinity quote value)',
   'libs/bots/src/domain/bot.rules.ts': "the form rules: the neutral direction's checks and the built-in style table (BUILT_IN_STYLE_RULES)",
   'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
-  'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
-  'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
-  'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
+  'libs/trading/src/grid/index.ts': "re-exports infinityProblem and InfinityConfig for libs/bots' infinity rules (bot-infinity.rules.ts imports them from @gridrocket/trading/grid): to @gridrocket/trading/styles/infinity once those rules are in their style's folder",
 };
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');

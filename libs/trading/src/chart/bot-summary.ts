@@ -7,6 +7,7 @@
  */
 import { roundMoney } from '../grid/decimal';
 import { botFigures, type BotFigures } from '../money/figures';
+import { partsOf } from '../styles/pure-registry';
 
 export type RungState = 'open' | 'filled' | 'cancelled';
 
@@ -62,10 +63,12 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   const rungs = new Map<string, SummaryRung & { cycle: number }>();
   const tps = new Map<string, SummaryRung & { id: string }>();
   /**
-   * Issue 32, a neutral grid: every order (opening or answering) is a row of its table, there is no single
-   * take-profit; its answers are marked as such.
+   * Issue 32, a style whose answers are rows of the table (a neutral grid: every order, opening or answering,
+   * is a row, there is no single take-profit; its answers are marked as such): its pure parts say so
+   * (style-parts.ts answersInTable), from the settings the events carry.
    */
-  let neutral = false;
+  let settings: Record<string, unknown> = {};
+  let table = false;
   let lastError: string | null = null;
   let lastErrorAt: number | null = null;
 
@@ -74,7 +77,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
     switch (e.type) {
       case 'BotCreated':
       case 'BotEdited':
-        if (e.type === 'BotCreated' || d.direction !== undefined) neutral = d.direction === 'neutral';
+        settings = e.type === 'BotCreated' ? { ...d } : { ...settings, ...d };
+        table = partsOf(settings)?.answersInTable === true;
         break;
       case 'BotStarted':
         lastError = null;
@@ -89,8 +93,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
         if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0, ...(d.side === 'sell' ? { side: 'sell' as const } : {}) });
         break;
       case 'TakeProfitPlaced':
-        if (neutral) {
-          // a neutral grid's answer: a row of its table like the others (reduce-only, no margin of its own)
+        if (table) {
+          // an answer (a neutral grid's): a row of its table like the others (reduce-only, no margin of its own)
           if (!rungs.has(d.clientOrderId)) rungs.set(d.clientOrderId, { price: d.price, size: d.amount, filled: 0, state: 'open', cycle: d.cycle ?? 0, ...(d.side === 'sell' ? { side: 'sell' as const } : {}), answer: true });
           break;
         }
@@ -105,7 +109,7 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
       case 'OrderFilled':
       case 'TakeProfitFilled':
       case 'StopLossTriggered': {
-        const r = e.type === 'OrderFilled' || neutral ? rungs.get(d.clientOrderId) : tps.get(d.clientOrderId);
+        const r = e.type === 'OrderFilled' || table ? rungs.get(d.clientOrderId) : tps.get(d.clientOrderId);
         if (r) {
           r.filled += Number(d.amount) || 0;
           if (r.filled >= r.size - EPS) r.state = 'filled';
@@ -119,8 +123,8 @@ export function buildBotSummary(events: SummaryEvent[], price: number | null, no
   let cycle = -1;
   for (const r of rungs.values()) if (r.cycle > cycle) cycle = r.cycle;
   const ladder = [...rungs.values()]
-    // (a neutral grid: the orders resting now, both sides; its lines' generations are not cycles)
-    .filter((r) => r.state === 'open' || (!neutral && r.cycle === cycle))
+    // (a table of answers, a neutral grid's: the orders resting now, both sides; its lines' generations are not cycles)
+    .filter((r) => r.state === 'open' || (!table && r.cycle === cycle))
     .sort((a, b) => b.price - a.price)
     .map(({ price: p, size, filled, state, side, answer }) => ({ price: p, size, filled: roundMoney(filled), state, ...(side ? { side } : {}), ...(answer ? { answer } : {}) }));
   // the take-profit: the one resting now, else the last one placed

@@ -44,7 +44,6 @@ export {
   subClean,
 } from './decimal';
 export { rungPrice, rungSize, oneInterval, isSpecLadder, spacingProblem, MAX_SIZE_SCALE } from './spacing';
-export { gridHalves } from '../styles/neutral/neutral.halves';
 export type { RungInput } from './spacing';
 export {
   riskProblem,
@@ -60,6 +59,7 @@ export {
   anchorOf,
   reanchorBook,
   dustOf,
+  meetsOrderMinimums,
   isFlat,
 } from './risk';
 export type { PriceDecision } from './risk';
@@ -75,20 +75,13 @@ export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf 
 export type { Direction } from './direction';
 export { shortLiquidationPrice, liquidationPrice } from './liquidation';
 export { stateDirection } from './grid.engine';
-export {
-  applyInfinityFills,
-  infinityDesiredOrders,
-  infinityInitialState,
-  infinityOrderId,
-  infinityProblem,
-  sellable as meetsOrderMinimums,
-  infinityUnrealised,
-  parseInfinityOrderId,
-  processInfinityFill,
-  stepOrders,
-} from '../styles/infinity/infinity.engine';
-export type { InfinityConfig, InfinityEffect, InfinityOrder, InfinityOrderState, InfinityRole, InfinityState } from '../styles/infinity/infinity.engine';
-export * from '../styles/neutral/neutral.engine';
+// (a style's engine is in its folder, styles/<style>/: importers take it from there; libs/bots' infinity rules
+// still import these two from here until they move to their style's folder)
+export { infinityProblem } from '../styles/infinity/infinity.engine';
+export type { InfinityConfig } from '../styles/infinity/infinity.engine';
 export { liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
-export { stopsBeyondLiquidation } from '../styles/neutral/neutral.stops';
 export type { StopBeyondLiquidation } from './liquidation-stops';
+// issue 42: what a grid's style changes of its halves and its stops, from the styles' pure registry
+export { gridHalves, stopsBeyondLiquidation, partsOf, styleDirection } from '../styles/pure-registry';
+export type { StyleDirection } from '../styles/pure-registry';
+export type { GridHalf, StyleClaim, StyleParts } from '../styles/style-parts';

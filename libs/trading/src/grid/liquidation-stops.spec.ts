@@ -1,5 +1,5 @@
 import { marginTiers } from '@gridrocket/exchanges/venues';
-import { stopsBeyondLiquidation } from '../styles/neutral/neutral.stops';
+import { stopsBeyondLiquidation } from '../styles/pure-registry';
 import type { GridConfig } from './grid.types';
 
 /**

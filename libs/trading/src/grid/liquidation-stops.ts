@@ -11,7 +11,8 @@
  *    with `stopLossPercent` the stop follows the average of the rungs filled, so each stage k (rungs
  *    1…k filled) whose stop lies above rung k+1 (or k = n) is a position the stop can meet;
  *  - short: the mirror (rungs at or below the stop, the stop above them);
- *  - neutral: styles/neutral/neutral.stops.ts (its two worst cases), which asks this file for the others.
+ *  - a style's own (a neutral grid's two worst cases: styles/neutral/neutral.stops.ts), through the pure registry's
+ *    stopsBeyondLiquidation (styles/pure-registry.ts), which asks this file for the ladder's.
  * The stop is beyond the liquidation when it is at or below it (long) or at or above it (short).
  */
 import { ceilToStep, floorToStep, roundMoney } from './decimal';

@@ -120,6 +120,11 @@ export type PriceDecision =
   /** Issue 32 (trail-down.ts): every rung filled, the price far below: the ladder moves down, the position kept. */
   | { type: 'trail-down'; from: number; to: number };
 
+/** An order of `amount` at `price` the market takes: above 0, worth its minimum order value, at least its minimum amount (the infinity grid's steps; the investment sizing's test of a step, libs/bots bot-investment.rules.ts). */
+export function meetsOrderMinimums(rules: MarketRules, amount: number, price: number): boolean {
+  return amount > 0 && roundMoney(amount * price) >= rules.minNotional && (rules.minAmount === undefined || amount >= rules.minAmount);
+}
+
 /**
  * What the bot holds that no sell order could take at `price` (issue 29 finding 7), or 0: a position
  * whose sellable part (whole amount steps) is zero, worth less than the market's minimum order value,

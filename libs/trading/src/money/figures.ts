@@ -39,7 +39,7 @@
 import { quoteOf } from '@gridrocket/shared';
 import { addClean, roundMoney, subClean } from '../grid/decimal';
 import { rungPrice, rungSize, type RungInput } from '../grid/spacing';
-import { gridHalves } from '../styles/neutral/neutral.halves';
+import { gridHalves, partsOf, styleDirection, type StyleDirection } from '../styles/pure-registry';
 import { figureFactsOf, type FigureFact, type MoneyEntry, type StreamEvent } from './money-entries';
 
 const EPS = 1e-12;
@@ -78,9 +78,13 @@ export function committedCapital(config: RungInput & { numOfOrders: number; leve
   return roundMoney(cost);
 }
 
-export type Direction = 'long' | 'short' | 'neutral';
+/** The ladder's directions and a style's that is one (a neutral grid's: styles/pure-registry.ts). */
+export type Direction = 'long' | 'short' | StyleDirection;
 
-/** What a bot's settings commit: its full ladder, both halves of a neutral grid; leverage for futures only (a spot bot's is 1). */
+/** The direction of the bot's settings as the figures say it (absent or unknown: long). */
+const directionIn = (config: Record<string, unknown>): Direction => (config.direction === 'short' ? 'short' : styleDirection(config.direction) ?? 'long');
+
+/** What a bot's settings commit: its full ladder, every half of its grid (a neutral grid's two); leverage for futures only (a spot bot's is 1). */
 export function committedCapitalOf(config: Record<string, unknown>, botType: string | undefined): number {
   const num = (k: string) => (typeof config[k] === 'number' && Number.isFinite(config[k] as number) ? (config[k] as number) : 0);
   if (!(num('numOfOrders') > 0 && num('orderSize') > 0 && num('entryPrice') > 0)) return 0;
@@ -92,9 +96,9 @@ export function committedCapitalOf(config: Record<string, unknown>, botType: str
     leverage: botType === 'Spot' ? 1 : num('leverage') || 1,
     ...(config.spacing === 'percent' ? { spacing: 'percent' as const } : {}),
     ...(typeof config.sizeScale === 'number' ? { sizeScale: config.sizeScale } : {}),
-    ...(config.direction === 'short' || config.direction === 'neutral' ? { direction: config.direction as 'short' | 'neutral' } : {}),
   };
-  return roundMoney(gridHalves(ladder).reduce((t, half) => t + committedCapital(half), 0));
+  const direction = directionIn(config);
+  return roundMoney(gridHalves(direction === 'long' ? ladder : { ...ladder, direction }).reduce((t, half) => t + committedCapital(half), 0));
 }
 
 /** The figures every screen shows (the performance view's answer; the bot page's summary and the cards carry them too). */
@@ -277,7 +281,7 @@ export function foldFigures(facts: readonly FigureFact[], price: number | null, 
           const profit = e.profit ?? (closes > 0 ? (e.side === 'sell' ? closes * e.price - before * share : before * share - closes * e.price) - e.fee : -e.fee);
           // what it closed cost: a ladder's engine realises on the average cost; a neutral grid's on the pair it
           // closes, which its realised profit says (a long's sale brought closes × price − fee − profit)
-          const paired = config.direction === 'neutral' && e.profit !== null;
+          const paired = partsOf(config)?.closesOnPair === true && e.profit !== null;
           if (closes > 0) reduce(closes, !paired ? undefined : e.side === 'sell' ? closes * e.price - e.fee - profit : closes * e.price + e.fee + profit);
           cash += e.side === 'sell' ? closes * e.price - e.fee : -(closes * e.price + e.fee);
           if (Math.abs(dust) > Math.abs(held)) {
@@ -333,7 +337,7 @@ export function foldFigures(facts: readonly FigureFact[], price: number | null, 
     fills,
     equity: thin(equity),
     currency: quoteOf(String(config.symbol ?? '')) ?? 'USDT',
-    direction: config.direction === 'short' || config.direction === 'neutral' ? config.direction : 'long',
+    direction: directionIn(config),
     runs,
     lastRun,
   };

@@ -7,8 +7,9 @@
  * is placed fills at once (taker fee, at the current price with `crossingFill: 'market'`); a buy's fee
  * taken in the coin (`buyFeeIn: 'base'`) leaves the engine the net amount.
  */
-import { infinityDesiredOrders, infinityInitialState, infinityUnrealised, processInfinityFill } from '@gridrocket/trading/grid';
-import type { Fill, InfinityConfig, InfinityOrder, InfinityState, MarketRules } from '@gridrocket/trading/grid';
+import { infinityDesiredOrders, infinityInitialState, infinityUnrealised, processInfinityFill } from '@gridrocket/trading/styles/infinity';
+import type { Fill, MarketRules } from '@gridrocket/trading/grid';
+import type { InfinityConfig, InfinityOrder, InfinityState } from '@gridrocket/trading/styles/infinity';
 import { coinFeeOf, feeOf, type BacktestFill, type FeeTerms } from '../backtest.engine';
 import type { CandleSeries } from '../candle';
 import type { BacktestObserver } from '../equity-walk';

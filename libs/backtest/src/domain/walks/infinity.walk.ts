@@ -1,5 +1,7 @@
 /** The infinity spot grid's backtest walk (infinity.backtest.ts; figures: styles.ts's comment). */
-import { floorToStep, roundMoney, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
+import { parseInfinityBot } from '@gridrocket/bots';
+import { floorToStep, roundMoney, type MarketRules } from '@gridrocket/trading/grid';
+import type { InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import { EquityWalk } from '../equity-walk';
 import { runInfinityBacktest } from './infinity.backtest';
 import type { StyledGrid } from '../styled.types';
@@ -29,6 +31,25 @@ export const infinityWalk: BacktestWalk<InfinityConfig> = {
   marketProblem: (style, market) => (market === 'futures' ? `style ${style} applies to spot only: an infinity grid sells and buys the coin itself` : null),
   rungs: () => 2,
   hasTakeProfit: () => false,
+  // a backtest body with `style: 'infinity'` has the infinity bot's fields, rules and messages (libs/bots' infinity rules), for backtests only
+  body: {
+    style: 'infinity',
+    parse(body) {
+      const bot = parseInfinityBot(body);
+      const config: InfinityConfig = {
+        style: 'infinity',
+        botType: 'Spot',
+        entryPrice: bot.entryPrice,
+        stepPercent: bot.stepPercent,
+        quoteValue: bot.quoteValue,
+        lowerPrice: bot.lowerPrice,
+        initialQuote: bot.initialQuote,
+      };
+      return { exchange: bot.exchange, market: 'spot', symbol: bot.symbol, config };
+    },
+    // a sweep tries the ladder's settings: its base body is the ladder's
+    sweepProblem: "A sweep tries the ladder's settings (interval, numOfOrders, takeProfit): send the ladder's fields and compare the infinity grid with styles, e.g. ['long', 'infinity']",
+  },
   // the ladder's settings of the cell: the same entry, a step of one interval (as a percent of the entry),
   // one order's value a step, and no buy below the ladder's lowest rung (sweep.ts's comment)
   sweepGrid(base, _style, interval, numOfOrders) {

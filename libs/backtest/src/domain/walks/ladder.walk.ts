@@ -1,7 +1,17 @@
 /** The ladder's backtest walk (long and short, trailing down): backtest.engine.ts. The walk table's fallback. */
+import type { BotConfig } from '@gridrocket/bots';
 import type { GridConfig } from '@gridrocket/trading/grid';
 import { runBacktest } from '../backtest.engine';
-import type { BacktestWalk } from './backtest-walk';
+import type { BacktestWalk, LadderCore } from './backtest-walk';
+
+/** The ladder's grid of a backtest body's bot: long, or short by its direction; with its trailing down (issue 32: the backtest trades it too). */
+export function ladderGrid(bot: BotConfig, core: LadderCore): GridConfig {
+  return {
+    ...core,
+    ...(bot.direction === 'short' ? { direction: 'short' as const } : {}),
+    ...(bot.trailDownLimit !== undefined ? { trailDownLimit: bot.trailDownLimit } : {}),
+  };
+}
 
 export const ladderWalk: BacktestWalk<GridConfig> = {
   styles: ['long', 'short'],
@@ -15,5 +25,6 @@ export const ladderWalk: BacktestWalk<GridConfig> = {
     if (style === 'short') return { ...core, direction: 'short' };
     return { ...core, ...(base.trailDownLimit !== undefined && base.style === 'long' ? { trailDownLimit: base.trailDownLimit } : {}) };
   },
+  fromLadderBot: ladderGrid,
   run: (series, params) => runBacktest(series, params),
 };

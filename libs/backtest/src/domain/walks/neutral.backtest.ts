@@ -12,8 +12,9 @@
  * Kept apart from GridSim (whose fast path tracks one next rung and one take-profit) so the long and short
  * backtests are untouched; a neutral grid is walked print by print.
  */
-import { initialNeutralState, neutralDesiredOrders, neutralProblem, processNeutralFill } from '@gridrocket/trading/grid';
-import type { MarketRules, NeutralDesiredOrder, NeutralGridConfig, NeutralState } from '@gridrocket/trading/grid';
+import { initialNeutralState, neutralDesiredOrders, neutralProblem, processNeutralFill } from '@gridrocket/trading/styles/neutral';
+import type { MarketRules } from '@gridrocket/trading/grid';
+import type { NeutralDesiredOrder, NeutralGridConfig, NeutralState } from '@gridrocket/trading/styles/neutral';
 import { feeOf, type BacktestFill, type FeeTerms } from '../backtest.engine';
 import { candlePath, type Candle } from '../candle';
 import type { BacktestObserver } from '../equity-walk';

@@ -1,5 +1,6 @@
 /** The neutral futures grid's backtest walk (neutral.backtest.ts; figures: styles.ts's comment). */
-import { floorToStep, neutralLinePrices, roundMoney, type MarketRules, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/grid';
+import { floorToStep, roundMoney, type MarketRules } from '@gridrocket/trading/grid';
+import { neutralLinePrices, type NeutralGridConfig, type NeutralState } from '@gridrocket/trading/styles/neutral';
 import { candleAt } from '../candle';
 import { EquityWalk } from '../equity-walk';
 import { runNeutralBacktest } from './neutral.backtest';
@@ -43,6 +44,8 @@ export const neutralWalk: BacktestWalk<NeutralGridConfig> = {
   rungs: (g) => 2 * (Number.isFinite(g.numOfOrders) ? Math.max(0, g.numOfOrders) : 0),
   hasTakeProfit: () => false,
   sweepGrid: (base, _style, interval, numOfOrders, takeProfit) => ({ botType: base.botType, numOfOrders, orderSize: base.orderSize, interval, entryPrice: base.entryPrice, takeProfit, leverage: base.leverage, direction: 'neutral' }),
+  // issue 32: a ladder body with `direction: 'neutral'` is the neutral grid's own backtest (its rules refused what it has not: parseCreateBot's neutralProblems)
+  fromLadderBot: (bot, core) => (bot.direction === 'neutral' ? { ...core, direction: 'neutral' } : null),
   run(series, params) {
     const { config, rules } = params;
     const n = series.length;

@@ -27,6 +27,7 @@
 import { botHash, clientOrderIdPrefix } from '../../grid/client-order-id';
 import { addClean, ceilToStep, cleanNumber, floorToStep, roundMoney, subClean } from '../../grid/decimal';
 import type { Fill, MarketRules } from '../../grid/grid.types';
+import { meetsOrderMinimums } from '../../grid/risk';
 
 export interface InfinityConfig {
   style: 'infinity';
@@ -137,20 +138,15 @@ export function infinityProblem(c: InfinityConfig, rules: MarketRules): string |
   return null;
 }
 
-/** An order of `amount` at `price` the market takes: above 0, worth its minimum order value, at least its minimum amount (also the investment sizing's test of a step, libs/bots bot-investment.rules.ts). */
-export function sellable(rules: MarketRules, amount: number, price: number): boolean {
-  return amount > 0 && roundMoney(amount * price) >= rules.minNotional && (rules.minAmount === undefined || amount >= rules.minAmount);
-}
-
 /** The pair of orders one step either side of `last`, for what is held. */
 export function stepOrders(c: InfinityConfig, rules: MarketRules, last: number, held: number): InfinityOrderState[] {
   const out: InfinityOrderState[] = [];
   const sellPrice = ceilToStep(last * (1 + c.stepPercent / 100), rules.priceStep);
   const sellAmount = Math.min(floorToStep(c.quoteValue / sellPrice, rules.amountStep), floorToStep(held, rules.amountStep));
-  if (sellable(rules, sellAmount, sellPrice)) out.push({ role: 'step-sell', price: sellPrice, amount: sellAmount, filled: 0 });
+  if (meetsOrderMinimums(rules, sellAmount, sellPrice)) out.push({ role: 'step-sell', price: sellPrice, amount: sellAmount, filled: 0 });
   const buyPrice = floorToStep(last * (1 - c.stepPercent / 100), rules.priceStep);
   const buyAmount = floorToStep(c.quoteValue / buyPrice, rules.amountStep);
-  if (buyPrice >= c.lowerPrice && sellable(rules, buyAmount, buyPrice)) out.push({ role: 'step-buy', price: buyPrice, amount: buyAmount, filled: 0 });
+  if (buyPrice >= c.lowerPrice && meetsOrderMinimums(rules, buyAmount, buyPrice)) out.push({ role: 'step-buy', price: buyPrice, amount: buyAmount, filled: 0 });
   return out;
 }
 

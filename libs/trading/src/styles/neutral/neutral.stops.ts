@@ -1,20 +1,19 @@
 /**
- * The stops of a grid beyond its liquidation price (issue 40 point 3; grid/liquidation-stops.ts says why
- * they are refused), a neutral grid's among them: its lower stop lies below its lowest buy, so every buy
- * has filled (long N × size); its upper stop above its highest sell (short N × size): neutralLiquidation's
- * two worst cases. Any other grid's are the ladder's. Pure.
+ * A neutral grid's stops beyond its liquidation price (issue 40 point 3; grid/liquidation-stops.ts says why
+ * they are refused): its lower stop lies below its lowest buy, so every buy has filled (long N × size); its
+ * upper stop above its highest sell (short N × size): neutralLiquidation's two worst cases. The pure
+ * registry (pure-registry.ts stopsBeyondLiquidation) asks it for a neutral grid that liquidates, the
+ * ladder's (grid/liquidation-stops.ts) for any other. Pure.
  */
 import { ceilToStep, floorToStep, roundMoney } from '../../grid/decimal';
 import type { MaintenanceTier } from '../../grid/liquidation';
-import { ladderStopsBeyondLiquidation, liquidates, stopMessage, type StopBeyondLiquidation } from '../../grid/liquidation-stops';
+import { stopMessage, type StopBeyondLiquidation } from '../../grid/liquidation-stops';
 import type { GridConfig, MarketRules } from '../../grid/grid.types';
 import { neutralLiquidation, type NeutralGridConfig } from './neutral.engine';
 
-/** The stops of a futures grid that lie beyond its liquidation price (empty when none; spot: never). */
-export function stopsBeyondLiquidation(config: GridConfig & { stopLossPriceAbove?: number }, rules: MarketRules, tiers: readonly MaintenanceTier[]): StopBeyondLiquidation[] {
-  if (!liquidates(config, tiers)) return [];
-  if ((config.direction as string) === 'neutral') return neutralStops(config as unknown as NeutralGridConfig, rules, tiers);
-  return ladderStopsBeyondLiquidation(config, rules, tiers);
+/** The stops of a neutral futures grid that lie beyond its liquidation price (empty when none). */
+export function neutralStopsBeyondLiquidation(config: GridConfig & { stopLossPriceAbove?: number }, rules: MarketRules, tiers: readonly MaintenanceTier[]): StopBeyondLiquidation[] {
+  return neutralStops(config as unknown as NeutralGridConfig, rules, tiers);
 }
 
 function neutralStops(config: NeutralGridConfig, rules: MarketRules, tiers: readonly MaintenanceTier[]): StopBeyondLiquidation[] {
