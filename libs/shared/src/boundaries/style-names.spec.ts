@@ -10,8 +10,7 @@
  *
  * Files: every tracked `.ts` / `.tsx` file under `libs/`, `apps/` and `frontend/src/` that is production
  * code, i.e. not a registry file (the trading and backtest tables above, with the walk table's types
- * styled.types.ts: they list their built-in styles by design; the bot form's table is still inside
- * bot.rules.ts, in KNOWN) and not test code (`*.spec.ts(x)`, `*.test.ts(x)`, `*.contract.ts`,
+ * styled.types.ts, and the bots context's styles/registry.ts: they list their built-in styles by design) and not test code (`*.spec.ts(x)`, `*.test.ts(x)`, `*.contract.ts`,
  * `*.fixtures.ts`, `testing/` folders). `test/`, `e2e/`, `bench/` and scripts are not scanned. A file in a
  * style's folder (`styles/<style>/` anywhere under libs/ and frontend/src/, and the backtest's walk files
  * `walks/<style>.<part>.ts`) may name its own style, and no other (the ladder's folder no style at all).
@@ -49,16 +48,10 @@ const KNOWN: Record<string, string> = {
   'apps/api/src/openapi/contract.ts': "the contract's enums (`direction` 'neutral', `style` 'infinity'): the OpenAPI contract may not change; to be built from the registries' schemas",
   'frontend/src/bots/BotForm.tsx': "the bot form's style choice, its infinity state, checks and body (the stops, the infinity fields and the sizing are in the styles' folders): to a form state per style",
   'libs/backtest/src/application/backtest.input.ts': "the backtest body's styles ('neutral' a ladder direction, 'infinity' a bot style): to ask the walks for their bodies",
-  'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
-  'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
-  'libs/bots/src/domain/bot-infinity.rules.ts': "the infinity bot's form rules (the dashboard imports this path: to a styles/infinity/ folder with the dashboard)",
-  'libs/bots/src/domain/bot-investment.rules.ts': 'sizing by investment per style (the neutral direction, the infinity quote value)',
   'libs/bots/src/domain/bot.decider.ts': "the decider's start and edit checks of a neutral and an infinity bot",
   'libs/bots/src/domain/bot.events.ts': "the persisted event shapes (`direction: 'neutral'`, `style: 'infinity'`): history replays, they may not change",
-  'libs/bots/src/domain/bot.rules.ts': "the form rules: the neutral direction's checks and the built-in style table (BUILT_IN_STYLE_RULES)",
   'libs/bots/src/domain/bot.view.ts': "the bot view's style and direction values (the API's field values)",
   'libs/bots/src/domain/capacity.ts': "the capacity figures count a neutral grid's two sides and an infinity grid's orders",
-  'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
   'libs/trading/src/chart/bot-summary.ts': "the summary's neutral position",
   'libs/trading/src/grid/index.ts': 're-exports the neutral and infinity engines (test/ imports them from @gridrocket/trading/grid)',
   'libs/trading/src/money/figures.ts': "the figures of a neutral grid's fills: to ask the style of a fill's role",
