@@ -16,10 +16,11 @@
 /**
  * Files of the context folders whose code must stay pure. $1 is the folder. A grid style's pure parts in
  * its folder (libs/trading/src/styles/<style>/: its engine, its halves, its chart levels, its stops, its parts
- * and its entry index.ts) are pure likewise, and so are the styles' pure registry and the parts' interface.
+ * and its entry index.ts) are pure likewise, and so are the styles' pure registry and the parts' interface, and
+ * the bots context's styles (libs/bots/src/styles/: the form's rules of each style, which the dashboard shares).
  */
 const PURE_FOLDERS =
-  '^(libs/[^/]+/src/domain/|libs/trading/src/grid/|libs/exchanges/src/venues/|libs/trading/src/styles/[^/]+/([^/]+[.](engine|halves|risk-levels|stops|parts)|index)[.]ts$|libs/trading/src/styles/(pure-registry|style-parts)[.]ts$)';
+  '^(libs/[^/]+/src/domain/|libs/bots/src/styles/|libs/trading/src/grid/|libs/exchanges/src/venues/|libs/trading/src/styles/[^/]+/([^/]+[.](engine|halves|risk-levels|stops|parts)|index)[.]ts$|libs/trading/src/styles/(pure-registry|style-parts)[.]ts$)';
 
 /** The sanctioned entries of every context (see above). */
 const ENTRIES = [
@@ -123,8 +124,8 @@ module.exports = {
       from: { path: '^frontend/src/' },
       // documented-as.ts: a WeakMap by which the shared bot rules name their JSON type for the API contract (issue 31)
       // bot-summary.ts: the bot page's figures as a pure function (it imports only the grid engine's decimals);
-      // money/money.ts: the money view's figures and types (issue 29), pure likewise (grid decimals and spacing)
-      // style-plugins.ts: the plug-in styles' table that the bots registry asks (issue 42; its loader runs on the server only)
+      // money/money.ts: the money view's figures and types (issue 29), pure likewise (grid decimals and spacing);
+      // style-plugins.ts: the plug-in styles' table the bots' style registry asks (issue 42; empty in the browser)
       to: { path: '^(libs|apps)/', pathNot: [PURE_FOLDERS, '^libs/shared/src/(errors|decider|market|documented-as|style-plugins)\\.ts$', '^libs/trading/src/chart/bot-summary\\.ts$', '^libs/trading/src/money/money\\.ts$'] },
     },
   ],

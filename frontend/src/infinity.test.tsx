@@ -10,7 +10,7 @@ jest.mock('./bots/BotChart', () => ({ __esModule: true, default: () => <div data
 freshSocketPerTest();
 
 const cards = () => screen.queryAllByTestId('bot-card');
-const EDIT_REFUSED = 'An infinity bot cannot be edited yet: stop it, delete it and create a new one'; // the server's (bot.rules.ts INFINITY_EDIT_MESSAGE)
+const EDIT_REFUSED = 'An infinity bot cannot be edited yet: stop it, delete it and create a new one'; // the server's (styles/infinity/infinity.rules.ts INFINITY_EDIT_MESSAGE)
 
 /** An infinity bot as the server's view gives it (bot.view.ts): its own settings, the ladder's fields 0. */
 const infinityBot = (over: Partial<Bot> = {}): Bot =>
@@ -58,7 +58,7 @@ describe('infinity grid on the create form (issue 32)', () => {
     expect(f.getByTestId('infinity-note')).toHaveTextContent('The range setup, advanced settings, templates and backtest are for ladder bots only.');
     expect(f.getByLabelText('Entry Price')).toHaveValue('100'); // still the current price
 
-    // the server's messages (bot-infinity.rules.ts parseInfinityBot), once a field was left
+    // the server's messages (infinity.rules.ts parseInfinityBot), once a field was left
     await userEvent.click(f.getByLabelText('Step'));
     await userEvent.tab();
     expect(f.getByText('stepPercent is required')).toBeInTheDocument();

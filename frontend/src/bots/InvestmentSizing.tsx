@@ -2,7 +2,7 @@
  * The investment-based form (issue 40, as on the hosted grids): the trader sets the bot by its total
  * investment in USDT and the grid sizes its orders, with the server's own sizing
  * (libs/bots/src/domain/bot-investment.rules.ts, shared): a ladder's order size (long, short, neutral) or
- * an infinity grid's value per step, shown with the market's minimums and the smallest investment the
+ * an infinity grid's value per step (libs/bots/src/styles/infinity/infinity.sizing.ts), shown with the market's minimums and the smallest investment the
  * grid takes; one too small is refused with the numbers before the save. The bot stores the investment
  * (an edit opens on it); the body sends it in place of the order size, and the server sizes again.
  */

@@ -20,10 +20,12 @@ import { MarketCheck } from './application/market-check';
 import { CapacityCheck, type CapacityView } from './application/capacity-check';
 import { BOT_LIST_COLLECTION, BotDoc, publicBot } from './bot-list.projection';
 import { BOT_NOT_FOUND } from './domain/bot.decider';
-import { builtInStyleRules, parseCreateBot, parseEditBot, styleRulesFor, type BotStyleRules } from './domain/bot.rules';
+import { parseCreateBot, parseEditBot } from './domain/bot.rules';
 import { hasRange, inRangeTerms } from './domain/bot-range.rules';
 import { investmentSizer } from './domain/bot-investment.rules';
 import { BotView, toBotView } from './domain/bot.view';
+import { BOT_DIRECTIONS, BOT_STYLE_NAMES, botStyleOf, type BotDirection } from './styles/registry';
+import type { BotStyleRules } from './styles/bot-style';
 import { MAX_GRID_ORDERS } from '@gridrocket/trading/grid';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,8 +67,11 @@ function flag(value: unknown, field: string): boolean {
   throw new ValidationError([{ field, message: `${field} must be true or false` }]);
 }
 
-/** The capacity query's values (GET /api/bot-capacity): 400 with a message per field. */
-function parseCapacityQuery(q: Record<string, unknown>): { exchange: ExchangeName; botType: BotType; symbol: string; bot: { numOfOrders: number; direction?: 'long' | 'short' | 'neutral'; style?: 'infinity'; initialQuote?: number }; botId?: string } {
+/** `a, b or c`, for the choices of a message. */
+const oneOf = (choices: readonly string[]) => (choices.length > 1 ? `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}` : choices.join(''));
+
+/** The capacity query's values (GET /api/bot-capacity): 400 with a message per field; its styles and directions are the registry's built-in ones. */
+function parseCapacityQuery(q: Record<string, unknown>): { exchange: ExchangeName; botType: BotType; symbol: string; bot: { numOfOrders: number; direction?: BotDirection; style?: (typeof BOT_STYLE_NAMES)[number]; initialQuote?: number }; botId?: string } {
   const errors: { field: string; message: string }[] = [];
   const exchange = q.exchange;
   if (!(EXCHANGES as readonly unknown[]).includes(exchange)) errors.push({ field: 'exchange', message: `exchange must be one of ${EXCHANGES.join(', ')}` });
@@ -75,11 +80,14 @@ function parseCapacityQuery(q: Record<string, unknown>): { exchange: ExchangeNam
   const symbol = typeof q.symbol === 'string' ? q.symbol.trim().toUpperCase() : '';
   if (!/^[A-Z0-9]{2,30}$/.test(symbol)) errors.push({ field: 'symbol', message: 'symbol must be a pair such as BTCUSDT' });
   const style = q.style === undefined || q.style === '' || q.style === 'ladder' ? undefined : q.style;
-  if (style !== undefined && style !== 'infinity') errors.push({ field: 'style', message: 'style must be ladder or infinity' });
+  const known = style !== undefined && (BOT_STYLE_NAMES as readonly unknown[]).includes(style);
+  if (style !== undefined && !known) errors.push({ field: 'style', message: `style must be ladder or ${BOT_STYLE_NAMES.join(' or ')}` });
   const direction = q.direction === undefined || q.direction === '' ? undefined : q.direction;
-  if (direction !== undefined && direction !== 'long' && direction !== 'short' && direction !== 'neutral') errors.push({ field: 'direction', message: 'direction must be long, short or neutral' });
+  if (direction !== undefined && !(BOT_DIRECTIONS as readonly unknown[]).includes(direction)) errors.push({ field: 'direction', message: `direction must be ${oneOf(BOT_DIRECTIONS)}` });
+  // a style without the ladder's grid size (BotStyle.notLadderFields: the infinity grid's) is not asked it
+  const noGridSize = known && botStyleOf({ style })?.notLadderFields?.includes('numOfOrders') === true;
   const n = Number(q.numOfOrders);
-  if (style !== 'infinity' && !(Number.isInteger(n) && n >= 1 && n <= MAX_GRID_ORDERS)) errors.push({ field: 'numOfOrders', message: `numOfOrders must be a whole number from 1 to ${MAX_GRID_ORDERS}` });
+  if (!noGridSize && !(Number.isInteger(n) && n >= 1 && n <= MAX_GRID_ORDERS)) errors.push({ field: 'numOfOrders', message: `numOfOrders must be a whole number from 1 to ${MAX_GRID_ORDERS}` });
   const initialQuote = q.initialQuote === undefined || q.initialQuote === '' ? 0 : Number(q.initialQuote);
   if (!(Number.isFinite(initialQuote) && initialQuote >= 0)) errors.push({ field: 'initialQuote', message: 'initialQuote must be a number of 0 or more' });
   let id: string | undefined;
@@ -92,7 +100,7 @@ function parseCapacityQuery(q: Record<string, unknown>): { exchange: ExchangeNam
     exchange: exchange as ExchangeName,
     botType: botType as BotType,
     symbol,
-    bot: { numOfOrders: style === 'infinity' ? 0 : n, ...(direction ? { direction: direction as 'long' | 'short' | 'neutral' } : {}), ...(style ? { style: 'infinity' as const, initialQuote } : {}) },
+    bot: { numOfOrders: noGridSize ? 0 : n, ...(direction ? { direction: direction as BotDirection } : {}), ...(style ? { style: style as (typeof BOT_STYLE_NAMES)[number], initialQuote } : {}) },
     ...(id ? { botId: id } : {}),
   };
 }
@@ -192,12 +200,13 @@ export class BotsController {
       // a range (issue 32) is converted at the market's own price step; an investment (issue 40) sizes the orders at its steps and minimums
       const ranged = hasRange(raw);
       const invested = hasInvestment(raw);
-      const rules = ranged || invested ? await this.market.rules(ctx, raw.style === 'infinity' ? 'Spot' : raw.botType, raw.exchange, raw.symbol) : undefined;
+      // (a style of one bot type, BotStyle.onlyBotType: the infinity grid's spot, is asked at that type's market)
+      const rules = ranged || invested ? await this.market.rules(ctx, botStyleOf({ style: raw.style })?.onlyBotType?.botType ?? raw.botType, raw.exchange, raw.symbol) : undefined;
       const priceStep = rules && rules.priceStep > 0 ? rules.priceStep : undefined;
       const input = parseCreateBot(raw, { priceStep, sizeOrders: invested ? investmentSizer(rules, baseOf(raw.symbol)) : undefined, styleRules: stylePluginParts<BotStyleRules>('rules') });
       assertSameUser(ctx.userId, input.userId);
       // a style with a market check of its own (issue 32: the infinity grid's) is asked it instead of the ladder's
-      const ownCheck = styleRulesFor(input.config.style, [...stylePluginParts<BotStyleRules>('rules'), ...builtInStyleRules()])?.marketProblem;
+      const ownCheck = botStyleOf({ style: input.config.style })?.marketProblem;
       if (ownCheck) await this.market.assertStyle(ctx, input.botType, input.config, (r) => ownCheck(input.config, r));
       else await inRangeTermsIf(ranged, input.config, this.market.assert(ctx, input.botType, input.config.symbol, input.config, { confirmAboveMarket: input.confirmAboveMarket }));
       // With an Idempotency-Key the id derives from it: a retry whose first answer was lost (even in a

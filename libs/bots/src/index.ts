@@ -6,7 +6,9 @@ export * from './domain/bot.events';
 export * from './domain/bot.view';
 export * from './domain/bot-trading';
 export * from './domain/bot.rules';
-export { parseInfinityBot, INFINITY_SPOT_MESSAGE, type InfinityBotInput } from './domain/bot-infinity.rules';
+// the grid styles (issue 42): their registry, which lets callers reach a style's parts, and their shape
+export * from './styles/registry';
+export * from './styles/bot-style';
 export * from './history/history.format';
 export * from './history/bot-state-at';
 export * from './signals/signal.events';

@@ -3,8 +3,8 @@
  * outside the built-in ones registers, with one line, every part the contexts read of it:
  *  - `runner`: its GridStyle (libs/trading styles/grid-style.ts: engine, workflow, runner steps);
  *  - `backtest`: its backtest walk (libs/backtest domain/walks/backtest-walk.ts);
- *  - `rules`: its bot form's rules (libs/bots domain/bot.rules.ts BotStyleRules: config schema and field messages).
- * Each context's own table (trading styles/registry.ts, backtest styles.ts, bots bot.rules.ts) lists its
+ *  - `rules`: its bot form's rules (libs/bots styles/bot-style.ts BotStyleRules: config schema and field messages).
+ * Each context's own table (trading styles/registry.ts, backtest styles.ts, bots styles/registry.ts) lists its
  * built-in styles and asks this registry for the plug-ins first. The parts are typed by the context that
  * reads them (this library knows none of them).
  *

@@ -1,10 +1,10 @@
 /**
  * The infinity grid's form checks and preview (issue 32, docs/infinity.md), from the server's own pure
- * code: the field messages are parseInfinityBot's (libs/bots/src/domain/bot-infinity.rules.ts), the
+ * code: the field messages are parseInfinityBot's (libs/bots/src/styles/infinity/infinity.rules.ts), the
  * market's limits infinityProblem's and the first orders stepOrders' (libs/trading grid/infinity.engine.ts),
  * so the form says what the server would refuse and shows the orders the runner would place.
  */
-import { parseInfinityBot } from '@gridrocket/bots/domain/bot-infinity.rules';
+import { parseInfinityBot } from '@gridrocket/bots/styles/infinity/infinity.rules';
 import { floorToStep, type MarketRules } from '@gridrocket/trading/grid';
 import { infinityProblem, stepOrders, type InfinityConfig } from '@gridrocket/trading/styles/infinity';
 import type { MarketRulesData } from '../../api/types';

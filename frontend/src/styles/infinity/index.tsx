@@ -3,7 +3,7 @@
  * step up and buys it each step down. Its settings are its own (its ladder fields are 0), the server refuses
  * its edit, and the ladder's tools (templates, range setup, backtest) are not for it.
  */
-import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/domain/bot.rules';
+import { INFINITY_EDIT_MESSAGE } from '@gridrocket/bots/styles/infinity/infinity.rules';
 import type { Bot } from '../../api/types';
 import { compact, percent, price, usdt } from '../../bots/format';
 import { Fact } from '../../components/Facts';

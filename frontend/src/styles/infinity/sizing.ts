@@ -1,5 +1,5 @@
 /** The infinity grid's sizing by investment (issue 40): the value per step the server's sizeInfinity gives. */
-import { sizeInfinity, type InfinityToSize } from '@gridrocket/bots/domain/bot-investment.rules';
+import { sizeInfinity, type InfinityToSize } from '@gridrocket/bots/styles/infinity/infinity.sizing';
 import { usdt } from '../../bots/format';
 import type { OwnSizing } from '../../bots/InvestmentSizing';
 

@@ -11,6 +11,7 @@ import type { BotType, FieldError } from '@gridrocket/shared';
 import { marginTiers } from '@gridrocket/exchanges/venues';
 import { PREVIEW_RULES, stopsBeyondLiquidation, type GridConfig, type MarketRules } from '@gridrocket/trading/grid';
 import type { BotConfig } from './bot.events';
+import { botStyleOf } from '../styles/registry';
 
 export const MARGIN_MODES = ['isolated', 'cross'] as const;
 export type BotMarginMode = (typeof MARGIN_MODES)[number];
@@ -18,7 +19,8 @@ export const MARGIN_MODE_SPOT_MESSAGE = 'marginMode applies to futures bots only
 
 /** The stops of a futures bot that lie beyond its liquidation price, as field messages (the market's rules when known). */
 export function futuresRiskErrors(botType: BotType, config: Omit<BotConfig, 'leverage'> & { leverage?: number }, rules?: Pick<MarketRules, 'priceStep' | 'amountStep' | 'minNotional'> | null): FieldError[] {
-  if (botType !== 'Futures' || config.style === 'infinity' || config.marginMode === 'cross') return [];
+  // a style that trades spot only (BotStyle.onlyBotType: the infinity grid) has no futures stops to check
+  if (botType !== 'Futures' || botStyleOf({ style: config.style })?.onlyBotType?.botType === 'Spot' || config.marginMode === 'cross') return [];
   const grid = { ...config, botType: 'Futures', leverage: config.leverage ?? 1 } as unknown as GridConfig & { stopLossPriceAbove?: number };
   const r = rules && rules.priceStep > 0 && rules.amountStep > 0 ? { priceStep: rules.priceStep, amountStep: rules.amountStep, minNotional: rules.minNotional } : PREVIEW_RULES;
   try {

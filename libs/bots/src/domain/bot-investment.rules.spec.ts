@@ -1,5 +1,6 @@
-/** Issue 40: the investment-based form's sizing, known answers worked by hand (bot-investment.rules.ts). */
-import { infinitySteps, sizeInfinity, sizeLadder } from './bot-investment.rules';
+/** Issue 40: the investment-based form's sizing, known answers worked by hand (bot-investment.rules.ts; the infinity grid's: styles/infinity/infinity.sizing.ts). */
+import { sizeLadder } from './bot-investment.rules';
+import { infinitySteps, sizeInfinity } from '../styles/infinity/infinity.sizing';
 
 // Binance spot BTCUSDT-like: LOT_SIZE stepSize 0.00001, minQty 0.00001, NOTIONAL minNotional 5
 const btcSpot = { priceStep: 0.01, amountStep: 0.00001, minAmount: 0.00001, minNotional: 5 };

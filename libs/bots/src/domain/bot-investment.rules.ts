@@ -9,12 +9,11 @@
  *       Σ rung price × rung size ÷ leverage      (a neutral grid: its buys below and its sells above),
  *   so s = investment × leverage ÷ Σ rung price × kⁱ, rounded DOWN to the market's amount step (the cost
  *   never passes the investment).
- * - An infinity grid (spot, docs/infinity.md): the investment is the initial buy plus one value per step
- *   on every step down from the entry to the lower price (the buys it may have to make), so the value per
- *   step is (investment − initial buy) ÷ steps, rounded down to the cent.
+ * - A style that sizes a field of its own (the infinity grid's value per step: styles/infinity/infinity.sizing.ts)
+ *   does so through its BotStyle.sizeInvestment (issue 42: styles/registry.ts), asked by investmentSizer.
  *
  * The market's minimums judge the sized orders as the form's and the server's market checks do
- * (bot-market.rules.ts marketFieldErrors, infinity.engine.ts infinityProblem): the amount step, the minimum
+ * (bot-market.rules.ts marketFieldErrors, a style's own check): the amount step, the minimum
  * amount and the minimum order value (Binance LOT_SIZE stepSize / minQty and NOTIONAL / MIN_NOTIONAL
  * minNotional, KuCoin baseIncrement / baseMinSize / minFunds, as ccxt reports them in a market's
  * `precision` and `limits`: docs/exchanges.md). An investment too small for them is refused with the
@@ -22,9 +21,13 @@
  * Without the market's rules (not asked yet, the venue unreachable) the sizes are rounded to 8 decimals
  * and no minimum is known: the server's market check and the runner judge them again.
  */
-import { ceilToStep, floorToStep, meetsOrderMinimums, roundMoney, rungPrice, rungSize } from '@gridrocket/trading/grid';
+import { ceilToStep, floorToStep, roundMoney, rungPrice, rungSize } from '@gridrocket/trading/grid';
 import { ValidationError } from '@gridrocket/shared';
+import { botStyleOf, type BotDirection } from '../styles/registry';
 import { gridHalves, ladderCostOf } from './bot-market.rules';
+import { CENT, fmt, minOf, stepOf, usd, type SettingsToSize, type SizingMarket } from './bot-sizing';
+
+export type { SettingsToSize, SizingMarket } from './bot-sizing';
 
 /** The largest investment a form takes (USDT): the numeric bounds' scale (bot.rules.ts NUMERIC_BOUNDS). */
 export const INVESTMENT_MAX = 1_000_000_000;
@@ -32,19 +35,6 @@ export const INVESTMENT_MAX = 1_000_000_000;
 const ORDER_SIZE_MAX = 1_000_000;
 /** The longest order size as written that the bot rules take (bot.rules.ts LENGTHS.orderSize). */
 const ORDER_SIZE_CHARS = 12;
-/** The step of sizes when the market's is not known: 8 decimals (bot.rules.ts MAX_DECIMALS). */
-const FALLBACK_STEP = 1e-8;
-const CENT = 0.01;
-/** An infinity grid's steps counted at most (a 0.01 % step from 100 000 to 1 is 115 000 of them). */
-const MAX_STEPS = 200_000;
-
-/** What the sizing reads of a market (the exchange port's MarketRules, a subset). */
-export interface SizingMarket {
-  priceStep?: number;
-  amountStep?: number;
-  minNotional?: number;
-  minAmount?: number;
-}
 
 /** A ladder's fields that decide its rungs (long, short or neutral), each valid on its own. */
 export interface LadderToSize {
@@ -55,7 +45,7 @@ export interface LadderToSize {
   leverage?: number;
   spacing?: 'absolute' | 'percent';
   sizeScale?: number;
-  direction?: 'long' | 'short' | 'neutral';
+  direction?: BotDirection;
 }
 
 export interface LadderSizing {
@@ -73,39 +63,7 @@ export interface LadderSizing {
   problem: string | null;
 }
 
-export interface InfinityToSize {
-  entryPrice: number;
-  stepPercent: number;
-  lowerPrice: number;
-  /** USDT spent on coin at the start (part of the investment). */
-  initialQuote?: number;
-}
-
-export interface InfinitySizing {
-  style: 'infinity';
-  investment: number;
-  /** USDT bought on each step down and sold on each step up, rounded down to the cent. */
-  quoteValue: number;
-  /** The buys from the entry down to the lower price, as the engine prices them. */
-  steps: number;
-  /** The initial buy plus every step's buy, USDT: at most the investment. */
-  cost: number;
-  /** The smallest investment this grid takes at this market (USDT, up to the cent). */
-  minimum: number;
-  problem: string | null;
-}
-
-const fmt = (x: number) => String(Number(x.toPrecision(12)));
-const usd = (x: number) => x.toFixed(2);
 const coin = (x: number, base?: string) => (base ? `${fmt(x)} ${base}` : fmt(x));
-const stepOf = (m: SizingMarket | undefined, k: 'amountStep' | 'priceStep') => {
-  const s = m?.[k];
-  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : FALLBACK_STEP;
-};
-const minOf = (m: SizingMarket | undefined, k: 'minNotional' | 'minAmount') => {
-  const s = m?.[k];
-  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : 0;
-};
 
 /** The halves of the grid as the market checks see them (a neutral grid: its buys and its sells). */
 function halvesOf(g: LadderToSize) {
@@ -202,86 +160,18 @@ function minimumLadderInvestment(g: LadderToSize, unit: number, market: SizingMa
 }
 
 /**
- * The buys an infinity grid can make from its entry down to its lower price, priced as its engine prices
- * them (infinity.engine.ts stepOrders: each one step below the last, rounded down to the price step, none
- * below the lower price).
- */
-export function infinitySteps(c: InfinityToSize, market?: SizingMarket): number {
-  const tick = stepOf(market, 'priceStep');
-  let last = floorToStep(c.entryPrice, tick);
-  let n = 0;
-  while (n <= MAX_STEPS) {
-    const next = floorToStep(last * (1 - c.stepPercent / 100), tick);
-    if (!(next >= c.lowerPrice) || next >= last) break;
-    n++;
-    last = next;
-  }
-  return n;
-}
-
-/** The first step's orders (one step up, one down from the entry) take a value per step of q (infinityProblem's test). */
-function stepTakes(c: InfinityToSize, q: number, market: SizingMarket | undefined): boolean {
-  const tick = stepOf(market, 'priceStep');
-  const lot = stepOf(market, 'amountStep');
-  const rules = { priceStep: tick, amountStep: lot, minNotional: minOf(market, 'minNotional'), minAmount: minOf(market, 'minAmount') || undefined };
-  const entry = floorToStep(c.entryPrice, tick);
-  const up = ceilToStep(entry * (1 + c.stepPercent / 100), tick);
-  const down = floorToStep(entry * (1 - c.stepPercent / 100), tick);
-  return [up, down].every((p) => p > 0 && meetsOrderMinimums(rules, floorToStep(q / p, lot), p));
-}
-
-/** The orders an investment sizes for an infinity grid: its value per step, with the smallest investment and why it cannot, if so. */
-export function sizeInfinity(c: InfinityToSize, investment: number, market?: SizingMarket): InfinitySizing {
-  const initial = c.initialQuote && c.initialQuote > 0 ? c.initialQuote : 0;
-  const steps = infinitySteps(c, market);
-  const out = (quoteValue: number, minimum: number, problem: string | null): InfinitySizing => ({ style: 'infinity', investment, quoteValue, steps, cost: roundMoney(initial + steps * quoteValue), minimum, problem });
-  if (steps === 0) return out(0, 0, `There is no buy between the entry price ${fmt(c.entryPrice)} and the lower price ${fmt(c.lowerPrice)} with a step of ${fmt(c.stepPercent)} %: an investment has nothing to size; set the value per step instead`);
-  if (steps > MAX_STEPS) return out(0, 0, `More than ${MAX_STEPS} steps of ${fmt(c.stepPercent)} % lie between the entry price and the lower price: raise the step or the lower price`);
-  // the smallest value per step whose first buy and sell (one step either side of the entry) the market takes
-  const tick = stepOf(market, 'priceStep');
-  const lot = stepOf(market, 'amountStep');
-  const minNotional = minOf(market, 'minNotional');
-  const minAmount = minOf(market, 'minAmount');
-  const entry = floorToStep(c.entryPrice, tick);
-  const first = [ceilToStep(entry * (1 + c.stepPercent / 100), tick), floorToStep(entry * (1 - c.stepPercent / 100), tick)].filter((p) => p > 0);
-  let q = ceilToStep(Math.max(CENT, ...first.map((p) => ceilToStep(Math.max(minAmount, minNotional / p, lot), lot) * p)), CENT);
-  for (let i = 0; i < 1000 && !stepTakes(c, q, market); i++) q = ceilToStep(q + CENT, CENT);
-  const minimum = ceilToStep(initial + steps * q, CENT);
-  const quoteValue = investment > initial ? floorToStep((investment - initial) / steps, CENT) : 0;
-  if (quoteValue < q || !stepTakes(c, quoteValue, market)) {
-    const after = initial > 0 ? `after the initial buy of ${usd(initial)} USDT ` : '';
-    const minimums = minNotional > 0 || minAmount > 0 ? `, below the market's minimum order (value ${fmt(minNotional)} USDT${minAmount > 0 ? `, amount ${fmt(minAmount)}` : ''})` : '';
-    return out(quoteValue, minimum, `An investment of ${usd(investment)} USDT is too small for this grid: ${after}it buys ${usd(quoteValue)} USDT on each of the ${steps} steps down to ${fmt(c.lowerPrice)}${minimums}. The smallest investment for this grid is ${usd(minimum)} USDT`);
-  }
-  return out(quoteValue, minimum, null);
-}
-
-/** A bot's settings as the server's sizing reads them (bot.rules.ts OrderSizer's argument): null is a setting turned off. */
-interface SettingsToSize {
-  style?: 'infinity' | (string & {});
-  numOfOrders: number;
-  interval: number;
-  entryPrice: number;
-  leverage?: number;
-  spacing?: 'absolute' | 'percent' | null;
-  sizeScale?: number | null;
-  direction?: 'long' | 'short' | 'neutral' | null;
-  stepPercent?: number;
-  lowerPrice?: number;
-  initialQuote?: number;
-}
-
-/**
- * The server's sizing of a body's investment (bot.rules.ts OrderSizer): the ladder's order size or the
- * infinity grid's value per step at `market` (undefined: not known, 8 decimals and no minimum), or a 400 on
+ * The server's sizing of a body's investment (bot.rules.ts OrderSizer): the ladder's order size or a
+ * style's own field (BotStyle.sizeInvestment: the infinity grid's value per step) at `market` (undefined: not known, 8 decimals and no minimum), or a 400 on
  * `investment` with the numbers. `stored`: an edited bot's settings, where the edit leaves them as they are.
  */
 export function investmentSizer(market: SizingMarket | undefined, base?: string, stored: Partial<LadderToSize> = {}) {
   return (config: SettingsToSize, investment: number): number => {
-    if (config.style === 'infinity') {
-      const r = sizeInfinity({ entryPrice: config.entryPrice, stepPercent: config.stepPercent ?? 0, lowerPrice: config.lowerPrice ?? 0, initialQuote: config.initialQuote ?? 0 }, investment, market);
+    // a style that sizes a field of its own (BotStyle.sizeInvestment) sizes it; the ladder sizes its orders
+    const own = botStyleOf({ style: config.style })?.sizeInvestment;
+    if (own) {
+      const r = own(config, investment, market);
       if (r.problem) throw new ValidationError([{ field: 'investment', message: r.problem }]);
-      return r.quoteValue;
+      return r.value;
     }
     const kept = <K extends 'spacing' | 'sizeScale' | 'direction'>(k: K) => (config[k] === null ? undefined : (config[k] ?? stored[k])) as LadderToSize[K];
     const grid: LadderToSize = {

@@ -164,8 +164,8 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       const bot = owned(state, command.userId);
       if (bot.status !== 'stopped') throw new ConflictError(BOT_BUSY_EDIT);
       // issue 32: a style may refuse edits (an infinity bot's settings are its own: BotStyle.editRefusal)
-      const refused = botStyleOf({ style: bot.config.style })?.editRefusal?.(bot.config);
-      if (refused) throw new ValidationError([refused]);
+      const refused = botStyleOf({ style: bot.config.style })?.editRefusal;
+      if (refused) throw new ValidationError([{ field: 'style', message: refused }]);
       if (bot.botType === 'Spot' && command.config.leverage !== undefined && command.config.leverage !== 1) {
         throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
       }
@@ -181,9 +181,9 @@ export function decideBot(command: BotCommand, state: BotState): BotEvent[] {
       if (bot.botType === 'Spot' && (command.config as { direction?: string | null }).direction === 'short') {
         throw new ValidationError([{ field: 'direction', message: 'direction short applies to futures bots only: a spot bot buys its ladder (long)' }]);
       }
-      // a style named by a direction may trade futures only (the neutral grid: BotStyle.spotRefusal)
-      const futuresOnly = bot.botType === 'Spot' ? botStyleOf({ direction: turned })?.spotRefusal?.() : undefined;
-      if (futuresOnly) throw new ValidationError([futuresOnly]);
+      // a style named by a direction may trade one bot type only (the neutral grid futures: BotStyle.onlyBotType)
+      const only = botStyleOf({ direction: turned })?.onlyBotType;
+      if (only && only.botType !== bot.botType) throw new ValidationError([{ field: 'direction', message: only.message }]);
       return [{ type: 'BotEdited', data: { botId, ...command.config, leverage: bot.botType === 'Futures' ? (command.config.leverage ?? bot.config.leverage) : 1 } }];
     }
     case 'StartBot': {

@@ -1,13 +1,20 @@
-// Over 400 lines: the bot forms' input rules of every style, with their field messages; to move into the styles' own folders (issue 42).
+// Over 400 lines: the bot forms' input rules (the ladder's fields, risk settings, numeric bounds, fees, sizing by investment) with their field messages; the styles' own rules are in their folders (issue 42).
 import { z } from 'zod';
 import { BOT_TYPES, EXCHANGES, FieldError, SYMBOL_MAX_LENGTH, SYMBOL_PATTERN, SYMBOL_SYNTAX_MESSAGE, ValidationError, documentedAs } from '@gridrocket/shared';
 import type { BotType, ExchangeName } from '@gridrocket/shared';
 import { minTakeProfitPercent, venueRules } from '@gridrocket/exchanges/venues';
-import { BotConfig, RISK_FIELDS, type BotConfigEdit, type RiskSettings } from './bot.events';
+import { RISK_FIELDS, type BotConfigEdit, type RiskSettings } from './bot.events';
 import { checkedInRangeTerms } from './bot-range.rules';
-import { infinityBotConfig, infinityMarketProblem, notInfinityFieldErrors, parseInfinityBot, type InfinityBotInput } from './bot-infinity.rules';
 import { botNameField } from './bot-name.rules';
 import { MARGIN_MODES, MARGIN_MODE_SPOT_MESSAGE } from './bot-futures.rules';
+import { confirmAboveMarket, shown, toFieldErrors, userId } from './bot-form.parts';
+import type { BotStyle, BotStyleRules, CreateBotInput, CreateOptions, OrderSizer } from '../styles/bot-style';
+import { BOT_DIRECTIONS, botStyleOf, builtInBotStyles, type BotDirection, type BotStyleName } from '../styles/registry';
+
+export { toFieldErrors } from './bot-form.parts';
+
+/** The style a ladder's `direction` names (a neutral grid's: BotStyle, namedBy 'direction'); undefined: the ladder's own long or short. */
+const styleOfDirection = (direction: unknown): BotStyle | undefined => botStyleOf({ direction });
 
 /**
  * Input rules for the bot forms (spec section 5, plus: exchange is Binance or
@@ -132,42 +139,23 @@ export const riskFields = {
 
 /**
  * Issue 32 (libs/trading grid/direction.ts): 'long' (absent: the spec's bot) or 'short', a ladder of
- * sells above the entry with a reduce-only buy-back below the average: futures only.
+ * sells above the entry with a reduce-only buy-back below the average: futures only; or a style named by its
+ * direction (styles/registry.ts BOT_DIRECTIONS, its rules: BotStyle's form rules).
  */
-export const direction = optionalChoice('direction', ['long', 'short', 'neutral']);
+export const direction = optionalChoice('direction', BOT_DIRECTIONS);
 /** Issue 40 (bot-futures.rules.ts): isolated (the default) or cross, futures only. */
 export const marginMode = optionalChoice('marginMode', MARGIN_MODES);
 export const SHORT_SPOT_MESSAGE = 'direction short applies to futures bots only: a spot bot buys its ladder (long)';
-/**
- * Issue 32, neutral (libs/trading styles/neutral/neutral.engine.ts): buys below and sells above the entry price as the
- * reference, `numOfOrders` on each side, each fill answered by its opposite one interval away: futures only,
- * equal steps and sizes, no take-profit percentage of its own (each pair earns one interval).
- */
-export const NEUTRAL_SPOT_MESSAGE = 'direction neutral applies to futures bots only: a spot bot buys its ladder (long)';
-
-/** Settings a neutral grid does not have (its pairs replace the take-profit, its stops lie outside the grid). */
-function neutralProblems(v: { spacing?: unknown; sizeScale?: unknown; stopLossPercent?: unknown; trailingDeviation?: unknown; reanchor?: unknown; reanchorLimit?: unknown; trailDownLimit?: unknown }): FieldError[] {
-  const errors: FieldError[] = [];
-  if (v.spacing === 'percent') errors.push({ field: 'spacing', message: 'spacing percent applies to long and short grids: a neutral grid has equal steps' });
-  if (typeof v.sizeScale === 'number' && v.sizeScale !== 1) errors.push({ field: 'sizeScale', message: 'sizeScale applies to long and short grids: a neutral grid has equal sizes' });
-  for (const key of ['stopLossPercent', 'trailingDeviation', 'reanchor', 'reanchorLimit', 'trailDownLimit'] as const) {
-    if (v[key] !== undefined) errors.push({ field: key, message: `${key} applies to long and short grids: a neutral grid's stop-loss is a price below its lowest buy` });
-  }
-  return errors;
-}
 
 /** The optional settings present in the input (cross-field checks as field errors; `short`: the stops and limits mirrored). */
 function riskSettings(v: { [K in keyof typeof riskFields]?: unknown } & { interval: number; entryPrice: number; numOfOrders?: number; direction?: string }, short = false): RiskSettings {
   const out: Record<string, unknown> = {};
   for (const key of RISK_FIELDS) if (v[key] !== undefined) out[key] = v[key];
   const errors: FieldError[] = [];
-  if (v.direction === 'neutral' && typeof v.numOfOrders === 'number') {
-    // issue 32: a neutral grid's stops lie outside its lines, below the lowest buy and above the highest sell
-    const lowest = v.entryPrice - v.numOfOrders * v.interval;
-    const highest = v.entryPrice + v.numOfOrders * v.interval;
-    if (typeof out.stopLossPrice === 'number' && out.stopLossPrice >= lowest) errors.push({ field: 'stopLossPrice', message: `stopLossPrice of a neutral grid must be below its lowest buy (${shown(lowest)})` });
-    if (typeof out.stopLossPriceAbove === 'number' && out.stopLossPriceAbove <= highest) errors.push({ field: 'stopLossPriceAbove', message: `stopLossPriceAbove must be above the neutral grid's highest sell (${shown(highest)})` });
-    if (errors.length) throw new ValidationError(errors);
+  // a style of the ladder's direction may check its stops its own way (BotStyle.stopProblems: the neutral grid's outside its lines)
+  const ownStops = styleOfDirection(v.direction)?.stopProblems;
+  if (ownStops && typeof v.numOfOrders === 'number') {
+    throwIfAny(ownStops({ entryPrice: v.entryPrice, interval: v.interval, numOfOrders: v.numOfOrders }, out));
     return out as RiskSettings;
   }
   if (out.stopLossPriceAbove !== undefined) errors.push({ field: 'stopLossPriceAbove', message: 'stopLossPriceAbove applies to neutral grids only: a long or short grid has one stop-loss (stopLossPrice)' });
@@ -204,8 +192,6 @@ function clearedRiskSettings(input: unknown): Record<string, null> {
   for (const key of RISK_FIELDS) if (key in o && (o[key] === '' || o[key] === null)) out[key] = null;
   return out;
 }
-
-const userId = z.string({ invalid_type_error: 'userId must be text' }).max(128, 'userId is too long').optional();
 
 /**
  * Issue 40, the investment-based form: the total USDT the bot's orders lock (futures: their margin), in
@@ -248,29 +234,8 @@ const editFields = {
   marginMode,
 };
 
-/**
- * Issue 29 finding 3: the trader confirmed an entry price more than ABOVE_MARKET_TOLERANCE above the
- * market (bot-market.rules.ts aboveMarket). Not stored: it answers this request only.
- */
-const confirmAboveMarket = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' || v === '' || v === null ? undefined : v),
-  z.boolean({ invalid_type_error: 'confirmAboveMarket must be true or false' }).optional(),
-);
-
 export const createBotSchema = z.object({ ...editFields, userId, symbol, botType, confirmAboveMarket });
 export const editBotSchema = z.object({ ...editFields, userId, confirmAboveMarket });
-
-export interface CreateBotInput {
-  userId?: string;
-  botType: BotType;
-  config: BotConfig;
-  /** The trader confirmed an entry above the market (not stored). */
-  confirmAboveMarket?: boolean;
-}
-
-export function toFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message }));
-}
 
 function parse<T extends z.ZodTypeAny>(schema: T, input: unknown, required: FieldError[] = []): z.output<T> {
   const result = schema.safeParse(input ?? {});
@@ -299,7 +264,7 @@ function requiredProblems(input: unknown, direction: unknown): FieldError[] {
   const body = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
   const out: FieldError[] = [];
   if (isBlank(body.orderSize)) out.push({ field: 'orderSize', message: 'orderSize is required' });
-  if (isBlank(body.takeProfit) && direction !== 'neutral') out.push({ field: 'takeProfit', message: 'takeProfit is required' });
+  if (isBlank(body.takeProfit) && styleOfDirection(direction)?.requiresTakeProfit !== false) out.push({ field: 'takeProfit', message: 'takeProfit is required' });
   return out;
 }
 
@@ -310,14 +275,6 @@ function directionAsked(input: unknown, stored?: string): unknown {
   return body.direction ?? stored;
 }
 
-/**
- * Sizes the orders of a bot given by its investment (issue 40): what the caller's market says the
- * investment buys (bot-investment.rules.ts sizeLadder / sizeInfinity, at the market's steps and minimums):
- * the ladder's `orderSize` or the infinity grid's `quoteValue`. Throws a ValidationError on `investment`
- * when the investment cannot size the grid. `config`: the bot's other settings, already checked.
- */
-export type OrderSizer = (config: Omit<BotConfig, 'symbol' | 'leverage' | 'takeProfit'> & { symbol?: string; leverage?: number; takeProfit?: number }, investment: number) => number;
-
 export const INVESTMENT_NOT_HERE = 'investment is taken where the market is known (POST /api/bots, PUT /api/bots/{id}): give orderSize here';
 
 /**
@@ -325,7 +282,7 @@ export const INVESTMENT_NOT_HERE = 'investment is taken where the market is know
  * the investment sizes the orders (`sizer`), and the body is parsed with that size, the investment kept in
  * the config. A size given as well must be the one the investment sizes. Without an investment: `run` alone.
  */
-function sizedByInvestment<T extends { config: object }>(input: unknown, field: 'orderSize' | 'quoteValue', sizer: OrderSizer | undefined, run: (body: unknown) => T): T {
+function sizedByInvestment<T extends { config: object }>(input: unknown, field: string, sizer: OrderSizer | undefined, run: (body: unknown) => T): T {
   const body = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
   if (!body || isBlank(body.investment)) return run(input);
   const errors: FieldError[] = [];
@@ -347,9 +304,6 @@ function sizedByInvestment<T extends { config: object }>(input: unknown, field: 
   const out = run({ ...body, investment: undefined, [field]: size });
   return { ...out, config: { ...out.config, investment: investment.data } };
 }
-
-/** A number as a trader reads it: no binary noise (0.1 % maker, not 0.09999999999999999). */
-const shown = (x: number) => String(Number(x.toPrecision(12)));
 
 /** The venue's default maker rate of a bot's market (a fraction), when the market's own is not known. */
 export function defaultMakerRate(exchange: ExchangeName, botType: BotType): number {
@@ -376,17 +330,22 @@ export function takeProfitFeeError(takeProfit: number, makerRate: number): Field
  * converted at `priceStep` (the market's, when the caller could ask it) before the checks below.
  */
 /**
- * Issue 32 (docs/infinity.md): `style: 'infinity'` is a spot infinity grid, with its own fields and
- * messages (bot-infinity.rules.ts parseInfinityBot; a futures one is refused on botType with
- * INFINITY_SPOT_MESSAGE, ladder fields in its body are refused too); anything else but 'ladder' is refused.
+ * Issue 32, issue 42: a body's `style` names a style of the registry (styles/registry.ts, or a plug-in's
+ * in options.styleRules), parsed by its own rules (the infinity grid's: styles/infinity/infinity.rules.ts);
+ * anything else but 'ladder' is refused.
  */
 export function parseCreateBot(input: unknown, options: CreateOptions = {}): CreateBotInput {
   const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
-  const known = [...(options.styleRules ?? []), ...BUILT_IN_STYLE_RULES];
-  const rules = styleRulesFor(style, known);
-  if (rules) return rules.parseCreate(input, options, parseCreateLadderBody);
+  const builtIn = builtInStyleRules();
+  const rules = styleRulesFor(style, [...(options.styleRules ?? []), ...builtIn]);
+  if (rules) {
+    // a style whose investment sizes a field of its own (BotStyle.sizedField) is sized before its parse
+    const sized = (rules as Partial<Pick<BotStyle, 'sizedField'>>).sizedField;
+    const run = (body: unknown) => rules.parseCreate(body, options, parseCreateLadderBody);
+    return sized ? sizedByInvestment(input, sized, options.sizeOrders, run) : run(input);
+  }
   if (style !== undefined && style !== null && style !== '' && style !== 'ladder') {
-    throw new ValidationError([{ field: 'style', message: `style must be ladder or ${[...BUILT_IN_STYLE_RULES, ...(options.styleRules ?? [])].map((r) => r.style).join(' or ')}` }]);
+    throw new ValidationError([{ field: 'style', message: `style must be ladder or ${[...builtIn, ...(options.styleRules ?? [])].map((r) => r.style).join(' or ')}` }]);
   }
   return parseCreateLadderBody(input, options);
 }
@@ -396,39 +355,15 @@ function parseCreateLadderBody(input: unknown, options: CreateOptions): CreateBo
   return checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => sizedByInvestment(body, 'orderSize', options.sizeOrders, parseCreateLadder));
 }
 
-/** The form's styles besides the ladder (BotStyleRules below; plug-ins add theirs through options.styleRules). */
-const BUILT_IN_STYLE_RULES: readonly BotStyleRules[] = [
-  { style: 'infinity', parseCreate: (input, options) => sizedByInvestment(input, 'quoteValue', options.sizeOrders, parseCreateInfinity), marketProblem: infinityMarketProblem },
-];
-
-/** The form's built-in styles besides the ladder (the style-names rule reads their names). */
-export function builtInStyleRules(): readonly BotStyleRules[] {
-  return BUILT_IN_STYLE_RULES;
+/**
+ * The form's built-in styles besides the ladder: the registry's styles that a body names by its `style`
+ * (plug-ins add theirs through options.styleRules; the style-names rule reads their names).
+ */
+export function builtInStyleRules(): readonly BotStyle[] {
+  return builtInBotStyles().filter((s) => s.namedBy === 'style');
 }
 
-const infinityExtras = z.object({ userId, confirmAboveMarket, name: botNameField });
-
-function parseCreateInfinity(input: unknown): CreateBotInput {
-  const errors: FieldError[] = [];
-  let bot: InfinityBotInput | null = null;
-  try {
-    bot = parseInfinityBot(input);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    errors.push(...err.errors);
-  }
-  const extras = infinityExtras.safeParse(input ?? {});
-  if (!extras.success) errors.push(...toFieldErrors(extras.error));
-  for (const e of notInfinityFieldErrors(input)) if (!errors.some((x) => x.field === e.field)) errors.push(e);
-  const leverage = input && typeof input === 'object' ? (input as Record<string, unknown>).leverage : undefined;
-  if (leverage !== undefined && leverage !== null && leverage !== '' && Number(leverage) !== 1) errors.push({ field: 'leverage', message: 'leverage applies to futures bots only' });
-  if (errors.length || !bot || !extras.success) throw new ValidationError(errors);
-  const name = extras.data.name ? { name: extras.data.name } : {};
-  return { userId: extras.data.userId, botType: 'Spot', ...(extras.data.confirmAboveMarket ? { confirmAboveMarket: true } : {}), config: { ...infinityBotConfig(bot), ...name } };
-}
-
-/** An edit of an infinity bot (issue 32): refused, its settings are not editable yet; a body asking for a style is refused too. */
-export const INFINITY_EDIT_MESSAGE = 'An infinity bot cannot be edited yet: stop it, delete it and create a new one';
+/** A body asking an edit for a style is refused (a style's own refusal of its edits: BotStyle.editRefusal). */
 export const EDIT_STYLE_MESSAGE = 'style cannot be changed by an edit: a bot keeps the style it was created with';
 
 function parseCreateLadder(input: unknown): CreateBotInput {
@@ -437,12 +372,13 @@ function parseCreateLadder(input: unknown): CreateBotInput {
   if (v.leverage !== undefined && v.botType === 'Spot' && v.leverage !== 1) {
     throw new ValidationError([{ field: 'leverage', message: 'leverage applies to futures bots only' }]);
   }
+  const own = styleOfDirection(v.direction);
   if (v.direction === 'short' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
-  if (v.direction === 'neutral' && v.botType !== 'Futures') throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
+  if (own?.onlyBotType && v.botType !== own.onlyBotType.botType) throw new ValidationError([{ field: 'direction', message: own.onlyBotType.message }]);
   if (v.marginMode !== undefined && v.botType !== 'Futures') throw new ValidationError([{ field: 'marginMode', message: MARGIN_MODE_SPOT_MESSAGE }]);
-  if (v.direction === 'neutral') throwIfAny(neutralProblems(v));
-  // (a neutral grid has no take profit of its own: one given is kept for a switch back, checked then)
-  const feeError = v.direction === 'neutral' || v.takeProfit === undefined ? null : takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
+  throwIfAny(own?.formProblems?.(v) ?? []);
+  // (a style without a take profit of its own, BotStyle.requiresTakeProfit: one given is kept for a switch back, checked then)
+  const feeError = own?.requiresTakeProfit === false || v.takeProfit === undefined ? null : takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, v.botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -475,11 +411,12 @@ export function parseEditBot(
   botType: BotType = 'Futures',
   /** Issue 14: the bot's stored spacing, which stands when the edit does not change it (checks only); issue 32: its direction too. */
   /** Issue 40: `investment`, the bot's stored investment (an order size given by hand replaces it). */
-  stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral'; style?: 'infinity' | (string & {}); investment?: number } = {},
+  stored: { spacing?: 'absolute' | 'percent'; direction?: BotDirection; style?: BotStyleName; investment?: number } = {},
   /** Issue 32: the market's price step, for a body that gives a range (bot-range.rules.ts); issue 40: the sizing of an investment. */
   options: { priceStep?: number; sizeOrders?: OrderSizer } = {},
 ): EditBotInput {
-  if (stored.style === 'infinity') throw new ValidationError([{ field: 'style', message: INFINITY_EDIT_MESSAGE }]);
+  const refusal = botStyleOf({ style: stored.style })?.editRefusal;
+  if (refusal) throw new ValidationError([{ field: 'style', message: refusal }]);
   const style = input && typeof input === 'object' ? (input as Record<string, unknown>).style : undefined;
   if (style !== undefined && style !== null && style !== '' && style !== 'ladder') throw new ValidationError([{ field: 'style', message: EDIT_STYLE_MESSAGE }]);
   const edit = checkedInRangeTerms(input, options.priceStep, NUMERIC_BOUNDS.numOfOrders.max, (body) => sizedByInvestment(body, 'orderSize', options.sizeOrders, (b) => parseEditLadder(b, botType, stored)));
@@ -492,7 +429,7 @@ export function parseEditBot(
 /** An edit's settings: a take profit left out keeps the stored one (a neutral grid's, issue 40); `name` and `investment` null remove them. */
 type EditBotInput = { userId?: string; confirmAboveMarket?: boolean; config: BotConfigEdit };
 
-function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent'; direction?: 'long' | 'short' | 'neutral' }): EditBotInput {
+function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: 'absolute' | 'percent'; direction?: BotDirection }): EditBotInput {
   const v = parse(editBotSchema, input, requiredProblems(input, directionAsked(input, stored.direction)));
   const cleared = clearedRiskSettings(input);
   const spacing = v.spacing ?? ('spacing' in cleared ? undefined : stored.spacing);
@@ -500,13 +437,14 @@ function parseEditLadder(input: unknown, botType: BotType, stored: { spacing?: '
   const clearsDirection = isCleared(input, 'direction');
   const short = (v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'short';
   if (v.direction === 'short' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: SHORT_SPOT_MESSAGE }]);
-  if (v.direction === 'neutral' && botType === 'Spot') throw new ValidationError([{ field: 'direction', message: NEUTRAL_SPOT_MESSAGE }]);
+  const asked = styleOfDirection(v.direction)?.onlyBotType;
+  if (asked && botType !== asked.botType) throw new ValidationError([{ field: 'direction', message: asked.message }]);
   if (v.marginMode !== undefined && botType === 'Spot') throw new ValidationError([{ field: 'marginMode', message: MARGIN_MODE_SPOT_MESSAGE }]);
-  if ((v.direction ?? (clearsDirection ? undefined : stored.direction)) === 'neutral') throwIfAny(neutralProblems({ ...v, spacing }));
+  throwIfAny(styleOfDirection(v.direction ?? (clearsDirection ? undefined : stored.direction))?.formProblems?.({ ...v, spacing }) ?? []);
   throwIfAny(numericBoundProblems({ ...v, spacing, short }));
   if (spacing === 'percent' && v.spacing === undefined) riskSettings({ ...v, spacing }, short); // the percent interval's bound
-  const neutral = directionAsked(input, stored.direction) === 'neutral';
-  const feeError = neutral || v.takeProfit === undefined ? null : takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
+  const noTakeProfit = styleOfDirection(directionAsked(input, stored.direction))?.requiresTakeProfit === false;
+  const feeError = noTakeProfit || v.takeProfit === undefined ? null : takeProfitFeeError(v.takeProfit, defaultMakerRate(v.exchange, botType));
   if (feeError) throw new ValidationError([feeError]);
   return {
     userId: v.userId,
@@ -642,32 +580,6 @@ export function botFieldProblem(field: SweptBotField, value: number, market: { e
   if (parsed.data === undefined) return `${field} is required`;
   if (field === 'takeProfit') return takeProfitFeeError(parsed.data, defaultMakerRate(market.exchange, market.botType))?.message ?? null;
   return null;
-}
-
-/**
- * Issue 42: the form's rules of the grid styles that are not the ladder, behind one shape: each style's
- * create rules (its config schema and field messages). The built-in infinity grid's are below
- * (BUILT_IN_STYLE_RULES, bot-infinity.rules.ts); a plug-in style's come from libs/shared style-plugins.ts
- * (`rules`), given by the server's callers in `styleRules` (this file is pure: the dashboard builds it too).
- * The ladder (long, short, neutral by `direction`) is the form's default.
- */
-export interface CreateOptions {
-  priceStep?: number;
-  sizeOrders?: OrderSizer;
-  /** Plug-in styles' rules, asked before the built-in ones (the server passes stylePluginParts('rules')). */
-  styleRules?: readonly BotStyleRules[];
-}
-
-export interface BotStyleRules {
-  /** The `style` a body names. */
-  readonly style: string;
-  /**
-   * The create body of a bot of this style: its own fields and messages (a ValidationError with field
-   * errors). `ladder` parses a ladder's body with the form's rules, for a style made of a ladder's fields.
-   */
-  parseCreate(input: unknown, options: CreateOptions, ladder: (input: unknown, options: CreateOptions) => CreateBotInput): CreateBotInput;
-  /** The style's own check of a created bot against its market's rules (one field message, null: it trades); absent: the ladder's market checks. */
-  marketProblem?(config: BotConfig, rules: { priceStep: number; amountStep: number; minNotional: number; minAmount?: number }): FieldError | null;
 }
 
 /** The rules of the style a body names among `rules` (a plug-in's before the built-in ones); undefined for the ladder or an unknown style. */

@@ -10,16 +10,78 @@
  *
  * Pure: no I/O, no framework (the dashboard builds the form's parts too).
  */
-import type { FieldError } from '@gridrocket/shared';
+import type { BotType, FieldError } from '@gridrocket/shared';
 import type { BotConfig } from '../domain/bot.events';
-import type { BotStyleRules } from '../domain/bot.rules';
+import type { SettingsToSize, SizingMarket } from '../domain/bot-sizing';
 import type { BotStyleName, StyleViewFields } from './registry.types';
+
+/** A bot create body as the form's rules give it (domain/bot.rules.ts parseCreateBot, a style's parseCreate). */
+export interface CreateBotInput {
+  userId?: string;
+  botType: BotType;
+  config: BotConfig;
+  /** The trader confirmed an entry above the market (not stored). */
+  confirmAboveMarket?: boolean;
+}
+
+/**
+ * Sizes the orders of a bot given by its investment (issue 40): what the caller's market says the
+ * investment buys (bot-investment.rules.ts investmentSizer, at the market's steps and minimums): the
+ * ladder's `orderSize` or a style's own field (BotStyle.sizedField). Throws a ValidationError on `investment`
+ * when the investment cannot size the grid. `config`: the bot's other settings, already checked.
+ */
+export type OrderSizer = (config: Omit<BotConfig, 'symbol' | 'leverage' | 'takeProfit'> & { symbol?: string; leverage?: number; takeProfit?: number }, investment: number) => number;
+
+/**
+ * The options of a create body's parse (domain/bot.rules.ts parseCreateBot): the market's price step (a
+ * range), the investment's sizing, and the plug-in styles' rules (libs/shared style-plugins.ts `rules`,
+ * given by the server's callers: the form's rules are pure, the dashboard builds them too).
+ */
+export interface CreateOptions {
+  priceStep?: number;
+  sizeOrders?: OrderSizer;
+  /** Plug-in styles' rules, asked before the built-in ones (the server passes stylePluginParts('rules')). */
+  styleRules?: readonly BotStyleRules[];
+}
+
+/** A style's create rules (its config schema and field messages): all a plug-in style's `rules` part must give. */
+export interface BotStyleRules {
+  /** The `style` a body names. */
+  readonly style: string;
+  /**
+   * The create body of a bot of this style: its own fields and messages (a ValidationError with field
+   * errors). `ladder` parses a ladder's body with the form's rules, for a style made of a ladder's fields.
+   */
+  parseCreate(input: unknown, options: CreateOptions, ladder: (input: unknown, options: CreateOptions) => CreateBotInput): CreateBotInput;
+  /** The style's own check of a created bot against its market's rules (one field message, null: it trades); absent: the ladder's market checks. */
+  marketProblem?(config: BotConfig, rules: { priceStep: number; amountStep: number; minNotional: number; minAmount?: number }): FieldError | null;
+}
 
 export interface BotStyle extends BotStyleRules, BotStyleParts {
   /** The style's name: a bot's `style` value, or its `direction` value when `namedBy` is 'direction'. */
   readonly style: string;
   /** Which configuration field names the style. */
   readonly namedBy: 'style' | 'direction';
+
+  // ---- form rules (issue 42): what domain/bot.rules.ts, bot-investment.rules.ts, bot-futures.rules.ts and
+  // the bots controller ask of a style instead of naming it. Every member is optional: absent, the ladder's rule.
+
+  /** The one bot type the style trades, with the message that refuses the other (a ladder direction's, on `direction`); absent: spot and futures. */
+  readonly onlyBotType?: { readonly botType: BotType; readonly message: string };
+  /** false: the style has no take profit of its own: not required, not held against the fees (one given is kept). */
+  readonly requiresTakeProfit?: boolean;
+  /** The ladder's settings a bot of this style refuses, as field messages (a ladder direction's create and edit). */
+  formProblems?(v: Readonly<Record<string, unknown>>): FieldError[];
+  /** The style's own checks of the stop-loss prices, in place of the ladder's checks of its stops and limits. */
+  stopProblems?(grid: { entryPrice: number; interval: number; numOfOrders: number }, stops: { stopLossPrice?: unknown; stopLossPriceAbove?: unknown }): FieldError[];
+  /** Why an edit of a bot of this style is refused (on `style`, by the form's rules and by the decider before any other edit check); absent: it is edited as a ladder. */
+  readonly editRefusal?: string;
+  /** The ladder's fields the style does not have: refused in its body; the capacity query does not ask them. */
+  readonly notLadderFields?: readonly string[];
+  /** The field an investment sizes (parseCreateBot sizes it before parseCreate); absent: the ladder's orderSize. */
+  readonly sizedField?: string;
+  /** The style's sizing of an investment (bot-investment.rules.ts investmentSizer): the sized field's value, or why it cannot. */
+  sizeInvestment?(config: SettingsToSize, investment: number, market?: SizingMarket): { value: number; problem: string | null };
 }
 
 /** The style's claim on a configuration (its `style`, or its `direction`). */
@@ -35,10 +97,6 @@ export function claims(s: Pick<BotStyle, 'style' | 'namedBy'>, c: { style?: unkn
  * imports this registry: capacity.ts and bot.view.ts.)
  */
 export interface BotStyleParts {
-  /** The refusal of an edit of a bot of this style (the decider, before any other edit check); absent or null: editable. */
-  editRefusal?(c: BotConfig): FieldError | null;
-  /** A style named by a direction that trades futures only: the refusal of a spot bot's edit asking for it. */
-  spotRefusal?(): FieldError;
   /** What a held position of this style is called in the edit's refusal to change direction ("… holds a <word> position"). */
   readonly positionWord?: string;
   /**

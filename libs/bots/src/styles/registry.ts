@@ -27,3 +27,13 @@ export function botStyles(): readonly BotStyle[] {
 export function botStyleOf(c: { style?: unknown; direction?: unknown }): BotStyle | undefined {
   return botStyles().find((s) => claims(s, c));
 }
+
+/** The built-in styles alone (the form's default choices; a plug-in's rules come with the caller's options). */
+export function builtInBotStyles(): readonly BotStyle[] {
+  return builtIn;
+}
+
+// Style parts that callers reach through the registry, so that no file outside a style's folder imports it
+// by name (issue 42): the backtest's body (parseInfinityBot, through @gridrocket/bots), and the decider's
+// refusals (through bot.rules.ts, until the decider imports them from the styles' folders).
+export { INFINITY_SPOT_MESSAGE, parseInfinityBot, type InfinityBotInput } from './infinity/infinity.rules';

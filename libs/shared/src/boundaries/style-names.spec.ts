@@ -11,8 +11,7 @@
  *
  * Files: every tracked `.ts` / `.tsx` file under `libs/`, `apps/` and `frontend/src/` that is production
  * code, i.e. not a registry file (the trading and backtest tables above, with the walk table's types
- * styled.types.ts: they list their built-in styles by design; the bot form's table is still inside
- * bot.rules.ts, in KNOWN) and not test code (`*.spec.ts(x)`, `*.test.ts(x)`, `*.contract.ts`,
+ * styled.types.ts, and the bots context's styles/registry.ts: they list their built-in styles by design) and not test code (`*.spec.ts(x)`, `*.test.ts(x)`, `*.contract.ts`,
  * `*.fixtures.ts`, `testing/` folders). `test/`, `e2e/`, `bench/` and scripts are not scanned. A file in a
  * style's folder (`styles/<style>/` anywhere under libs/ and frontend/src/, and the backtest's walk files
  * `walks/<style>.<part>.ts`) may name its own style, and no other (the ladder's folder no style at all).
@@ -49,15 +48,7 @@ const REGISTRIES = ['libs/trading/src/styles/registry.ts', 'libs/trading/src/sty
 const EXEMPT = [/\.(spec|test)\.tsx?$/, /\.contract\.ts$/, /\.fixtures\.ts$/, /(^|\/)testing\//];
 
 /** Files that still name a style, with why they are not in its folder or through a registry yet. */
-const KNOWN: Record<string, string> = {
-  'libs/bots/src/bots.controller.ts': "the controller's refusals of an infinity bot and the neutral direction's sizing",
-  'libs/bots/src/domain/bot-futures.rules.ts': "the futures rules refuse an infinity bot's futures fields: to the infinity rules",
-  'libs/bots/src/domain/bot-infinity.rules.ts': "the infinity bot's form rules (the dashboard imports this path: to a styles/infinity/ folder with the dashboard)",
-  'libs/bots/src/domain/bot-investment.rules.ts': 'sizing by investment per style (the neutral direction, the infinity quote value)',
-  'libs/bots/src/domain/bot.rules.ts': "the form rules: the neutral direction's checks and the built-in style table (BUILT_IN_STYLE_RULES)",
-  'libs/bots/src/index.ts': 're-exports the infinity rules (their callers import them from @gridrocket/bots)',
-  'libs/trading/src/grid/index.ts': "re-exports infinityProblem and InfinityConfig for libs/bots' infinity rules (bot-infinity.rules.ts imports them from @gridrocket/trading/grid): to @gridrocket/trading/styles/infinity once those rules are in their style's folder",
-};
+const KNOWN: Record<string, string> = {};
 
 const alt = (names: readonly string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 

@@ -75,10 +75,7 @@ export { DIRECTIONS, directionOf, directionProblem, entrySide, exitSide, signOf 
 export type { Direction } from './direction';
 export { shortLiquidationPrice, liquidationPrice } from './liquidation';
 export { stateDirection } from './grid.engine';
-// (a style's engine is in its folder, styles/<style>/: importers take it from there; libs/bots' infinity rules
-// still import these two from here until they move to their style's folder)
-export { infinityProblem } from '../styles/infinity/infinity.engine';
-export type { InfinityConfig } from '../styles/infinity/infinity.engine';
+// (a style's engine is in its folder, styles/<style>/, with its pure entry @gridrocket/trading/styles/<style>)
 export { liquidationDistance, LIQUIDATION_WARNING_PERCENT } from './liquidation-stops';
 export type { StopBeyondLiquidation } from './liquidation-stops';
 // issue 42: what a grid's style changes of its halves and its stops, from the styles' pure registry

@@ -2,13 +2,10 @@
  * The infinity grid in the bot's lifecycle, its view and its capacity figures (issue 32, docs/infinity.md):
  * what bot.decider.ts, bot.view.ts, capacity.ts and the API contract (infinity.schemas.ts) ask of it through the registry. Pure.
  */
-import { INFINITY_EDIT_MESSAGE } from '../../domain/bot.rules';
 import type { BotStyleParts } from '../bot-style';
 import { infinityApiSchemas } from './infinity.schemas';
 
 export const infinityBotParts: BotStyleParts = {
-  // its settings are its own (bot.events.ts): an edit, made of a ladder's fields, is refused
-  editRefusal: () => ({ field: 'style', message: INFINITY_EDIT_MESSAGE }),
   // it has no ladder; after a cancel-all stop its start buys again
   heldStartText: (c, quote, money) =>
     `Starting it trades its infinity grid again: ` +

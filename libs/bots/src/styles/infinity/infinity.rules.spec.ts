@@ -1,6 +1,6 @@
-import { fieldErrors } from '../testing/spec-helpers';
-import { INFINITY_SPOT_MESSAGE, parseInfinityBot } from './bot-infinity.rules';
-import { EDIT_STYLE_MESSAGE, INFINITY_EDIT_MESSAGE, parseCreateBot, parseEditBot } from './bot.rules';
+import { fieldErrors } from '../../testing/spec-helpers';
+import { INFINITY_EDIT_MESSAGE, INFINITY_SPOT_MESSAGE, parseInfinityBot } from './infinity.rules';
+import { EDIT_STYLE_MESSAGE, parseCreateBot, parseEditBot } from '../../domain/bot.rules';
 
 const body = { style: 'infinity', exchange: 'Binance', symbol: 'ltcusdt', botType: 'Spot', entryPrice: '100', stepPercent: 2, quoteValue: 20, lowerPrice: 95, initialQuote: 100 };
 

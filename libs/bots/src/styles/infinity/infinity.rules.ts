@@ -5,13 +5,19 @@
  * and amount steps, minimum order value) are checked where the market is known, by the engine's
  * `infinityProblem`.
  *
- * The create route takes it through parseCreateBot (bot.rules.ts) with `style: 'infinity'`; the bot is
- * stored as `infinityBotConfig` says (bot.events.ts BotConfig: the ladder's fields 0, its own beside them).
+ * The create route takes it through parseCreateBot (domain/bot.rules.ts), which asks the style registry
+ * (styles/registry.ts) for the style a body names: this folder's infinityBotStyle (infinity.bot-style.ts)
+ * parses it with parseCreateInfinity; the bot is stored as `infinityBotConfig` says (bot.events.ts BotConfig:
+ * the ladder's fields 0, its own beside them). Pure: the dashboard's form imports it too.
  */
 import { z } from 'zod';
 import { EXCHANGES, SYMBOL_SYNTAX_MESSAGE, ValidationError, normalSymbol, type ExchangeName, type FieldError } from '@gridrocket/shared';
-import { infinityProblem, type InfinityConfig, type MarketRules } from '@gridrocket/trading/grid';
-import type { BotConfig } from './bot.events';
+import type { MarketRules } from '@gridrocket/trading/grid';
+import { infinityProblem, type InfinityConfig } from '@gridrocket/trading/styles/infinity';
+import type { BotConfig } from '../../domain/bot.events';
+import { confirmAboveMarket, toFieldErrors, userId } from '../../domain/bot-form.parts';
+import { botNameField } from '../../domain/bot-name.rules';
+import type { CreateBotInput } from '../bot-style';
 
 export interface InfinityBotInput {
   exchange: ExchangeName;
@@ -72,6 +78,36 @@ export function notInfinityFieldErrors(input: unknown): FieldError[] {
   const body = input as Record<string, unknown>;
   return NOT_INFINITY_FIELDS.filter((f) => body[f] !== undefined && body[f] !== null && body[f] !== '').map((field) => ({ field, message: `${field} does not apply to an infinity grid (its settings: entryPrice, stepPercent, quoteValue, lowerPrice, initialQuote)` }));
 }
+
+/**
+ * The create body of an infinity bot (the registry's parseCreate of this style): its own fields
+ * (parseInfinityBot), the fields every body has (userId, confirmAboveMarket, name), and a message for each
+ * ladder field it gives; spot only, so a leverage other than 1 is refused. An investment is sized before
+ * (BotStyle.sizedField: quoteValue).
+ */
+const infinityExtras = z.object({ userId, confirmAboveMarket, name: botNameField });
+
+export function parseCreateInfinity(input: unknown): CreateBotInput {
+  const errors: FieldError[] = [];
+  let bot: InfinityBotInput | null = null;
+  try {
+    bot = parseInfinityBot(input);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...err.errors);
+  }
+  const extras = infinityExtras.safeParse(input ?? {});
+  if (!extras.success) errors.push(...toFieldErrors(extras.error));
+  for (const e of notInfinityFieldErrors(input)) if (!errors.some((x) => x.field === e.field)) errors.push(e);
+  const leverage = input && typeof input === 'object' ? (input as Record<string, unknown>).leverage : undefined;
+  if (leverage !== undefined && leverage !== null && leverage !== '' && Number(leverage) !== 1) errors.push({ field: 'leverage', message: 'leverage applies to futures bots only' });
+  if (errors.length || !bot || !extras.success) throw new ValidationError(errors);
+  const name = extras.data.name ? { name: extras.data.name } : {};
+  return { userId: extras.data.userId, botType: 'Spot', ...(extras.data.confirmAboveMarket ? { confirmAboveMarket: true } : {}), config: { ...infinityBotConfig(bot), ...name } };
+}
+
+/** An edit of an infinity bot (issue 32): refused, its settings are not editable yet (BotStyle.editRefusal; the decider refuses it too). */
+export const INFINITY_EDIT_MESSAGE = 'An infinity bot cannot be edited yet: stop it, delete it and create a new one';
 
 /**
  * The stored configuration of an infinity bot (bot.events.ts BotConfig): its own fields beside the
