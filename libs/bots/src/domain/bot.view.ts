@@ -2,11 +2,6 @@ import type { BotStatus, LiveBot } from './bot.decider';
 import { RISK_FIELDS, type RiskSettings } from './bot.events';
 import { botStyleOf, type BotDirection, type BotStyleName, type StyleViewFields } from '../styles/registry';
 
-// The API's values of `direction` and `style` and the styles' parts of the API contract (apps/api openapi/contract.ts
-// builds its enums and style schemas from them), through this context's index until it exports the registry itself
-export { BOT_DIRECTIONS, BOT_STYLE_NAMES, botStyles } from '../styles/registry';
-export type { ApiSchema, BotStyleApi } from '../styles/bot-style';
-
 /** The optional settings of issue 14 as the view names them: the config's names in lowercase (sizeScale: sizescale). */
 type RiskView = { [K in keyof RiskSettings as Lowercase<K>]: RiskSettings[K] };
 
