@@ -62,7 +62,16 @@ const TAIL = join(__dirname, '../dist/apps/api/src/cli/tail.js');
         const user = await new Client(url).signUp(email);
         return { uid: user.uid, sent };
       };
-      const seen = (uid: string) => lines.find((l) => l.line.includes(uid));
+      // the user's own stream: its registration mail (a mail-delivery stream naming the same user) travels on
+      // another topic and may come first (a CI run matched it so)
+      const streamOf = (line: string): unknown => {
+        try {
+          return (JSON.parse(line) as { streamId?: unknown }).streamId;
+        } catch {
+          return undefined;
+        }
+      };
+      const seen = (uid: string) => lines.find((l) => streamOf(l.line) === `user-${uid}`);
       await until(
         'a first registration on the tail',
         async () => {

@@ -33,7 +33,6 @@ export function builtInBotStyles(): readonly BotStyle[] {
   return builtIn;
 }
 
-// Style parts that callers reach through the registry, so that no file outside a style's folder imports it
-// by name (issue 42): the backtest's body (parseInfinityBot, through @gridrocket/bots), and the decider's
-// refusals (through bot.rules.ts, until the decider imports them from the styles' folders).
-export { INFINITY_SPOT_MESSAGE, parseInfinityBot, type InfinityBotInput } from './infinity/infinity.rules';
+// A style's parts that other contexts reach through this registry, so that no file outside a style's folder
+// imports it by name (issue 42): the backtest walk's body (parseInfinityBot, through @gridrocket/bots).
+export { parseInfinityBot } from './infinity/infinity.rules';
