@@ -3,7 +3,8 @@
  * while no runner runs: the next runner finds the fill among the missed ones, and the history records
  * the order's placement (as the engine wanted it: a take-profit is a TakeProfitPlaced) before its fill.
  * Without it the history held a fill of an order it never said was placed (test/neutral-grid-crash.spec.ts
- * seed 32033 found it: a reduce-only close with no placement at all).
+ * seed 32033 found it: a reduce-only close with no placement at all). The same when the order still rests
+ * when the next runner comes: it is adopted by its client order id, and its placement is recorded then.
  */
 import { engineBotId, toEngineFill, toGridRules } from '@gridrocket/trading';
 import { applyFills, desiredOrders, initialState, type GridConfig } from '@gridrocket/trading/grid';
@@ -61,5 +62,48 @@ describe('runner: a placement lost in a crash reaches the history before its fil
     const types = stream.map((e) => e.type);
     expect(types.filter((t) => t === 'OrderFilled')).toHaveLength(1);
     expect(types.indexOf('OrderFilled')).toBeLessThan(types.indexOf('TakeProfitPlaced'));
+  });
+});
+
+describe('runner: a placement lost in a crash, still resting on the venue, is recorded when the runner adopts it', () => {
+  const world = new RunnerWorld(CSV, 1000);
+  afterAll(() => world.close());
+
+  it('given a take-profit placed on the venue but not recorded, still open, when a runner resumes, then TakeProfitPlaced at once, and its fill after it, once each', async () => {
+    const { venue, paper: provider } = world;
+    const history = (id: string) => world.history(id);
+    const first = await world.runner();
+    const userId = 'user-2';
+    const config = { numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
+    const botId = await world.create(userId, 'Spot', { exchange: 'Binance', symbol: 'BTCUSDT', ...config });
+    await world.run({ type: 'StartBot', botId, userId }, userId);
+    await until('bot started', async () => (await history(botId)).some((e) => e.type === 'BotStarted'));
+    await first.stop();
+
+    const port = await provider.for({ userId, exchange: 'Binance', market: 'spot' });
+    venue.advanceTo(2000);
+    const buyFills = await port.recentFills('BTCUSDT', 1);
+    expect(buyFills).toHaveLength(1);
+    const rules = toGridRules(await port.marketRules('BTCUSDT'));
+    const grid: GridConfig = { botType: 'Spot', ...config };
+    const engine = applyFills(initialState(grid, rules, engineBotId(botId)), buyFills.map((f) => toEngineFill(f, 'BTC')));
+    const tp = desiredOrders(grid, rules, engine).find((d) => d.role === 'take-profit')!;
+    await port.createLimitOrder({ symbol: 'BTCUSDT', side: tp.side, price: tp.price, amount: tp.amount, clientOrderId: tp.clientOrderId });
+    const ofTp = async () => (await history(botId)).filter((e) => (e.data as { clientOrderId?: string }).clientOrderId === tp.clientOrderId).map((e) => e.type);
+    expect(await ofTp()).toEqual([]);
+
+    // the runner resumes while the take-profit rests: its placement is recorded before anything fills it
+    const second = await world.runner();
+    await until('the resting take-profit recorded', async () => (await ofTp()).includes('TakeProfitPlaced'));
+    expect(await ofTp()).toEqual(['TakeProfitPlaced']);
+    const placed = (await history(botId)).find((e) => e.type === 'TakeProfitPlaced')!.data as { price: number; amount: number; side: string };
+    expect({ side: placed.side, price: placed.price, amount: placed.amount }).toEqual({ side: tp.side, price: tp.price, amount: tp.amount });
+    // not placed again: the venue holds it once
+    expect((await port.openOrders('BTCUSDT')).filter((o) => o.side === tp.side)).toHaveLength(1);
+
+    venue.advanceTo(3000);
+    await until('the take-profit fill recorded', async () => (await ofTp()).includes('TakeProfitFilled'));
+    await second.stop();
+    expect(await ofTp()).toEqual(['TakeProfitPlaced', 'TakeProfitFilled']);
   });
 });

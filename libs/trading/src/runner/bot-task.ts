@@ -314,6 +314,8 @@ export class BotTask {
    * the history would say the order was ever placed, nor whether as an opening order or a close.
    */
   private readonly unrecorded = new Set<string>();
+  /** The placements this task recorded at its recovery (the history it was given does not show them yet). */
+  private readonly placementsRecorded = new Set<string>();
 
   /**
    * The fills one at a time: before the fill of an order in `unrecorded`, its placement as the engine
@@ -327,6 +329,7 @@ export class BotTask {
       if (this.unrecorded.has(f.clientOrderId)) {
         const d = this.style.active(this.styleConfig, this.config, this.rules, engine).find((o) => o.clientOrderId === f.clientOrderId);
         if (d) facts.push(placedFact(this.botId, this.id.run, d, { exchangeOrderId: f.exchangeOrderId, updatedAt: f.timestamp }));
+        if (d) this.placementsRecorded.add(f.clientOrderId);
         this.unrecorded.delete(f.clientOrderId);
       }
       const step = this.style.decideFills({ ...this.styleView(), engine }, [f]);
@@ -353,6 +356,23 @@ export class BotTask {
     for (const o of open) if (this.owns(o.clientOrderId)) this.open.set(o.clientOrderId, o);
     await this.fetchMissedFills(this.fillsSinceMs, placed);
     await this.batch(async () => {
+      // Orders resting on the venue whose placement the history lacks (a kill after the venue accepted them
+      // and before their record): recorded now, as the engine wants them (role, level, reduce-only), since
+      // the converge adopts them by client order id; one the engine no longer wants gets its placement
+      // before a fill of it, if one comes (decideWithPlacements), and is cancelled by the converge.
+      const desired = this.style.active(this.styleConfig, this.config, this.rules, this.engine);
+      const adopted: TradingEvent[] = [];
+      for (const o of this.open.values()) {
+        if (placed(o.clientOrderId) || this.placementsRecorded.has(o.clientOrderId)) continue;
+        const d = desired.find((x) => x.clientOrderId === o.clientOrderId);
+        if (!d) {
+          this.unrecorded.add(o.clientOrderId);
+          continue;
+        }
+        adopted.push(placedFact(this.botId, this.id.run, d, o));
+        this.placementsRecorded.add(o.clientOrderId);
+      }
+      if (adopted.length > 0) await this.recordFacts(adopted);
       for (const clientOrderId of unclosed) {
         if (this.open.has(clientOrderId)) continue;
         this.ensureOwned();
