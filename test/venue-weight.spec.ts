@@ -91,13 +91,16 @@ async function idleFleet(exchange: ExchangeName, market: MarketType, n: number, 
     await standIn.close();
   });
   // the product's defaults: fills polled every 2 s only while a stream is down, the watchdog every 60 s
-  await world.runner({ exchanges, pollMs: 2000, watchdogMs: WATCHDOG_MS });
+  const runner = await world.runner({ exchanges, pollMs: 2000, watchdogMs: WATCHDOG_MS });
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push(await world.create(key.userId, market === 'spot' ? 'Spot' : 'Futures', idleConfig(world, exchange, market, SYMBOLS[i % SYMBOLS.length])));
   for (const id of ids) await world.run({ type: 'StartBot', botId: id, userId: key.userId }, key.userId);
   await until(`${tag}: ${n} bots running`, async () => (await Promise.all(ids.map((id) => world.types(id)))).every((t) => t.includes('BotStarted')), 180_000, 250);
   const symbols = new Set(ids.map((_, i) => SYMBOLS[i % SYMBOLS.length])).size;
   await until(`${tag}: the account stream and every symbol's ticker stream`, () => standIn.subscriptions().user === 1 && standIn.subscriptions().market === symbols, 60_000);
+  // every bot has had its first price from its ticker stream: until then its watchdog reads the price once over
+  // REST (watchdog-steps.ts), which a loaded machine's late first push put inside the measured minutes (a CI run)
+  await until(`${tag}: every bot's first price from its stream`, () => ids.every((id) => runner.task(id)?.lastPrice != null), 60_000);
   // every bot's first watchdog check (it reads the trade history once) is behind us
   await new Promise((r) => setTimeout(r, WATCHDOG_MS + 5000));
   const from = Date.now();
