@@ -98,9 +98,10 @@ async function idleFleet(exchange: ExchangeName, market: MarketType, n: number, 
   await until(`${tag}: ${n} bots running`, async () => (await Promise.all(ids.map((id) => world.types(id)))).every((t) => t.includes('BotStarted')), 180_000, 250);
   const symbols = new Set(ids.map((_, i) => SYMBOLS[i % SYMBOLS.length])).size;
   await until(`${tag}: the account stream and every symbol's ticker stream`, () => standIn.subscriptions().user === 1 && standIn.subscriptions().market === symbols, 60_000);
-  // every bot has had its first price from its ticker stream: until then its watchdog reads the price once over
-  // REST (watchdog-steps.ts), which a loaded machine's late first push put inside the measured minutes (a CI run)
-  await until(`${tag}: every bot's first price from its stream`, () => ids.every((id) => runner.task(id)?.lastPrice != null), 60_000);
+  // each bot's first pushed price: until it comes its watchdog reads the price once over REST (watchdog-steps.ts),
+  // which a loaded machine's late first push put inside the measured minutes (a CI run). Waited for, up to 60 s,
+  // not required: a stand-in that pushes no ticker for a quiet symbol (KuCoin's) leaves those bots to that read.
+  await until(`${tag}: every bot's first price from its stream`, () => ids.every((id) => runner.task(id)?.lastPrice != null), 60_000).catch(() => undefined);
   // every bot's first watchdog check (it reads the trade history once) is behind us
   await new Promise((r) => setTimeout(r, WATCHDOG_MS + 5000));
   const from = Date.now();
