@@ -16,34 +16,38 @@ jest.setTimeout(30_000);
 // 1000: above the ladder; 2000: through its first buy; 3000: through that buy's take-profit
 const CSV = ['ms,exchange,symbol,price', '1000,Binance,BTCUSDT,61000', '2000,Binance,BTCUSDT,59900', '3000,Binance,BTCUSDT,61000'].join('\n');
 
+/** A started bot whose first buy filled and whose take-profit the killed runner placed on the venue and never recorded. */
+async function lostTakeProfit(world: RunnerWorld, userId: string) {
+  const { venue, paper: provider } = world;
+  const first = await world.runner();
+  const config = { numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
+  const botId = await world.create(userId, 'Spot', { exchange: 'Binance', symbol: 'BTCUSDT', ...config });
+  await world.run({ type: 'StartBot', botId, userId }, userId);
+  await until('bot started', async () => (await world.history(botId)).some((e) => e.type === 'BotStarted'));
+  await first.stop();
+  const port = await provider.for({ userId, exchange: 'Binance', market: 'spot' });
+  venue.advanceTo(2000);
+  const buyFills = await port.recentFills('BTCUSDT', 1);
+  expect(buyFills).toHaveLength(1);
+  const rules = toGridRules(await port.marketRules('BTCUSDT'));
+  const grid: GridConfig = { botType: 'Spot', ...config };
+  const engine = applyFills(initialState(grid, rules, engineBotId(botId)), buyFills.map((f) => toEngineFill(f, 'BTC')));
+  const tp = desiredOrders(grid, rules, engine).find((d) => d.role === 'take-profit')!;
+  expect(tp).toBeDefined();
+  await port.createLimitOrder({ symbol: 'BTCUSDT', side: tp.side, price: tp.price, amount: tp.amount, clientOrderId: tp.clientOrderId });
+  return { botId, port, tp };
+}
+
 describe('runner: a placement lost in a crash reaches the history before its fill', () => {
   const world = new RunnerWorld(CSV, 1000);
   afterAll(() => world.close());
 
   it('given a take-profit placed on the venue but not recorded, filled while the runner was down, when a runner resumes, then TakeProfitPlaced, then its fill, once each', async () => {
-    const { venue, paper: provider } = world;
+    const { venue } = world;
     const history = (id: string) => world.history(id);
-
-    const first = await world.runner();
-    const userId = 'user-1';
-    const config = { numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
-    const botId = await world.create(userId, 'Spot', { exchange: 'Binance', symbol: 'BTCUSDT', ...config });
-    await world.run({ type: 'StartBot', botId, userId }, userId);
-    await until('bot started', async () => (await history(botId)).some((e) => e.type === 'BotStarted'));
-    await first.stop();
-
-    // What the killed runner did and never recorded: the first buy filled, it placed that buy's take-profit
-    // on the venue (the client order id its engine gives it), and was killed; the take-profit then filled.
-    const port = await provider.for({ userId, exchange: 'Binance', market: 'spot' });
-    venue.advanceTo(2000);
-    const buyFills = await port.recentFills('BTCUSDT', 1);
-    expect(buyFills).toHaveLength(1);
-    const rules = toGridRules(await port.marketRules('BTCUSDT'));
-    const grid: GridConfig = { botType: 'Spot', ...config };
-    const engine = applyFills(initialState(grid, rules, engineBotId(botId)), buyFills.map((f) => toEngineFill(f, 'BTC')));
-    const tp = desiredOrders(grid, rules, engine).find((d) => d.role === 'take-profit')!;
-    expect(tp).toBeDefined();
-    await port.createLimitOrder({ symbol: 'BTCUSDT', side: tp.side, price: tp.price, amount: tp.amount, clientOrderId: tp.clientOrderId });
+    // what the killed runner did and never recorded: the first buy filled, it placed that buy's take-profit
+    // (the client order id its engine gives it), and was killed; the take-profit then filled
+    const { botId, port, tp } = await lostTakeProfit(world, 'user-1');
     venue.advanceTo(3000);
     expect((await port.recentFills('BTCUSDT', 1)).filter((f) => f.clientOrderId === tp.clientOrderId).length).toBeGreaterThan(0);
     expect((await history(botId)).some((e) => (e.data as { clientOrderId?: string }).clientOrderId === tp.clientOrderId)).toBe(false);
@@ -70,25 +74,9 @@ describe('runner: a placement lost in a crash, still resting on the venue, is re
   afterAll(() => world.close());
 
   it('given a take-profit placed on the venue but not recorded, still open, when a runner resumes, then TakeProfitPlaced at once, and its fill after it, once each', async () => {
-    const { venue, paper: provider } = world;
+    const { venue } = world;
     const history = (id: string) => world.history(id);
-    const first = await world.runner();
-    const userId = 'user-2';
-    const config = { numOfOrders: 3, orderSize: 0.01, interval: 500, entryPrice: 60000, takeProfit: 1, leverage: 1 };
-    const botId = await world.create(userId, 'Spot', { exchange: 'Binance', symbol: 'BTCUSDT', ...config });
-    await world.run({ type: 'StartBot', botId, userId }, userId);
-    await until('bot started', async () => (await history(botId)).some((e) => e.type === 'BotStarted'));
-    await first.stop();
-
-    const port = await provider.for({ userId, exchange: 'Binance', market: 'spot' });
-    venue.advanceTo(2000);
-    const buyFills = await port.recentFills('BTCUSDT', 1);
-    expect(buyFills).toHaveLength(1);
-    const rules = toGridRules(await port.marketRules('BTCUSDT'));
-    const grid: GridConfig = { botType: 'Spot', ...config };
-    const engine = applyFills(initialState(grid, rules, engineBotId(botId)), buyFills.map((f) => toEngineFill(f, 'BTC')));
-    const tp = desiredOrders(grid, rules, engine).find((d) => d.role === 'take-profit')!;
-    await port.createLimitOrder({ symbol: 'BTCUSDT', side: tp.side, price: tp.price, amount: tp.amount, clientOrderId: tp.clientOrderId });
+    const { botId, port, tp } = await lostTakeProfit(world, 'user-2');
     const ofTp = async () => (await history(botId)).filter((e) => (e.data as { clientOrderId?: string }).clientOrderId === tp.clientOrderId).map((e) => e.type);
     expect(await ofTp()).toEqual([]);
 
